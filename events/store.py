@@ -1,0 +1,212 @@
+"""The one event-store interface every backend implements, and its errors.
+
+A store holds, per game, an append-only, hash-chained sequence of
+:class:`StoredEvent` envelopes (``seq`` 1, 2, 3… with no gaps) plus one
+mutable metadata row per game (type, status, version, created_at and a JSON
+``metadata`` dict owned by the service).  Backends live one per module
+(``events.sqlite_store``, ``events.postgres_store``) and translate every
+driver exception into the errors below (``raise ... from e``).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+JSON = Any
+
+
+class StoreError(Exception):
+    """Base of every error raised by an event store."""
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be reached or failed; nothing was written."""
+
+
+class StaleVersion(StoreError):
+    """Another writer appended first: ``expected`` is not the game's version."""
+
+    def __init__(self, game_id: str, expected: int, current: int) -> None:
+        super().__init__(f"game {game_id}: expected version {expected}, current is {current}")
+        self.game_id = game_id
+        self.expected = expected
+        self.current = current
+
+
+class GameNotFound(StoreError):
+    """No game with this id exists in the store."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"no game {game_id!r}")
+        self.game_id = game_id
+
+
+class GameExists(StoreError):
+    """A game with this id already exists."""
+
+
+class IntegrityError(StoreError):
+    """Stored data violates an invariant (e.g. the database refused a write)."""
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event to append: what the domain produced plus who acted."""
+
+    type: str
+    payload: Mapping[str, JSON]
+    schema_version: int = 1
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """The envelope of a stored event (see ``events.envelope`` for hashing)."""
+
+    game_id: str
+    seq: int
+    position: int
+    type: str
+    schema_version: int
+    payload: Mapping[str, JSON]
+    recorded_at: str
+    seat: int | None
+    idempotency_key: str | None
+    prev_hash: str
+    hash: str
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """The mutable per-game metadata row."""
+
+    game_id: str
+    game_type: str
+    status: str
+    version: int
+    created_at: str
+    updated_at: str
+    metadata: Mapping[str, JSON] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    """What ``append`` wrote, or (``replayed=True``) what an earlier append with
+    the same idempotency key wrote; ``request_hash`` is the one stored with it."""
+
+    events: tuple[StoredEvent, ...]
+    replayed: bool = False
+    request_hash: str | None = None
+
+
+@dataclass(frozen=True)
+class ChainReport:
+    """Result of :meth:`EventStore.verify_chain`."""
+
+    ok: bool
+    checked: int
+    problems: tuple[str, ...] = ()
+    first_bad_seq: int | None = None
+
+
+@dataclass(frozen=True)
+class GamePage:
+    """One page of the game listing; ``next_cursor`` is None on the last page."""
+
+    games: tuple[GameRecord, ...]
+    next_cursor: str | None
+
+
+class EventStore(ABC):
+    """Append-only, hash-chained event storage for games."""
+
+    @abstractmethod
+    def create_game(
+        self,
+        game_id: str,
+        game_type: str,
+        metadata: Mapping[str, JSON],
+        events: Sequence[NewEvent],
+        status: str,
+    ) -> tuple[StoredEvent, ...]:
+        """Create the game row and append its first events atomically.
+
+        Raises GameExists if the id is taken."""
+
+    @abstractmethod
+    def create_games(
+        self,
+        games: Sequence[tuple[str, str, Mapping[str, JSON], Sequence[NewEvent], str]],
+    ) -> None:
+        """Create several games (``(game_id, type, metadata, events, status)``)
+        in one transaction: all or none."""
+
+    @abstractmethod
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        idempotency_key: str | None = None,
+        request_hash: str | None = None,
+        status: str | None = None,
+    ) -> AppendResult:
+        """Append ``events`` atomically after ``expected_version``.
+
+        Raises StaleVersion(current) if another writer got there first and
+        GameNotFound for an unknown game.  With an ``idempotency_key`` already
+        used for this game, nothing is written and the events of the first
+        append are returned with ``replayed=True``.  ``status`` (if given)
+        updates the game row in the same transaction."""
+
+    @abstractmethod
+    def load(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        """Events of a game with ``seq > after``, ascending, at most ``limit``."""
+
+    @abstractmethod
+    def version(self, game_id: str) -> int:
+        """The seq of the game's last event (0 if none); GameNotFound if unknown."""
+
+    @abstractmethod
+    def get_game(self, game_id: str) -> GameRecord:
+        """The game's metadata row; GameNotFound if unknown."""
+
+    @abstractmethod
+    def update_metadata(self, game_id: str, changes: Mapping[str, JSON]) -> GameRecord:
+        """Merge ``changes`` into the game's metadata dict (not the events)."""
+
+    @abstractmethod
+    def list_games(
+        self,
+        status: str | None = None,
+        game_type: str | None = None,
+        batch: str | None = None,
+        limit: int = 50,
+        cursor: str | None = None,
+    ) -> GamePage:
+        """Games newest first, filtered; ``batch`` matches ``metadata['batch']``."""
+
+    @abstractmethod
+    def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
+        """The global log: events of every game with ``position > after_position``."""
+
+    @abstractmethod
+    def wait_for_events(self, game_id: str, after_seq: int, timeout: float) -> bool:
+        """Block up to ``timeout`` seconds until the game has an event with
+        ``seq > after_seq``; True if it has.  Wake-ups come from the database
+        (LISTEN/NOTIFY or polling), never from process memory alone."""
+
+    @abstractmethod
+    def verify_chain(self, game_id: str) -> ChainReport:
+        """Recompute every hash of the game's chain and report tampering."""
+
+    @abstractmethod
+    def ping(self) -> None:
+        """Raise StoreUnavailable if the database cannot be reached."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release connections."""
