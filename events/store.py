@@ -163,6 +163,11 @@ class EventStore(ABC):
         updates the game row in the same transaction."""
 
     @abstractmethod
+    def lookup_idempotency(self, game_id: str, idempotency_key: str) -> AppendResult | None:
+        """The events (``replayed=True``) and request_hash of an earlier append
+        to this game with ``idempotency_key``, or None if the key is unused."""
+
+    @abstractmethod
     def load(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
         """Events of a game with ``seq > after``, ascending, at most ``limit``."""
 
