@@ -1,0 +1,305 @@
+"""The application service: create games, load state, run actions.
+
+This is the only place where the rules (``domain``), the event store
+(``events``) and the state cache meet.  HTTP concerns (requests, status
+codes, schemas) stay in the route modules; this module raises
+:class:`~service.problems.ApiError`, rules errors and store errors, which
+the single error handler turns into problem+json.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from domain.core import STATUS_FINISHED, GameConfig, GameDefinition, replay
+from domain.errors import DomainError, GameFinished
+from domain.registry import get_game
+from events.codec import decode, encode
+from events.store import EventStore, GameRecord, NewEvent, StaleVersion, StoredEvent
+from service.cache import StateCache
+from service.problems import ApiError
+from service.tokens import hash_token, new_token
+
+JSON = Any
+MAX_RETRIES = 3
+
+
+def canonical_json(value: JSON) -> str:
+    """Sorted-key, compact JSON used for hashing requests and seeds."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def seed_commitment(seed: str, salt: str) -> str:
+    """SHA-256 commitment to a game's seed: ``sha256(salt + ":" + seed)``."""
+    return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
+
+
+def find_game_type(type_id: str) -> GameDefinition[Any]:
+    """The game definition for ``type_id`` or a 404/400 problem."""
+    try:
+        return get_game(type_id)
+    except KeyError as e:
+        raise ApiError(404, "not_found", f"no game type {type_id!r}") from e
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A game's record, rules and rebuilt state at ``version``."""
+
+    record: GameRecord
+    game: GameDefinition[Any]
+    state: Any
+    version: int
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game has ended."""
+        return bool(self.game.status(self.state) == STATUS_FINISHED)
+
+
+@dataclass(frozen=True)
+class CreatedGame:
+    """What creating a game returns (tokens are shown only here, once)."""
+
+    record: GameRecord
+    version: int
+    seat_tokens: tuple[str, ...]
+    host_token: str
+    status: str
+
+
+@dataclass(frozen=True)
+class ActionOutcome:
+    """The answer to an accepted (or idempotently replayed) action."""
+
+    version: int
+    events: tuple[dict[str, JSON], ...]
+    replayed: bool
+
+
+@dataclass(frozen=True)
+class PreparedGame:
+    """A game ready to be written: id, type, metadata, opening events, tokens."""
+
+    game_id: str
+    game_type: str
+    metadata: dict[str, JSON]
+    events: tuple[NewEvent, ...]
+    status: str
+    seat_tokens: tuple[str, ...]
+    host_token: str
+
+
+class GameService:
+    """Use cases of the game server, independent of HTTP."""
+
+    def __init__(self, store: EventStore, cache: StateCache) -> None:
+        self.store = store
+        self.cache = cache
+
+    # ----------------------------------------------------------------- create
+    def prepare_game(
+        self,
+        type_id: str,
+        players: Sequence[str],
+        seed: str | None = None,
+        start_seat: int = 0,
+        extra_metadata: Mapping[str, JSON] | None = None,
+    ) -> PreparedGame:
+        """Run the setup of a new game in memory (nothing is written)."""
+        game = find_game_type(type_id)
+        if not game.min_players <= len(players) <= game.max_players:
+            raise ApiError(
+                422,
+                "invalid_config",
+                f"{game.title} is played by {game.min_players} to {game.max_players} players, not {len(players)}",
+                reason="player_count",
+            )
+        if not 0 <= start_seat < len(players):
+            raise ApiError(
+                422, "invalid_config", f"start_seat must be a seat of this game (0..{len(players) - 1})",
+                reason="start_seat",
+            )
+        seed_source = "caller" if seed is not None else "server"
+        if seed is None:
+            seed = secrets.token_hex(32)
+        salt = secrets.token_hex(16)
+        game_id = secrets.token_hex(8)
+        try:
+            domain_events = game.setup(GameConfig(tuple(players), seed, start_seat))
+        except DomainError as e:
+            raise ApiError(422, "invalid_config", e.detail, reason=e.code) from e
+        state = replay(game, domain_events)
+        seat_tokens = tuple(new_token("st", game_id) for _ in players)
+        host_token = new_token("ht", game_id)
+        metadata: dict[str, JSON] = {
+            "players": list(players),
+            "start_seat": start_seat,
+            "seed": seed,
+            "salt": salt,
+            "seed_commitment": seed_commitment(seed, salt),
+            "seed_source": seed_source,
+            "rules_version": game.rules_version,
+            "board_version": game.board_version,
+            "seat_token_hashes": [hash_token(t) for t in seat_tokens],
+            "host_token_hash": hash_token(host_token),
+        }
+        metadata.update(extra_metadata or {})
+        return PreparedGame(
+            game_id=game_id,
+            game_type=game.type_id,
+            metadata=metadata,
+            events=tuple(encode(game, e, None) for e in domain_events),
+            status=game.status(state),
+            seat_tokens=seat_tokens,
+            host_token=host_token,
+        )
+
+    def create_game(
+        self,
+        type_id: str,
+        players: Sequence[str],
+        seed: str | None = None,
+        start_seat: int = 0,
+    ) -> CreatedGame:
+        """Set up and store a new game; returns its tokens (shown once)."""
+        prepared = self.prepare_game(type_id, players, seed, start_seat)
+        stored = self.store.create_game(
+            prepared.game_id, prepared.game_type, prepared.metadata, prepared.events, prepared.status
+        )
+        record = self.store.get_game(prepared.game_id)
+        return CreatedGame(record, stored[-1].seq, prepared.seat_tokens, prepared.host_token, prepared.status)
+
+    # ------------------------------------------------------------------- read
+    def load(self, game_id: str, at: int | None = None) -> Loaded:
+        """The game's state now, or after event ``at`` (replay view)."""
+        record = self.store.get_game(game_id)
+        game = find_game_type(record.game_type)
+        if at is not None:
+            if not 1 <= at <= record.version:
+                raise ApiError(
+                    400, "invalid_request", f"at must be between 1 and the game's version ({record.version})"
+                )
+            cached = self.cache.get(game_id)
+            if cached is not None and cached[0] == at:
+                return Loaded(record, game, cached[1], at)
+            events = self.store.load(game_id, 0, at)
+            return Loaded(record, game, replay(game, [decode(game, e) for e in events]), at)
+        cached = self.cache.get(game_id)
+        if cached is not None and cached[0] == record.version:
+            self.cache.stats.hits += 1
+            return Loaded(record, game, cached[1], record.version)
+        if cached is not None and cached[0] < record.version:
+            self.cache.stats.partial_hits += 1
+            base_version, state = cached
+        else:
+            self.cache.stats.misses += 1
+            base_version, state = 0, None
+        events = self.store.load(game_id, base_version)
+        if not events and state is None:
+            raise ApiError(500, "internal_error", f"game {game_id} has no events")
+        if events:
+            state = replay(game, [decode(game, e) for e in events], state)
+            version = events[-1].seq
+            self.cache.put(game_id, version, state)
+        else:
+            version = base_version
+        return Loaded(record, game, state, version)
+
+    def render_event(self, loaded: Loaded, stored: StoredEvent, seat: int | None) -> dict[str, JSON]:
+        """One stored event as ``seat`` may see it (hashes only once finished:
+        a hash over a redacted secret could be brute-forced)."""
+        domain_event = decode(loaded.game, stored)
+        finished = loaded.finished
+        payload = dict(domain_event.to_payload()) if finished else loaded.game.redact(loaded.state, domain_event, seat)
+        out: dict[str, JSON] = {
+            "seq": stored.seq,
+            "type": stored.type,
+            "schema_version": domain_event.SCHEMA_VERSION,
+            "seat": stored.seat,
+            "recorded_at": stored.recorded_at,
+            "payload": payload,
+        }
+        if finished:
+            out["prev_hash"] = stored.prev_hash
+            out["hash"] = stored.hash
+        return out
+
+    def events_for(
+        self, loaded: Loaded, seat: int | None, after: int = 0, limit: int | None = None
+    ) -> list[dict[str, JSON]]:
+        """A page of the event log as ``seat`` may see it."""
+        stored = self.store.load(loaded.record.game_id, after, limit)
+        return [self.render_event(loaded, e, seat) for e in stored]
+
+    # ------------------------------------------------------------------ write
+    def act(
+        self,
+        game_id: str,
+        seat: int,
+        body: Mapping[str, JSON],
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> ActionOutcome:
+        """Decide and append one action of ``seat``; all or nothing."""
+        record = self.store.get_game(game_id)
+        game = find_game_type(record.game_type)
+        action = game.parse_action(body)
+        request_hash = hashlib.sha256(
+            canonical_json({"seat": seat, "action": action.to_body(), "expected_version": expected_version}).encode()
+        ).hexdigest()
+        if idempotency_key is not None:
+            prior = self.store.lookup_idempotency(game_id, idempotency_key)
+            if prior is not None:
+                return self._replayed(game_id, seat, prior.events, prior.request_hash, request_hash)
+        for attempt in range(MAX_RETRIES):
+            loaded = self.load(game_id)
+            if expected_version is not None and expected_version != loaded.version:
+                raise StaleVersion(game_id, expected_version, loaded.version)
+            if loaded.finished:
+                raise GameFinished()
+            domain_events = game.decide(loaded.state, seat, action)
+            new_state = replay(game, domain_events, loaded.state)
+            try:
+                result = self.store.append(
+                    game_id,
+                    loaded.version,
+                    [encode(game, e, seat) for e in domain_events],
+                    idempotency_key=idempotency_key,
+                    request_hash=request_hash,
+                    status=game.status(new_state),
+                )
+            except StaleVersion:
+                if expected_version is None and attempt < MAX_RETRIES - 1:
+                    continue  # someone else moved first: decide again on the new state
+                raise
+            if result.replayed:
+                return self._replayed(game_id, seat, result.events, result.request_hash, request_hash)
+            version = result.events[-1].seq
+            self.cache.put(game_id, version, new_state)
+            after = Loaded(loaded.record, game, new_state, version)
+            return ActionOutcome(version, tuple(self.render_event(after, e, seat) for e in result.events), False)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _replayed(
+        self,
+        game_id: str,
+        seat: int,
+        events: Sequence[StoredEvent],
+        stored_hash: str | None,
+        request_hash: str,
+    ) -> ActionOutcome:
+        if stored_hash != request_hash:
+            raise ApiError(
+                422,
+                "idempotency_key_reused",
+                "this Idempotency-Key was already used for a different request on this game",
+            )
+        loaded = self.load(game_id)
+        rendered = tuple(self.render_event(loaded, e, seat) for e in events)
+        return ActionOutcome(events[-1].seq, rendered, True)

@@ -1,0 +1,206 @@
+"""Game endpoints: create, list, view, legal actions, actions, events, stream."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, request, stream_with_context, url_for
+from marshmallow import ValidationError
+
+from service.auth import game_caller, require_seat
+from service.games import Loaded
+from service.problems import ApiError
+from service.runtime import runtime
+from service.schemas.actions import load_action
+from service.schemas.requests import (
+    CreateGameSchema,
+    EventsQuerySchema,
+    ListGamesQuerySchema,
+    StreamQuerySchema,
+    ViewQuerySchema,
+)
+from service.schemas.responses import (
+    ActionResultSchema,
+    EventsPageSchema,
+    GameCreatedSchema,
+    GamesPageSchema,
+    GameViewSchema,
+    LegalActionsSchema,
+)
+from service.sse import stream
+
+bp = Blueprint("games", __name__, url_prefix="/v1")
+
+IDEMPOTENCY_MAX = 200
+
+
+def json_body() -> Any:
+    """The request body parsed as JSON, or a 400 problem."""
+    if not request.data:
+        raise ApiError(400, "invalid_request", "a JSON body is required")
+    try:
+        return request.get_json(force=True)
+    except Exception as e:
+        raise ApiError(400, "invalid_request", "the body is not valid JSON") from e
+
+
+def summary(record: Any) -> dict[str, Any]:
+    """The public summary of a game record."""
+    meta = record.metadata
+    return {
+        "id": record.game_id,
+        "type": record.game_type,
+        "status": record.status,
+        "version": record.version,
+        "created_at": record.created_at,
+        "updated_at": record.updated_at,
+        "players": [{"seat": i, "name": n} for i, n in enumerate(meta.get("players", []))],
+        "seed_commitment": meta.get("seed_commitment", ""),
+        "batch": meta.get("batch"),
+    }
+
+
+def game_view(loaded: Loaded, seat: int | None) -> dict[str, Any]:
+    """The view of a loaded game for ``seat`` with the shared top-level fields."""
+    view = dict(loaded.game.view(loaded.state, seat))
+    view.update(
+        id=loaded.record.game_id,
+        type=loaded.record.game_type,
+        version=loaded.version,
+        seed_commitment=loaded.record.metadata.get("seed_commitment"),
+    )
+    return view
+
+
+@bp.post("/games")
+def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
+    """Create and start a game."""
+    data = CreateGameSchema().load(json_body())
+    created = runtime().games.create_game(
+        data["type"], [p["name"] for p in data["players"]], data["seed"], data["start_seat"]
+    )
+    meta = created.record.metadata
+    body = {
+        "id": created.record.game_id,
+        "type": created.record.game_type,
+        "status": created.status,
+        "version": created.version,
+        "seed_commitment": meta["seed_commitment"],
+        "seed_source": meta["seed_source"],
+        "seats": [
+            {"seat": i, "name": n, "token": t}
+            for i, (n, t) in enumerate(zip(meta["players"], created.seat_tokens, strict=True))
+        ],
+        "host_token": created.host_token,
+    }
+    location = url_for("games.get_game", game_id=created.record.game_id)
+    return GameCreatedSchema().dump(body), 201, {"Location": location}
+
+
+@bp.get("/games")
+def list_games() -> dict[str, Any]:
+    """List games, newest first."""
+    q = ListGamesQuerySchema().load(request.args.to_dict())
+    page = runtime().store.list_games(q["status"], q["type"], q["batch"], q["limit"], q["cursor"])
+    return GamesPageSchema().dump({"games": [summary(g) for g in page.games], "next_cursor": page.next_cursor})
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str) -> Response | dict[str, Any]:
+    """The game as the caller may see it, now or after event ``at``."""
+    rt = runtime()
+    q = ViewQuerySchema().load(request.args.to_dict())
+    record = rt.store.get_game(game_id)
+    caller = game_caller(rt.store, record)
+    at = q["at"]
+    etag_version = at if at is not None else record.version
+    etag = f'"{etag_version}"'
+    if at is not None and at > record.version:
+        raise ApiError(400, "invalid_request", f"at must be between 1 and the game's version ({record.version})")
+    if request.if_none_match and request.if_none_match.contains(str(etag_version)):
+        resp = Response(status=304)
+        resp.headers["ETag"] = etag
+        resp.headers["Vary"] = "Authorization"
+        return resp
+    loaded = rt.games.load(game_id, at)
+    body = GameViewSchema().dump(game_view(loaded, caller.seat))
+    resp = Response(_json(body), mimetype="application/json")
+    resp.headers["ETag"] = f'"{loaded.version}"'
+    resp.headers["Vary"] = "Authorization"
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.get("/games/<game_id>/legal-actions")
+def legal_actions(game_id: str) -> dict[str, Any]:
+    """Every action the caller's seat may send now."""
+    rt = runtime()
+    record = rt.store.get_game(game_id)
+    seat = require_seat(game_caller(rt.store, record))
+    loaded = rt.games.load(game_id)
+    actions = [a.to_body() for a in loaded.game.legal_actions(loaded.state, seat)]
+    return LegalActionsSchema().dump(
+        {"game_id": game_id, "version": loaded.version, "seat": seat, "actions": actions}
+    )
+
+
+@bp.post("/games/<game_id>/actions")
+def post_action(game_id: str) -> tuple[dict[str, Any], int]:
+    """Send one action for the caller's seat."""
+    rt = runtime()
+    record = rt.store.get_game(game_id)
+    seat = require_seat(game_caller(rt.store, record))
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 1 <= len(key) <= IDEMPOTENCY_MAX:
+        raise ApiError(400, "invalid_request", f"Idempotency-Key must be 1 to {IDEMPOTENCY_MAX} characters")
+    body, expected = load_action(record.game_type, json_body())
+    outcome = rt.games.act(game_id, seat, body, expected, key)
+    result = {"version": outcome.version, "events": list(outcome.events), "replayed": outcome.replayed}
+    return ActionResultSchema().dump(result), 201
+
+
+@bp.get("/games/<game_id>/events")
+def list_events(game_id: str) -> dict[str, Any]:
+    """The event log as the caller may see it."""
+    rt = runtime()
+    q = EventsQuerySchema().load(request.args.to_dict())
+    record = rt.store.get_game(game_id)
+    caller = game_caller(rt.store, record)
+    loaded = rt.games.load(game_id)
+    events = rt.games.events_for(loaded, caller.seat, q["after"], q["limit"])
+    last = events[-1]["seq"] if events else q["after"]
+    next_after = last if events and last < loaded.version else None
+    return EventsPageSchema().dump(
+        {"game_id": game_id, "version": loaded.version, "events": events, "next_after": next_after}
+    )
+
+
+@bp.get("/games/<game_id>/events/stream")
+def stream_events(game_id: str) -> Response:
+    """The event log as Server-Sent Events, resumable with Last-Event-ID."""
+    rt = runtime()
+    q = StreamQuerySchema().load(request.args.to_dict())
+    record = rt.store.get_game(game_id)
+    caller = game_caller(rt.store, record)
+    after = q["after"]
+    last_id = request.headers.get("Last-Event-ID")
+    if last_id is not None:
+        try:
+            after = int(last_id)
+        except ValueError as e:
+            raise ValidationError({"Last-Event-ID": ["must be an event seq (integer)"]}) from e
+        if after < 0:
+            raise ValidationError({"Last-Event-ID": ["must be >= 0"]})
+    gen = stream(
+        rt.games, game_id, caller, after or 0, rt.settings.sse_max_seconds, rt.settings.sse_heartbeat_seconds
+    )
+    resp = Response(stream_with_context(gen), mimetype="text/event-stream")
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.headers["X-Accel-Buffering"] = "no"
+    return resp
+
+
+def _json(body: Any) -> str:
+    from flask import json
+
+    return json.dumps(body)

@@ -1,0 +1,103 @@
+"""Service-level endpoints: game types, boards, health, the API description."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import yaml
+from flask import Blueprint, Response
+
+from domain.registry import all_games
+from events.store import StoreError
+from service.games import find_game_type
+from service.runtime import runtime
+from service.schemas.actions import ACTION_SCHEMAS
+from service.schemas.responses import GameTypesSchema, HealthSchema
+
+bp = Blueprint("meta", __name__)
+
+SERVICE_VERSION = "0.1.0"
+
+
+@lru_cache(maxsize=1)
+def openapi_text() -> str:
+    """The packaged openapi.yaml."""
+    return resources.files("service").joinpath("openapi.yaml").read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def openapi_dict() -> dict[str, Any]:
+    """openapi.yaml parsed."""
+    data = yaml.safe_load(openapi_text())
+    assert isinstance(data, dict)
+    return data
+
+
+@bp.get("/v1/games-types")
+def game_types() -> dict[str, Any]:
+    """The game types this server plays."""
+    types = [
+        {
+            "type": g.type_id,
+            "title": g.title,
+            "min_players": g.min_players,
+            "max_players": g.max_players,
+            "rules_version": g.rules_version,
+            "board_version": g.board_version,
+            "actions": sorted(ACTION_SCHEMAS.get(g.type_id, {})),
+        }
+        for g in all_games()
+    ]
+    return GameTypesSchema().dump({"types": types})
+
+
+@bp.get("/v1/boards/<type_id>")
+def board(type_id: str) -> dict[str, Any]:
+    """Static board data of a game type, for rendering."""
+    game = find_game_type(type_id)
+    data = dict(game.board())
+    data.setdefault("type", game.type_id)
+    return data
+
+
+@bp.get("/v1/health")
+def health() -> tuple[dict[str, Any], int]:
+    """Liveness plus the state of the event store and the cache."""
+    rt = runtime()
+    backend = type(rt.store).__name__
+    try:
+        rt.store.ping()
+        store = {"backend": backend, "ok": True, "detail": "reachable"}
+    except StoreError as e:
+        store = {"backend": backend, "ok": False, "detail": f"unreachable: {e}"}
+    cache_health = rt.cache.health()
+    cache = {"backend": cache_health.backend, "ok": cache_health.ok, "detail": cache_health.detail}
+    if not store["ok"]:
+        status, code = "unavailable", 503
+    elif not cache["ok"]:
+        status, code = "degraded", 200
+    else:
+        status, code = "ok", 200
+    body = {"status": status, "store": store, "cache": cache, "version": SERVICE_VERSION}
+    return HealthSchema().dump(body), code
+
+
+@bp.get("/openapi.yaml")
+def openapi_yaml() -> Response:
+    """The API description (OpenAPI 3.1)."""
+    return Response(openapi_text(), mimetype="application/yaml")
+
+
+@bp.get("/openapi.json")
+def openapi_json() -> dict[str, Any]:
+    """The API description as JSON."""
+    return openapi_dict()
+
+
+@bp.get("/docs")
+def docs() -> Response:
+    """A browsable page of the API description."""
+    html = resources.files("service").joinpath("static/docs.html").read_text(encoding="utf-8")
+    return Response(html, mimetype="text/html")

@@ -1,0 +1,1 @@
+"""marshmallow schemas at the HTTP edge: requests are loaded, answers dumped."""

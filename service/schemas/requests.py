@@ -1,0 +1,51 @@
+"""Schemas of request bodies and query strings (other than actions)."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+NAME = validate.Length(min=1, max=40)
+
+
+class PlayerInSchema(Schema):
+    """One player of a new game."""
+
+    name = fields.String(required=True, validate=NAME)
+
+
+class CreateGameSchema(Schema):
+    """Body of ``POST /v1/games``."""
+
+    type = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    players = fields.List(fields.Nested(PlayerInSchema), required=True, validate=validate.Length(min=1, max=8))
+    seed = fields.String(load_default=None, validate=validate.Length(min=1, max=200))
+    start_seat = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=7))
+
+
+class ListGamesQuerySchema(Schema):
+    """Query of ``GET /v1/games``."""
+
+    status = fields.String(load_default=None, validate=validate.OneOf(["setup", "playing", "last_round", "finished"]))
+    type = fields.String(load_default=None, validate=validate.Length(min=1, max=40))
+    batch = fields.String(load_default=None, validate=validate.Length(min=1, max=80))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    cursor = fields.String(load_default=None, validate=validate.Length(min=1, max=400))
+
+
+class ViewQuerySchema(Schema):
+    """Query of ``GET /v1/games/{id}``."""
+
+    at = fields.Integer(load_default=None, validate=validate.Range(min=1))
+
+
+class EventsQuerySchema(Schema):
+    """Query of ``GET /v1/games/{id}/events``."""
+
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+
+
+class StreamQuerySchema(Schema):
+    """Query of ``GET /v1/games/{id}/events/stream``."""
+
+    after = fields.Integer(load_default=None, validate=validate.Range(min=0))

@@ -1,0 +1,151 @@
+"""Schemas of response bodies.
+
+Game views are produced by the pure ``view`` function of each game type;
+:class:`GameViewSchema` fixes the fields every view shares and keeps the
+game-specific ones (documented per type in openapi.yaml) as they are.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, fields, post_dump
+
+
+class GameTypeSchema(Schema):
+    """One served game type."""
+
+    type = fields.String(required=True)
+    title = fields.String(required=True)
+    min_players = fields.Integer(required=True)
+    max_players = fields.Integer(required=True)
+    rules_version = fields.String(required=True)
+    board_version = fields.String(required=True)
+    actions = fields.List(fields.String(), required=True)
+
+
+class GameTypesSchema(Schema):
+    """``GET /v1/games-types``."""
+
+    types = fields.List(fields.Nested(GameTypeSchema), required=True)
+
+
+class SeatTokenSchema(Schema):
+    """A seat of a new game with its secret token."""
+
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+    token = fields.String(required=True)
+
+
+class GameCreatedSchema(Schema):
+    """``POST /v1/games`` answer: the only time tokens are shown."""
+
+    id = fields.String(required=True)
+    type = fields.String(required=True)
+    status = fields.String(required=True)
+    version = fields.Integer(required=True)
+    seed_commitment = fields.String(required=True)
+    seed_source = fields.String(required=True)
+    seats = fields.List(fields.Nested(SeatTokenSchema), required=True)
+    host_token = fields.String(required=True)
+
+
+class SeatSchema(Schema):
+    """A seat in a game summary."""
+
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+
+
+class GameSummarySchema(Schema):
+    """A game in the listing."""
+
+    id = fields.String(required=True)
+    type = fields.String(required=True)
+    status = fields.String(required=True)
+    version = fields.Integer(required=True)
+    created_at = fields.String(required=True)
+    updated_at = fields.String(required=True)
+    players = fields.List(fields.Nested(SeatSchema), required=True)
+    seed_commitment = fields.String(required=True)
+    batch = fields.String(allow_none=True)
+
+
+class GamesPageSchema(Schema):
+    """``GET /v1/games``."""
+
+    games = fields.List(fields.Nested(GameSummarySchema), required=True)
+    next_cursor = fields.String(allow_none=True, required=True)
+
+
+class GameViewSchema(Schema):
+    """``GET /v1/games/{id}``: the fields every game type's view has; the
+    game-specific fields pass through unchanged."""
+
+    id = fields.String(required=True)
+    type = fields.String(required=True)
+    status = fields.String(required=True)
+    version = fields.Integer(required=True)
+    active_seats = fields.List(fields.Integer(), required=True)
+    players = fields.List(fields.Dict(), required=True)
+
+    @post_dump(pass_original=True)
+    def _keep_game_fields(self, data: dict[str, Any], original: dict[str, Any], **_: Any) -> dict[str, Any]:
+        return {**original, **data}
+
+
+class EventSchema(Schema):
+    """One event as the caller may see it."""
+
+    seq = fields.Integer(required=True)
+    type = fields.String(required=True)
+    schema_version = fields.Integer(required=True)
+    seat = fields.Integer(allow_none=True, required=True)
+    recorded_at = fields.String(required=True)
+    payload = fields.Dict(required=True)
+    prev_hash = fields.String()
+    hash = fields.String()
+
+
+class ActionResultSchema(Schema):
+    """``POST /v1/games/{id}/actions`` answer."""
+
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Nested(EventSchema), required=True)
+    replayed = fields.Boolean(required=True)
+
+
+class EventsPageSchema(Schema):
+    """``GET /v1/games/{id}/events``."""
+
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Nested(EventSchema), required=True)
+    next_after = fields.Integer(allow_none=True, required=True)
+
+
+class LegalActionsSchema(Schema):
+    """``GET /v1/games/{id}/legal-actions``."""
+
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True)
+    actions = fields.List(fields.Dict(), required=True)
+
+
+class ComponentHealthSchema(Schema):
+    """Health of the store or the cache."""
+
+    backend = fields.String(required=True)
+    ok = fields.Boolean(required=True)
+    detail = fields.String(required=True)
+
+
+class HealthSchema(Schema):
+    """``GET /v1/health``."""
+
+    status = fields.String(required=True)
+    store = fields.Nested(ComponentHealthSchema, required=True)
+    cache = fields.Nested(ComponentHealthSchema, required=True)
+    version = fields.String(required=True)
