@@ -1,0 +1,269 @@
+"""The reference client: bots that play complete games over the HTTP API.
+
+This module is meant to be read by third-party client writers.  It uses only
+the public HTTP contract (and only the Python standard library):
+
+1. ``POST /v1/games`` creates a game and returns one secret token per seat;
+2. ``GET /v1/games/{id}`` (spectator view) tells which seats may act now
+   (``active_seats``) and the game ``version``;
+3. ``GET /v1/games/{id}/legal-actions`` with a seat token lists every action
+   that seat may send, each a ready-to-send body;
+4. ``POST /v1/games/{id}/actions`` sends the chosen one with
+   ``expected_version`` (a 409 ``stale_version`` means somebody else moved
+   first: look again) and an ``Idempotency-Key`` (a retry after a network
+   error can never apply the action twice).
+
+Strategies pick among the legal actions: ``random`` (uniform), ``greedy``
+(Ticket to Ride: claim the most valuable route it can, keep every ticket it
+is dealt, else draw cards; cable cars: start the ride as soon as it can).
+
+Usage::
+
+    cablecar bot play --url http://127.0.0.1:8000 --type ttr-sf --players 3 --games 2
+    cablecar bot seat --url http://127.0.0.1:8000 --game ID --token st_...
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+JSON = Any
+
+
+class ApiProblem(Exception):
+    """A problem+json answer from the server."""
+
+    def __init__(self, status: int, body: dict[str, Any]) -> None:
+        super().__init__(f"{status} {body.get('code')}: {body.get('detail')}")
+        self.status = status
+        self.body = body
+        self.code = str(body.get("code", ""))
+
+
+@dataclass
+class Client:
+    """A tiny JSON-over-HTTP client for the Cable Car API."""
+
+    base_url: str
+    timeout: float = 30.0
+    retries: int = 5
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: JSON = None,
+        token: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> JSON:
+        """Send a request; return the decoded JSON answer or raise ApiProblem.
+
+        Connection errors and 503 answers are retried with back-off (safe:
+        actions carry an Idempotency-Key)."""
+        data = None if body is None else json.dumps(body).encode()
+        all_headers = {"Accept": "application/json", **(headers or {})}
+        if data is not None:
+            all_headers["Content-Type"] = "application/json"
+        if token:
+            all_headers["Authorization"] = f"Bearer {token}"
+        delay = 0.2
+        for attempt in range(self.retries + 1):
+            req = urllib.request.Request(self.base_url.rstrip("/") + path, data, all_headers, method=method)
+            try:
+                with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                    raw = resp.read()
+                    return json.loads(raw) if raw else None
+            except urllib.error.HTTPError as e:
+                raw = e.read()
+                try:
+                    problem = json.loads(raw)
+                except ValueError:
+                    problem = {"code": "http_error", "detail": raw.decode(errors="replace")}
+                if e.code in (429, 503) and attempt < self.retries:
+                    time.sleep(float(e.headers.get("Retry-After") or delay))
+                    delay *= 2
+                    continue
+                raise ApiProblem(e.code, problem) from e
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                if attempt >= self.retries:
+                    raise
+                time.sleep(delay)
+                delay *= 2
+        raise AssertionError("unreachable")  # pragma: no cover
+
+
+Strategy = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
+
+
+def random_strategy(view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """Any legal action, uniformly."""
+    return rng.choice(actions)
+
+
+def _route_value(action: dict[str, Any]) -> int:
+    return sum(int(n) for n in action.get("cards", {}).values())
+
+
+def greedy_strategy(view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A simple sensible player for either game type."""
+    by_type: dict[str, list[dict[str, Any]]] = {}
+    for a in actions:
+        by_type.setdefault(a["type"], []).append(a)
+    if "start_ride" in by_type:
+        return by_type["start_ride"][0]
+    if "roll" in by_type:
+        return by_type["roll"][0]
+    if "keep_tickets" in by_type:  # keep the largest set offered
+        return max(by_type["keep_tickets"], key=lambda a: len(a["tickets"]))
+    if "claim_route" in by_type:
+        best = max(_route_value(a) for a in by_type["claim_route"])
+        return rng.choice([a for a in by_type["claim_route"] if _route_value(a) == best])
+    if "draw_card" in by_type:
+        return rng.choice(by_type["draw_card"])
+    return rng.choice(actions)
+
+
+STRATEGIES: dict[str, Strategy] = {"random": random_strategy, "greedy": greedy_strategy}
+
+
+@dataclass
+class GameRun:
+    """One game played by bots: its id, tokens, and what happened."""
+
+    game_id: str
+    game_type: str
+    tokens: list[str]
+    actions_sent: int = 0
+    conflicts: int = 0
+    final_view: dict[str, Any] = field(default_factory=dict)
+
+
+def create_game(client: Client, game_type: str, names: Sequence[str], seed: str | None = None) -> GameRun:
+    """Create a game and keep its seat tokens."""
+    body: dict[str, Any] = {"type": game_type, "players": [{"name": n} for n in names]}
+    if seed is not None:
+        body["seed"] = seed
+    created = client.request("POST", "/v1/games", body)
+    return GameRun(created["id"], game_type, [s["token"] for s in created["seats"]])
+
+
+def play_turn(client: Client, run: GameRun, seat: int, strategy: Strategy, rng: random.Random) -> bool:
+    """Let ``seat`` send one action if it can; True if an action was accepted."""
+    legal = client.request("GET", f"/v1/games/{run.game_id}/legal-actions", token=run.tokens[seat])
+    if not legal["actions"]:
+        return False
+    view = client.request("GET", f"/v1/games/{run.game_id}", token=run.tokens[seat])
+    action = dict(strategy(view, legal["actions"], rng))
+    action["expected_version"] = legal["version"]
+    key = hashlib.sha256(f"{run.game_id}:{seat}:{legal['version']}:{uuid.uuid4()}".encode()).hexdigest()[:32]
+    try:
+        client.request(
+            "POST", f"/v1/games/{run.game_id}/actions", action, token=run.tokens[seat],
+            headers={"Idempotency-Key": key},
+        )
+    except ApiProblem as e:
+        if e.code in ("stale_version", "not_your_turn"):
+            run.conflicts += 1
+            return False
+        raise
+    run.actions_sent += 1
+    return True
+
+
+def play_game(
+    client: Client, run: GameRun, strategy: Strategy, rng: random.Random, max_actions: int = 5000
+) -> dict[str, Any]:
+    """Play every seat of ``run`` until the game is finished; return the final view."""
+    for _ in range(max_actions):
+        view = client.request("GET", f"/v1/games/{run.game_id}")
+        if view["status"] == "finished":
+            run.final_view = view
+            return view
+        moved = False
+        for seat in view["active_seats"]:
+            moved = play_turn(client, run, seat, strategy, rng) or moved
+        if not moved and not view["active_seats"]:
+            time.sleep(0.05)
+    raise RuntimeError(f"game {run.game_id} did not finish within {max_actions} rounds")
+
+
+def play_seat(
+    client: Client, game_id: str, token: str, strategy: Strategy, rng: random.Random, poll: float = 0.1
+) -> dict[str, Any]:
+    """Play one seat of an existing game until it is finished (other seats are
+    played by other clients).  Waits with ETag/If-None-Match polling."""
+    run = GameRun(game_id, "", [token])
+    etag = None
+    while True:
+        headers = {"If-None-Match": etag} if etag else {}
+        req = urllib.request.Request(
+            client.base_url.rstrip("/") + f"/v1/games/{game_id}",
+            headers={"Authorization": f"Bearer {token}", **headers},
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=client.timeout) as resp:
+                etag = resp.headers.get("ETag")
+                view = json.loads(resp.read())
+        except urllib.error.HTTPError as e:
+            if e.code == 304:
+                time.sleep(poll)
+                continue
+            raise
+        if view["status"] == "finished":
+            return view
+        if not play_turn(client, run, 0, strategy, rng):
+            time.sleep(poll)
+
+
+def _play_cmd(args: argparse.Namespace) -> int:
+    client = Client(args.url)
+    strategy = STRATEGIES[args.strategy]
+    rng = random.Random(args.seed)
+    names = [f"bot-{i + 1}" for i in range(args.players)]
+    for n in range(args.games):
+        seed = f"{args.seed}-{n}" if args.seed is not None else None
+        run = create_game(client, args.type, names, seed)
+        view = play_game(client, run, strategy, rng)
+        result = view.get("result") or {}
+        print(json.dumps({"game": run.game_id, "actions": run.actions_sent, "conflicts": run.conflicts,
+                          "winners": result.get("winners"),
+                          "totals": [p.get("total") for p in result.get("players", [])]}))
+    return 0
+
+
+def _seat_cmd(args: argparse.Namespace) -> int:
+    client = Client(args.url)
+    view = play_seat(client, args.game, args.token, STRATEGIES[args.strategy], random.Random(args.seed))
+    print(json.dumps({"game": args.game, "status": view["status"], "result": view.get("result")}))
+    return 0
+
+
+def add_parser(sub: Any) -> None:
+    """Add ``cablecar bot ...`` to the CLI."""
+    bot = sub.add_parser("bot", help="reference client: bots playing over HTTP")
+    bot_sub = bot.add_subparsers(dest="bot_command", required=True)
+    play = bot_sub.add_parser("play", help="create games and play every seat until they end")
+    play.add_argument("--url", default="http://127.0.0.1:8000")
+    play.add_argument("--type", default="ttr-sf")
+    play.add_argument("--players", type=int, default=2)
+    play.add_argument("--games", type=int, default=1)
+    play.add_argument("--strategy", choices=sorted(STRATEGIES), default="greedy")
+    play.add_argument("--seed", default=None)
+    play.set_defaults(func=_play_cmd)
+    seat = bot_sub.add_parser("seat", help="play one seat of an existing game")
+    seat.add_argument("--url", default="http://127.0.0.1:8000")
+    seat.add_argument("--game", required=True)
+    seat.add_argument("--token", required=True)
+    seat.add_argument("--strategy", choices=sorted(STRATEGIES), default="greedy")
+    seat.add_argument("--seed", default=None)
+    seat.set_defaults(func=_seat_cmd)
