@@ -39,10 +39,11 @@ def create_app(
     problems.register(app)
 
     from service.ratelimit import install as install_rate_limit
-    from service.routes import games, meta
+    from service.routes import games, meta, records
 
     app.register_blueprint(meta.bp)
     app.register_blueprint(games.bp)
+    app.register_blueprint(records.bp)
     install_rate_limit(app, settings, cache)
     logging.getLogger("cablecar").setLevel(logging.INFO)
     return app

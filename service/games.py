@@ -112,7 +112,10 @@ class GameService:
         extra_metadata: Mapping[str, JSON] | None = None,
     ) -> PreparedGame:
         """Run the setup of a new game in memory (nothing is written)."""
-        game = find_game_type(type_id)
+        try:
+            game = get_game(type_id)
+        except KeyError as e:
+            raise ApiError(400, "invalid_request", f"unknown game type {type_id!r}; see /v1/games-types") from e
         if not game.min_players <= len(players) <= game.max_players:
             raise ApiError(
                 422,

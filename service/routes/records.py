@@ -1,0 +1,32 @@
+"""Export and audit endpoints."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, request
+
+from service.records import audit_game, export_game
+from service.runtime import runtime
+
+bp = Blueprint("records", __name__, url_prefix="/v1")
+
+
+@bp.get("/games/<game_id>/export")
+def export(game_id: str) -> Response:
+    """The complete record of a finished game, as JSON or NDJSON."""
+    header, events = export_game(runtime().games, game_id)
+    best = request.accept_mimetypes.best_match(["application/json", "application/x-ndjson"])
+    if best == "application/x-ndjson" and request.accept_mimetypes["application/x-ndjson"] > \
+            request.accept_mimetypes["application/json"]:
+        lines = [json.dumps({"kind": "header", **header}, separators=(",", ":"))]
+        lines += [json.dumps({"kind": "event", **e}, separators=(",", ":")) for e in events]
+        return Response("\n".join(lines) + "\n", mimetype="application/x-ndjson")
+    return Response(json.dumps({**header, "events": events}), mimetype="application/json")
+
+
+@bp.get("/games/<game_id>/audit")
+def audit(game_id: str) -> dict[str, Any]:
+    """Verification of the stored game."""
+    return audit_game(runtime().games, game_id)
