@@ -1,0 +1,141 @@
+"""The game state: frozen records, changed only by :mod:`domain.ttr.evolve`.
+
+Conventions: the top of the deck and of the ticket deck is index 0; the
+face-up row always has five slots, an empty slot holds ``None``; claims are
+kept per route index (``None`` = unclaimed); souvenir counts in the box are
+kept per symbol in board order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.core import STATUS_FINISHED, STATUS_LAST_ROUND, STATUS_PLAYING, STATUS_SETUP
+from domain.rng import Rng
+from domain.ttr.cards import FERRY_INDEX, Hand
+
+ROW_SIZE = 5
+#: souvenir tokens per symbol in the box (7 symbols x 3 = 21 tokens)
+TOKENS_PER_SYMBOL = 3
+
+#: phases of the game (finer than the status)
+PHASE_SETUP = "setup"
+PHASE_TURN_START = "turn_start"
+PHASE_SECOND_DRAW = "second_draw"
+PHASE_CHOOSING_TICKETS = "choosing_tickets"
+PHASE_FINISHED = "finished"
+
+#: why a game ended
+END_FINAL_ROUND = "final_round"
+END_STALEMATE = "stalemate"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """One seat: cars, route score, secret hand and tickets, public souvenirs."""
+
+    name: str
+    cars: int
+    score: int
+    hand: Hand
+    tickets: tuple[str, ...] = ()
+    pending: tuple[str, ...] = ()
+    souvenirs: tuple[str, ...] = ()
+    routes: tuple[str, ...] = ()
+
+    @property
+    def hand_count(self) -> int:
+        """Number of cards held."""
+        return sum(self.hand)
+
+    @property
+    def ferries(self) -> int:
+        """Number of ferry cards held."""
+        return self.hand[FERRY_INDEX]
+
+
+@dataclass(frozen=True, slots=True)
+class SouvenirStack:
+    """A stack of ``count`` tokens of ``symbol`` at ``location`` (may reach 0)."""
+
+    location: str
+    symbol: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class TtrState:
+    """Everything about one game of Ticket to Ride: San Francisco."""
+
+    players: tuple[PlayerState, ...]
+    start_seat: int
+    rng: Rng
+    deck: tuple[str, ...]
+    discard: tuple[str, ...]
+    face_up: tuple[str | None, ...]
+    ticket_deck: tuple[str, ...]
+    claimed: tuple[int | None, ...]
+    stacks: tuple[SouvenirStack, ...]
+    set_aside: tuple[str, ...]
+    set_aside_size: int
+    placers: tuple[int, ...]
+    box: tuple[int, ...]
+    phase: str = PHASE_SETUP
+    turn: int = 0
+    final_turns_left: int | None = None
+    passes: int = 0
+    end_reason: str | None = None
+
+    @property
+    def num_players(self) -> int:
+        """Number of seats."""
+        return len(self.players)
+
+    @property
+    def status(self) -> str:
+        """``setup``, ``playing``, ``last_round`` or ``finished``."""
+        if self.phase == PHASE_SETUP:
+            return STATUS_SETUP
+        if self.phase == PHASE_FINISHED:
+            return STATUS_FINISHED
+        return STATUS_LAST_ROUND if self.final_turns_left is not None else STATUS_PLAYING
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over."""
+        return self.phase == PHASE_FINISHED
+
+    @property
+    def next_placer(self) -> int | None:
+        """The seat due to place a set-aside souvenir stack, if any."""
+        return self.placers[0] if self.placers else None
+
+    def player(self, seat: int) -> PlayerState:
+        """The record of ``seat``."""
+        return self.players[seat]
+
+    def with_player(self, seat: int, player: PlayerState) -> tuple[PlayerState, ...]:
+        """The players tuple with ``seat`` replaced by ``player``."""
+        return self.players[:seat] + (player,) + self.players[seat + 1 :]
+
+    def stack_at(self, location: str) -> SouvenirStack | None:
+        """The souvenir stack at ``location`` (even if emptied), or None."""
+        for stack in self.stacks:
+            if stack.location == location:
+                return stack
+        return None
+
+    def setup_done(self) -> bool:
+        """Whether every setup choice (tickets, placements) has been made."""
+        return not self.placers and all(not p.pending for p in self.players)
+
+    def active_seats(self) -> tuple[int, ...]:
+        """The seats that may act now."""
+        if self.phase == PHASE_SETUP:
+            seats = {i for i, p in enumerate(self.players) if p.pending}
+            if self.placers:
+                seats.add(self.placers[0])
+            return tuple(sorted(seats))
+        if self.phase == PHASE_FINISHED:
+            return ()
+        return (self.turn,)

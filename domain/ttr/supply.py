@@ -1,0 +1,91 @@
+"""The card supply during a decision: rebuilding the deck, refilling the
+face-up row and the three-ferry reset.
+
+Rulings applied here:
+
+* the deck is rebuilt (seeded shuffle of the discard pile) as soon as it is
+  empty and the discard pile is not, so "deck empty" implies "no card left";
+* with deck and discard pile both empty, empty face-up slots stay empty;
+  they are refilled when cards come back (e.g. after a claim);
+* whenever cards were turned up and 3+ face-up cards are ferries, the row is
+  discarded and refilled, at most ``len(deck) + len(discard)`` times in a
+  row, and not at all when deck, discard and row together cannot make a row
+  with fewer than 3 ferries.
+"""
+
+from __future__ import annotations
+
+from domain.ttr.batch import Batch
+from domain.ttr.cards import FERRY, count_ferries
+from domain.ttr.events import DeckRebuilt, FaceUpRefilled, FaceUpReset
+from domain.ttr.state import ROW_SIZE, TtrState
+
+#: a row with this many ferries (or more) is reset
+FERRY_RESET_AT = 3
+
+
+def rebuild_if_empty(batch: Batch) -> None:
+    """Shuffle the discard pile into a new deck if the deck is empty."""
+    state = batch.state
+    if state.deck or not state.discard:
+        return
+    deck, rng = state.rng.shuffle(state.discard)
+    batch.emit(DeckRebuilt(deck=deck, count=len(deck), rng_counter=rng.counter))
+
+
+def fill_row(batch: Batch) -> bool:
+    """Turn up a card into every empty face-up slot while cards remain.
+
+    Returns whether any card was turned up."""
+    turned = False
+    for slot in range(ROW_SIZE):
+        if batch.state.face_up[slot] is not None:
+            continue
+        rebuild_if_empty(batch)
+        if not batch.state.deck:
+            break
+        batch.emit(FaceUpRefilled(slot=slot, card=batch.state.deck[0]))
+        turned = True
+    rebuild_if_empty(batch)
+    return turned
+
+
+def reset_can_help(state: TtrState) -> bool:
+    """Whether deck, discard pile and row together could form a row with
+    fewer than :data:`FERRY_RESET_AT` ferries (else a reset is pointless)."""
+    row = [card for card in state.face_up if card is not None]
+    pool = len(state.deck) + len(state.discard) + len(row)
+    ferries = count_ferries(state.deck) + count_ferries(state.discard) + count_ferries(row)
+    return pool - ferries >= min(ROW_SIZE, pool) - (FERRY_RESET_AT - 1)
+
+
+def check_ferries(batch: Batch) -> None:
+    """Reset the face-up row while it shows 3+ ferries (bounded, see module doc)."""
+    state = batch.state
+    limit = len(state.deck) + len(state.discard)
+    resets = 0
+    while (
+        resets < limit
+        and count_ferries(batch.state.face_up) >= FERRY_RESET_AT
+        and reset_can_help(batch.state)
+    ):
+        row = tuple(card for card in batch.state.face_up if card is not None)
+        batch.emit(FaceUpReset(discarded=row))
+        fill_row(batch)
+        resets += 1
+
+
+def restock(batch: Batch) -> None:
+    """Refill the row (and rebuild the deck) after cards moved; reset on 3 ferries."""
+    if fill_row(batch):
+        check_ferries(batch)
+
+
+def can_take_card(state: TtrState, second: bool) -> bool:
+    """Whether any card can be drawn now (the second card of a draw may not
+    be a face-up ferry)."""
+    if state.deck:
+        return True
+    if second:
+        return any(card is not None and card != FERRY for card in state.face_up)
+    return any(card is not None for card in state.face_up)
