@@ -78,12 +78,19 @@ def setup(config: GameConfig) -> list[Event]:
         set_aside_size=set_aside_size,
         placers=placers,
     )
+    return opening_events(first)
+
+
+def opening_events(first: GameSetUp) -> list[Event]:
+    """``first`` followed by the deal: cards, the face-up row (with any ferry
+    resets) and tickets, all taken from the top of the orders in ``first``."""
+    assert first.deck is not None and first.ticket_deck is not None
+    players = len(first.players)
+    deck, tickets = first.deck, first.ticket_deck
     batch = Batch(initial_state(first))
     batch.emit(CardsDealt(hands=tuple(deck[i * CARDS_DEALT : (i + 1) * CARDS_DEALT] for i in range(players))))
     restock(batch)
     batch.emit(
-        TicketsDealt(
-            tickets=tuple(tickets[i * TICKETS_DEALT : (i + 1) * TICKETS_DEALT] for i in range(players))
-        )
+        TicketsDealt(tickets=tuple(tickets[i * TICKETS_DEALT : (i + 1) * TICKETS_DEALT] for i in range(players)))
     )
     return [first, *batch.events]

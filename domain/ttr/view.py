@@ -21,7 +21,7 @@ from domain.ttr.events import (
     TicketsKept,
 )
 from domain.ttr.scoring import result
-from domain.ttr.state import PlayerState, TtrState
+from domain.ttr.state import PHASE_FINISHED, PHASE_SETUP, PlayerState, TtrState
 
 
 def ticket_json(ticket_id: str) -> dict[str, JSON]:
@@ -57,7 +57,7 @@ def view(state: TtrState, seat: int | None) -> dict[str, JSON]:
         "status": state.status,
         "phase": state.phase,
         "active_seats": list(state.active_seats()),
-        "turn": None if state.phase in ("setup", "finished") else state.turn,
+        "turn": None if state.phase in (PHASE_SETUP, PHASE_FINISHED) else state.turn,
         "start_seat": state.start_seat,
         "final_turns_left": state.final_turns_left,
         "players": [_player_json(state, i, p) for i, p in enumerate(state.players)],
