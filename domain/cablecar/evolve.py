@@ -1,0 +1,121 @@
+"""Applying events to the state.  Never raises for a recorded event."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+
+from domain.cablecar.board import Board
+from domain.cablecar.events import (
+    DieRolled,
+    GameEnded,
+    GameSetUp,
+    RideStarted,
+    TilesDrawn,
+    TilesLaid,
+    TurnEnded,
+    TurnPassed,
+)
+from domain.cablecar.geometry import square_index
+from domain.cablecar.state import GameState, PlayerState, Ride, Space
+from domain.cablecar.tiles import ORIENTATION
+from domain.core import JSON, Event
+from domain.rng import Rng
+
+
+def _setup(event: GameSetUp) -> GameState:
+    assert event.pile is not None and event.rng_key is not None, "evolve needs the unredacted setup"
+    players = tuple(
+        PlayerState(
+            name=name,
+            line=str(event.lines[i]),
+            route_card=str(event.route_cards[i]),
+            route=tuple(event.routes[i] or ()),
+            hand=tuple(event.hands[i]),
+        )
+        for i, name in enumerate(event.players)
+    )
+    return GameState(
+        players=players,
+        start_seat=event.start_seat,
+        board=Board.empty(),
+        pile=tuple(event.pile),
+        rng=Rng(event.rng_key, event.rng_counter),
+        turn=event.start_seat,
+    )
+
+
+def _remove(hand: tuple[str, ...], tile: str) -> tuple[str, ...]:
+    i = hand.index(tile)
+    return hand[:i] + hand[i + 1 :]
+
+
+def _laid(state: GameState, event: TilesLaid) -> GameState:
+    board = state.board
+    hand = state.players[event.seat].hand
+    for p in event.placements:
+        square = square_index(p["row"], p["col"])
+        board = board.with_tile(square, ORIENTATION[(p["tile"], p["rotation"])])
+        for letter in p["stops"]:
+            board = board.with_stop_tile(letter, square)
+        hand = _remove(hand, p["tile"])
+        replaced: Mapping[str, JSON] | None = p["replaced"]
+        if replaced is not None:
+            hand += (replaced["tile"],)
+    player = dataclasses.replace(state.players[event.seat], hand=hand)
+    return dataclasses.replace(state.with_player(event.seat, player), board=board, passes=0)
+
+
+def _drawn(state: GameState, event: TilesDrawn) -> GameState:
+    state = dataclasses.replace(state, pile=state.pile[len(event.tiles) :])
+    gained = tuple(event.tiles)
+    for rider, tile in event.from_riders:
+        giver = state.players[rider]
+        state = state.with_player(rider, dataclasses.replace(giver, hand=_remove(giver.hand, tile)))
+        gained += (tile,)
+    player = state.players[event.seat]
+    return state.with_player(event.seat, dataclasses.replace(player, hand=player.hand + gained))
+
+
+def _space(raw: JSON) -> Space:
+    return raw if isinstance(raw, str) else square_index(raw[0], raw[1])
+
+
+def _ride(state: GameState, event: RideStarted) -> GameState:
+    ride = Ride(event.origin, event.destination, tuple(_space(s) for s in event.spaces))
+    player = dataclasses.replace(state.players[event.seat], ride=ride)
+    return dataclasses.replace(state.with_player(event.seat, player), passes=0)
+
+
+def _rolled(state: GameState, event: DieRolled) -> GameState:
+    player = state.players[event.seat]
+    assert player.ride is not None
+    ride = dataclasses.replace(player.ride, position=event.end)
+    player = dataclasses.replace(player, ride=ride, last_roll=event.face)
+    rng = Rng(state.rng.key, event.rng_counter)
+    return dataclasses.replace(state.with_player(event.seat, player), rng=rng, passes=0)
+
+
+def evolve(state: GameState | None, event: Event) -> GameState:
+    """Apply one event (``state`` is None before the setup event)."""
+    if state is None:
+        if not isinstance(event, GameSetUp):
+            raise ValueError(f"the first event must be {GameSetUp.TYPE}, not {event.TYPE}")
+        return _setup(event)
+    if isinstance(event, TilesLaid):
+        return _laid(state, event)
+    if isinstance(event, TilesDrawn):
+        return _drawn(state, event)
+    if isinstance(event, TurnPassed):
+        return dataclasses.replace(state, passes=state.passes + 1)
+    if isinstance(event, TurnEnded):
+        return dataclasses.replace(state, turn=event.next_seat, turn_number=state.turn_number + 1)
+    if isinstance(event, RideStarted):
+        return _ride(state, event)
+    if isinstance(event, DieRolled):
+        return _rolled(state, event)
+    if isinstance(event, GameEnded):
+        return dataclasses.replace(
+            state, finished=True, winners=tuple(event.winners), end_reason=event.reason
+        )
+    raise ValueError(f"unknown event {event.TYPE!r}")

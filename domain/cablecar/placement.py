@@ -1,0 +1,443 @@
+"""Placement rules: checking one laid or exchanged tile, and generating legal moves.
+
+The five placement rules become one edge constraint per square (see
+:mod:`domain.cablecar.tiles`).  Across each edge of the square lies:
+
+* the board edge: no track may lead there (rule 1, ``leads_off_board``);
+* the end of a terminal loop: counts as a neighbour *with* track, so the tile
+  must have track there (ruling on rule 4, ``blocks_terminal``);
+* a stop square: no track may lead there (rule 2, ``leads_into_stop``);
+* a tile: track must meet track and bare edge must meet bare edge (rule 4,
+  ``blocks_neighbour`` when the neighbour's track would be cut off, rule 5
+  ``dead_end`` when this tile's track would end at a bare edge);
+* an empty square: anything goes (the track can be continued later).
+
+A tile never covers a stop square (rule 3, ``covers_stop``).  An exchange
+(placement on an occupied square) must keep every segment of the old tile
+and add at least one (``exchange_not_superset``, ``exchange_adds_no_track``);
+tree tiles are never exchanged (``tree_not_exchangeable``).
+
+Two exchanges on adjacent squares in one turn are judged together: the first
+may leave a dead end towards the second square as long as the second
+exchange answers it (the result after both must be legal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from domain.cablecar.actions import Placement
+from domain.cablecar.board import Board
+from domain.cablecar.geometry import (
+    EDGE_KIND,
+    EDGES,
+    NEIGHBOUR,
+    STATIC_CONSTRAINT,
+    STOP_AT,
+    STOPS_NEXT_TO,
+    TERMINAL_END,
+    TILE_SQUARES,
+    EdgeKind,
+    adjacent,
+    direction,
+    on_board,
+    square_index,
+    square_of,
+)
+from domain.cablecar.state import GameState
+from domain.cablecar.tiles import ORIENTATION, TILE_IDS, Orientation, fits, fitting, upgrades
+from domain.errors import IllegalAction
+
+_EDGE_NAMES = ("north", "east", "south", "west")
+
+
+@dataclass(frozen=True, slots=True)
+class Laid:
+    """The outcome of one accepted placement.
+
+    ``replaced`` is the orientation an exchange took off the board (it went
+    to the hand), ``stops`` the letters of stops whose tile this became.
+    """
+
+    placement: Placement
+    square: int
+    orientation: Orientation
+    replaced: Orientation | None
+    stops: tuple[str, ...]
+
+
+def constraint(board: Board, square: int) -> tuple[int, int]:
+    """``(must, forbid)`` edge masks a tile on ``square`` must satisfy now."""
+    static = STATIC_CONSTRAINT[square]
+    must, forbid = static.must, static.forbid
+    edges = board.edges
+    for e, n in static.open:
+        m = edges[n]
+        if m:
+            if m >> (e ^ 2) & 1:
+                must |= 1 << e
+            else:
+                forbid |= 1 << e
+    return must, forbid
+
+
+def _where(square: int) -> str:
+    row, col = square_of(square)
+    return f"({row}, {col})"
+
+
+def edge_violation(
+    board: Board, square: int, orientation: Orientation, skip_edge: int | None = None
+) -> IllegalAction | None:
+    """The first placement rule (in rule order) ``orientation`` on ``square`` breaks, or None.
+
+    ``skip_edge`` leaves one edge unchecked (used for adjacent double exchanges).
+    """
+    found: list[tuple[int, int, IllegalAction]] = []
+    for e in EDGES:
+        if e == skip_edge:
+            continue
+        has = orientation.edges >> e & 1
+        kind = EDGE_KIND[square][e]
+        side = _EDGE_NAMES[e]
+        if kind is EdgeKind.OFF_BOARD and has:
+            detail = f"rule 1: the track on the {side} edge of {_where(square)} leads off the board"
+            found.append((1, e, IllegalAction("leads_off_board", detail)))
+        elif kind is EdgeKind.STOP and has:
+            letter = STOP_AT[NEIGHBOUR[square][e]]
+            detail = f"rule 2: the track on the {side} edge of {_where(square)} leads into stop {letter}"
+            found.append((2, e, IllegalAction("leads_into_stop", detail)))
+        elif kind is EdgeKind.TERMINAL and not has:
+            name = TERMINAL_END[(square, e)].name
+            detail = (
+                f"rule 4: {_where(square)} faces the end of terminal {name} on its {side} edge "
+                "and must continue its track"
+            )
+            found.append((4, e, IllegalAction("blocks_terminal", detail)))
+        elif kind is EdgeKind.SQUARE:
+            n = NEIGHBOUR[square][e]
+            other = board.edges[n]
+            if not other:
+                continue
+            other_has = other >> (e ^ 2) & 1
+            if other_has and not has:
+                detail = f"rule 4: the track of the tile on {_where(n)} would end at the bare {side} edge of {_where(square)}"
+                found.append((4, e, IllegalAction("blocks_neighbour", detail)))
+            elif has and not other_has:
+                detail = f"rule 5: the track on the {side} edge of {_where(square)} would end at the bare edge of the tile on {_where(n)}"
+                found.append((5, e, IllegalAction("dead_end", detail)))
+    return min(found, key=lambda f: (f[0], f[1]))[2] if found else None
+
+
+def resolve(board: Board, hand: Sequence[str], placement: Placement) -> tuple[int, Orientation]:
+    """Check everything about ``placement`` except its edges: the square and the tile.
+
+    Returns ``(square, orientation)``; raises IllegalAction (``unknown_tile``,
+    ``bad_rotation``, ``off_board``, ``covers_stop``, ``tile_not_in_hand``,
+    ``tree_not_exchangeable``, ``exchange_not_superset``, ``exchange_adds_no_track``).
+    """
+    if placement.tile not in TILE_IDS:
+        raise IllegalAction("unknown_tile", f"there is no tile type {placement.tile!r}")
+    if not 0 <= placement.rotation <= 3:
+        raise IllegalAction(
+            "bad_rotation", f"rotation {placement.rotation} is not 0-3 (clockwise quarter turns)"
+        )
+    if not on_board(placement.row, placement.col):
+        raise IllegalAction(
+            "off_board", f"({placement.row}, {placement.col}) is not a square of the 12x12 board"
+        )
+    square = square_index(placement.row, placement.col)
+    if square in STOP_AT:
+        raise IllegalAction("covers_stop", f"rule 3: {_where(square)} is stop {STOP_AT[square]}'s square")
+    if placement.tile not in hand:
+        raise IllegalAction("tile_not_in_hand", f"there is no {placement.tile} tile in the hand")
+    orientation = ORIENTATION[(placement.tile, placement.rotation)]
+    old = board.cells[square]
+    if old is not None:
+        if old.tree:
+            raise IllegalAction(
+                "tree_not_exchangeable", f"the {old.tile} on {_where(square)} is a tree tile and stays"
+            )
+        if orientation.segments & old.segments != old.segments:
+            raise IllegalAction(
+                "exchange_not_superset",
+                f"the {placement.tile} in rotation {placement.rotation} does not keep every segment "
+                f"of the {old.tile} on {_where(square)}",
+            )
+        if orientation.segments == old.segments:
+            raise IllegalAction(
+                "exchange_adds_no_track",
+                f"the {placement.tile} in rotation {placement.rotation} adds no track to {_where(square)}",
+            )
+    return square, orientation
+
+
+def apply(board: Board, hand: tuple[str, ...], laid: Laid) -> tuple[Board, tuple[str, ...]]:
+    """The board and hand after one accepted placement."""
+    board = board.with_tile(laid.square, laid.orientation)
+    for letter in laid.stops:
+        board = board.with_stop_tile(letter, laid.square)
+    i = hand.index(laid.placement.tile)
+    rest = hand[:i] + hand[i + 1 :]
+    if laid.replaced is not None:
+        rest += (laid.replaced.tile,)
+    return board, rest
+
+
+def _laid(board: Board, placement: Placement, square: int, orientation: Orientation) -> Laid:
+    old = board.cells[square]
+    stops: tuple[str, ...] = ()
+    if old is None:
+        stops = tuple(letter for letter in STOPS_NEXT_TO[square] if board.stop_tile(letter) is None)
+    return Laid(placement, square, orientation, old, stops)
+
+
+def check_placement(
+    board: Board, hand: Sequence[str], placement: Placement, skip_edge: int | None = None
+) -> Laid:
+    """Check one placement against the board and hand; raises IllegalAction if refused."""
+    square, orientation = resolve(board, hand, placement)
+    violation = edge_violation(board, square, orientation, skip_edge)
+    if violation is not None:
+        raise violation
+    return _laid(board, placement, square, orientation)
+
+
+def _joint_edge(board: Board, first: Placement, second: Placement) -> int | None:
+    """The edge of ``first``'s square towards ``second``'s when both are adjacent exchanges."""
+    if not (on_board(first.row, first.col) and on_board(second.row, second.col)):
+        return None
+    a, b = square_index(first.row, first.col), square_index(second.row, second.col)
+    if board.cells[a] is None or board.cells[b] is None or not adjacent(a, b):
+        return None
+    return direction(a, b)
+
+
+def check_turn(board: Board, hand: tuple[str, ...], placements: Sequence[Placement]) -> list[Laid]:
+    """Check the one or two placements of a turn, in order; raises IllegalAction.
+
+    Does not judge whether one placement is enough (see :func:`has_legal_pair`).
+    """
+    if len(placements) == 2 and placements[0].square == placements[1].square:
+        raise IllegalAction("same_square_twice", "both placements of a turn are on the same square")
+    skip = _joint_edge(board, placements[0], placements[1]) if len(placements) == 2 else None
+    out: list[Laid] = []
+    for i, placement in enumerate(placements):
+        laid = check_placement(board, hand, placement, skip if i == 0 else None)
+        board, hand = apply(board, hand, laid)
+        out.append(laid)
+    return out
+
+
+# --- generation ----------------------------------------------------------------------------------
+
+
+def _placement(square: int, orientation: Orientation) -> Placement:
+    row, col = square_of(square)
+    return Placement(orientation.tile, row, col, orientation.rotation)
+
+
+def _square_candidates(board: Board, square: int, tiles: Sequence[str]) -> dict[str, tuple[Placement, ...]]:
+    out: dict[str, tuple[Placement, ...]] = {}
+    if not tiles:
+        return out
+    must, forbid = constraint(board, square)
+    old = board.cells[square]
+    if old is None:
+        for t in tiles:
+            found = fitting(t, must, forbid)
+            if found:
+                out[t] = tuple(_placement(square, o) for o in found)
+    elif not old.tree:
+        for t in tiles:
+            found = tuple(o for o in upgrades(t, old) if fits(o, must, forbid))
+            if found:
+                out[t] = tuple(_placement(square, o) for o in found)
+    return out
+
+
+def _distinct(hand: Sequence[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(hand))
+
+
+def single_placements(board: Board, hand: Sequence[str], exclude: int | None = None) -> list[Placement]:
+    """Every placement of a tile from ``hand`` that is legal on ``board`` by itself.
+
+    One placement per distinct orientation (the lowest equivalent rotation);
+    ``exclude`` skips one square (the square already used this turn).
+    """
+    tiles = _distinct(hand)
+    out: list[Placement] = []
+    for square in TILE_SQUARES:
+        if square != exclude:
+            for found in _square_candidates(board, square, tiles).values():
+                out.extend(found)
+    return out
+
+
+def _joint_partner(board: Board, square: int, orientation: Orientation) -> int | None:
+    """The square whose exchange could answer this exchange's only dead end, if any.
+
+    ``orientation`` on occupied ``square`` must break exactly one edge
+    constraint, a dead end towards an occupied, non-tree neighbour.
+    """
+    must, forbid = constraint(board, square)
+    bad = (must & ~orientation.edges) | (orientation.edges & forbid)
+    if bad == 0 or bad & (bad - 1) or bad & must:
+        return None
+    edge = bad.bit_length() - 1
+    if EDGE_KIND[square][edge] is not EdgeKind.SQUARE:
+        return None
+    n = NEIGHBOUR[square][edge]
+    neighbour = board.cells[n]
+    return n if neighbour is not None and not neighbour.tree else None
+
+
+def _exchanges_at(board: Board, square: int, hand: Sequence[str]) -> list[Placement]:
+    out: list[Placement] = []
+    for found in _square_candidates(board, square, _distinct(hand)).values():
+        out.extend(found)
+    return out
+
+
+def _joint_firsts(board: Board, hand: Sequence[str]) -> Iterator[tuple[Placement, int]]:
+    """Exchanges illegal alone that an adjacent second exchange could make legal."""
+    tiles = _distinct(hand)
+    for square in TILE_SQUARES:
+        old = board.cells[square]
+        if old is None or old.tree:
+            continue
+        for t in tiles:
+            for o in upgrades(t, old):
+                partner = _joint_partner(board, square, o)
+                if partner is not None:
+                    yield _placement(square, o), partner
+
+
+def seconds_after(board: Board, hand: tuple[str, ...], first: Placement) -> list[Placement]:
+    """Every placement legal as the second of a turn whose first is ``first``.
+
+    Empty when ``first`` is illegal and no adjacent second exchange redeems it.
+    """
+    try:
+        square, orientation = resolve(board, hand, first)
+    except IllegalAction:
+        return []
+    violation = edge_violation(board, square, orientation)
+    laid = _laid(board, first, square, orientation)
+    board1, hand1 = apply(board, hand, laid)
+    if violation is None:
+        return single_placements(board1, hand1, exclude=square)
+    partner = _joint_partner(board, square, orientation) if board.cells[square] is not None else None
+    if partner is None:
+        return []
+    return _exchanges_at(board1, partner, hand1)
+
+
+def _order_free(board: Board, a: int, b: int) -> bool:
+    """Whether laying on empty squares ``a`` and ``b`` gives the same result in either order.
+
+    True unless both squares are next to one stop that has no tile yet (the
+    first placement would claim it).
+    """
+    shared = set(STOPS_NEXT_TO[a]) & set(STOPS_NEXT_TO[b])
+    return all(board.stop_tile(letter) is not None for letter in shared)
+
+
+def legal_pairs(board: Board, hand: tuple[str, ...]) -> list[tuple[Placement, Placement]]:
+    """Every legal ordered pair of placements, adjacent double exchanges included.
+
+    Placements use the lowest rotation of each distinct track layout.  Two
+    placements on empty squares give the same result in either order (both
+    orders are legal) unless they claim the same stop; such a pair is listed
+    once, the lower square first.  Pairs with an exchange, or racing for a
+    stop, are listed in every legal order.
+
+    Fast path: the candidates of every square for every tile type are computed
+    once for ``board``; after a first placement only its neighbours are
+    recomputed.
+    """
+    base: list[dict[str, tuple[Placement, ...]]] = [{} for _ in range(len(board.cells))]
+    for square in TILE_SQUARES:
+        base[square] = _square_candidates(board, square, TILE_IDS)
+    cells = board.cells
+    tiles0 = _distinct(hand)
+    pairs: list[tuple[Placement, Placement]] = []
+    for square in TILE_SQUARES:
+        first_on_empty = cells[square] is None
+        for t in tiles0:
+            for first in base[square].get(t, ()):
+                orientation = ORIENTATION[(first.tile, first.rotation)]
+                laid = _laid(board, first, square, orientation)
+                board1, hand1 = apply(board, hand, laid)
+                tiles1 = _distinct(hand1)
+                dirty = {n: _square_candidates(board1, n, tiles1) for n in NEIGHBOUR[square] if n >= 0}
+                for s in TILE_SQUARES:
+                    if s == square:
+                        continue
+                    if first_on_empty and s < square and cells[s] is None and _order_free(board, s, square):
+                        continue  # listed with s first
+                    source = dirty.get(s)
+                    if source is None:
+                        source = base[s]
+                    for t1 in tiles1:
+                        for second in source.get(t1, ()):
+                            pairs.append((first, second))
+    for first, partner in _joint_firsts(board, hand):
+        square = square_index(first.row, first.col)
+        laid = _laid(board, first, square, ORIENTATION[(first.tile, first.rotation)])
+        board1, hand1 = apply(board, hand, laid)
+        pairs.extend((first, second) for second in _exchanges_at(board1, partner, hand1))
+    return pairs
+
+
+def has_legal_pair(board: Board, hand: tuple[str, ...]) -> bool:
+    """Whether some legal pair of placements exists (stops at the first found)."""
+    for first in single_placements(board, hand):
+        if seconds_after(board, hand, first):
+            return True
+    for first, partner in _joint_firsts(board, hand):
+        square = square_index(first.row, first.col)
+        laid = _laid(board, first, square, ORIENTATION[(first.tile, first.rotation)])
+        board1, hand1 = apply(board, hand, laid)
+        if _exchanges_at(board1, partner, hand1):
+            return True
+    return False
+
+
+def can_lay(board: Board, hand: tuple[str, ...]) -> bool:
+    """Whether the hand can lay anything at all (one tile, or an adjacent double exchange)."""
+    tiles = _distinct(hand)
+    for square in TILE_SQUARES:
+        if _square_candidates(board, square, tiles):
+            return True
+    return has_legal_pair(board, hand)
+
+
+def board_violations(board: Board) -> list[IllegalAction]:
+    """Every placement rule the tiles on ``board`` break against each other (for invariants)."""
+    out: list[IllegalAction] = []
+    for square, orientation in board.placed():
+        violation = edge_violation(board, square, orientation)
+        if violation is not None:
+            out.append(violation)
+        if square in STOP_AT:
+            out.append(IllegalAction("covers_stop", f"a tile covers stop {STOP_AT[square]}"))
+    return out
+
+
+def legal_placements(state: GameState, seat: int, first: Placement | None = None) -> list[Placement]:
+    """Single placements ``seat`` may make now, or (with ``first``) as the turn's second tile.
+
+    Judged on the board and the seat's hand only (not whose turn it is); a
+    riding seat or a finished game has none.  With ``first``, the result is
+    empty when ``first`` is illegal and no adjacent second exchange can make
+    the pair legal.
+    """
+    player = state.players[seat]
+    if state.finished or player.riding:
+        return []
+    if first is None:
+        return single_placements(state.board, player.hand)
+    return seconds_after(state.board, player.hand, first)

@@ -1,0 +1,96 @@
+"""The game state: frozen values rebuilt from events by :mod:`domain.cablecar.evolve`."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from domain.cablecar.board import Board
+from domain.rng import Rng
+
+#: One space of a ride: a square index (0-143) or a terminal's name.
+Space = int | str
+
+
+@dataclass(frozen=True, slots=True)
+class Ride:
+    """A tram's inaugural ride along a fixed path.
+
+    ``spaces`` is the whole path: ``spaces[0]`` is the start terminal,
+    ``spaces[-1]`` the destination terminal, and in between each square the
+    tram drives through, in order, plus the name of any other line's terminal
+    loop it drives over (one space each).  ``position`` indexes ``spaces``.
+    """
+
+    origin: str
+    destination: str
+    spaces: tuple[Space, ...]
+    position: int = 0
+
+    @property
+    def arrived(self) -> bool:
+        """Whether the tram stands on its destination terminal."""
+        return self.position == len(self.spaces) - 1
+
+    @property
+    def current(self) -> Space:
+        """The space the tram stands on."""
+        return self.spaces[self.position]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """One seat: its secret cards, its open hand and its tram."""
+
+    name: str
+    line: str
+    route_card: str
+    route: tuple[str, ...]
+    hand: tuple[str, ...]
+    ride: Ride | None = None
+    last_roll: str | None = None
+
+    @property
+    def riding(self) -> bool:
+        """Whether this player has started its ride (and lays no more tiles)."""
+        return self.ride is not None
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Everything about one game at one moment."""
+
+    players: tuple[PlayerState, ...]
+    start_seat: int
+    board: Board
+    pile: tuple[str, ...]
+    rng: Rng
+    turn: int
+    turn_number: int = 1
+    passes: int = 0
+    finished: bool = False
+    winners: tuple[int, ...] = ()
+    end_reason: str | None = None
+
+    @property
+    def player_count(self) -> int:
+        """How many seats play."""
+        return len(self.players)
+
+    def player(self, seat: int) -> PlayerState:
+        """The state of ``seat``."""
+        return self.players[seat]
+
+    def with_player(self, seat: int, player: PlayerState) -> GameState:
+        """The state with ``seat`` replaced by ``player``."""
+        players = list(self.players)
+        players[seat] = player
+        return dataclasses.replace(self, players=tuple(players))
+
+    def next_seat(self, seat: int) -> int:
+        """The seat after ``seat`` in clockwise order."""
+        return (seat + 1) % len(self.players)
+
+    def revealed(self, seat: int) -> bool:
+        """Whether ``seat``'s line and route cards are public."""
+        return self.finished or self.players[seat].riding
