@@ -16,6 +16,17 @@ from domain.ttr.state import PHASE_SETUP, PHASE_TURN_START, SouvenirStack, TtrSt
 BOARD = load_board()
 NAMES = ("Ada", "Bo", "Cy", "Di")
 
+#: souvenir stacks of crafted states (a 2-player layout): location -> (symbol, count)
+DEFAULT_STACKS: Mapping[str, tuple[str, int]] = {
+    "alcatraz": ("bridge", 2),
+    "golden-gate-bridge": ("cable-car-bell", 2),
+    "the-embarcadero": ("fortune-cookie", 2),
+    "sunset": ("key", 2),
+    "potrero-hill": ("sea-lion", 2),
+    "castro": ("sourdough", 1),
+    "chinatown": ("surfboard", 1),
+}
+
 
 def config(players: int = 2, seed: str = "test-seed", start_seat: int = 0) -> GameConfig:
     """A game configuration with ``players`` named seats."""
@@ -75,7 +86,7 @@ def crafted(
     cars: Sequence[int] | None = None,
     claimed: Mapping[str, int] | None = None,
     souvenirs: Sequence[Sequence[str]] | None = None,
-    stacks: Mapping[str, tuple[str, int]] | None = None,
+    stacks: Mapping[str, tuple[str, int]] = DEFAULT_STACKS,
     tickets: Sequence[Sequence[str]] | None = None,
     ticket_deck: Sequence[str] | None = None,
 ) -> TtrState:
@@ -83,7 +94,8 @@ def crafted(
 
     Unless given, the deck is every other card in canonical order (so the 44
     cards stay accounted for), each seat holds no card, has 20 cars, keeps no
-    ticket, and souvenir stacks are the real set-up ones.
+    ticket, and the souvenir stacks are :data:`DEFAULT_STACKS` (the box holds
+    the other tokens).
     """
     state = started(players)
     hands = hands if hands is not None else [()] * players
@@ -104,9 +116,15 @@ def crafted(
             )
         )
     claims = tuple((claimed or {}).get(route.id) for route in BOARD.routes)
-    changes: dict[str, object] = {}
-    if stacks is not None:
-        changes["stacks"] = tuple(SouvenirStack(loc, sym, n) for loc, (sym, n) in stacks.items())
+    changes: dict[str, object] = {
+        "stacks": tuple(SouvenirStack(loc, sym, n) for loc, (sym, n) in stacks.items()),
+        "box": tuple(
+            3
+            - sum(n for sym, n in stacks.values() if sym == symbol)
+            - sum(s.count(symbol) for s in souvenirs or ())
+            for symbol in BOARD.souvenir_symbols
+        ),
+    }
     if ticket_deck is not None:
         changes["ticket_deck"] = tuple(ticket_deck)
     return replace(
