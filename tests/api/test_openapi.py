@@ -1,0 +1,490 @@
+"""openapi.yaml against itself and against the app.
+
+* the document is valid OpenAPI 3.1 and the repository-root ``openapi.yaml``
+  is a relative symlink to the packaged one;
+* the spec and the Flask URL map describe exactly the same operations;
+* ``/openapi.yaml``, ``/openapi.json`` and ``/docs`` are served (the page
+  is self-contained);
+* every example in the spec validates against its own schema, every action
+  example passes the server's own shape check, and the enums the server
+  depends on (game types, action types, problem codes) match the code;
+* bodies the app really sends (views, legal actions, events, problems,
+  records) validate against the documented response schemas.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+from flask import Flask
+from flask.testing import FlaskClient
+from openapi_spec_validator import OpenAPIV31SpecValidator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+from werkzeug.test import TestResponse
+
+from domain.registry import all_games
+from service.problems import TITLES
+from service.schemas.actions import ACTION_SCHEMAS, load_action
+from tests.api.conftest import act, auth, create, finish_setup, legal
+
+SPEC_URI = "urn:cablecar:openapi"
+REPO_ROOT = Path(__file__).resolve().parents[2]
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+JSON_MEDIA = re.compile(r"^application/(.+\+)?json$")
+#: Flask rule variable name -> the OpenAPI path parameter that stands for it
+PARAM_NAMES = {"game_id": "id", "type_id": "type"}
+
+
+# ----------------------------------------------------------------- helpers
+@cache
+def spec() -> dict[str, Any]:
+    """The packaged openapi.yaml, parsed."""
+    text = resources.files("service").joinpath("openapi.yaml").read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    assert isinstance(data, dict)
+    return data
+
+
+@cache
+def registry() -> Registry:
+    """A JSON Schema registry holding the whole spec, so ``#/components/...`` resolves."""
+    return Registry().with_resource(
+        SPEC_URI, Resource.from_contents(spec(), default_specification=DRAFT202012)
+    )
+
+
+def pointer(*parts: str) -> str:
+    """A JSON pointer into the spec (RFC 6901 escaping)."""
+    return "#/" + "/".join(p.replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def validator(ptr: str) -> jsonschema.Draft202012Validator:
+    """A validator for the schema at ``ptr`` in the spec (``$ref``s resolve)."""
+    return jsonschema.Draft202012Validator(
+        {"$ref": SPEC_URI + ptr},
+        registry=registry(),
+        format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER,
+    )
+
+
+def component(name: str) -> jsonschema.Draft202012Validator:
+    """A validator for ``#/components/schemas/<name>``."""
+    assert name in spec()["components"]["schemas"], f"no schema {name}"
+    return validator(pointer("components", "schemas", name))
+
+
+def errors_of(v: jsonschema.Draft202012Validator, instance: Any) -> list[str]:
+    """Readable validation errors (empty when valid)."""
+    return [
+        f"{'/'.join(map(str, e.absolute_path)) or '<root>'}: {e.message}" for e in v.iter_errors(instance)
+    ]
+
+
+def resolve(node: Any) -> Any:
+    """Follow a local ``$ref`` (components only) to its target."""
+    while isinstance(node, dict) and "$ref" in node:
+        ref = node["$ref"]
+        assert ref.startswith("#/"), ref
+        target: Any = spec()
+        for part in ref[2:].split("/"):
+            target = target[part.replace("~1", "/").replace("~0", "~")]
+        node = target
+    return node
+
+
+def operations() -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """Every (path, method, operation) of the spec."""
+    for path, item in spec()["paths"].items():
+        for method in HTTP_METHODS:
+            if method in item:
+                yield path, method, item[method]
+
+
+def response_spec(path: str, method: str, status: int) -> tuple[dict[str, Any], list[str]]:
+    """The response object documented for ``status`` and its JSON pointer parts."""
+    responses = spec()["paths"][path][method]["responses"]
+    key = str(status) if str(status) in responses else "default"
+    assert key in responses, f"{method.upper()} {path} does not document status {status}"
+    node = responses[key]
+    parts = ["paths", path, method, "responses", key]
+    if "$ref" in node:
+        ref = node["$ref"]
+        parts = [p.replace("~1", "/").replace("~0", "~") for p in ref[2:].split("/")]
+        node = resolve(node)
+    return node, parts
+
+
+def check_response(resp: TestResponse, path: str, method: str = "get") -> Any:
+    """Assert ``resp`` is documented for (path, method): status, media type and body schema."""
+    node, parts = response_spec(path, method, resp.status_code)
+    content = node.get("content", {})
+    if not content:
+        assert not resp.data, f"{resp.status_code} of {method.upper()} {path} is documented without a body"
+        return None
+    media = resp.mimetype
+    assert media in content, f"{method.upper()} {path} {resp.status_code}: {media} not in {sorted(content)}"
+    for name, header in node.get("headers", {}).items():
+        if name in resp.headers:
+            header_ptr = header["$ref"] if "$ref" in header else pointer(*parts, "headers", name)
+            problems = errors_of(validator(header_ptr + "/schema"), resp.headers[name])
+            assert not problems, f"header {name}: {problems}"
+    if not JSON_MEDIA.match(media):
+        return resp.get_data(as_text=True)
+    body = json.loads(resp.get_data(as_text=True))
+    problems = errors_of(validator(pointer(*parts, "content", media, "schema")), body)
+    assert not problems, (
+        f"{method.upper()} {path} {resp.status_code} body does not match the spec: {problems[:5]}"
+    )
+    return body
+
+
+def flask_operations(app: Flask) -> set[tuple[str, str]]:
+    """(OpenAPI path, method) for every rule of the app, ``static`` and HEAD/OPTIONS aside."""
+    out: set[tuple[str, str]] = set()
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint == "static":
+            continue
+        path = re.sub(
+            r"<(?:[^:<>]+:)?([^<>]+)>",
+            lambda m: "{" + PARAM_NAMES.get(m.group(1), m.group(1)) + "}",
+            rule.rule,
+        )
+        for method in rule.methods or ():
+            if method not in ("HEAD", "OPTIONS"):
+                out.add((path, method.lower()))
+    return out
+
+
+# ------------------------------------------------------------ the document
+def test_spec_is_valid_openapi_3_1() -> None:
+    assert spec()["openapi"].startswith("3.1.")
+    errors = [e.message for e in OpenAPIV31SpecValidator(spec()).iter_errors()]
+    assert errors == []
+
+
+def test_repo_root_openapi_yaml_is_a_relative_symlink_to_the_packaged_file() -> None:
+    link = REPO_ROOT / "openapi.yaml"
+    assert link.is_symlink()
+    assert os.readlink(link) == os.path.join("service", "openapi.yaml")
+    assert link.resolve() == (REPO_ROOT / "service" / "openapi.yaml").resolve()
+
+
+def test_operation_ids_are_unique_and_every_operation_is_described() -> None:
+    ids = [op["operationId"] for _, _, op in operations()]
+    assert len(ids) == len(set(ids))
+    tags = {t["name"] for t in spec()["tags"]}
+    for path, method, op in operations():
+        assert op.get("summary"), f"{method} {path} has no summary"
+        assert op.get("tags") and set(op["tags"]) <= tags, f"{method} {path} has unknown tags"
+        assert any(code.startswith("2") for code in op["responses"]), (
+            f"{method} {path} has no success response"
+        )
+
+
+def test_every_ref_resolves() -> None:
+    def walk(node: Any) -> Iterator[str]:
+        if isinstance(node, dict):
+            if isinstance(node.get("$ref"), str):
+                yield node["$ref"]
+            for value in node.values():
+                yield from walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from walk(value)
+
+    refs = set(walk(spec()))
+    assert refs
+    for ref in refs:
+        assert resolve({"$ref": ref}) is not None, ref
+
+
+def test_every_component_schema_and_example_is_used() -> None:
+    text = json.dumps({k: v for k, v in spec().items() if k != "components"})
+    text += json.dumps({k: v for k, v in spec()["components"].items()})
+    for kind in ("schemas", "examples", "responses", "parameters", "headers"):
+        for name in spec()["components"].get(kind, {}):
+            assert f'"#/components/{kind}/{name}"' in text, f"components/{kind}/{name} is never referenced"
+
+
+# -------------------------------------------------------- spec <-> routes
+def test_spec_describes_exactly_the_routes_the_app_serves(app: Flask) -> None:
+    served = flask_operations(app)
+    described = {(path, method) for path, method, _ in operations()}
+    undocumented = sorted(served - described)
+    phantom = sorted(described - served)
+    assert not undocumented, f"routes the spec does not describe: {undocumented}"
+    assert not phantom, f"operations the app does not serve: {phantom}"
+
+
+def test_route_comparison_would_notice_a_new_route(app: Flask) -> None:
+    """The check above is not vacuous: a route added to the app shows up."""
+    app.add_url_rule("/v1/games/<game_id>/undo", "undo", lambda game_id: "", methods=["POST"])
+    assert ("/v1/games/{id}/undo", "post") in flask_operations(app)
+    assert ("/v1/games/{id}/undo", "post") not in {(p, m) for p, m, _ in operations()}
+
+
+def test_path_parameters_match_the_path_templates() -> None:
+    for path, method, op in operations():
+        declared = {
+            resolve(p)["name"]
+            for p in [*spec()["paths"][path].get("parameters", []), *op.get("parameters", [])]
+            if resolve(p)["in"] == "path"
+        }
+        assert declared == set(re.findall(r"{([^}]+)}", path)), f"{method} {path}"
+
+
+def test_game_operations_document_their_errors() -> None:
+    for path, method, op in operations():
+        codes = set(op["responses"])
+        if "{id}" in path or "{type}" in path:
+            assert "404" in codes, f"{method} {path} lacks 404"
+        if path.startswith("/v1/") and path != "/v1/health":
+            assert "429" in codes, f"{method} {path} lacks 429 (every route but health is rate limited)"
+        if op.get("security") and {} not in op["security"]:
+            assert {"401", "403"} <= codes, f"{method} {path} needs a token but lacks 401/403"
+        if method == "post":
+            assert {"400", "413"} <= codes, f"{method} {path} takes a body but lacks 400/413"
+
+
+# ------------------------------------------------------ documents served
+def test_openapi_yaml_and_json_are_served(client: FlaskClient) -> None:
+    as_yaml = client.get("/openapi.yaml")
+    assert as_yaml.status_code == 200 and as_yaml.mimetype == "application/yaml"
+    assert yaml.safe_load(as_yaml.get_data(as_text=True)) == spec()
+    as_json = client.get("/openapi.json")
+    assert as_json.status_code == 200 and as_json.mimetype == "application/json"
+    assert as_json.get_json() == spec()
+    check_response(as_json, "/openapi.json")
+
+
+def test_docs_page_is_served_and_self_contained(client: FlaskClient) -> None:
+    resp = client.get("/docs")
+    assert resp.status_code == 200 and resp.mimetype == "text/html"
+    html = resp.get_data(as_text=True)
+    assert "/openapi.json" in html
+    assert '<meta name="viewport"' in html
+    external = re.findall(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//""", html, flags=re.I)
+    assert external == [], "the docs page must not load anything from another host"
+    assert not re.search(r"@import|url\(\s*['\"]?(?:https?:)?//", html), "no external CSS"
+
+
+# ---------------------------------------------------------------- examples
+def media_examples() -> Iterator[tuple[str, str, Any]]:
+    """(label, JSON pointer of the schema, example value) for every example of
+    every JSON media type object, parameter and header in the spec."""
+
+    def from_holder(label: str, parts: list[str], holder: dict[str, Any]) -> Iterator[tuple[str, str, Any]]:
+        schema_ptr = pointer(*parts, "schema")
+        if "example" in holder:
+            yield label, schema_ptr, holder["example"]
+        for name, ex in holder.get("examples", {}).items():
+            yield f"{label} [{name}]", schema_ptr, resolve(ex)["value"]
+
+    def walk(node: Any, parts: list[str]) -> Iterator[tuple[str, str, Any]]:
+        if not isinstance(node, dict):
+            return
+        for key, value in node.items():
+            here = [*parts, key]
+            if key == "content" and isinstance(value, dict):
+                for media, holder in value.items():
+                    if JSON_MEDIA.match(media):
+                        yield from from_holder("/".join([*parts, media]), [*here, media], holder)
+            elif key == "parameters" and isinstance(value, list):
+                for i, param in enumerate(value):
+                    if "$ref" not in param:
+                        yield from from_holder(
+                            f"{'/'.join(parts)} param {param['name']}", [*here, str(i)], param
+                        )
+            elif key in ("schemas", "examples"):
+                continue
+            else:
+                yield from walk(value, here)
+
+    yield from walk(spec()["paths"], ["paths"])
+    for kind in ("responses", "requestBodies", "parameters", "headers"):
+        for name, obj in spec()["components"].get(kind, {}).items():
+            if kind in ("parameters", "headers"):
+                yield from from_holder(f"components/{kind}/{name}", ["components", kind, name], obj)
+            else:
+                yield from walk(obj, ["components", kind, name])
+
+
+def schema_examples() -> Iterator[tuple[str, str, Any]]:
+    """(label, pointer, value) for every ``examples`` list inside component schemas."""
+
+    def walk(node: Any, parts: list[str]) -> Iterator[tuple[str, str, Any]]:
+        if isinstance(node, dict):
+            if isinstance(node.get("examples"), list):
+                for value in node["examples"]:
+                    yield "/".join(parts), pointer(*parts), value
+            for key, value in node.items():
+                if key != "examples":
+                    yield from walk(value, [*parts, key])
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                yield from walk(value, [*parts, str(i)])
+
+    yield from walk(spec()["components"]["schemas"], ["components", "schemas"])
+
+
+ALL_EXAMPLES = [*media_examples(), *schema_examples()]
+
+
+def test_there_are_examples_for_the_required_cases() -> None:
+    labels = " ".join(label for label, _, _ in ALL_EXAMPLES)
+    for needed in ("[ttr-sf]", "[cable-car]", "[illegal_action]", "[ttr-sf-seat]", "[cable-car-spectator]"):
+        assert needed in labels, needed
+    body_examples = spec()["paths"]["/v1/games/{id}/actions"]["post"]["requestBody"]["content"][
+        "application/json"
+    ]
+    shown = {resolve(e)["value"]["type"] for e in body_examples["examples"].values()}
+    assert shown == {kind for schemas in ACTION_SCHEMAS.values() for kind in schemas}
+
+
+@pytest.mark.parametrize(("label", "schema_ptr", "value"), ALL_EXAMPLES, ids=[x[0] for x in ALL_EXAMPLES])
+def test_example_validates_against_its_schema(label: str, schema_ptr: str, value: Any) -> None:
+    assert errors_of(validator(schema_ptr), value) == []
+
+
+def test_a_wrong_example_is_caught() -> None:
+    """The example check is not vacuous."""
+    assert errors_of(component("ActionRequest"), {"type": "draw_card", "source": "face_up"})
+    assert errors_of(component("ActionRequest"), {"type": "roll", "dice": 3})
+    assert errors_of(
+        component("Problem"), {"type": "x", "title": "t", "status": 422, "code": "nope", "detail": ""}
+    )
+    assert errors_of(component("GameView"), {"type": "cable-car", "id": "x"})
+
+
+def test_action_examples_pass_the_servers_shape_check() -> None:
+    by_kind = {kind: game for game, schemas in ACTION_SCHEMAS.items() for kind in schemas}
+    body_examples = spec()["paths"]["/v1/games/{id}/actions"]["post"]["requestBody"]["content"][
+        "application/json"
+    ]
+    for name, ref in body_examples["examples"].items():
+        body = resolve(ref)["value"]
+        action, _ = load_action(by_kind[body["type"]], dict(body))
+        assert action["type"] == body["type"], name
+
+
+# ------------------------------------------------ enums match the code
+def test_enums_match_the_code() -> None:
+    schemas = spec()["components"]["schemas"]
+    assert set(schemas["GameTypeId"]["enum"]) == {g.type_id for g in all_games()}
+    mapping = schemas["ActionRequest"]["discriminator"]["mapping"]
+    assert set(mapping) == {kind for kinds in ACTION_SCHEMAS.values() for kind in kinds}
+    for kind, ref in mapping.items():
+        assert resolve({"$ref": ref})["properties"]["type"]["const"] == kind
+    assert set(schemas["Problem"]["properties"]["code"]["enum"]) == set(TITLES)
+
+
+# --------------------------------------------- real answers match the spec
+def test_meta_answers_match_the_spec(client: FlaskClient) -> None:
+    types = check_response(client.get("/v1/games-types"), "/v1/games-types")
+    assert {t["type"] for t in types["types"]} == {g.type_id for g in all_games()}
+    for game in all_games():
+        board = check_response(client.get(f"/v1/boards/{game.type_id}"), "/v1/boards/{type}")
+        assert board["type"] == game.type_id
+    check_response(client.get("/v1/boards/chess"), "/v1/boards/{type}")
+    health = check_response(client.get("/v1/health"), "/v1/health")
+    assert health["status"] in ("ok", "degraded")
+
+
+def _answers_for(client: FlaskClient, game: dict[str, Any]) -> None:
+    gid = game["id"]
+    token = game["seats"][0]["token"]
+    check_response(client.get(f"/v1/games/{gid}"), "/v1/games/{id}")
+    seat_view = check_response(client.get(f"/v1/games/{gid}", headers=auth(token)), "/v1/games/{id}")
+    assert "me" in seat_view
+    etag = client.get(f"/v1/games/{gid}").headers["ETag"]
+    check_response(client.get(f"/v1/games/{gid}", headers={"If-None-Match": etag}), "/v1/games/{id}")
+    check_response(client.get(f"/v1/games/{gid}?at=1"), "/v1/games/{id}")
+    check_response(
+        client.get(f"/v1/games/{gid}/legal-actions", headers=auth(token)), "/v1/games/{id}/legal-actions"
+    )
+    for headers in ({}, auth(token), auth(game["host_token"])):
+        check_response(
+            client.get(f"/v1/games/{gid}/events?limit=5", headers=headers), "/v1/games/{id}/events"
+        )
+    check_response(client.get(f"/v1/games/{gid}/audit"), "/v1/games/{id}/audit")
+
+
+def test_views_events_and_legal_actions_match_the_spec(client: FlaskClient) -> None:
+    for game_type in [g.type_id for g in all_games()]:
+        game = create(client, game_type, players=3, seed="openapi")
+        _answers_for(client, game)
+        created = client.post(
+            "/v1/games", json={"type": game_type, "players": [{"name": "a"}, {"name": "b"}]}
+        )
+        check_response(created, "/v1/games", "post")
+    check_response(client.get("/v1/games?limit=2"), "/v1/games")
+
+
+def test_every_legal_action_matches_its_schema_and_is_accepted(client: FlaskClient) -> None:
+    for game_type in [g.type_id for g in all_games()]:
+        game = create(client, game_type, players=2, seed="openapi-legal")
+        for _ in range(6):
+            v = check_response(client.get(f"/v1/games/{game['id']}"), "/v1/games/{id}")
+            if v["status"] == "finished":
+                break
+            seat = v["active_seats"][0]
+            actions = legal(client, game, seat)
+            assert actions
+            for action in actions[:200]:
+                assert errors_of(component("ActionRequest"), action) == [], action
+                assert action["type"] in ACTION_SCHEMAS[game_type]
+            resp = act(client, game, seat, actions[-1])
+            check_response(resp, "/v1/games/{id}/actions", "post")
+
+
+def test_problems_match_the_spec(client: FlaskClient) -> None:
+    game = create(client, "ttr-sf", players=2, seed="openapi-problems")
+    gid = game["id"]
+    path = "/v1/games/{id}/actions"
+    token = auth(game["seats"][0]["token"])
+    check_response(client.post(f"/v1/games/{gid}/actions", json={"type": "draw_tickets"}), path, "post")
+    check_response(client.post(f"/v1/games/{gid}/actions", json={"type": "fly"}, headers=token), path, "post")
+    check_response(
+        client.post(
+            f"/v1/games/{gid}/actions", json={"type": "draw_tickets"}, headers=auth(game["host_token"])
+        ),
+        path,
+        "post",
+    )
+    other = create(client, "ttr-sf", players=2, seed="openapi-other")
+    forbidden = client.get(f"/v1/games/{gid}/legal-actions", headers=auth(other["seats"][0]["token"]))
+    assert check_response(forbidden, "/v1/games/{id}/legal-actions")["code"] == "forbidden"
+    stale = client.post(
+        f"/v1/games/{gid}/actions", json={"type": "draw_tickets", "expected_version": 0}, headers=token
+    )
+    assert check_response(stale, path, "post")["code"] in ("stale_version", "not_your_turn", "illegal_action")
+    check_response(client.get("/v1/games/0000000000000000"), "/v1/games/{id}")
+    check_response(client.get(f"/v1/games/{gid}?at=9999"), "/v1/games/{id}")
+    check_response(client.get(f"/v1/games/{gid}/export"), "/v1/games/{id}/export")
+    check_response(client.post("/v1/games", json={"type": "ttr-sf", "players": []}), "/v1/games", "post")
+    finish_setup(client, game)
+    v = client.get(f"/v1/games/{gid}").get_json()
+    idle = [s for s in range(2) if s not in v["active_seats"]][0]
+    refused = act(client, game, idle, {"type": "draw_tickets"})
+    assert check_response(refused, path, "post")["code"] == "not_your_turn"
+    mover = v["active_seats"][0]
+    legal_now = legal(client, game, mover)
+    illegal = {"type": "claim_route", "route": "no-such-route", "cards": {"red": 1}}
+    assert illegal not in legal_now
+    problem = check_response(act(client, game, mover, illegal), path, "post")
+    assert problem["code"] == "illegal_action" and problem["reason"]
+    first = act(client, game, mover, legal_now[0], headers={"Idempotency-Key": "k1"})
+    check_response(first, path, "post")
+    reused = act(client, game, mover, {"type": "draw_tickets"}, headers={"Idempotency-Key": "k1"})
+    assert check_response(reused, path, "post")["code"] in ("idempotency_key_reused",)
