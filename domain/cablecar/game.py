@@ -9,7 +9,6 @@ from domain.cablecar.actions import LayTiles, Placement, Roll, StartRide, parse_
 from domain.cablecar.components import COMPONENTS
 from domain.cablecar.events import EVENT_TYPES, DieRolled, RideStarted, TilesLaid
 from domain.cablecar.evolve import evolve
-from domain.cablecar.network import path_steps
 from domain.cablecar.state import GameState
 from domain.core import JSON, Action, Event, GameConfig, replay
 
@@ -58,10 +57,8 @@ class CableCarGame:
             )
             return event.seat, LayTiles(placements)
         if isinstance(event, RideStarted):
-            spaces = [
-                s if isinstance(s, str) else (s[0] - 1) * COMPONENTS.cols + s[1] - 1 for s in event.spaces
-            ]
-            return event.seat, StartRide(event.origin, path_steps(spaces))
+            path = tuple(s if isinstance(s, str) else (int(s[0]), int(s[1])) for s in event.spaces[1:-1])
+            return event.seat, StartRide(event.origin, path)
         if isinstance(event, DieRolled):
             return event.seat, Roll()
         return None

@@ -317,8 +317,3 @@ def trace_path(
         if board.stop_tile(letter) not in passed:
             raise _bad(f"the path does not pass the tile of stop {letter}")
     return path
-
-
-def path_steps(spaces: Sequence[Space]) -> tuple[PathStep, ...]:
-    """The ``start_ride`` path that requests exactly these ride spaces (loops named)."""
-    return tuple(square_of(s) if isinstance(s, int) else s for s in spaces[1:-1])
