@@ -96,8 +96,8 @@ def test_rules_are_reported_in_rule_order() -> None:
     assert refusal({(5, 5): ("straight", 0)}, place("switch_left", 5, 6, 0), FILLER).code == "leads_into_stop"
     # straight N-S on (1, 5) next to a bare neighbour: off the board (rule 1) before anything else
     assert refusal({(2, 5): ("straight", 1)}, place("straight", 1, 5, 0), FILLER).code == "leads_off_board"
-    # (1, 7) straight E-W: blocks the terminal (rule 4) before its dead end on (1, 8) (rule 5)
-    assert refusal({(1, 6): ("straight", 0)}, place("straight", 1, 7, 1), FILLER).code == "blocks_terminal"
+    # (1, 6) straight E-W: blocks the terminal (rule 4) before its dead end on (1, 7) (rule 5)
+    assert refusal({(1, 7): ("straight", 0)}, place("straight", 1, 6, 1), FILLER).code == "blocks_terminal"
 
 
 def test_the_second_placement_is_judged_after_the_first() -> None:
