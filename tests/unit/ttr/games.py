@@ -24,7 +24,7 @@ class Policy:
     weights: dict[type, float] = field(default_factory=dict)
 
     @classmethod
-    def random(cls, rnd: random.Random) -> Policy:
+    def for_game(cls, rnd: random.Random) -> Policy:
         """A per-game policy (some games hoard cards, some chase tickets)."""
         return cls({kind: rnd.choice((0.05, 1.0, 3.0)) for kind in KINDS})
 

@@ -60,7 +60,7 @@ def play_checked(
         check_state(state)
         check_secrets(state, [event], seen)
     assert state is not None
-    policy = Policy.random(rnd)
+    policy = Policy.for_game(rnd)
     for _ in range(MAX_MOVES):
         if GAME.status(state) == "finished":
             break
