@@ -2,7 +2,8 @@
 
 ``evolve`` trusts the event log: it never validates and never draws random
 numbers; every outcome is in the event.  It must stay fast (a whole game is
-replayed on every read), so each handler replaces only the records it touches.
+replayed on every read), so each handler copies only the records it touches (with the fast
+:func:`~domain.ttr.state.evolved`).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from domain.ttr.state import (
     PlayerState,
     SouvenirStack,
     TtrState,
+    evolved,
 )
 
 
@@ -86,9 +88,9 @@ def _cards_dealt(state: TtrState, event: CardsDealt) -> TtrState:
     dealt = 0
     for seat, cards in enumerate(event.hands):
         cards = cards or ()
-        players[seat] = replace(players[seat], hand=add_cards(players[seat].hand, cards))
+        players[seat] = evolved(players[seat], hand=add_cards(players[seat].hand, cards))
         dealt += len(cards)
-    return replace(state, players=tuple(players), deck=state.deck[dealt:])
+    return evolved(state, players=tuple(players), deck=state.deck[dealt:])
 
 
 def _tickets_dealt(state: TtrState, event: TicketsDealt) -> TtrState:
@@ -96,25 +98,25 @@ def _tickets_dealt(state: TtrState, event: TicketsDealt) -> TtrState:
     dealt = 0
     for seat, tickets in enumerate(event.tickets):
         tickets = tickets or ()
-        players[seat] = replace(players[seat], pending=players[seat].pending + tuple(tickets))
+        players[seat] = evolved(players[seat], pending=players[seat].pending + tuple(tickets))
         dealt += len(tickets)
-    return replace(state, players=tuple(players), ticket_deck=state.ticket_deck[dealt:])
+    return evolved(state, players=tuple(players), ticket_deck=state.ticket_deck[dealt:])
 
 
 def _face_up_refilled(state: TtrState, event: FaceUpRefilled) -> TtrState:
     row = state.face_up
     face_up = row[: event.slot] + (event.card,) + row[event.slot + 1 :]
-    return replace(state, face_up=face_up, deck=state.deck[1:])
+    return evolved(state, face_up=face_up, deck=state.deck[1:])
 
 
 def _face_up_reset(state: TtrState, event: FaceUpReset) -> TtrState:
-    return replace(state, face_up=(None,) * ROW_SIZE, discard=state.discard + tuple(event.discarded))
+    return evolved(state, face_up=(None,) * ROW_SIZE, discard=state.discard + tuple(event.discarded))
 
 
 def _deck_rebuilt(state: TtrState, event: DeckRebuilt) -> TtrState:
     if event.deck is None:
         raise ValueError("deck_rebuilt must be applied unredacted")
-    return replace(
+    return evolved(
         state, deck=state.deck + tuple(event.deck), discard=(), rng=Rng(state.rng.key, event.rng_counter)
     )
 
@@ -122,7 +124,7 @@ def _deck_rebuilt(state: TtrState, event: DeckRebuilt) -> TtrState:
 def _souvenir_stack_placed(state: TtrState, event: SouvenirStackPlaced) -> TtrState:
     set_aside = list(state.set_aside)
     set_aside.remove(event.symbol)
-    return replace(
+    return evolved(
         state,
         stacks=state.stacks + (SouvenirStack(event.location, event.symbol, event.count),),
         set_aside=tuple(set_aside),
@@ -134,34 +136,34 @@ def _tickets_kept(state: TtrState, event: TicketsKept) -> TtrState:
     if event.kept is None or event.returned is None:
         raise ValueError("tickets_kept must be applied unredacted")
     player = state.players[event.seat]
-    player = replace(player, tickets=player.tickets + tuple(event.kept), pending=())
-    state = replace(
+    player = evolved(player, tickets=player.tickets + tuple(event.kept), pending=())
+    state = evolved(
         state,
         players=state.with_player(event.seat, player),
         ticket_deck=state.ticket_deck + tuple(event.returned),
     )
     if state.phase == PHASE_CHOOSING_TICKETS:
-        state = replace(state, phase=PHASE_TURN_START)
+        state = evolved(state, phase=PHASE_TURN_START)
     return state
 
 
 def _play_started(state: TtrState, event: PlayStarted) -> TtrState:
-    return replace(state, phase=PHASE_TURN_START, turn=event.seat)
+    return evolved(state, phase=PHASE_TURN_START, turn=event.seat)
 
 
 def _card_drawn(state: TtrState, event: CardDrawn) -> TtrState:
     if event.card is None:
         raise ValueError("card_drawn must be applied unredacted")
     player = state.players[event.seat]
-    player = replace(player, hand=add_cards(player.hand, (event.card,)))
+    player = evolved(player, hand=add_cards(player.hand, (event.card,)))
     phase = PHASE_SECOND_DRAW if state.phase == PHASE_TURN_START else PHASE_TURN_START
     players = state.with_player(event.seat, player)
     if event.source == SOURCE_DECK:
-        return replace(state, players=players, deck=state.deck[1:], phase=phase)
+        return evolved(state, players=players, deck=state.deck[1:], phase=phase)
     assert event.source == SOURCE_FACE_UP and event.slot is not None
     row = state.face_up
     face_up = row[: event.slot] + (None,) + row[event.slot + 1 :]
-    return replace(state, players=players, face_up=face_up, phase=phase)
+    return evolved(state, players=players, face_up=face_up, phase=phase)
 
 
 def _route_claimed(state: TtrState, event: RouteClaimed) -> TtrState:
@@ -177,7 +179,7 @@ def _route_claimed(state: TtrState, event: RouteClaimed) -> TtrState:
             replace(s, count=s.count - 1) if s.symbol == event.souvenir and s.location in route.ends else s
             for s in stacks
         )
-    player = replace(
+    player = evolved(
         player,
         hand=remove_counts(player.hand, payment),
         cars=player.cars - route.length,
@@ -186,7 +188,7 @@ def _route_claimed(state: TtrState, event: RouteClaimed) -> TtrState:
         routes=player.routes + (route.id,),
     )
     claimed = state.claimed
-    return replace(
+    return evolved(
         state,
         players=state.with_player(event.seat, player),
         discard=state.discard + expand(payment),
@@ -198,8 +200,8 @@ def _route_claimed(state: TtrState, event: RouteClaimed) -> TtrState:
 def _tickets_drawn(state: TtrState, event: TicketsDrawn) -> TtrState:
     if event.tickets is None:
         raise ValueError("tickets_drawn must be applied unredacted")
-    player = replace(state.players[event.seat], pending=tuple(event.tickets))
-    return replace(
+    player = evolved(state.players[event.seat], pending=tuple(event.tickets))
+    return evolved(
         state,
         players=state.with_player(event.seat, player),
         ticket_deck=state.ticket_deck[len(event.tickets) :],
@@ -209,7 +211,7 @@ def _tickets_drawn(state: TtrState, event: TicketsDrawn) -> TtrState:
 
 def _next_turn(state: TtrState, passes: int) -> TtrState:
     left = state.final_turns_left
-    return replace(
+    return evolved(
         state,
         turn=(state.turn + 1) % state.num_players,
         phase=PHASE_TURN_START,
@@ -227,11 +229,11 @@ def _turn_passed(state: TtrState, event: TurnPassed) -> TtrState:
 
 
 def _last_round_started(state: TtrState, event: LastRoundStarted) -> TtrState:
-    return replace(state, final_turns_left=state.num_players)
+    return evolved(state, final_turns_left=state.num_players)
 
 
 def _game_ended(state: TtrState, event: GameEnded) -> TtrState:
-    return replace(state, phase=PHASE_FINISHED, end_reason=event.reason)
+    return evolved(state, phase=PHASE_FINISHED, end_reason=event.reason)
 
 
 _HANDLERS: Mapping[type[Event], Callable[[TtrState, Any], TtrState]] = {

@@ -91,6 +91,8 @@ def opening_events(first: GameSetUp) -> list[Event]:
     batch.emit(CardsDealt(hands=tuple(deck[i * CARDS_DEALT : (i + 1) * CARDS_DEALT] for i in range(players))))
     restock(batch)
     batch.emit(
-        TicketsDealt(tickets=tuple(tickets[i * TICKETS_DEALT : (i + 1) * TICKETS_DEALT] for i in range(players)))
+        TicketsDealt(
+            tickets=tuple(tickets[i * TICKETS_DEALT : (i + 1) * TICKETS_DEALT] for i in range(players))
+        )
     )
     return [first, *batch.events]

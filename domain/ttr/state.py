@@ -9,6 +9,7 @@ kept per symbol in board order.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from domain.core import STATUS_FINISHED, STATUS_LAST_ROUND, STATUS_PLAYING, STATUS_SETUP
 from domain.rng import Rng
@@ -29,8 +30,26 @@ PHASE_FINISHED = "finished"
 END_FINAL_ROUND = "final_round"
 END_STALEMATE = "stalemate"
 
+R = TypeVar("R", "PlayerState", "TtrState")
 
-@dataclass(frozen=True, slots=True)
+
+def evolved(record: R, **changes: Any) -> R:
+    """A copy of the frozen ``record`` with ``changes`` applied.
+
+    The fast path of :func:`dataclasses.replace` for the two records that
+    change on every event: it copies the instance dict instead of running
+    ``__init__`` (about five times faster, which keeps a full replay within
+    a few milliseconds).  Only field names are accepted.
+    """
+    assert changes.keys() <= record.__dataclass_fields__.keys(), f"unknown fields {set(changes)}"
+    new = object.__new__(type(record))
+    fields = new.__dict__
+    fields.update(record.__dict__)
+    fields.update(changes)
+    return new
+
+
+@dataclass(frozen=True)
 class PlayerState:
     """One seat: cars, route score, secret hand and tickets, public souvenirs."""
 
@@ -63,7 +82,7 @@ class SouvenirStack:
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TtrState:
     """Everything about one game of Ticket to Ride: San Francisco."""
 
