@@ -135,8 +135,39 @@ def parse_board(data: dict[str, Any]) -> Board:
     )
 
 
+def validate_board(board: Board) -> None:
+    """Raise ValueError if the board data is inconsistent."""
+    problems: list[str] = []
+    ids = board.location_ids
+    for route in board.routes:
+        if route.a not in ids or route.b not in ids:
+            problems.append(f"route {route.id} joins an unknown location")
+        if route.length not in board.route_points:
+            problems.append(f"route {route.id} has a length without points")
+        if not 0 <= route.ferries <= route.length:
+            problems.append(f"route {route.id} has {route.ferries} ferries for {route.length} spaces")
+        twin = board.routes_by_id.get(route.double_of) if route.double_of else None
+        if route.double_of is not None and (
+            twin is None or twin.double_of != route.id or set(twin.ends) != set(route.ends)
+        ):
+            problems.append(f"route {route.id}: double_of {route.double_of!r} is not its parallel twin")
+    for ticket in board.tickets:
+        if ticket.a not in ids or ticket.b not in ids:
+            problems.append(f"ticket {ticket.id} names an unknown location")
+    if not set(board.fixed_souvenir_locations) <= ids:
+        problems.append("a fixed souvenir location is unknown")
+    if len(board.souvenir_symbols) != len(board.fixed_souvenir_locations) + 2:
+        problems.append("there must be exactly two set-aside souvenir symbols")
+    if len(board.routes_by_id) != len(board.routes) or len(board.tickets_by_id) != len(board.tickets):
+        problems.append("route and ticket ids must be unique")
+    if problems:
+        raise ValueError("invalid board: " + "; ".join(problems))
+
+
 @cache
 def load_board() -> Board:
     """The San Francisco board shipped with the package (loaded once)."""
     text = resources.files("domain.ttr").joinpath("data", "board.json").read_text(encoding="utf-8")
-    return parse_board(json.loads(text))
+    board = parse_board(json.loads(text))
+    validate_board(board)
+    return board

@@ -84,7 +84,8 @@ def setup(config: GameConfig) -> list[Event]:
 def opening_events(first: GameSetUp) -> list[Event]:
     """``first`` followed by the deal: cards, the face-up row (with any ferry
     resets) and tickets, all taken from the top of the orders in ``first``."""
-    assert first.deck is not None and first.ticket_deck is not None
+    if first.deck is None or first.ticket_deck is None:
+        raise ValueError("opening_events needs the unredacted game_set_up event")
     players = len(first.players)
     deck, tickets = first.deck, first.ticket_deck
     batch = Batch(initial_state(first))

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from collections import Counter
 
+import pytest
+
+from domain.core import GameDefinition
 from domain.ttr import GAME
-from domain.ttr.board import GRAY, load_board
+from domain.ttr.board import GRAY, load_board, parse_board, validate_board
 from domain.ttr.cards import CARD_TYPES, COLOURS
 
 BOARD = load_board()
@@ -68,6 +72,15 @@ def test_game_definition_metadata() -> None:
 
 
 def test_game_implements_the_protocol() -> None:
-    from domain.core import GameDefinition
-
     assert isinstance(GAME, GameDefinition)
+
+
+def test_inconsistent_board_data_is_rejected() -> None:
+    data = copy.deepcopy(dict(BOARD.raw))
+    data["routes"][0]["to"] = "nowhere"
+    data["routes"][14]["double_of"] = "marina--fort-mason"
+    data["tickets"][0]["from"] = "atlantis"
+    with pytest.raises(ValueError) as info:
+        validate_board(parse_board(data))
+    message = str(info.value)
+    assert "unknown location" in message and "parallel twin" in message and "ticket T01" in message
