@@ -185,7 +185,8 @@ def apply(board: Board, hand: tuple[str, ...], laid: Laid) -> tuple[Board, tuple
     return board, rest
 
 
-def _laid(board: Board, placement: Placement, square: int, orientation: Orientation) -> Laid:
+def outcome(board: Board, placement: Placement, square: int, orientation: Orientation) -> Laid:
+    """The :class:`Laid` record of an accepted placement (exchanged tile, stops claimed)."""
     old = board.cells[square]
     stops: tuple[str, ...] = ()
     if old is None:
@@ -201,7 +202,7 @@ def check_placement(
     violation = edge_violation(board, square, orientation, skip_edge)
     if violation is not None:
         raise violation
-    return _laid(board, placement, square, orientation)
+    return outcome(board, placement, square, orientation)
 
 
 def _joint_edge(board: Board, first: Placement, second: Placement) -> int | None:
@@ -238,9 +239,10 @@ def _placement(square: int, orientation: Orientation) -> Placement:
     return Placement(orientation.tile, row, col, orientation.rotation)
 
 
-def _square_candidates(board: Board, square: int, tiles: Sequence[str]) -> dict[str, tuple[Placement, ...]]:
+def square_candidates(board: Board, square: int, tiles: Sequence[str]) -> dict[str, tuple[Placement, ...]]:
+    """Per tile of ``tiles``: its legal placements on ``square`` (lowest rotation per layout)."""
     out: dict[str, tuple[Placement, ...]] = {}
-    if not tiles:
+    if not tiles or square in STOP_AT:
         return out
     must, forbid = constraint(board, square)
     old = board.cells[square]
@@ -257,7 +259,8 @@ def _square_candidates(board: Board, square: int, tiles: Sequence[str]) -> dict[
     return out
 
 
-def _distinct(hand: Sequence[str]) -> tuple[str, ...]:
+def distinct_tiles(hand: Sequence[str]) -> tuple[str, ...]:
+    """The tile ids of ``hand`` without repeats, in hand order."""
     return tuple(dict.fromkeys(hand))
 
 
@@ -267,11 +270,11 @@ def single_placements(board: Board, hand: Sequence[str], exclude: int | None = N
     One placement per distinct orientation (the lowest equivalent rotation);
     ``exclude`` skips one square (the square already used this turn).
     """
-    tiles = _distinct(hand)
+    tiles = distinct_tiles(hand)
     out: list[Placement] = []
     for square in TILE_SQUARES:
         if square != exclude:
-            for found in _square_candidates(board, square, tiles).values():
+            for found in square_candidates(board, square, tiles).values():
                 out.extend(found)
     return out
 
@@ -294,16 +297,17 @@ def _joint_partner(board: Board, square: int, orientation: Orientation) -> int |
     return n if neighbour is not None and not neighbour.tree else None
 
 
-def _exchanges_at(board: Board, square: int, hand: Sequence[str]) -> list[Placement]:
+def exchanges_at(board: Board, square: int, hand: Sequence[str]) -> list[Placement]:
+    """Every legal exchange on ``square`` with a tile from ``hand``."""
     out: list[Placement] = []
-    for found in _square_candidates(board, square, _distinct(hand)).values():
+    for found in square_candidates(board, square, distinct_tiles(hand)).values():
         out.extend(found)
     return out
 
 
-def _joint_firsts(board: Board, hand: Sequence[str]) -> Iterator[tuple[Placement, int]]:
+def joint_firsts(board: Board, hand: Sequence[str]) -> Iterator[tuple[Placement, int]]:
     """Exchanges illegal alone that an adjacent second exchange could make legal."""
-    tiles = _distinct(hand)
+    tiles = distinct_tiles(hand)
     for square in TILE_SQUARES:
         old = board.cells[square]
         if old is None or old.tree:
@@ -325,71 +329,14 @@ def seconds_after(board: Board, hand: tuple[str, ...], first: Placement) -> list
     except IllegalAction:
         return []
     violation = edge_violation(board, square, orientation)
-    laid = _laid(board, first, square, orientation)
+    laid = outcome(board, first, square, orientation)
     board1, hand1 = apply(board, hand, laid)
     if violation is None:
         return single_placements(board1, hand1, exclude=square)
     partner = _joint_partner(board, square, orientation) if board.cells[square] is not None else None
     if partner is None:
         return []
-    return _exchanges_at(board1, partner, hand1)
-
-
-def _order_free(board: Board, a: int, b: int) -> bool:
-    """Whether laying on empty squares ``a`` and ``b`` gives the same result in either order.
-
-    True unless both squares are next to one stop that has no tile yet (the
-    first placement would claim it).
-    """
-    shared = set(STOPS_NEXT_TO[a]) & set(STOPS_NEXT_TO[b])
-    return all(board.stop_tile(letter) is not None for letter in shared)
-
-
-def legal_pairs(board: Board, hand: tuple[str, ...]) -> list[tuple[Placement, Placement]]:
-    """Every legal ordered pair of placements, adjacent double exchanges included.
-
-    Placements use the lowest rotation of each distinct track layout.  Two
-    placements on empty squares give the same result in either order (both
-    orders are legal) unless they claim the same stop; such a pair is listed
-    once, the lower square first.  Pairs with an exchange, or racing for a
-    stop, are listed in every legal order.
-
-    Fast path: the candidates of every square for every tile type are computed
-    once for ``board``; after a first placement only its neighbours are
-    recomputed.
-    """
-    base: list[dict[str, tuple[Placement, ...]]] = [{} for _ in range(len(board.cells))]
-    for square in TILE_SQUARES:
-        base[square] = _square_candidates(board, square, TILE_IDS)
-    cells = board.cells
-    tiles0 = _distinct(hand)
-    pairs: list[tuple[Placement, Placement]] = []
-    for square in TILE_SQUARES:
-        first_on_empty = cells[square] is None
-        for t in tiles0:
-            for first in base[square].get(t, ()):
-                orientation = ORIENTATION[(first.tile, first.rotation)]
-                laid = _laid(board, first, square, orientation)
-                board1, hand1 = apply(board, hand, laid)
-                tiles1 = _distinct(hand1)
-                dirty = {n: _square_candidates(board1, n, tiles1) for n in NEIGHBOUR[square] if n >= 0}
-                for s in TILE_SQUARES:
-                    if s == square:
-                        continue
-                    if first_on_empty and s < square and cells[s] is None and _order_free(board, s, square):
-                        continue  # listed with s first
-                    source = dirty.get(s)
-                    if source is None:
-                        source = base[s]
-                    for t1 in tiles1:
-                        for second in source.get(t1, ()):
-                            pairs.append((first, second))
-    for first, partner in _joint_firsts(board, hand):
-        square = square_index(first.row, first.col)
-        laid = _laid(board, first, square, ORIENTATION[(first.tile, first.rotation)])
-        board1, hand1 = apply(board, hand, laid)
-        pairs.extend((first, second) for second in _exchanges_at(board1, partner, hand1))
-    return pairs
+    return exchanges_at(board1, partner, hand1)
 
 
 def has_legal_pair(board: Board, hand: tuple[str, ...]) -> bool:
@@ -397,20 +344,20 @@ def has_legal_pair(board: Board, hand: tuple[str, ...]) -> bool:
     for first in single_placements(board, hand):
         if seconds_after(board, hand, first):
             return True
-    for first, partner in _joint_firsts(board, hand):
+    for first, partner in joint_firsts(board, hand):
         square = square_index(first.row, first.col)
-        laid = _laid(board, first, square, ORIENTATION[(first.tile, first.rotation)])
+        laid = outcome(board, first, square, ORIENTATION[(first.tile, first.rotation)])
         board1, hand1 = apply(board, hand, laid)
-        if _exchanges_at(board1, partner, hand1):
+        if exchanges_at(board1, partner, hand1):
             return True
     return False
 
 
 def can_lay(board: Board, hand: tuple[str, ...]) -> bool:
     """Whether the hand can lay anything at all (one tile, or an adjacent double exchange)."""
-    tiles = _distinct(hand)
+    tiles = distinct_tiles(hand)
     for square in TILE_SQUARES:
-        if _square_candidates(board, square, tiles):
+        if square_candidates(board, square, tiles):
             return True
     return has_legal_pair(board, hand)
 

@@ -29,12 +29,12 @@ from domain.cablecar.events import (
 from domain.cablecar.evolve import evolve
 from domain.cablecar.geometry import square_of
 from domain.cablecar.network import RidePath, best_path, line_terminals, trace_path
+from domain.cablecar.pairs import legal_pairs
 from domain.cablecar.placement import (
     Laid,
     can_lay,
     check_turn,
     has_legal_pair,
-    legal_pairs,
     single_placements,
 )
 from domain.cablecar.ride import DIE_FACES, target

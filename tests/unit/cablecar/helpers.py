@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Iterable, Mapping, Sequence
 
 from domain.cablecar import GAME
-from domain.cablecar.actions import LayTiles, Placement
+from domain.cablecar.actions import LayTiles, Placement, Roll, StartRide
 from domain.cablecar.board import Board
 from domain.cablecar.geometry import edge_of, square_index
+from domain.cablecar.network import best_path
+from domain.cablecar.placement import joint_firsts, legal_placements
 from domain.cablecar.ride import DIE_FACES
 from domain.cablecar.state import GameState, PlayerState
 from domain.cablecar.tiles import ORIENTATION
@@ -140,3 +143,37 @@ def presidio_route_board() -> dict[Square, Tile]:
     tiles = track(steps)
     tiles[(3, 10)] = ("tree_crossing", 0)
     return tiles
+
+
+def random_action(state: GameState, rnd: random.Random) -> Action:
+    """A uniformly random-ish legal action for the seat to play (rides when it can)."""
+    seat = state.turn
+    player = state.players[seat]
+    if player.riding:
+        return Roll()
+    if best_path(state.board, player.line, player.route) is not None:
+        return StartRide()
+    firsts = legal_placements(state, seat)
+    rnd.shuffle(firsts)
+    for first in firsts:
+        seconds = legal_placements(state, seat, first)
+        if seconds:
+            return LayTiles((first, rnd.choice(seconds)))
+    for first, _partner in joint_firsts(state.board, player.hand):
+        seconds = legal_placements(state, seat, first)
+        if seconds:
+            return LayTiles((first, rnd.choice(seconds)))
+    return LayTiles((firsts[0],))
+
+
+def play_random(
+    players: int, seed: str, rnd: random.Random, max_turns: int = 400
+) -> tuple[list[Event], list[GameState]]:
+    """A random legal game: all its events and the state after each move."""
+    events, state = new_game(players, seed)
+    states = [state]
+    while not state.finished and len(states) <= max_turns:
+        new, state = act(state, state.turn, random_action(state, rnd))
+        events += new
+        states.append(state)
+    return events, states

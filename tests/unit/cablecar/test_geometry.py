@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 
 from domain.cablecar.geometry import (
-    E,
     EDGE_KIND,
     NEIGHBOUR,
-    N,
-    S,
     STOPS_NEXT_TO,
     TERMINAL_END,
-    W,
+    E,
     EdgeKind,
+    N,
+    S,
+    W,
     direction,
     edge_mask_of_segments,
     opposite,
