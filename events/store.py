@@ -52,6 +52,10 @@ class IntegrityError(StoreError):
     """Stored data violates an invariant (e.g. the database refused a write)."""
 
 
+class InvalidCursor(StoreError, ValueError):
+    """A ``list_games`` cursor that this store did not hand out."""
+
+
 @dataclass(frozen=True)
 class NewEvent:
     """An event to append: what the domain produced plus who acted."""

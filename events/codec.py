@@ -1,0 +1,77 @@
+"""Between domain events and stored envelopes.
+
+``encode`` turns what the rules produced into a :class:`NewEvent` for
+``append``; ``decode`` rebuilds the domain event from a stored envelope,
+upcasting payloads written at an older schema version first.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import events.upcasters  # noqa: F401  (registers the upcasters)
+from domain.core import Event, GameDefinition, decode_event
+from events.envelope import canonical_json
+from events.store import IntegrityError, NewEvent, StoredEvent
+from events.upcasting import UPCASTERS, UpcasterRegistry
+
+JSON = Any
+
+
+class DecodeError(IntegrityError):
+    """A stored event cannot be turned back into a domain event."""
+
+
+def encode(game: GameDefinition[Any], event: Event, seat: int | None) -> NewEvent:
+    """The :class:`NewEvent` to append for ``event`` of ``game``, acted by ``seat``.
+
+    Raises ``ValueError`` if ``event``'s class is not one of ``game``'s event
+    types (it could never be decoded)."""
+    registered = game.event_types.get(event.TYPE)
+    if registered is not type(event):
+        raise ValueError(f"{type(event).__name__} is not an event type of game {game.type_id!r}")
+    return NewEvent(
+        type=event.TYPE, payload=event.to_payload(), schema_version=event.SCHEMA_VERSION, seat=seat
+    )
+
+
+def current_payload(
+    game: GameDefinition[Any], stored: StoredEvent, registry: UpcasterRegistry = UPCASTERS
+) -> Mapping[str, JSON]:
+    """``stored``'s payload upcast to the schema version the code declares.
+
+    Raises DecodeError for an event type ``game`` does not know and
+    UpcastError (a DecodeError sibling) if it cannot be upcast."""
+    cls = game.event_types.get(stored.type)
+    if cls is None:
+        raise DecodeError(f"game {game.type_id!r} has no event type {stored.type!r} (seq {stored.seq})")
+    return registry.upcast(game.type_id, stored.type, stored.schema_version, stored.payload, cls.SCHEMA_VERSION)
+
+
+def decode(game: GameDefinition[Any], stored: StoredEvent, registry: UpcasterRegistry = UPCASTERS) -> Event:
+    """The domain event ``stored`` holds, at the current schema version.
+
+    Raises DecodeError (or UpcastError) if the stored data does not fit."""
+    payload = current_payload(game, stored, registry)
+    try:
+        return decode_event(game, stored.type, payload)
+    except (TypeError, ValueError) as e:
+        raise DecodeError(f"game {game.type_id!r} event seq {stored.seq} ({stored.type}): {e}") from e
+
+
+def dumps_payload(payload: Mapping[str, JSON]) -> str:
+    """The canonical JSON text of a payload (as stored and hashed)."""
+    return canonical_json(dict(payload))
+
+
+def loads_payload(text: str | bytes) -> dict[str, JSON]:
+    """A payload read back from its JSON text; raises DecodeError if it is not an object."""
+    try:
+        value = json.loads(text)
+    except ValueError as e:
+        raise DecodeError(f"stored payload is not JSON: {e}") from e
+    if not isinstance(value, dict):
+        raise DecodeError("stored payload is not a JSON object")
+    return value

@@ -1,0 +1,186 @@
+"""Versioned schema migrations.
+
+The schema lives in plain SQL files, ``events/migrations/<dialect>/NNNN_name.sql``,
+applied in name order.  Each applied file is recorded in ``schema_migrations``
+(name, SHA-256 of its text, time applied); a recorded file whose text has
+changed since is refused (:class:`MigrationError`): an applied migration is
+never edited, the change goes in a new file.
+
+PostgreSQL: :func:`migrate` holds a session-level advisory lock while it
+works, so concurrent invocations (several service instances starting at once)
+apply each file exactly once; each file runs in its own transaction together
+with its ``schema_migrations`` row.  SQLite: :func:`migrate_sqlite` runs under
+``BEGIN IMMEDIATE`` (the database write lock) for the same effect.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from events.store import IntegrityError, StoreUnavailable
+from events.timestamps import format_timestamp, system_clock
+
+#: Advisory lock key (any constant bigint) serialising PostgreSQL migrations.
+MIGRATION_LOCK_KEY = 0x0CAB1E_CA4_0001
+
+_CREATE_TABLE = (
+    "CREATE TABLE IF NOT EXISTS schema_migrations ("
+    " name text PRIMARY KEY, checksum text NOT NULL, applied_at text NOT NULL)"
+)
+
+
+class MigrationError(IntegrityError):
+    """The database's recorded migrations do not match the files shipped."""
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One schema file: its name (``0001_init.sql``), SQL text and checksum."""
+
+    name: str
+    sql: str
+
+    @property
+    def checksum(self) -> str:
+        """SHA-256 hex of the file's text."""
+        return hashlib.sha256(self.sql.encode("utf-8")).hexdigest()
+
+
+def load_migrations(dialect: str) -> list[Migration]:
+    """The migrations shipped for ``dialect`` (``postgres`` or ``sqlite``), in order."""
+    if dialect not in ("postgres", "sqlite"):
+        raise ValueError(f"unknown dialect {dialect!r}")
+    folder = resources.files("events").joinpath("migrations", dialect)
+    files = sorted(
+        (entry for entry in folder.iterdir() if entry.name.endswith(".sql")), key=lambda e: e.name
+    )
+    return [Migration(entry.name, entry.read_text(encoding="utf-8")) for entry in files]
+
+
+def _check_recorded(recorded: dict[str, str], shipped: list[Migration]) -> list[Migration]:
+    """The shipped migrations not yet applied; raises MigrationError on drift."""
+    by_name = {m.name: m for m in shipped}
+    for name, checksum in recorded.items():
+        migration = by_name.get(name)
+        if migration is None:
+            raise MigrationError(f"the database has migration {name!r}, which this code does not ship")
+        if migration.checksum != checksum:
+            raise MigrationError(f"migration {name!r} was changed after it was applied")
+    return [m for m in shipped if m.name not in recorded]
+
+
+def _now_text() -> str:
+    return format_timestamp(system_clock())
+
+
+def migrate(url: str) -> list[str]:
+    """Bring the database at ``url`` up to date; return the names applied now.
+
+    ``url`` is a ``postgresql://`` / ``postgres://`` URL or ``sqlite:///path``.
+    Idempotent (a second call returns ``[]``) and safe to run concurrently.
+    Raises StoreUnavailable if the database cannot be reached and
+    MigrationError if its recorded migrations do not match the shipped files."""
+    if url.startswith(("postgresql://", "postgres://")):
+        return migrate_postgres(url)
+    if url.startswith("sqlite:///"):
+        path = url[len("sqlite:///") :]
+        try:
+            conn = sqlite3.connect(path, timeout=30.0, isolation_level=None)
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"cannot open SQLite database {path!r}: {e}") from e
+        try:
+            return migrate_sqlite(conn)
+        finally:
+            conn.close()
+    raise ValueError(f"unsupported database URL {url!r}")
+
+
+def migrate_postgres(url: str, connect_timeout: float = 5.0) -> list[str]:
+    """Apply the pending PostgreSQL migrations (see :func:`migrate`)."""
+    import psycopg
+
+    shipped = load_migrations("postgres")
+    try:
+        conn = psycopg.connect(url, autocommit=True, connect_timeout=max(1, int(connect_timeout)))
+    except psycopg.Error as e:
+        raise StoreUnavailable(f"cannot connect to PostgreSQL: {e}") from e
+    applied: list[str] = []
+    try:
+        with conn:
+            conn.execute("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK_KEY,))
+            try:
+                conn.execute(_CREATE_TABLE)
+                rows = conn.execute("SELECT name, checksum FROM schema_migrations").fetchall()
+                for migration in _check_recorded(dict(rows), shipped):
+                    with conn.transaction():
+                        conn.execute(migration.sql.encode("utf-8"))
+                        conn.execute(
+                            "INSERT INTO schema_migrations (name, checksum, applied_at) VALUES (%s, %s, %s)",
+                            (migration.name, migration.checksum, _now_text()),
+                        )
+                    applied.append(migration.name)
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK_KEY,))
+    except psycopg.OperationalError as e:
+        raise StoreUnavailable(f"PostgreSQL failed during migration: {e}") from e
+    except psycopg.Error as e:
+        raise MigrationError(f"migration failed: {e}") from e
+    return applied
+
+
+def split_sqlite_script(script: str) -> list[str]:
+    """Split a SQLite script into statements (a statement ends with ``;`` at
+    the end of a line; trigger bodies are kept whole by ``complete_statement``)."""
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if buffer.rstrip().endswith(";") and sqlite3.complete_statement(buffer):
+            statement = buffer.strip()
+            if statement.strip(";").strip() and not _only_comments(statement):
+                statements.append(statement)
+            buffer = ""
+    if buffer.strip() and not _only_comments(buffer):
+        raise MigrationError(f"incomplete SQL statement at the end of the script: {buffer.strip()[:60]!r}")
+    return statements
+
+
+def _only_comments(text: str) -> bool:
+    return all(not line.strip() or line.strip().startswith("--") for line in text.splitlines())
+
+
+def migrate_sqlite(conn: sqlite3.Connection) -> list[str]:
+    """Apply the pending SQLite migrations on ``conn`` (autocommit mode).
+
+    Everything happens in one ``BEGIN IMMEDIATE`` transaction, so concurrent
+    openers (threads or processes) apply each file exactly once."""
+    shipped = load_migrations("sqlite")
+    applied: list[str] = []
+    cursor: Any = conn.cursor()
+    try:
+        cursor.execute("BEGIN IMMEDIATE")
+        try:
+            cursor.execute(_CREATE_TABLE)
+            recorded = dict(cursor.execute("SELECT name, checksum FROM schema_migrations").fetchall())
+            for migration in _check_recorded(recorded, shipped):
+                for statement in split_sqlite_script(migration.sql):
+                    cursor.execute(statement)
+                cursor.execute(
+                    "INSERT INTO schema_migrations (name, checksum, applied_at) VALUES (?, ?, ?)",
+                    (migration.name, migration.checksum, _now_text()),
+                )
+                applied.append(migration.name)
+            cursor.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                cursor.execute("ROLLBACK")
+            raise
+    except sqlite3.OperationalError as e:
+        raise StoreUnavailable(f"SQLite failed during migration: {e}") from e
+    except sqlite3.Error as e:
+        raise MigrationError(f"migration failed: {e}") from e
+    return applied

@@ -1,0 +1,1 @@
+"""PostgreSQL schema migrations (applied by :func:`events.migrate.migrate`)."""

@@ -1,0 +1,1 @@
+"""SQLite schema migrations (applied when a SQLite store opens)."""
