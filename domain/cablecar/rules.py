@@ -102,7 +102,7 @@ def _laid_payload(laid: Laid) -> dict[str, JSON]:
         "col": p.col,
         "rotation": p.rotation,
         "replaced": None if replaced is None else {"tile": replaced.tile, "rotation": replaced.rotation},
-        "stops": list(laid.stops),
+        "stops": laid.stops,
     }
 
 
@@ -159,7 +159,7 @@ def _start_ride(state: GameState, seat: int, action: StartRide) -> list[Event]:
     if player.riding:
         raise IllegalAction("already_riding", "this player's tram is already riding")
     path = _chosen_path(state, seat, action)
-    spaces: tuple[JSON, ...] = tuple(list(square_of(s)) if isinstance(s, int) else s for s in path.spaces)
+    spaces: tuple[JSON, ...] = tuple(square_of(s) if isinstance(s, int) else s for s in path.spaces)
     return [
         RideStarted(seat, player.line, player.route_card, player.route, path.origin, path.destination, spaces)
     ]
