@@ -47,7 +47,9 @@ def current_payload(
     cls = game.event_types.get(stored.type)
     if cls is None:
         raise DecodeError(f"game {game.type_id!r} has no event type {stored.type!r} (seq {stored.seq})")
-    return registry.upcast(game.type_id, stored.type, stored.schema_version, stored.payload, cls.SCHEMA_VERSION)
+    return registry.upcast(
+        game.type_id, stored.type, stored.schema_version, stored.payload, cls.SCHEMA_VERSION
+    )
 
 
 def decode(game: GameDefinition[Any], stored: StoredEvent, registry: UpcasterRegistry = UPCASTERS) -> Event:

@@ -55,9 +55,7 @@ def load_migrations(dialect: str) -> list[Migration]:
     if dialect not in ("postgres", "sqlite"):
         raise ValueError(f"unknown dialect {dialect!r}")
     folder = resources.files("events").joinpath("migrations", dialect)
-    files = sorted(
-        (entry for entry in folder.iterdir() if entry.name.endswith(".sql")), key=lambda e: e.name
-    )
+    files = sorted((entry for entry in folder.iterdir() if entry.name.endswith(".sql")), key=lambda e: e.name)
     return [Migration(entry.name, entry.read_text(encoding="utf-8")) for entry in files]
 
 

@@ -13,9 +13,7 @@ from events.store import GameExists, GameRecord, NewEvent, StoredEvent
 JSON = Any
 
 #: Column order of every events SELECT (see :func:`event_from_row`).
-EVENT_COLUMNS = (
-    "game_id, seq, position, type, schema_version, payload, recorded_at, seat, idempotency_key, prev_hash, hash"
-)
+EVENT_COLUMNS = "game_id, seq, position, type, schema_version, payload, recorded_at, seat, idempotency_key, prev_hash, hash"
 #: Column order of every games SELECT (see :func:`game_from_row`).
 GAME_COLUMNS = "game_id, game_type, status, version, created_at, updated_at, metadata"
 

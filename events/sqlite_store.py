@@ -23,7 +23,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -185,11 +185,10 @@ class SqliteStore(EventStore):
 
     @staticmethod
     def _rollback(conn: sqlite3.Connection) -> None:
+        # The original error is the one worth reporting, not a failed rollback.
         if conn.in_transaction:
-            try:
+            with suppress(sqlite3.Error):
                 conn.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass  # the original error is the one worth reporting
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         try:
@@ -438,7 +437,5 @@ class SqliteStore(EventStore):
         with self._registry_lock:
             connections, self._connections = self._connections, []
         for conn in connections:
-            try:
+            with suppress(sqlite3.Error):
                 conn.close()
-            except sqlite3.Error:
-                pass

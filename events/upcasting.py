@@ -75,8 +75,7 @@ class UpcasterRegistry:
                 current = step(current)
             except (KeyError, TypeError, ValueError) as e:
                 raise UpcastError(
-                    f"{game_type}/{event_type}: payload at schema version {step_from} "
-                    f"cannot be upcast: {e}"
+                    f"{game_type}/{event_type}: payload at schema version {step_from} cannot be upcast: {e}"
                 ) from e
         return current
 

@@ -1,0 +1,506 @@
+"""The production event store: PostgreSQL through psycopg 3 and a
+``psycopg_pool.ConnectionPool``.
+
+Writes
+    ``append`` takes the game row with ``SELECT ... FOR UPDATE``: concurrent
+    appends to one game (from any number of processes) queue on that row
+    lock, and each sees the version its predecessor committed, so exactly one
+    of several writers with the same ``expected_version`` wins and the others
+    get :class:`StaleVersion`.  The statements of a transaction are sent in
+    pipeline mode: one round trip reads the row (and the idempotency key),
+    a second one inserts, updates and commits.
+
+Global positions
+    ``events.position`` is an identity column, drawn inside the transaction
+    *after* taking a transaction-scoped advisory lock
+    (``pg_advisory_xact_lock(POSITION_LOCK_KEY)``) that is held until commit.
+    Sequences alone hand out numbers in call order but transactions commit
+    in any order, so a reader could see position 11 before 10 commits and
+    then skip 10 forever.  Under the lock, the transaction holding position
+    N is committed (and visible: PostgreSQL releases locks after marking the
+    transaction visible) before any other transaction can draw N+1, so a
+    stream consumer that has read past P never later finds an event <= P.
+    The cost: the lock serialises the last step of every write (insert +
+    commit) across all games, bounding global write throughput at about one
+    commit latency per append; the per-game row lock is taken first, and the
+    lock is never held while waiting for anything else, so there is no
+    deadlock.
+
+Availability
+    The pool never blocks longer than ``timeout`` seconds (default 5):
+    PoolTimeout and connection failures become :class:`StoreUnavailable`.
+    Connections killed by a server restart are detected before use (their
+    socket turns readable while idle) and replaced, so the store recovers by
+    itself when the database comes back.  The schema is migrated on first
+    use (:func:`events.migrate.migrate_postgres`, advisory-locked).
+"""
+
+from __future__ import annotations
+
+import select
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+
+import psycopg
+import psycopg.errors
+from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
+
+from events.cursor import decode_cursor, encode_cursor
+from events.envelope import SealedEvent, seal, verify_events
+from events.migrate import migrate_postgres
+from events.pg_listener import VersionListener
+from events.rows import (
+    EVENT_COLUMNS,
+    GAME_COLUMNS,
+    PreparedGame,
+    check_append_args,
+    check_page,
+    event_from_row,
+    game_from_row,
+    metadata_json,
+    prepare_games,
+)
+from events.store import (
+    AppendResult,
+    ChainReport,
+    EventStore,
+    GameExists,
+    GameNotFound,
+    GamePage,
+    GameRecord,
+    IntegrityError,
+    NewEvent,
+    StaleVersion,
+    StoredEvent,
+    StoreError,
+    StoreUnavailable,
+)
+from events.timestamps import Clock, format_timestamp, system_clock
+
+JSON = Any
+Conn = psycopg.Connection[Any]
+
+#: Advisory lock key (any constant bigint) serialising position assignment.
+POSITION_LOCK_KEY = 0x0CAB1E_CA4_0002
+
+_INSERT_EVENT = (
+    "INSERT INTO events (game_id, seq, type, schema_version, payload, recorded_at, seat,"
+    " idempotency_key, prev_hash, hash) VALUES (%s, %s, %s, %s, %s::json, %s, %s, %s, %s, %s)"
+    " RETURNING position"
+)
+_INSERT_GAME = (
+    "INSERT INTO games (game_id, game_type, status, version, last_hash, created_at, updated_at, metadata)"
+    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s::jsonb)"
+)
+
+
+def translate_error(error: psycopg.Error) -> StoreError:
+    """The store error for a driver error: a taken game id becomes GameExists,
+    refusals by constraints, triggers or bad data IntegrityError, anything
+    else (connection lost, server failure) StoreUnavailable."""
+    if isinstance(error, psycopg.errors.UniqueViolation) and error.diag.constraint_name == "games_pkey":
+        return GameExists(f"a game with this id already exists: {error.diag.message_detail or error}")
+    if isinstance(error, psycopg.IntegrityError | psycopg.DataError):
+        return IntegrityError(f"PostgreSQL refused the write: {error}")
+    return StoreUnavailable(f"PostgreSQL failed: {error}")
+
+
+def _event_params(e: SealedEvent) -> tuple[Any, ...]:
+    return (
+        e.game_id,
+        e.seq,
+        e.type,
+        e.schema_version,
+        e.payload_json,
+        e.recorded_at,
+        e.seat,
+        e.idempotency_key,
+        e.prev_hash,
+        e.hash,
+    )
+
+
+def _stored(row: Sequence[Any]) -> StoredEvent:
+    return event_from_row(row, row[5])
+
+
+def _game(row: Sequence[Any]) -> GameRecord:
+    return game_from_row(row, format_timestamp(row[4]), format_timestamp(row[5]), row[6])
+
+
+def _socket_readable(conn: Conn) -> bool:
+    try:
+        readable, _, _ = select.select([conn.fileno()], [], [], 0)
+    except (OSError, ValueError, psycopg.Error):
+        return True
+    return bool(readable)
+
+
+class PostgresStore(EventStore):
+    """The :class:`EventStore` contract on PostgreSQL (see the module docs)."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        min_size: int = 1,
+        max_size: int = 10,
+        timeout: float = 5.0,
+        auto_migrate: bool = True,
+        fallback_poll: float = 2.0,
+        clock: Clock = system_clock,
+    ) -> None:
+        """Create the pool for ``url`` without waiting for the database.
+
+        ``timeout`` bounds every wait for a connection (and each connection
+        attempt); ``fallback_poll`` is how often ``wait_for_events``
+        re-checks the database even without a notification."""
+        self._url = url
+        self._timeout = timeout
+        self._max_size = max_size
+        self._clock = clock
+        self._fallback_poll = fallback_poll
+        self._schema_ready = not auto_migrate
+        self._schema_lock = threading.Lock()
+        self._pool: ConnectionPool[Conn] = ConnectionPool(
+            url,
+            min_size=min_size,
+            max_size=max_size,
+            timeout=timeout,
+            reconnect_timeout=max(10.0, 2 * timeout),
+            kwargs={"autocommit": True, "connect_timeout": max(1, int(timeout))},
+            open=False,
+            name="cablecar-events",
+        )
+        self._pool.open(wait=False)
+        self._listener = VersionListener(url, connect_timeout=timeout)
+
+    # -- connections -------------------------------------------------------
+
+    def _ensure_schema(self) -> None:
+        if self._schema_ready:
+            return
+        with self._schema_lock:
+            if not self._schema_ready:
+                migrate_postgres(self._url, connect_timeout=self._timeout)
+                self._schema_ready = True
+
+    @contextmanager
+    def _connection(self) -> Iterator[Conn]:
+        """A pooled connection known to be alive; driver errors inside the
+        block are translated into store errors."""
+        self._ensure_schema()
+        conn = self._checkout()
+        try:
+            yield conn
+        except psycopg.Error as e:
+            raise translate_error(e) from e
+        finally:
+            self._pool.putconn(conn)
+
+    def _checkout(self) -> Conn:
+        # Idle connections whose socket turned readable were most likely
+        # closed by the server (restart, failover): drop them and take the
+        # next one (at most the whole pool), without the pool's own backoff.
+        for _ in range(self._max_size + 1):
+            try:
+                conn = self._pool.getconn(timeout=self._timeout)
+            except PoolTimeout as e:
+                raise StoreUnavailable(f"no database connection within {self._timeout:g}s") from e
+            except PoolClosed as e:
+                raise StoreUnavailable("the store is closed") from e
+            if not conn.closed and not _socket_readable(conn):
+                return conn
+            try:
+                conn.execute("SELECT 1")
+                return conn
+            except psycopg.Error:
+                conn.close()
+                self._pool.putconn(conn)
+        raise StoreUnavailable("every pooled connection was found dead")
+
+    @contextmanager
+    def _read(self) -> Iterator[psycopg.Cursor[Any]]:
+        """A cursor for autocommit reads."""
+        with self._connection() as conn:
+            yield conn.cursor()
+
+    # -- writes ----------------------------------------------------------------
+
+    def create_game(
+        self,
+        game_id: str,
+        game_type: str,
+        metadata: Mapping[str, JSON],
+        events: Sequence[NewEvent],
+        status: str,
+    ) -> tuple[StoredEvent, ...]:
+        """Create the game row and append its first events atomically.
+
+        Raises GameExists if the id is taken."""
+        return self._create([(game_id, game_type, metadata, events, status)])[0]
+
+    def create_games(
+        self,
+        games: Sequence[tuple[str, str, Mapping[str, JSON], Sequence[NewEvent], str]],
+    ) -> None:
+        """Create several games in one transaction: all or none (GameExists if
+        any id is taken or repeated)."""
+        self._create(games)
+
+    def _create(
+        self, games: Sequence[tuple[str, str, Mapping[str, JSON], Sequence[NewEvent], str]]
+    ) -> list[tuple[StoredEvent, ...]]:
+        now = self._clock()
+        prepared = prepare_games(games, format_timestamp(now))
+        if not prepared:
+            return []
+        sealed = [e for game in prepared for e in game.events]
+        with self._connection() as conn:
+            event_cur = conn.cursor()
+            with conn.pipeline(), conn.transaction():
+                conn.cursor().executemany(_INSERT_GAME, [self._game_params(g, now) for g in prepared])
+                if sealed:
+                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (POSITION_LOCK_KEY,))
+                    event_cur.executemany(_INSERT_EVENT, [_event_params(e) for e in sealed], returning=True)
+            positions = iter(self._returned_positions(event_cur) if sealed else [])
+        return [tuple(e.at(next(positions)) for e in game.events) for game in prepared]
+
+    @staticmethod
+    def _game_params(game: PreparedGame, now: datetime) -> tuple[Any, ...]:
+        return (
+            game.game_id,
+            game.game_type,
+            game.status,
+            game.version,
+            game.last_hash,
+            now,
+            now,
+            game.metadata_json,
+        )
+
+    @staticmethod
+    def _returned_positions(cur: psycopg.Cursor[Any]) -> list[int]:
+        positions: list[int] = []
+        for _ in cur.results():
+            row = cur.fetchone()
+            assert row is not None
+            positions.append(int(row[0]))
+        return positions
+
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        idempotency_key: str | None = None,
+        request_hash: str | None = None,
+        status: str | None = None,
+    ) -> AppendResult:
+        """Append ``events`` atomically after ``expected_version`` (see
+        :meth:`EventStore.append`); ``ValueError`` for an empty or malformed batch."""
+        check_append_args(events, expected_version, status)
+        now = self._clock()
+        recorded_at = format_timestamp(now)
+        with self._connection() as conn:
+            event_cur = conn.cursor()
+            with conn.pipeline(), conn.transaction():
+                game_cur = conn.execute(
+                    "SELECT version, last_hash FROM games WHERE game_id = %s FOR UPDATE", (game_id,)
+                )
+                key_cur = None
+                if idempotency_key is not None:
+                    key_cur = self._query_key(conn, game_id, idempotency_key)
+                row = game_cur.fetchone()
+                if row is None:
+                    raise GameNotFound(game_id)
+                if key_cur is not None:
+                    replay = self._replay(conn, game_id, key_cur)
+                    if replay is not None:
+                        return replay
+                version, last_hash = int(row[0]), row[1]
+                if version != expected_version:
+                    raise StaleVersion(game_id, expected_version, version)
+                sealed = seal(game_id, version, last_hash, events, recorded_at, idempotency_key)
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (POSITION_LOCK_KEY,))
+                event_cur.executemany(_INSERT_EVENT, [_event_params(e) for e in sealed], returning=True)
+                conn.execute(
+                    "UPDATE games SET version = %s, last_hash = %s, updated_at = %s,"
+                    " status = coalesce(%s, status) WHERE game_id = %s",
+                    (sealed[-1].seq, sealed[-1].hash, now, status, game_id),
+                )
+                if idempotency_key is not None:
+                    conn.execute(
+                        "INSERT INTO idempotency_keys (game_id, key, request_hash, first_seq, last_seq,"
+                        " created_at) VALUES (%s, %s, %s, %s, %s, %s)",
+                        (game_id, idempotency_key, request_hash, sealed[0].seq, sealed[-1].seq, now),
+                    )
+            positions = self._returned_positions(event_cur)
+        return AppendResult(
+            tuple(e.at(p) for e, p in zip(sealed, positions, strict=True)),
+            replayed=False,
+            request_hash=request_hash,
+        )
+
+    @staticmethod
+    def _query_key(conn: Conn, game_id: str, idempotency_key: str) -> psycopg.Cursor[Any]:
+        return conn.execute(
+            "SELECT request_hash, first_seq, last_seq FROM idempotency_keys WHERE game_id = %s AND key = %s",
+            (game_id, idempotency_key),
+        )
+
+    @staticmethod
+    def _replay(conn: Conn, game_id: str, key_cur: psycopg.Cursor[Any]) -> AppendResult | None:
+        hit = key_cur.fetchone()
+        if hit is None:
+            return None
+        rows = conn.execute(
+            f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = %s AND seq BETWEEN %s AND %s ORDER BY seq",
+            (game_id, hit[1], hit[2]),
+        ).fetchall()
+        return AppendResult(tuple(map(_stored, rows)), replayed=True, request_hash=hit[0])
+
+    def lookup_idempotency(self, game_id: str, idempotency_key: str) -> AppendResult | None:
+        """What an earlier append to this game with ``idempotency_key`` wrote
+        (``replayed=True``, with its request_hash), or None if the key is unused."""
+        with self._connection() as conn, conn.transaction():
+            return self._replay(conn, game_id, self._query_key(conn, game_id, idempotency_key))
+
+    def update_metadata(self, game_id: str, changes: Mapping[str, JSON]) -> GameRecord:
+        """Merge ``changes`` (top-level keys) into the game's metadata dict."""
+        changes_json = metadata_json(changes)
+        with self._read() as cur:
+            row = cur.execute(
+                f"UPDATE games SET metadata = metadata || %s::jsonb, updated_at = %s WHERE game_id = %s"
+                f" RETURNING {GAME_COLUMNS}",
+                (changes_json, self._clock(), game_id),
+            ).fetchone()
+        if row is None:
+            raise GameNotFound(game_id)
+        return _game(row)
+
+    # -- reads -----------------------------------------------------------------
+
+    def load(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        """Events of a game with ``seq > after``, ascending, at most ``limit``
+        (GameNotFound for an unknown game)."""
+        check_page(limit)
+        with self._read() as cur:
+            rows = cur.execute(
+                f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = %s AND seq > %s ORDER BY seq LIMIT %s",
+                (game_id, after, limit),
+            ).fetchall()
+        if not rows:
+            self.version(game_id)  # raises GameNotFound for an unknown game
+        return [_stored(row) for row in rows]
+
+    def version(self, game_id: str) -> int:
+        """The seq of the game's last event (0 if none); GameNotFound if unknown."""
+        with self._read() as cur:
+            row = cur.execute("SELECT version FROM games WHERE game_id = %s", (game_id,)).fetchone()
+        if row is None:
+            raise GameNotFound(game_id)
+        return int(row[0])
+
+    def get_game(self, game_id: str) -> GameRecord:
+        """The game's metadata row; GameNotFound if unknown."""
+        with self._read() as cur:
+            row = cur.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = %s", (game_id,)).fetchone()
+        if row is None:
+            raise GameNotFound(game_id)
+        return _game(row)
+
+    def list_games(
+        self,
+        status: str | None = None,
+        game_type: str | None = None,
+        batch: str | None = None,
+        limit: int = 50,
+        cursor: str | None = None,
+    ) -> GamePage:
+        """Games newest first, filtered; ``batch`` matches ``metadata['batch']``.
+
+        Raises InvalidCursor for a cursor this store did not hand out."""
+        check_page(limit)
+        where: list[str] = []
+        params: list[Any] = []
+        if status is not None:
+            where.append("status = %s")
+            params.append(status)
+        if game_type is not None:
+            where.append("game_type = %s")
+            params.append(game_type)
+        if batch is not None:
+            where.append("metadata ->> 'batch' = %s")
+            params.append(batch)
+        if cursor is not None:
+            where.append("game_no < %s")
+            params.append(decode_cursor(cursor))
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        with self._read() as cur:
+            rows = cur.execute(
+                f"SELECT {GAME_COLUMNS}, game_no FROM games {clause} ORDER BY game_no DESC LIMIT %s",
+                (*params, limit + 1),
+            ).fetchall()
+        page = rows[:limit]
+        next_cursor = encode_cursor(page[-1][7]) if len(rows) > limit else None
+        return GamePage(tuple(_game(row) for row in page), next_cursor)
+
+    def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
+        """The global log: every game's events with ``position > after_position``
+        (never out of order, see the module docs)."""
+        check_page(limit)
+        with self._read() as cur:
+            rows = cur.execute(
+                f"SELECT {EVENT_COLUMNS} FROM events WHERE position > %s ORDER BY position LIMIT %s",
+                (after_position, limit),
+            ).fetchall()
+        return [_stored(row) for row in rows]
+
+    def wait_for_events(self, game_id: str, after_seq: int, timeout: float) -> bool:
+        """Block until the game's version passes ``after_seq`` (True) or
+        ``timeout`` runs out (False).
+
+        Woken by this store's LISTEN thread; the database is re-checked at
+        least every ``fallback_poll`` seconds (every 0.25 s while the
+        listener is reconnecting) in case a notification was lost."""
+        deadline = time.monotonic() + max(0.0, timeout)
+        listening = self._listener.ensure_started(min(max(timeout, 0.0), 1.0))
+        with self._listener.watch(game_id):
+            while True:
+                if self.version(game_id) > after_seq:
+                    return True
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                step = self._fallback_poll if listening else 0.25
+                if self._listener.wait(game_id, after_seq, min(remaining, step)):
+                    return True
+                listening = self._listener.listening
+
+    def verify_chain(self, game_id: str) -> ChainReport:
+        """Recompute the game's chain from one snapshot (REPEATABLE READ) and
+        report edited, removed, reordered or injected events."""
+        with self._connection() as conn, conn.transaction():
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            row = conn.execute("SELECT version FROM games WHERE game_id = %s", (game_id,)).fetchone()
+            if row is None:
+                raise GameNotFound(game_id)
+            rows = conn.execute(
+                f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = %s ORDER BY seq", (game_id,)
+            ).fetchall()
+        return verify_events(game_id, [_stored(r) for r in rows], expected_count=int(row[0]))
+
+    def ping(self) -> None:
+        """Raise StoreUnavailable if the database cannot be reached."""
+        with self._read() as cur:
+            cur.execute("SELECT 1")
+
+    def close(self) -> None:
+        """Stop the listener thread and close every pooled connection."""
+        self._listener.close()
+        self._pool.close()
