@@ -5,6 +5,26 @@ Every refusal is an :class:`~domain.errors.IllegalAction` with a stable code
 through a :class:`~domain.ttr.batch.Batch`, which applies each event as it is
 emitted; automatic consequences (refills, deck rebuilds, ferry resets, turn
 end, automatic passes, the end of the game) are emitted in the same batch.
+
+Refusal codes (IllegalAction unless noted):
+
+* setup: ``not_in_setup``, ``souvenirs_placed``, ``wrong_symbol``,
+  ``unknown_location``, ``location_has_stack``; ``setup_not_finished`` for
+  any turn action before every setup choice is made;
+* tickets: ``no_pending_tickets``, ``must_keep_one_ticket``,
+  ``duplicate_ticket``, ``not_pending_ticket``, ``no_tickets_left``,
+  ``pending_ticket_choice`` (any other action while choosing);
+* cards: ``no_card_available``, ``deck_empty``, ``unknown_slot``,
+  ``empty_slot``, ``ferry_second_draw``, ``draw_in_progress`` (anything but
+  the second card);
+* routes: ``unknown_route``, ``route_taken``, ``double_route_same_player``,
+  ``double_route_closed``, ``not_enough_cars``, ``wrong_cards``,
+  ``not_enough_cards``, ``souvenir_choice_required``, ``souvenir_not_available``;
+* NotYourTurn (``not_your_turn``) and GameFinished (``game_finished``);
+  MalformedAction (``malformed_action``) for an object that is no ttr-sf action.
+
+A second claim in one turn cannot happen: a claim ends the turn, so it is
+refused with NotYourTurn.
 """
 
 from __future__ import annotations

@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from domain.core import Action, Event
-from domain.ttr import GAME
+from domain.core import Action
 from domain.ttr.actions import ClaimRoute, DrawCard, DrawTickets, KeepTickets, PlaceSouvenirStack
 from domain.ttr.board import load_board
 from domain.ttr.cards import CARD_TYPES
@@ -72,8 +71,3 @@ def equivalent_listed(state: TtrState, seat: int, action: Action, listed: list[A
         if route is not None and souvenir_options(state, seat, route) == (action.souvenir,):
             return ClaimRoute(action.route, action.cards) in listed
     return False
-
-
-def first_move_events(events: list[Event]) -> bool:
-    """Whether the first event of a batch names its move (action_of)."""
-    return GAME.action_of(events[0]) is not None
