@@ -19,6 +19,14 @@ TICKETS_DEALT = 2
 RNG_PURPOSE = "ttr-sf"
 
 
+def _not_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def _check_config(config: GameConfig) -> None:
     players = len(config.players)
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -28,6 +36,8 @@ def _check_config(config: GameConfig) -> None:
         )
     if not all(isinstance(name, str) for name in config.players):
         raise InvalidConfig("player_names", "player names must be strings")
+    if not isinstance(config.seed, str) or _not_utf8(config.seed):
+        raise InvalidConfig("seed", "the seed must be a string of valid Unicode text")
     if isinstance(config.start_seat, bool) or not isinstance(config.start_seat, int):
         raise InvalidConfig("start_seat", "start_seat must be an integer seat number")
     if not 0 <= config.start_seat < players:

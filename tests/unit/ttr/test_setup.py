@@ -158,3 +158,9 @@ def test_repeated_resets_at_setup_until_the_row_has_fewer_than_three_ferries() -
     assert types(events).count("face_up_reset") == 2
     assert isinstance(events[-1], TicketsDealt)
     assert events[-1].tickets == (("T01", "T02"), ("T03", "T04"))
+
+
+def test_a_seed_that_is_not_valid_unicode_is_refused() -> None:
+    with pytest.raises(InvalidConfig) as info:
+        GAME.setup(GameConfig(players=("a", "b"), seed="bad\ud800"))
+    assert info.value.code == "seed"
