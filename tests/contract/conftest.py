@@ -1,0 +1,173 @@
+"""Fixtures of the event-store contract suite.
+
+Every contract test runs once per backend: ``sqlite`` (a fresh file per test)
+and ``postgres`` (a database created for this test session on the server
+named by ``CABLECAR_TEST_DATABASE_URL``, fresh game ids per test).  The
+postgres runs are skipped when that variable is unset, unless ``CI=true``,
+where its absence is an error.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+from events.postgres_store import PostgresStore
+from events.sqlite_store import SqliteStore
+from events.store import EventStore
+
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+def postgres_admin_url() -> str:
+    """The test server URL; skips (or fails under CI=true) when unset."""
+    url = os.environ.get("CABLECAR_TEST_DATABASE_URL")
+    if not url:
+        if os.environ.get("CI") == "true":
+            pytest.fail(
+                "CABLECAR_TEST_DATABASE_URL is not set but CI=true: the PostgreSQL contract tests must run "
+                '(eval "$(scripts/test-services.sh up)")',
+                pytrace=False,
+            )
+        pytest.skip('CABLECAR_TEST_DATABASE_URL is not set (eval "$(scripts/test-services.sh up)")')
+    return url
+
+
+def with_database(url: str, name: str) -> str:
+    """``url`` pointing at database ``name`` instead."""
+    return urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
+
+
+def create_database(admin_url: str, prefix: str = "cc_contract") -> str:
+    """Create a uniquely named empty database; return its URL."""
+    import psycopg
+
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"'.encode())
+    return with_database(admin_url, name)
+
+
+def drop_database(admin_url: str, url: str) -> None:
+    """Drop the database ``url`` names (closing its sessions)."""
+    import psycopg
+
+    name = urlsplit(url).path.lstrip("/")
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'.encode())
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A database of its own for this test session (migrated on first use)."""
+    admin = postgres_admin_url()
+    url = create_database(admin)
+    yield url
+    drop_database(admin, url)
+
+
+@pytest.fixture
+def fresh_postgres_url() -> Iterator[str]:
+    """An empty database for one test (migration tests)."""
+    admin = postgres_admin_url()
+    url = create_database(admin, "cc_migrate")
+    yield url
+    drop_database(admin, url)
+
+
+class Backend:
+    """One backend under test: opens store instances on the same database and
+    runs raw SQL against it the way an operator (or attacker) with direct
+    database access would."""
+
+    def __init__(self, name: str, url: str, path: Path | None = None) -> None:
+        self.name = name
+        self.url = url
+        self.path = path
+        self._stores: list[EventStore] = []
+
+    def open(self, **options: Any) -> EventStore:
+        """A new store instance on the backend's database."""
+        store: EventStore
+        if self.name == "sqlite":
+            assert self.path is not None
+            store = SqliteStore(self.path, **options)
+        else:
+            store = PostgresStore(self.url, **options)
+        self._stores.append(store)
+        return store
+
+    def execute(self, sql: str, params: tuple[Any, ...] = ()) -> None:
+        """Run one SQL statement directly (``?`` placeholders for both)."""
+        if self.name == "sqlite":
+            with sqlite3.connect(str(self.path), isolation_level=None) as conn:
+                conn.execute(sql, params)
+            return
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            conn.execute(sql.replace("?", "%s").encode(), params)
+
+    def tamper(self, *statements: tuple[str, tuple[Any, ...]]) -> None:
+        """Run statements with the immutability triggers bypassed (as an
+        attacker with owner rights would), restoring them afterwards."""
+        if self.name == "sqlite":
+            with sqlite3.connect(str(self.path), isolation_level=None) as conn:
+                conn.execute("BEGIN IMMEDIATE")
+                conn.execute("DROP TRIGGER events_no_update")
+                conn.execute("DROP TRIGGER events_no_delete")
+                for sql, params in statements:
+                    conn.execute(sql, params)
+                conn.execute(
+                    "CREATE TRIGGER events_no_update BEFORE UPDATE ON events "
+                    "BEGIN SELECT RAISE(ABORT, 'events are immutable'); END"
+                )
+                conn.execute(
+                    "CREATE TRIGGER events_no_delete BEFORE DELETE ON events "
+                    "BEGIN SELECT RAISE(ABORT, 'events are immutable'); END"
+                )
+                conn.execute("COMMIT")
+            return
+        import psycopg
+
+        with psycopg.connect(self.url) as conn, conn.transaction():
+            conn.execute(b"ALTER TABLE events DISABLE TRIGGER events_immutable")
+            for sql, params in statements:
+                conn.execute(sql.replace("?", "%s").encode(), params)
+            conn.execute(b"ALTER TABLE events ENABLE TRIGGER events_immutable")
+
+    def close(self) -> None:
+        """Close every store this backend opened."""
+        for store in self._stores:
+            store.close()
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    """The backend under test (see the module docs)."""
+    if request.param == "sqlite":
+        path = tmp_path / "events.sqlite3"
+        b = Backend("sqlite", f"sqlite:///{path}", path)
+    else:
+        b = Backend("postgres", request.getfixturevalue("postgres_url"))
+    yield b
+    b.close()
+
+
+@pytest.fixture
+def store(backend: Backend) -> EventStore:
+    """A store instance on the backend under test."""
+    return backend.open()
+
+
+@pytest.fixture
+def new_id() -> Callable[[], str]:
+    """Fresh game ids (unique across the session's shared database)."""
+    return lambda: f"g-{uuid.uuid4().hex[:16]}"

@@ -1,0 +1,452 @@
+"""The event-store contract, run against every backend (see conftest.py)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+import pytest
+
+from events.envelope import GENESIS_HASH, event_hash, recompute_hash
+from events.store import (
+    EventStore,
+    GameExists,
+    GameNotFound,
+    IntegrityError,
+    InvalidCursor,
+    NewEvent,
+    StaleVersion,
+    StoredEvent,
+    StoreUnavailable,
+)
+from tests.contract.conftest import Backend
+
+NewId = Callable[[], str]
+
+
+def ev(kind: str = "tick", seat: int | None = 0, **payload: object) -> NewEvent:
+    return NewEvent(type=kind, payload=payload or {"n": 1}, schema_version=1, seat=seat)
+
+
+def started(game_id: str, store: EventStore, n: int = 1, game_type: str = "test-game") -> None:
+    store.create_game(game_id, game_type, {}, [ev("started", None, i=i) for i in range(n)], "playing")
+
+
+# -- creating games ------------------------------------------------------------
+
+
+def test_create_game_writes_a_chained_opening(store: EventStore, new_id: NewId) -> None:
+    gid = new_id()
+    written = store.create_game(
+        gid, "test-game", {"batch": "b1"}, [ev("a", None), ev("b", 1, x=[1, 2])], "setup"
+    )
+    assert [e.seq for e in written] == [1, 2]
+    assert written[0].prev_hash == GENESIS_HASH
+    assert written[1].prev_hash == written[0].hash
+    assert all(recompute_hash(e) == e.hash for e in written)
+    assert written[0].position < written[1].position
+    assert store.load(gid) == list(written)
+    record = store.get_game(gid)
+    assert (record.game_id, record.game_type, record.status, record.version) == (gid, "test-game", "setup", 2)
+    assert record.metadata == {"batch": "b1"}
+    assert record.created_at.endswith("Z") and record.created_at == record.updated_at
+
+
+def test_create_game_without_events_is_version_zero(store: EventStore, new_id: NewId) -> None:
+    gid = new_id()
+    assert store.create_game(gid, "test-game", {}, [], "setup") == ()
+    assert store.version(gid) == 0
+    assert store.load(gid) == []
+    first = store.append(gid, 0, [ev()]).events[0]
+    assert (first.seq, first.prev_hash) == (1, GENESIS_HASH)
+
+
+def test_create_game_refuses_a_taken_id(store: EventStore, new_id: NewId) -> None:
+    gid = new_id()
+    started(gid, store)
+    with pytest.raises(GameExists):
+        store.create_game(gid, "other", {"x": 1}, [ev(), ev()], "finished")
+    assert store.version(gid) == 1
+    assert store.get_game(gid).game_type == "test-game"
+
+
+def test_create_games_is_all_or_nothing(store: EventStore, new_id: NewId) -> None:
+    taken, a, b = new_id(), new_id(), new_id()
+    started(taken, store)
+    with pytest.raises(GameExists):
+        store.create_games(
+            [(a, "t", {}, [ev()], "playing"), (taken, "t", {}, [ev()], "playing"), (b, "t", {}, [], "setup")]
+        )
+    with pytest.raises(GameExists):
+        store.create_games([(a, "t", {}, [ev()], "playing"), (a, "t", {}, [ev()], "playing")])
+    with pytest.raises(IntegrityError):  # the database refuses the last event of the last game
+        store.create_games([(a, "t", {}, [ev()], "playing"), (b, "t", {}, [ev(), ev(seat=-1)], "playing")])
+    for gid in (a, b):
+        with pytest.raises(GameNotFound):
+            store.get_game(gid)
+    store.create_games([(a, "t", {"batch": "x"}, [ev()], "playing"), (b, "t", {"batch": "x"}, [], "setup")])
+    assert (store.version(a), store.version(b)) == (1, 0)
+    assert store.verify_chain(a).ok
+
+
+# -- appending -----------------------------------------------------------------
+
+
+def test_appends_get_consecutive_seqs_and_round_trip(store: EventStore, new_id: NewId) -> None:
+    gid = new_id()
+    started(gid, store)
+    payload = {"text": "Fähre → Nob Hill ✓", "nested": {"b": [1, {"c": None}], "a": True}, "f": 1.5}
+    r1 = store.append(gid, 1, [NewEvent("claim", payload, 3, 2)])
+    r2 = store.append(gid, 2, [ev("a"), ev("b", None), ev("c", 1)])
+    assert not r1.replayed and not r2.replayed
+    loaded = store.load(gid)
+    assert [e.seq for e in loaded] == [1, 2, 3, 4, 5]
+    assert [e.type for e in loaded] == ["started", "claim", "a", "b", "c"]
+    assert loaded[1] == r1.events[0]
+    assert loaded[1].payload == payload and loaded[1].schema_version == 3 and loaded[1].seat == 2
+    assert loaded[3].seat is None
+    assert [e.position for e in loaded] == sorted(e.position for e in loaded)
+    for before, after in zip(loaded, loaded[1:], strict=False):
+        assert after.prev_hash == before.hash
+    assert store.version(gid) == 5
+    assert store.verify_chain(gid).ok
+
+
+def test_append_to_unknown_game(store: EventStore, new_id: NewId) -> None:
+    gid = new_id()
+    with pytest.raises(GameNotFound):
+        store.append(gid, 0, [ev()])
+    for call in (store.load, store.version, store.get_game, store.verify_chain):
+        with pytest.raises(GameNotFound):
+            call(gid)
+    with pytest.raises(GameNotFound):
+        store.update_metadata(gid, {"a": 1})
+
+
+def test_stale_version_writes_nothing(store: EventStore, new_id: NewId) -> None:
+    gid = new_id()
+    started(gid, store, n=2)
+    for expected in (0, 1, 3):
+        with pytest.raises(StaleVersion) as info:
+            store.append(gid, expected, [ev()], status="finished")
+        assert (info.value.game_id, info.value.expected, info.value.current) == (gid, expected, 2)
+    assert store.version(gid) == 2
+    assert store.get_game(gid).status == "playing"
+    assert store.append(gid, 2, [ev()]).events[0].seq == 3
+
+
+def test_a_batch_with_a_malformed_event_writes_nothing(store: EventStore, new_id: NewId) -> None:
+    gid = new_id()
+    started(gid, store)
+    with pytest.raises(ValueError):
+        store.append(gid, 1, [ev(), NewEvent("bad", {"s": {1, 2}})])
+    with pytest.raises(ValueError):
+        store.append(gid, 1, [])
+    assert store.version(gid) == 1 and len(store.load(gid)) == 1
+
+
+def test_a_batch_the_database_refuses_writes_nothing(store: EventStore, new_id: NewId) -> None:
+    gid = new_id()
+    started(gid, store)
+    with pytest.raises(IntegrityError):
+        store.append(gid, 1, [ev(), ev(), ev(seat=-1)], idempotency_key="k1", status="finished")
+    assert store.version(gid) == 1
+    assert len(store.load(gid)) == 1
+    assert store.get_game(gid).status == "playing"
+    assert store.lookup_idempotency(gid, "k1") is None
+    assert [e.seq for e in store.append(gid, 1, [ev(), ev()], idempotency_key="k1").events] == [2, 3]
+    assert store.verify_chain(gid).ok
+
+
+def test_status_changes_with_the_append(store: EventStore, new_id: NewId) -> None:
+    gid = new_id()
+    started(gid, store)
+    before = store.get_game(gid)
+    store.append(gid, 1, [ev()], status="last_round")
+    after = store.get_game(gid)
+    assert (after.status, after.version) == ("last_round", 2)
+    assert after.updated_at >= before.updated_at
+    store.append(gid, 2, [ev()])
+    assert store.get_game(gid).status == "last_round"
+
+
+# -- idempotency ---------------------------------------------------------------
+
+
+def test_a_repeated_idempotency_key_replays_the_first_append(store: EventStore, new_id: NewId) -> None:
+    gid, other = new_id(), new_id()
+    started(gid, store)
+    started(other, store)
+    first = store.append(gid, 1, [ev("a"), ev("b")], idempotency_key="key-1", request_hash="h1")
+    assert not first.replayed and first.request_hash == "h1"
+    assert all(e.idempotency_key == "key-1" for e in first.events)
+    # a retry (even with another body and a now-stale version) writes nothing
+    again = store.append(gid, 1, [ev("zzz")], idempotency_key="key-1", request_hash="h2", status="finished")
+    assert again.replayed and again.request_hash == "h1"
+    assert again.events == first.events
+    assert store.version(gid) == 3 and store.get_game(gid).status == "playing"
+    assert store.lookup_idempotency(gid, "key-1") == again
+    assert store.lookup_idempotency(gid, "key-2") is None
+    # keys are per game
+    assert not store.append(other, 1, [ev()], idempotency_key="key-1").replayed
+    assert store.verify_chain(gid).ok
+
+
+# -- immutability --------------------------------------------------------------
+
+
+def test_the_database_refuses_to_change_events(backend: Backend, store: EventStore, new_id: NewId) -> None:
+    gid = new_id()
+    started(gid, store, n=2)
+    statements = [
+        "UPDATE events SET payload = '{\"n\": 99}' WHERE game_id = ?",
+        "UPDATE events SET seq = seq + 10 WHERE game_id = ?",
+        "DELETE FROM events WHERE game_id = ?",
+    ]
+    for sql in statements:
+        with pytest.raises(Exception, match="immutable"):
+            backend.execute(sql, (gid,))
+    if backend.name == "postgres":
+        with pytest.raises(Exception, match="immutable"):
+            backend.execute("TRUNCATE events CASCADE")
+    assert [e.payload for e in store.load(gid)] == [{"i": 0}, {"i": 1}]
+    # the games table is the mutable part
+    backend.execute("UPDATE games SET status = 'finished' WHERE game_id = ?", (gid,))
+    assert store.get_game(gid).status == "finished"
+
+
+# -- verify_chain ----------------------------------------------------------------
+
+
+def chain_of_five(store: EventStore, gid: str) -> list[StoredEvent]:
+    started(gid, store)
+    store.append(gid, 1, [ev(k=2), ev(k=3)])
+    store.append(gid, 3, [ev(k=4)])
+    store.append(gid, 4, [ev(k=5)])
+    events = store.load(gid)
+    assert store.verify_chain(gid).ok and store.verify_chain(gid).checked == 5
+    return events
+
+
+def test_verify_chain_catches_an_edited_event(backend: Backend, store: EventStore, new_id: NewId) -> None:
+    gid = new_id()
+    chain_of_five(store, gid)
+    backend.tamper(("UPDATE events SET payload = '{\"k\":30}' WHERE game_id = ? AND seq = 3", (gid,)))
+    report = store.verify_chain(gid)
+    assert not report.ok and report.first_bad_seq == 3 and report.checked == 5
+    assert any("hash" in p for p in report.problems)
+
+
+def test_verify_chain_catches_a_removed_event(backend: Backend, store: EventStore, new_id: NewId) -> None:
+    gid = new_id()
+    chain_of_five(store, gid)
+    backend.tamper(("DELETE FROM events WHERE game_id = ? AND seq = 2", (gid,)))
+    report = store.verify_chain(gid)
+    assert not report.ok and report.first_bad_seq == 2
+
+
+def test_verify_chain_catches_a_removed_tail(backend: Backend, store: EventStore, new_id: NewId) -> None:
+    gid = new_id()
+    chain_of_five(store, gid)
+    backend.tamper(("DELETE FROM events WHERE game_id = ? AND seq = 5", (gid,)))
+    report = store.verify_chain(gid)
+    assert not report.ok and report.first_bad_seq == 5 and report.checked == 4
+
+
+def test_verify_chain_catches_reordered_events(backend: Backend, store: EventStore, new_id: NewId) -> None:
+    gid = new_id()
+    chain_of_five(store, gid)
+    backend.tamper(
+        ("UPDATE events SET seq = 1000 WHERE game_id = ? AND seq = 2", (gid,)),
+        ("UPDATE events SET seq = 2 WHERE game_id = ? AND seq = 3", (gid,)),
+        ("UPDATE events SET seq = 3 WHERE game_id = ? AND seq = 1000", (gid,)),
+    )
+    report = store.verify_chain(gid)
+    assert not report.ok and report.first_bad_seq == 2
+
+
+def test_verify_chain_catches_an_injected_event(backend: Backend, store: EventStore, new_id: NewId) -> None:
+    gid = new_id()
+    events = chain_of_five(store, gid)
+    last = events[-1]
+    forged = {"game_id": gid, "seq": 6, "type": "tick", "schema_version": 1, "payload": {"k": 6}}
+    digest = event_hash(
+        **forged, recorded_at=last.recorded_at, seat=0, idempotency_key=None, prev_hash=last.hash
+    )
+    # INSERT is not blocked by the triggers: a forged, correctly hashed event
+    # behind the game row's back must still be noticed.
+    backend.execute(
+        "INSERT INTO events (game_id, seq, type, schema_version, payload, recorded_at, seat, prev_hash, hash)"
+        " VALUES (?, 6, 'tick', 1, '{\"k\":6}', ?, 0, ?, ?)",
+        (gid, last.recorded_at, last.hash, digest),
+    )
+    report = store.verify_chain(gid)
+    assert not report.ok and report.checked == 6
+
+
+# -- reading ---------------------------------------------------------------------
+
+
+def test_load_pages_by_seq(store: EventStore, new_id: NewId) -> None:
+    gid = new_id()
+    started(gid, store, n=7)
+    assert [e.seq for e in store.load(gid, after=2, limit=3)] == [3, 4, 5]
+    assert [e.seq for e in store.load(gid, after=5)] == [6, 7]
+    assert store.load(gid, after=7) == []
+    pages, after = [], 0
+    while page := store.load(gid, after=after, limit=2):
+        pages.append([e.seq for e in page])
+        after = page[-1].seq
+    assert pages == [[1, 2], [3, 4], [5, 6], [7]]
+    with pytest.raises(ValueError):
+        store.load(gid, limit=0)
+
+
+def test_list_games_newest_first_with_filters_and_cursor(store: EventStore, new_id: NewId) -> None:
+    kind = f"type-{new_id()}"
+    ids = [new_id() for _ in range(7)]
+    for i, gid in enumerate(ids):
+        meta = {"batch": "even" if i % 2 == 0 else "odd"}
+        store.create_game(gid, kind, meta, [ev()], "finished" if i < 3 else "playing")
+    newest_first = list(reversed(ids))
+    assert [g.game_id for g in store.list_games(game_type=kind, limit=100).games] == newest_first
+    seen: list[str] = []
+    cursor = None
+    while True:
+        page = store.list_games(game_type=kind, limit=3, cursor=cursor)
+        assert len(page.games) <= 3
+        seen += [g.game_id for g in page.games]
+        cursor = page.next_cursor
+        if cursor is None:
+            break
+    assert seen == newest_first
+    finished = store.list_games(game_type=kind, status="finished").games
+    assert [g.game_id for g in finished] == [ids[2], ids[1], ids[0]]
+    batch = f"batch-{new_id()}"
+    store.update_metadata(ids[4], {"batch": batch})
+    assert [g.game_id for g in store.list_games(batch=batch).games] == [ids[4]]
+    assert [g.game_id for g in store.list_games(game_type=kind, batch="odd", status="playing").games] == [
+        ids[5],
+        ids[3],
+    ]
+    with pytest.raises(InvalidCursor):
+        store.list_games(cursor="not-a-cursor")
+
+
+def test_update_metadata_merges(store: EventStore, new_id: NewId) -> None:
+    gid = new_id()
+    store.create_game(gid, "t", {"a": 1, "b": {"x": 1}}, [ev()], "playing")
+    record = store.update_metadata(gid, {"b": {"y": 2}, "c": None})
+    assert record.metadata == {"a": 1, "b": {"y": 2}, "c": None}
+    assert store.get_game(gid).metadata == record.metadata
+    assert store.version(gid) == 1
+    with pytest.raises(ValueError):
+        store.update_metadata(gid, {"bad": object()})
+
+
+def test_read_all_is_the_global_log_in_position_order(store: EventStore, new_id: NewId) -> None:
+    tail = store.read_all(after_position=0, limit=10_000)
+    start = tail[-1].position if tail else 0
+    a, b = new_id(), new_id()
+    started(a, store)
+    started(b, store, n=2)
+    store.append(a, 1, [ev(), ev()])
+    store.append(b, 2, [ev()])
+    log = store.read_all(after_position=start)
+    assert [(e.game_id, e.seq) for e in log] == [(a, 1), (b, 1), (b, 2), (a, 2), (a, 3), (b, 3)]
+    positions = [e.position for e in log]
+    assert positions == sorted(set(positions))
+    assert store.read_all(after_position=start, limit=2) == log[:2]
+    assert store.read_all(after_position=log[1].position, limit=2) == log[2:4]
+
+
+def test_a_tailing_reader_never_misses_a_position(backend: Backend, store: EventStore, new_id: NewId) -> None:
+    """Writers on several threads and games; a reader tails ``read_all``.
+
+    If a position could become visible after a higher one, the reader would
+    step past it and never see it: so everything written must be seen."""
+    tail = store.read_all(after_position=0, limit=10_000)
+    start = tail[-1].position if tail else 0
+    games = [new_id() for _ in range(4)]
+    for gid in games:
+        started(gid, store)
+    writers_done = threading.Event()
+    errors: list[BaseException] = []
+
+    def write(gid: str) -> None:
+        writer = backend.open()
+        try:
+            for version in range(1, 26):
+                writer.append(gid, version, [ev()])
+        except BaseException as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    seen: list[StoredEvent] = []
+    threads = [threading.Thread(target=write, args=(gid,)) for gid in games]
+    for t in threads:
+        t.start()
+
+    def finish() -> None:
+        for t in threads:
+            t.join()
+        writers_done.set()
+
+    threading.Thread(target=finish).start()
+    after = start
+    while True:
+        done = writers_done.is_set()
+        batch = store.read_all(after_position=after, limit=7)
+        seen += batch
+        if batch:
+            after = batch[-1].position
+        elif done:
+            break
+    assert not errors
+    assert [e.position for e in seen] == sorted({e.position for e in seen})
+    everything = [e for e in store.read_all(after_position=start, limit=10_000) if e.game_id in games]
+    assert [e for e in seen if e.game_id in games] == everything
+    assert len(everything) == 4 * 26
+
+
+# -- waiting -----------------------------------------------------------------------
+
+
+def test_wait_for_events_is_woken_by_another_store_instance(
+    backend: Backend, store: EventStore, new_id: NewId
+) -> None:
+    gid = new_id()
+    started(gid, store)
+    writer = backend.open()
+    assert store.wait_for_events(gid, 0, timeout=5.0)  # already there
+    t0 = time.monotonic()
+    assert not store.wait_for_events(gid, 1, timeout=0.3)
+    assert 0.25 <= time.monotonic() - t0 < 3.0
+    woke: list[tuple[bool, float]] = []
+
+    def waiter() -> None:
+        t = time.monotonic()
+        woke.append((store.wait_for_events(gid, 1, timeout=20.0), time.monotonic() - t))
+
+    thread = threading.Thread(target=waiter)
+    thread.start()
+    time.sleep(0.3)
+    writer.append(gid, 1, [ev()])
+    thread.join(timeout=25.0)
+    assert woke and woke[0][0] is True
+    assert woke[0][1] < 1.5  # a wake-up, not the 20 s timeout nor the slow fallback poll
+    with pytest.raises(GameNotFound):
+        store.wait_for_events(new_id(), 0, timeout=0.1)
+
+
+# -- lifecycle ---------------------------------------------------------------------
+
+
+def test_ping_and_close(backend: Backend, new_id: NewId) -> None:
+    store = backend.open()
+    store.ping()
+    store.close()
+    with pytest.raises(StoreUnavailable):
+        store.ping()
+    with pytest.raises(StoreUnavailable):
+        store.create_game(new_id(), "t", {}, [], "setup")
