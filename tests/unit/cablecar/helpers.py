@@ -166,14 +166,57 @@ def random_action(state: GameState, rnd: random.Random) -> Action:
     return LayTiles((firsts[0],))
 
 
-def play_random(
-    players: int, seed: str, rnd: random.Random, max_turns: int = 400
+def play_from(
+    state: GameState, rnd: random.Random, max_turns: int = 400
 ) -> tuple[list[Event], list[GameState]]:
-    """A random legal game: all its events and the state after each move."""
-    events, state = new_game(players, seed)
+    """Random legal moves from ``state``: the events and the state after each move."""
+    events: list[Event] = []
     states = [state]
     while not state.finished and len(states) <= max_turns:
         new, state = act(state, state.turn, random_action(state, rnd))
         events += new
         states.append(state)
     return events, states
+
+
+def play_random(
+    players: int, seed: str, rnd: random.Random, max_turns: int = 400
+) -> tuple[list[Event], list[GameState]]:
+    """A random legal game: all its events and the state after each move."""
+    events, state = new_game(players, seed)
+    more, states = play_from(state, rnd, max_turns)
+    return events + more, states
+
+
+PRESIDIO_STOPS = {"F": (3, 4), "M": (3, 6), "H": (4, 10), "I": (6, 10)}
+
+
+def ride_ready(players: int, seed: str) -> GameState:
+    """A real game whose board holds :func:`presidio_route_board` (tiles taken from the
+    pile, then from other hands) and whose start seat has line 3, route H M: it can ride."""
+    _, state = new_game(players, seed)
+    tiles = presidio_route_board()
+    pile = list(state.pile)
+    hands = [list(p.hand) for p in state.players]
+    for tile, _ in tiles.values():
+        if tile in pile:
+            pile.remove(tile)
+        else:
+            giver = next(h for h in hands[1:] if tile in h)
+            giver.remove(tile)
+    lines = [p.line for p in state.players]
+    if "3" in lines:
+        lines[lines.index("3")] = lines[state.turn]
+    lines[state.turn] = "3"
+    players_state = tuple(
+        dataclasses.replace(
+            p,
+            line=lines[i],
+            hand=tuple(hands[i]),
+            route=("H", "M") if i == state.turn else p.route,
+        )
+        for i, p in enumerate(state.players)
+    )
+    return dataclasses.replace(
+        state, players=players_state, pile=tuple(pile), board=board_of(tiles, PRESIDIO_STOPS)
+    )
