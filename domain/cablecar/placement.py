@@ -24,6 +24,7 @@ exchange answers it (the result after both must be legal).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -239,6 +240,19 @@ def _placement(square: int, orientation: Orientation) -> Placement:
     return Placement(orientation.tile, row, col, orientation.rotation)
 
 
+@functools.cache
+def _laid_on_empty(square: int, tile: str, must: int, forbid: int) -> tuple[Placement, ...]:
+    """Placements of ``tile`` on empty ``square`` under a constraint (memoised: pure)."""
+    return tuple(_placement(square, o) for o in fitting(tile, must, forbid))
+
+
+@functools.cache
+def _exchanged(square: int, tile: str, old_segments: int, must: int, forbid: int) -> tuple[Placement, ...]:
+    """Exchanges of ``tile`` for a tile with ``old_segments`` under a constraint (memoised: pure)."""
+    old = next(o for o in ORIENTATION.values() if o.segments == old_segments)
+    return tuple(_placement(square, o) for o in upgrades(tile, old) if fits(o, must, forbid))
+
+
 def square_candidates(board: Board, square: int, tiles: Sequence[str]) -> dict[str, tuple[Placement, ...]]:
     """Per tile of ``tiles``: its legal placements on ``square`` (lowest rotation per layout)."""
     out: dict[str, tuple[Placement, ...]] = {}
@@ -248,14 +262,14 @@ def square_candidates(board: Board, square: int, tiles: Sequence[str]) -> dict[s
     old = board.cells[square]
     if old is None:
         for t in tiles:
-            found = fitting(t, must, forbid)
+            found = _laid_on_empty(square, t, must, forbid)
             if found:
-                out[t] = tuple(_placement(square, o) for o in found)
+                out[t] = found
     elif not old.tree:
         for t in tiles:
-            found = tuple(o for o in upgrades(t, old) if fits(o, must, forbid))
+            found = _exchanged(square, t, old.segments, must, forbid)
             if found:
-                out[t] = tuple(_placement(square, o) for o in found)
+                out[t] = found
     return out
 
 

@@ -84,8 +84,8 @@ def test_once_the_pile_is_empty_tiles_are_drawn_from_riders_hands() -> None:
     assert after.players[1].hand == ("curve",)
     assert after.players[0].hand == ("straight",) * 3 + ("double_curve", "curve")
     # seat 1's hand runs out: the rest comes from seat 2
-    hands = (("straight",) * 5, ("curve",), ("tree_wye", "switch_left"))
-    state = with_rider(with_rider(state_of(hands=hands, pile=()), 1), 2)
+    short: tuple[tuple[str, ...], ...] = (("straight",) * 5, ("curve",), ("tree_wye", "switch_left"))
+    state = with_rider(with_rider(state_of(hands=short, pile=()), 1), 2)
     events, after = act(state, 0, PAIR)
     assert events[1] == TilesDrawn(0, (), ((1, "curve"), (2, "tree_wye")))
     assert after.players[1].hand == () and after.players[2].hand == ("switch_left",)

@@ -1,0 +1,28 @@
+"""The game definition as the registry and the service see it."""
+
+from __future__ import annotations
+
+from domain.cablecar import GAME
+from domain.core import GameDefinition
+from domain.registry import get_game
+from tests.unit.cablecar.helpers import new_game
+
+
+def test_the_registry_serves_cable_car() -> None:
+    assert get_game("cable-car") is GAME
+    assert isinstance(GAME, GameDefinition)
+
+
+def test_event_types_cover_every_event_of_a_game() -> None:
+    events, _ = new_game(2)
+    assert set(GAME.event_types) == {
+        "game_set_up",
+        "tiles_laid",
+        "tiles_drawn",
+        "turn_passed",
+        "turn_ended",
+        "ride_started",
+        "die_rolled",
+        "game_ended",
+    }
+    assert all(GAME.event_types[e.TYPE] is type(e) for e in events)
