@@ -166,7 +166,10 @@ def migrate_sqlite(conn: sqlite3.Connection) -> list[str]:
             recorded = dict(cursor.execute("SELECT name, checksum FROM schema_migrations").fetchall())
             for migration in _check_recorded(recorded, shipped):
                 for statement in split_sqlite_script(migration.sql):
-                    cursor.execute(statement)
+                    try:
+                        cursor.execute(statement)
+                    except sqlite3.Error as e:
+                        raise MigrationError(f"migration {migration.name} failed: {e}") from e
                 cursor.execute(
                     "INSERT INTO schema_migrations (name, checksum, applied_at) VALUES (?, ?, ?)",
                     (migration.name, migration.checksum, _now_text()),

@@ -1,0 +1,41 @@
+"""The contender processes of ``test_concurrency`` (kept free of pytest so
+that starting 20 of them is cheap)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from events.store import EventStore, NewEvent, StaleVersion
+
+ROUNDS = int(os.environ.get("CABLECAR_CONTENTION_ROUNDS", "5"))
+
+
+def open_store(kind: str, url: str) -> EventStore:
+    if kind == "sqlite":
+        from events.sqlite_store import SqliteStore
+
+        return SqliteStore(url[len("sqlite:///") :])
+    from events.postgres_store import PostgresStore
+
+    return PostgresStore(url, max_size=2)
+
+
+def contend(kind: str, url: str, game_id: str, worker: int, base: int, barrier: Any, results: Any) -> None:
+    """One contender: each round, append after version ``base + round``."""
+    outcomes: list[tuple[int, str, int]] = []
+    try:
+        store = open_store(kind, url)
+        for round_no in range(ROUNDS):
+            barrier.wait(timeout=120)
+            event = NewEvent("move", {"worker": worker, "round": round_no}, seat=worker % 4)
+            try:
+                written = store.append(game_id, base + round_no, [event]).events
+                outcomes.append((round_no, "won", written[0].seq))
+            except StaleVersion as e:
+                outcomes.append((round_no, "stale", e.current))
+        store.close()
+        results.put((worker, outcomes, None))
+    except BaseException as e:  # report instead of dying silently
+        barrier.abort()
+        results.put((worker, outcomes, repr(e)))

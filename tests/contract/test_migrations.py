@@ -1,0 +1,142 @@
+"""Versioned migrations: applied once, in order, safely under concurrency."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from events.migrate import (
+    MigrationError,
+    load_migrations,
+    migrate,
+    migrate_sqlite,
+    split_sqlite_script,
+)
+from events.sqlite_store import SqliteStore
+from events.store import StoreUnavailable
+
+SHIPPED = ["0001_init.sql"]
+
+
+def run_concurrently(url: str, n: int = 4) -> list[list[str]]:
+    results: list[list[str]] = []
+    errors: list[BaseException] = []
+    start = threading.Barrier(n)
+
+    def run() -> None:
+        start.wait()
+        try:
+            results.append(migrate(url))
+        except BaseException as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=run) for _ in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    return results
+
+
+def test_shipped_migrations_are_ordered_and_match_across_dialects() -> None:
+    for dialect in ("postgres", "sqlite"):
+        assert [m.name for m in load_migrations(dialect)] == SHIPPED
+    with pytest.raises(ValueError):
+        load_migrations("mysql")
+
+
+def test_sqlite_migrations_apply_once(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'a.sqlite3'}"
+    assert migrate(url) == SHIPPED
+    assert migrate(url) == []
+    SqliteStore(tmp_path / "a.sqlite3").close()  # opening a store migrates too: nothing left
+    with sqlite3.connect(tmp_path / "a.sqlite3") as conn:
+        assert conn.execute("SELECT name FROM schema_migrations").fetchall() == [("0001_init.sql",)]
+
+
+def test_sqlite_migrations_under_concurrency(tmp_path: Path) -> None:
+    results = run_concurrently(f"sqlite:///{tmp_path / 'b.sqlite3'}")
+    assert sorted(name for r in results for name in r) == SHIPPED
+
+
+def test_a_changed_migration_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite3"
+    migrate(f"sqlite:///{path}")
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE schema_migrations SET checksum = 'x'")
+    with pytest.raises(MigrationError, match="changed"):
+        migrate(f"sqlite:///{path}")
+    with sqlite3.connect(path) as conn:
+        conn.execute("INSERT INTO schema_migrations VALUES ('9999_future.sql', 'y', 'now')")
+        conn.execute("DELETE FROM schema_migrations WHERE name = '0001_init.sql'")
+    with pytest.raises(MigrationError, match="does not ship"):
+        migrate(f"sqlite:///{path}")
+
+
+def test_sqlite_script_splitting_keeps_trigger_bodies_whole() -> None:
+    script = (
+        "-- comment;\nCREATE TABLE t (a INTEGER);\n\n"
+        "CREATE TRIGGER tr BEFORE DELETE ON t\nBEGIN\n    SELECT RAISE(ABORT, 'no;');\nEND;\n"
+        "INSERT INTO t VALUES (1);\n-- trailing comment\n"
+    )
+    statements = split_sqlite_script(script)
+    assert (
+        len(statements) == 3 and statements[1].startswith("CREATE TRIGGER") and statements[1].endswith("END;")
+    )
+    conn = sqlite3.connect(":memory:")
+    for statement in statements:
+        conn.execute(statement)
+    with pytest.raises(sqlite3.IntegrityError):
+        conn.execute("DELETE FROM t")
+    with pytest.raises(MigrationError):
+        split_sqlite_script("CREATE TABLE t (a INTEGER)")
+
+
+def test_a_failing_sqlite_migration_leaves_nothing_behind(tmp_path: Path) -> None:
+    conn = sqlite3.connect(tmp_path / "d.sqlite3", isolation_level=None)
+    conn.execute("CREATE TABLE games (x INTEGER)")  # collides with 0001_init.sql
+    with pytest.raises(MigrationError):
+        migrate_sqlite(conn)
+    assert conn.execute("SELECT name FROM sqlite_master WHERE name = 'events'").fetchall() == []
+    conn.close()
+
+
+def test_unsupported_urls_are_refused() -> None:
+    with pytest.raises(ValueError):
+        migrate("mysql://localhost/x")
+
+
+@pytest.mark.postgres
+def test_postgres_migrations_apply_once(fresh_postgres_url: str) -> None:
+    assert migrate(fresh_postgres_url) == SHIPPED
+    assert migrate(fresh_postgres_url) == []
+
+
+@pytest.mark.postgres
+def test_postgres_migrations_under_concurrency(fresh_postgres_url: str) -> None:
+    results = run_concurrently(fresh_postgres_url, n=6)
+    assert sorted(name for r in results for name in r) == SHIPPED
+    assert migrate(fresh_postgres_url) == []
+
+
+@pytest.mark.postgres
+def test_postgres_drift_is_refused(fresh_postgres_url: str) -> None:
+    import psycopg
+
+    migrate(fresh_postgres_url)
+    with psycopg.connect(fresh_postgres_url, autocommit=True) as conn:
+        conn.execute("UPDATE schema_migrations SET checksum = 'x'")
+    with pytest.raises(MigrationError, match="changed"):
+        migrate(fresh_postgres_url)
+
+
+def test_an_unreachable_postgres_fails_fast() -> None:
+    t0 = time.monotonic()
+    with pytest.raises(StoreUnavailable):
+        migrate("postgresql://cc@127.0.0.1:9/nothing?connect_timeout=2")
+    assert time.monotonic() - t0 < 5
