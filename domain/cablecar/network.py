@@ -66,6 +66,12 @@ def _exit_table() -> tuple[tuple[tuple[int, ...], ...], ...]:
 #: EXITS[segment mask][entry edge]: the edges a tram entering there can leave by
 EXITS = _exit_table()
 
+#: a search node: (square, entry edge, bitmask of the route stops passed)
+_Node = tuple[int, int, int]
+
+#: one step of path checking: entry edge -> (spaces so far, previous entry edge, loop driven over)
+_Layer = dict[int, tuple[int, int | None, str | None]]
+
 
 @dataclass(frozen=True, slots=True)
 class RidePath:
@@ -92,6 +98,8 @@ def line_terminals(line_id: str) -> tuple[Terminal, Terminal]:
 
 def _other(line_id: str, origin: Terminal) -> Terminal:
     a, b = line_terminals(line_id)
+    if origin.name not in (a.name, b.name):
+        raise ValueError(f"{origin.name} is not a terminal of line {line_id}")
     return b if origin.name == a.name else a
 
 
@@ -120,10 +128,9 @@ def shortest_path(board: Board, line_id: str, route: Sequence[str], origin: str)
         return None
     full = (1 << len(route)) - 1
     own = {t.name for t in line_terminals(line_id)}
-    Node = tuple[int, int, int]
-    parent: dict[Node, tuple[Node | None, str | None]] = {}
-    best: dict[Node, int] = {}
-    buckets: list[list[Node]] = [[], []]
+    parent: dict[_Node, tuple[_Node | None, str | None]] = {}
+    best: dict[_Node, int] = {}
+    buckets: list[list[_Node]] = [[], []]
     edge = terminal_edge(start)
     for square in terminal_squares(start):
         cell = board.cells[square]
@@ -136,7 +143,7 @@ def shortest_path(board: Board, line_id: str, route: Sequence[str], origin: str)
     while distance < len(buckets):
         for node in buckets[distance]:
             if best[node] != distance:
-                continue  # reached more cheaply later in the scan
+                continue  # stale: reached more cheaply since it was queued
             square, entry, mask = node
             cell = board.cells[square]
             assert cell is not None
@@ -174,13 +181,13 @@ def shortest_path(board: Board, line_id: str, route: Sequence[str], origin: str)
 
 
 def _rebuild(
-    parent: dict[tuple[int, int, int], tuple[tuple[int, int, int] | None, str | None]],
-    last: tuple[int, int, int],
+    parent: dict[_Node, tuple[_Node | None, str | None]],
+    last: _Node,
     origin: Terminal,
     destination: Terminal,
 ) -> RidePath:
     spaces: list[Space] = [destination.name]
-    node: tuple[int, int, int] | None = last
+    node: _Node | None = last
     while node is not None:
         spaces.append(node[0])
         previous, loop = parent[node]
@@ -259,17 +266,18 @@ def trace_path(
             raise _bad(f"there is no tile on ({row}, {col})")
     if squares[0] not in terminal_squares(start):
         raise _bad(f"the path must start on a square next to terminal {start.name}")
-    # layers[i][entry edge] = (spaces so far, previous entry edge, loop driven over)
-    Layer = dict[int, tuple[int, int | None, str | None]]
     edge = terminal_edge(start)
     first_cell = board.cells[squares[0]]
     assert first_cell is not None
-    layers: list[Layer] = [{edge: (1, None, None)} if first_cell.edges >> edge & 1 else {}]
+    if not first_cell.edges >> edge & 1:
+        row, col = square_of(squares[0])
+        raise _bad(f"the tile on ({row}, {col}) has no track from terminal {start.name}")
+    layers: list[_Layer] = [{edge: (1, None, None)}]
     for i in range(1, len(squares)):
         a, b = squares[i - 1], squares[i]
         cell = board.cells[a]
         assert cell is not None
-        layer: Layer = {}
+        layer: _Layer = {}
         for entry, (cost, _, _) in layers[-1].items():
             for e in EXITS[cell.segments][entry]:
                 options: list[tuple[int, int, str | None]] = []

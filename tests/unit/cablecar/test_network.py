@@ -146,3 +146,14 @@ def test_a_path_may_not_drive_over_its_own_terminal() -> None:
     # line 1 owns Ferry Building, so its loop cannot be driven over mid-ride
     board = presidio_board()
     assert shortest_path(board, "1", (), "Ocean Beach") is None
+
+
+def test_a_path_must_leave_its_terminal_along_track() -> None:
+    # a crafted (illegal) board: (2, 1) holds a N-S straight in front of Presidio's end
+    tiles = {**presidio_route_board(), (2, 1): ("straight", 0)}
+    board = board_of(tiles, STOPS)
+    shortest = best_path(board, "3", ROUTE)
+    assert shortest is not None
+    with pytest.raises(IllegalAction) as info:
+        trace_path(board, "3", ROUTE, "Presidio", [(2, 1), *squares_of(shortest.spaces)])
+    assert "has no track from terminal Presidio" in info.value.detail
