@@ -52,10 +52,8 @@ class TcpProxy:
         with self._lock:
             sockets, self._sockets = self._sockets, []
         for s in sockets:
-            try:
+            with contextlib.suppress(OSError):
                 s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
             s.close()
 
     def _accept(self, listener: socket.socket) -> None:
@@ -83,10 +81,8 @@ class TcpProxy:
             pass
         finally:
             for s in (source, sink):
-                try:
+                with contextlib.suppress(OSError):
                     s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
 
 
 @pytest.fixture
