@@ -76,10 +76,16 @@ def check_secrets(state: GameState, setup: GameSetUp) -> None:
             assert seen["pile"] is None and seen["rng_key"] is None
 
 
-def check_moves_replay(events: list[Event]) -> None:
-    """Re-deciding every move from the state before it reproduces the recorded events."""
-    state = replay(GAME, events[:1])
-    i = 1
+def check_moves_replay(events: list[Event], start: GameState | None = None) -> None:
+    """Re-deciding every move from the state before it reproduces the recorded events.
+
+    Without ``start`` the events begin with the setup (and any opening passes).
+    """
+    i = 0
+    if start is None:
+        start = replay(GAME, events[:1])
+        i = 1
+    state = start
     while i < len(events) and GAME.action_of(events[i]) is None:
         state = GAME.evolve(state, events[i])
         i += 1
@@ -156,6 +162,7 @@ def test_games_with_a_rider_run_to_its_destination(players: int, seed: str, choi
     ride = final.players[winner].ride
     assert ride is not None and ride.arrived
     assert replay(GAME, events, start) == final
+    check_moves_replay(events, start)
 
 
 def steps_of(spaces: tuple[object, ...]) -> tuple[PathStep, ...]:
