@@ -19,6 +19,8 @@ from events.upcasting import UPCASTERS, UpcasterRegistry
 
 JSON = Any
 
+_DECODER = json.JSONDecoder()
+
 
 class DecodeError(IntegrityError):
     """A stored event cannot be turned back into a domain event."""
@@ -69,11 +71,16 @@ def dumps_payload(payload: Mapping[str, JSON]) -> str:
 
 
 def loads_payload(text: str | bytes) -> dict[str, JSON]:
-    """A payload read back from its JSON text; raises DecodeError if it is not an object."""
+    """A payload read back from its JSON text; raises DecodeError if it is not
+    one JSON object (``raw_decode`` skips ``json.loads``' wrapper layers)."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
     try:
-        value = json.loads(text)
+        value, end = _DECODER.raw_decode(text)
     except ValueError as e:
         raise DecodeError(f"stored payload is not JSON: {e}") from e
+    if end != len(text) and text[end:].strip():
+        raise DecodeError("stored payload has data after its JSON object")
     if not isinstance(value, dict):
         raise DecodeError("stored payload is not a JSON object")
     return value

@@ -146,6 +146,115 @@ def validate_new_event(event: NewEvent) -> str:
         raise ValueError(f"{event.type}: payload is not plain JSON data: {e}") from e
 
 
+@dataclass(frozen=True)
+class PendingEvent:
+    """An event numbered but not yet chained: every hashed field except
+    ``prev_hash``, plus the canonical hash document split around it
+    (``head + prev_hash + tail``), so the hash can be finished by whoever
+    learns the previous hash (Python, or the database inside its lock)."""
+
+    game_id: str
+    seq: int
+    type: str
+    schema_version: int
+    payload: Mapping[str, JSON]
+    payload_json: str
+    recorded_at: str
+    seat: int | None
+    idempotency_key: str | None
+    head: str
+    tail: str
+
+    def chain(self, prev_hash: str, digest: str | None = None) -> SealedEvent:
+        """The sealed event after ``prev_hash`` (``digest`` if already computed)."""
+        if digest is None:
+            digest = hashlib.sha256((self.head + prev_hash + self.tail).encode("utf-8")).hexdigest()
+        return SealedEvent(
+            game_id=self.game_id,
+            seq=self.seq,
+            type=self.type,
+            schema_version=self.schema_version,
+            payload=self.payload,
+            payload_json=self.payload_json,
+            recorded_at=self.recorded_at,
+            seat=self.seat,
+            idempotency_key=self.idempotency_key,
+            prev_hash=prev_hash,
+            hash=digest,
+        )
+
+
+def hash_document_parts(
+    *,
+    game_id: str,
+    seq: int,
+    type: str,
+    schema_version: int,
+    payload_json: str,
+    recorded_at: str,
+    seat: int | None,
+    idempotency_key: str | None,
+) -> tuple[str, str]:
+    """``(head, tail)`` with ``head + prev_hash + tail`` equal to the canonical
+    document :func:`event_hash` hashes (``payload_json`` must be the canonical
+    encoding of the payload).  Keys are written in sorted order, so this is
+    the same text ``canonical_json`` produces for the whole document."""
+    enc = _ENCODER.encode
+    head = (
+        f'{{"game_id":{enc(game_id)},"idempotency_key":{enc(idempotency_key)},'
+        f'"payload":{payload_json},"prev_hash":"'
+    )
+    tail = (
+        f'","recorded_at":{enc(recorded_at)},"schema_version":{enc(schema_version)},'
+        f'"seat":{enc(seat)},"seq":{enc(seq)},"type":{enc(type)}}}'
+    )
+    return head, tail
+
+
+def number(
+    game_id: str,
+    after_seq: int,
+    events: Sequence[NewEvent],
+    recorded_at: str,
+    idempotency_key: str | None = None,
+) -> list[PendingEvent]:
+    """Check ``events`` and number them after seq ``after_seq``.
+
+    The payloads are normalised through their canonical JSON encoding (tuples
+    become lists), so they are exactly what a later read yields.  Raises
+    ``ValueError`` if an event is malformed (see :func:`validate_new_event`)."""
+    pending: list[PendingEvent] = []
+    for offset, event in enumerate(events, start=1):
+        payload_json = validate_new_event(event)
+        seq = after_seq + offset
+        head, tail = hash_document_parts(
+            game_id=game_id,
+            seq=seq,
+            type=event.type,
+            schema_version=event.schema_version,
+            payload_json=payload_json,
+            recorded_at=recorded_at,
+            seat=event.seat,
+            idempotency_key=idempotency_key,
+        )
+        pending.append(
+            PendingEvent(
+                game_id=game_id,
+                seq=seq,
+                type=event.type,
+                schema_version=event.schema_version,
+                payload=json.loads(payload_json),
+                payload_json=payload_json,
+                recorded_at=recorded_at,
+                seat=event.seat,
+                idempotency_key=idempotency_key,
+                head=head,
+                tail=tail,
+            )
+        )
+    return pending
+
+
 def seal(
     game_id: str,
     after_seq: int,
@@ -156,42 +265,11 @@ def seal(
 ) -> list[SealedEvent]:
     """Number and hash-chain ``events`` after seq ``after_seq`` / ``prev_hash``.
 
-    The payloads are normalised through their canonical JSON encoding (tuples
-    become lists), so what is returned is exactly what a later read yields.
-    Raises ``ValueError`` if an event is malformed (see
-    :func:`validate_new_event`)."""
+    Raises ``ValueError`` if an event is malformed (see :func:`number`)."""
     sealed: list[SealedEvent] = []
-    for offset, event in enumerate(events, start=1):
-        payload_json = validate_new_event(event)
-        payload = json.loads(payload_json)
-        seq = after_seq + offset
-        digest = event_hash(
-            game_id=game_id,
-            seq=seq,
-            type=event.type,
-            schema_version=event.schema_version,
-            payload=payload,
-            recorded_at=recorded_at,
-            seat=event.seat,
-            idempotency_key=idempotency_key,
-            prev_hash=prev_hash,
-        )
-        sealed.append(
-            SealedEvent(
-                game_id=game_id,
-                seq=seq,
-                type=event.type,
-                schema_version=event.schema_version,
-                payload=payload,
-                payload_json=payload_json,
-                recorded_at=recorded_at,
-                seat=event.seat,
-                idempotency_key=idempotency_key,
-                prev_hash=prev_hash,
-                hash=digest,
-            )
-        )
-        prev_hash = digest
+    for pending in number(game_id, after_seq, events, recorded_at, idempotency_key):
+        sealed.append(pending.chain(prev_hash))
+        prev_hash = sealed[-1].hash
     return sealed
 
 

@@ -50,7 +50,7 @@ import psycopg.errors
 from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
 from events.cursor import decode_cursor, encode_cursor
-from events.envelope import SealedEvent, seal, verify_events
+from events.envelope import SealedEvent, canonical_json, number, verify_events
 from events.migrate import migrate_postgres
 from events.pg_listener import VersionListener
 from events.rows import (
@@ -91,6 +91,10 @@ _INSERT_EVENT = (
     "INSERT INTO events (game_id, seq, type, schema_version, payload, recorded_at, seat,"
     " idempotency_key, prev_hash, hash) VALUES (%s, %s, %s, %s, %s::json, %s, %s, %s, %s, %s)"
     " RETURNING position"
+)
+_APPEND = (
+    "SELECT r_outcome, r_value, r_request_hash, r_prev_hash, r_written"
+    " FROM cablecar_append(%s, %s, %s, %s, %s, %s, %s)"
 )
 _INSERT_GAME = (
     "INSERT INTO games (game_id, game_type, status, version, last_hash, created_at, updated_at, metadata)"
@@ -302,49 +306,51 @@ class PostgresStore(EventStore):
         status: str | None = None,
     ) -> AppendResult:
         """Append ``events`` atomically after ``expected_version`` (see
-        :meth:`EventStore.append`); ``ValueError`` for an empty or malformed batch."""
+        :meth:`EventStore.append`); ``ValueError`` for an empty or malformed batch.
+
+        One round trip: the events are numbered and their hash documents
+        prepared here, and the ``cablecar_append`` database function locks
+        the game row, checks the idempotency key and the version, finishes
+        the hash chain and inserts (migration ``0002_append_function.sql``)."""
         check_append_args(events, expected_version, status)
-        now = self._clock()
-        recorded_at = format_timestamp(now)
-        with self._connection() as conn:
-            event_cur = conn.cursor()
-            with conn.pipeline(), conn.transaction():
-                game_cur = conn.execute(
-                    "SELECT version, last_hash FROM games WHERE game_id = %s FOR UPDATE", (game_id,)
-                )
-                key_cur = None
-                if idempotency_key is not None:
-                    key_cur = self._query_key(conn, game_id, idempotency_key)
-                row = game_cur.fetchone()
-                if row is None:
-                    raise GameNotFound(game_id)
-                if key_cur is not None:
-                    replay = self._replay(conn, game_id, key_cur)
-                    if replay is not None:
-                        return replay
-                version, last_hash = int(row[0]), row[1]
-                if version != expected_version:
-                    raise StaleVersion(game_id, expected_version, version)
-                sealed = seal(game_id, version, last_hash, events, recorded_at, idempotency_key)
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (POSITION_LOCK_KEY,))
-                event_cur.executemany(_INSERT_EVENT, [_event_params(e) for e in sealed], returning=True)
-                conn.execute(
-                    "UPDATE games SET version = %s, last_hash = %s, updated_at = %s,"
-                    " status = coalesce(%s, status) WHERE game_id = %s",
-                    (sealed[-1].seq, sealed[-1].hash, now, status, game_id),
-                )
-                if idempotency_key is not None:
-                    conn.execute(
-                        "INSERT INTO idempotency_keys (game_id, key, request_hash, first_seq, last_seq,"
-                        " created_at) VALUES (%s, %s, %s, %s, %s, %s)",
-                        (game_id, idempotency_key, request_hash, sealed[0].seq, sealed[-1].seq, now),
-                    )
-            positions = self._returned_positions(event_cur)
-        return AppendResult(
-            tuple(e.at(p) for e, p in zip(sealed, positions, strict=True)),
-            replayed=False,
-            request_hash=request_hash,
+        recorded_at = format_timestamp(self._clock())
+        pending = number(game_id, expected_version, events, recorded_at, idempotency_key)
+        batch = canonical_json(
+            [
+                {
+                    "type": p.type,
+                    "schema_version": p.schema_version,
+                    "seat": p.seat,
+                    "payload": p.payload_json,
+                    "head": p.head,
+                    "tail": p.tail,
+                }
+                for p in pending
+            ]
         )
+        params = (game_id, expected_version, idempotency_key, request_hash, status, recorded_at, batch)
+        with self._connection() as conn:
+            row = conn.execute(_APPEND, params).fetchone()
+            assert row is not None
+            outcome, value, stored_request_hash, prev_hash, written = row
+            if outcome == "replayed":
+                replayed = conn.execute(
+                    f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = %s AND seq BETWEEN %s AND %s"
+                    " ORDER BY seq",
+                    (game_id, value, written[0]),
+                ).fetchall()
+                return AppendResult(
+                    tuple(map(_stored, replayed)), replayed=True, request_hash=stored_request_hash
+                )
+        if outcome == "not_found":
+            raise GameNotFound(game_id)
+        if outcome == "stale":
+            raise StaleVersion(game_id, expected_version, int(value))
+        sealed: list[StoredEvent] = []
+        for p, (position, digest) in zip(pending, written, strict=True):
+            sealed.append(p.chain(prev_hash, digest).at(position))
+            prev_hash = digest
+        return AppendResult(tuple(sealed), replayed=False, request_hash=request_hash)
 
     @staticmethod
     def _query_key(conn: Conn, game_id: str, idempotency_key: str) -> psycopg.Cursor[Any]:
