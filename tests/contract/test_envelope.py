@@ -15,11 +15,13 @@ from events.envelope import (
     GENESIS_HASH,
     canonical_json,
     event_hash,
+    hash_document_parts,
     recompute_hash,
     seal,
     validate_new_event,
     verify_events,
 )
+from events.rows import event_from_row
 from events.store import InvalidCursor, NewEvent, StoredEvent
 from events.timestamps import format_timestamp, parse_timestamp
 
@@ -141,3 +143,64 @@ def test_timestamps_are_utc_microsecond_text() -> None:
     assert parse_timestamp(text).tzinfo == UTC
     with pytest.raises(ValueError):
         format_timestamp(datetime(2024, 1, 1))
+
+
+@given(
+    game_id=st.text(min_size=1, max_size=12),
+    seq=st.integers(min_value=1, max_value=2**53),
+    type_=st.text(min_size=1, max_size=12),
+    schema_version=st.integers(min_value=1, max_value=99),
+    payload=st.dictionaries(st.text(max_size=5), json_values, max_size=4),
+    recorded_at=st.text(max_size=30),
+    seat=st.none() | st.integers(min_value=0, max_value=9),
+    key=st.none() | st.text(max_size=12),
+    prev_hash=st.text(alphabet="0123456789abcdef", min_size=64, max_size=64),
+)
+def test_split_hash_document_is_the_canonical_document(
+    game_id: str,
+    seq: int,
+    type_: str,
+    schema_version: int,
+    payload: dict[str, object],
+    recorded_at: str,
+    seat: int | None,
+    key: str | None,
+    prev_hash: str,
+) -> None:
+    """PostgreSQL finishes hashes from (head, tail): they must rebuild the
+    canonical document exactly, whatever the strings hold."""
+    head, tail = hash_document_parts(
+        game_id=game_id,
+        seq=seq,
+        type=type_,
+        schema_version=schema_version,
+        payload_json=canonical_json(payload),
+        recorded_at=recorded_at,
+        seat=seat,
+        idempotency_key=key,
+    )
+    document = {
+        "game_id": game_id,
+        "seq": seq,
+        "type": type_,
+        "schema_version": schema_version,
+        "payload": payload,
+        "recorded_at": recorded_at,
+        "seat": seat,
+        "idempotency_key": key,
+        "prev_hash": prev_hash,
+    }
+    assert head + prev_hash + tail == canonical_json(document)
+    assert hashlib.sha256((head + prev_hash + tail).encode()).hexdigest() == event_hash(**document)  # type: ignore[arg-type]
+
+
+def test_rows_become_the_same_envelopes_as_the_constructor_builds() -> None:
+    row = ("g", 3, 17, "t", 2, '{"a":1}', "2024-01-01T00:00:00.000000Z", None, "k", "p" * 64, "h" * 64)
+    built = event_from_row(row, {"a": 1})
+    expected = StoredEvent(
+        "g", 3, 17, "t", 2, {"a": 1}, "2024-01-01T00:00:00.000000Z", None, "k", "p" * 64, "h" * 64
+    )
+    assert built == expected and repr(built) == repr(expected)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.seq = 4  # type: ignore[misc]
+    assert not hasattr(StoredEvent, "__post_init__")  # nothing is skipped by the fast path

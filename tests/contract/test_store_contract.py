@@ -450,3 +450,24 @@ def test_ping_and_close(backend: Backend, new_id: NewId) -> None:
         store.ping()
     with pytest.raises(StoreUnavailable):
         store.create_game(new_id(), "t", {}, [], "setup")
+
+
+def test_awkward_strings_survive_storage_and_hashing(store: EventStore) -> None:
+    """Hashes finished by the database must equal Python's for any text."""
+    awkward = 'q"uo\\te \u00e9\u4e2d\U0001f682 \t\n\x01 </script> %s ? $1'
+    gid = f"g-{awkward}-{time.monotonic_ns()}"
+    store.create_game(gid, "test-game", {"note": awkward}, [ev("started", None, text=awkward)], "playing")
+    appended = store.append(
+        gid,
+        1,
+        [NewEvent(f"type {awkward}", {awkward: [awkward, {"k": awkward}]}, 1, 3), ev(text=awkward)],
+        idempotency_key=f"key {awkward}",
+        request_hash=awkward,
+    )
+    loaded = store.load(gid)
+    assert loaded[1:] == list(appended.events)
+    assert loaded[1].payload == {awkward: [awkward, {"k": awkward}]}
+    assert all(recompute_hash(e) == e.hash for e in loaded)
+    assert store.verify_chain(gid).ok
+    assert store.append(gid, 1, [ev()], idempotency_key=f"key {awkward}").request_hash == awkward
+    assert store.get_game(gid).metadata == {"note": awkward}
