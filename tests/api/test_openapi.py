@@ -135,6 +135,36 @@ def evenly(items: list[Any], at_most: int) -> list[Any]:
     return [items[round(i * step)] for i in range(at_most)]
 
 
+def sse_messages(text: str) -> list[dict[str, Any]]:
+    """The messages of an event stream as an ``EventSource`` dispatches them:
+    blocks with data only, ``event`` defaulting to ``message``, ``id`` the last
+    id seen, ``retry`` as an integer."""
+    messages: list[dict[str, Any]] = []
+    last_id: str | None = None
+    for block in re.split(r"\r\n\r\n|\n\n|\r\r", text):
+        fields: dict[str, Any] = {}
+        data: list[str] = []
+        for line in re.split(r"\r\n|\n|\r", block):
+            if not line or line.startswith(":"):
+                continue
+            name, _, value = line.partition(":")
+            value = value.removeprefix(" ")
+            if name == "data":
+                data.append(value)
+            elif name == "id":
+                last_id = value
+            elif name == "retry" and value.isdigit():
+                fields["retry"] = int(value)
+            elif name == "event":
+                fields["event"] = value
+        if data:
+            message = {"data": "\n".join(data), "event": fields.get("event") or "message", **fields}
+            if last_id is not None:
+                message["id"] = last_id
+            messages.append(message)
+    return messages
+
+
 def check_response(resp: TestResponse, path: str, method: str = "get", thin: str | None = None) -> Any:
     """Assert ``resp`` is documented for (path, method): status, media type, headers
     and body schema.  ``thin`` names a list field of the body validated on an even
@@ -144,13 +174,22 @@ def check_response(resp: TestResponse, path: str, method: str = "get", thin: str
     if not content:
         assert not resp.data, f"{resp.status_code} of {method.upper()} {path} is documented without a body"
         return None
-    media = resp.mimetype
+    media = resp.mimetype or ""
     assert media in content, f"{method.upper()} {path} {resp.status_code}: {media} not in {sorted(content)}"
     for name, header in node.get("headers", {}).items():
         if name in resp.headers:
             header_ptr = header["$ref"] if "$ref" in header else pointer(*parts, "headers", name)
             problems = errors_of(validator(header_ptr + "/schema"), resp.headers[name])
             assert not problems, f"header {name}: {problems}"
+    if media == "text/event-stream":
+        message_schema = content[media]["schema"]
+        message_ptr = message_schema.get("$ref", pointer(*parts, "content", media, "schema"))
+        messages = sse_messages(resp.get_data(as_text=True))
+        for message in messages:
+            assert errors_of(validator(message_ptr), message) == [], message
+            data_ptr = message_ptr + "/properties/data/contentSchema"
+            assert errors_of(validator(data_ptr), json.loads(message["data"])) == [], message
+        return messages
     if not JSON_MEDIA.match(media):
         return resp.get_data(as_text=True)
     body = json.loads(resp.get_data(as_text=True))
@@ -462,20 +501,6 @@ def test_legal_actions_match_their_schema_and_the_servers_shape_check(
         check_response(resp, "/v1/games/{id}/actions", "post")
 
 
-def sse_messages(text: str) -> list[dict[str, str]]:
-    """Parse an event stream into messages (comment lines dropped)."""
-    messages = []
-    for block in text.split("\n\n"):
-        fields: dict[str, str] = {}
-        for line in block.splitlines():
-            if line and not line.startswith(":"):
-                name, _, value = line.partition(":")
-                fields[name] = value.removeprefix(" ")
-        if fields:
-            messages.append(fields)
-    return messages
-
-
 @pytest.fixture
 def quick_client(tmp_path: Path) -> Iterator[FlaskClient]:
     """A client whose event streams close at once (after what is stored)."""
@@ -487,15 +512,12 @@ def quick_client(tmp_path: Path) -> Iterator[FlaskClient]:
 def test_event_stream_messages_hold_documented_events(quick_client: FlaskClient) -> None:
     game = create(quick_client, "ttr-sf", players=2, seed="openapi-stream")
     resp = quick_client.get(f"/v1/games/{game['id']}/events/stream", headers={"Last-Event-ID": "1"})
-    check_response(resp, "/v1/games/{id}/events/stream")
-    messages = sse_messages(resp.get_data(as_text=True))
-    assert messages[0] == {"retry": "2000"}
-    events = [m for m in messages if "id" in m]
-    assert [int(m["id"]) for m in events] == list(range(2, game["version"] + 1))
-    for message in events:
-        event = json.loads(message["data"])
-        assert event["seq"] == int(message["id"])
-        assert errors_of(component("Event"), event) == []
+    messages = check_response(resp, "/v1/games/{id}/events/stream")
+    assert resp.get_data(as_text=True).startswith("retry: 2000\n\n")
+    assert [int(m["id"]) for m in messages] == list(range(2, game["version"] + 1))
+    for message in messages:
+        assert message["event"] == "message"
+        assert json.loads(message["data"])["seq"] == int(message["id"])
     bad = quick_client.get(f"/v1/games/{game['id']}/events/stream", headers={"Last-Event-ID": "x"})
     assert check_response(bad, "/v1/games/{id}/events/stream")["code"] == "invalid_request"
 
@@ -514,7 +536,11 @@ def test_a_finished_game_matches_the_spec(quick_client: FlaskClient) -> None:
     page = check_response(client.get(f"/v1/games/{gid}/events?limit=1000"), "/v1/games/{id}/events")
     assert all("hash" in e and "prev_hash" in e for e in page["events"])
     stream = client.get(f"/v1/games/{gid}/events/stream?after={final['version'] - 1}")
-    assert sse_messages(check_response(stream, "/v1/games/{id}/events/stream"))[-1]["event"] == "end"
+    last = check_response(stream, "/v1/games/{id}/events/stream")[-1]
+    assert last["event"] == "end" and json.loads(last["data"]) == {
+        "version": final["version"],
+        "status": "finished",
+    }
     record = check_response(client.get(f"/v1/games/{gid}/export"), "/v1/games/{id}/export")
     assert len(record["events"]) == final["version"]
     ndjson = client.get(f"/v1/games/{gid}/export", headers={"Accept": "application/x-ndjson"})
