@@ -16,7 +16,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from domain.errors import DomainError
-from events.store import GameNotFound, StaleVersion, StoreUnavailable
+from events.store import GameNotFound, InvalidCursor, StaleVersion, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -131,6 +131,11 @@ def register(app: Flask) -> None:
     @app.errorhandler(GameNotFound)
     def _not_found(err: GameNotFound) -> Response:
         return problem(404, "not_found", f"no game with id {err.game_id!r}")
+
+    @app.errorhandler(InvalidCursor)
+    def _cursor(err: InvalidCursor) -> Response:
+        return problem(400, "invalid_request", "cursor: not a cursor returned by this listing",
+                       errors=[{"field": "cursor", "message": str(err)}])
 
     @app.errorhandler(StoreUnavailable)
     def _unavailable(err: StoreUnavailable) -> Response:

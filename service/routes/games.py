@@ -15,6 +15,7 @@ from service.schemas.actions import load_action
 from service.schemas.requests import (
     CreateGameSchema,
     EventsQuerySchema,
+    LegalActionsQuerySchema,
     ListGamesQuerySchema,
     StreamQuerySchema,
     ViewQuerySchema,
@@ -133,15 +134,23 @@ def get_game(game_id: str) -> Response | dict[str, Any]:
 
 @bp.get("/games/<game_id>/legal-actions")
 def legal_actions(game_id: str) -> dict[str, Any]:
-    """Every action the caller's seat may send now."""
+    """Every action the caller's seat may send now, a page at a time."""
     rt = runtime()
+    q = LegalActionsQuerySchema().load(request.args.to_dict())
     record = rt.store.get_game(game_id)
     seat = require_seat(game_caller(rt.store, record))
     loaded = rt.games.load(game_id)
-    actions = [a.to_body() for a in loaded.game.legal_actions(loaded.state, seat)]
-    return LegalActionsSchema().dump(
-        {"game_id": game_id, "version": loaded.version, "seat": seat, "actions": actions}
-    )
+    everything = loaded.game.legal_actions(loaded.state, seat)
+    start, end = q["cursor"], q["cursor"] + q["limit"]
+    actions = [a.to_body() for a in everything[start:end]]
+    return LegalActionsSchema().dump({
+        "game_id": game_id,
+        "version": loaded.version,
+        "seat": seat,
+        "total": len(everything),
+        "next_cursor": end if end < len(everything) else None,
+        "actions": actions,
+    })
 
 
 @bp.post("/games/<game_id>/actions")

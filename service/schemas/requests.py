@@ -49,3 +49,11 @@ class StreamQuerySchema(Schema):
     """Query of ``GET /v1/games/{id}/events/stream``."""
 
     after = fields.Integer(load_default=None, validate=validate.Range(min=0))
+
+
+class LegalActionsQuerySchema(Schema):
+    """Query of ``GET /v1/games/{id}/legal-actions`` (cable-car openings have
+    well over 100,000 legal tile pairs, so the list is paged)."""
+
+    limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=10000))
+    cursor = fields.Integer(load_default=0, validate=validate.Range(min=0))

@@ -131,6 +131,8 @@ class LegalActionsSchema(Schema):
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
     seat = fields.Integer(required=True)
+    total = fields.Integer(required=True)
+    next_cursor = fields.Integer(allow_none=True, required=True)
     actions = fields.List(fields.Dict(), required=True)
 
 

@@ -248,7 +248,7 @@ def test_full_game_export_and_audit(client: FlaskClient) -> None:
     export = client.get(f"/v1/games/{game['id']}/export")
     assert export.status_code == 200
     record = export.get_json()
-    assert record["seed"] == "api-test" and len(record["events"]) == final["version"]
+    assert record["seed"]["value"] == "api-test" and len(record["events"]) == final["version"]
     audit = client.get(f"/v1/games/{game['id']}/audit").get_json()
     assert audit["ok"] is True
 
