@@ -205,7 +205,7 @@ def play_seat(
     run = GameRun(game_id, "", [token])
     etag = None
     while True:
-        headers = {"If-None-Match": etag} if etag else {}
+        headers: dict[str, str] = {"If-None-Match": etag} if etag else {}
         req = urllib.request.Request(
             client.base_url.rstrip("/") + f"/v1/games/{game_id}",
             headers={"Authorization": f"Bearer {token}", **headers},

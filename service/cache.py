@@ -12,6 +12,7 @@ back-off: the service keeps answering from the event store.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -156,7 +157,7 @@ return 1
             self._failed(e)
             return None
         self._last_error = ""
-        if not raw or len(raw) < 40:
+        if not isinstance(raw, bytes) or len(raw) < 40:
             return None
         version_part, sig, body = raw[:8], raw[8:40], raw[40:]
         if not hmac.compare_digest(sig, self._sign(version_part + body)):
@@ -188,10 +189,8 @@ return 1
         return CacheHealth(self.backend, True, "redis reachable")
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(Exception):
             self._redis.close()
-        except Exception:  # pragma: no cover - best effort
-            pass
 
 
 def open_cache(redis_url: str | None, secret: bytes, max_entries: int = 2048) -> StateCache:

@@ -24,7 +24,7 @@ def _serve(args: argparse.Namespace) -> int:
     workers = args.workers if args.workers is not None else settings.workers
     threads = args.threads if args.threads is not None else settings.threads
 
-    class _App(BaseApplication):  # type: ignore[misc]
+    class _App(BaseApplication):
         def load_config(self) -> None:
             import service.gunicorn_conf as conf
 

@@ -1,0 +1,1 @@
+"""The HTTP service: app factory, schemas, routes, cache, config, CLI."""
