@@ -13,6 +13,7 @@ from service.problems import ApiError
 from service.runtime import runtime
 from service.schemas.actions import load_action
 from service.schemas.requests import (
+    MAX_INT,
     CreateGameSchema,
     EventsQuerySchema,
     LegalActionsQuerySchema,
@@ -198,8 +199,8 @@ def stream_events(game_id: str) -> Response:
             after = int(last_id)
         except ValueError as e:
             raise ValidationError({"Last-Event-ID": ["must be an event seq (integer)"]}) from e
-        if after < 0:
-            raise ValidationError({"Last-Event-ID": ["must be >= 0"]})
+        if not 0 <= after <= MAX_INT:
+            raise ValidationError({"Last-Event-ID": [f"must be between 0 and {MAX_INT}"]})
     gen = stream(
         rt.games, game_id, caller, after or 0, rt.settings.sse_max_seconds, rt.settings.sse_heartbeat_seconds
     )

@@ -16,7 +16,7 @@ SQUARE = validate.Range(min=1, max=12)
 
 class _Action(Schema):
     type = fields.String(required=True)
-    expected_version = fields.Integer(load_default=None, strict=True, validate=validate.Range(min=0))
+    expected_version = fields.Integer(load_default=None, strict=True, validate=validate.Range(min=0, max=2**53))
 
 
 # ---------------------------------------------------------------- ttr-sf

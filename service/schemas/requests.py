@@ -5,6 +5,8 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 NAME = validate.Length(min=1, max=40)
+#: the largest integer accepted in a query (fits every database integer type)
+MAX_INT = 2**53
 
 
 class PlayerInSchema(Schema):
@@ -35,20 +37,20 @@ class ListGamesQuerySchema(Schema):
 class ViewQuerySchema(Schema):
     """Query of ``GET /v1/games/{id}``."""
 
-    at = fields.Integer(load_default=None, validate=validate.Range(min=1))
+    at = fields.Integer(load_default=None, validate=validate.Range(min=1, max=MAX_INT))
 
 
 class EventsQuerySchema(Schema):
     """Query of ``GET /v1/games/{id}/events``."""
 
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INT))
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
 class StreamQuerySchema(Schema):
     """Query of ``GET /v1/games/{id}/events/stream``."""
 
-    after = fields.Integer(load_default=None, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=None, validate=validate.Range(min=0, max=MAX_INT))
 
 
 class LegalActionsQuerySchema(Schema):
@@ -56,4 +58,4 @@ class LegalActionsQuerySchema(Schema):
     well over 100,000 legal tile pairs, so the list is paged)."""
 
     limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=10000))
-    cursor = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    cursor = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INT))
