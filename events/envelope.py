@@ -36,6 +36,20 @@ _ENCODER = json.JSONEncoder(
 )
 
 
+_encode_string = json.encoder.encode_basestring  # the C escaper JSONEncoder uses for str
+
+
+def _json_scalar(value: str | int | None) -> str:
+    """A string, int or None as canonical JSON (what ``canonical_json`` writes)."""
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return _encode_string(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    raise TypeError(f"expected a string, an int or None, got {value!r}")
+
+
 def canonical_json(value: JSON) -> str:
     """Encode ``value`` canonically (sorted keys, compact, UTF-8 text).
 
@@ -69,6 +83,42 @@ def event_hash(
         "prev_hash": prev_hash,
     }
     return hashlib.sha256(canonical_json(document).encode("utf-8")).hexdigest()
+
+
+_new = object.__new__
+
+
+def stored_event(
+    game_id: str,
+    seq: int,
+    position: int,
+    type: str,
+    schema_version: int,
+    payload: Mapping[str, JSON],
+    recorded_at: str,
+    seat: int | None,
+    idempotency_key: str | None,
+    prev_hash: str,
+    hash: str,
+) -> StoredEvent:
+    """``StoredEvent(...)`` with these fields, built without the generated
+    ``__init__``: a frozen dataclass sets each of its eleven fields through
+    ``object.__setattr__``, which was a third of the cost of loading a game.
+    ``StoredEvent`` has no ``__post_init__`` to skip (a test pins both facts)."""
+    event = _new(StoredEvent)
+    fields = event.__dict__
+    fields["game_id"] = game_id
+    fields["seq"] = seq
+    fields["position"] = position
+    fields["type"] = type
+    fields["schema_version"] = schema_version
+    fields["payload"] = payload
+    fields["recorded_at"] = recorded_at
+    fields["seat"] = seat
+    fields["idempotency_key"] = idempotency_key
+    fields["prev_hash"] = prev_hash
+    fields["hash"] = hash
+    return event
 
 
 def recompute_hash(event: StoredEvent) -> str:
@@ -140,8 +190,9 @@ def validate_new_event(event: NewEvent) -> str:
         raise ValueError(f"{event.type}: seat must be an int or None, got {event.seat!r}")
     if not isinstance(event.payload, Mapping):
         raise ValueError(f"{event.type}: payload must be a JSON object")
+    payload = event.payload if type(event.payload) is dict else dict(event.payload)
     try:
-        return canonical_json(dict(event.payload))
+        return canonical_json(payload)
     except (TypeError, ValueError) as e:
         raise ValueError(f"{event.type}: payload is not plain JSON data: {e}") from e
 
@@ -165,10 +216,31 @@ class PendingEvent:
     head: str
     tail: str
 
+    def digest(self, prev_hash: str) -> str:
+        """The hash this event gets after ``prev_hash``."""
+        return hashlib.sha256((self.head + prev_hash + self.tail).encode("utf-8")).hexdigest()
+
+    def stored(self, prev_hash: str, digest: str, position: int) -> StoredEvent:
+        """The stored envelope once chained after ``prev_hash`` (with hash
+        ``digest``) and given ``position``."""
+        return stored_event(
+            self.game_id,
+            self.seq,
+            position,
+            self.type,
+            self.schema_version,
+            self.payload,
+            self.recorded_at,
+            self.seat,
+            self.idempotency_key,
+            prev_hash,
+            digest,
+        )
+
     def chain(self, prev_hash: str, digest: str | None = None) -> SealedEvent:
         """The sealed event after ``prev_hash`` (``digest`` if already computed)."""
         if digest is None:
-            digest = hashlib.sha256((self.head + prev_hash + self.tail).encode("utf-8")).hexdigest()
+            digest = self.digest(prev_hash)
         return SealedEvent(
             game_id=self.game_id,
             seq=self.seq,
@@ -199,7 +271,7 @@ def hash_document_parts(
     document :func:`event_hash` hashes (``payload_json`` must be the canonical
     encoding of the payload).  Keys are written in sorted order, so this is
     the same text ``canonical_json`` produces for the whole document."""
-    enc = _ENCODER.encode
+    enc = _json_scalar
     head = (
         f'{{"game_id":{enc(game_id)},"idempotency_key":{enc(idempotency_key)},'
         f'"payload":{payload_json},"prev_hash":"'

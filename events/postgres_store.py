@@ -2,13 +2,17 @@
 ``psycopg_pool.ConnectionPool``.
 
 Writes
-    ``append`` takes the game row with ``SELECT ... FOR UPDATE``: concurrent
-    appends to one game (from any number of processes) queue on that row
-    lock, and each sees the version its predecessor committed, so exactly one
-    of several writers with the same ``expected_version`` wins and the others
-    get :class:`StaleVersion`.  The statements of a transaction are sent in
-    pipeline mode: one round trip reads the row (and the idempotency key),
-    a second one inserts, updates and commits.
+    ``append`` is ONE round trip: the events are validated, numbered (seq =
+    expected + i) and their canonical hash documents prepared here, then the
+    ``cablecar_append_one`` / ``cablecar_append`` database functions
+    (migration ``0002_append_function.sql``) check the idempotency key and
+    the version, finish the hash chain on the game's ``last_hash`` and claim
+    the game row with ``UPDATE ... WHERE version = expected``.  Concurrent
+    appends to one game, from any number of processes, queue on that row
+    lock; the losers re-read after the winner commits and get
+    :class:`StaleVersion` (or their replay, for a retried idempotency key),
+    so exactly one of several writers with the same ``expected_version``
+    wins.  ``create_game(s)`` runs its inserts in one pipelined transaction.
 
 Global positions
     ``events.position`` is an identity column, drawn inside the transaction
@@ -50,7 +54,7 @@ import psycopg.errors
 from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
 from events.cursor import decode_cursor, encode_cursor
-from events.envelope import SealedEvent, canonical_json, number, verify_events
+from events.envelope import PendingEvent, SealedEvent, canonical_json, number, verify_events
 from events.migrate import migrate_postgres
 from events.pg_listener import VersionListener
 from events.rows import (
@@ -96,6 +100,10 @@ _APPEND = (
     "SELECT r_outcome, r_value, r_request_hash, r_prev_hash, r_written"
     " FROM cablecar_append(%s, %s, %s, %s, %s, %s, %s)"
 )
+_APPEND_ONE = (
+    "SELECT r_outcome, r_value, r_request_hash, r_prev_hash, r_position, r_hash"
+    " FROM cablecar_append_one(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+)
 _INSERT_GAME = (
     "INSERT INTO games (game_id, game_type, status, version, last_hash, created_at, updated_at, metadata)"
     " VALUES (%s, %s, %s, %s, %s, %s, %s, %s::jsonb)"
@@ -125,6 +133,23 @@ def _event_params(e: SealedEvent) -> tuple[Any, ...]:
         e.idempotency_key,
         e.prev_hash,
         e.hash,
+    )
+
+
+def _batch_json(pending: Sequence[PendingEvent]) -> str:
+    """The ``p_events`` argument of ``cablecar_append`` (see its migration)."""
+    return canonical_json(
+        [
+            {
+                "type": p.type,
+                "schema_version": p.schema_version,
+                "seat": p.seat,
+                "payload": p.payload_json,
+                "head": p.head,
+                "tail": p.tail,
+            }
+            for p in pending
+        ]
     )
 
 
@@ -315,29 +340,26 @@ class PostgresStore(EventStore):
         check_append_args(events, expected_version, status)
         recorded_at = format_timestamp(self._clock())
         pending = number(game_id, expected_version, events, recorded_at, idempotency_key)
-        batch = canonical_json(
-            [
-                {
-                    "type": p.type,
-                    "schema_version": p.schema_version,
-                    "seat": p.seat,
-                    "payload": p.payload_json,
-                    "head": p.head,
-                    "tail": p.tail,
-                }
-                for p in pending
-            ]
-        )
-        params = (game_id, expected_version, idempotency_key, request_hash, status, recorded_at, batch)
+        head = (game_id, expected_version, idempotency_key, request_hash, status, recorded_at)
         with self._connection() as conn:
-            row = conn.execute(_APPEND, params).fetchone()
-            assert row is not None
-            outcome, value, stored_request_hash, prev_hash, written = row
+            if len(pending) == 1:
+                p = pending[0]
+                params = (*head, p.type, p.schema_version, p.payload_json, p.seat, p.head, p.tail)
+                row = conn.execute(_APPEND_ONE, params).fetchone()
+                assert row is not None
+                outcome, value, stored_request_hash, prev_hash, position, digest = row
+                written = [(position, digest)]
+                last_seq = position
+            else:
+                row = conn.execute(_APPEND, (*head, _batch_json(pending))).fetchone()
+                assert row is not None
+                outcome, value, stored_request_hash, prev_hash, written = row
+                last_seq = written[0] if outcome == "replayed" else None
             if outcome == "replayed":
                 replayed = conn.execute(
                     f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = %s AND seq BETWEEN %s AND %s"
                     " ORDER BY seq",
-                    (game_id, value, written[0]),
+                    (game_id, value, last_seq),
                 ).fetchall()
                 return AppendResult(
                     tuple(map(_stored, replayed)), replayed=True, request_hash=stored_request_hash
@@ -346,11 +368,11 @@ class PostgresStore(EventStore):
             raise GameNotFound(game_id)
         if outcome == "stale":
             raise StaleVersion(game_id, expected_version, int(value))
-        sealed: list[StoredEvent] = []
+        stored: list[StoredEvent] = []
         for p, (position, digest) in zip(pending, written, strict=True):
-            sealed.append(p.chain(prev_hash, digest).at(position))
+            stored.append(p.stored(prev_hash, digest, position))
             prev_hash = digest
-        return AppendResult(tuple(sealed), replayed=False, request_hash=request_hash)
+        return AppendResult(tuple(stored), replayed=False, request_hash=request_hash)
 
     @staticmethod
     def _query_key(conn: Conn, game_id: str, idempotency_key: str) -> psycopg.Cursor[Any]:

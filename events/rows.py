@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from events.envelope import GENESIS_HASH, SealedEvent, canonical_json, seal
+from events.envelope import GENESIS_HASH, SealedEvent, canonical_json, seal, stored_event
 from events.store import GameExists, GameRecord, NewEvent, StoredEvent
 
 JSON = Any
@@ -17,35 +17,16 @@ EVENT_COLUMNS = "game_id, seq, position, type, schema_version, payload, recorded
 #: Column order of every games SELECT (see :func:`game_from_row`).
 GAME_COLUMNS = "game_id, game_type, status, version, created_at, updated_at, metadata"
 
-_new = object.__new__
-
 #: Largest page ``list_games`` and ``read_all`` hand out.
 MAX_PAGE = 10_000
 
 
 def event_from_row(row: Sequence[Any], payload: Mapping[str, JSON]) -> StoredEvent:
     """A :class:`StoredEvent` from a row in :data:`EVENT_COLUMNS` order
-    (``payload`` already decoded, since drivers differ there).
-
-    Equal to ``StoredEvent(...)`` with the same fields, built without the
-    generated ``__init__``: a frozen dataclass sets each of its eleven
-    fields through ``object.__setattr__``, which was a third of the cost of
-    loading a game.  ``StoredEvent`` has no ``__post_init__`` to skip (a test
-    pins both facts)."""
-    event = _new(StoredEvent)
-    fields = event.__dict__
-    fields["game_id"] = row[0]
-    fields["seq"] = row[1]
-    fields["position"] = row[2]
-    fields["type"] = row[3]
-    fields["schema_version"] = row[4]
-    fields["payload"] = payload
-    fields["recorded_at"] = row[6]
-    fields["seat"] = row[7]
-    fields["idempotency_key"] = row[8]
-    fields["prev_hash"] = row[9]
-    fields["hash"] = row[10]
-    return event
+    (``payload`` already decoded, since drivers differ there)."""
+    return stored_event(
+        row[0], row[1], row[2], row[3], row[4], payload, row[6], row[7], row[8], row[9], row[10]
+    )
 
 
 def game_from_row(

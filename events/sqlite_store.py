@@ -29,7 +29,7 @@ from typing import Any
 
 from events.codec import loads_payload
 from events.cursor import decode_cursor, encode_cursor
-from events.envelope import SealedEvent, seal, verify_events
+from events.envelope import SealedEvent, number, verify_events
 from events.migrate import migrate_sqlite
 from events.rows import (
     EVENT_COLUMNS,
@@ -261,6 +261,9 @@ class SqliteStore(EventStore):
         :meth:`EventStore.append`); ``ValueError`` for an empty or malformed batch."""
         check_append_args(events, expected_version, status)
         now = format_timestamp(self._clock())
+        # Numbered before taking the write lock (seq = expected + i); wasted
+        # only when the version turns out stale.
+        pending = number(game_id, expected_version, events, now, idempotency_key)
         with self._transaction() as cur:
             row = cur.execute(
                 "SELECT version, last_hash, (SELECT coalesce(max(position), 0) FROM events)"
@@ -269,31 +272,51 @@ class SqliteStore(EventStore):
             ).fetchone()
             if row is None:
                 raise GameNotFound(game_id)
-            version, last_hash, max_position = row
+            version, prev_hash, position = row
             if idempotency_key is not None:
                 replay = self._replay(cur, game_id, idempotency_key)
                 if replay is not None:
                     return replay
             if version != expected_version:
                 raise StaleVersion(game_id, expected_version, version)
-            sealed = seal(game_id, version, last_hash, events, now, idempotency_key)
-            cur.executemany(_INSERT_EVENT, _event_rows(sealed, max_position + 1))
+            rows: list[tuple[Any, ...]] = []
+            written: list[StoredEvent] = []
+            for p in pending:
+                digest = p.digest(prev_hash)
+                position += 1
+                rows.append(
+                    (
+                        position,
+                        game_id,
+                        p.seq,
+                        p.type,
+                        p.schema_version,
+                        p.payload_json,
+                        now,
+                        p.seat,
+                        idempotency_key,
+                        prev_hash,
+                        digest,
+                    )
+                )
+                written.append(p.stored(prev_hash, digest, position))
+                prev_hash = digest
+            if len(rows) == 1:
+                cur.execute(_INSERT_EVENT, rows[0])
+            else:
+                cur.executemany(_INSERT_EVENT, rows)
             cur.execute(
                 "UPDATE games SET version = ?, last_hash = ?, updated_at = ?, status = coalesce(?, status)"
                 " WHERE game_id = ?",
-                (sealed[-1].seq, sealed[-1].hash, now, status, game_id),
+                (pending[-1].seq, prev_hash, now, status, game_id),
             )
             if idempotency_key is not None:
                 cur.execute(
                     "INSERT INTO idempotency_keys (game_id, key, request_hash, first_seq, last_seq, created_at)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, idempotency_key, request_hash, sealed[0].seq, sealed[-1].seq, now),
+                    (game_id, idempotency_key, request_hash, pending[0].seq, pending[-1].seq, now),
                 )
-        return AppendResult(
-            tuple(e.at(max_position + 1 + i) for i, e in enumerate(sealed)),
-            replayed=False,
-            request_hash=request_hash,
-        )
+        return AppendResult(tuple(written), replayed=False, request_hash=request_hash)
 
     @staticmethod
     def _replay(cur: sqlite3.Cursor, game_id: str, idempotency_key: str) -> AppendResult | None:

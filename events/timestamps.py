@@ -25,7 +25,8 @@ def format_timestamp(moment: datetime) -> str:
     Raises ``ValueError`` for a naive datetime (its zone would be a guess)."""
     if moment.tzinfo is None:
         raise ValueError("timestamps must be timezone-aware")
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    # isoformat of a UTC datetime ends in "+00:00"; it is faster than strftime
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")[:-6] + "Z"
 
 
 def parse_timestamp(text: str) -> datetime:
