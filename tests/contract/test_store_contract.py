@@ -471,3 +471,60 @@ def test_awkward_strings_survive_storage_and_hashing(store: EventStore) -> None:
     assert store.verify_chain(gid).ok
     assert store.append(gid, 1, [ev()], idempotency_key=f"key {awkward}").request_hash == awkward
     assert store.get_game(gid).metadata == {"note": awkward}
+
+
+def test_many_waiters_wake_together(backend: Backend, store: EventStore, new_id: NewId) -> None:
+    gid, other = new_id(), new_id()
+    started(gid, store)
+    started(other, store)
+    results: dict[int, bool] = {}
+
+    def wait(i: int) -> None:
+        results[i] = store.wait_for_events(gid if i < 3 else other, 1, timeout=10.0)
+
+    threads = [threading.Thread(target=wait, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    time.sleep(0.3)
+    t0 = time.monotonic()
+    backend.open().append(gid, 1, [ev()])
+    for t in threads[:3]:
+        t.join(timeout=10.0)
+    assert time.monotonic() - t0 < 2.0
+    assert results == {0: True, 1: True, 2: True}  # the waiter on the other game still waits
+    backend.open().append(other, 1, [ev()])
+    threads[3].join(timeout=10.0)
+    assert results[3] is True
+
+
+@pytest.mark.postgres
+def test_postgres_waits_fall_back_to_polling_without_notifications(backend: Backend, new_id: NewId) -> None:
+    if backend.name != "postgres":
+        pytest.skip("LISTEN/NOTIFY is PostgreSQL's")
+    from events.postgres_store import PostgresStore
+
+    store = PostgresStore(backend.url, fallback_poll=0.3)
+    writer = backend.open()
+    gid = new_id()
+    try:
+        started(gid, writer)
+        assert not store.wait_for_events(gid, 1, timeout=0.1)  # the listener is up
+        backend.execute("ALTER TABLE games DISABLE TRIGGER games_notify_version")
+        try:
+            threading.Timer(0.2, lambda: writer.append(gid, 1, [ev()])).start()
+            t0 = time.monotonic()
+            assert store.wait_for_events(gid, 1, timeout=10.0)
+            assert time.monotonic() - t0 < 2.0
+        finally:
+            backend.execute("ALTER TABLE games ENABLE TRIGGER games_notify_version")
+    finally:
+        store.close()
+
+
+def test_notification_payloads_parse() -> None:
+    from events.pg_listener import parse_notification
+
+    assert parse_notification("12 g-1") == ("g-1", 12)
+    assert parse_notification("3 id with spaces") == ("id with spaces", 3)
+    for bad in ("", "12", "x g", "-1 g", "12 "):
+        assert parse_notification(bad) is None
