@@ -1,0 +1,46 @@
+"""Choosing the backend from a URL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from events import DEFAULT_SQLITE_NAME, open_store
+from events.postgres_store import PostgresStore
+from events.sqlite_store import SqliteStore
+
+
+def test_no_url_means_a_sqlite_file_in_the_data_dir(tmp_path: Path) -> None:
+    store = open_store(None, tmp_path / "fresh" / "data")
+    try:
+        assert isinstance(store, SqliteStore)
+        assert Path(store.path) == tmp_path / "fresh" / "data" / DEFAULT_SQLITE_NAME
+        assert Path(store.path).exists()
+        store.ping()
+    finally:
+        store.close()
+
+
+def test_sqlite_urls_name_the_file(tmp_path: Path) -> None:
+    target = tmp_path / "nested" / "events.db"
+    store = open_store(f"sqlite:///{target}")
+    try:
+        assert isinstance(store, SqliteStore) and Path(store.path) == target and target.exists()
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("url", ["postgresql://cc@127.0.0.1:9/x", "postgres://cc@127.0.0.1:9/x"])
+def test_postgres_urls_open_the_postgres_store_without_connecting(url: str) -> None:
+    store = open_store(url)
+    try:
+        assert isinstance(store, PostgresStore)
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("url", ["mysql://x/y", "sqlite://relative.db", "events.db"])
+def test_other_urls_are_refused(url: str) -> None:
+    with pytest.raises(ValueError):
+        open_store(url)
