@@ -162,11 +162,14 @@ def _game(row: Sequence[Any]) -> GameRecord:
 
 
 def _socket_readable(conn: Conn) -> bool:
+    """Whether an idle connection has something to read (a server that closed
+    it sent an error message or EOF); True if that cannot be told."""
     try:
-        readable, _, _ = select.select([conn.fileno()], [], [], 0)
+        poller = select.poll()
+        poller.register(conn.fileno(), select.POLLIN)
+        return bool(poller.poll(0))
     except (OSError, ValueError, psycopg.Error):
         return True
-    return bool(readable)
 
 
 class PostgresStore(EventStore):
