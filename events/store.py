@@ -5,7 +5,26 @@ A store holds, per game, an append-only, hash-chained sequence of
 mutable metadata row per game (type, status, version, created_at and a JSON
 ``metadata`` dict owned by the service).  Backends live one per module
 (``events.sqlite_store``, ``events.postgres_store``) and translate every
-driver exception into the errors below (``raise ... from e``).
+driver exception into the errors below (``raise ... from e``); a call that
+could never succeed (an empty batch, a payload that is not plain JSON, a
+page size outside 1..10000) raises ``ValueError`` before touching the
+database.  ``events.open_store(url)`` picks the backend.
+
+Guarantees every backend gives (``tests/contract`` checks them on each):
+
+* ``append`` is atomic: all events and the game row change, or nothing;
+* per game, ``seq`` runs 1, 2, 3... without gaps; of several writers with
+  the same ``expected_version`` exactly one wins, the others get
+  :class:`StaleVersion` with the winner's version;
+* the global ``position`` only grows, and positions become visible in
+  order: a reader of ``read_all`` that has seen position P never later
+  finds a new event at or below P (positions may skip numbers);
+* the database refuses UPDATE and DELETE of stored events (triggers);
+* ``verify_chain`` recomputes every hash (see ``events.envelope``) and
+  reports edited, removed, reordered or injected events.  The chain has no
+  secret, so someone able to rewrite the whole table could rebuild it: it
+  is tamper-evident against partial edits and against copies held outside
+  (exports), not a signature.
 """
 
 from __future__ import annotations
@@ -169,11 +188,13 @@ class EventStore(ABC):
     @abstractmethod
     def lookup_idempotency(self, game_id: str, idempotency_key: str) -> AppendResult | None:
         """The events (``replayed=True``) and request_hash of an earlier append
-        to this game with ``idempotency_key``, or None if the key is unused."""
+        to this game with ``idempotency_key``, or None if the key is unused
+        (also for an unknown game)."""
 
     @abstractmethod
     def load(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
-        """Events of a game with ``seq > after``, ascending, at most ``limit``."""
+        """Events of a game with ``seq > after``, ascending, at most ``limit``;
+        GameNotFound for an unknown game."""
 
     @abstractmethod
     def version(self, game_id: str) -> int:
@@ -196,11 +217,15 @@ class EventStore(ABC):
         limit: int = 50,
         cursor: str | None = None,
     ) -> GamePage:
-        """Games newest first, filtered; ``batch`` matches ``metadata['batch']``."""
+        """Games newest first, filtered; ``batch`` matches ``metadata['batch']``.
+
+        ``cursor`` is the ``next_cursor`` of the previous page (opaque);
+        InvalidCursor for anything else."""
 
     @abstractmethod
     def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
-        """The global log: events of every game with ``position > after_position``."""
+        """The global log: events of every game with ``position > after_position``,
+        ascending by position (see the ordering guarantee above)."""
 
     @abstractmethod
     def wait_for_events(self, game_id: str, after_seq: int, timeout: float) -> bool:
