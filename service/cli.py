@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from service.bot import add_parser as add_bot
@@ -57,6 +58,58 @@ def _migrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def load_export(text: str) -> dict[str, Any]:
+    """An export document from its JSON or NDJSON text."""
+    import json
+
+    stripped = text.lstrip()
+    if stripped.startswith("{") and "\n{" not in stripped.strip():
+        data = json.loads(stripped)
+        if not isinstance(data, dict):
+            raise ValueError("an export is a JSON object")
+        return data
+    header: dict[str, Any] | None = None
+    events: list[Any] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except ValueError as e:
+            raise ValueError(f"line {number} is not JSON: {e}") from e
+        kind = item.pop("kind", None) if isinstance(item, dict) else None
+        if kind == "header" and header is None:
+            header = item
+        elif kind == "event":
+            events.append(item)
+        else:
+            raise ValueError(f"line {number}: expected a header line then event lines")
+    if header is None:
+        raise ValueError("no header line found")
+    return {**header, "events": events}
+
+
+def _verify(args: argparse.Namespace) -> int:
+    import json
+
+    from events.verify import verify_export
+
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+        export = load_export(text)
+    except (OSError, ValueError) as e:
+        print(f"cablecar verify: cannot read {args.file}: {e}", file=sys.stderr)
+        return 2
+    verdict = verify_export(export)
+    if args.json:
+        print(json.dumps(verdict.to_json(), indent=2))
+    else:
+        for check in verdict.checks:
+            print(f"{'ok  ' if check.ok else 'FAIL'} {check.name:<8} {check.detail}")
+        print(f"verdict: game {verdict.game_id} is {'VALID' if verdict.ok else 'NOT VALID'}")
+    return 0 if verdict.ok else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``cablecar``."""
     parser = argparse.ArgumentParser(prog="cablecar", description="Cable Car game server")
@@ -73,6 +126,11 @@ def build_parser() -> argparse.ArgumentParser:
     mig = sub.add_parser("migrate", help="apply the PostgreSQL schema migrations")
     mig.add_argument("--database-url", default=None)
     mig.set_defaults(func=_migrate)
+
+    ver = sub.add_parser("verify", help="verify an exported game offline (no server, no database)")
+    ver.add_argument("file", help="export file (JSON or NDJSON), or - for standard input")
+    ver.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    ver.set_defaults(func=_verify)
 
     add_bot(sub)
     return parser

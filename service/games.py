@@ -21,6 +21,7 @@ from domain.errors import DomainError, GameFinished
 from domain.registry import get_game
 from events.codec import decode, encode
 from events.store import EventStore, GameRecord, NewEvent, StaleVersion, StoredEvent
+from events.verify import seed_commitment
 from service.cache import StateCache
 from service.problems import ApiError
 from service.tokens import hash_token, new_token
@@ -32,11 +33,6 @@ MAX_RETRIES = 3
 def canonical_json(value: JSON) -> str:
     """Sorted-key, compact JSON used for hashing requests and seeds."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def seed_commitment(seed: str, salt: str) -> str:
-    """SHA-256 commitment to a game's seed: ``sha256(salt + ":" + seed)``."""
-    return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
 
 
 def find_game_type(type_id: str) -> GameDefinition[Any]:
