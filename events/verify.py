@@ -149,6 +149,9 @@ def verify_record(
     version = game_info.get("version")
     chain = verify_events(game_id, events, expected_count=version if isinstance(version, int) else None)
     chain_problems = [*malformed, *chain.problems]
+    head = (header.get("chain") or {}).get("head")
+    if head is not None and events and head != events[-1].hash:
+        chain_problems.append("the chain head published in the record is not the last event's hash")
     checks.append(Check("chain", not chain_problems,
                         f"{len(events)} events chained from genesis" if not chain_problems
                         else "; ".join(chain_problems)))
