@@ -102,7 +102,7 @@ def _compare(
         return f"{_label(stored)}: cannot be read: {type(e).__name__}"
     fields = _differing_fields(recorded, produced.to_payload())
     if fields:
-        return f"{_label(stored)}: recorded {', '.join(fields)} differ from what the rules produce"
+        return f"{_label(stored)}: recorded field(s) {', '.join(fields)} differ from what the rules produce"
     if stored.seat != expected_seat:
         return f"{_label(stored)}: recorded acting seat differs from the move's seat"
     return None

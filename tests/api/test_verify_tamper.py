@@ -46,6 +46,7 @@ def rechain(export: dict[str, Any]) -> dict[str, Any]:
                                idempotency_key=e["idempotency_key"], prev_hash=prev)
         prev = e["hash"]
     export["game"]["version"] = len(export["events"])
+    export["chain"] = {"length": len(export["events"]), "head": prev}
     return export
 
 
