@@ -33,12 +33,16 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 from werkzeug.test import TestResponse
 
+from domain.cablecar import GAME as CABLE_CAR
+from domain.cablecar.actions import Roll, StartRide
 from domain.registry import all_games
 from service.app import create_app
 from service.config import Settings
 from service.problems import TITLES
 from service.schemas.actions import ACTION_SCHEMAS, load_action
 from tests.api.conftest import act, auth, create, finish_setup, legal, play_to_end
+from tests.unit.cablecar.helpers import act as play
+from tests.unit.cablecar.helpers import ride_ready, with_next_face
 
 SPEC_URI = "urn:cablecar:openapi"
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -606,3 +610,31 @@ def test_problems_match_the_spec(client: FlaskClient) -> None:
     check_response(first, path, "post")
     reused = act(client, game, mover, {"type": "draw_tickets"}, headers={"Idempotency-Key": "k1"})
     assert check_response(reused, path, "post")["code"] in ("idempotency_key_reused",)
+
+
+def test_a_cable_car_ride_to_the_end_matches_the_view_schema() -> None:
+    """The riding and finished cable-car views (trams, rides, revealed lines,
+    result) against ``CableCarView``; built with the rules directly because
+    reaching a ride through random play takes too long for this suite."""
+
+    def as_served(state: Any, seat: int | None) -> dict[str, Any]:
+        return {**CABLE_CAR.view(state, seat), "id": "0123456789abcdef", "type": "cable-car", "version": 1}
+
+    state = ride_ready(2, "openapi-ride")
+    rider = state.turn
+    _, state = play(state, rider, StartRide())
+    seen: list[dict[str, Any]] = []
+    for _ in range(60):
+        seen += [as_served(state, None), as_served(state, rider), as_served(state, 1 - rider)]
+        if CABLE_CAR.status(state) == "finished":
+            break
+        seat = CABLE_CAR.active_seats(state)[0]
+        if seat == rider:
+            _, state = play(with_next_face(state, "H"), seat, Roll())
+        else:
+            _, state = play(state, seat, CABLE_CAR.legal_actions(state, seat)[0])
+    final = seen[-1]
+    assert final["status"] == "finished" and final["result"]["winners"] == [rider]
+    assert any(v["players"][rider]["tram"] for v in seen)
+    for view in seen:
+        assert errors_of(component("GameView"), view) == []
