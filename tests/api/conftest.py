@@ -48,7 +48,7 @@ def create(client: FlaskClient, game_type: str = "ttr-sf", players: int = 2, see
 
 
 def legal(client: FlaskClient, game: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-    resp = client.get(f"/v1/games/{game['id']}/legal-actions", headers=auth(game["seats"][seat]["token"]))
+    resp = client.get(f"/v1/games/{game['id']}/legal-actions?limit=200", headers=auth(game["seats"][seat]["token"]))
     assert resp.status_code == 200, resp.get_json()
     return resp.get_json()["actions"]
 

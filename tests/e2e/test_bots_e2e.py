@@ -108,3 +108,15 @@ def test_redis_down_mid_run_keeps_answering(
     finally:
         stop(srv)
         print(json.dumps({"log_tail": srv.log.read_text()[-500:]}))
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_bot_plays_a_cable_car_game(server: Server, players: int) -> None:
+    client = Client(server.url)
+    run = create_game(client, "cable-car", [f"tram{j}" for j in range(players)], seed=f"cc-e2e-{players}")
+    final = play_game(client, run, STRATEGIES["greedy"], random.Random(players))
+    assert final["status"] == "finished" and "winners" in final["result"]
+    audit = client.request("GET", f"/v1/games/{run.game_id}/audit")
+    assert audit["ok"], audit
+    export = client.request("GET", f"/v1/games/{run.game_id}/export")
+    assert _replayed_result(export) == final["result"]

@@ -1,0 +1,84 @@
+"""The cable-car game through the same API as ttr-sf."""
+
+from __future__ import annotations
+
+import json
+
+from flask.testing import FlaskClient
+
+from events.verify import verify_export
+from tests.api.conftest import act, auth, create, legal, view
+
+
+def test_board_has_what_a_client_draws(client: FlaskClient) -> None:
+    board = client.get("/v1/boards/cable-car").get_json()
+    assert board["grid"]["rows"] == 12 and board["grid"]["cols"] == 12
+    assert len(board["stops"]) == 12
+    assert len(board["tiles"]) == 12 and sum(t["count"] if "count" in t else t["draw_pile"] + t["start_tiles"]
+                                             for t in board["tiles"]) == 126
+    assert len(board["lines"]) == 6
+
+
+def test_player_counts(client: FlaskClient) -> None:
+    for n in (2, 6):
+        create(client, "cable-car", n)
+    for n in (1, 7):
+        resp = client.post("/v1/games", json={"type": "cable-car", "players": [{"name": str(i)} for i in range(n)]})
+        assert resp.status_code in (400, 422)
+
+
+def test_secret_cards_hidden_from_others(client: FlaskClient) -> None:
+    game = create(client, "cable-car", 3, seed="cards")
+    me = view(client, game, 0)["me"]
+    assert me["line"] and me["route"]
+    spectator = view(client, game)
+    assert "me" not in spectator
+    assert all(p["line"] is None for p in spectator["players"])
+    other = view(client, game, 1)
+    assert other["me"]["line"] is not None
+    events = client.get(f"/v1/games/{game['id']}/events", headers=auth(game["seats"][1]["token"])).get_json()
+    setup = events["events"][0]["payload"]
+    assert setup["lines"][0] is None and setup["lines"][1] == other["me"]["line"]
+    assert json.dumps(me["route"]) not in json.dumps(setup["routes"][0] if setup.get("routes") else None)
+
+
+def test_lay_tiles_paging_and_refusals(client: FlaskClient) -> None:
+    game = create(client, "cable-car", 2, seed="lay")
+    page = client.get(f"/v1/games/{game['id']}/legal-actions?limit=5",
+                      headers=auth(game["seats"][0]["token"])).get_json()
+    assert page["total"] > 1000 and page["next_cursor"] == 5 and len(page["actions"]) == 5
+    page2 = client.get(f"/v1/games/{game['id']}/legal-actions?limit=5&cursor=5",
+                       headers=auth(game["seats"][0]["token"])).get_json()
+    assert page2["actions"] != page["actions"]
+    off = act(client, game, 0, {"type": "lay_tiles", "placements": [
+        {"tile": "straight", "row": 1, "col": 1, "rotation": 0},
+        {"tile": "straight", "row": 1, "col": 2, "rotation": 0}]})
+    assert off.status_code == 422 and off.get_json()["reason"] == "leads_off_board"
+    assert act(client, game, 0, {"type": "roll"}).get_json()["reason"] == "not_riding"
+    assert act(client, game, 1, {"type": "roll"}).status_code == 409
+    bad_shape = act(client, game, 0, {"type": "lay_tiles", "placements": [{"tile": "curve", "row": 0, "col": 1,
+                                                                           "rotation": 0}]})
+    assert bad_shape.status_code == 400
+    before = view(client, game)["version"]
+    ok = act(client, game, 0, page["actions"][0])
+    assert ok.status_code == 201
+    after = view(client, game)
+    assert after["version"] > before and len(after["tiles"]) == 2
+    assert after["active_seats"] == [1]
+
+
+def test_cable_car_game_to_the_end_verifies(client: FlaskClient) -> None:
+    game = create(client, "cable-car", 2, seed="whole")
+    for _ in range(600):
+        v = view(client, game)
+        if v["status"] == "finished":
+            break
+        seat = v["active_seats"][0]
+        actions = legal(client, game, seat)
+        resp = act(client, game, seat, actions[0])
+        assert resp.status_code == 201, resp.get_json()
+    final = view(client, game)
+    assert final["status"] == "finished" and "winners" in final["result"]
+    assert all(p["line"] is not None for p in final["players"])  # revealed at the end
+    export = client.get(f"/v1/games/{game['id']}/export").get_json()
+    assert verify_export(export).ok
