@@ -1,0 +1,115 @@
+"""Health, an unreachable store (503, nothing written), a dead Redis (degraded
+but correct), rate limiting (429 with Retry-After), and the cache itself."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import events
+from events.store import StoreUnavailable
+from service.app import create_app
+from service.cache import InProcessCache, RedisCache
+from service.config import Settings
+from tests.api.conftest import act, create, finish_setup, view
+
+
+class FlakyStore:
+    """Wraps a real store; when ``down`` every call raises StoreUnavailable."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.down = False
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.inner, name)
+        if not callable(attr):
+            return attr
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if self.down and name != "close":
+                raise StoreUnavailable("connection refused (test)")
+            return attr(*args, **kwargs)
+
+        return call
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_store_down_gives_503_and_writes_nothing(tmp_path: Path) -> None:
+    store = FlakyStore(events.open_store(None, tmp_path))
+    app = create_app(Settings(data_dir=str(tmp_path)), store=store)  # type: ignore[arg-type]
+    client = app.test_client()
+    game = create(client)
+    v = finish_setup(client, game)
+    store.down = True
+    health = client.get("/v1/health")
+    assert health.status_code == 503 and health.get_json()["status"] == "unavailable"
+    resp = act(client, game, v["active_seats"][0], {"type": "draw_card", "source": "deck"})
+    assert resp.status_code == 503 and resp.get_json()["code"] == "unavailable"
+    assert resp.headers["Retry-After"]
+    assert client.post("/v1/games", json={"type": "ttr-sf", "players": [{"name": "a"}, {"name": "b"}]}
+                       ).status_code == 503
+    store.down = False
+    assert view(client, game)["version"] == v["version"]
+    assert client.get("/v1/health").status_code == 200
+
+
+def test_dead_redis_degrades_but_answers_correctly(tmp_path: Path) -> None:
+    url = f"redis://127.0.0.1:{_closed_port()}/0"
+    app = create_app(Settings(data_dir=str(tmp_path), redis_url=url))
+    client = app.test_client()
+    health = client.get("/v1/health").get_json()
+    assert health["status"] == "degraded" and health["cache"]["backend"] == "redis"
+    assert health["cache"]["ok"] is False
+    game = create(client)
+    v = finish_setup(client, game)
+    resp = act(client, game, v["active_seats"][0], {"type": "draw_card", "source": "deck"})
+    assert resp.status_code == 201
+    assert view(client, game)["version"] == resp.get_json()["version"]
+
+
+def test_rate_limit(tmp_path: Path) -> None:
+    app = create_app(Settings(data_dir=str(tmp_path), rate_limit=3, rate_limit_window=60))
+    client = app.test_client()
+    codes = [client.get("/v1/games-types").status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429]
+    resp = client.get("/v1/games-types")
+    assert resp.get_json()["code"] == "rate_limited" and int(resp.headers["Retry-After"]) >= 1
+    assert client.get("/v1/health").status_code == 200  # health is never limited
+
+
+def test_in_process_cache_keeps_newest_and_evicts() -> None:
+    cache = InProcessCache(max_entries=2)
+    cache.put("a", 2, "two")
+    cache.put("a", 1, "one")
+    assert cache.get("a") == (2, "two")
+    cache.put("b", 1, "b1")
+    cache.put("c", 1, "c1")
+    assert cache.get("a") is None and cache.get("c") == (1, "c1")
+
+
+@pytest.mark.redis
+def test_redis_cache_signed_entries(tmp_path: Path) -> None:
+    import os
+
+    url = os.environ.get("CABLECAR_TEST_REDIS_URL")
+    if not url:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CABLECAR_TEST_REDIS_URL must be set in CI")
+        pytest.skip("no test Redis")
+    cache = RedisCache(url, b"k1")
+    key = f"test-{tmp_path.name}"
+    cache.put(key, 3, {"state": 3})
+    cache.put(key, 2, {"state": 2})  # older: ignored
+    assert cache.get(key) == (3, {"state": 3})
+    other = RedisCache(url, b"another key")
+    assert other.get(key) is None  # a foreign or tampered entry is never used
+    assert cache.health().ok
