@@ -42,10 +42,12 @@ class GameLedger:
     in_doubt: bool = False
     #: why the client gave up on this game early ('' if it did not)
     abandoned: str = ""
+    #: actions applied under another key than :meth:`key` gives (races)
+    key_overrides: dict[int, str] = field(default_factory=dict)
 
     def key(self, index: int) -> str:
         """The Idempotency-Key of action ``index`` (the same for every retry)."""
-        return f"{self.key_prefix}-{index}"
+        return self.key_overrides.get(index, f"{self.key_prefix}-{index}")
 
 
 @dataclass
@@ -156,6 +158,12 @@ class ScriptedPlayer:
             self.recorder.refused(POST_ACTION, answer)
             if answer.status == 503:
                 backoff.wait(answer.retry_after)
+                continue
+            if answer.code == "stale_version" and ledger.in_doubt and backoff.delay < 1.0:
+                # Our own earlier attempt (same key) may still be in flight and
+                # win: ask again with the same key to get its replay.
+                self.recorder.stale_in_flight += 1
+                backoff.wait()
                 continue
             ledger.abandoned = f"action {index}: {answer.status} {answer.code}"
             return False

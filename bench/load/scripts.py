@@ -33,6 +33,7 @@ class ExpectedEvent:
     type: str
     seat: int | None
     payload_json: str
+    schema_version: int
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,8 @@ class ScriptedAction:
     seat: int
     body: dict[str, JSON]
     events: tuple[ExpectedEvent, ...]
+    #: the game's status once this action is applied
+    status: str
 
 
 @dataclass(frozen=True)
@@ -109,7 +112,7 @@ def _expected(game: Any, events: Sequence[Any], seat: int | None) -> tuple[Expec
     out = []
     for e in events:
         new = encode(game, e, seat)
-        out.append(ExpectedEvent(new.type, new.seat, dumps_payload(new.payload)))
+        out.append(ExpectedEvent(new.type, new.seat, dumps_payload(new.payload), new.schema_version))
     return tuple(out)
 
 
@@ -129,7 +132,7 @@ def make_script(
         body = policy([a.to_body() for a in legal], rng)
         events = game.decide(state, seat, game.parse_action(body))
         state = replay(game, events, state)
-        actions.append(ScriptedAction(seat, body, _expected(game, events, seat)))
+        actions.append(ScriptedAction(seat, body, _expected(game, events, seat), game.status(state)))
     return GameScript(
         game_type, seed, names, _expected(game, setup_events, None), tuple(actions),
         game.status(state) == STATUS_FINISHED,

@@ -37,6 +37,8 @@ class Recorder:
     resends: int = 0
     replayed: int = 0
     conflicts: int = 0
+    #: 409 stale_version answers to a retry whose earlier attempt (same key) was in flight
+    stale_in_flight: int = 0
     games_created: int = 0
     games_finished: int = 0
 
@@ -72,6 +74,7 @@ def merge(recorders: Iterable[Recorder]) -> Recorder:
         total.resends += r.resends
         total.replayed += r.replayed
         total.conflicts += r.conflicts
+        total.stale_in_flight += r.stale_in_flight
         total.games_created += r.games_created
         total.games_finished += r.games_finished
     total.accepted.sort()
