@@ -37,6 +37,13 @@ Availability
     socket turns readable while idle) and replaced, so the store recovers by
     itself when the database comes back.  The schema is migrated on first
     use (:func:`events.migrate.migrate_postgres`, advisory-locked).
+
+Webhook deliveries
+    Shared work items (migration ``0003_tournaments.sql``): a claim leases
+    rows picked with ``FOR UPDATE SKIP LOCKED``, so concurrent dispatchers
+    on any number of hosts take disjoint deliveries without waiting on each
+    other; the dispatch cursor row is locked ``FOR UPDATE`` while the
+    deliveries it covers are inserted.
 """
 
 from __future__ import annotations
@@ -44,9 +51,9 @@ from __future__ import annotations
 import select
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import psycopg
@@ -70,18 +77,27 @@ from events.rows import (
 )
 from events.store import (
     AppendResult,
+    AttemptOutcome,
+    BatchRecord,
     ChainReport,
+    ClaimedDelivery,
+    DeliveryAttempt,
+    DeliveryPage,
+    DeliveryRecord,
     EventStore,
     GameExists,
     GameNotFound,
     GamePage,
     GameRecord,
     IntegrityError,
+    NewDelivery,
     NewEvent,
+    OrganiserRecord,
     StaleVersion,
     StoredEvent,
     StoreError,
     StoreUnavailable,
+    WebhookRecord,
 )
 from events.timestamps import Clock, format_timestamp, system_clock
 
@@ -107,6 +123,26 @@ _APPEND_ONE = (
 _INSERT_GAME = (
     "INSERT INTO games (game_id, game_type, status, version, last_hash, created_at, updated_at, metadata)"
     " VALUES (%s, %s, %s, %s, %s, %s, %s, %s::jsonb)"
+)
+
+_ORGANISER_COLUMNS = "organiser_id, name, token_hash, created_at"
+_BATCH_COLUMNS = "batch_id, organiser_id, name, game_type, tables, created_at"
+_WEBHOOK_COLUMNS = (
+    "webhook_id, organiser_id, url, batch_id, events, secret, from_position, active, created_at"
+)
+_DELIVERY_COLUMNS = (
+    "delivery_id, webhook_id, game_id, event, body, state, attempts, created_at, next_attempt_at,"
+    " delivered_at, last_status_code, last_error"
+)
+#: Lease due deliveries: ``(owner, lease_until, now, now, limit)``.
+_CLAIM = (
+    "UPDATE webhook_deliveries d SET lease_owner = %s, lease_until = %s FROM webhooks w"
+    " WHERE w.webhook_id = d.webhook_id AND d.delivery_no IN ("
+    "  SELECT c.delivery_no FROM webhook_deliveries c JOIN webhooks cw ON cw.webhook_id = c.webhook_id"
+    "  WHERE c.state = 'pending' AND c.next_attempt_at <= %s AND (c.lease_until IS NULL OR c.lease_until <= %s)"
+    "  AND cw.active ORDER BY c.next_attempt_at, c.delivery_no LIMIT %s FOR UPDATE OF c SKIP LOCKED)"
+    " RETURNING d.delivery_id, d.webhook_id, d.game_id, d.event, d.body, w.url, w.secret, d.attempts,"
+    " d.next_attempt_at, d.delivery_no"
 )
 
 
@@ -159,6 +195,50 @@ def _stored(row: Sequence[Any]) -> StoredEvent:
 
 def _game(row: Sequence[Any]) -> GameRecord:
     return game_from_row(row, format_timestamp(row[4]), format_timestamp(row[5]), row[6])
+
+
+def _optional_timestamp(value: datetime | None) -> str | None:
+    return None if value is None else format_timestamp(value)
+
+
+def _organiser(row: Sequence[Any]) -> OrganiserRecord:
+    return OrganiserRecord(row[0], row[1], row[2], format_timestamp(row[3]))
+
+
+def _batch(row: Sequence[Any]) -> BatchRecord:
+    return BatchRecord(row[0], row[1], row[2], row[3], int(row[4]), format_timestamp(row[5]))
+
+
+def _webhook(row: Sequence[Any]) -> WebhookRecord:
+    return WebhookRecord(
+        webhook_id=row[0],
+        organiser_id=row[1],
+        url=row[2],
+        batch_id=row[3],
+        events=tuple(row[4]),
+        secret=row[5],
+        from_position=int(row[6]),
+        active=bool(row[7]),
+        created_at=format_timestamp(row[8]),
+    )
+
+
+def _delivery(row: Sequence[Any], history: tuple[DeliveryAttempt, ...]) -> DeliveryRecord:
+    return DeliveryRecord(
+        delivery_id=row[0],
+        webhook_id=row[1],
+        game_id=row[2],
+        event=row[3],
+        body=row[4],
+        state=row[5],
+        attempts=int(row[6]),
+        created_at=format_timestamp(row[7]),
+        next_attempt_at=_optional_timestamp(row[8]),
+        delivered_at=_optional_timestamp(row[9]),
+        last_status_code=row[10],
+        last_error=row[11],
+        history=history,
+    )
 
 
 def _socket_readable(conn: Conn) -> bool:
@@ -285,8 +365,12 @@ class PostgresStore(EventStore):
         self._create(games)
 
     def _create(
-        self, games: Sequence[tuple[str, str, Mapping[str, JSON], Sequence[NewEvent], str]]
+        self,
+        games: Sequence[tuple[str, str, Mapping[str, JSON], Sequence[NewEvent], str]],
+        first: Callable[[Conn], None] | None = None,
     ) -> list[tuple[StoredEvent, ...]]:
+        """Create ``games`` in one transaction; ``first`` writes more rows in
+        that same transaction before them."""
         now = self._clock()
         prepared = prepare_games(games, format_timestamp(now))
         if not prepared:
@@ -295,6 +379,8 @@ class PostgresStore(EventStore):
         with self._connection() as conn:
             event_cur = conn.cursor()
             with conn.pipeline(), conn.transaction():
+                if first is not None:
+                    first(conn)
                 conn.cursor().executemany(_INSERT_GAME, [self._game_params(g, now) for g in prepared])
                 if sealed:
                     conn.execute("SELECT pg_advisory_xact_lock(%s)", (POSITION_LOCK_KEY,))
@@ -535,3 +621,225 @@ class PostgresStore(EventStore):
         """Stop the listener thread and close every pooled connection."""
         self._listener.close()
         self._pool.close()
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return bool(self._pool.closed)
+
+    # -- tournaments: organisers, batches, webhooks ------------------------------
+
+    def create_organiser(self, organiser_id: str, name: str, token_hash: str) -> OrganiserRecord:
+        """Store a new organiser; IntegrityError if the id is taken."""
+        now = self._clock()
+        with self._read() as cur:
+            cur.execute(
+                f"INSERT INTO organisers ({_ORGANISER_COLUMNS}) VALUES (%s, %s, %s, %s)",
+                (organiser_id, name, token_hash, now),
+            )
+        return OrganiserRecord(organiser_id, name, token_hash, format_timestamp(now))
+
+    def get_organiser(self, organiser_id: str) -> OrganiserRecord | None:
+        """The organiser, or None if unknown."""
+        with self._read() as cur:
+            row = cur.execute(
+                f"SELECT {_ORGANISER_COLUMNS} FROM organisers WHERE organiser_id = %s", (organiser_id,)
+            ).fetchone()
+        return None if row is None else _organiser(row)
+
+    def create_batch(
+        self,
+        batch_id: str,
+        organiser_id: str,
+        name: str | None,
+        game_type: str,
+        games: Sequence[tuple[str, str, Mapping[str, JSON], Sequence[NewEvent], str]],
+    ) -> BatchRecord:
+        """Create the batch row and its games in one transaction (all or none)."""
+        if not games:
+            raise ValueError("a batch needs at least one game")
+        now = self._clock()
+
+        def insert_batch(conn: Conn) -> None:
+            conn.execute(
+                f"INSERT INTO batches ({_BATCH_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s)",
+                (batch_id, organiser_id, name, game_type, len(games), now),
+            )
+
+        self._create(games, insert_batch)
+        return BatchRecord(batch_id, organiser_id, name, game_type, len(games), format_timestamp(now))
+
+    def get_batch(self, batch_id: str) -> BatchRecord | None:
+        """The batch, or None if unknown."""
+        with self._read() as cur:
+            row = cur.execute(
+                f"SELECT {_BATCH_COLUMNS} FROM batches WHERE batch_id = %s", (batch_id,)
+            ).fetchone()
+        return None if row is None else _batch(row)
+
+    def create_webhook(
+        self,
+        webhook_id: str,
+        organiser_id: str,
+        url: str,
+        events: Sequence[str],
+        secret: str,
+        batch_id: str | None = None,
+    ) -> WebhookRecord:
+        """Register an active webhook starting after the current head of the log."""
+        if not events:
+            raise ValueError("a webhook needs at least one event type")
+        now = self._clock()
+        with self._connection() as conn, conn.transaction():
+            head_row = conn.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()
+            assert head_row is not None
+            head = int(head_row[0])
+            conn.execute(
+                f"INSERT INTO webhooks ({_WEBHOOK_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, true, %s)",
+                (webhook_id, organiser_id, url, batch_id, list(events), secret, head, now),
+            )
+        return WebhookRecord(
+            webhook_id, organiser_id, url, batch_id, tuple(events), secret, head, True, format_timestamp(now)
+        )
+
+    def get_webhook(self, webhook_id: str) -> WebhookRecord | None:
+        """The webhook (active or not), or None if unknown."""
+        with self._read() as cur:
+            row = cur.execute(
+                f"SELECT {_WEBHOOK_COLUMNS} FROM webhooks WHERE webhook_id = %s", (webhook_id,)
+            ).fetchone()
+        return None if row is None else _webhook(row)
+
+    def list_webhooks(self, organiser_id: str) -> tuple[WebhookRecord, ...]:
+        """The organiser's active webhooks, oldest first."""
+        with self._read() as cur:
+            rows = cur.execute(
+                f"SELECT {_WEBHOOK_COLUMNS} FROM webhooks WHERE organiser_id = %s AND active"
+                " ORDER BY webhook_no",
+                (organiser_id,),
+            ).fetchall()
+        return tuple(_webhook(row) for row in rows)
+
+    def deactivate_webhook(self, webhook_id: str) -> bool:
+        """Stop a webhook and fail its pending deliveries; False if it was not active."""
+        with self._connection() as conn, conn.transaction():
+            stopped = conn.execute(
+                "UPDATE webhooks SET active = false WHERE webhook_id = %s AND active", (webhook_id,)
+            )
+            if stopped.rowcount == 0:
+                return False
+            conn.execute(
+                "UPDATE webhook_deliveries SET state = 'failed', next_attempt_at = NULL, last_error = %s,"
+                " lease_owner = NULL, lease_until = NULL WHERE webhook_id = %s AND state = 'pending'",
+                ("the webhook was deleted", webhook_id),
+            )
+        return True
+
+    # -- webhook deliveries, driven from the global log ---------------------------
+
+    def dispatch_cursor(self) -> int:
+        """The position up to which the log has been turned into deliveries."""
+        with self._read() as cur:
+            row = cur.execute("SELECT position FROM dispatch_cursors WHERE name = 'webhooks'").fetchone()
+        assert row is not None
+        return int(row[0])
+
+    def record_deliveries(
+        self, expected_cursor: int, new_cursor: int, deliveries: Sequence[NewDelivery], now: datetime
+    ) -> bool:
+        """Create ``deliveries`` and move the cursor, atomically, if nobody
+        moved it since ``expected_cursor`` (else write nothing: False)."""
+        if new_cursor < expected_cursor:
+            raise ValueError(f"the cursor only moves forward ({expected_cursor} -> {new_cursor})")
+        with self._connection() as conn, conn.transaction():
+            row = conn.execute(
+                "SELECT position FROM dispatch_cursors WHERE name = 'webhooks' FOR UPDATE"
+            ).fetchone()
+            assert row is not None
+            if int(row[0]) != expected_cursor:
+                return False
+            if deliveries:
+                conn.cursor().executemany(
+                    "INSERT INTO webhook_deliveries (delivery_id, webhook_id, game_id, event, body, state,"
+                    " attempts, created_at, next_attempt_at) VALUES (%s, %s, %s, %s, %s, 'pending', 0, %s, %s)"
+                    " ON CONFLICT (webhook_id, game_id, event) DO NOTHING",
+                    [(d.delivery_id, d.webhook_id, d.game_id, d.event, d.body, now, now) for d in deliveries],
+                )
+            conn.execute("UPDATE dispatch_cursors SET position = %s WHERE name = 'webhooks'", (new_cursor,))
+        return True
+
+    def claim_deliveries(
+        self, owner: str, now: datetime, lease_seconds: float, limit: int
+    ) -> tuple[ClaimedDelivery, ...]:
+        """Lease up to ``limit`` due deliveries to ``owner`` (``FOR UPDATE SKIP
+        LOCKED``: concurrent claimers take disjoint rows without waiting)."""
+        check_page(limit)
+        if lease_seconds <= 0:
+            raise ValueError(f"lease_seconds must be positive, got {lease_seconds!r}")
+        until = now + timedelta(seconds=lease_seconds)
+        with self._read() as cur:
+            rows = cur.execute(_CLAIM, (owner, until, now, now, limit)).fetchall()
+        rows.sort(key=lambda row: (row[8], row[9]))
+        return tuple(ClaimedDelivery(*row[:8]) for row in rows)
+
+    def record_attempt(self, delivery_id: str, owner: str, outcome: AttemptOutcome) -> bool:
+        """Log an attempt and settle the delivery if ``owner`` holds its lease."""
+        delivered_at = outcome.attempted_at if outcome.state == "delivered" else None
+        with self._connection() as conn, conn.transaction():
+            row = conn.execute(
+                "UPDATE webhook_deliveries SET state = %s, attempts = attempts + 1, next_attempt_at = %s,"
+                " delivered_at = coalesce(%s, delivered_at), last_status_code = %s, last_error = %s,"
+                " lease_owner = NULL, lease_until = NULL"
+                " WHERE delivery_id = %s AND lease_owner = %s AND state = 'pending' RETURNING attempts",
+                (
+                    outcome.state,
+                    outcome.next_attempt_at,
+                    delivered_at,
+                    outcome.status_code,
+                    outcome.error,
+                    delivery_id,
+                    owner,
+                ),
+            ).fetchone()
+            if row is None:
+                return False
+            conn.execute(
+                "INSERT INTO webhook_attempts (delivery_id, attempt, attempted_at, status_code, error,"
+                " duration_ms) VALUES (%s, %s, %s, %s, %s, %s)",
+                (
+                    delivery_id,
+                    row[0],
+                    outcome.attempted_at,
+                    outcome.status_code,
+                    outcome.error,
+                    outcome.duration_ms,
+                ),
+            )
+        return True
+
+    def list_deliveries(self, webhook_id: str, limit: int = 50, cursor: str | None = None) -> DeliveryPage:
+        """The webhook's deliveries newest first, each with its attempts (one snapshot)."""
+        check_page(limit)
+        before = decode_cursor(cursor) if cursor is not None else 2**63 - 1
+        with self._connection() as conn, conn.transaction():
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            rows = conn.execute(
+                f"SELECT {_DELIVERY_COLUMNS}, delivery_no FROM webhook_deliveries"
+                " WHERE webhook_id = %s AND delivery_no < %s ORDER BY delivery_no DESC LIMIT %s",
+                (webhook_id, before, limit + 1),
+            ).fetchall()
+            page = rows[:limit]
+            attempts = conn.execute(
+                "SELECT delivery_id, attempt, attempted_at, status_code, error, duration_ms FROM webhook_attempts"
+                " WHERE delivery_id = ANY(%s) ORDER BY delivery_id, attempt",
+                ([row[0] for row in page],),
+            ).fetchall()
+        history: dict[str, list[DeliveryAttempt]] = {}
+        for a in attempts:
+            history.setdefault(a[0], []).append(
+                DeliveryAttempt(int(a[1]), format_timestamp(a[2]), a[3], a[4], int(a[5]))
+            )
+        next_cursor = encode_cursor(page[-1][12]) if len(rows) > limit else None
+        return DeliveryPage(
+            tuple(_delivery(row, tuple(history.get(row[0], ()))) for row in page), next_cursor
+        )

@@ -15,15 +15,20 @@ is configured.
 * ``wait_for_events`` polls the game's version with a short sleep, which also
   sees writes by other processes.
 * The schema is applied on open from ``events/migrations/sqlite/*.sql``.
+* Tournament tables (organisers, batches, webhooks, deliveries): claims of
+  deliveries run under ``BEGIN IMMEDIATE`` too, after a lock-free look for
+  due work, so idle dispatchers never take the write lock.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -43,18 +48,27 @@ from events.rows import (
 )
 from events.store import (
     AppendResult,
+    AttemptOutcome,
+    BatchRecord,
     ChainReport,
+    ClaimedDelivery,
+    DeliveryAttempt,
+    DeliveryPage,
+    DeliveryRecord,
     EventStore,
     GameExists,
     GameNotFound,
     GamePage,
     GameRecord,
     IntegrityError,
+    NewDelivery,
     NewEvent,
+    OrganiserRecord,
     StaleVersion,
     StoredEvent,
     StoreError,
     StoreUnavailable,
+    WebhookRecord,
 )
 from events.timestamps import Clock, format_timestamp, system_clock
 
@@ -67,6 +81,22 @@ _INSERT_EVENT = (
 _INSERT_GAME = (
     "INSERT INTO games (game_id, game_type, status, version, last_hash, created_at, updated_at, metadata)"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+_ORGANISER_COLUMNS = "organiser_id, name, token_hash, created_at"
+_BATCH_COLUMNS = "batch_id, organiser_id, name, game_type, tables, created_at"
+_WEBHOOK_COLUMNS = (
+    "webhook_id, organiser_id, url, batch_id, events, secret, from_position, active, created_at"
+)
+_DELIVERY_COLUMNS = (
+    "delivery_id, webhook_id, game_id, event, body, state, attempts, created_at, next_attempt_at,"
+    " delivered_at, last_status_code, last_error"
+)
+#: Pending deliveries due at ``?`` whose lease (if any) ran out at ``?``, of active webhooks.
+_DUE = (
+    "FROM webhook_deliveries d JOIN webhooks w ON w.webhook_id = d.webhook_id"
+    " WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until <= ?)"
+    " AND w.active = 1"
 )
 
 
@@ -103,6 +133,38 @@ def _stored(row: Sequence[Any]) -> StoredEvent:
 
 def _game(row: Sequence[Any]) -> GameRecord:
     return game_from_row(row, row[4], row[5], loads_payload(row[6]))
+
+
+def _webhook(row: Sequence[Any]) -> WebhookRecord:
+    return WebhookRecord(
+        webhook_id=row[0],
+        organiser_id=row[1],
+        url=row[2],
+        batch_id=row[3],
+        events=tuple(json.loads(row[4])),
+        secret=row[5],
+        from_position=int(row[6]),
+        active=bool(row[7]),
+        created_at=row[8],
+    )
+
+
+def _delivery(row: Sequence[Any], history: tuple[DeliveryAttempt, ...]) -> DeliveryRecord:
+    return DeliveryRecord(
+        delivery_id=row[0],
+        webhook_id=row[1],
+        game_id=row[2],
+        event=row[3],
+        body=row[4],
+        state=row[5],
+        attempts=int(row[6]),
+        created_at=row[7],
+        next_attempt_at=row[8],
+        delivered_at=row[9],
+        last_status_code=row[10],
+        last_error=row[11],
+        history=history,
+    )
 
 
 class SqliteStore(EventStore):
@@ -220,12 +282,18 @@ class SqliteStore(EventStore):
         self._create(games)
 
     def _create(
-        self, games: Sequence[tuple[str, str, Mapping[str, JSON], Sequence[NewEvent], str]]
+        self,
+        games: Sequence[tuple[str, str, Mapping[str, JSON], Sequence[NewEvent], str]],
+        first: Callable[[sqlite3.Cursor], None] | None = None,
     ) -> list[tuple[StoredEvent, ...]]:
+        """Create ``games`` in one transaction; ``first`` writes more rows in
+        that same transaction before them."""
         now = format_timestamp(self._clock())
         prepared = prepare_games(games, now)
         created: list[tuple[StoredEvent, ...]] = []
         with self._transaction() as cur:
+            if first is not None:
+                first(cur)
             position = cur.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0] + 1
             for game in prepared:
                 if cur.execute("SELECT 1 FROM games WHERE game_id = ?", (game.game_id,)).fetchone():
@@ -462,3 +530,221 @@ class SqliteStore(EventStore):
         for conn in connections:
             with suppress(sqlite3.Error):
                 conn.close()
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._closed
+
+    # -- tournaments: organisers, batches, webhooks ------------------------------
+
+    def create_organiser(self, organiser_id: str, name: str, token_hash: str) -> OrganiserRecord:
+        """Store a new organiser; IntegrityError if the id is taken."""
+        now = format_timestamp(self._clock())
+        with self._transaction() as cur:
+            cur.execute(
+                f"INSERT INTO organisers ({_ORGANISER_COLUMNS}) VALUES (?, ?, ?, ?)",
+                (organiser_id, name, token_hash, now),
+            )
+        return OrganiserRecord(organiser_id, name, token_hash, now)
+
+    def get_organiser(self, organiser_id: str) -> OrganiserRecord | None:
+        """The organiser, or None if unknown."""
+        rows = self._read(
+            f"SELECT {_ORGANISER_COLUMNS} FROM organisers WHERE organiser_id = ?", (organiser_id,)
+        )
+        return OrganiserRecord(*rows[0]) if rows else None
+
+    def create_batch(
+        self,
+        batch_id: str,
+        organiser_id: str,
+        name: str | None,
+        game_type: str,
+        games: Sequence[tuple[str, str, Mapping[str, JSON], Sequence[NewEvent], str]],
+    ) -> BatchRecord:
+        """Create the batch row and its games in one transaction (all or none)."""
+        if not games:
+            raise ValueError("a batch needs at least one game")
+        batch = BatchRecord(
+            batch_id, organiser_id, name, game_type, len(games), format_timestamp(self._clock())
+        )
+
+        def insert_batch(cur: sqlite3.Cursor) -> None:
+            cur.execute(
+                f"INSERT INTO batches ({_BATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    batch.batch_id,
+                    batch.organiser_id,
+                    batch.name,
+                    batch.game_type,
+                    batch.tables,
+                    batch.created_at,
+                ),
+            )
+
+        self._create(games, insert_batch)
+        return batch
+
+    def get_batch(self, batch_id: str) -> BatchRecord | None:
+        """The batch, or None if unknown."""
+        rows = self._read(f"SELECT {_BATCH_COLUMNS} FROM batches WHERE batch_id = ?", (batch_id,))
+        return BatchRecord(*rows[0]) if rows else None
+
+    def create_webhook(
+        self,
+        webhook_id: str,
+        organiser_id: str,
+        url: str,
+        events: Sequence[str],
+        secret: str,
+        batch_id: str | None = None,
+    ) -> WebhookRecord:
+        """Register an active webhook starting after the current head of the log."""
+        if not events:
+            raise ValueError("a webhook needs at least one event type")
+        now = format_timestamp(self._clock())
+        with self._transaction() as cur:
+            head = int(cur.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0])
+            cur.execute(
+                f"INSERT INTO webhooks ({_WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)",
+                (webhook_id, organiser_id, url, batch_id, json.dumps(list(events)), secret, head, now),
+            )
+        return WebhookRecord(webhook_id, organiser_id, url, batch_id, tuple(events), secret, head, True, now)
+
+    def get_webhook(self, webhook_id: str) -> WebhookRecord | None:
+        """The webhook (active or not), or None if unknown."""
+        rows = self._read(f"SELECT {_WEBHOOK_COLUMNS} FROM webhooks WHERE webhook_id = ?", (webhook_id,))
+        return _webhook(rows[0]) if rows else None
+
+    def list_webhooks(self, organiser_id: str) -> tuple[WebhookRecord, ...]:
+        """The organiser's active webhooks, oldest first."""
+        rows = self._read(
+            f"SELECT {_WEBHOOK_COLUMNS} FROM webhooks WHERE organiser_id = ? AND active = 1 ORDER BY webhook_no",
+            (organiser_id,),
+        )
+        return tuple(_webhook(row) for row in rows)
+
+    def deactivate_webhook(self, webhook_id: str) -> bool:
+        """Stop a webhook and fail its pending deliveries; False if it was not active."""
+        with self._transaction() as cur:
+            cur.execute("UPDATE webhooks SET active = 0 WHERE webhook_id = ? AND active = 1", (webhook_id,))
+            if cur.rowcount == 0:
+                return False
+            cur.execute(
+                "UPDATE webhook_deliveries SET state = 'failed', next_attempt_at = NULL, last_error = ?,"
+                " lease_owner = NULL, lease_until = NULL WHERE webhook_id = ? AND state = 'pending'",
+                ("the webhook was deleted", webhook_id),
+            )
+        return True
+
+    # -- webhook deliveries, driven from the global log ---------------------------
+
+    def dispatch_cursor(self) -> int:
+        """The position up to which the log has been turned into deliveries."""
+        return int(self._read("SELECT position FROM dispatch_cursors WHERE name = 'webhooks'")[0][0])
+
+    def record_deliveries(
+        self, expected_cursor: int, new_cursor: int, deliveries: Sequence[NewDelivery], now: datetime
+    ) -> bool:
+        """Create ``deliveries`` and move the cursor, atomically, if nobody
+        moved it since ``expected_cursor`` (else write nothing: False)."""
+        if new_cursor < expected_cursor:
+            raise ValueError(f"the cursor only moves forward ({expected_cursor} -> {new_cursor})")
+        stamp = format_timestamp(now)
+        with self._transaction() as cur:
+            current = cur.execute("SELECT position FROM dispatch_cursors WHERE name = 'webhooks'").fetchone()[
+                0
+            ]
+            if current != expected_cursor:
+                return False
+            cur.executemany(
+                "INSERT INTO webhook_deliveries (delivery_id, webhook_id, game_id, event, body, state, attempts,"
+                " created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?)"
+                " ON CONFLICT (webhook_id, game_id, event) DO NOTHING",
+                [(d.delivery_id, d.webhook_id, d.game_id, d.event, d.body, stamp, stamp) for d in deliveries],
+            )
+            cur.execute("UPDATE dispatch_cursors SET position = ? WHERE name = 'webhooks'", (new_cursor,))
+        return True
+
+    def claim_deliveries(
+        self, owner: str, now: datetime, lease_seconds: float, limit: int
+    ) -> tuple[ClaimedDelivery, ...]:
+        """Lease up to ``limit`` due deliveries to ``owner`` (see the interface)."""
+        check_page(limit)
+        if lease_seconds <= 0:
+            raise ValueError(f"lease_seconds must be positive, got {lease_seconds!r}")
+        stamp = format_timestamp(now)
+        if not self._read(f"SELECT 1 {_DUE} LIMIT 1", (stamp, stamp)):
+            return ()  # nothing due: no write lock taken
+        until = format_timestamp(now + timedelta(seconds=lease_seconds))
+        with self._transaction() as cur:
+            rows = cur.execute(
+                "SELECT d.delivery_id, d.webhook_id, d.game_id, d.event, d.body, w.url, w.secret, d.attempts"
+                f" {_DUE} ORDER BY d.next_attempt_at, d.delivery_no LIMIT ?",
+                (stamp, stamp, limit),
+            ).fetchall()
+            cur.executemany(
+                "UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? WHERE delivery_id = ?",
+                [(owner, until, row[0]) for row in rows],
+            )
+        return tuple(ClaimedDelivery(*row) for row in rows)
+
+    def record_attempt(self, delivery_id: str, owner: str, outcome: AttemptOutcome) -> bool:
+        """Log an attempt and settle the delivery if ``owner`` holds its lease."""
+        stamp = format_timestamp(outcome.attempted_at)
+        next_at = None if outcome.next_attempt_at is None else format_timestamp(outcome.next_attempt_at)
+        with self._transaction() as cur:
+            row = cur.execute(
+                "UPDATE webhook_deliveries SET state = ?, attempts = attempts + 1, next_attempt_at = ?,"
+                " delivered_at = CASE WHEN ? = 'delivered' THEN ? ELSE delivered_at END,"
+                " last_status_code = ?, last_error = ?, lease_owner = NULL, lease_until = NULL"
+                " WHERE delivery_id = ? AND lease_owner = ? AND state = 'pending' RETURNING attempts",
+                (
+                    outcome.state,
+                    next_at,
+                    outcome.state,
+                    stamp,
+                    outcome.status_code,
+                    outcome.error,
+                    delivery_id,
+                    owner,
+                ),
+            ).fetchone()
+            if row is None:
+                return False
+            cur.execute(
+                "INSERT INTO webhook_attempts (delivery_id, attempt, attempted_at, status_code, error, duration_ms)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (delivery_id, row[0], stamp, outcome.status_code, outcome.error, outcome.duration_ms),
+            )
+        return True
+
+    def list_deliveries(self, webhook_id: str, limit: int = 50, cursor: str | None = None) -> DeliveryPage:
+        """The webhook's deliveries newest first, each with its attempts."""
+        check_page(limit)
+        before = decode_cursor(cursor) if cursor is not None else 2**63 - 1
+        with self._transaction("DEFERRED") as cur:
+            rows = cur.execute(
+                f"SELECT {_DELIVERY_COLUMNS}, delivery_no FROM webhook_deliveries"
+                " WHERE webhook_id = ? AND delivery_no < ? ORDER BY delivery_no DESC LIMIT ?",
+                (webhook_id, before, limit + 1),
+            ).fetchall()
+            page = rows[:limit]
+            ids = [row[0] for row in page]
+            attempts = (
+                cur.execute(
+                    "SELECT delivery_id, attempt, attempted_at, status_code, error, duration_ms FROM webhook_attempts"
+                    f" WHERE delivery_id IN ({', '.join('?' * len(ids))}) ORDER BY delivery_id, attempt",
+                    ids,
+                ).fetchall()
+                if ids
+                else []
+            )
+        history: dict[str, list[DeliveryAttempt]] = {}
+        for a in attempts:
+            history.setdefault(a[0], []).append(DeliveryAttempt(*a[1:]))
+        next_cursor = encode_cursor(page[-1][12]) if len(rows) > limit else None
+        return DeliveryPage(
+            tuple(_delivery(row, tuple(history.get(row[0], ()))) for row in page), next_cursor
+        )
