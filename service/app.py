@@ -39,11 +39,12 @@ def create_app(
     problems.register(app)
 
     from service.ratelimit import install as install_rate_limit
-    from service.routes import games, meta, records
+    from service.routes import games, meta, records, web
 
     app.register_blueprint(meta.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(records.bp)
+    app.register_blueprint(web.bp)
     install_rate_limit(app, settings, cache)
     logging.getLogger("cablecar").setLevel(logging.INFO)
     return app

@@ -1,0 +1,122 @@
+// The public HTTP API, and nothing else: every call the page makes goes through here.
+// Paths are relative, so the page also works behind a proxy that mounts the service
+// under a prefix.
+
+/** A refusal from the server: an application/problem+json body, or a network failure. */
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem.detail || problem.title || `HTTP ${status}`);
+    this.status = status;
+    this.code = problem.code || "network_error";
+    this.detail = problem.detail || this.message;
+    this.problem = problem;
+  }
+}
+
+function headers(token, extra) {
+  const out = { Accept: "application/json", ...extra };
+  if (token) out.Authorization = `Bearer ${token}`;
+  return out;
+}
+
+/** One request; resolves to the parsed JSON body, rejects with an ApiError. */
+export async function request(path, { method = "GET", token = null, body, signal, key } = {}) {
+  const extra = {};
+  if (body !== undefined) extra["Content-Type"] = "application/json";
+  if (key) extra["Idempotency-Key"] = key;
+  let resp;
+  try {
+    resp = await fetch(path, {
+      method,
+      headers: headers(token, extra),
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+      cache: "no-store",
+      credentials: "omit",
+    });
+  } catch (err) {
+    if (err.name === "AbortError") throw err;
+    throw new ApiError(0, { code: "network_error", detail: `The server could not be reached (${err.message}).` });
+  }
+  const text = await resp.text();
+  let data = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (!resp.ok) {
+    throw new ApiError(resp.status, data && typeof data === "object" ? data : { detail: `HTTP ${resp.status}` });
+  }
+  return data;
+}
+
+const boards = new Map();
+
+/** Static board data of a game type (fetched once per page load). */
+export function board(type) {
+  if (!boards.has(type)) {
+    const pending = request(`v1/boards/${encodeURIComponent(type)}`);
+    pending.catch(() => boards.delete(type));
+    boards.set(type, pending);
+  }
+  return boards.get(type);
+}
+
+/** The game types the server plays. */
+export function gameTypes() {
+  return request("v1/games-types");
+}
+
+/** A page of games, newest first. */
+export function listGames({ type, status, cursor, limit = 20 } = {}) {
+  const q = new URLSearchParams({ limit: String(limit) });
+  if (type) q.set("type", type);
+  if (status) q.set("status", status);
+  if (cursor) q.set("cursor", cursor);
+  return request(`v1/games?${q}`);
+}
+
+/** Create and start a game: {type, players: [{name}], seed?}. */
+export function createGame(body) {
+  return request("v1/games", { method: "POST", body });
+}
+
+/** The game as the caller sees it, now or right after event `at`. */
+export function gameView(id, { token, at, signal } = {}) {
+  const q = at ? `?at=${at}` : "";
+  return request(`v1/games/${encodeURIComponent(id)}${q}`, { token, signal });
+}
+
+/** One page of the seat's legal actions. */
+export function legalActions(id, token, { cursor = 0, limit = 1000, signal } = {}) {
+  const q = new URLSearchParams({ limit: String(limit), cursor: String(cursor) });
+  return request(`v1/games/${encodeURIComponent(id)}/legal-actions?${q}`, { token, signal });
+}
+
+/** Send one action for the seat (exactly a body the server listed as legal). */
+export function sendAction(id, token, action, expectedVersion) {
+  const body = { ...action, expected_version: expectedVersion };
+  const key = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+  return request(`v1/games/${encodeURIComponent(id)}/actions`, { method: "POST", token, body, key });
+}
+
+/** The event log after `after`, every page of it, as the caller may see it. */
+export async function eventsAfter(id, token, after = 0, signal) {
+  const out = [];
+  let position = after;
+  for (;;) {
+    const q = new URLSearchParams({ after: String(position), limit: "1000" });
+    const page = await request(`v1/games/${encodeURIComponent(id)}/events?${q}`, { token, signal });
+    out.push(...page.events);
+    if (page.next_after === null || page.next_after === undefined || !page.events.length) return out;
+    position = page.next_after;
+  }
+}
+
+/** The URL of the game's event stream (spectator: EventSource cannot send a token). */
+export function streamUrl(id, after) {
+  return `v1/games/${encodeURIComponent(id)}/events/stream?after=${after}`;
+}

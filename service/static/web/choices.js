@@ -1,0 +1,118 @@
+// The cable-car tile choice, built from the paged legal-action list.
+//
+// An opening has ~150,000 legal pairs of placements, so the list arrives in
+// pages.  Each page is folded into an index: distinct placements get small ids,
+// and every first placement keeps the set of second placements listed with it.
+// The player picks a first placement among the distinct firsts fetched so far,
+// then a second among that first's partners; the body sent is exactly the
+// listed action.  The page holds no rules: everything offered was listed.
+
+function keyOf(p) {
+  return `${p.tile}:${p.row}:${p.col}:${p.rotation}`;
+}
+
+export function squareKey(row, col) {
+  return `${row},${col}`;
+}
+
+export class PlacementChooser {
+  constructor() {
+    this.ids = new Map(); // placement key -> id
+    this.placements = []; // id -> {tile, row, col, rotation}
+    this.partners = new Map(); // first id -> Set of second ids
+    this.singles = new Set(); // ids laid alone (when no pair is legal)
+    this.others = []; // every action that is not lay_tiles (start_ride, roll)
+    this.loaded = 0;
+    this.total = 0;
+    this.squaresCache = null;
+  }
+
+  intern(p) {
+    const key = keyOf(p);
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.placements.length;
+      this.ids.set(key, id);
+      this.placements.push({ tile: p.tile, row: p.row, col: p.col, rotation: p.rotation });
+    }
+    return id;
+  }
+
+  /** Fold one page of legal actions in; `total` is the length of the whole list. */
+  add(actions, total) {
+    for (const action of actions) {
+      if (action.type !== "lay_tiles") {
+        this.others.push(action);
+        continue;
+      }
+      const [first, second] = action.placements;
+      const a = this.intern(first);
+      if (!second) {
+        this.singles.add(a);
+        if (!this.partners.has(a)) this.partners.set(a, new Set());
+        continue;
+      }
+      const b = this.intern(second);
+      let set = this.partners.get(a);
+      if (!set) {
+        set = new Set();
+        this.partners.set(a, set);
+      }
+      set.add(b);
+    }
+    this.loaded += actions.length;
+    this.total = total;
+    this.squaresCache = null;
+  }
+
+  /** Whether every page has been folded in. */
+  get complete() {
+    return this.loaded >= this.total;
+  }
+
+  /** Whether any lay_tiles action was listed. */
+  get canLay() {
+    return this.partners.size > 0;
+  }
+
+  placement(id) {
+    return this.placements[id];
+  }
+
+  /** Map of "row,col" -> ids of the distinct first placements on that square. */
+  firstSquares() {
+    if (!this.squaresCache) this.squaresCache = groupBySquare(this, this.partners.keys());
+    return this.squaresCache;
+  }
+
+  /** Map of "row,col" -> ids of the second placements listed after `first`. */
+  secondSquares(first) {
+    return groupBySquare(this, this.partners.get(first) || []);
+  }
+
+  /** Whether `first` may be laid alone (listed as a one-placement action). */
+  isSingle(first) {
+    return this.singles.has(first);
+  }
+
+  /** The listed action body for (first, second), or (first) alone; null if not listed. */
+  action(first, second = null) {
+    if (second === null) {
+      return this.singles.has(first) ? { type: "lay_tiles", placements: [this.placement(first)] } : null;
+    }
+    const set = this.partners.get(first);
+    if (!set || !set.has(second)) return null;
+    return { type: "lay_tiles", placements: [this.placement(first), this.placement(second)] };
+  }
+}
+
+function groupBySquare(chooser, ids) {
+  const out = new Map();
+  for (const id of ids) {
+    const p = chooser.placement(id);
+    const key = squareKey(p.row, p.col);
+    if (!out.has(key)) out.set(key, []);
+    out.get(key).push(id);
+  }
+  return out;
+}

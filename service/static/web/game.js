@@ -1,0 +1,420 @@
+// The game page: one game, live (a seat or a spectator) or replayed step by step.
+//
+// Live: the page listens to the game's event stream (the spectator stream:
+// EventSource cannot send an Authorization header) and, when a message arrives,
+// re-fetches the view, the new events and, for a seat, its legal actions with
+// fetch() and the seat token.  There is no polling loop.
+//
+// Replay: a slider over versions 1..N shows `GET /v1/games/{id}?at=N`, with the
+// event list beside the board.
+
+import * as api from "./api.js";
+import { h, plural, replaceChildren } from "./dom.js";
+import { eventList, describeEvent } from "./eventlog.js";
+import { fragment } from "./route.js";
+import { TtrTable } from "./ttr.js";
+import { CableCarTable } from "./cablecar.js";
+import { PlacementChooser } from "./choices.js";
+
+const TITLES = { "ttr-sf": "Ticket to Ride: San Francisco", "cable-car": "San Francisco cable cars" };
+const LEGAL_PAGE = { "ttr-sf": 1000, "cable-car": 10000 };
+const REPLAY_STEP_MS = 700;
+
+export class GamePage {
+  constructor(root, place) {
+    this.root = root;
+    this.id = place.id;
+    this.token = place.token;
+    this.replay = place.replay;
+    this.startAt = place.at;
+    this.view = null; // the newest view
+    this.shown = null; // the view on the board (the replay position, or the newest)
+    this.at = null;
+    this.events = [];
+    this.legal = null; // every legal action (Ticket to Ride), or null
+    this.chooser = null; // the paged tile-pair chooser (cable cars), or null
+    this.problem = null;
+    this.notice = null;
+    this.busy = false;
+    this.stream = null;
+    this.streamState = "off";
+    this.refreshing = false;
+    this.dirty = false;
+    this.stopped = false;
+    this.legalAbort = null;
+    this.replayAbort = null;
+    this.playTimer = null;
+  }
+
+  /** Load the game and draw it; in live mode, start listening to its stream. */
+  async start() {
+    try {
+      this.view = await api.gameView(this.id, { token: this.token });
+      this.board = await api.board(this.view.type);
+      this.renderer = this.view.type === "cable-car" ? new CableCarTable(this) : new TtrTable(this);
+      this.events = await api.eventsAfter(this.id, this.token, 0);
+    } catch (err) {
+      this.fail(err);
+      return;
+    }
+    if (this.replay) {
+      this.at = Math.min(this.startAt || this.view.version, this.view.version);
+      this.shown = this.at === this.view.version ? this.view : null;
+      this.render();
+      if (!this.shown) await this.showAt(this.at);
+      return;
+    }
+    this.shown = this.view;
+    this.render();
+    this.openStream();
+    this.loadLegal();
+  }
+
+  /** Leave the page: close the stream and cancel pending requests. */
+  stop() {
+    this.stopped = true;
+    if (this.stream) this.stream.close();
+    if (this.legalAbort) this.legalAbort.abort();
+    if (this.replayAbort) this.replayAbort.abort();
+    clearInterval(this.playTimer);
+  }
+
+  fail(err) {
+    const detail = err && err.detail ? err.detail : String(err);
+    replaceChildren(
+      this.root,
+      h(
+        "div",
+        { class: "card" },
+        h("h1", {}, "This game cannot be shown"),
+        h("p", { class: "problem", role: "alert" }, detail),
+        h("p", {}, h("a", { href: "#" }, "Back to the lobby")),
+      ),
+    );
+  }
+
+  // ------------------------------------------------------------------ who is looking
+
+  get type() {
+    return this.view.type;
+  }
+
+  get mySeat() {
+    return this.view && this.view.me ? this.view.me.seat : null;
+  }
+
+  get names() {
+    return (this.shown || this.view).players.map((p) => p.name);
+  }
+
+  /** Whether this page may act now (a seat in active_seats, live, not finished). */
+  get canAct() {
+    return !this.replay && this.mySeat !== null && this.view.active_seats.includes(this.mySeat) && this.view.status !== "finished";
+  }
+
+  // ------------------------------------------------------------------ live updates
+
+  openStream() {
+    if (this.view.status === "finished" || this.stopped) return;
+    const source = new EventSource(api.streamUrl(this.id, this.view.version));
+    this.stream = source;
+    source.addEventListener("open", () => this.setStreamState("live"));
+    source.addEventListener("message", () => this.scheduleRefresh());
+    source.addEventListener("end", () => {
+      source.close();
+      this.setStreamState("ended");
+      this.scheduleRefresh();
+    });
+    source.addEventListener("error", () => {
+      this.setStreamState(source.readyState === EventSource.CLOSED ? "closed" : "reconnecting");
+    });
+  }
+
+  setStreamState(state) {
+    this.streamState = state;
+    const el = this.root.querySelector(".live-state");
+    if (el) {
+      el.textContent = liveLabel(state);
+      el.dataset.state = state;
+    }
+  }
+
+  /** Re-fetch after a stream message; messages arriving meanwhile are folded into one more round. */
+  async scheduleRefresh() {
+    if (this.refreshing) {
+      this.dirty = true;
+      return;
+    }
+    this.refreshing = true;
+    try {
+      do {
+        this.dirty = false;
+        await this.refresh();
+      } while (this.dirty && !this.stopped);
+    } finally {
+      this.refreshing = false;
+    }
+  }
+
+  async refresh() {
+    let view;
+    let fresh;
+    try {
+      view = await api.gameView(this.id, { token: this.token });
+      const last = this.events.length ? this.events[this.events.length - 1].seq : 0;
+      fresh = view.version > last ? await api.eventsAfter(this.id, this.token, last) : [];
+    } catch (err) {
+      this.showProblem(err);
+      return;
+    }
+    if (this.stopped) return;
+    const moved = view.version !== this.view.version;
+    this.events.push(...fresh.filter((e) => !this.events.length || e.seq > this.events[this.events.length - 1].seq));
+    this.view = view;
+    if (!this.replay) this.shown = view;
+    if (moved) {
+      this.renderer.reset();
+      this.loadLegal();
+    }
+    this.render();
+  }
+
+  /** Fetch every page of the seat's legal actions for the current version. */
+  async loadLegal() {
+    if (this.legalAbort) this.legalAbort.abort();
+    this.legal = null;
+    this.chooser = null;
+    if (!this.canAct) return;
+    const controller = new AbortController();
+    this.legalAbort = controller;
+    const version = this.view.version;
+    const limit = LEGAL_PAGE[this.type] || 1000;
+    const all = [];
+    const chooser = this.type === "cable-car" ? new PlacementChooser() : null;
+    let cursor = 0;
+    try {
+      while (cursor !== null && cursor !== undefined) {
+        const page = await api.legalActions(this.id, this.token, { cursor, limit, signal: controller.signal });
+        if (controller.signal.aborted || this.stopped) return;
+        if (page.version !== version) {
+          this.scheduleRefresh();
+          return;
+        }
+        if (chooser) {
+          chooser.add(page.actions, page.total);
+          this.chooser = chooser;
+        } else {
+          all.push(...page.actions);
+        }
+        cursor = page.next_cursor;
+        if (!chooser && cursor !== null) continue;
+        this.legal = chooser ? null : all;
+        this.render();
+      }
+    } catch (err) {
+      if (err.name !== "AbortError") this.showProblem(err);
+    }
+  }
+
+  /** Send one of the listed legal actions. */
+  async act(action) {
+    if (this.busy) return;
+    this.busy = true;
+    this.problem = null;
+    this.render();
+    try {
+      await api.sendAction(this.id, this.token, action, this.view.version);
+    } catch (err) {
+      this.busy = false;
+      this.showProblem(err);
+      if (err.code === "stale_version" || err.code === "not_your_turn") this.scheduleRefresh();
+      return;
+    }
+    this.busy = false;
+    await this.scheduleRefresh();
+  }
+
+  showProblem(err) {
+    this.problem = err && err.detail ? err.detail : String(err);
+    this.render();
+    const el = this.root.querySelector(".game > .problem");
+    if (el) el.scrollIntoView({ block: "nearest" });
+  }
+
+  // ------------------------------------------------------------------ replay
+
+  async showAt(n) {
+    const at = Math.max(1, Math.min(n, this.view.version));
+    this.at = at;
+    if (this.replayAbort) this.replayAbort.abort();
+    const controller = new AbortController();
+    this.replayAbort = controller;
+    history.replaceState(null, "", fragment({ id: this.id, token: this.token, replay: true, at }));
+    try {
+      const view = await api.gameView(this.id, { token: this.token, at, signal: controller.signal });
+      if (controller.signal.aborted || this.stopped) return;
+      this.shown = view;
+      this.renderer.reset();
+      this.render();
+    } catch (err) {
+      if (err.name !== "AbortError") this.showProblem(err);
+    }
+  }
+
+  togglePlay() {
+    if (this.playTimer) {
+      clearInterval(this.playTimer);
+      this.playTimer = null;
+    } else {
+      if (this.at >= this.view.version) this.at = 0;
+      this.playTimer = setInterval(() => {
+        if (this.at >= this.view.version) {
+          clearInterval(this.playTimer);
+          this.playTimer = null;
+          this.render();
+          return;
+        }
+        this.showAt(this.at + 1);
+      }, REPLAY_STEP_MS);
+    }
+    this.render();
+  }
+
+  replayBar() {
+    const max = this.view.version;
+    const slider = h("input", {
+      type: "range",
+      min: "1",
+      max: String(max),
+      value: String(this.at),
+      step: "1",
+      id: "replay-slider",
+      "data-key": "replay-slider",
+      "aria-label": "Replay position (event number)",
+      "aria-valuetext": `event ${this.at} of ${max}`,
+    });
+    slider.addEventListener("input", () => this.showAt(Number(slider.value)));
+    const step = (label, key, to, text) =>
+      h("button", { type: "button", class: "small secondary", "aria-label": label, "data-key": key, onclick: () => this.showAt(to) }, text);
+    const current = this.events.find((e) => e.seq === this.at);
+    return h(
+      "div",
+      { class: "replay-bar card", role: "group", "aria-label": "Replay" },
+      h(
+        "div",
+        { class: "row" },
+        step("First event", "rp-first", 1, "⏮"),
+        step("Previous event", "rp-prev", this.at - 1, "◀"),
+        slider,
+        step("Next event", "rp-next", this.at + 1, "▶"),
+        step("Last event", "rp-last", max, "⏭"),
+        h("button", { type: "button", class: "small", "data-key": "rp-play", onclick: () => this.togglePlay() }, this.playTimer ? "Pause" : "Play"),
+      ),
+      h(
+        "p",
+        { class: "replay-pos", "aria-live": "polite" },
+        h("strong", {}, `Event ${this.at} of ${max}`),
+        current ? `: ${describeEvent(current, this.logContext())}` : "",
+      ),
+    );
+  }
+
+  // ------------------------------------------------------------------ drawing
+
+  logContext() {
+    return { type: this.type, names: this.names, board: this.board };
+  }
+
+  banner(view) {
+    if (view.status === "finished") return "The game is over.";
+    const names = view.players.map((p) => p.name);
+    const active = view.active_seats.map((s) => names[s]);
+    if (this.replay) return active.length ? `To act: ${active.join(", ")}` : "";
+    if (this.mySeat !== null && view.active_seats.includes(this.mySeat)) {
+      return view.status === "setup" ? "Setup: your choices are needed." : "Your turn.";
+    }
+    if (!active.length) return "Waiting.";
+    return `Waiting for ${active.join(", ")}.`;
+  }
+
+  header(view) {
+    const me = this.mySeat !== null ? view.players[this.mySeat] : null;
+    const who = me ? `You play seat ${this.mySeat + 1}: ${me.name}` : "You are watching as a spectator";
+    const links = [];
+    if (this.replay) {
+      links.push(h("a", { href: fragment({ id: this.id, token: this.token }), class: "button small", "data-key": "to-live" }, view.status === "finished" ? "Final position" : "Live"));
+    } else {
+      links.push(h("a", { href: fragment({ id: this.id, token: this.token, replay: true }), class: "button small secondary", "data-key": "to-replay" }, "Replay"));
+    }
+    if (this.token) {
+      links.push(h("a", { href: fragment({ id: this.id }), class: "button small secondary", "data-key": "to-watch" }, "Spectator view"));
+    }
+    return h(
+      "div",
+      { class: "game-head" },
+      h(
+        "div",
+        {},
+        h("h1", {}, TITLES[view.type] || view.type),
+        h(
+          "p",
+          { class: "meta" },
+          h("span", { class: `pill status-${view.status}` }, view.status.replace("_", " ")),
+          " ",
+          h("span", { class: "version" }, `version ${this.replay ? `${this.at} / ${this.view.version}` : view.version}`),
+          " · ",
+          h("span", { class: "game-id" }, `game ${this.id}`),
+          " · ",
+          who,
+          this.replay ? null : [" · ", h("span", { class: "live-state", "data-state": this.streamState, "aria-live": "polite" }, liveLabel(this.streamState))],
+        ),
+      ),
+      h("nav", { class: "row", "aria-label": "Game views" }, links),
+    );
+  }
+
+  render() {
+    if (this.stopped || !this.renderer) return;
+    const view = this.shown || this.view;
+    const side = [];
+    if (this.replay) side.push(this.replayBar());
+    side.push(...this.renderer.panels(view));
+    if (view.status === "finished" && view.result) side.push(this.renderer.result(view));
+    const shownEvents = this.replay ? this.events.filter((e) => e.seq <= this.view.version) : this.events;
+    const log = h(
+      "section",
+      { class: "card log", "aria-labelledby": "log-title" },
+      h("h2", { id: "log-title" }, "Events ", h("span", { class: "hint" }, plural(shownEvents.length, "event"))),
+      eventList(shownEvents, this.logContext(), this.replay ? { current: this.at, onPick: (seq) => this.showAt(seq) } : {}),
+    );
+    const content = h(
+      "div",
+      { class: `game game-${view.type}${this.replay ? " replaying" : ""}` },
+      this.header(view),
+      h("p", { class: "banner", role: "status" }, this.banner(view)),
+      this.problem ? h("p", { class: "problem", role: "alert" }, this.problem) : null,
+      h(
+        "div",
+        { class: "table" },
+        h("div", { class: "board-area" }, view === this.shown || !this.replay ? this.renderer.board(view) : h("p", {}, "Loading…")),
+        h("div", { class: "side" }, side, log),
+      ),
+    );
+    const oldList = this.root.querySelector(".events");
+    const wasAtBottom = !oldList || oldList.scrollTop + oldList.clientHeight >= oldList.scrollHeight - 8;
+    const oldScroll = oldList ? oldList.scrollTop : 0;
+    replaceChildren(this.root, content);
+    const list = this.root.querySelector(".events");
+    if (!list) return;
+    if (this.replay) {
+      const current = list.querySelector(".current");
+      if (current) list.scrollTop = current.offsetTop - list.offsetTop - list.clientHeight / 2;
+    } else {
+      list.scrollTop = wasAtBottom ? list.scrollHeight : oldScroll;
+    }
+  }
+}
+
+function liveLabel(state) {
+  return { live: "● live", reconnecting: "reconnecting…", closed: "not live (reload to reconnect)", ended: "finished", off: "connecting…" }[state] || state;
+}

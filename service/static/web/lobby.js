@@ -1,0 +1,257 @@
+// The lobby: create a game, hand out its seat links, list recent games.
+
+import * as api from "./api.js";
+import { h, replaceChildren } from "./dom.js";
+import { absoluteLink, fragment } from "./route.js";
+
+const FALLBACK_TYPES = [
+  { type: "ttr-sf", title: "Ticket to Ride: San Francisco", min_players: 2, max_players: 4 },
+  { type: "cable-car", title: "San Francisco cable cars", min_players: 2, max_players: 6 },
+];
+const DEFAULT_NAMES = ["Ada", "Bo", "Cy", "Di", "Ed", "Flo"];
+
+function typeTitle(types, id) {
+  const t = types.find((x) => x.type === id);
+  return t ? t.title : id;
+}
+
+/** A link with a copy button; the link text can be selected by hand too. */
+function shareRow(label, link, key, openLabel) {
+  const input = h("input", { type: "text", readonly: true, value: link, "aria-label": `${label}: link`, class: "link-text" });
+  input.addEventListener("focus", () => input.select());
+  const status = h("span", { class: "copied", "aria-live": "polite" });
+  const copy = h(
+    "button",
+    {
+      type: "button",
+      class: "small",
+      "data-key": `copy-${key}`,
+      onclick: async () => {
+        input.select();
+        try {
+          await navigator.clipboard.writeText(link);
+          status.textContent = "copied";
+        } catch {
+          status.textContent = "press Ctrl+C to copy";
+        }
+      },
+    },
+    "Copy",
+  );
+  return h(
+    "tr",
+    {},
+    h("th", { scope: "row" }, label),
+    h("td", { class: "link-cell" }, input),
+    h("td", { class: "nowrap" }, copy, " ", h("a", { href: link, target: "_blank", rel: "noopener", class: "button small", "data-role": key }, openLabel), status),
+  );
+}
+
+function createdPanel(created, types) {
+  const rows = created.seats.map((seat) =>
+    shareRow(`Seat ${seat.seat + 1}: ${seat.name}`, absoluteLink({ id: created.id, token: seat.token }), `seat-${seat.seat}`, "Play"),
+  );
+  rows.push(shareRow("Spectators", absoluteLink({ id: created.id }), "spectator", "Watch"));
+  return h(
+    "section",
+    { class: "card created", "aria-labelledby": "created-title" },
+    h("h2", { id: "created-title" }, `${typeTitle(types, created.type)} created`),
+    h(
+      "p",
+      { class: "hint" },
+      "Send each player their own seat link: it carries the seat's secret token, which the server shows only this once. ",
+      "The spectator link shows the game without any secrets.",
+    ),
+    h("table", { class: "links" }, h("tbody", {}, rows)),
+  );
+}
+
+function gameRow(game, types) {
+  const players = game.players.map((p) => p.name).join(", ");
+  const updated = new Date(game.updated_at);
+  return h(
+    "tr",
+    { "data-game": game.id },
+    h("td", {}, typeTitle(types, game.type)),
+    h("td", {}, players),
+    h("td", {}, h("span", { class: `pill status-${game.status}` }, game.status.replace("_", " "))),
+    h("td", { class: "num" }, String(game.version)),
+    h("td", {}, h("time", { datetime: game.updated_at }, updated.toLocaleString())),
+    h(
+      "td",
+      { class: "nowrap" },
+      h("a", { href: fragment({ id: game.id }), class: "button small", "aria-label": `Watch game ${game.id}` }, "Watch"),
+      " ",
+      h("a", { href: fragment({ id: game.id, replay: true }), class: "button small secondary", "aria-label": `Replay game ${game.id}` }, "Replay"),
+    ),
+  );
+}
+
+/** Draw the lobby into `root`. */
+export async function renderLobby(root) {
+  let types = FALLBACK_TYPES;
+  const problem = h("p", { class: "problem", role: "alert", hidden: true });
+  const createdSlot = h("div");
+  const typeChoice = h("fieldset", { class: "types" }, h("legend", {}, "Game"));
+  const namesList = h("ol", { class: "names" });
+  const addButton = h("button", { type: "button", class: "small secondary", "data-key": "add-player" }, "Add a player");
+  const seedInput = h("input", { type: "text", id: "seed", name: "seed", maxlength: "200", autocomplete: "off", placeholder: "random" });
+  const submit = h("button", { type: "submit", class: "primary", "data-key": "create" }, "Create game");
+
+  const chosenType = () => {
+    const checked = typeChoice.querySelector("input:checked");
+    return types.find((t) => t.type === (checked ? checked.value : types[0].type)) || types[0];
+  };
+
+  function nameRow(value) {
+    const index = namesList.children.length;
+    const input = h("input", {
+      type: "text",
+      name: "player",
+      required: true,
+      maxlength: "40",
+      value,
+      "aria-label": `Player ${index + 1} name`,
+      autocomplete: "off",
+    });
+    const remove = h("button", { type: "button", class: "small secondary", "aria-label": `Remove player ${index + 1}` }, "Remove");
+    const li = h("li", {}, input, " ", remove);
+    remove.addEventListener("click", () => {
+      li.remove();
+      syncNames();
+    });
+    return li;
+  }
+
+  function syncNames() {
+    const t = chosenType();
+    while (namesList.children.length < t.min_players) {
+      namesList.append(nameRow(DEFAULT_NAMES[namesList.children.length] || `Player ${namesList.children.length + 1}`));
+    }
+    while (namesList.children.length > t.max_players) namesList.lastElementChild.remove();
+    [...namesList.children].forEach((li, i) => {
+      li.querySelector("input").setAttribute("aria-label", `Player ${i + 1} name`);
+      const remove = li.querySelector("button");
+      remove.setAttribute("aria-label", `Remove player ${i + 1}`);
+      remove.disabled = namesList.children.length <= t.min_players;
+    });
+    addButton.disabled = namesList.children.length >= t.max_players;
+  }
+
+  addButton.addEventListener("click", () => {
+    namesList.append(nameRow(DEFAULT_NAMES[namesList.children.length] || `Player ${namesList.children.length + 1}`));
+    syncNames();
+    namesList.lastElementChild.querySelector("input").focus();
+  });
+
+  const form = h(
+    "form",
+    { class: "card new-game", "aria-labelledby": "new-title" },
+    h("h2", { id: "new-title" }, "New game"),
+    typeChoice,
+    h("fieldset", {}, h("legend", {}, "Players (in seat order)"), namesList, addButton),
+    h("details", { class: "more" }, h("summary", {}, "More options"), h("label", { for: "seed" }, "Seed (optional, for a reproducible game) "), seedInput),
+    h("div", { class: "row" }, submit),
+    problem,
+  );
+
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    problem.hidden = true;
+    const names = [...namesList.querySelectorAll("input")].map((i) => i.value.trim());
+    const body = { type: chosenType().type, players: names.map((name) => ({ name })) };
+    if (seedInput.value.trim()) body.seed = seedInput.value.trim();
+    submit.disabled = true;
+    try {
+      const created = await api.createGame(body);
+      replaceChildren(createdSlot, createdPanel(created, types));
+      createdSlot.querySelector("h2").setAttribute("tabindex", "-1");
+      createdSlot.querySelector("h2").focus();
+      loadGames(true);
+    } catch (err) {
+      problem.textContent = err.detail || String(err);
+      problem.hidden = false;
+    } finally {
+      submit.disabled = false;
+    }
+  });
+
+  // Recent games.
+  const filterType = h("select", { id: "filter-type", "aria-label": "Game type" }, h("option", { value: "" }, "All games"));
+  const filterStatus = h(
+    "select",
+    { id: "filter-status", "aria-label": "Status" },
+    h("option", { value: "" }, "Any status"),
+    ["setup", "playing", "last_round", "finished"].map((s) => h("option", { value: s }, s.replace("_", " "))),
+  );
+  const tbody = h("tbody");
+  const more = h("button", { type: "button", class: "secondary", hidden: true, "data-key": "more-games" }, "Show more");
+  const refresh = h("button", { type: "button", class: "secondary small", "data-key": "refresh-games" }, "Refresh");
+  const empty = h("p", { class: "hint", hidden: true }, "No games yet.");
+  let cursor = null;
+
+  async function loadGames(fresh) {
+    if (fresh) cursor = null;
+    try {
+      const page = await api.listGames({ type: filterType.value, status: filterStatus.value, cursor });
+      if (fresh) tbody.replaceChildren();
+      tbody.append(...page.games.map((g) => gameRow(g, types)));
+      cursor = page.next_cursor;
+      more.hidden = !cursor;
+      empty.hidden = tbody.children.length > 0;
+    } catch (err) {
+      problem.textContent = err.detail || String(err);
+      problem.hidden = false;
+    }
+  }
+  filterType.addEventListener("change", () => loadGames(true));
+  filterStatus.addEventListener("change", () => loadGames(true));
+  more.addEventListener("click", () => loadGames(false));
+  refresh.addEventListener("click", () => loadGames(true));
+
+  const list = h(
+    "section",
+    { class: "card games", "aria-labelledby": "games-title" },
+    h("div", { class: "row spread" }, h("h2", { id: "games-title" }, "Recent games"), h("div", { class: "row" }, filterType, filterStatus, refresh)),
+    h(
+      "div",
+      { class: "table-scroll" },
+      h(
+        "table",
+        { class: "game-list" },
+        h("thead", {}, h("tr", {}, ["Game", "Players", "Status", "Events", "Last move", ""].map((t) => h("th", { scope: "col" }, t)))),
+        tbody,
+      ),
+    ),
+    empty,
+    more,
+  );
+
+  replaceChildren(
+    root,
+    h(
+      "div",
+      { class: "lobby" },
+      h("div", { class: "intro" }, h("h1", {}, "Play San Francisco"), h("p", {}, "Ticket to Ride: San Francisco and the cable-car tile game, in the browser. Create a game, send each player their seat link, and watch or replay any game.")),
+      h("div", { class: "lobby-grid" }, h("div", {}, form, createdSlot), list),
+    ),
+  );
+
+  try {
+    types = (await api.gameTypes()).types;
+  } catch {
+    types = FALLBACK_TYPES;
+  }
+  types.forEach((t, i) => {
+    const id = `type-${t.type}`;
+    const radio = h("input", { type: "radio", name: "type", id, value: t.type, checked: i === 0 });
+    radio.addEventListener("change", syncNames);
+    typeChoice.append(
+      h("div", { class: "choice" }, radio, h("label", { for: id }, t.title, h("span", { class: "hint" }, ` ${t.min_players}–${t.max_players} players`))),
+    );
+    filterType.append(h("option", { value: t.type }, t.title));
+  });
+  syncNames();
+  await loadGames(true);
+}
+

@@ -1,0 +1,199 @@
+// The Ticket to Ride: San Francisco map as SVG, drawn from GET /v1/boards/ttr-sf.
+//
+// Routes are rows of spaces in their colour, each space lettered (and patterned)
+// so that colours never need to be told apart; ferry spaces carry a wave and a
+// dashed border; the two routes of a double route run side by side; claimed
+// routes turn into the seat's cars, numbered with the seat.
+
+import { s, svgButton, titleCase } from "./dom.js";
+import { cardColor, seatColor, souvenirShort } from "./palette.js";
+
+const SCALE = 100; // pixels per board unit
+const PAD = 70;
+const NODE_R = 15;
+const SPACE_H = 15;
+const SPACE_GAP = 3;
+const DOUBLE_OFFSET = 10;
+
+function patterns() {
+  const pat = (id, ...children) =>
+    s("pattern", { id, width: 6, height: 6, patternUnits: "userSpaceOnUse" }, ...children);
+  const ink = { stroke: "rgba(255,255,255,0.45)", "stroke-width": 1.2 };
+  return s(
+    "defs",
+    {},
+    pat("pat-hlines", s("path", { d: "M0 3 H6", ...ink })),
+    pat("pat-vlines", s("path", { d: "M3 0 V6", ...ink })),
+    pat("pat-diag", s("path", { d: "M0 6 L6 0", ...ink })),
+    pat("pat-dots", s("circle", { cx: 3, cy: 3, r: 1.1, fill: "rgba(255,255,255,0.5)" })),
+    pat("pat-checks", s("rect", { x: 0, y: 0, width: 3, height: 3, fill: "rgba(0,0,0,0.12)" }), s("rect", { x: 3, y: 3, width: 3, height: 3, fill: "rgba(0,0,0,0.12)" })),
+    s(
+      "linearGradient",
+      { id: "ferry-fill", x1: 0, y1: 0, x2: 1, y2: 0 },
+      ["#d4372b", "#f28c1c", "#f2c230", "#2c9a4b", "#2f6bd8", "#8d44c9"].map((c, i) => s("stop", { offset: `${(i / 5) * 100}%`, "stop-color": c })),
+    ),
+  );
+}
+
+function bounds(locations) {
+  const xs = locations.map((l) => l.x);
+  const ys = locations.map((l) => l.y);
+  return { minX: Math.min(...xs), maxX: Math.max(...xs), minY: Math.min(...ys), maxY: Math.max(...ys) };
+}
+
+/** Pixel position of a location. */
+function at(loc, b) {
+  return { x: (loc.x - b.minX) * SCALE + PAD, y: (loc.y - b.minY) * SCALE + PAD };
+}
+
+/** Which side of its twin a double route runs on (+1 / -1), 0 for a single route. */
+function doubleSide(route) {
+  if (!route.double_of) return 0;
+  return route.id < route.double_of ? 1 : -1;
+}
+
+/** The centres and angle of a route's spaces. */
+export function routeSpaces(route, locs, b) {
+  const p = at(locs.get(route.from), b);
+  const q = at(locs.get(route.to), b);
+  const dx = q.x - p.x;
+  const dy = q.y - p.y;
+  const d = Math.hypot(dx, dy);
+  const ux = dx / d;
+  const uy = dy / d;
+  const offset = doubleSide(route) * DOUBLE_OFFSET;
+  const nx = -uy * offset;
+  const ny = ux * offset;
+  const usable = d - 2 * (NODE_R + 4);
+  const step = usable / route.length;
+  const angle = (Math.atan2(dy, dx) * 180) / Math.PI;
+  const spaces = [];
+  for (let i = 0; i < route.length; i++) {
+    const t = NODE_R + 4 + step * (i + 0.5);
+    spaces.push({ x: p.x + ux * t + nx, y: p.y + uy * t + ny });
+  }
+  return { spaces, angle, width: Math.max(6, step - SPACE_GAP) };
+}
+
+/** Indexes of a route's ferry spaces (the middle ones). */
+function ferrySpaces(route) {
+  const first = Math.floor((route.length - route.ferries) / 2);
+  return new Set(Array.from({ length: route.ferries }, (_, i) => first + i));
+}
+
+function locationName(locs, id) {
+  const loc = locs.get(id);
+  return loc ? loc.name : titleCase(id);
+}
+
+export function routeLabel(route, locs) {
+  const ferry = route.ferries ? `, ${route.ferries} ferry` : "";
+  const color = route.color === "gray" ? "gray (any one colour)" : route.color;
+  return `${locationName(locs, route.from)} – ${locationName(locs, route.to)}: ${route.length} ${color}${ferry}`;
+}
+
+function drawRoute(route, geometry, owner, ownerColor, ui, locs) {
+  const color = cardColor(route.color);
+  const ferries = ferrySpaces(route);
+  const g = s("g", {
+    class: ["route", owner !== null ? "claimed" : "", ui.claimable.has(route.id) ? "claimable" : "", ui.selectedRoute === route.id ? "selected" : ""].join(" ").trim(),
+    "data-route": route.id,
+  });
+  geometry.spaces.forEach((c, i) => {
+    const transform = `translate(${c.x.toFixed(1)} ${c.y.toFixed(1)}) rotate(${geometry.angle.toFixed(1)})`;
+    const box = { x: -geometry.width / 2, y: -SPACE_H / 2, width: geometry.width, height: SPACE_H, rx: 2.5 };
+    const space = s("g", { transform });
+    if (owner !== null) {
+      space.append(
+        s("rect", { ...box, fill: ownerColor.fill, stroke: "#1b1b1b", "stroke-width": 1.6, class: "car" }),
+        s("text", { class: "car-seat", x: 0, y: 0.5, fill: ownerColor.ink, transform: `rotate(${(-geometry.angle).toFixed(1)})` }, String(owner + 1)),
+      );
+    } else {
+      const ferry = ferries.has(i);
+      space.append(
+        s("rect", { ...box, fill: ferry ? "url(#ferry-fill)" : color.fill, stroke: ferry ? "#1b1b1b" : "#3a3a3a", "stroke-width": ferry ? 1.4 : 1, "stroke-dasharray": ferry ? "3 2" : null, class: "space" }),
+      );
+      if (!ferry && color.pattern !== "pat-none") space.append(s("rect", { ...box, fill: `url(#${color.pattern})`, "pointer-events": "none" }));
+      if (ferry) {
+        space.append(s("path", { d: "M-7 1 q2.3 -4 4.6 0 t4.6 0 t4.6 0", fill: "none", stroke: "#1b1b1b", "stroke-width": 1.6, transform: `rotate(${(-geometry.angle).toFixed(1)})` }));
+      } else if (color.letter) {
+        space.append(s("text", { class: "space-letter", x: 0, y: 0.5, fill: color.ink, transform: `rotate(${(-geometry.angle).toFixed(1)})` }, color.letter));
+      }
+    }
+    g.append(space);
+  });
+  const label = routeLabel(route, locs) + (owner !== null ? ` — claimed by seat ${owner + 1}` : "");
+  if (ui.claimable.has(route.id)) {
+    svgButton(g, `Claim ${label}`, () => ui.onRoute(route.id));
+    g.setAttribute("data-key", `route-${route.id}`);
+  } else {
+    g.append(s("title", {}, label));
+  }
+  return g;
+}
+
+function coast(b) {
+  // A decorative shoreline: the Golden Gate and the bay to the north and east.
+  const pt = (x, y) => `${((x - b.minX) * SCALE + PAD).toFixed(0)} ${((y - b.minY) * SCALE + PAD).toFixed(0)}`;
+  const land = [
+    [-1, 0.45], [1.2, 0.55], [2.4, 0.35], [3.6, 0.95], [5.2, 0.75], [6.4, 0.65], [7.4, 0.3], [8.6, 0.25],
+    [9.5, 1.0], [10.3, 2.0], [10.6, 3.6], [10.6, 5.4], [10.3, 8.2], [-1, 8.2],
+  ];
+  return s("path", { class: "land", d: "M" + land.map(([x, y]) => pt(x, y)).join(" L") + " Z" });
+}
+
+/** The whole map.  `ui`: {claimable: Map route->actions, selectedRoute, onRoute,
+ * placeable: Set of location ids, onLocation, highlight: Set of location ids}. */
+export function ttrMap(board, view, ui) {
+  const locs = new Map(board.locations.map((l) => [l.id, l]));
+  const b = bounds(board.locations);
+  const width = (b.maxX - b.minX) * SCALE + 2 * PAD;
+  const height = (b.maxY - b.minY) * SCALE + 2 * PAD;
+  const svg = s("svg", {
+    class: "map ttr-map",
+    viewBox: `0 0 ${width.toFixed(0)} ${height.toFixed(0)}`,
+    role: "group",
+    "aria-label": "Map of San Francisco: locations and routes",
+  });
+  svg.append(patterns(), s("rect", { class: "water", x: 0, y: 0, width, height }), coast(b));
+  const seatColors = board.seat_colors || [];
+  const routes = s("g", { class: "routes" });
+  for (const route of board.routes) {
+    const owner = view.claimed && route.id in view.claimed ? view.claimed[route.id] : null;
+    const ownerColor = owner !== null ? seatColor(view.players[owner] ? view.players[owner].color : seatColors[owner]) : null;
+    routes.append(drawRoute(route, routeSpaces(route, locs, b), owner, ownerColor, ui, locs));
+  }
+  svg.append(routes);
+
+  const places = s("g", { class: "locations" });
+  const stacks = view.souvenir_stacks || {};
+  for (const loc of board.locations) {
+    const p = at(loc, b);
+    const classes = ["location"];
+    if (ui.placeable.has(loc.id)) classes.push("placeable");
+    if (ui.highlight.has(loc.id)) classes.push("highlight");
+    const g = s("g", { class: classes.join(" "), "data-location": loc.id, transform: `translate(${p.x.toFixed(1)} ${p.y.toFixed(1)})` });
+    g.append(s("circle", { class: "ring", r: NODE_R + 6 }), s("circle", { class: "node", r: NODE_R }), s("circle", { class: "node-dot", r: 4 }));
+    const below = loc.y > b.minY + 0.3;
+    g.append(s("text", { class: "loc-name", x: 0, y: below ? NODE_R + 14 : -NODE_R - 8 }, loc.name));
+    const stack = stacks[loc.id];
+    if (stack) {
+      const badge = s("g", { class: "stack", transform: `translate(${NODE_R + 2} ${-NODE_R - 12})` });
+      badge.append(
+        s("rect", { x: 0, y: 0, width: 38, height: 18, rx: 9 }),
+        s("text", { x: 19, y: 9.5 }, `${souvenirShort(stack.symbol)}×${stack.count}`),
+        s("title", {}, `${titleCase(stack.symbol)} souvenirs: ${stack.count} left`),
+      );
+      g.append(badge);
+    }
+    if (ui.placeable.has(loc.id)) {
+      svgButton(g, `Place the ${titleCase(ui.placeSymbol || "")} stack on ${loc.name}`, () => ui.onLocation(loc.id));
+      g.setAttribute("data-key", `loc-${loc.id}`);
+    } else {
+      g.append(s("title", {}, loc.name + (stack ? ` — ${titleCase(stack.symbol)} ×${stack.count}` : "")));
+    }
+    places.append(g);
+  }
+  svg.append(places);
+  return svg;
+}
