@@ -224,6 +224,8 @@ def dropped_responses(server: Gunicorn, store: EventStore, scripts: Sequence[Gam
             sum(p.retry_replayed for p in players))
         marks.notes["retries answered replayed=false (first attempt had not been applied)"] = str(
             sum(p.retry_fresh for p in players))
+        marks.notes["retries answered 409 stale_version while the dropped attempt was still in flight"] = str(
+            sum(p.recorder.stale_in_flight for p in players))
         dropped_rec = Recorder()
         for p in players:
             dropped_rec.errors.update(p.recorder.errors)

@@ -96,7 +96,7 @@ def measure_growth(
         events_at_start = script.version_after(done)
         samples: dict[str, list[float]] = {m: [] for m in MEASURES}
 
-        def timed(measure: str, answer: Answer, ok: int) -> None:
+        def timed(measure: str, answer: Answer, ok: int, samples: dict[str, list[float]] = samples) -> None:
             if answer.status != ok:
                 raise RuntimeError(f"growth {measure}: {answer.status} {answer.body}")
             samples[measure].append(answer.seconds * 1000)

@@ -85,8 +85,19 @@ class Connection:
         token: str | None = None,
         headers: dict[str, str] | None = None,
     ) -> Answer:
-        """Send one request and read the whole answer; TransportFailure if none came."""
+        """Send one JSON request and read the whole answer; TransportFailure if none came."""
         data = None if body is None else json.dumps(body).encode()
+        return self.request_raw(method, path, data, token, headers)
+
+    def request_raw(
+        self,
+        method: str,
+        path: str,
+        data: bytes | None,
+        token: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> Answer:
+        """Send ``data`` as the body (labelled application/json, whatever it holds)."""
         all_headers = {"Accept": "application/json", **(headers or {})}
         if data is not None:
             all_headers["Content-Type"] = "application/json"
