@@ -500,6 +500,21 @@ class PostgresStore(EventStore):
             raise GameNotFound(game_id)
         return _game(row)
 
+    def compare_and_set_metadata(self, game_id: str, key: str, expected: JSON, value: JSON) -> bool:
+        """Set ``metadata[key]`` if it equals ``expected`` (jsonb equality), in one statement."""
+        expected_json = canonical_json(expected)
+        value_json = metadata_json({key: value})
+        with self._read() as cur:
+            row = cur.execute(
+                "UPDATE games SET metadata = metadata || %s::jsonb, updated_at = %s"
+                " WHERE game_id = %s AND metadata -> %s = %s::jsonb RETURNING 1",
+                (value_json, self._clock(), game_id, key, expected_json),
+            ).fetchone()
+        if row is None:
+            self.version(game_id)  # raises GameNotFound for an unknown game
+            return False
+        return True
+
     # -- reads -----------------------------------------------------------------
 
     def load(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:

@@ -422,6 +422,24 @@ class SqliteStore(EventStore):
             record = cur.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = ?", (game_id,)).fetchone()
         return _game(record)
 
+    def compare_and_set_metadata(self, game_id: str, key: str, expected: JSON, value: JSON) -> bool:
+        """Set ``metadata[key]`` if it equals ``expected``, under the write lock."""
+        metadata_json({key: value})  # shape check before the transaction
+        now = format_timestamp(self._clock())
+        with self._transaction() as cur:
+            row = cur.execute("SELECT metadata FROM games WHERE game_id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise GameNotFound(game_id)
+            current = loads_payload(row[0])
+            if key not in current or metadata_json({key: current[key]}) != metadata_json({key: expected}):
+                return False
+            current[key] = value
+            cur.execute(
+                "UPDATE games SET metadata = ?, updated_at = ? WHERE game_id = ?",
+                (metadata_json(current), now, game_id),
+            )
+        return True
+
     # -- reads -----------------------------------------------------------------
 
     def load(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:

@@ -352,6 +352,11 @@ class EventStore(ABC):
         """Merge ``changes`` into the game's metadata dict (not the events)."""
 
     @abstractmethod
+    def compare_and_set_metadata(self, game_id: str, key: str, expected: JSON, value: JSON) -> bool:
+        """Set ``metadata[key] = value`` only if it currently equals
+        ``expected`` (as JSON); True if it was set.  GameNotFound if unknown."""
+
+    @abstractmethod
     def list_games(
         self,
         status: str | None = None,

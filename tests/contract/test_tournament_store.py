@@ -20,6 +20,7 @@ from events.store import (
     AttemptOutcome,
     EventStore,
     GameExists,
+    GameNotFound,
     IntegrityError,
     InvalidCursor,
     NewDelivery,
@@ -103,6 +104,21 @@ def test_organisers_are_stored_with_their_token_hash(store: EventStore) -> None:
     assert store.get_organiser(uid("o")) is None
     with pytest.raises(IntegrityError):
         store.create_organiser(oid, "again", HASH)
+
+
+# -- one metadata key, compared and set ------------------------------------------------
+
+
+def test_compare_and_set_metadata_sets_only_over_the_expected_value(store: EventStore, new_id: NewId) -> None:
+    gid = new_id()
+    store.create_game(gid, "test-game", {"hashes": ["a", "b"], "batch": "x"}, opening(), "playing")
+    assert store.compare_and_set_metadata(gid, "hashes", ["a", "b"], ["a", "c"]) is True
+    # a second writer that read the old list loses instead of undoing the first change
+    assert store.compare_and_set_metadata(gid, "hashes", ["a", "b"], ["z", "b"]) is False
+    assert store.compare_and_set_metadata(gid, "missing", None, 1) is False
+    assert store.get_game(gid).metadata == {"hashes": ["a", "c"], "batch": "x"}
+    with pytest.raises(GameNotFound):
+        store.compare_and_set_metadata(new_id(), "hashes", [], [])
 
 
 # -- batches ------------------------------------------------------------------------
