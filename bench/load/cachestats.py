@@ -24,6 +24,11 @@ class CacheCounts:
     misses: int = 0
     errors: int = 0
 
+    def plus(self, other: CacheCounts) -> CacheCounts:
+        """The sum of two counts."""
+        return CacheCounts(self.hits + other.hits, self.partial_hits + other.partial_hits,
+                           self.misses + other.misses, self.errors + other.errors)
+
     @property
     def loads(self) -> int:
         """Every counted state load."""
@@ -61,12 +66,8 @@ def delta(before: Snapshot, after: Snapshot) -> CacheCounts:
     total = CacheCounts()
     for pid, now in after.items():
         was = before.get(pid, CacheCounts())
-        total = CacheCounts(
-            total.hits + now.hits - was.hits,
-            total.partial_hits + now.partial_hits - was.partial_hits,
-            total.misses + now.misses - was.misses,
-            total.errors + now.errors - was.errors,
-        )
+        total = total.plus(CacheCounts(now.hits - was.hits, now.partial_hits - was.partial_hits,
+                                       now.misses - was.misses, now.errors - was.errors))
     return total
 
 

@@ -39,7 +39,8 @@ class CacheStatsMiddleware:
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         try:
-            return self.wrapped(environ, start_response)  # type: ignore[no-any-return]
+            result: Iterable[bytes] = self.wrapped(environ, start_response)
+            return result
         finally:
             now = time.monotonic()
             if now >= self._next_dump and self._lock.acquire(blocking=False):

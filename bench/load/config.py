@@ -1,0 +1,86 @@
+"""The harness' settings (every one is a command-line option)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.load.stack import ROOT
+
+SECTIONS = ("load", "growth", "faults", "fuzz")
+
+
+@dataclass(frozen=True)
+class HarnessConfig:
+    """Sizes and switches of one harness run."""
+
+    clients: int = 32
+    seconds: float = 60.0
+    rounds: int = 2
+    bot_seconds: float = 30.0
+    workers: int = 3
+    threads: int = 8
+    scripts: int = 24
+    fault_clients: int = 16
+    fault_seconds: float = 20.0
+    fault_warmup: float = 5.0
+    outage: float = 3.0
+    racers: int = 50
+    race_rounds: int = 3
+    growth_reps: int = 10
+    schemathesis_examples: int = 10
+    schemathesis_max_time: int = 120
+    body_examples: int = 400
+    sections: tuple[str, ...] = SECTIONS
+    report: Path = ROOT / "bench" / "results" / "REPORT.md"
+    services_dir: Path = Path("/tmp/cablecar-bench-services")
+    workdir: Path = Path("/tmp/cablecar-bench-run")
+    keep_services: bool = False
+    command: str = "bash bench/run.sh"
+
+
+def parse_args(argv: Sequence[str] | None = None, command: str = "bash bench/run.sh") -> HarnessConfig:
+    """The config from command-line options."""
+    d = HarnessConfig()
+    p = argparse.ArgumentParser(prog="bench/run.sh", description="Cable Car load, faults and speed harness")
+    p.add_argument("--clients", type=int, default=d.clients, help="concurrent load clients")
+    p.add_argument("--seconds", type=float, default=d.seconds,
+                   help="load time of the service's write path and of the baseline (each)")
+    p.add_argument("--rounds", type=int, default=d.rounds,
+                   help="baseline and service alternate in this many chunks of seconds/rounds")
+    p.add_argument("--bot-seconds", type=float, default=d.bot_seconds, help="load time of the bot mix")
+    p.add_argument("--workers", type=int, default=d.workers, help="gunicorn workers")
+    p.add_argument("--threads", type=int, default=d.threads, help="gunicorn threads per worker")
+    p.add_argument("--scripts", type=int, default=d.scripts, help="distinct scripted games")
+    p.add_argument("--fault-clients", type=int, default=d.fault_clients)
+    p.add_argument("--fault-seconds", type=float, default=d.fault_seconds, help="load time of each fault scenario")
+    p.add_argument("--fault-warmup", type=float, default=d.fault_warmup, help="seconds of load before the fault")
+    p.add_argument("--outage", type=float, default=d.outage, help="seconds Redis stays down / between kills")
+    p.add_argument("--racers", type=int, default=d.racers, help="clients sending the same action at once")
+    p.add_argument("--race-rounds", type=int, default=d.race_rounds)
+    p.add_argument("--growth-reps", type=int, default=d.growth_reps)
+    p.add_argument("--schemathesis-examples", type=int, default=d.schemathesis_examples)
+    p.add_argument("--schemathesis-max-time", type=int, default=d.schemathesis_max_time)
+    p.add_argument("--body-examples", type=int, default=d.body_examples, help="hypothesis action bodies")
+    p.add_argument("--only", default=",".join(d.sections), help=f"comma-separated sections of {SECTIONS}")
+    p.add_argument("--report", type=Path, default=d.report)
+    p.add_argument("--services-dir", type=Path, default=d.services_dir,
+                   help="state directory of the private PostgreSQL/Redis (scripts/test-services.sh)")
+    p.add_argument("--workdir", type=Path, default=d.workdir, help="logs and scratch files")
+    p.add_argument("--keep-services", action="store_true", help="leave PostgreSQL and Redis running")
+    a = p.parse_args(argv)
+    sections = tuple(s.strip() for s in a.only.split(",") if s.strip())
+    unknown = set(sections) - set(SECTIONS)
+    if unknown:
+        p.error(f"unknown sections {sorted(unknown)}; choose from {SECTIONS}")
+    return HarnessConfig(
+        clients=a.clients, seconds=a.seconds, rounds=max(1, a.rounds), bot_seconds=a.bot_seconds,
+        workers=a.workers, threads=a.threads, scripts=a.scripts, fault_clients=a.fault_clients,
+        fault_seconds=a.fault_seconds, fault_warmup=a.fault_warmup, outage=a.outage, racers=a.racers,
+        race_rounds=a.race_rounds, growth_reps=a.growth_reps, schemathesis_examples=a.schemathesis_examples,
+        schemathesis_max_time=a.schemathesis_max_time, body_examples=a.body_examples, sections=sections,
+        report=a.report, services_dir=a.services_dir, workdir=a.workdir, keep_services=a.keep_services,
+        command=command,
+    )

@@ -1,0 +1,298 @@
+"""The whole run: stack up, load + baseline, growth, faults, fuzz, report."""
+
+from __future__ import annotations
+
+import platform
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from bench.baseline_app import create_table
+from bench.load.cachestats import CacheCounts, delta, read_counts, redis_keyspace
+from bench.load.clients import BaselineClient, BotPlayer, Phase, ScriptedPlayer
+from bench.load.config import HarnessConfig
+from bench.load.faults import (
+    FaultResult,
+    FaultSettings,
+    RaceOutcome,
+    dropped_responses,
+    postgres_restart,
+    redis_restart,
+    same_action_race,
+    worker_kill,
+)
+from bench.load.fuzz import BodyFuzz, SchemathesisRun, fuzz_action_bodies, run_schemathesis
+from bench.load.growth import GrowthResult, longest_script, measure_growth
+from bench.load.integrity import IntegrityReport, audit_game, check_games
+from bench.load.load import PhaseResult, run_phase
+from bench.load.scripts import GameScript, make_script
+from bench.load.stack import ROOT, Gunicorn, ServerSpec, Services
+from events.postgres_store import PostgresStore
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class LoadSection:
+    """Service write path against the baseline, then the bot mix."""
+
+    baseline: tuple[PhaseResult, ...]
+    write: tuple[PhaseResult, ...]
+    bots: PhaseResult
+    write_cache: CacheCounts
+    bots_cache: CacheCounts
+    redis_keyspace: tuple[int, int] | None
+    write_integrity: IntegrityReport
+    bot_audits: tuple[int, int]
+
+    @staticmethod
+    def total_rate(results: tuple[PhaseResult, ...]) -> float:
+        """Accepted per second over several chunks."""
+        seconds = sum(r.seconds for r in results)
+        return sum(r.accepted for r in results) / seconds if seconds else 0.0
+
+    @property
+    def ratio(self) -> float:
+        """Service actions/s over baseline inserts/s."""
+        base = self.total_rate(self.baseline)
+        return self.total_rate(self.write) / base if base else float("nan")
+
+
+@dataclass(frozen=True)
+class FuzzSection:
+    """Bad-input runs."""
+
+    schemathesis: tuple[SchemathesisRun, ...]
+    bodies: BodyFuzz
+
+
+@dataclass
+class RunResults:
+    """Everything the report shows (sections not run stay None)."""
+
+    config: HarnessConfig
+    environment: dict[str, str] = field(default_factory=dict)
+    load: LoadSection | None = None
+    growth: GrowthResult | None = None
+    faults: list[FaultResult] = field(default_factory=list)
+    races: tuple[RaceOutcome, ...] = ()
+    fuzz: FuzzSection | None = None
+    failures: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def _git(*args: str) -> str:
+    out = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=False)
+    return out.stdout.strip()
+
+
+def _version(argv: list[str]) -> str:
+    try:
+        out = subprocess.run(argv, capture_output=True, text=True, timeout=10, check=False)
+    except OSError:
+        return "?"
+    return (out.stdout or out.stderr).strip().splitlines()[0] if (out.stdout or out.stderr) else "?"
+
+
+def environment(services: Services) -> dict[str, str]:
+    """Machine and software facts for the report."""
+    import os
+
+    source = os.environ.get("CABLECAR_BENCH_SOURCE", "")
+    return {
+        "commit": source or _git("rev-parse", "--short", "HEAD") or "?",
+        "python": platform.python_version(),
+        "cpus": str(os.cpu_count()),
+        "load average at start": " ".join(f"{x:.2f}" for x in os.getloadavg()),
+        "postgresql": _version([str(services.pg_bin / "postgres"), "--version"]),
+        "redis": _version(["redis-server", "--version"]),
+        "gunicorn": _version([sys.executable, "-m", "gunicorn", "--version"]),
+    }
+
+
+class Harness:
+    """Runs the sections of one :class:`HarnessConfig`."""
+
+    def __init__(self, config: HarnessConfig) -> None:
+        self.config = config
+        self.results = RunResults(config)
+        self.work = config.workdir
+        self.stats_dir = self.work / "cache-stats"
+
+    def log(self, message: str) -> None:
+        """Progress on stderr."""
+        print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+    def guarded(self, name: str, step: Callable[[], T]) -> T | None:
+        """Run one section; a crash is recorded in the report, not fatal."""
+        try:
+            return step()
+        except Exception as e:
+            self.log(f"{name} FAILED: {type(e).__name__}: {e}")
+            self.results.failures.append(f"{name}: {type(e).__name__}: {e}")
+            return None
+
+    def run(self) -> RunResults:
+        """Everything, then the report."""
+        started = time.monotonic()
+        shutil.rmtree(self.work, ignore_errors=True)
+        self.stats_dir.mkdir(parents=True)
+        cfg = self.config
+        self.log(f"starting PostgreSQL and Redis (state in {cfg.services_dir})")
+        services = Services.up(cfg.services_dir)
+        self.results.environment = environment(services)
+        database_url = services.fresh_database()
+        create_table(database_url)
+        self.log(f"fresh database {database_url.rsplit('/', 1)[1]}; deciding {cfg.scripts} scripted games")
+        scripts = [make_script(f"bench-{i}") for i in range(cfg.scripts)]
+        env = (("DATABASE_URL", database_url), ("REDIS_URL", services.redis_url), ("CABLECAR_SECRET_KEY", "bench"),
+               ("CABLECAR_BENCH_STATS_DIR", str(self.stats_dir)))
+        service = Gunicorn(ServerSpec("bench.load.instrumented_wsgi:app", cfg.workers, cfg.threads, env),
+                           self.work / "gunicorn-service.log")
+        baseline = Gunicorn(ServerSpec("bench.baseline_app:app", cfg.workers, cfg.threads, env),
+                            self.work / "gunicorn-baseline.log")
+        store = PostgresStore(database_url)
+        try:
+            service.wait_ready("/v1/health")
+            baseline.wait_ready("/health")
+            if "load" in cfg.sections:
+                self.results.load = self.guarded(
+                    "load", lambda: self.run_load(service, baseline, scripts, services, store)
+                )
+            baseline.stop()
+            if "growth" in cfg.sections:
+                self.results.growth = self.guarded("growth", lambda: self.measure_growth(service, services, store))
+            if "faults" in cfg.sections:
+                self.guarded("faults", lambda: self.run_faults(service, services, store, scripts))
+            if "fuzz" in cfg.sections:
+                self.results.fuzz = self.guarded("fuzz", lambda: self.run_fuzz(service))
+        finally:
+            store.close()
+            service.stop()
+            baseline.stop()
+            self.guarded("drop database", lambda: services.drop_database(database_url))
+            if not cfg.keep_services:
+                self.guarded("services down", services.down)
+        self.results.seconds = time.monotonic() - started
+        return self.results
+
+    # -- sections ----------------------------------------------------------------
+
+    def run_load(self, service: Gunicorn, baseline: Gunicorn, scripts: list[GameScript], services: Services,
+             store: PostgresStore) -> LoadSection:
+        """Baseline and service write path in alternating chunks, then bots."""
+        cfg = self.config
+        chunk = cfg.seconds / cfg.rounds
+        base_results: list[PhaseResult] = []
+        write_results: list[PhaseResult] = []
+        write_cache = CacheCounts()
+        keyspace_before = redis_keyspace(services.redis_url)
+        for r in range(cfg.rounds):
+            self.log(f"baseline chunk {r + 1}/{cfg.rounds}: {cfg.clients} clients x {chunk:g} s")
+            base_results.append(run_phase(f"baseline-{r}", baseline.url, lambda ph, i: BaselineClient(ph, f"b{i}"),
+                                          cfg.clients, chunk))
+            self.log(f"service write path chunk {r + 1}/{cfg.rounds}")
+            before = read_counts(self.stats_dir)
+            write_results.append(run_phase(f"write-{r}", service.url, self._scripted(scripts, r), cfg.clients, chunk))
+            time.sleep(0.6)  # let every worker dump its counters
+            write_cache = write_cache.plus(delta(before, read_counts(self.stats_dir)))
+        self.log(f"bot mix: {cfg.clients} clients x {cfg.bot_seconds:g} s")
+        before = read_counts(self.stats_dir)
+        bots_holder: list[BotPlayer] = []
+
+        def make_bot(ph: Phase, i: int) -> BotPlayer:
+            bot = BotPlayer(ph, f"bot{i}")
+            bots_holder.append(bot)
+            return bot
+
+        bots = run_phase("bots", service.url, make_bot, cfg.clients, cfg.bot_seconds)
+        time.sleep(0.6)
+        bots_cache = delta(before, read_counts(self.stats_dir))
+        keyspace_after = redis_keyspace(services.redis_url)
+        keyspace = None
+        if keyspace_before and keyspace_after:
+            keyspace = (keyspace_after[0] - keyspace_before[0], keyspace_after[1] - keyspace_before[1])
+        self.log("checking every write-path game (events against the scripts, audits)")
+        integrity = check_games(store, service.url, [g for w in write_results for g in w.ledgers])
+        bot_games = [g for b in bots_holder for g in b.games]
+        audits = sum(1 for g in bot_games if audit_game(service.url, g)[0])
+        return LoadSection(tuple(base_results), tuple(write_results), bots, write_cache, bots_cache, keyspace,
+                           integrity, (audits, len(bot_games)))
+
+    def _scripted(self, scripts: list[GameScript], round_no: int) -> Callable[[Phase, int], ScriptedPlayer]:
+        def make(phase: Phase, i: int) -> ScriptedPlayer:
+            return ScriptedPlayer(phase, scripts, f"w{round_no}-{i}", i + round_no * self.config.clients)
+
+        return make
+
+    def measure_growth(self, service: Gunicorn, services: Services, store: PostgresStore) -> GrowthResult:
+        """Cost of reads and actions as a game grows."""
+        import redis
+
+        self.log("growth: deciding long games")
+        script = longest_script([f"long-{i}" for i in range(6)])
+        client = redis.Redis.from_url(services.redis_url)
+        try:
+            self.log(f"growth: measuring up to {script.version_after(len(script.actions))} events")
+            return measure_growth(store, service.url, lambda: None if client.flushdb() else None, script,
+                                  self.config.growth_reps)
+        finally:
+            client.close()
+
+    def run_faults(self, service: Gunicorn, services: Services, store: PostgresStore, scripts: list[GameScript]) -> None:
+        """Every fault scenario, one after another."""
+        cfg = self.config
+        settings = FaultSettings(cfg.fault_clients, cfg.fault_seconds, cfg.fault_warmup, cfg.outage,
+                                        cfg.racers, cfg.race_rounds)
+        steps: list[tuple[str, Callable[[], FaultResult]]] = [
+            ("redis restart", lambda: redis_restart(service, services, store, scripts, settings)),
+            ("postgres restart", lambda: postgres_restart(service, services, store, scripts, settings)),
+            ("worker kill", lambda: worker_kill(service, store, scripts, settings)),
+            ("dropped responses", lambda: dropped_responses(service, store, scripts, settings)),
+        ]
+        for name, step in steps:
+            self.log(f"fault: {name} ({cfg.fault_clients} clients x {cfg.fault_seconds:g} s)")
+            result = self.guarded(f"fault {name}", step)
+            if result is not None:
+                self.results.faults.append(result)
+        self.log(f"fault: {cfg.racers} clients, same action, same version")
+        race = self.guarded("fault same-action race", lambda: same_action_race(service, store, scripts, settings))
+        if race is not None:
+            self.results.faults.append(race[0])
+            self.results.races = race[1]
+
+    def run_fuzz(self, service: Gunicorn) -> FuzzSection:
+        """schemathesis twice, then hypothesis over action bodies."""
+        cfg = self.config
+        from bench.load.http import Connection
+
+        conn = Connection(service.url)
+        created = conn.request("POST", "/v1/games", {"type": "ttr-sf", "players": [{"name": "a"}, {"name": "b"}]})
+        conn.close()
+        game_id, token = created.body["id"], created.body["seats"][0]["token"]
+        runs: list[SchemathesisRun] = []
+        for label, gid, tok in (("free (random ids, no token)", None, None),
+                                ("pinned to a real game with a seat token", game_id, token)):
+            self.log(f"fuzz: schemathesis {label}")
+            runs.append(run_schemathesis(service.url, self.work / f"schemathesis-{len(runs)}", label,
+                                              cfg.schemathesis_examples, gid, tok, cfg.schemathesis_max_time))
+        self.log(f"fuzz: hypothesis over {cfg.body_examples} action bodies")
+        bodies = fuzz_action_bodies(service.url, cfg.body_examples)
+        return FuzzSection(tuple(runs), bodies)
+
+
+def main_with(config: HarnessConfig, write: Callable[[RunResults], str]) -> int:
+    """Run and write the report; the exit code is 0 (benchmarks never fail CI)
+    unless the harness itself could not run."""
+    harness = Harness(config)
+    results = harness.run()
+    text = write(results)
+    Path(config.report).parent.mkdir(parents=True, exist_ok=True)
+    Path(config.report).write_text(text)
+    harness.log(f"report written to {config.report} ({results.seconds:.0f} s)")
+    return 0

@@ -1,0 +1,305 @@
+"""The markdown report (``bench/results/REPORT.md``)."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from bench.load.cachestats import CacheCounts
+from bench.load.faults import FaultResult, RaceOutcome
+from bench.load.growth import GrowthResult
+from bench.load.harness import FuzzSection, LoadSection, RunResults
+from bench.load.integrity import IntegrityReport
+from bench.load.load import PhaseResult
+from bench.load.stats import Recorder, latencies
+
+
+def _f(value: float, digits: int = 1) -> str:
+    return "n/a" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:,.{digits}f}"
+
+
+def _pct(value: float) -> str:
+    return "n/a" if math.isnan(value) else f"{value * 100:.1f} %"
+
+
+def _table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(row) + " |" for row in rows]
+    return out
+
+
+def _errors(counter: Counter[str]) -> str:
+    return ", ".join(f"{kind}: {n}" for kind, n in counter.most_common()) or "none"
+
+
+def _merge(results: Sequence[PhaseResult]) -> Recorder:
+    from bench.load.stats import merge
+
+    return merge(r.recorder for r in results)
+
+
+def _latency_rows(name: str, recorder: Recorder) -> list[list[str]]:
+    return [[name, lat.label, f"{lat.count:,}", _f(lat.p50), _f(lat.p95), _f(lat.p99), _f(lat.max)]
+            for lat in latencies(recorder)]
+
+
+def _cache(counts: CacheCounts) -> str:
+    return (f"{_pct(counts.hit_ratio)} served from cache ({counts.hits:,} hits at the current version + "
+            f"{counts.partial_hits:,} snapshot hits that replayed only newer events; {counts.misses:,} full replays; "
+            f"{counts.errors} cache errors)")
+
+
+def _integrity(report: IntegrityReport) -> str:
+    verdict = "**OK**" if report.ok else "**PROBLEM**"
+    return (f"{verdict}: {report.games} games, {report.events:,} stored events, {report.acknowledged_actions:,} "
+            f"acknowledged actions; lost {report.lost}, duplicated {report.duplicated}, changed "
+            f"{report.mismatched}, seq gaps {report.gaps}; audits ok {report.audits_ok}/{report.games}")
+
+
+def render(results: RunResults) -> str:
+    """The whole report."""
+    cfg = results.config
+    out = [
+        "# Cable Car: load, faults and speed",
+        "",
+        f"Written by the harness on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} in "
+        f"{results.seconds:.0f} s. Command:",
+        "",
+        "```sh",
+        cfg.command,
+        "```",
+        "",
+        "Stack: gunicorn (`-c python:service.gunicorn_conf`, "
+        f"{cfg.workers} workers x {cfg.threads} threads) + PostgreSQL + Redis on this machine, a fresh database "
+        "for the run. Clients are threads of the harness process on the same machine, each with a keep-alive "
+        "connection. Numbers are noisy (2 cores shared with the server and with other work); compare the "
+        "ratios, which are measured in the same run.",
+        "",
+        *_table(["fact", "value"], [[k, f"`{v}`"] for k, v in results.environment.items()]),
+        "",
+    ]
+    if results.failures:
+        out += ["## Sections that failed to run", "", *[f"- {f}" for f in results.failures], ""]
+    out += _headline(results)
+    if results.load is not None:
+        out += _load(results.load, cfg.clients)
+    if results.growth is not None:
+        out += _growth(results.growth)
+    if results.faults:
+        out += _faults(results.faults, results.races)
+    if results.fuzz is not None:
+        out += _fuzz(results.fuzz)
+    out += _method()
+    return "\n".join(out) + "\n"
+
+
+def _headline(results: RunResults) -> list[str]:
+    rows: list[list[str]] = []
+    load = results.load
+    if load is not None:
+        base = LoadSection.total_rate(load.baseline)
+        write = LoadSection.total_rate(load.write)
+        rows.append(["**action throughput / baseline insert throughput**",
+                     f"**{_f(load.ratio, 2)}** ({_f(write)} actions/s vs {_f(base)} inserts/s; goal >= 0.5)"])
+        post = [lat for lat in latencies(_merge(load.write)) if lat.label.startswith("POST /v1/games/{id}/actions")]
+        if post:
+            rows.append(["POST /actions latency under load (p50 / p95 / p99)",
+                         f"{_f(post[0].p50)} / {_f(post[0].p95)} / {_f(post[0].p99)} ms"])
+        get = [lat for lat in latencies(load.bots.recorder) if lat.label == "GET /v1/games/{id}"]
+        if get:
+            rows.append(["GET /games/{id} latency in the bot mix (p50 / p95 / p99)",
+                         f"{_f(get[0].p50)} / {_f(get[0].p95)} / {_f(get[0].p99)} ms"])
+        rows.append(["cache hit ratio (bot mix)", _pct(load.bots_cache.hit_ratio)])
+        rows.append(["errors under load (write path + bots)",
+                     _errors(_merge(load.write).errors + load.bots.recorder.errors)])
+    if results.growth is not None and results.growth.rows:
+        first, last = results.growth.rows[0], results.growth.rows[-1]
+        rows.append([f"snapshot read, {first.events} -> {last.events} events",
+                     f"{_f(first.median('snapshot read'))} -> {_f(last.median('snapshot read'))} ms (median)"])
+        rows.append([f"cold read (no cache), {first.events} -> {last.events} events",
+                     f"{_f(first.median('cold read'))} -> {_f(last.median('cold read'))} ms (median)"])
+    if results.faults:
+        lost = sum(f.integrity.lost for f in results.faults)
+        dup = sum(f.integrity.duplicated + f.integrity.mismatched for f in results.faults)
+        audits = sum(f.integrity.audits_ok for f in results.faults)
+        games = sum(f.integrity.games for f in results.faults)
+        unclean = sum(len(f.load.recorder.unclean) for f in results.faults)
+        rows.append(["faults: events lost / duplicated or changed", f"{lost} / {dup}"])
+        rows.append(["faults: games whose audit passed", f"{audits} / {games}"])
+        rows.append(["faults: client-visible answers other than clean 503/409", str(unclean)])
+    if results.fuzz is not None:
+        st_cases = sum(r.cases for r in results.fuzz.schemathesis)
+        st_5xx = sum(r.server_errors for r in results.fuzz.schemathesis)
+        rows.append(["bad input: inputs tried / 5xx answers",
+                     f"{st_cases + results.fuzz.bodies.inputs:,} / {st_5xx + results.fuzz.bodies.server_errors}"])
+    return ["## Headline", "", *_table(["measure", "value"], rows), ""]
+
+
+def _load(load: LoadSection, clients: int) -> list[str]:
+    out = ["## Load", ""]
+    out += [
+        f"{clients} concurrent clients. **Baseline**: `bench/baseline_app.py`, a plain WSGI function under the same "
+        "gunicorn configuration that inserts the JSON body as one row into PostgreSQL (same pool size) and "
+        "answers JSON. **Write path**: scripted players create games (with a seed, so the deal is known) and "
+        "POST every action of a game decided in advance with `expected_version` and an `Idempotency-Key`, one "
+        "request per action, as fast as they get answers: the same one-request-one-write shape as the baseline. "
+        "Baseline and write path alternate in chunks so that background noise hits both. **Bot mix**: clients "
+        "play like `service/bot.py` (per move: the seat's view, its legal actions, the chosen action).",
+        "",
+    ]
+    rows = []
+    for r in (*load.baseline, *load.write, load.bots):
+        rows.append([r.name, f"{r.seconds:.1f}", f"{r.accepted:,}", _f(r.throughput), _f(r.request_rate),
+                     f"{r.recorder.games_created:,} / {r.recorder.games_finished:,}", _errors(r.recorder.errors)])
+    out += _table(["phase", "seconds", "accepted", "per second", "requests/s", "games created / finished",
+                   "errors"], rows)
+    base = LoadSection.total_rate(load.baseline)
+    out += [
+        "",
+        f"- Baseline: **{_f(base)} inserts/s**; service write path: **{_f(LoadSection.total_rate(load.write))} "
+        f"actions/s**; ratio **{_f(load.ratio, 2)}**.",
+        f"- Bot mix: {_f(load.bots.throughput)} actions/s from {_f(load.bots.request_rate)} requests/s "
+        f"({_f(load.bots.request_rate / base if base else math.nan, 2)} x the baseline's request rate); "
+        f"{load.bots.recorder.conflicts} stale-version conflicts.",
+        f"- Write-path cache: {_cache(load.write_cache)}.",
+        f"- Bot-mix cache: {_cache(load.bots_cache)}.",
+    ]
+    if load.redis_keyspace is not None:
+        hits, misses = load.redis_keyspace
+        out.append(f"- Redis INFO over the load section: keyspace_hits {hits:,}, keyspace_misses {misses:,} "
+                   "(also counts the read inside every cache write).")
+    out += [
+        f"- Write-path games checked event by event against their scripts: {_integrity(load.write_integrity)}.",
+        f"- Bot-mix games audited: {load.bot_audits[0]}/{load.bot_audits[1]} ok.",
+        f"- Resent on a fresh connection after the server had closed a keep-alive one: "
+        f"{_merge(load.write).resends + load.bots.recorder.resends}.",
+        "",
+        "### Latency (ms)",
+        "",
+    ]
+    rows = _latency_rows("baseline", _merge(load.baseline)) + _latency_rows("write path", _merge(load.write))
+    rows += _latency_rows("bot mix", load.bots.recorder)
+    out += _table(["phase", "request", "count", "p50", "p95", "p99", "max"], rows)
+    return [*out, ""]
+
+
+def _growth(result: GrowthResult) -> list[str]:
+    out = [
+        "## Growth: cost as a game gets longer",
+        "",
+        "One long 4-player game (the longest of a few decided with a draw-heavy policy; "
+        f"{result.longest_game} events, seed `{result.script_seed}`) is built to each length by appending its "
+        "real events through the event store, then, "
+        f"{result.reps} times per length with nothing else running: *snapshot read* (the cache holds the state "
+        "one action old: the GET replays the tail only), *warm read* (exact hit), *cold read* (Redis flushed: "
+        "load and replay every event), *action* and *cold action* (POST one action, cache warm / flushed). "
+        "Medians in ms. Ticket to Ride: San Francisco ends by its rules well before 1000 events (about 500 at "
+        "most), so the longest row is the longest legal game found.",
+        "",
+    ]
+    from bench.load.growth import MEASURES
+
+    rows = [[str(r.events), *(_f(r.median(m), 2) for m in MEASURES)] for r in result.rows]
+    out += _table(["events", *MEASURES], rows)
+    if len(result.rows) >= 2:
+        first, last = result.rows[0], result.rows[-1]
+        out += [""]
+        for m in MEASURES:
+            out.append(f"- {m}: x{_f(last.median(m) / first.median(m), 2)} from {first.events} to {last.events} "
+                       "events")
+    return [*out, ""]
+
+
+def _faults(results: Sequence[FaultResult], races: Sequence[RaceOutcome]) -> list[str]:
+    out = [
+        "## Faults (each while scripted load runs)",
+        "",
+        "Every scenario runs scripted players (each action with `expected_version` and an `Idempotency-Key`, "
+        "retried with the same key after a 503 or a lost connection; the acting seat's view read after each "
+        "action), injects the fault after the warm-up, restores, and then checks every game touched: the stored "
+        "events against the script (nothing acknowledged lost, nothing applied twice, nothing changed) and "
+        "`GET /v1/games/{id}/audit`.",
+        "",
+    ]
+    rows = []
+    for f in results:
+        rec = f.load.recorder
+        no_answer = sum(n for k, n in rec.errors.items() if k.startswith("no answer"))
+        http_errors = Counter({k: n for k, n in rec.errors.items() if not k.startswith("no answer")})
+        rows.append([
+            f.name, f"{f.load.accepted:,}", _errors(http_errors), str(len(rec.unclean)),
+            f"{no_answer} (+{rec.resends} resent)", str(f.integrity.lost),
+            str(f.integrity.duplicated + f.integrity.mismatched), f"{f.integrity.audits_ok}/{f.integrity.games}",
+            "n/a" if f.recovered_after is None else f"{f.recovered_after:.2f} s",
+            "n/a" if f.health_ok_after is None else f"{f.health_ok_after:.2f} s",
+        ])
+    out += _table(["scenario", "actions", "HTTP errors seen", "unclean", "no answer", "lost", "dup/changed",
+                   "audits ok", "first action after restore", "health ok after restore"], rows)
+    for f in results:
+        before = f.load.rate_between(f.load.started + 1, f.fault_at)
+        during = f.load.rate_between(f.fault_at, max(f.restored_at, f.fault_at + 0.5))
+        after = f.load.rate_between(f.restored_at, f.load.stopped)
+        out += [
+            "",
+            f"### {f.name}",
+            "",
+            f"{f.what}. Fault at {f.fault_at - f.load.started:.1f} s, restored at "
+            f"{f.restored_at - f.load.started:.1f} s. Actions/s before {_f(before)}, during {_f(during)}, "
+            f"after {_f(after)}.",
+            "",
+            f"- accepted actions per second: `{' '.join(map(str, f.per_second()))}`",
+            f"- integrity: {_integrity(f.integrity)}",
+        ]
+        if f.load.recorder.stale_in_flight:
+            out.append(f"- 409 stale_version answers to a retry whose first attempt (same key) was still in "
+                       f"flight: {f.load.recorder.stale_in_flight}")
+        out += [f"- {k}: {v}" for k, v in f.notes]
+        out += [f"- unclean: {u}" for u in f.load.recorder.unclean[:5]]
+        out += [f"- problem: {p}" for p in f.integrity.problems[:5]]
+    if races:
+        out += ["", "### Same action, same version, all at once", ""]
+        rows = [["one shared key" if r.same_key else "a key each", str(r.created), str(r.replayed),
+                 _errors(Counter(r.refused)), str(r.no_answer)] for r in races]
+        out += _table(["Idempotency-Key", "201 applied", "201 replayed", "refused", "no answer"], rows)
+    return [*out, ""]
+
+
+def _fuzz(section: FuzzSection) -> list[str]:
+    out = ["## Bad input", ""]
+    rows = [[r.label, f"{r.cases:,}", f"{r.passed:,}", str(r.server_errors), str(r.exit_code)]
+            for r in section.schemathesis]
+    out += _table(["schemathesis run", "test cases", "passed", "5xx", "exit code"], rows)
+    for r in section.schemathesis:
+        out += ["", f"`{r.command}`"]
+    b = section.bodies
+    out += [
+        "",
+        f"Hypothesis over `POST /v1/games/{{id}}/actions` bodies (arbitrary JSON, mutated legal actions, raw "
+        f"bytes; real games and seat tokens): **{b.inputs:,} inputs**, {b.server_errors} answers >= 500, "
+        f"{b.transport_errors} without an answer. Statuses: "
+        + ", ".join(f"{s}: {n}" for s, n in b.statuses) + ".",
+    ]
+    if b.first_failure:
+        out.append(f"First failure: `{b.first_failure}`")
+    return [*out, ""]
+
+
+def _method() -> list[str]:
+    return [
+        "## How to read this",
+        "",
+        "- *accepted* counts actions newly applied (201, not a replay) inside the timed window; requests/s counts "
+        "every HTTP request including retries.",
+        "- Latency is measured by the client around one request on a keep-alive connection (queueing in the "
+        "server included).",
+        "- *unclean* answers are any non-2xx answer other than a problem+json 503 `unavailable` or 409 "
+        "(`stale_version`, `not_your_turn`, `game_finished`); *no answer* counts requests whose connection "
+        "failed (a killed worker's in-flight requests); *resent* counts requests resent once on a fresh "
+        "connection because the server had closed the kept-alive one, as HTTP client libraries do.",
+        "- The cache ratio comes from the service's own counters (`service.cache.CacheStats`), added over "
+        "workers by the bench-only wrapper `bench/load/instrumented_wsgi.py`.",
+        "- Details of each part: `bench/README.md`.",
+        "",
+    ]

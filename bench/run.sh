@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# One command for the load, faults and speed harness against the real stack
+# (gunicorn with service.gunicorn_conf + PostgreSQL + Redis, started here):
+#
+#   bash bench/run.sh                                  # defaults: 32 clients, 60 s, every section
+#   bash bench/run.sh --seconds 20 --bot-seconds 10    # shorter
+#   bash bench/run.sh --only load,growth               # some sections
+#   bash bench/run.sh --help                           # every option
+#
+# Writes bench/results/REPORT.md.  Benchmarks never fail CI: the exit code is
+# non-zero only if the harness itself could not run.
+#
+# CABLECAR_BENCH_FROM=HEAD (or any commit) measures that commit instead of the
+# working tree: its files are exported to a scratch folder (the harness itself,
+# bench/, is taken from the working tree), so half-finished edits elsewhere in
+# a shared checkout cannot break the run.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PYTHON="${PYTHON:-python3}"
+if [ -x "$ROOT/.venv/bin/python" ]; then PYTHON="$ROOT/.venv/bin/python"; fi
+export CABLECAR_BENCH_COMMAND="bash bench/run.sh${*:+ $*}"
+if [ -n "${CABLECAR_BENCH_FROM:-}" ]; then
+    CABLECAR_BENCH_COMMAND="CABLECAR_BENCH_FROM=${CABLECAR_BENCH_FROM} ${CABLECAR_BENCH_COMMAND}"
+fi
+
+# The reports go to the working tree whatever is measured.
+has_report=0
+for arg in "$@"; do [ "$arg" = "--report" ] && has_report=1; done
+report_args=()
+if [ "$has_report" = 0 ]; then report_args=(--report "$ROOT/bench/results/REPORT.md"); fi
+
+SRC="$ROOT"
+if [ -n "${CABLECAR_BENCH_FROM:-}" ]; then
+    SRC="$(mktemp -d /tmp/cablecar-bench-src-XXXXXX)"
+    trap 'rm -rf "$SRC"' EXIT
+    commit="$(git -C "$ROOT" rev-parse --short "$CABLECAR_BENCH_FROM")"
+    git -C "$ROOT" archive "$CABLECAR_BENCH_FROM" | tar -x -C "$SRC"
+    rm -rf "$SRC/bench"
+    cp -r "$ROOT/bench" "$SRC/bench"
+    export CABLECAR_BENCH_SOURCE="$commit (service code; bench/ from the working tree)"
+else
+    head="$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
+    dirty="$(git -C "$ROOT" status --porcelain -- domain events service 2>/dev/null | wc -l)"
+    if [ "$dirty" -gt 0 ]; then
+        export CABLECAR_BENCH_SOURCE="$head + $dirty uncommitted files in domain/ events/ service/"
+    else
+        export CABLECAR_BENCH_SOURCE="$head"
+    fi
+fi
+
+cd "$SRC"
+exec env PYTHONPATH="$SRC" "$PYTHON" -m bench.load "${report_args[@]}" "$@"
