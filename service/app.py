@@ -14,6 +14,11 @@ from service.cache import StateCache, open_cache
 from service.config import Settings
 from service.games import GameService
 from service.runtime import Runtime
+from service.webhooks import DispatchPolicy, WebhookDispatcher
+
+#: ``app.extensions`` key of the app's webhook dispatcher (absent when
+#: ``CABLECAR_WEBHOOKS=off``).
+WEBHOOKS_EXTENSION = "cablecar.webhooks"
 
 
 def _cache_secret(settings: Settings) -> bytes:
@@ -27,7 +32,11 @@ def create_app(
     cache: StateCache | None = None,
 ) -> Flask:
     """Build the app.  Without arguments everything comes from the environment
-    (embedded default: SQLite under ``data/`` and an in-process cache)."""
+    (embedded default: SQLite under ``data/`` and an in-process cache).
+
+    Unless ``settings.webhooks`` is off, a webhook dispatcher starts in a
+    daemon thread (``app.extensions[WEBHOOKS_EXTENSION]``); it stops by
+    itself when the store is closed."""
     settings = settings or Settings.from_env()
     store = store or events.open_store(settings.database_url, settings.data_dir)
     cache = cache or open_cache(settings.redis_url, _cache_secret(settings), settings.cache_entries)
@@ -35,16 +44,25 @@ def create_app(
     app.config["PROBLEM_BASE"] = settings.problem_base
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.extensions["cablecar"] = Runtime(settings, store, cache, GameService(store, cache))
+    games_service = GameService(store, cache)
+    app.extensions["cablecar"] = Runtime(settings, store, cache, games_service)
     problems.register(app)
 
     from service.ratelimit import install as install_rate_limit
-    from service.routes import games, meta, records, web
+    from service.routes import batches, games, meta, organisers, records, seats, web, webhooks
 
     app.register_blueprint(meta.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(records.bp)
     app.register_blueprint(web.bp)
+    app.register_blueprint(organisers.bp)
+    app.register_blueprint(batches.bp)
+    app.register_blueprint(webhooks.bp)
+    app.register_blueprint(seats.bp)
     install_rate_limit(app, settings, cache)
     logging.getLogger("cablecar").setLevel(logging.INFO)
+    if settings.webhooks:
+        dispatcher = WebhookDispatcher(store, games_service, DispatchPolicy.from_settings(settings))
+        app.extensions[WEBHOOKS_EXTENSION] = dispatcher
+        dispatcher.start()
     return app

@@ -22,6 +22,16 @@ def _int(env: Mapping[str, str], name: str, default: int) -> int:
         raise ValueError(f"{name} must be an integer, got {raw!r}") from e
 
 
+def _float(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return float(raw)
+    except ValueError as e:
+        raise ValueError(f"{name} must be a number, got {raw!r}") from e
+
+
 def _bool(env: Mapping[str, str], name: str, default: bool) -> bool:
     raw = env.get(name, "").strip().lower()
     if not raw:
@@ -55,6 +65,17 @@ class Settings:
     cache_entries: int = 2048
     #: may anyone create an organiser token over HTTP?
     open_organisers: bool = True
+    #: run the webhook dispatcher in a background thread of every app
+    webhooks: bool = True
+    #: seconds a dispatcher waits between passes when it found nothing to do
+    webhook_poll_seconds: float = 1.0
+    #: seconds one delivery attempt may take (connect and answer)
+    webhook_timeout_seconds: float = 5.0
+    #: attempts before a delivery is given up (``failed``)
+    webhook_max_attempts: int = 8
+    #: delay before the first retry; it doubles after each failure, up to the maximum
+    webhook_backoff_seconds: float = 10.0
+    webhook_backoff_max_seconds: float = 3600.0
     #: gunicorn workers / threads for ``cablecar serve``
     workers: int = 2
     threads: int = 8
@@ -76,6 +97,12 @@ class Settings:
             rate_limit_window=_int(env, "CABLECAR_RATE_LIMIT_WINDOW", 60),
             cache_entries=_int(env, "CABLECAR_CACHE_ENTRIES", 2048),
             open_organisers=_bool(env, "CABLECAR_OPEN_ORGANISERS", True),
+            webhooks=_bool(env, "CABLECAR_WEBHOOKS", True),
+            webhook_poll_seconds=_float(env, "CABLECAR_WEBHOOK_POLL_SECONDS", 1.0),
+            webhook_timeout_seconds=_float(env, "CABLECAR_WEBHOOK_TIMEOUT_SECONDS", 5.0),
+            webhook_max_attempts=_int(env, "CABLECAR_WEBHOOK_MAX_ATTEMPTS", 8),
+            webhook_backoff_seconds=_float(env, "CABLECAR_WEBHOOK_BACKOFF_SECONDS", 10.0),
+            webhook_backoff_max_seconds=_float(env, "CABLECAR_WEBHOOK_BACKOFF_MAX_SECONDS", 3600.0),
             workers=_int(env, "CABLECAR_WORKERS", 2),
             threads=_int(env, "CABLECAR_THREADS", 8),
         )

@@ -165,9 +165,11 @@ class GameService:
         players: Sequence[str],
         seed: str | None = None,
         start_seat: int = 0,
+        extra_metadata: Mapping[str, JSON] | None = None,
     ) -> CreatedGame:
-        """Set up and store a new game; returns its tokens (shown once)."""
-        prepared = self.prepare_game(type_id, players, seed, start_seat)
+        """Set up and store a new game; returns its tokens (shown once).
+        ``extra_metadata`` (e.g. the creating organiser) is stored with it."""
+        prepared = self.prepare_game(type_id, players, seed, start_seat, extra_metadata)
         stored = self.store.create_game(
             prepared.game_id, prepared.game_type, prepared.metadata, prepared.events, prepared.status
         )

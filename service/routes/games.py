@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, request, stream_with_context, url_for
 from marshmallow import ValidationError
 
-from service.auth import game_caller, require_seat
+from service.auth import game_caller, optional_organiser, require_seat
 from service.games import Loaded
 from service.problems import ApiError
 from service.runtime import runtime
@@ -76,10 +76,17 @@ def game_view(loaded: Loaded, seat: int | None) -> dict[str, Any]:
 
 @bp.post("/games")
 def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
-    """Create and start a game."""
+    """Create and start a game (with an organiser token, the organiser's
+    webhooks cover it)."""
+    rt = runtime()
+    organiser = optional_organiser(rt.store)
     data = CreateGameSchema().load(json_body())
-    created = runtime().games.create_game(
-        data["type"], [p["name"] for p in data["players"]], data["seed"], data["start_seat"]
+    created = rt.games.create_game(
+        data["type"],
+        [p["name"] for p in data["players"]],
+        data["seed"],
+        data["start_seat"],
+        {"organiser": organiser.organiser_id} if organiser else None,
     )
     meta = created.record.metadata
     body = {

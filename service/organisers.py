@@ -1,0 +1,109 @@
+"""Organiser use cases: organiser accounts and the webhooks they register.
+
+Who may call is decided by :func:`service.auth.organiser_caller` in the
+routes; the methods here take the authenticated :class:`OrganiserRecord`
+and refuse other organisers' webhooks and batches (403).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from events.store import BatchRecord, DeliveryPage, EventStore, OrganiserRecord, WebhookRecord
+from service.problems import ApiError
+from service.tokens import hash_token, new_token
+from service.webhooks import WEBHOOK_EVENTS
+
+#: A registered webhook's signing secret: ``whsec_`` and 256 random bits.
+SECRET_PREFIX = "whsec_"
+
+
+@dataclass(frozen=True)
+class CreatedOrganiser:
+    """A new organiser and its token (shown only here, once)."""
+
+    record: OrganiserRecord
+    token: str
+
+
+def new_organiser_id() -> str:
+    """A fresh organiser id (16 hexadecimal characters, no ``_``: it is a token scope)."""
+    return secrets.token_hex(8)
+
+
+class OrganiserService:
+    """What an organiser does besides creating batches."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+
+    def create(self, name: str) -> CreatedOrganiser:
+        """Create an organiser; its token (``ot_<id>_<secret>``, 256 random
+        bits) is returned once and stored only as a SHA-256 hash."""
+        organiser_id = new_organiser_id()
+        token = new_token("ot", organiser_id)
+        record = self.store.create_organiser(organiser_id, name, hash_token(token))
+        return CreatedOrganiser(record, token)
+
+    # ------------------------------------------------------------- webhooks
+    def register_webhook(
+        self, organiser: OrganiserRecord, url: str, events: Sequence[str], batch_id: str | None
+    ) -> WebhookRecord:
+        """Register a webhook for the organiser's games (or one of its
+        batches); the answer holds the signing secret, shown only then."""
+        unknown = sorted(set(events) - set(WEBHOOK_EVENTS))
+        if unknown or not events:
+            raise ApiError(400, "invalid_request", f"events must be some of {list(WEBHOOK_EVENTS)}")
+        if batch_id is not None:
+            self.owned_batch(organiser, batch_id, as_field=True)
+        ordered = [e for e in WEBHOOK_EVENTS if e in events]
+        secret = SECRET_PREFIX + secrets.token_urlsafe(32)
+        return self.store.create_webhook(
+            secrets.token_hex(8), organiser.organiser_id, url, ordered, secret, batch_id
+        )
+
+    def webhooks(self, organiser: OrganiserRecord) -> tuple[WebhookRecord, ...]:
+        """The organiser's active webhooks, oldest first."""
+        return self.store.list_webhooks(organiser.organiser_id)
+
+    def owned_webhook(self, organiser: OrganiserRecord, webhook_id: str) -> WebhookRecord:
+        """The organiser's active webhook ``webhook_id``: 404 if there is none
+        (or it was deleted), 403 if it is another organiser's."""
+        hook = self.store.get_webhook(webhook_id)
+        if hook is None or not hook.active:
+            raise ApiError(404, "not_found", f"no webhook with id {webhook_id!r}")
+        if hook.organiser_id != organiser.organiser_id:
+            raise ApiError(403, "forbidden", "this webhook belongs to another organiser")
+        return hook
+
+    def delete_webhook(self, organiser: OrganiserRecord, webhook_id: str) -> None:
+        """Stop the webhook; its pending deliveries are marked failed."""
+        self.owned_webhook(organiser, webhook_id)
+        self.store.deactivate_webhook(webhook_id)
+
+    def deliveries(
+        self, organiser: OrganiserRecord, webhook_id: str, limit: int, cursor: str | None
+    ) -> DeliveryPage:
+        """A page of the webhook's delivery log, newest first."""
+        self.owned_webhook(organiser, webhook_id)
+        return self.store.list_deliveries(webhook_id, limit, cursor)
+
+    # -------------------------------------------------------------- batches
+    def owned_batch(self, organiser: OrganiserRecord, batch_id: str, as_field: bool = False) -> BatchRecord:
+        """The organiser's batch ``batch_id``: 404 if unknown (400 when it was
+        named in a request body, ``as_field``), 403 if another organiser's."""
+        batch = self.store.get_batch(batch_id)
+        if batch is None:
+            if as_field:
+                raise ApiError(
+                    400,
+                    "invalid_request",
+                    f"batch: no batch with id {batch_id!r}",
+                    errors=[{"field": "batch", "message": "no such batch"}],
+                )
+            raise ApiError(404, "not_found", f"no batch with id {batch_id!r}")
+        if batch.organiser_id != organiser.organiser_id:
+            raise ApiError(403, "forbidden", "this batch belongs to another organiser")
+        return batch

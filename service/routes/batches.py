@@ -1,0 +1,141 @@
+"""Batch endpoints (organiser token): create a round's games at once, follow
+them, read their results as JSON or CSV."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from flask import Blueprint, Response, json, request, url_for
+
+from domain.core import STATUS_FINISHED, STATUSES
+from service.auth import organiser_caller
+from service.batches import BatchService, TableSpec, results_csv
+from service.routes.games import json_body
+from service.runtime import runtime
+from service.schemas.tournament import (
+    BatchCreatedSchema,
+    BatchResultsSchema,
+    BatchSchema,
+    CreateBatchSchema,
+    ResultsQuerySchema,
+)
+
+bp = Blueprint("batches", __name__, url_prefix="/v1")
+
+
+def _service() -> BatchService:
+    rt = runtime()
+    return BatchService(rt.store, rt.games)
+
+
+@bp.post("/batches")
+def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
+    """Create every game of a batch, or none."""
+    organiser = organiser_caller(runtime().store)
+    data = CreateBatchSchema().load(json_body())
+    tables = [
+        TableSpec(tuple(p["name"] for p in t["players"]), t["seed"], t["start_seat"]) for t in data["tables"]
+    ]
+    created = _service().create(organiser, data["type"], tables, data["name"])
+    games = [
+        {
+            "table": index,
+            "id": game.game_id,
+            "status": game.status,
+            "version": len(game.events),
+            "seed_commitment": game.metadata["seed_commitment"],
+            "seed_source": game.metadata["seed_source"],
+            "seats": [
+                {"seat": seat, "name": name, "token": token}
+                for seat, (name, token) in enumerate(
+                    zip(game.metadata["players"], game.seat_tokens, strict=True)
+                )
+            ],
+            "host_token": game.host_token,
+        }
+        for index, game in enumerate(created.games)
+    ]
+    batch = created.batch
+    body = {
+        "id": batch.batch_id,
+        "name": batch.name,
+        "type": batch.game_type,
+        "created_at": batch.created_at,
+        "games": games,
+    }
+    location = url_for("batches.get_batch", batch_id=batch.batch_id)
+    return BatchCreatedSchema().dump(body), 201, {"Location": location}
+
+
+@bp.get("/batches/<batch_id>")
+def get_batch(batch_id: str) -> dict[str, Any]:
+    """The batch's games and how far each is."""
+    organiser = organiser_caller(runtime().store)
+    batch, records = _service().games_of(organiser, batch_id)
+    counts = Counter(r.status for r in records)
+    body = {
+        "id": batch.batch_id,
+        "name": batch.name,
+        "type": batch.game_type,
+        "created_at": batch.created_at,
+        "finished": all(r.status == STATUS_FINISHED for r in records),
+        "status_counts": {status: counts.get(status, 0) for status in STATUSES},
+        "games": [
+            {
+                "table": int(r.metadata.get("batch_table", 0)),
+                "id": r.game_id,
+                "status": r.status,
+                "version": r.version,
+                "updated_at": r.updated_at,
+                "players": [{"seat": i, "name": n} for i, n in enumerate(r.metadata.get("players", []))],
+            }
+            for r in records
+        ],
+    }
+    return BatchSchema().dump(body)
+
+
+@bp.get("/batches/<batch_id>/results")
+def batch_results(batch_id: str) -> Response:
+    """Per table: players, scores, ranks and winners; JSON, or CSV with
+    ``Accept: text/csv`` or ``?format=csv``."""
+    organiser = organiser_caller(runtime().store)
+    q = ResultsQuerySchema().load(request.args.to_dict())
+    batch, tables = _service().results(organiser, batch_id)
+    wants_csv = q["format"] == "csv" or (
+        q["format"] is None
+        and request.accept_mimetypes.best_match(["application/json", "text/csv"]) == "text/csv"
+        and request.accept_mimetypes["text/csv"] > request.accept_mimetypes["application/json"]
+    )
+    if wants_csv:
+        resp = Response(results_csv(batch.batch_id, tables), mimetype="text/csv")
+        resp.headers["Content-Disposition"] = f'attachment; filename="batch-{batch.batch_id}-results.csv"'
+        return resp
+    body = {
+        "batch": batch.batch_id,
+        "type": batch.game_type,
+        "finished": all(t.status == STATUS_FINISHED for t in tables),
+        "tables": [
+            {
+                "table": t.table,
+                "game_id": t.game_id,
+                "status": t.status,
+                "winners": list(t.winners),
+                "reason": t.reason,
+                "players": [
+                    {
+                        "seat": p.seat,
+                        "name": p.name,
+                        "score": p.score,
+                        "rank": p.rank,
+                        "winner": p.winner,
+                        "completed_tickets": p.completed_tickets,
+                    }
+                    for p in t.players
+                ],
+            }
+            for t in tables
+        ],
+    }
+    return Response(json.dumps(BatchResultsSchema().dump(body)), mimetype="application/json")

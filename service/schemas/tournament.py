@@ -1,0 +1,236 @@
+"""Schemas of the organiser endpoints: organisers, batches, webhooks, and the
+host's seat-token rotation."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from service.batches import MAX_TABLES
+from service.schemas.requests import PlayerInSchema
+from service.schemas.responses import SeatTokenSchema
+from service.webhooks import WEBHOOK_EVENTS
+
+LABEL = validate.Length(min=1, max=80)
+ID = validate.Length(min=1, max=80)
+
+# ------------------------------------------------------------------- requests
+
+
+class CreateOrganiserSchema(Schema):
+    """Body of ``POST /v1/organisers``."""
+
+    name = fields.String(required=True, validate=LABEL)
+
+
+class TableInSchema(Schema):
+    """One table of a new batch (the fields of ``POST /v1/games`` but ``type``)."""
+
+    players = fields.List(
+        fields.Nested(PlayerInSchema), required=True, validate=validate.Length(min=1, max=8)
+    )
+    seed = fields.String(load_default=None, validate=validate.Length(min=1, max=200))
+    start_seat = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=7))
+
+
+class CreateBatchSchema(Schema):
+    """Body of ``POST /v1/batches``."""
+
+    type = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    tables = fields.List(
+        fields.Nested(TableInSchema), required=True, validate=validate.Length(min=1, max=MAX_TABLES)
+    )
+    name = fields.String(load_default=None, validate=LABEL)
+
+
+class CreateWebhookSchema(Schema):
+    """Body of ``POST /v1/webhooks``."""
+
+    url = fields.Url(
+        required=True, schemes={"http", "https"}, require_tld=False, validate=validate.Length(max=2000)
+    )
+    batch = fields.String(load_default=None, validate=ID)
+    events = fields.List(
+        fields.String(validate=validate.OneOf(WEBHOOK_EVENTS)),
+        load_default=lambda: list(WEBHOOK_EVENTS),
+        validate=validate.Length(min=1, max=len(WEBHOOK_EVENTS)),
+    )
+
+
+class DeliveriesQuerySchema(Schema):
+    """Query of ``GET /v1/webhooks/{webhook_id}/deliveries``."""
+
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    cursor = fields.String(load_default=None, validate=validate.Length(min=1, max=400))
+
+
+class ResultsQuerySchema(Schema):
+    """Query of ``GET /v1/batches/{batch_id}/results``."""
+
+    format = fields.String(load_default=None, validate=validate.OneOf(["json", "csv"]))
+
+
+# ------------------------------------------------------------------ responses
+
+
+class OrganiserSchema(Schema):
+    """An organiser (``GET /v1/organisers/me``)."""
+
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    created_at = fields.String(required=True)
+
+
+class OrganiserCreatedSchema(OrganiserSchema):
+    """``POST /v1/organisers`` answer: the only time the token is shown."""
+
+    token = fields.String(required=True)
+
+
+class BatchGameCreatedSchema(Schema):
+    """One game of a new batch, with its tokens."""
+
+    table = fields.Integer(required=True)
+    id = fields.String(required=True)
+    status = fields.String(required=True)
+    version = fields.Integer(required=True)
+    seed_commitment = fields.String(required=True)
+    seed_source = fields.String(required=True)
+    seats = fields.List(fields.Nested(SeatTokenSchema), required=True)
+    host_token = fields.String(required=True)
+
+
+class BatchCreatedSchema(Schema):
+    """``POST /v1/batches`` answer: the only time the games' tokens are shown."""
+
+    id = fields.String(required=True)
+    name = fields.String(allow_none=True, required=True)
+    type = fields.String(required=True)
+    created_at = fields.String(required=True)
+    games = fields.List(fields.Nested(BatchGameCreatedSchema), required=True)
+
+
+class BatchPlayerSchema(Schema):
+    """A seat of a batch game."""
+
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+
+
+class BatchGameSchema(Schema):
+    """One game of a batch and how far it is."""
+
+    table = fields.Integer(required=True)
+    id = fields.String(required=True)
+    status = fields.String(required=True)
+    version = fields.Integer(required=True)
+    updated_at = fields.String(required=True)
+    players = fields.List(fields.Nested(BatchPlayerSchema), required=True)
+
+
+class BatchSchema(Schema):
+    """``GET /v1/batches/{batch_id}``."""
+
+    id = fields.String(required=True)
+    name = fields.String(allow_none=True, required=True)
+    type = fields.String(required=True)
+    created_at = fields.String(required=True)
+    finished = fields.Boolean(required=True)
+    status_counts = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    games = fields.List(fields.Nested(BatchGameSchema), required=True)
+
+
+class PlayerResultSchema(Schema):
+    """One player's line of a batch result."""
+
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+    score = fields.Integer(allow_none=True, required=True)
+    rank = fields.Integer(allow_none=True, required=True)
+    winner = fields.Boolean(required=True)
+    completed_tickets = fields.Integer(allow_none=True, required=True)
+
+
+class TableResultSchema(Schema):
+    """One table of a batch result."""
+
+    table = fields.Integer(required=True)
+    game_id = fields.String(required=True)
+    status = fields.String(required=True)
+    winners = fields.List(fields.Integer(), required=True)
+    reason = fields.String(allow_none=True, required=True)
+    players = fields.List(fields.Nested(PlayerResultSchema), required=True)
+
+
+class BatchResultsSchema(Schema):
+    """``GET /v1/batches/{batch_id}/results`` as JSON."""
+
+    batch = fields.String(required=True)
+    type = fields.String(required=True)
+    finished = fields.Boolean(required=True)
+    tables = fields.List(fields.Nested(TableResultSchema), required=True)
+
+
+class WebhookSchema(Schema):
+    """A registered webhook (never with its secret, except once at creation)."""
+
+    id = fields.String(required=True)
+    url = fields.String(required=True)
+    batch = fields.String(allow_none=True, required=True)
+    events = fields.List(fields.String(), required=True)
+    created_at = fields.String(required=True)
+
+
+class WebhookCreatedSchema(WebhookSchema):
+    """``POST /v1/webhooks`` answer: the only time the signing secret is shown."""
+
+    secret = fields.String(required=True)
+
+
+class WebhooksSchema(Schema):
+    """``GET /v1/webhooks``."""
+
+    webhooks = fields.List(fields.Nested(WebhookSchema), required=True)
+
+
+class DeliveryAttemptSchema(Schema):
+    """One attempt of a delivery."""
+
+    attempt = fields.Integer(required=True)
+    at = fields.String(required=True)
+    status_code = fields.Integer(allow_none=True, required=True)
+    error = fields.String(allow_none=True, required=True)
+    duration_ms = fields.Integer(required=True)
+
+
+class DeliverySchema(Schema):
+    """One delivery of a webhook, with its attempts."""
+
+    id = fields.String(required=True)
+    event = fields.String(required=True)
+    game_id = fields.String(required=True)
+    state = fields.String(required=True)
+    attempts = fields.Integer(required=True)
+    created_at = fields.String(required=True)
+    next_attempt_at = fields.String(allow_none=True, required=True)
+    delivered_at = fields.String(allow_none=True, required=True)
+    last_status_code = fields.Integer(allow_none=True, required=True)
+    last_error = fields.String(allow_none=True, required=True)
+    history = fields.List(fields.Nested(DeliveryAttemptSchema), required=True)
+    payload = fields.Dict(required=True)
+
+
+class DeliveriesPageSchema(Schema):
+    """``GET /v1/webhooks/{webhook_id}/deliveries``."""
+
+    webhook_id = fields.String(required=True)
+    deliveries = fields.List(fields.Nested(DeliverySchema), required=True)
+    next_cursor = fields.String(allow_none=True, required=True)
+
+
+class SeatTokenRotatedSchema(Schema):
+    """``POST /v1/games/{id}/seats/{seat}/token`` answer: the seat's new token."""
+
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+    token = fields.String(required=True)
