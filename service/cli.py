@@ -1,4 +1,4 @@
-"""The ``cablecar`` command: serve, migrate, bot, verify, organiser."""
+"""The ``cablecar`` command: serve, migrate, bot, verify, organiser, webhooks."""
 
 from __future__ import annotations
 
@@ -7,9 +7,13 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from service.bot import add_parser as add_bot
+
+if TYPE_CHECKING:
+    from service.config import Settings
+    from service.games import GameService
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -110,6 +114,67 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if verdict.ok else 1
 
 
+def _open_runtime() -> tuple[Settings, GameService]:
+    """The configured store and a game service on an in-process cache."""
+    import events
+    from service.cache import open_cache
+    from service.config import Settings
+    from service.games import GameService
+
+    settings = Settings.from_env()
+    store = events.open_store(settings.database_url, settings.data_dir)
+    cache = open_cache(None, b"cablecar-cli", settings.cache_entries)
+    return settings, GameService(store, cache)
+
+
+def _organiser_name(text: str) -> str:
+    name = text.strip()
+    if not 1 <= len(name) <= 80:
+        raise argparse.ArgumentTypeError("an organiser name has 1 to 80 characters")
+    return name
+
+
+def _organiser_create(args: argparse.Namespace) -> int:
+    from service.organisers import OrganiserService
+
+    _, games = _open_runtime()
+    try:
+        created = OrganiserService(games.store).create(args.name)
+    finally:
+        games.store.close()
+    print(f"organiser {created.record.organiser_id} ({created.record.name})")
+    print(f"token: {created.token}")
+    print("The token is shown only now; the server keeps only its hash.", file=sys.stderr)
+    return 0
+
+
+def _webhooks_run(args: argparse.Namespace) -> int:
+    import signal
+    import threading
+
+    from service.webhooks import DispatchPolicy, WebhookDispatcher
+
+    settings, games = _open_runtime()
+    policy = DispatchPolicy.from_settings(settings)
+    dispatcher = WebhookDispatcher(games.store, games, policy)
+    try:
+        if args.once:
+            report = dispatcher.run_once()
+            print(
+                f"read {report.events_read} events, created {report.deliveries_created} deliveries, "
+                f"made {report.attempts} attempts"
+            )
+            return 0
+        stop = threading.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: stop.set())
+        print(f"cablecar: delivering webhooks (a pass every {policy.poll_seconds:g} s when idle; Ctrl-C stops)")
+        dispatcher.run(stop)
+        return 0
+    finally:
+        games.store.close()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``cablecar``."""
     parser = argparse.ArgumentParser(prog="cablecar", description="Cable Car game server")
@@ -131,6 +196,20 @@ def build_parser() -> argparse.ArgumentParser:
     ver.add_argument("file", help="export file (JSON or NDJSON), or - for standard input")
     ver.add_argument("--json", action="store_true", help="print the verdict as JSON")
     ver.set_defaults(func=_verify)
+
+    org = sub.add_parser("organiser", help="manage tournament organisers")
+    org_sub = org.add_subparsers(dest="organiser_command", required=True)
+    org_create = org_sub.add_parser("create", help="create an organiser and print its token (shown once)")
+    org_create.add_argument("name", type=_organiser_name, help="the organiser's name (a label)")
+    org_create.set_defaults(func=_organiser_create)
+
+    hooks = sub.add_parser("webhooks", help="deliver webhooks")
+    hooks_sub = hooks.add_subparsers(dest="webhooks_command", required=True)
+    hooks_run = hooks_sub.add_parser(
+        "run", help="run a webhook dispatcher in this process (any number may run, on any hosts)"
+    )
+    hooks_run.add_argument("--once", action="store_true", help="make one pass and exit (e.g. from cron)")
+    hooks_run.set_defaults(func=_webhooks_run)
 
     add_bot(sub)
     return parser
