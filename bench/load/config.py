@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bench.load.stack import ROOT
 
-SECTIONS = ("load", "growth", "faults", "fuzz")
+SECTIONS = ("load", "whatif", "profile", "growth", "faults", "fuzz")
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from bench.load.fuzz import BodyFuzz, SchemathesisRun, fuzz_action_bodies, run_s
 from bench.load.growth import GrowthResult, longest_script, measure_growth
 from bench.load.integrity import IntegrityReport, audit_game, check_games
 from bench.load.load import PhaseResult, run_phase
+from bench.load.profile import ActionProfile, profile_actions
 from bench.load.scripts import GameScript, make_script
 from bench.load.stack import ROOT, Gunicorn, ServerSpec, Services
 from events.postgres_store import PostgresStore
@@ -43,6 +44,8 @@ class LoadSection:
 
     baseline: tuple[PhaseResult, ...]
     write: tuple[PhaseResult, ...]
+    #: the write path against bench.load.whatif_wsgi (empty if not run)
+    whatif: tuple[PhaseResult, ...]
     bots: PhaseResult
     write_cache: CacheCounts
     bots_cache: CacheCounts
@@ -59,8 +62,12 @@ class LoadSection:
     @property
     def ratio(self) -> float:
         """Service actions/s over baseline inserts/s."""
+        return self.ratio_of(self.write)
+
+    def ratio_of(self, results: tuple[PhaseResult, ...]) -> float:
+        """Accepted/s of ``results`` over baseline inserts/s."""
         base = self.total_rate(self.baseline)
-        return self.total_rate(self.write) / base if base else float("nan")
+        return self.total_rate(results) / base if base else float("nan")
 
 
 @dataclass(frozen=True)
@@ -78,6 +85,7 @@ class RunResults:
     config: HarnessConfig
     environment: dict[str, str] = field(default_factory=dict)
     load: LoadSection | None = None
+    profile: ActionProfile | None = None
     growth: GrowthResult | None = None
     faults: list[FaultResult] = field(default_factory=list)
     races: tuple[RaceOutcome, ...] = ()
@@ -156,15 +164,28 @@ class Harness:
                            self.work / "gunicorn-service.log")
         baseline = Gunicorn(ServerSpec("bench.baseline_app:app", cfg.workers, cfg.threads, env),
                             self.work / "gunicorn-baseline.log")
+        whatif = None
+        if "whatif" in cfg.sections and "load" in cfg.sections:
+            whatif = Gunicorn(ServerSpec("bench.load.whatif_wsgi:app", cfg.workers, cfg.threads, env),
+                              self.work / "gunicorn-whatif.log")
         store = PostgresStore(database_url)
         try:
             service.wait_ready("/v1/health")
             baseline.wait_ready("/health")
+            if whatif is not None:
+                whatif.wait_ready("/v1/health")
             if "load" in cfg.sections:
                 self.results.load = self.guarded(
-                    "load", lambda: self.run_load(service, baseline, scripts, services, store)
+                    "load", lambda: self.run_load(service, baseline, whatif, scripts, services, store)
                 )
             baseline.stop()
+            if whatif is not None:
+                whatif.stop()
+            if "profile" in cfg.sections:
+                self.log("profile: one thread, in process")
+                self.results.profile = self.guarded(
+                    "profile", lambda: profile_actions(database_url, services.redis_url, scripts[:10])
+                )
             if "growth" in cfg.sections:
                 self.results.growth = self.guarded("growth", lambda: self.measure_growth(service, services, store))
             if "faults" in cfg.sections:
@@ -175,6 +196,8 @@ class Harness:
             store.close()
             service.stop()
             baseline.stop()
+            if whatif is not None:
+                whatif.stop()
             self.guarded("drop database", lambda: services.drop_database(database_url))
             if not cfg.keep_services:
                 self.guarded("services down", services.down)
@@ -183,13 +206,14 @@ class Harness:
 
     # -- sections ----------------------------------------------------------------
 
-    def run_load(self, service: Gunicorn, baseline: Gunicorn, scripts: list[GameScript], services: Services,
-             store: PostgresStore) -> LoadSection:
+    def run_load(self, service: Gunicorn, baseline: Gunicorn, whatif: Gunicorn | None, scripts: list[GameScript],
+                 services: Services, store: PostgresStore) -> LoadSection:
         """Baseline and service write path in alternating chunks, then bots."""
         cfg = self.config
         chunk = cfg.seconds / cfg.rounds
         base_results: list[PhaseResult] = []
         write_results: list[PhaseResult] = []
+        whatif_results: list[PhaseResult] = []
         write_cache = CacheCounts()
         keyspace_before = redis_keyspace(services.redis_url)
         for r in range(cfg.rounds):
@@ -201,6 +225,10 @@ class Harness:
             write_results.append(run_phase(f"write-{r}", service.url, self._scripted(scripts, r), cfg.clients, chunk))
             time.sleep(0.6)  # let every worker dump its counters
             write_cache = write_cache.plus(delta(before, read_counts(self.stats_dir)))
+            if whatif is not None:
+                self.log(f"what-if write path chunk {r + 1}/{cfg.rounds}")
+                whatif_results.append(run_phase(f"whatif-{r}", whatif.url, self._scripted(scripts, r + 100),
+                                                cfg.clients, chunk))
         self.log(f"bot mix: {cfg.clients} clients x {cfg.bot_seconds:g} s")
         before = read_counts(self.stats_dir)
         bots_holder: list[BotPlayer] = []
@@ -221,7 +249,7 @@ class Harness:
         integrity = check_games(store, service.url, [g for w in write_results for g in w.ledgers])
         bot_games = [g for b in bots_holder for g in b.games]
         audits = sum(1 for g in bot_games if audit_game(service.url, g)[0])
-        return LoadSection(tuple(base_results), tuple(write_results), bots, write_cache, bots_cache, keyspace,
+        return LoadSection(tuple(base_results), tuple(write_results), tuple(whatif_results), bots, write_cache, bots_cache, keyspace,
                            integrity, (audits, len(bot_games)))
 
     def _scripted(self, scripts: list[GameScript], round_no: int) -> Callable[[Phase, int], ScriptedPlayer]:

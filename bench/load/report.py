@@ -13,6 +13,7 @@ from bench.load.growth import GrowthResult
 from bench.load.harness import FuzzSection, LoadSection, RunResults
 from bench.load.integrity import IntegrityReport
 from bench.load.load import PhaseResult
+from bench.load.profile import ActionProfile
 from bench.load.stats import Recorder, latencies
 
 
@@ -85,12 +86,15 @@ def render(results: RunResults) -> str:
     out += _headline(results)
     if results.load is not None:
         out += _load(results.load, cfg.clients)
+    if results.profile is not None:
+        out += _profile(results.profile)
     if results.growth is not None:
         out += _growth(results.growth)
     if results.faults:
         out += _faults(results.faults, results.races)
     if results.fuzz is not None:
         out += _fuzz(results.fuzz)
+    out += _findings(results)
     out += _method()
     return "\n".join(out) + "\n"
 
@@ -103,6 +107,9 @@ def _headline(results: RunResults) -> list[str]:
         write = LoadSection.total_rate(load.write)
         rows.append(["**action throughput / baseline insert throughput**",
                      f"**{_f(load.ratio, 2)}** ({_f(write)} actions/s vs {_f(base)} inserts/s; goal >= 0.5)"])
+        if load.whatif:
+            rows.append(["same, with two redundant round trips removed (what-if, bench-only patch)",
+                         f"{_f(load.ratio_of(load.whatif), 2)} ({_f(LoadSection.total_rate(load.whatif))} actions/s)"])
         post = [lat for lat in latencies(_merge(load.write)) if lat.label.startswith("POST /v1/games/{id}/actions")]
         if post:
             rows.append(["POST /actions latency under load (p50 / p95 / p99)",
@@ -150,7 +157,7 @@ def _load(load: LoadSection, clients: int) -> list[str]:
         "",
     ]
     rows = []
-    for r in (*load.baseline, *load.write, load.bots):
+    for r in (*load.baseline, *load.write, *load.whatif, load.bots):
         rows.append([r.name, f"{r.seconds:.1f}", f"{r.accepted:,}", _f(r.throughput), _f(r.request_rate),
                      f"{r.recorder.games_created:,} / {r.recorder.games_finished:,}", _errors(r.recorder.errors)])
     out += _table(["phase", "seconds", "accepted", "per second", "requests/s", "games created / finished",
@@ -160,6 +167,9 @@ def _load(load: LoadSection, clients: int) -> list[str]:
         "",
         f"- Baseline: **{_f(base)} inserts/s**; service write path: **{_f(LoadSection.total_rate(load.write))} "
         f"actions/s**; ratio **{_f(load.ratio, 2)}**.",
+        *([f"- What-if write path (`bench/load/whatif_wsgi.py`: the game row read once per request, no up-front "
+           f"idempotency lookup): **{_f(LoadSection.total_rate(load.whatif))} actions/s**, ratio "
+           f"**{_f(load.ratio_of(load.whatif), 2)}**."] if load.whatif else []),
         f"- Bot mix: {_f(load.bots.throughput)} actions/s from {_f(load.bots.request_rate)} requests/s "
         f"({_f(load.bots.request_rate / base if base else math.nan, 2)} x the baseline's request rate); "
         f"{load.bots.recorder.conflicts} stale-version conflicts.",
@@ -180,9 +190,62 @@ def _load(load: LoadSection, clients: int) -> list[str]:
         "",
     ]
     rows = _latency_rows("baseline", _merge(load.baseline)) + _latency_rows("write path", _merge(load.write))
+    if load.whatif:
+        rows += _latency_rows("what-if write path", _merge(load.whatif))
     rows += _latency_rows("bot mix", load.bots.recorder)
     out += _table(["phase", "request", "count", "p50", "p95", "p99", "max"], rows)
     return [*out, ""]
+
+
+def _profile(p: ActionProfile) -> list[str]:
+    out = [
+        "## Where an action's time goes (one thread, in process)",
+        "",
+        "`bench/load/profile.py` drives the app built by `service.app.create_app` (same PostgreSQL and Redis) "
+        "through Flask's test client, one scripted action after another: no HTTP, no gunicorn, no concurrency.",
+        "",
+        f"- **{_f(p.ms_per_action, 2)} ms per action** ({p.actions} actions, no profiler).",
+        f"- Database: {_f(p.transactions_per_action, 2)} transactions per action; statements per action: "
+        + ", ".join(f"{name} {_f(n, 2)}" for name, n in p.statements) + ".",
+        "- Redis commands per action: " + (", ".join(f"{name} {_f(n, 2)}" for name, n in p.redis_commands) or "none")
+        + ".",
+        "- The baseline does 1 statement (1 transaction) per request and no Redis command.",
+        "",
+    ]
+    out += _table(["spent in (cProfile, own time)", "share"], [[name, _pct(share)] for name, share in p.shares])
+    return [*out, ""]
+
+
+def _findings(results: RunResults) -> list[str]:
+    notes: list[str] = []
+    load = results.load
+    if load is not None and load.ratio < 0.5:
+        notes.append(
+            f"The write path reaches {_f(load.ratio, 2)} of the baseline (goal 0.5). Per action the service makes "
+            "several database round trips where the baseline makes one (see the profile section): the game row "
+            "is read three times (`service/routes/games.py` `post_action`, `GameService.act`, `GameService.load` "
+            "in `service/games.py`) and the Idempotency-Key is looked up in a transaction of its own "
+            "(`GameService.act` -> `PostgresStore.lookup_idempotency`) before the append function checks it "
+            "again atomically. Passing the route's record down and looking the key up only when the request "
+            "cannot proceed removes those; the what-if row measures the effect"
+            + (f": {_f(load.ratio_of(load.whatif), 2)} of the baseline." if load.whatif else ".")
+        )
+    shared = [r for r in results.races if r.same_key and r.refused]
+    in_flight = sum(f.load.recorder.stale_in_flight for f in results.faults)
+    if shared or in_flight:
+        notes.append(
+            "A retry with the same Idempotency-Key can be answered `409 stale_version` instead of the replay "
+            f"when its first attempt is still in flight ({sum(sum(r.refused.values()) for r in shared)} of the "
+            f"shared-key racers; {in_flight} retries after a dropped answer). Cause: `GameService.act` "
+            "(`service/games.py`) looks the key up before the first attempt has committed, then compares "
+            "`expected_version` with the new version and raises StaleVersion without looking again. Nothing is "
+            "written twice (the checks above pass), but the client is told its action failed when it succeeded. "
+            "Fix: on a version mismatch (and on GameFinished or a rules error) with a key, look the key up once "
+            "more and return the replay if it is there."
+        )
+    if not notes:
+        return []
+    return ["## Findings", "", *[f"- {n}" for n in notes], ""]
 
 
 def _growth(result: GrowthResult) -> list[str]:
@@ -271,8 +334,9 @@ def _fuzz(section: FuzzSection) -> list[str]:
     rows = [[r.label, f"{r.cases:,}", f"{r.passed:,}", str(r.server_errors), str(r.exit_code)]
             for r in section.schemathesis]
     out += _table(["schemathesis run", "test cases", "passed", "5xx", "exit code"], rows)
-    for r in section.schemathesis:
-        out += ["", f"`{r.command}`"]
+    out += ["", "Commands (the second run's config file pins the `id` path parameter to a real game and sends a "
+            "seat token):", ""]
+    out += [f"- `{r.command}`" for r in section.schemathesis]
     b = section.bodies
     out += [
         "",

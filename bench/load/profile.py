@@ -1,0 +1,173 @@
+"""Where the time of one action goes: the service in this process, one thread.
+
+The app is built by ``service.app.create_app`` on the run's PostgreSQL and
+Redis and driven through Flask's test client with scripted games (no HTTP,
+no gunicorn, no concurrency), so the figures are the service's own cost per
+``POST /v1/games/{id}/actions``:
+
+* milliseconds per action, without a profiler;
+* database statements per action (by kind) and transactions per action (the
+  database's own ``xact_commit`` counter), Redis commands per action;
+* shares of the time under ``cProfile``, grouped by who spends it.
+"""
+
+from __future__ import annotations
+
+import cProfile
+import pstats
+import re
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from bench.load.scripts import GameScript
+
+BUCKETS: tuple[tuple[str, str], ...] = (
+    ("/psycopg", "PostgreSQL driver (incl. waiting for the server)"),
+    ("/redis/", "Redis client (incl. waiting for the server)"),
+    ("/marshmallow/", "marshmallow (schemas)"),
+    ("/flask/", "Flask / Werkzeug"),
+    ("/werkzeug/", "Flask / Werkzeug"),
+    ("/domain/", "rules (domain/)"),
+    ("/events/", "event store code (events/)"),
+    ("/service/", "service code (service/)"),
+    ("pickle", "pickle / json / hashing"),
+    ("json", "pickle / json / hashing"),
+    ("hmac", "pickle / json / hashing"),
+    ("hashlib", "pickle / json / hashing"),
+    ("copy.py", "copy.deepcopy"),
+)
+
+_KINDS = (
+    (re.compile(r"FROM games\b"), "SELECT the game row"),
+    (re.compile(r"idempotency_keys"), "SELECT the idempotency key"),
+    (re.compile(r"cablecar_append"), "append function"),
+    (re.compile(r"FROM events\b"), "SELECT events"),
+)
+
+
+@dataclass(frozen=True)
+class ActionProfile:
+    """Cost of one action inside the service."""
+
+    actions: int
+    ms_per_action: float
+    statements: tuple[tuple[str, float], ...]
+    transactions_per_action: float
+    redis_commands: tuple[tuple[str, float], ...]
+    shares: tuple[tuple[str, float], ...]
+
+
+def _kind(query: Any) -> str:
+    text = str(query)
+    for pattern, name in _KINDS:
+        if pattern.search(text):
+            return name
+    return text.split()[0].upper() if text.split() else "?"
+
+
+@contextmanager
+def _counting(statements: Counter[str], redis_commands: Counter[str]) -> Iterator[None]:
+    import psycopg
+    import redis
+
+    originals = (psycopg.Cursor.execute, psycopg.Connection.execute, redis.Redis.execute_command)
+
+    def cursor_execute(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+        statements[_kind(query)] += 1
+        return originals[0](self, query, *args, **kwargs)
+
+    def redis_execute(self: Any, *args: Any, **kwargs: Any) -> Any:
+        redis_commands[str(args[0]).upper() if args else "?"] += 1
+        return originals[2](self, *args, **kwargs)
+
+    psycopg.Cursor.execute = cursor_execute  # type: ignore[method-assign]
+    redis.Redis.execute_command = redis_execute  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        psycopg.Cursor.execute = originals[0]  # type: ignore[method-assign]
+        redis.Redis.execute_command = originals[2]  # type: ignore[method-assign]
+
+
+def _commits(database_url: str) -> int:
+    import psycopg
+
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute("SELECT pg_stat_clear_snapshot()")
+        row = conn.execute("SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()").fetchone()
+    return int(row[0]) if row else 0
+
+
+def profile_actions(database_url: str, redis_url: str, scripts: Sequence[GameScript]) -> ActionProfile:
+    """Play ``scripts`` through the app in this process (see the module docs)."""
+    from service.app import create_app
+    from service.config import Settings
+
+    app = create_app(Settings(database_url=database_url, redis_url=redis_url, secret_key="bench-profile"))
+    client = app.test_client()
+
+    def play(games: Sequence[GameScript]) -> int:
+        done = 0
+        for script in games:
+            created = client.post("/v1/games", json=script.create_body())
+            body = created.get_json()
+            tokens = [s["token"] for s in body["seats"]]
+            for i, action in enumerate(script.actions):
+                answer = client.post(
+                    f"/v1/games/{body['id']}/actions", json={**action.body, "expected_version": script.version_after(i)},
+                    headers={"Authorization": f"Bearer {tokens[action.seat]}", "Idempotency-Key": f"p{i}"},
+                )
+                if answer.status_code != 201:
+                    raise RuntimeError(f"profile: action {i} answered {answer.status_code} {answer.get_json()}")
+                done += 1
+        return done
+
+    def timed(games: Sequence[GameScript]) -> tuple[int, float]:
+        started = time.perf_counter()
+        return play(games), time.perf_counter() - started
+
+    play(scripts[:1])  # warm up
+    part = max(1, (len(scripts) - 1) // 3)
+    first, second, third = scripts[1:1 + part], scripts[1 + part:1 + 2 * part], scripts[1 + 2 * part:]
+    actions, seconds = timed(first)
+    statements: Counter[str] = Counter()
+    redis_commands: Counter[str] = Counter()
+    time.sleep(2.0)
+    commits_before = _commits(database_url)
+    with _counting(statements, redis_commands):
+        counted = play(second)
+    time.sleep(2.0)  # backends publish their statistics when idle for a second
+    commits = _commits(database_url) - commits_before - 1  # the probe's own SELECT
+    profiler = cProfile.Profile()
+    profiler.enable()
+    play(third)
+    profiler.disable()
+    return ActionProfile(
+        actions=actions,
+        ms_per_action=seconds / actions * 1000,
+        statements=_per(statements, counted),
+        transactions_per_action=commits / counted,
+        redis_commands=_per(redis_commands, counted),
+        shares=_shares(profiler),
+    )
+
+
+def _per(counter: Counter[str], actions: int) -> tuple[tuple[str, float], ...]:
+    return tuple((name, n / actions) for name, n in counter.most_common())
+
+
+def _shares(profiler: cProfile.Profile) -> tuple[tuple[str, float], ...]:
+    stats: Any = pstats.Stats(profiler)
+    spent: Counter[str] = Counter()
+
+    def bucket_of(filename: str) -> str:
+        return next((name for needle, name in BUCKETS if needle in filename), "other (stdlib, sockets, threads)")
+
+    for (filename, _line, _name), row in stats.stats.items():
+        spent[bucket_of(filename)] += row[2]  # tottime
+    total = sum(spent.values()) or 1.0
+    return tuple((name, t / total) for name, t in spent.most_common())
