@@ -33,8 +33,7 @@ import json
 import logging
 import threading
 import time
-import urllib.error
-import urllib.request
+import urllib.parse
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -118,36 +117,33 @@ class SendResult:
 Sender = Callable[[str, bytes, Mapping[str, str], float], SendResult]
 
 
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    """A redirect is an answer like any other non-2xx: the body is not re-sent elsewhere."""
-
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-
-_OPENER = urllib.request.build_opener(_NoRedirects())
-
-
 def http_send(url: str, body: bytes, headers: Mapping[str, str], timeout: float) -> SendResult:
-    """POST ``body`` to ``url`` and report the status; network failures
-    (refused, timeout, DNS, TLS) become an error text, never an exception."""
-    request = urllib.request.Request(url, data=body, headers=dict(headers), method="POST")
+    """POST ``body`` to ``url`` and report the answer's status.  Redirects are
+    not followed (a 3xx is a failed attempt) and no proxy is used; network
+    failures (refused, timeout, DNS, TLS) become an error text, never an
+    exception.  ``https`` certificates are verified."""
     started = time.monotonic()
 
     def elapsed() -> int:
         return int((time.monotonic() - started) * 1000)
 
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return SendResult(None, f"not an http(s) URL: {url!r}", 0)
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    connection_type = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
     try:
-        with _OPENER.open(request, timeout=timeout) as answer:
+        connection = connection_type(parts.hostname, parts.port, timeout=timeout)
+        try:
+            connection.request("POST", path, body=body, headers=dict(headers))
+            answer = connection.getresponse()
             answer.read(MAX_ANSWER_BYTES)
-            return SendResult(int(answer.status), None, elapsed())
-    except urllib.error.HTTPError as e:
-        e.close()
-        return SendResult(e.code, f"HTTP {e.code}", elapsed())
-    except urllib.error.URLError as e:
-        return SendResult(None, f"{type(e.reason).__name__}: {e.reason}", elapsed())
+            status = int(answer.status)
+        finally:
+            connection.close()
     except (OSError, http.client.HTTPException, ValueError) as e:
         return SendResult(None, f"{type(e).__name__}: {e}", elapsed())
+    return SendResult(status, None if 200 <= status < 300 else f"HTTP {status}", elapsed())
 
 
 # -- policy ----------------------------------------------------------------------------

@@ -1,0 +1,447 @@
+"""Webhooks end to end: a real HTTP receiver on 127.0.0.1, signed deliveries
+driven from the event log, retries, give-ups, restarts, several dispatchers,
+and the dedicated ``cablecar webhooks run`` process.
+
+The apps here use short delays (``FAST``) so that retries take milliseconds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service.app import WEBHOOKS_EXTENSION, create_app
+from service.config import Settings
+from service.webhooks import (
+    DispatchPolicy,
+    SendResult,
+    WebhookDispatcher,
+    http_send,
+    sign,
+    signature_matches,
+)
+from tests.api.conftest import auth, create, play_to_end
+from tests.api.test_openapi import check_response, component, errors_of
+
+ROOT = Path(__file__).resolve().parents[2]
+MAX_ATTEMPTS = 3
+
+
+def fast(data_dir: Path, **overrides: Any) -> Settings:
+    """Settings whose dispatcher polls every 20 ms and retries after 50, 100, 200 ms."""
+    base = Settings(
+        data_dir=str(data_dir),
+        sse_max_seconds=2,
+        sse_heartbeat_seconds=1,
+        webhook_poll_seconds=0.02,
+        webhook_timeout_seconds=2.0,
+        webhook_max_attempts=MAX_ATTEMPTS,
+        webhook_backoff_seconds=0.05,
+        webhook_backoff_max_seconds=0.2,
+    )
+    return replace(base, **overrides)
+
+
+# --------------------------------------------------------------- the receiver
+@dataclass
+class Received:
+    """One request the receiver got (header names in lower case)."""
+
+    headers: dict[str, str]
+    body: bytes
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+@dataclass
+class Receiver:
+    """An HTTP server in a thread that records every POST and answers with
+    the next status of ``script`` (then ``default``)."""
+
+    url: str
+    requests: list[Received] = field(default_factory=list)
+    script: list[int] = field(default_factory=list)
+    default: int = 200
+    gate: threading.Event = field(default_factory=threading.Event)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def of(self, event: str) -> list[Received]:
+        with self.lock:
+            return [r for r in self.requests if r.headers.get("x-cablecar-event") == event]
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    state = Receiver(url="")
+    state.gate.set()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - the http.server API
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            state.gate.wait(10)
+            with state.lock:
+                state.requests.append(Received({k.lower(): v for k, v in self.headers.items()}, body))
+                status = state.script.pop(0) if state.script else state.default
+            self.send_response(status)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"ok")
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    state.url = f"http://127.0.0.1:{server.server_address[1]}/hook"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield state
+    state.gate.set()
+    server.shutdown()
+    server.server_close()
+
+
+def wait_for(predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"condition not met within {timeout} s")
+
+
+# ------------------------------------------------------------------ the app
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return fast(tmp_path)
+
+
+def organiser(client: FlaskClient, name: str = "Bay Area Open") -> dict[str, str]:
+    resp = client.post("/v1/organisers", json={"name": name})
+    assert resp.status_code == 201, resp.get_json()
+    body: dict[str, str] = resp.get_json()
+    return auth(body["token"])
+
+
+def webhook(client: FlaskClient, org: dict[str, str], url: str, **body: Any) -> dict[str, Any]:
+    resp = client.post("/v1/webhooks", json={"url": url, **body}, headers=org)
+    assert resp.status_code == 201, resp.get_json()
+    hook: dict[str, Any] = check_response(resp, "/v1/webhooks", "post")
+    return hook
+
+
+def batch(client: FlaskClient, org: dict[str, str], tables: int = 1, seed: str = "hook") -> dict[str, Any]:
+    body = {
+        "type": "ttr-sf",
+        "tables": [
+            {"players": [{"name": "Ada"}, {"name": "Bo"}], "seed": f"{seed}-{i}"} for i in range(tables)
+        ],
+    }
+    resp = client.post("/v1/batches", json=body, headers=org)
+    assert resp.status_code == 201, resp.get_json()
+    created: dict[str, Any] = check_response(resp, "/v1/batches", "post")
+    return created
+
+
+def deliveries(client: FlaskClient, org: dict[str, str], hook_id: str) -> list[dict[str, Any]]:
+    resp = client.get(f"/v1/webhooks/{hook_id}/deliveries?limit=200", headers=org)
+    page = check_response(resp, "/v1/webhooks/{webhook_id}/deliveries")
+    found: list[dict[str, Any]] = page["deliveries"]
+    return found
+
+
+def verify(secret: str, received: Received) -> bool:
+    """What a receiver does (the README's five lines)."""
+    expected = "sha256=" + hmac.new(secret.encode(), received.body, hashlib.sha256).hexdigest()
+    return hmac.compare_digest(expected, received.headers.get("x-cablecar-signature", ""))
+
+
+# ------------------------------------------------------------------- tests
+def test_signed_deliveries_reach_a_real_receiver(client: FlaskClient, receiver: Receiver) -> None:
+    org = organiser(client)
+    hook = webhook(client, org, receiver.url)
+    assert hook["events"] == ["game.started", "game.finished"] and hook["secret"].startswith("whsec_")
+    created = batch(client, org)
+    game = created["games"][0]
+    started = wait_for(lambda: receiver.of("game.started"))
+    assert started[0].json["game"] == {
+        "id": game["id"],
+        "type": "ttr-sf",
+        "status": "setup",
+        "batch": created["id"],
+    }
+    play_to_end(client, game)
+    [finished] = wait_for(lambda: receiver.of("game.finished"))
+    for received in (started[0], finished):
+        assert verify(hook["secret"], received)
+        assert signature_matches(hook["secret"], received.body, received.headers["x-cablecar-signature"])
+        assert not verify("whsec_not-the-secret", received)
+        assert received.headers["x-cablecar-delivery"] == received.json["id"]
+        assert received.headers["content-type"] == "application/json"
+        assert received.headers["x-cablecar-attempt"] == "1"
+        assert errors_of(component("WebhookDelivery"), received.json) == []
+    body = finished.json
+    assert body["type"] == "game.finished" and body["game"]["status"] == "finished"
+    export = client.get(f"/v1/games/{game['id']}/export").get_json()
+    assert body["game"]["result"] == export["result"]
+    log = wait_for(
+        lambda: (
+            [d for d in deliveries(client, org, hook["id"]) if d["state"] == "delivered"][1:]
+            and deliveries(client, org, hook["id"])
+        )
+    )
+    assert {d["event"] for d in log} == {"game.started", "game.finished"}
+    for d in log:
+        assert (d["state"], d["attempts"], d["last_status_code"], d["next_attempt_at"]) == (
+            "delivered",
+            1,
+            200,
+            None,
+        )
+        assert d["history"][0]["status_code"] == 200 and d["delivered_at"]
+    assert [d["payload"] for d in log if d["event"] == "game.finished"] == [body]
+
+
+def test_a_failed_attempt_is_retried_with_the_same_signed_body(
+    client: FlaskClient, receiver: Receiver
+) -> None:
+    receiver.script = [500]
+    org = organiser(client)
+    hook = webhook(client, org, receiver.url, events=["game.started"])
+    batch(client, org)
+    first, second = wait_for(lambda: len(receiver.requests) >= 2 and receiver.requests)
+    assert first.body == second.body and verify(hook["secret"], second)
+    assert first.headers["x-cablecar-delivery"] == second.headers["x-cablecar-delivery"]
+    assert (first.headers["x-cablecar-attempt"], second.headers["x-cablecar-attempt"]) == ("1", "2")
+    [d] = wait_for(lambda: [d for d in deliveries(client, org, hook["id"]) if d["state"] == "delivered"])
+    assert d["attempts"] == 2 and [a["status_code"] for a in d["history"]] == [500, 200]
+    assert d["history"][0]["error"] == "HTTP 500"
+    time.sleep(0.3)  # several backoff periods: nothing more is sent once delivered
+    assert len(receiver.requests) == 2
+
+
+def test_a_delivery_is_given_up_after_the_last_attempt(client: FlaskClient, receiver: Receiver) -> None:
+    receiver.default = 503
+    org = organiser(client)
+    hook = webhook(client, org, receiver.url, events=["game.started"])
+    batch(client, org)
+    [d] = wait_for(lambda: [d for d in deliveries(client, org, hook["id"]) if d["state"] == "failed"])
+    assert d["attempts"] == MAX_ATTEMPTS and d["next_attempt_at"] is None
+    assert [a["status_code"] for a in d["history"]] == [503, 503, 503]
+    time.sleep(0.3)
+    assert len(receiver.requests) == 3
+
+
+def test_an_unreachable_receiver_is_an_error_in_the_log(client: FlaskClient, receiver: Receiver) -> None:
+    org = organiser(client)
+    hook = webhook(client, org, "http://127.0.0.1:9/nobody-listens", events=["game.started"])
+    batch(client, org)
+    [d] = wait_for(lambda: [d for d in deliveries(client, org, hook["id"]) if d["attempts"] >= 1])
+    assert d["history"][0]["status_code"] is None and "refused" in d["history"][0]["error"].lower()
+
+
+def test_actions_never_wait_for_a_receiver(client: FlaskClient, receiver: Receiver) -> None:
+    receiver.gate.clear()  # the receiver hangs until released
+    org = organiser(client)
+    webhook(client, org, receiver.url)
+    game = batch(client, org)["games"][0]
+    t0 = time.monotonic()
+    play_to_end(client, game)  # its game.started delivery is stuck in the receiver meanwhile
+    assert time.monotonic() - t0 < 5
+    assert receiver.requests == []
+    receiver.gate.set()
+    wait_for(lambda: receiver.of("game.finished"))
+
+
+def test_webhooks_cover_only_what_they_subscribe_to(client: FlaskClient, receiver: Receiver) -> None:
+    org = organiser(client)
+    early = batch(client, org, seed="before")  # created before any webhook: never delivered
+    first = batch(client, org, seed="first")
+    second = batch(client, org, seed="second")
+    only_first = webhook(client, org, receiver.url + "/first", batch=first["id"], events=["game.finished"])
+    everything = webhook(client, org, receiver.url + "/all")
+    other = organiser(client, "someone else")
+    webhook(client, other, receiver.url + "/other")
+    resp = client.post(
+        "/v1/games", json={"type": "ttr-sf", "players": [{"name": "a"}, {"name": "b"}]}, headers=org
+    )
+    own_game = resp.get_json()
+    anonymous = create(client, seed="nobody's")
+    for game in (first["games"][0], second["games"][0], own_game, anonymous):
+        play_to_end(client, game)
+    wait_for(lambda: len(receiver.of("game.finished")) >= 4)
+    time.sleep(0.2)
+    seen = {
+        (r.json["type"], r.json["game"]["id"], r.headers["x-cablecar-signature"]) for r in receiver.requests
+    }
+    by_hook: dict[str, set[tuple[str, str]]] = {}
+    for r in receiver.requests:
+        hook = (
+            everything
+            if verify(everything["secret"], r)
+            else only_first
+            if verify(only_first["secret"], r)
+            else None
+        )
+        assert hook is not None, "a delivery for the other organiser or an unknown webhook"
+        by_hook.setdefault(hook["id"], set()).add((r.json["type"], r.json["game"]["id"]))
+    assert by_hook[only_first["id"]] == {("game.finished", first["games"][0]["id"])}
+    assert by_hook[everything["id"]] == {
+        ("game.started", own_game["id"]),
+        ("game.finished", first["games"][0]["id"]),
+        ("game.finished", second["games"][0]["id"]),
+        ("game.finished", own_game["id"]),
+    }
+    assert early["games"][0]["id"] not in {game_id for _, game_id, _ in seen}
+    assert anonymous["id"] not in {game_id for _, game_id, _ in seen}
+    assert len(seen) == len(receiver.requests)  # nothing twice
+
+
+def test_a_deleted_webhook_gets_nothing_more(client: FlaskClient, receiver: Receiver) -> None:
+    org = organiser(client)
+    hook = webhook(client, org, receiver.url, events=["game.finished"])
+    game = batch(client, org)["games"][0]
+    assert client.delete(f"/v1/webhooks/{hook['id']}", headers=org).status_code == 204
+    assert client.get(f"/v1/webhooks/{hook['id']}", headers=org).status_code == 404
+    assert client.get("/v1/webhooks", headers=org).get_json() == {"webhooks": []}
+    play_to_end(client, game)
+    time.sleep(0.3)
+    assert receiver.requests == []
+
+
+def test_nothing_is_lost_when_the_service_stops_before_delivering(tmp_path: Path, receiver: Receiver) -> None:
+    """The game finishes while no dispatcher runs (first app), or after a
+    dispatcher recorded the delivery but before it was sent; a new app on the
+    same SQLite file delivers it."""
+    quiet = fast(tmp_path, webhooks=False)
+    first = create_app(quiet)
+    client = first.test_client()
+    org = organiser(client)
+    hook = webhook(client, org, receiver.url, events=["game.finished"])
+    games = batch(client, org, tables=2)["games"]
+    play_to_end(client, games[0])
+    # a dispatcher records the first game's delivery (the cursor moves past it) and dies before sending
+    rt = first.extensions["cablecar"]
+    read, created = WebhookDispatcher(rt.store, rt.games, DispatchPolicy()).scan()
+    assert read > 0 and created == 1
+    play_to_end(client, games[1])  # and this one finishes with no dispatcher at all
+    rt.store.close()
+    assert receiver.requests == []
+
+    second = create_app(replace(quiet, webhooks=True))
+    try:
+        delivered = wait_for(lambda: len(receiver.of("game.finished")) >= 2 and receiver.of("game.finished"))
+        assert {r.json["game"]["id"] for r in delivered} == {g["id"] for g in games}
+        assert all(verify(hook["secret"], r) for r in delivered)
+        time.sleep(0.2)
+        assert len(receiver.requests) == 2
+    finally:
+        second.extensions[WEBHOOKS_EXTENSION].stop()
+        second.extensions["cablecar"].store.close()
+
+
+def test_several_dispatchers_send_each_delivery_once(tmp_path: Path, receiver: Receiver) -> None:
+    apps: list[Flask] = [create_app(fast(tmp_path)) for _ in range(3)]
+    try:
+        client = apps[0].test_client()
+        org = organiser(client)
+        webhook(client, org, receiver.url, events=["game.started"])
+        for i in range(3):
+            batch(client, org, tables=4, seed=f"many-{i}")
+        received = wait_for(lambda: len(receiver.requests) >= 12 and receiver.requests)
+        time.sleep(0.3)
+        ids = [r.headers["x-cablecar-delivery"] for r in receiver.requests]
+        assert len(ids) == len(set(ids)) == 12
+        assert len({r.json["game"]["id"] for r in received}) == 12
+    finally:
+        for app in apps:
+            app.extensions[WEBHOOKS_EXTENSION].stop()
+            app.extensions["cablecar"].store.close()
+
+
+def test_the_dispatcher_stops_with_its_store(tmp_path: Path) -> None:
+    app = create_app(fast(tmp_path))
+    dispatcher = app.extensions[WEBHOOKS_EXTENSION]
+    assert dispatcher.running
+    app.extensions["cablecar"].store.close()
+    wait_for(lambda: not dispatcher.running, timeout=5)
+    off = create_app(Settings(data_dir=str(tmp_path / "off"), webhooks=False))
+    assert WEBHOOKS_EXTENSION not in off.extensions
+    off.extensions["cablecar"].store.close()
+
+
+def test_the_dedicated_dispatcher_process_delivers(tmp_path: Path, receiver: Receiver) -> None:
+    app = create_app(Settings(data_dir=str(tmp_path), webhooks=False))
+    client = app.test_client()
+    org = organiser(client)
+    hook = webhook(client, org, receiver.url, events=["game.finished"])
+    game = batch(client, org)["games"][0]
+    play_to_end(client, game)
+    app.extensions["cablecar"].store.close()
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "CABLECAR_DATA_DIR": str(tmp_path),
+        "CABLECAR_WEBHOOK_POLL_SECONDS": "0.05",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "webhooks", "run"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        [received] = wait_for(lambda: receiver.of("game.finished"), timeout=20)
+        assert verify(hook["secret"], received) and received.json["game"]["id"] == game["id"]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=10)
+    assert proc.returncode == 0, err
+    assert "delivering webhooks" in out
+
+
+# ------------------------------------------------------------- the pieces
+def test_retry_delays_double_up_to_the_cap() -> None:
+    policy = DispatchPolicy(first_retry_seconds=10, max_retry_seconds=60)
+    assert [policy.retry_delay(n) for n in range(1, 6)] == [10, 20, 40, 60, 60]
+    assert policy.lease_seconds > policy.claim_batch * policy.timeout_seconds
+    for bad in ({"poll_seconds": 0}, {"max_attempts": 0}, {"timeout_seconds": -1}, {"claim_batch": 0}):
+        with pytest.raises(ValueError):
+            DispatchPolicy(**bad)  # type: ignore[arg-type]
+
+
+def test_signatures_are_hmac_sha256_of_the_raw_body() -> None:
+    body = b'{"id":"d1","type":"game.finished"}'
+    assert sign("k", body) == "sha256=" + hmac.new(b"k", body, hashlib.sha256).hexdigest()
+    assert signature_matches("k", body, sign("k", body))
+    assert not signature_matches("k", body + b" ", sign("k", body))
+    assert not signature_matches("k", body, None)
+
+
+def test_sending_reports_failures_instead_of_raising(receiver: Receiver) -> None:
+    refused = http_send("http://127.0.0.1:9/", b"{}", {}, 1.0)
+    assert refused.status_code is None and refused.error and not refused.ok
+    receiver.script = [302]
+    redirected = http_send(receiver.url, b"{}", {"Content-Type": "application/json"}, 2.0)
+    assert (redirected.status_code, redirected.ok) == (302, False)
+    fine = http_send(receiver.url, b"{}", {"Content-Type": "application/json"}, 2.0)
+    assert fine == SendResult(200, None, fine.duration_ms) and fine.ok
