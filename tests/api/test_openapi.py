@@ -17,6 +17,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
+import subprocess
 from collections.abc import Iterator
 from functools import cache
 from importlib import resources
@@ -638,3 +640,52 @@ def test_a_cable_car_ride_to_the_end_matches_the_view_schema() -> None:
     assert any(v["players"][rider]["tram"] for v in seen)
     for view in seen:
         assert errors_of(component("GameView"), view) == []
+
+
+DOCS_HARNESS = """
+const fs = require("fs");
+const [script, specPath] = process.argv.slice(2);
+const spec = JSON.parse(fs.readFileSync(specPath, "utf8"));
+const els = {};
+function el(id) {
+  if (!els[id]) {
+    els[id] = {id, innerHTML: "", textContent: "", tagName: "DIV", classList: {toggle() {}, add() {}},
+               addEventListener() {}, setAttribute() {}, hasAttribute() { return false; }, focus() {},
+               scrollIntoView() {}, querySelector() { return null; }};
+  }
+  return els[id];
+}
+global.document = {getElementById: el, querySelectorAll: () => [], addEventListener() {}, title: ""};
+global.location = {hash: "", href: "http://localhost/docs"};
+global.window = {addEventListener() {}, matchMedia: () => ({matches: false})};
+global.fetch = () => Promise.resolve({ok: true, json: () => Promise.resolve(spec)});
+eval(fs.readFileSync(script, "utf8"));
+setTimeout(() => process.stdout.write(JSON.stringify({main: els.content.innerHTML, nav: els.navlists.innerHTML})), 50);
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_docs_page_renders_every_operation_and_schema(client: FlaskClient, tmp_path: Path) -> None:
+    """Run the page's script under node with a stub DOM on the real spec."""
+    html = client.get("/docs").get_data(as_text=True)
+    script = re.search(r"<script>(.*)</script>", html, flags=re.S)
+    assert script is not None
+    (tmp_path / "page.js").write_text(script.group(1), encoding="utf-8")
+    (tmp_path / "spec.json").write_text(json.dumps(spec()), encoding="utf-8")
+    (tmp_path / "harness.js").write_text(DOCS_HARNESS, encoding="utf-8")
+    run = subprocess.run(
+        ["node", str(tmp_path / "harness.js"), str(tmp_path / "page.js"), str(tmp_path / "spec.json")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    page = json.loads(run.stdout)
+    for path, method, op in operations():
+        anchor = f'id="op-{op["operationId"]}"'
+        assert anchor in page["main"] and f'href="#op-{op["operationId"]}"' in page["nav"], (method, path)
+    for name in spec()["components"]["schemas"]:
+        assert f'id="schema-{name}"' in page["main"], name
+    assert "Could not load" not in page["main"]
+    assert "<script" not in page["main"].lower(), "descriptions must be escaped"
