@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import platform
 import shutil
 import subprocess
@@ -16,6 +17,7 @@ from bench.baseline_app import create_table
 from bench.load.cachestats import CacheCounts, delta, read_counts, redis_keyspace
 from bench.load.clients import BaselineClient, BotPlayer, Phase, ScriptedPlayer
 from bench.load.config import HarnessConfig
+from bench.load.cpu import CpuGroups, CpuUse
 from bench.load.faults import (
     FaultResult,
     FaultSettings,
@@ -29,7 +31,7 @@ from bench.load.faults import (
 from bench.load.fuzz import BodyFuzz, SchemathesisRun, fuzz_action_bodies, run_schemathesis
 from bench.load.growth import GrowthResult, longest_script, measure_growth
 from bench.load.integrity import IntegrityReport, audit_game, check_games
-from bench.load.load import PhaseResult, run_phase
+from bench.load.load import Client, PhaseResult, run_phase
 from bench.load.profile import ActionProfile, profile_actions
 from bench.load.scripts import GameScript, make_script
 from bench.load.stack import ROOT, Gunicorn, ServerSpec, Services
@@ -52,6 +54,8 @@ class LoadSection:
     redis_keyspace: tuple[int, int] | None
     write_integrity: IntegrityReport
     bot_audits: tuple[int, int]
+    #: CPU per phase kind (baseline, write path, what-if, bot mix)
+    cpu: tuple[tuple[str, CpuUse], ...]
 
     @staticmethod
     def total_rate(results: tuple[PhaseResult, ...]) -> float:
@@ -109,8 +113,6 @@ def _version(argv: list[str]) -> str:
 
 def environment(services: Services) -> dict[str, str]:
     """Machine and software facts for the report."""
-    import os
-
     source = os.environ.get("CABLECAR_BENCH_SOURCE", "")
     return {
         "commit": source or _git("rev-parse", "--short", "HEAD") or "?",
@@ -211,6 +213,25 @@ class Harness:
         """Baseline and service write path in alternating chunks, then bots."""
         cfg = self.config
         chunk = cfg.seconds / cfg.rounds
+        roots = [("gunicorn: service", service.proc.pid, True), ("gunicorn: baseline", baseline.proc.pid, True)]
+        if whatif is not None:
+            roots.append(("gunicorn: what-if", whatif.proc.pid, True))
+        roots += [("PostgreSQL", services.postgres_pid(), True), ("Redis", services.redis_pid(), False),
+                  ("clients (harness process)", os.getpid(), False)]
+        groups = CpuGroups(tuple(roots))
+        cpu: dict[str, CpuUse] = {}
+
+        def measured(kind: str, name: str, url: str, make: Callable[[Phase, int], Client], seconds: float
+                     ) -> PhaseResult:
+            before = groups.read()
+            result = run_phase(name, url, make, cfg.clients, seconds)
+            used = CpuUse.between(before, groups.read())
+            cpu[kind] = cpu[kind].plus(used) if kind in cpu else used
+            return result
+
+        def inserter(phase: Phase, i: int) -> BaselineClient:
+            return BaselineClient(phase, f"b{i}")
+
         base_results: list[PhaseResult] = []
         write_results: list[PhaseResult] = []
         whatif_results: list[PhaseResult] = []
@@ -218,17 +239,16 @@ class Harness:
         keyspace_before = redis_keyspace(services.redis_url)
         for r in range(cfg.rounds):
             self.log(f"baseline chunk {r + 1}/{cfg.rounds}: {cfg.clients} clients x {chunk:g} s")
-            base_results.append(run_phase(f"baseline-{r}", baseline.url, lambda ph, i: BaselineClient(ph, f"b{i}"),
-                                          cfg.clients, chunk))
+            base_results.append(measured("baseline", f"baseline-{r}", baseline.url, inserter, chunk))
             self.log(f"service write path chunk {r + 1}/{cfg.rounds}")
             before = read_counts(self.stats_dir)
-            write_results.append(run_phase(f"write-{r}", service.url, self._scripted(scripts, r), cfg.clients, chunk))
+            write_results.append(measured("write path", f"write-{r}", service.url, self._scripted(scripts, r), chunk))
             time.sleep(0.6)  # let every worker dump its counters
             write_cache = write_cache.plus(delta(before, read_counts(self.stats_dir)))
             if whatif is not None:
                 self.log(f"what-if write path chunk {r + 1}/{cfg.rounds}")
-                whatif_results.append(run_phase(f"whatif-{r}", whatif.url, self._scripted(scripts, r + 100),
-                                                cfg.clients, chunk))
+                whatif_results.append(measured("what-if write path", f"whatif-{r}", whatif.url,
+                                               self._scripted(scripts, r + 100), chunk))
         self.log(f"bot mix: {cfg.clients} clients x {cfg.bot_seconds:g} s")
         before = read_counts(self.stats_dir)
         bots_holder: list[BotPlayer] = []
@@ -238,7 +258,7 @@ class Harness:
             bots_holder.append(bot)
             return bot
 
-        bots = run_phase("bots", service.url, make_bot, cfg.clients, cfg.bot_seconds)
+        bots = measured("bot mix", "bots", service.url, make_bot, cfg.bot_seconds)
         time.sleep(0.6)
         bots_cache = delta(before, read_counts(self.stats_dir))
         keyspace_after = redis_keyspace(services.redis_url)
@@ -249,8 +269,8 @@ class Harness:
         integrity = check_games(store, service.url, [g for w in write_results for g in w.ledgers])
         bot_games = [g for b in bots_holder for g in b.games]
         audits = sum(1 for g in bot_games if audit_game(service.url, g)[0])
-        return LoadSection(tuple(base_results), tuple(write_results), tuple(whatif_results), bots, write_cache, bots_cache, keyspace,
-                           integrity, (audits, len(bot_games)))
+        return LoadSection(tuple(base_results), tuple(write_results), tuple(whatif_results), bots, write_cache,
+                           bots_cache, keyspace, integrity, (audits, len(bot_games)), tuple(cpu.items()))
 
     def _scripted(self, scripts: list[GameScript], round_no: int) -> Callable[[Phase, int], ScriptedPlayer]:
         def make(phase: Phase, i: int) -> ScriptedPlayer:

@@ -186,6 +186,14 @@ def _load(load: LoadSection, clients: int) -> list[str]:
         f"- Resent on a fresh connection after the server had closed a keep-alive one: "
         f"{_merge(load.write).resends + load.bots.recorder.resends}.",
         "",
+        "### CPU per accepted action (ms)",
+        "",
+        "CPU time (user + system, from `/proc`) spent by each part of the stack during the phase, divided by "
+        "the actions (inserts, for the baseline) accepted in it. On 2 shared cores this, not waiting, is what "
+        "bounds throughput.",
+        "",
+        *_cpu_table(load),
+        "",
         "### Latency (ms)",
         "",
     ]
@@ -195,6 +203,19 @@ def _load(load: LoadSection, clients: int) -> list[str]:
     rows += _latency_rows("bot mix", load.bots.recorder)
     out += _table(["phase", "request", "count", "p50", "p95", "p99", "max"], rows)
     return [*out, ""]
+
+
+def _cpu_table(load: LoadSection) -> list[str]:
+    kinds = {"baseline": load.baseline, "write path": load.write, "what-if write path": load.whatif,
+             "bot mix": (load.bots,)}
+    rows: list[list[str]] = []
+    header: list[str] = []
+    for kind, use in load.cpu:
+        accepted = sum(len(r.recorder.accepted) for r in kinds.get(kind, ()))
+        per = use.per(accepted)
+        header = [name for name, _ in per]
+        rows.append([kind, f"{accepted:,}", *(_f(v, 2) for _, v in per)])
+    return _table(["phase", "accepted", *header], rows) if rows else []
 
 
 def _profile(p: ActionProfile) -> list[str]:

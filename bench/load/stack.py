@@ -58,6 +58,7 @@ class Services:
     pg_dir: Path
     pg_bin: Path
     redis_port: int
+    redis_dir: Path
 
     @classmethod
     def up(cls, state_dir: Path) -> Services:
@@ -75,6 +76,7 @@ class Services:
             pg_dir=Path(state["PG_DIR"]),
             pg_bin=Path(state["PG_BIN"]),
             redis_port=int(state["REDIS_PORT"]),
+            redis_dir=Path(state["REDIS_DIR"]),
         )
 
     def down(self) -> None:
@@ -134,6 +136,14 @@ class Services:
     def start_redis(self) -> None:
         """Start Redis again on the same port (``test-services.sh up``)."""
         Services.up(self.state_dir)
+
+    def redis_pid(self) -> int:
+        """The Redis server's pid."""
+        return int((self.redis_dir / "redis.pid").read_text().strip())
+
+    def postgres_pid(self) -> int:
+        """The PostgreSQL server's pid (first line of ``postmaster.pid``)."""
+        return int((self.pg_dir / "data" / "postmaster.pid").read_text().splitlines()[0])
 
     def redis_alive(self) -> bool:
         """Whether Redis answers PING."""
