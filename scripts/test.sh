@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh machine: installs the Python dependencies
 # into .venv, starts a throwaway PostgreSQL and Redis (scripts/test-services.sh),
-# runs the linters, the type checker and every test suite (unit, contract, api,
-# e2e), then stops the servers.
+# installs Chromium for the browser tests when it is missing, runs the linters,
+# the type checker and every test suite (unit, contract, api, e2e, browser), then
+# stops the servers.
 #
 #   scripts/test.sh              # everything
 #   scripts/test.sh tests/unit   # extra arguments go to pytest
@@ -15,6 +16,16 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -e ".[test]"
+
+# The browser tests (tests/browser) drive Debian's Chromium through Playwright.
+if [ ! -x /usr/bin/chromium ]; then
+    if [ "$(id -u)" = 0 ]; then
+        echo "== installing chromium (browser tests)"
+        apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    else
+        echo "warning: /usr/bin/chromium is missing and this is not root: run 'apt-get install chromium'" >&2
+    fi
+fi
 
 eval "$(scripts/test-services.sh up)"
 trap 'scripts/test-services.sh down >/dev/null 2>&1 || true' EXIT

@@ -168,8 +168,11 @@ export class GamePage {
       return;
     }
     if (this.stopped) return;
-    const moved = view.version !== this.view.version;
-    this.events.push(...fresh.filter((e) => !this.events.length || e.seq > this.events[this.events.length - 1].seq));
+    const moved = view.version !== this.view.version || view.status !== this.view.status;
+    const last = this.events.length ? this.events[this.events.length - 1].seq : 0;
+    const added = fresh.filter((e) => e.seq > last);
+    this.events.push(...added);
+    if (!moved && !added.length) return;
     this.view = view;
     if (!this.replay) this.shown = view;
     if (moved) {

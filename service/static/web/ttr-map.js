@@ -72,7 +72,10 @@ export function routeSpaces(route, locs, b) {
     const t = NODE_R + 4 + step * (i + 0.5);
     spaces.push({ x: p.x + ux * t + nx, y: p.y + uy * t + ny });
   }
-  return { spaces, angle, width: Math.max(6, step - SPACE_GAP) };
+  const start = NODE_R + 4;
+  const end = d - NODE_R - 4;
+  const hit = `M${(p.x + ux * start + nx).toFixed(1)} ${(p.y + uy * start + ny).toFixed(1)} L${(p.x + ux * end + nx).toFixed(1)} ${(p.y + uy * end + ny).toFixed(1)}`;
+  return { spaces, angle, width: Math.max(6, step - SPACE_GAP), hit };
 }
 
 /** Indexes of a route's ferry spaces (the middle ones). */
@@ -99,6 +102,7 @@ function drawRoute(route, geometry, owner, ownerColor, ui, locs) {
     class: ["route", owner !== null ? "claimed" : "", ui.claimable.has(route.id) ? "claimable" : "", ui.selectedRoute === route.id ? "selected" : ""].join(" ").trim(),
     "data-route": route.id,
   });
+  g.append(s("path", { class: "hit", d: geometry.hit }));
   geometry.spaces.forEach((c, i) => {
     const transform = `translate(${c.x.toFixed(1)} ${c.y.toFixed(1)}) rotate(${geometry.angle.toFixed(1)})`;
     const box = { x: -geometry.width / 2, y: -SPACE_H / 2, width: geometry.width, height: SPACE_H, rx: 2.5 };
@@ -178,7 +182,7 @@ export function ttrMap(board, view, ui) {
     g.append(s("text", { class: "loc-name", x: 0, y: below ? NODE_R + 14 : -NODE_R - 8 }, loc.name));
     const stack = stacks[loc.id];
     if (stack) {
-      const badge = s("g", { class: "stack", transform: `translate(${NODE_R + 2} ${-NODE_R - 12})` });
+      const badge = s("g", { class: stack.count ? "stack" : "stack empty", transform: `translate(${NODE_R + 2} ${-NODE_R - 12})` });
       badge.append(
         s("rect", { x: 0, y: 0, width: 38, height: 18, rx: 9 }),
         s("text", { x: 19, y: 9.5 }, `${souvenirShort(stack.symbol)}×${stack.count}`),

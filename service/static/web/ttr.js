@@ -81,6 +81,14 @@ export class TtrTable {
     return legal.filter((a) => a.type === type);
   }
 
+  /** The listed souvenir placements; keeps the chosen symbol one of theirs. */
+  placeChoices() {
+    const places = this.legalOf("place_souvenir_stack");
+    const symbols = [...new Set(places.map((a) => a.symbol))];
+    if (symbols.length && !symbols.includes(this.placeSymbol)) this.placeSymbol = symbols[0];
+    return places;
+  }
+
   // ------------------------------------------------------------------ board
 
   board(view) {
@@ -92,9 +100,7 @@ export class TtrTable {
         claimable.get(a.route).push(a);
       }
     }
-    const places = live ? this.legalOf("place_souvenir_stack") : [];
-    const symbols = [...new Set(places.map((a) => a.symbol))];
-    if (symbols.length && !symbols.includes(this.placeSymbol)) this.placeSymbol = symbols[0];
+    const places = live ? this.placeChoices() : [];
     const placeable = new Set(places.filter((a) => a.symbol === this.placeSymbol).map((a) => a.location));
     return ttrMap(this.page.board, view, {
       claimable,
@@ -248,7 +254,7 @@ export class TtrTable {
     const out = [];
     const keeps = this.legalOf("keep_tickets");
     if (keeps.length) out.push(this.keepPanel(view, keeps));
-    const places = this.legalOf("place_souvenir_stack");
+    const places = this.placeChoices();
     if (places.length) out.push(this.placePanel(places));
     const claims = this.legalOf("claim_route");
     const tickets = this.legalOf("draw_tickets");

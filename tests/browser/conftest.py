@@ -1,0 +1,219 @@
+"""Browser tests: real headless Chromium (Debian's package) driven by Playwright
+against ``cablecar serve`` on a free port with a temporary data folder.
+
+scripts/test.sh installs Chromium when it is missing.  Without Chromium or
+Playwright the tests are skipped locally and fail under CI (CI=true).
+Screenshots of every page land in tests/browser/artifacts/ (git-ignored).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+CHROMIUM = os.environ.get("CABLECAR_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+#: How long a test waits for something to appear on a page (milliseconds).
+WAIT_MS = 20_000
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"browser tests cannot run: {reason} (scripts/test.sh installs it)")
+    pytest.skip(f"{reason} (run scripts/test.sh)")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+# ------------------------------------------------------------------ the service
+@dataclass
+class Api:
+    """A small JSON client for setting games up quickly (the pages are tested by clicking)."""
+
+    base: str
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        req.add_header("Accept", "application/json")
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                text = resp.read()
+        except urllib.error.HTTPError as e:
+            raise AssertionError(f"{method} {path}: {e.code} {e.read()[:300]!r}") from e
+        return json.loads(text) if text else None
+
+    def create(self, game_type: str, names: list[str], seed: str) -> dict[str, Any]:
+        body = {"type": game_type, "players": [{"name": n} for n in names], "seed": seed}
+        created: dict[str, Any] = self.call("POST", "/v1/games", body)
+        return created
+
+    def view(self, game_id: str, token: str | None = None) -> dict[str, Any]:
+        view: dict[str, Any] = self.call("GET", f"/v1/games/{game_id}", token=token)
+        return view
+
+    def legal(self, game_id: str, token: str, limit: int = 1000) -> list[dict[str, Any]]:
+        page = self.call("GET", f"/v1/games/{game_id}/legal-actions?limit={limit}", token=token)
+        actions: list[dict[str, Any]] = page["actions"]
+        return actions
+
+    def act(self, game_id: str, token: str, action: dict[str, Any]) -> Any:
+        return self.call("POST", f"/v1/games/{game_id}/actions", action, token=token)
+
+
+@dataclass
+class Server:
+    base: str
+    process: subprocess.Popen[bytes]
+    log: Path
+    api: Api = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.api = Api(self.base.rstrip("/"))
+
+
+def _wait_healthy(url: str, process: subprocess.Popen[bytes], log: Path, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"cablecar serve exited early:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=1) as resp:
+                if resp.status == 200:
+                    return
+        except Exception:
+            time.sleep(0.2)
+    raise TimeoutError(f"{url} did not answer within {timeout} s:\n{log.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """``cablecar serve`` (embedded SQLite store, in-process cache) on a free port."""
+    data = tmp_path_factory.mktemp("browser-data")
+    log = data / "serve.log"
+    port = free_port()
+    env = {
+        **os.environ,
+        "CABLECAR_DATA_DIR": str(data),
+        "CABLECAR_SSE_MAX_SECONDS": "120",
+        "CABLECAR_RATE_LIMIT": "0",
+    }
+    env.pop("DATABASE_URL", None)
+    env.pop("REDIS_URL", None)
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+             "--workers", "1", "--threads", "32"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    base = f"http://127.0.0.1:{port}/"
+    try:
+        _wait_healthy(base + "v1/health", process, log)
+        yield Server(base, process, log)
+    finally:
+        process.send_signal(signal.SIGINT)  # gunicorn's quick shutdown: open event streams end at once
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+# ------------------------------------------------------------------ the browser
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Headless Chromium from the system package, driven by Playwright."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("playwright is not installed")
+    if not Path(CHROMIUM).exists():
+        _unavailable(f"no Chromium at {CHROMIUM}")
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def _refusal(text: str) -> bool:
+    """Chromium logs every 4xx answer; a refusal the page shows is not a script error."""
+    return text.startswith("Failed to load resource: the server responded with a status of 4")
+
+
+@dataclass
+class Pages:
+    """Opens pages in one browser context and remembers what went wrong in them."""
+
+    context: Any
+    base: str
+    errors: list[str] = field(default_factory=list)
+    requests: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)
+
+    def open(self, fragment_or_url: str = "") -> Any:
+        page = self.context.new_page()
+        page.set_default_timeout(WAIT_MS)
+        page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
+        page.on("console", lambda m: self.errors.append(f"console {m.text}") if m.type == "error" and not _refusal(m.text) else None)
+        page.on("request", lambda r: self.requests.append((r.method, r.url, r.headers)))
+        url = fragment_or_url if fragment_or_url.startswith("http") else self.base + fragment_or_url
+        page.goto(url)
+        return page
+
+
+@pytest.fixture
+def pages(browser: Any, server: Server) -> Iterator[Pages]:
+    """A fresh browser context (desktop size); fails the test on any script error in a page."""
+    context = browser.new_context(viewport={"width": 1360, "height": 940})
+    opened = Pages(context, server.base)
+    try:
+        yield opened
+    finally:
+        context.close()
+    assert opened.errors == [], "script errors in the page:\n" + "\n".join(opened.errors)
+
+
+@pytest.fixture
+def shot() -> Callable[[Any, str], Path]:
+    """Save a full-page screenshot as tests/browser/artifacts/<name>.png."""
+    ARTIFACTS.mkdir(exist_ok=True)
+
+    def take(page: Any, name: str) -> Path:
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take

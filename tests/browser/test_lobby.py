@@ -1,0 +1,107 @@
+"""The lobby in a real browser: create games, seat links in the URL fragment,
+the list of recent games, phone width."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.browser.conftest import Pages, Server
+
+pytestmark = pytest.mark.browser
+
+
+def create_in_lobby(page: Any, game_type: str, names: list[str], seed: str | None = None) -> dict[str, Any]:
+    """Fill the lobby form and create the game; the seat and spectator links it shows."""
+    page.check(f"#type-{game_type}")
+    inputs = page.locator("ol.names input")
+    while inputs.count() < len(names):
+        page.click("button[data-key=add-player]")
+    for i, name in enumerate(names):
+        inputs.nth(i).fill(name)
+    if seed is not None:
+        page.click("details.more summary")
+        page.fill("#seed", seed)
+    page.click("button[data-key=create]")
+    page.wait_for_selector(".created")
+    seats = [page.get_attribute(f"a[data-role=seat-{i}]", "href") for i in range(len(names))]
+    spectator = page.get_attribute("a[data-role=spectator]", "href")
+    match = re.search(r"#game=([0-9a-f]+)$", spectator or "")
+    assert match, spectator
+    return {"id": match.group(1), "seats": seats, "spectator": spectator}
+
+
+def assert_fits(page: Any, width: int) -> None:
+    """Nothing on the page reaches past ``width`` pixels (no sideways scrolling)."""
+    widest = page.evaluate("document.documentElement.scrollWidth")
+    assert widest <= width, f"the page is {widest}px wide, more than {width}px"
+
+
+def test_lobby_creates_a_game_and_hands_out_one_link_per_seat(
+    pages: Pages, server: Server, shot: Callable[[Any, str], Path]
+) -> None:
+    page = pages.open()
+    page.wait_for_selector("#type-ttr-sf")
+    game = create_in_lobby(page, "ttr-sf", ["Ada", "Bo", "Cy"])
+    assert len(game["seats"]) == 3
+    for seat, link in enumerate(game["seats"]):
+        parts = urlsplit(link)
+        assert parts.query == "", "a seat token must never travel in a query string"
+        assert re.fullmatch(rf"game={game['id']}&token=st_{game['id']}_[A-Za-z0-9_-]+", parts.fragment), link
+        view = server.api.view(game["id"], token=parts.fragment.split("token=")[1])
+        assert view["me"]["seat"] == seat
+    assert "token" not in game["spectator"]
+    # the new game heads the list of recent games, with a watch and a replay link
+    row = page.locator(f"tr[data-game='{game['id']}']")
+    row.wait_for()
+    assert "Ada, Bo, Cy" in row.inner_text()
+    assert row.locator("a", has_text="Watch").get_attribute("href") == f"#game={game['id']}"
+    assert row.locator("a", has_text="Replay").get_attribute("href") == f"#game={game['id']}&replay"
+    shot(page, "lobby_created")
+    # no request the page made carries a token in its URL
+    assert not [url for _, url, _ in pages.requests if "st_" in url]
+
+
+def test_lobby_keeps_player_counts_within_the_game_type(pages: Pages) -> None:
+    page = pages.open()
+    page.wait_for_selector("#type-cable-car")
+    page.check("#type-ttr-sf")
+    add = page.locator("button[data-key=add-player]")
+    while add.is_enabled():
+        add.click()
+    assert page.locator("ol.names input").count() == 4  # Ticket to Ride seats at most 4
+    page.check("#type-cable-car")
+    while add.is_enabled():
+        add.click()
+    assert page.locator("ol.names input").count() == 6  # cable cars at most 6
+    page.check("#type-ttr-sf")
+    assert page.locator("ol.names input").count() == 4
+
+
+def test_a_refused_creation_shows_the_problem_detail(pages: Pages) -> None:
+    page = pages.open()
+    page.wait_for_selector("#type-ttr-sf")
+    page.locator("ol.names input").nth(0).fill("")
+    page.locator("ol.names input").nth(0).evaluate("el => el.removeAttribute('required')")
+    page.click("button[data-key=create]")
+    problem = page.locator(".new-game .problem")
+    problem.wait_for()
+    assert problem.inner_text().strip() != ""
+
+
+def test_the_lobby_fits_a_phone(browser: Any, server: Server, shot: Callable[[Any, str], Path]) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(server.base)
+        page.wait_for_selector("#type-ttr-sf")
+        create_in_lobby(page, "cable-car", ["Ada", "Bo"])
+        assert_fits(page, 390)
+        shot(page, "lobby_phone")
+    finally:
+        context.close()
