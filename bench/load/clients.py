@@ -50,17 +50,18 @@ class GameLedger:
         return self.key_overrides.get(index, f"{self.key_prefix}-{index}")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Phase:
-    """Shared controls of one load phase."""
+    """Shared controls of one load phase: ``stop`` (start nothing new) and
+    ``give_up`` (the drain time is over: abandon retries)."""
 
     base_url: str
-    stop: threading.Event
-    give_up: list[float] = field(default_factory=lambda: [float("inf")])
+    stop: threading.Event = field(default_factory=threading.Event)
+    give_up: threading.Event = field(default_factory=threading.Event)
 
     def hard_stopped(self) -> bool:
         """Whether the phase's drain time is over."""
-        return time.monotonic() >= self.give_up[0]
+        return self.give_up.is_set()
 
 
 class _Backoff:

@@ -209,7 +209,7 @@ def dropped_responses(server: Gunicorn, store: EventStore, scripts: Sequence[Gam
 
     def inject(phase: Phase, marks: _Marks) -> None:
         marks.fault_at = time.monotonic()
-        drop_phase = Phase(phase.base_url, stop, phase.give_up)
+        drop_phase = Phase(phase.base_url, stop, phase.give_up)  # its own stop, the load's drain limit
         players.extend(DroppingPlayer(drop_phase, scripts, f"drop-{i}", 3 + i) for i in range(droppers))
         threads = [threading.Thread(target=p.run, daemon=True) for p in players]
         for t in threads:

@@ -79,7 +79,7 @@ def run_phase(
     """Run ``clients`` threads for ``seconds`` (``during`` runs in this thread
     meanwhile and may take longer: the phase lasts until it returns), then let
     them finish what they were doing for up to ``drain_seconds``."""
-    phase = Phase(base_url, threading.Event())
+    phase = Phase(base_url)
     pool = [make_client(phase, i) for i in range(clients)]
     threads = [threading.Thread(target=c.run, name=f"{name}-{i}", daemon=True) for i, c in enumerate(pool)]
     started = time.monotonic()
@@ -92,9 +92,12 @@ def run_phase(
         time.sleep(remaining)
     stopped = time.monotonic()
     phase.stop.set()
-    phase.give_up[0] = stopped + drain_seconds
+    give_up_at = stopped + drain_seconds
     for t in threads:
-        t.join(timeout=max(0.1, phase.give_up[0] + 5 - time.monotonic()))
+        t.join(timeout=max(0.0, give_up_at - time.monotonic()))
+    phase.give_up.set()
+    for t in threads:
+        t.join(timeout=10)
     recorder = merge(c.recorder for c in pool)
     ledgers: list[GameLedger] = []
     for c in pool:
