@@ -6,6 +6,10 @@ is configured.
   every write is an explicit ``BEGIN IMMEDIATE`` transaction, which takes the
   database write lock up front, so writers in other threads *and processes*
   serialise instead of failing half-way with ``SQLITE_BUSY``.
+* Each use of a connection holds that connection's lock, and ``close`` takes
+  it before closing: closing a connection under a statement that another
+  thread (a background webhook dispatcher, say) is running would crash
+  SQLite.  Uses after ``close`` raise StoreUnavailable.
 * Global positions are ``max(position) + 1`` assigned inside that write
   transaction: transactions commit one at a time in lock order, so positions
   become visible strictly in increasing order (a reader that has seen
@@ -193,10 +197,11 @@ class SqliteStore(EventStore):
         self._poll_interval = poll_interval
         self._clock = clock
         self._local = threading.local()
-        self._connections: list[sqlite3.Connection] = []
+        self._connections: list[tuple[sqlite3.Connection, threading.RLock]] = []
         self._registry_lock = threading.Lock()
         self._closed = False
-        migrate_sqlite(self._conn())
+        with self._using() as conn:
+            migrate_sqlite(conn)
 
     @property
     def path(self) -> str:
@@ -205,10 +210,11 @@ class SqliteStore(EventStore):
 
     # -- connections and transactions ---------------------------------------
 
-    def _conn(self) -> sqlite3.Connection:
+    def _conn(self) -> tuple[sqlite3.Connection, threading.RLock]:
+        """This thread's connection and the lock held while it is in use."""
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is not None:
-            return conn
+            return conn, self._local.lock
         if self._closed:
             raise StoreUnavailable("the store is closed")
         try:
@@ -221,29 +227,44 @@ class SqliteStore(EventStore):
             conn.execute("PRAGMA foreign_keys = ON")
         except sqlite3.Error as e:
             raise StoreUnavailable(f"cannot open SQLite database {self._path!r}: {e}") from e
+        lock = threading.RLock()
         with self._registry_lock:
-            self._connections.append(conn)
+            if self._closed:
+                conn.close()
+                raise StoreUnavailable("the store is closed")
+            self._connections.append((conn, lock))
         self._local.conn = conn
-        return conn
+        self._local.lock = lock
+        return conn, lock
+
+    @contextmanager
+    def _using(self) -> Iterator[sqlite3.Connection]:
+        """This thread's connection, held so that :meth:`close` (from any
+        thread) waits until this use is over; StoreUnavailable once closed."""
+        conn, lock = self._conn()
+        with lock:
+            if self._closed:
+                raise StoreUnavailable("the store is closed")
+            yield conn
 
     @contextmanager
     def _transaction(self, mode: str = "IMMEDIATE") -> Iterator[sqlite3.Cursor]:
         """A transaction (``IMMEDIATE`` for writes, ``DEFERRED`` for snapshot
         reads); commits on success, rolls back on any exception."""
-        conn = self._conn()
-        try:
-            conn.execute(f"BEGIN {mode}")
-        except sqlite3.Error as e:
-            raise translate_error(e) from e
-        try:
-            yield conn.cursor()
-            conn.execute("COMMIT")
-        except sqlite3.Error as e:
-            self._rollback(conn)
-            raise translate_error(e) from e
-        except BaseException:
-            self._rollback(conn)
-            raise
+        with self._using() as conn:
+            try:
+                conn.execute(f"BEGIN {mode}")
+            except sqlite3.Error as e:
+                raise translate_error(e) from e
+            try:
+                yield conn.cursor()
+                conn.execute("COMMIT")
+            except sqlite3.Error as e:
+                self._rollback(conn)
+                raise translate_error(e) from e
+            except BaseException:
+                self._rollback(conn)
+                raise
 
     @staticmethod
     def _rollback(conn: sqlite3.Connection) -> None:
@@ -253,10 +274,11 @@ class SqliteStore(EventStore):
                 conn.execute("ROLLBACK")
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        try:
-            return self._conn().execute(sql, params).fetchall()
-        except sqlite3.Error as e:
-            raise translate_error(e) from e
+        with self._using() as conn:
+            try:
+                return conn.execute(sql, params).fetchall()
+            except sqlite3.Error as e:
+                raise translate_error(e) from e
 
     # -- writes ----------------------------------------------------------------
 
@@ -541,13 +563,20 @@ class SqliteStore(EventStore):
         self._read("SELECT 1")
 
     def close(self) -> None:
-        """Close every connection this store opened (in any thread)."""
+        """Close every connection this store opened (in any thread), each once
+        the statement running on it (if any) is over."""
         self._closed = True
         with self._registry_lock:
             connections, self._connections = self._connections, []
-        for conn in connections:
-            with suppress(sqlite3.Error):
-                conn.close()
+        for conn, lock in connections:
+            # A use outlasting the busy timeout is stuck: leave its connection
+            # to the garbage collector rather than close it under the use.
+            if lock.acquire(timeout=self._busy_timeout + 5):
+                try:
+                    with suppress(sqlite3.Error):
+                        conn.close()
+                finally:
+                    lock.release()
 
     @property
     def closed(self) -> bool:
