@@ -516,9 +516,18 @@ def test_legal_actions_match_their_schema_and_the_servers_shape_check(
 
 
 @pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """The conftest settings without the webhook dispatcher (these tests make no
+    webhooks, and its thread must not read the store while the fixture closes it)."""
+    return Settings(data_dir=str(tmp_path), sse_max_seconds=2, sse_heartbeat_seconds=1, webhooks=False)
+
+
+@pytest.fixture
 def quick_client(tmp_path: Path) -> Iterator[FlaskClient]:
-    """A client whose event streams close at once (after what is stored)."""
-    app = create_app(Settings(data_dir=str(tmp_path), sse_max_seconds=0, sse_heartbeat_seconds=1))
+    """A client whose event streams close at once (after what is stored).  No
+    webhook dispatcher: its thread would read the store while it is closed."""
+    settings = Settings(data_dir=str(tmp_path), sse_max_seconds=0, sse_heartbeat_seconds=1, webhooks=False)
+    app = create_app(settings)
     yield app.test_client()
     app.extensions["cablecar"].store.close()
 
