@@ -74,12 +74,28 @@ class LayTilesSchema(_Action):
     placements = fields.List(fields.Nested(PlacementSchema), required=True, validate=validate.Length(min=1, max=2))
 
 
+class PathStepField(fields.Field):
+    """One step of a ride path: a square ``[row, col]`` or a terminal loop's name
+    (to drive over another line's terminal loop)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, str) and 1 <= len(value) <= 60:
+            return value
+        if (
+            isinstance(value, list)
+            and len(value) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 12 for v in value)
+        ):
+            return value
+        raise ValidationError("must be [row, col] with rows and columns 1-12, or a terminal name")
+
+
 class StartRideSchema(_Action):
     """``start_ride``: reveal and start the inaugural ride."""
 
     from_ = fields.String(data_key="from", load_default=None, validate=validate.Length(min=1, max=60))
     path = fields.List(
-        fields.List(fields.Integer(strict=True, validate=SQUARE), validate=validate.Length(equal=2)),
+        PathStepField(),
         load_default=None,
         validate=validate.Length(min=1, max=144),
     )

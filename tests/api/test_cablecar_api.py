@@ -82,3 +82,13 @@ def test_cable_car_game_to_the_end_verifies(client: FlaskClient) -> None:
     assert all(p["line"] is not None for p in final["players"])  # revealed at the end
     export = client.get(f"/v1/games/{game['id']}/export").get_json()
     assert verify_export(export).ok
+
+
+def test_start_ride_path_shapes(client: FlaskClient) -> None:
+    game = create(client, "cable-car", 2, seed="ride-shapes")
+    with_loop = act(client, game, 0, {"type": "start_ride", "path": [[6, 1], "Ocean Beach", [7, 1]]})
+    assert with_loop.status_code == 422  # well formed; the network is not complete yet
+    assert with_loop.get_json()["code"] == "illegal_action"
+    for bad in ([[0, 1]], [[1, 2, 3]], [True], [[1, "a"]], []):
+        resp = act(client, game, 0, {"type": "start_ride", "path": bad})
+        assert resp.status_code == 400, (bad, resp.get_json())
