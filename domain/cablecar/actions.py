@@ -29,10 +29,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from domain.core import JSON, Action
-from domain.errors import MalformedAction
+from domain.parsing import check_keys, dispatch, malformed
 
 #: body keys accepted on every action besides its own fields
-ENVELOPE_KEYS = frozenset({"type", "expected_version"})
 
 #: one step of a requested ride path: a square ``(row, col)`` or a terminal loop's name
 PathStep = tuple[int, int] | str
@@ -95,43 +94,35 @@ class Roll(Action):
 # --- parsing -----------------------------------------------------------------
 
 
-def _malformed(detail: str) -> MalformedAction:
-    return MalformedAction("malformed_action", detail)
-
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _check_keys(body: Mapping[str, Any], allowed: frozenset[str]) -> None:
-    extra = sorted(set(body) - allowed - ENVELOPE_KEYS)
-    if extra:
-        raise _malformed(f"{body['type']}: unknown field(s) {', '.join(map(repr, extra))}")
-
 
 def _parse_placement(index: int, raw: Any) -> Placement:
     where = f"lay_tiles: placements[{index}]"
     if not isinstance(raw, Mapping):
-        raise _malformed(f"{where} must be an object {{tile, row, col, rotation}}")
+        raise malformed(f"{where} must be an object {{tile, row, col, rotation}}")
     extra = sorted(set(raw) - {"tile", "row", "col", "rotation"})
     if extra:
-        raise _malformed(f"{where}: unknown field(s) {', '.join(map(repr, extra))}")
+        raise malformed(f"{where}: unknown field(s) {', '.join(map(repr, extra))}")
     tile = raw.get("tile")
     if not isinstance(tile, str):
-        raise _malformed(f"{where}: 'tile' must be a tile id string")
+        raise malformed(f"{where}: 'tile' must be a tile id string")
     for name in ("row", "col", "rotation"):
         if not _is_int(raw.get(name)):
-            raise _malformed(f"{where}: {name!r} must be an integer")
+            raise malformed(f"{where}: {name!r} must be an integer")
     return Placement(tile, raw["row"], raw["col"], raw["rotation"])
 
 
 def _parse_lay(body: Mapping[str, Any]) -> Action:
-    _check_keys(body, frozenset({"placements"}))
+    check_keys(body, frozenset({"placements"}))
     raw = body.get("placements")
     if not isinstance(raw, list):
-        raise _malformed("lay_tiles: 'placements' must be a list of one or two placements")
+        raise malformed("lay_tiles: 'placements' must be a list of one or two placements")
     if not 1 <= len(raw) <= 2:
-        raise _malformed(f"lay_tiles: 'placements' must hold one or two placements, not {len(raw)}")
+        raise malformed(f"lay_tiles: 'placements' must hold one or two placements, not {len(raw)}")
     return LayTiles(tuple(_parse_placement(i, p) for i, p in enumerate(raw)))
 
 
@@ -140,24 +131,24 @@ def _parse_step(index: int, raw: Any) -> PathStep:
         return raw
     if isinstance(raw, list | tuple) and len(raw) == 2 and all(_is_int(v) for v in raw):
         return int(raw[0]), int(raw[1])
-    raise _malformed(f"start_ride: path[{index}] must be [row, col] or a terminal name")
+    raise malformed(f"start_ride: path[{index}] must be [row, col] or a terminal name")
 
 
 def _parse_start(body: Mapping[str, Any]) -> Action:
-    _check_keys(body, frozenset({"from", "path"}))
+    check_keys(body, frozenset({"from", "path"}))
     origin = body.get("from")
     if origin is not None and not isinstance(origin, str):
-        raise _malformed("start_ride: 'from' must be a terminal name")
+        raise malformed("start_ride: 'from' must be a terminal name")
     raw_path = body.get("path")
     if raw_path is None:
         return StartRide(origin, None)
     if not isinstance(raw_path, list) or not raw_path:
-        raise _malformed("start_ride: 'path' must be a non-empty list of [row, col] squares")
+        raise malformed("start_ride: 'path' must be a non-empty list of [row, col] squares")
     return StartRide(origin, tuple(_parse_step(i, s) for i, s in enumerate(raw_path)))
 
 
 def _parse_roll(body: Mapping[str, Any]) -> Action:
-    _check_keys(body, frozenset())
+    check_keys(body, frozenset())
     return Roll()
 
 
@@ -170,12 +161,4 @@ _PARSERS: Mapping[str, Callable[[Mapping[str, Any]], Action]] = {
 
 def parse_action(body: Mapping[str, JSON]) -> Action:
     """Turn a JSON action body into an Action; MalformedAction names the problem."""
-    if not isinstance(body, Mapping):
-        raise _malformed("an action must be a JSON object")
-    kind = body.get("type")
-    if not isinstance(kind, str):
-        raise _malformed("missing or non-string field 'type'")
-    parser = _PARSERS.get(kind)
-    if parser is None:
-        raise _malformed(f"unknown action type {kind!r} (one of {', '.join(sorted(_PARSERS))})")
-    return parser(body)
+    return dispatch(_PARSERS, body)

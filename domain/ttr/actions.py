@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from domain.core import JSON, Action, Event
-from domain.errors import MalformedAction
+from domain.parsing import check_keys, dispatch, malformed
 from domain.ttr.cards import CARD_INDEX, CARD_TYPES
 from domain.ttr.events import CardDrawn, RouteClaimed, SouvenirStackPlaced, TicketsDrawn, TicketsKept
 
@@ -28,7 +28,6 @@ SOURCE_DECK = "deck"
 SOURCE_FACE_UP = "face_up"
 
 #: body keys accepted on every action besides its own fields
-ENVELOPE_KEYS = frozenset({"type", "expected_version"})
 
 
 @dataclass(frozen=True)
@@ -107,70 +106,62 @@ def canonical_payment(cards: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
 # --- parsing -----------------------------------------------------------------
 
 
-def _malformed(detail: str) -> MalformedAction:
-    return MalformedAction("malformed_action", detail)
-
 
 def _field(body: Mapping[str, Any], name: str, kind: type | tuple[type, ...], what: str) -> Any:
     if name not in body:
-        raise _malformed(f"{body['type']}: missing field {name!r} ({what})")
+        raise malformed(f"{body['type']}: missing field {name!r} ({what})")
     value = body[name]
     if isinstance(value, bool) or not isinstance(value, kind):
-        raise _malformed(f"{body['type']}: field {name!r} must be {what}")
+        raise malformed(f"{body['type']}: field {name!r} must be {what}")
     return value
 
 
-def _check_keys(body: Mapping[str, Any], allowed: frozenset[str]) -> None:
-    extra = sorted(set(body) - allowed - ENVELOPE_KEYS)
-    if extra:
-        raise _malformed(f"{body['type']}: unknown field(s) {', '.join(map(repr, extra))}")
-
 
 def _parse_place(body: Mapping[str, Any]) -> Action:
-    _check_keys(body, frozenset({"symbol", "location"}))
+    check_keys(body, frozenset({"symbol", "location"}))
     symbol = _field(body, "symbol", str, "a souvenir symbol string")
     location = _field(body, "location", str, "a location id string")
     return PlaceSouvenirStack(symbol, location)
 
 
 def _parse_keep(body: Mapping[str, Any]) -> Action:
-    _check_keys(body, frozenset({"tickets"}))
+    check_keys(body, frozenset({"tickets"}))
     tickets = _field(body, "tickets", list, "a list of ticket ids")
     if not all(isinstance(t, str) for t in tickets):
-        raise _malformed("keep_tickets: every entry of 'tickets' must be a ticket id string")
+        raise malformed("keep_tickets: every entry of 'tickets' must be a ticket id string")
     return KeepTickets(tuple(tickets))
 
 
 def _parse_draw_card(body: Mapping[str, Any]) -> Action:
-    _check_keys(body, frozenset({"source", "slot"}))
+    check_keys(body, frozenset({"source", "slot"}))
     source = _field(body, "source", str, "'deck' or 'face_up'")
     if source == SOURCE_DECK:
         if body.get("slot") is not None:
-            raise _malformed("draw_card: 'slot' is only allowed with source 'face_up'")
+            raise malformed("draw_card: 'slot' is only allowed with source 'face_up'")
         return DrawCard(SOURCE_DECK)
     if source == SOURCE_FACE_UP:
         slot = _field(body, "slot", int, "an integer face-up slot 0..4")
         return DrawCard(SOURCE_FACE_UP, slot)
-    raise _malformed(f"draw_card: unknown source {source!r} (expected 'deck' or 'face_up')")
+    raise malformed(f"draw_card: unknown source {source!r} (expected 'deck' or 'face_up')")
 
 
 def _parse_claim(body: Mapping[str, Any]) -> Action:
-    _check_keys(body, frozenset({"route", "cards", "souvenir"}))
+    check_keys(body, frozenset({"route", "cards", "souvenir"}))
     route = _field(body, "route", str, "a route id string")
     cards = _field(body, "cards", dict, "an object {colour: count}")
     for colour, count in cards.items():
         if colour not in CARD_INDEX:
-            raise _malformed(f"claim_route: unknown card colour {colour!r} (one of {', '.join(CARD_TYPES)})")
+            raise malformed(f"claim_route: unknown card colour {colour!r} (one of {', '.join(CARD_TYPES)})")
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise _malformed(f"claim_route: the count of {colour!r} must be a non-negative integer")
+            raise malformed(f"claim_route: the count of {colour!r} must be a non-negative integer")
     souvenir = body.get("souvenir")
     if souvenir is not None and not isinstance(souvenir, str):
-        raise _malformed("claim_route: field 'souvenir' must be a souvenir symbol string or null")
+        raise malformed("claim_route: field 'souvenir' must be a souvenir symbol string or null")
     return ClaimRoute.paying(route, cards, souvenir)
 
 
 def _parse_draw_tickets(body: Mapping[str, Any]) -> Action:
-    _check_keys(body, frozenset())
+    check_keys(body, frozenset())
     return DrawTickets()
 
 
@@ -185,15 +176,7 @@ _PARSERS: Mapping[str, Callable[[Mapping[str, Any]], Action]] = {
 
 def parse_action(body: Mapping[str, JSON]) -> Action:
     """Turn a JSON action body into an Action; MalformedAction names the problem."""
-    if not isinstance(body, Mapping):
-        raise _malformed("an action must be a JSON object")
-    kind = body.get("type")
-    if not isinstance(kind, str):
-        raise _malformed("missing or non-string field 'type'")
-    parser = _PARSERS.get(kind)
-    if parser is None:
-        raise _malformed(f"unknown action type {kind!r} (one of {', '.join(sorted(_PARSERS))})")
-    return parser(body)
+    return dispatch(_PARSERS, body)
 
 
 def action_of(event: Event) -> tuple[int, Action] | None:
