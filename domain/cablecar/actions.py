@@ -31,8 +31,6 @@ from typing import Any, ClassVar
 from domain.core import JSON, Action
 from domain.parsing import check_keys, dispatch, malformed
 
-#: body keys accepted on every action besides its own fields
-
 #: one step of a requested ride path: a square ``(row, col)`` or a terminal loop's name
 PathStep = tuple[int, int] | str
 
@@ -94,10 +92,8 @@ class Roll(Action):
 # --- parsing -----------------------------------------------------------------
 
 
-
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
 
 
 def _parse_placement(index: int, raw: Any) -> Placement:

@@ -27,8 +27,6 @@ from domain.ttr.events import CardDrawn, RouteClaimed, SouvenirStackPlaced, Tick
 SOURCE_DECK = "deck"
 SOURCE_FACE_UP = "face_up"
 
-#: body keys accepted on every action besides its own fields
-
 
 @dataclass(frozen=True)
 class PlaceSouvenirStack(Action):
@@ -106,7 +104,6 @@ def canonical_payment(cards: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
 # --- parsing -----------------------------------------------------------------
 
 
-
 def _field(body: Mapping[str, Any], name: str, kind: type | tuple[type, ...], what: str) -> Any:
     if name not in body:
         raise malformed(f"{body['type']}: missing field {name!r} ({what})")
@@ -114,7 +111,6 @@ def _field(body: Mapping[str, Any], name: str, kind: type | tuple[type, ...], wh
     if isinstance(value, bool) or not isinstance(value, kind):
         raise malformed(f"{body['type']}: field {name!r} must be {what}")
     return value
-
 
 
 def _parse_place(body: Mapping[str, Any]) -> Action:
