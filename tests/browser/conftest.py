@@ -128,6 +128,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         **os.environ,
         "CABLECAR_DATA_DIR": str(data),
         "CABLECAR_SSE_MAX_SECONDS": "120",
+        "CABLECAR_SSE_HEARTBEAT_SECONDS": "2",  # a stream notices a closed page within 2 s
         "CABLECAR_RATE_LIMIT": "0",
     }
     env.pop("DATABASE_URL", None)
@@ -136,18 +137,18 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         process = subprocess.Popen(
             [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
              "--workers", "1", "--threads", "32"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         )
     base = f"http://127.0.0.1:{port}/"
     try:
         _wait_healthy(base + "v1/health", process, log)
         yield Server(base, process, log)
     finally:
-        process.send_signal(signal.SIGINT)  # gunicorn's quick shutdown: open event streams end at once
+        process.send_signal(signal.SIGINT)  # gunicorn's quick shutdown
         try:
-            process.wait(timeout=10)
+            process.wait(timeout=5)
         except subprocess.TimeoutExpired:
-            process.kill()
+            os.killpg(process.pid, signal.SIGKILL)  # the server and its workers, started above
             process.wait(timeout=10)
 
 
@@ -167,6 +168,13 @@ def browser() -> Iterator[Any]:
             yield chromium
         finally:
             chromium.close()
+
+
+def expect(target: Any) -> Any:
+    """Playwright's ``expect`` (imported on first use, so collection needs no Playwright)."""
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect(target)
 
 
 def _refusal(text: str) -> bool:

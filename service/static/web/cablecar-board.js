@@ -48,6 +48,17 @@ export function tileIcon(tileDef, rotation = 0, size = 34) {
   );
 }
 
+/** Turn a drawn square into a button that offers placements (also on a board already drawn). */
+export function makeSelectable(cell, label, onActivate, open = false) {
+  const [row, col] = cell.getAttribute("data-square").split(",");
+  for (const old of cell.querySelectorAll(":scope > title")) old.remove();
+  cell.classList.add("selectable");
+  if (open) cell.classList.add("open");
+  cell.append(s("rect", { class: "select-ring", x: 2, y: 2, width: CELL - 4, height: CELL - 4, rx: 4 }));
+  svgButton(cell, label, onActivate);
+  cell.setAttribute("data-key", `sq-${row}-${col}`);
+}
+
 function origin(row, col) {
   return [MARGIN + (col - 1) * CELL, MARGIN + (row - 1) * CELL];
 }
@@ -155,11 +166,7 @@ export function cableCarBoard(board, view, ui) {
       }
       const label = ui.selectable && ui.selectable.get(key);
       if (label) {
-        cell.classList.add("selectable");
-        if (ui.openSquare === key) cell.classList.add("open");
-        cell.append(s("rect", { class: "select-ring", x: 2, y: 2, width: CELL - 4, height: CELL - 4, rx: 4 }));
-        svgButton(cell, label, () => ui.onSquare(row, col));
-        cell.setAttribute("data-key", `sq-${row}-${col}`);
+        makeSelectable(cell, label, () => ui.onSquare(row, col), ui.openSquare === key);
       } else {
         const what = tile ? `${titleCase(tile.tile)}, turned ${tile.rotation * 90}°` : "empty";
         cell.append(s("title", {}, `Row ${row}, column ${col}: ${what}${letter ? `, tile of stop ${letter}` : ""}`));

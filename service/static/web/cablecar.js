@@ -3,7 +3,7 @@
 // pairs, with a preview), starting the ride and rolling the die.
 
 import { h, plural, titleCase } from "./dom.js";
-import { cableCarBoard, tileIcon } from "./cablecar-board.js";
+import { cableCarBoard, makeSelectable, tileIcon } from "./cablecar-board.js";
 import { TRAM_COLORS } from "./palette.js";
 import { squareKey } from "./choices.js";
 
@@ -45,15 +45,7 @@ export class CableCarTable {
 
   board(view) {
     const chooser = !this.page.replay && this.page.canAct ? this.page.chooser : null;
-    let selectable = null;
-    if (chooser && chooser.canLay && this.second === null) {
-      const squares = this.first === null ? chooser.firstSquares() : chooser.secondSquares(this.first);
-      const step = this.first === null ? "first" : "second";
-      selectable = new Map([...squares].map(([key, ids]) => {
-        const [row, col] = key.split(",");
-        return [key, `Row ${row}, column ${col}: ${plural(ids.length, "way")} to lay your ${step} tile here`];
-      }));
-    }
+    const selectable = chooser ? this.selectableSquares(chooser) : null;
     const preview = [];
     if (chooser && this.first !== null) preview.push({ placement: chooser.placement(this.first), order: 1 });
     if (chooser && this.second !== null) preview.push({ placement: chooser.placement(this.second), order: 2 });
@@ -62,13 +54,59 @@ export class CableCarTable {
       selectable,
       openSquare: this.openSquare,
       preview,
-      onSquare: (row, col) => {
-        this.openSquare = squareKey(row, col);
-        this.page.render();
-        const first = this.page.root.querySelector(".placement-options button");
-        if (first) first.focus();
-      },
+      onSquare: (row, col) => this.openAt(row, col),
     });
+  }
+
+  /** Squares the player may click now ("r,c" -> label), or null. */
+  selectableSquares(chooser) {
+    if (!chooser.canLay || this.second !== null) return null;
+    const squares = this.currentSquares(chooser);
+    const step = this.first === null ? "first" : "second";
+    return new Map(
+      [...squares].map(([key, ids]) => {
+        const [row, col] = key.split(",");
+        return [key, `Row ${row}, column ${col}: ${plural(ids.length, "way")} to lay your ${step} tile here`];
+      }),
+    );
+  }
+
+  currentSquares(chooser) {
+    return this.first === null ? chooser.firstSquares() : chooser.secondSquares(this.first);
+  }
+
+  openAt(row, col) {
+    this.openSquare = squareKey(row, col);
+    this.page.render();
+    const first = this.page.root.querySelector(".placement-options button");
+    if (first) first.focus();
+  }
+
+  /** Another page of choices arrived: update the page in place (the progress, newly
+   * clickable squares, the open square's tiles) rather than redrawing it under the pointer. */
+  grow() {
+    const chooser = this.page.chooser;
+    const root = this.page.root;
+    if (!chooser || !root.querySelector(".cc-board")) return;
+    const row = root.querySelector(".progress-row");
+    if (!row) {
+      this.page.render();
+      return;
+    }
+    row.replaceWith(this.progressRow(chooser));
+    const selectable = this.selectableSquares(chooser);
+    for (const [key, label] of selectable || []) {
+      const cell = root.querySelector(`.cc-board .square[data-square="${key}"]`);
+      if (cell && !cell.classList.contains("selectable")) {
+        const [r, c] = key.split(",").map(Number);
+        makeSelectable(cell, label, () => this.openAt(r, c), this.openSquare === key);
+      }
+    }
+    const options = root.querySelector(".placement-options");
+    if (options && this.openSquare) {
+      const ids = this.currentSquares(chooser).get(this.openSquare) || [];
+      if (Number(options.getAttribute("data-count")) !== ids.length) options.replaceWith(this.optionsGroup(chooser, ids));
+    }
   }
 
   // ------------------------------------------------------------------ side panels
@@ -182,17 +220,65 @@ export class CableCarTable {
     return h("section", { class: "card action", "aria-labelledby": "act-title" }, parts);
   }
 
+  progressRow(chooser) {
+    return h(
+      "div",
+      { class: "progress-row" },
+      h("progress", { max: String(chooser.total || 1), value: String(chooser.loaded), "aria-label": "Choices loaded" }),
+      h(
+        "span",
+        { class: "hint" },
+        chooser.complete
+          ? `${chooser.total.toLocaleString()} ways to lay your tiles`
+          : `loading choices: ${chooser.loaded.toLocaleString()} of ${chooser.total.toLocaleString()}`,
+      ),
+    );
+  }
+
+  /** The tiles that may go on the open square at this step. */
+  optionsGroup(chooser, ids) {
+    const [row, col] = this.openSquare.split(",");
+    return h(
+      "div",
+      { class: "placement-options", role: "group", "aria-label": `Tiles for row ${row}, column ${col}`, "data-count": ids.length },
+      h("p", {}, h("strong", {}, `Row ${row}, column ${col}`), ids.length ? ": choose a tile" : ": nothing can go here now"),
+      h(
+        "ul",
+        { class: "options" },
+        ids.map((id) => {
+          const p = chooser.placement(id);
+          return h(
+            "li",
+            {},
+            h(
+              "button",
+              {
+                type: "button",
+                class: "option",
+                "data-key": `opt-${p.tile}-${p.rotation}`,
+                "data-tile": p.tile,
+                onclick: () => {
+                  if (this.first === null) this.first = id;
+                  else this.second = id;
+                  this.openSquare = null;
+                  this.page.render();
+                  const next = this.page.root.querySelector('[data-key="lay"], .cc-board .selectable');
+                  if (next) next.focus();
+                },
+              },
+              tileIcon(this.tiles.get(p.tile), p.rotation, 34),
+              h("span", {}, `${titleCase(p.tile)}, ${turned(p.rotation)}`),
+            ),
+          );
+        }),
+      ),
+    );
+  }
+
   layingParts(view, chooser) {
     const out = [];
     const busy = this.page.busy;
-    out.push(
-      h(
-        "div",
-        { class: "progress-row" },
-        h("progress", { max: String(chooser.total || 1), value: String(chooser.loaded), "aria-label": "Choices loaded" }),
-        h("span", { class: "hint" }, chooser.complete ? `${chooser.total.toLocaleString()} ways to lay your tiles` : `loading choices: ${chooser.loaded.toLocaleString()} of ${chooser.total.toLocaleString()}`),
-      ),
-    );
+    out.push(this.progressRow(chooser));
     const pick = (label, id, step) =>
       h(
         "li",
@@ -200,7 +286,7 @@ export class CableCarTable {
         h("span", { class: "order-chip" }, step),
         " ",
         tileIcon(this.tiles.get(chooser.placement(id).tile), chooser.placement(id).rotation, 28),
-        ` ${label}: ${this.describe(chooser.placement(id), view)} `,
+        h("span", { class: "chosen-text" }, `${label}: ${this.describe(chooser.placement(id), view)}`),
         h(
           "button",
           {
@@ -243,46 +329,7 @@ export class CableCarTable {
     }
 
     if (this.openSquare && this.second === null) {
-      const squares = this.first === null ? chooser.firstSquares() : chooser.secondSquares(this.first);
-      const ids = squares.get(this.openSquare) || [];
-      const [row, col] = this.openSquare.split(",");
-      out.push(
-        h(
-          "div",
-          { class: "placement-options", role: "group", "aria-label": `Tiles for row ${row}, column ${col}` },
-          h("p", {}, h("strong", {}, `Row ${row}, column ${col}`), ids.length ? ": choose a tile" : ": nothing can go here now"),
-          h(
-            "ul",
-            { class: "options" },
-            ids.map((id) => {
-              const p = chooser.placement(id);
-              return h(
-                "li",
-                {},
-                h(
-                  "button",
-                  {
-                    type: "button",
-                    class: "option",
-                    "data-key": `opt-${p.tile}-${p.rotation}`,
-                    "data-tile": p.tile,
-                    onclick: () => {
-                      if (this.first === null) this.first = id;
-                      else this.second = id;
-                      this.openSquare = null;
-                      this.page.render();
-                      const next = this.page.root.querySelector('[data-key="lay"], .cc-board .selectable');
-                      if (next) next.focus();
-                    },
-                  },
-                  tileIcon(this.tiles.get(p.tile), p.rotation, 34),
-                  h("span", {}, `${titleCase(p.tile)}, ${turned(p.rotation)}`),
-                ),
-              );
-            }),
-          ),
-        ),
-      );
+      out.push(this.optionsGroup(chooser, this.currentSquares(chooser).get(this.openSquare) || []));
     }
     return out;
   }

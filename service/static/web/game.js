@@ -209,10 +209,12 @@ export class GamePage {
         } else {
           all.push(...page.actions);
         }
+        const firstPage = cursor === 0;
         cursor = page.next_cursor;
         if (!chooser && cursor !== null) continue;
         this.legal = chooser ? null : all;
-        this.render();
+        if (firstPage || !this.renderer.grow) this.render();
+        else this.renderer.grow();
       }
     } catch (err) {
       if (err.name !== "AbortError") this.showProblem(err);
@@ -306,11 +308,11 @@ export class GamePage {
       h(
         "div",
         { class: "row" },
-        step("First event", "rp-first", 1, "⏮"),
+        step("First event", "rp-first", 1, "|◀"),
         step("Previous event", "rp-prev", this.at - 1, "◀"),
         slider,
         step("Next event", "rp-next", this.at + 1, "▶"),
-        step("Last event", "rp-last", max, "⏭"),
+        step("Last event", "rp-last", max, "▶|"),
         h("button", { type: "button", class: "small", "data-key": "rp-play", onclick: () => this.togglePlay() }, this.playTimer ? "Pause" : "Play"),
       ),
       h(

@@ -376,24 +376,37 @@ export class TtrTable {
 
   // ------------------------------------------------------------------ the end
 
+  ticketTitle(player, ticket) {
+    const info = (player.tickets || []).find((x) => x.id === ticket.id);
+    const where = info ? `${locName(this.page.board, info.from)} – ${locName(this.page.board, info.to)}: ` : "";
+    return where + (ticket.completed ? "completed" : "not completed");
+  }
+
   result(view) {
     const r = view.result;
     const byseat = new Map((r.players || []).map((p) => [p.seat, p]));
-    const rows = view.players.map((p) => {
+    const rows = view.players.flatMap((p) => {
       const s = byseat.get(p.seat) || {};
       const won = r.winners.includes(p.seat);
-      const tickets = (s.tickets || []).map((t) => h("span", { class: t.completed ? "tk done" : "tk failed", title: t.completed ? "completed" : "not completed" }, `${t.id} ${t.points > 0 ? "+" : ""}${t.points}`));
-      return h(
-        "tr",
-        { class: won ? "winner" : "" },
-        h("th", { scope: "row" }, seatSwatch(p), " ", p.name, won ? h("span", { class: "crown" }, " — winner") : null),
-        h("td", { class: "num" }, String(s.route_points ?? p.score)),
-        h("td", { class: "num" }, String(s.ticket_points ?? "")),
-        h("td", { class: "num" }, String(s.souvenir_points ?? "")),
-        h("td", { class: "num total" }, String(s.total ?? "")),
-        h("td", { class: "num" }, String(s.completed_tickets ?? "")),
-        h("td", { class: "tickets-cell" }, tickets),
+      const tickets = (s.tickets || []).map((t) =>
+        h(
+          "span",
+          { class: t.completed ? "tk done" : "tk failed", title: this.ticketTitle(p, t) },
+          `${t.id} ${t.points > 0 ? "+" : ""}${t.points}${t.completed ? " ✓" : " ✗"}`,
+        ),
       );
+      return [
+        h(
+          "tr",
+          { class: won ? "winner" : "", "data-seat": p.seat },
+          h("th", { scope: "row" }, seatSwatch(p), " ", p.name, won ? h("span", { class: "crown" }, " ★ winner") : null),
+          h("td", { class: "num" }, String(s.route_points ?? p.score)),
+          h("td", { class: "num" }, String(s.ticket_points ?? ""), h("span", { class: "hint sub" }, ` ${s.completed_tickets ?? 0}/${(s.tickets || []).length}`)),
+          h("td", { class: "num" }, String(s.souvenir_points ?? "")),
+          h("td", { class: "num total" }, String(s.total ?? "")),
+        ),
+        tickets.length ? h("tr", { class: won ? "winner tickets-row" : "tickets-row" }, h("td", { colspan: "5" }, tickets)) : null,
+      ];
     });
     return h(
       "section",
@@ -405,7 +418,7 @@ export class TtrTable {
         h(
           "table",
           { class: "score-table" },
-          h("thead", {}, h("tr", {}, ["Player", "Routes", "Tickets", "Souvenirs", "Total", "Completed", "Ticket by ticket"].map((t) => h("th", { scope: "col" }, t)))),
+          h("thead", {}, h("tr", {}, ["Player", "Routes", "Tickets (done)", "Souvenirs", "Total"].map((t) => h("th", { scope: "col" }, t)))),
           h("tbody", {}, rows),
         ),
       ),

@@ -1,0 +1,106 @@
+"""San Francisco cable cars in a real browser: two seats lay tiles by clicking
+(the choice is built from the paged legal-action list) while a spectator page
+follows live."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import Pages, Server, expect
+from tests.browser.test_lobby import assert_fits, create_in_lobby
+
+pytestmark = pytest.mark.browser
+
+
+#: The tiles on the board (not the previewed ones).
+LAID = ".cc-board .tile:not(.preview)"
+
+
+def choose_square_and_tile(page: Any, step: str) -> dict[str, str]:
+    """Open the first highlighted square and pick its first tile; what was picked."""
+    square = page.locator(".cc-board .square.selectable").first
+    where = square.get_attribute("data-square") or ""
+    square.click()
+    option = page.locator(".placement-options button.option").first
+    tile = option.get_attribute("data-tile") or ""
+    option.click()
+    page.locator(f".chosen li:has(.order-chip:text-is('{step}'))").wait_for()
+    return {"square": where, "tile": tile}
+
+
+def lay_two_tiles(page: Any, shot: Callable[[Any, str], Path] | None = None) -> list[dict[str, str]]:
+    """Lay two tiles by clicking: first square and tile, then second square and tile."""
+    page.locator(".banner", has_text="Your turn").wait_for()
+    page.locator(".cc-board .square.selectable").first.wait_for()
+    first = choose_square_and_tile(page, "1")
+    assert page.locator(".cc-board .tile.preview").count() == 1, "the first tile is previewed"
+    page.locator(".cc-board .square.selectable").first.wait_for()
+    second = choose_square_and_tile(page, "2")
+    assert page.locator(".cc-board .tile.preview").count() == 2, "both tiles are previewed"
+    if shot is not None:
+        shot(page, "cablecar_preview")
+    page.click("button[data-key=lay]")
+    return [first, second]
+
+
+def test_two_seats_lay_tiles_by_clicking_and_a_spectator_follows_live(
+    pages: Pages, server: Server, shot: Callable[[Any, str], Path]
+) -> None:
+    lobby = pages.open()
+    lobby.wait_for_selector("#type-cable-car")
+    game = create_in_lobby(lobby, "cable-car", ["Ada", "Bo"], seed="browser-cable-car")
+    ada, bo = pages.open(game["seats"][0]), pages.open(game["seats"][1])
+    watcher = pages.open(game["spectator"])
+    for page in (ada, bo, watcher):
+        page.wait_for_selector(".cc-board .square")
+    watcher.evaluate("window.__same_page = true")
+    assert ada.locator(".me .stops li").count() == 3, "a seat sees its own route card"
+    assert watcher.locator(".me").count() == 0, "a spectator sees no secret"
+    assert bo.locator(".cc-board .square.selectable").count() == 0, "only the seat to play gets choices"
+
+    occupied: set[str] = set()
+    for turn, (page, name) in enumerate([(ada, "Ada"), (bo, "Bo"), (ada, "Ada")]):
+        placed = lay_two_tiles(page, shot if turn == 0 else None)
+        occupied |= {p["square"] for p in placed}  # an exchange replaces a tile
+        expect(watcher.locator(LAID)).to_have_count(len(occupied))
+        for p in placed:
+            assert watcher.locator(f".cc-board .square[data-square='{p['square']}'] .tile").count() == 1
+        last = watcher.locator(".events .event").last
+        last.wait_for()
+        assert any(name in t for t in watcher.locator(".events .event").all_inner_texts()[-4:])
+
+    # every seat page shows the same board as the spectator
+    for page in (ada, bo):
+        expect(page.locator(LAID)).to_have_count(len(occupied))
+    assert watcher.evaluate("window.__same_page") is True
+    bo.locator(".cc-board .square.selectable").first.wait_for()
+    shot(ada, "cablecar_seat_ada")
+    shot(bo, "cablecar_seat_bo")
+    shot(watcher, "cablecar_spectator")
+
+
+def test_the_cable_car_table_fits_a_phone_and_is_keyboard_usable(
+    browser: Any, server: Server, shot: Callable[[Any, str], Path]
+) -> None:
+    game = server.api.create("cable-car", ["Ada", "Bo", "Cy"], seed="browser-cable-car-phone")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{server.base}#game={game['id']}&token={game['seats'][0]['token']}")
+        page.locator(".cc-board .square.selectable").first.wait_for()
+        assert_fits(page, 390)
+        # keyboard only: Tab reaches the highlighted squares; Enter opens one, Enter picks a tile
+        page.locator(".cc-board .square.selectable").first.focus()
+        page.keyboard.press("Enter")
+        page.locator(".placement-options button.option").first.wait_for()
+        focused = page.evaluate("document.activeElement.classList.contains('option')")
+        assert focused, "the first tile choice takes the focus"
+        page.keyboard.press("Enter")
+        page.locator(".cc-board .tile.preview").wait_for()
+        shot(page, "cablecar_phone")
+    finally:
+        context.close()
