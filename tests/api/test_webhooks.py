@@ -377,6 +377,36 @@ def test_several_dispatchers_send_each_delivery_once(tmp_path: Path, receiver: R
             app.extensions["cablecar"].store.close()
 
 
+@pytest.mark.postgres
+def test_dispatchers_on_postgresql_share_the_work(tmp_path: Path, receiver: Receiver) -> None:
+    """Two service instances on one PostgreSQL database (two hosts, say): every
+    delivery is made once, by one of them."""
+    from events.postgres_store import PostgresStore
+    from tests.contract.conftest import create_database, drop_database, postgres_admin_url
+
+    admin = postgres_admin_url()
+    url = create_database(admin, "cc_webhooks")
+    apps: list[Flask] = []
+    try:
+        apps = [create_app(fast(tmp_path / str(i)), store=PostgresStore(url)) for i in range(2)]
+        client = apps[1].test_client()
+        org = organiser(client)
+        hook = webhook(client, org, receiver.url)
+        for i in range(2):
+            batch(client, org, tables=4, seed=f"pg-{i}")
+        received = wait_for(lambda: len(receiver.requests) >= 8 and receiver.requests)
+        time.sleep(0.3)
+        ids = [r.headers["x-cablecar-delivery"] for r in receiver.requests]
+        assert len(ids) == len(set(ids)) == 8 and all(verify(hook["secret"], r) for r in received)
+        log = deliveries(client, org, hook["id"])
+        assert len(log) == 8 and {d["state"] for d in log} == {"delivered"}
+    finally:
+        for app in apps:
+            app.extensions[WEBHOOKS_EXTENSION].stop()
+            app.extensions["cablecar"].store.close()
+        drop_database(admin, url)
+
+
 def test_the_dispatcher_stops_with_its_store(tmp_path: Path) -> None:
     app = create_app(fast(tmp_path))
     dispatcher = app.extensions[WEBHOOKS_EXTENSION]
