@@ -65,7 +65,7 @@ def test_an_organiser_token_is_shown_once_and_stored_as_a_hash(app: Flask, clien
 
 
 def test_organisers_can_be_reserved_to_the_operator(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     closed = create_app(Settings(data_dir=str(tmp_path), webhooks=False, open_organisers=False))
     try:
@@ -76,13 +76,8 @@ def test_organisers_can_be_reserved_to_the_operator(
     finally:
         closed.extensions["cablecar"].store.close()
     # the operator's way: cablecar organiser create NAME prints the token once
-    import os
-
-    os.environ["CABLECAR_DATA_DIR"] = str(tmp_path)
-    try:
-        assert cli_main(["organiser", "create", "Operator's league"]) == 0
-    finally:
-        del os.environ["CABLECAR_DATA_DIR"]
+    monkeypatch.setenv("CABLECAR_DATA_DIR", str(tmp_path))
+    assert cli_main(["organiser", "create", "Operator's league"]) == 0
     printed = capsys.readouterr().out
     token = next(line.split(": ", 1)[1] for line in printed.splitlines() if line.startswith("token: "))
     reopened = create_app(Settings(data_dir=str(tmp_path), webhooks=False, open_organisers=False))
