@@ -78,6 +78,7 @@ from events.rows import (
 from events.store import (
     AppendResult,
     AttemptOutcome,
+    BatchPage,
     BatchRecord,
     ChainReport,
     ClaimedDelivery,
@@ -691,6 +692,20 @@ class PostgresStore(EventStore):
                 f"SELECT {_BATCH_COLUMNS} FROM batches WHERE batch_id = %s", (batch_id,)
             ).fetchone()
         return None if row is None else _batch(row)
+
+    def list_batches(self, organiser_id: str, limit: int = 50, cursor: str | None = None) -> BatchPage:
+        """The organiser's batches newest first."""
+        check_page(limit)
+        before = decode_cursor(cursor) if cursor is not None else 2**63 - 1
+        with self._read() as cur:
+            rows = cur.execute(
+                f"SELECT {_BATCH_COLUMNS}, batch_no FROM batches WHERE organiser_id = %s AND batch_no < %s"
+                " ORDER BY batch_no DESC LIMIT %s",
+                (organiser_id, before, limit + 1),
+            ).fetchall()
+        page = rows[:limit]
+        next_cursor = encode_cursor(page[-1][6]) if len(rows) > limit else None
+        return BatchPage(tuple(_batch(row) for row in page), next_cursor)
 
     def create_webhook(
         self,

@@ -53,6 +53,7 @@ from events.rows import (
 from events.store import (
     AppendResult,
     AttemptOutcome,
+    BatchPage,
     BatchRecord,
     ChainReport,
     ClaimedDelivery,
@@ -637,6 +638,19 @@ class SqliteStore(EventStore):
         """The batch, or None if unknown."""
         rows = self._read(f"SELECT {_BATCH_COLUMNS} FROM batches WHERE batch_id = ?", (batch_id,))
         return BatchRecord(*rows[0]) if rows else None
+
+    def list_batches(self, organiser_id: str, limit: int = 50, cursor: str | None = None) -> BatchPage:
+        """The organiser's batches newest first."""
+        check_page(limit)
+        before = decode_cursor(cursor) if cursor is not None else 2**63 - 1
+        rows = self._read(
+            f"SELECT {_BATCH_COLUMNS}, batch_no FROM batches WHERE organiser_id = ? AND batch_no < ?"
+            " ORDER BY batch_no DESC LIMIT ?",
+            (organiser_id, before, limit + 1),
+        )
+        page = rows[:limit]
+        next_cursor = encode_cursor(page[-1][6]) if len(rows) > limit else None
+        return BatchPage(tuple(BatchRecord(*row[:6]) for row in page), next_cursor)
 
     def create_webhook(
         self,

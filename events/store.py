@@ -180,6 +180,14 @@ class BatchRecord:
 
 
 @dataclass(frozen=True)
+class BatchPage:
+    """One page of an organiser's batches, newest first."""
+
+    batches: tuple[BatchRecord, ...]
+    next_cursor: str | None
+
+
+@dataclass(frozen=True)
 class WebhookRecord:
     """A registered webhook.  ``batch_id`` None covers every game of the
     organiser; ``from_position`` is the head of the global log when it was
@@ -425,6 +433,11 @@ class EventStore(ABC):
     @abstractmethod
     def get_batch(self, batch_id: str) -> BatchRecord | None:
         """The batch, or None if unknown."""
+
+    @abstractmethod
+    def list_batches(self, organiser_id: str, limit: int = 50, cursor: str | None = None) -> BatchPage:
+        """The organiser's batches newest first; ``cursor`` is the previous
+        page's ``next_cursor`` (InvalidCursor else)."""
 
     @abstractmethod
     def create_webhook(

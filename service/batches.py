@@ -20,7 +20,7 @@ from typing import Any
 
 from domain.core import STATUS_FINISHED
 from domain.registry import get_game
-from events.store import BatchRecord, EventStore, GameRecord, OrganiserRecord
+from events.store import BatchPage, BatchRecord, EventStore, GameRecord, OrganiserRecord
 from service.games import GameService, PreparedGame
 from service.organisers import OrganiserService
 from service.problems import ApiError
@@ -201,6 +201,10 @@ class BatchService:
             [(p.game_id, p.game_type, p.metadata, p.events, p.status) for p in prepared],
         )
         return CreatedBatch(batch, tuple(prepared))
+
+    def batches(self, organiser: OrganiserRecord, limit: int, cursor: str | None) -> BatchPage:
+        """A page of the organiser's batches, newest first."""
+        return self.store.list_batches(organiser.organiser_id, limit, cursor)
 
     def games_of(
         self, organiser: OrganiserRecord, batch_id: str

@@ -15,6 +15,8 @@ from service.routes.games import json_body
 from service.runtime import runtime
 from service.schemas.tournament import (
     BatchCreatedSchema,
+    BatchesPageSchema,
+    BatchesQuerySchema,
     BatchResultsSchema,
     BatchSchema,
     CreateBatchSchema,
@@ -66,6 +68,25 @@ def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
     }
     location = url_for("batches.get_batch", batch_id=batch.batch_id)
     return BatchCreatedSchema().dump(body), 201, {"Location": location}
+
+
+@bp.get("/batches")
+def list_batches() -> dict[str, Any]:
+    """The organiser's batches, newest first."""
+    organiser = organiser_caller(runtime().store)
+    q = BatchesQuerySchema().load(request.args.to_dict())
+    page = _service().batches(organiser, q["limit"], q["cursor"])
+    batches = [
+        {
+            "id": b.batch_id,
+            "name": b.name,
+            "type": b.game_type,
+            "tables": b.tables,
+            "created_at": b.created_at,
+        }
+        for b in page.batches
+    ]
+    return BatchesPageSchema().dump({"batches": batches, "next_cursor": page.next_cursor})
 
 
 @bp.get("/batches/<batch_id>")

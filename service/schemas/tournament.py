@@ -63,6 +63,13 @@ class DeliveriesQuerySchema(Schema):
     cursor = fields.String(load_default=None, validate=validate.Length(min=1, max=400))
 
 
+class BatchesQuerySchema(Schema):
+    """Query of ``GET /v1/batches``."""
+
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    cursor = fields.String(load_default=None, validate=validate.Length(min=1, max=400))
+
+
 class ResultsQuerySchema(Schema):
     """Query of ``GET /v1/batches/{batch_id}/results``."""
 
@@ -107,6 +114,23 @@ class BatchCreatedSchema(Schema):
     type = fields.String(required=True)
     created_at = fields.String(required=True)
     games = fields.List(fields.Nested(BatchGameCreatedSchema), required=True)
+
+
+class BatchSummarySchema(Schema):
+    """A batch in the organiser's listing."""
+
+    id = fields.String(required=True)
+    name = fields.String(allow_none=True, required=True)
+    type = fields.String(required=True)
+    tables = fields.Integer(required=True)
+    created_at = fields.String(required=True)
+
+
+class BatchesPageSchema(Schema):
+    """``GET /v1/batches``."""
+
+    batches = fields.List(fields.Nested(BatchSummarySchema), required=True)
+    next_cursor = fields.String(allow_none=True, required=True)
 
 
 class BatchPlayerSchema(Schema):

@@ -101,6 +101,7 @@ ORGANISER_ENDPOINTS: list[tuple[str, str, Any, dict[str, int]]] = [
         {"type": "ttr-sf", "tables": [{"players": [{"name": "a"}, {"name": "b"}]}]},
         expect(organiser=201, other=201),
     ),
+    ("get", "/v1/batches", None, expect(organiser=200, other=200)),
     ("get", "/v1/batches/{batch}", None, expect(organiser=200)),
     ("get", "/v1/batches/{batch}/results", None, expect(organiser=200)),
     ("post", "/v1/webhooks", {"url": "http://127.0.0.1:9/x"}, expect(organiser=201, other=201)),

@@ -139,6 +139,25 @@ def test_one_bad_table_creates_nothing(client: FlaskClient) -> None:
     assert all_game_ids(client) == before == []
 
 
+def test_an_organiser_lists_its_batches(client: FlaskClient) -> None:
+    org = new_organiser(client)
+    other = new_organiser(client, "other")
+    made = [
+        post_batch(client, org["token"], {"type": "ttr-sf", "name": f"R{i}", "tables": tables(2)}).get_json()
+        for i in range(3)
+    ]
+    post_batch(client, other["token"], {"type": "cable-car", "tables": tables(2, 2)})
+    first = check_response(client.get("/v1/batches?limit=2", headers=auth(org["token"])), "/v1/batches")
+    rest = client.get(
+        f"/v1/batches?limit=2&cursor={first['next_cursor']}", headers=auth(org["token"])
+    ).get_json()
+    listed = first["batches"] + rest["batches"]
+    assert [b["id"] for b in listed] == [b["id"] for b in made[::-1]] and rest["next_cursor"] is None
+    assert listed[0] == {k: made[2][k] for k in ("id", "name", "type", "created_at")} | {"tables": 1}
+    bad = client.get("/v1/batches?cursor=nope", headers=auth(org["token"]))
+    assert check_response(bad, "/v1/batches")["code"] == "invalid_request"
+
+
 def test_a_batch_is_followed_game_by_game(client: FlaskClient) -> None:
     org = new_organiser(client)
     created = post_batch(client, org["token"], {"type": "ttr-sf", "tables": tables(2, 2)}).get_json()

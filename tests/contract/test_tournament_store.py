@@ -178,6 +178,27 @@ def test_a_batch_refused_by_the_database_writes_no_game(
         store.create_batch(uid("b"), organiser.organiser_id, None, "test-game", [])
 
 
+def test_an_organisers_batches_are_listed_newest_first(store: EventStore, organiser: OrganiserRecord) -> None:
+    ids = [uid("b") for _ in range(5)]
+    for bid in ids:
+        store.create_batch(
+            bid, organiser.organiser_id, f"round {bid}", "test-game", [game_spec(uid("g"), bid)]
+        )
+    other = store.create_organiser(uid("o"), "other", HASH)
+    store.create_batch(uid("b"), other.organiser_id, None, "test-game", [game_spec(uid("g"))])
+    seen: list[str] = []
+    page = store.list_batches(organiser.organiser_id, limit=2)
+    seen += [b.batch_id for b in page.batches]
+    while page.next_cursor is not None:
+        page = store.list_batches(organiser.organiser_id, limit=2, cursor=page.next_cursor)
+        seen += [b.batch_id for b in page.batches]
+    assert seen == ids[::-1]
+    assert store.list_batches(organiser.organiser_id, limit=1).batches[0] == store.get_batch(ids[-1])
+    assert store.list_batches(uid("o")).batches == ()
+    with pytest.raises(InvalidCursor):
+        store.list_batches(organiser.organiser_id, cursor="%%%")
+
+
 # -- webhooks -----------------------------------------------------------------------
 
 
