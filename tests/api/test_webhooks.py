@@ -16,8 +16,9 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -26,10 +27,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from events.timestamps import format_timestamp
 from service.app import WEBHOOKS_EXTENSION, create_app
 from service.config import Settings
 from service.webhooks import (
     DispatchPolicy,
+    PassReport,
     SendResult,
     WebhookDispatcher,
     http_send,
@@ -450,6 +453,55 @@ def test_the_dedicated_dispatcher_process_delivers(tmp_path: Path, receiver: Rec
 
 
 # ------------------------------------------------------------- the pieces
+def test_retries_follow_the_backoff_schedule_exactly(tmp_path: Path) -> None:
+    """A dispatcher on a pinned clock with a scripted receiver: attempts at
+    T, T+10 s, T+10+15 s (the 20 s delay capped at 15), then given up."""
+    app = create_app(fast(tmp_path, webhooks=False))
+    try:
+        client = app.test_client()
+        org = organiser(client)
+        hook = webhook(client, org, "http://receiver.invalid/hook", events=["game.started"])
+        batch(client, org)
+        now = [datetime.now(UTC)]
+        start = now[0]
+        sent: list[Mapping[str, str]] = []
+
+        def refuse(url: str, body: bytes, headers: Mapping[str, str], timeout: float) -> SendResult:
+            assert url == "http://receiver.invalid/hook" and signature_matches(
+                hook["secret"], body, headers["X-CableCar-Signature"]
+            )
+            sent.append(headers)
+            return SendResult(500, "HTTP 500", 3)
+
+        rt = app.extensions["cablecar"]
+        policy = DispatchPolicy(max_attempts=3, first_retry_seconds=10, max_retry_seconds=15)
+        dispatcher = WebhookDispatcher(rt.store, rt.games, policy, sender=refuse, clock=lambda: now[0])
+        assert dispatcher.run_once() == PassReport(events_read=8, deliveries_created=1, attempts=1)
+        schedule = []
+        for step in (10, 15):
+            assert dispatcher.deliver_due() == 0  # not due yet
+            [d] = deliveries(client, org, hook["id"])
+            schedule.append(d["next_attempt_at"])
+            now[0] += timedelta(seconds=step)
+            assert dispatcher.deliver_due() == 1
+        assert schedule == [
+            format_timestamp(start + timedelta(seconds=10)),
+            format_timestamp(start + timedelta(seconds=25)),
+        ]
+        [d] = deliveries(client, org, hook["id"])
+        assert (d["state"], d["attempts"], d["next_attempt_at"], d["last_status_code"]) == (
+            "failed",
+            3,
+            None,
+            500,
+        )
+        assert [h["X-CableCar-Attempt"] for h in sent] == ["1", "2", "3"]
+        now[0] += timedelta(days=1)
+        assert dispatcher.run_once().attempts == 0
+    finally:
+        app.extensions["cablecar"].store.close()
+
+
 def test_retry_delays_double_up_to_the_cap() -> None:
     policy = DispatchPolicy(first_retry_seconds=10, max_retry_seconds=60)
     assert [policy.retry_delay(n) for n in range(1, 6)] == [10, 20, 40, 60, 60]
