@@ -68,11 +68,13 @@ class OrganiserService:
         """The organiser's active webhooks, oldest first."""
         return self.store.list_webhooks(organiser.organiser_id)
 
-    def owned_webhook(self, organiser: OrganiserRecord, webhook_id: str) -> WebhookRecord:
-        """The organiser's active webhook ``webhook_id``: 404 if there is none
-        (or it was deleted), 403 if it is another organiser's."""
+    def owned_webhook(
+        self, organiser: OrganiserRecord, webhook_id: str, deleted_too: bool = False
+    ) -> WebhookRecord:
+        """The organiser's webhook ``webhook_id``: 404 if there is none (or it
+        was deleted, unless ``deleted_too``), 403 if it is another organiser's."""
         hook = self.store.get_webhook(webhook_id)
-        if hook is None or not hook.active:
+        if hook is None or not (hook.active or deleted_too):
             raise ApiError(404, "not_found", f"no webhook with id {webhook_id!r}")
         if hook.organiser_id != organiser.organiser_id:
             raise ApiError(403, "forbidden", "this webhook belongs to another organiser")
@@ -86,8 +88,9 @@ class OrganiserService:
     def deliveries(
         self, organiser: OrganiserRecord, webhook_id: str, limit: int, cursor: str | None
     ) -> DeliveryPage:
-        """A page of the webhook's delivery log, newest first."""
-        self.owned_webhook(organiser, webhook_id)
+        """A page of the webhook's delivery log, newest first (also once the
+        webhook is deleted)."""
+        self.owned_webhook(organiser, webhook_id, deleted_too=True)
         return self.store.list_deliveries(webhook_id, limit, cursor)
 
     # -------------------------------------------------------------- batches
