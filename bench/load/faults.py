@@ -26,7 +26,7 @@ from bench.load.integrity import IntegrityReport, check_games
 from bench.load.load import PhaseResult, run_phase
 from bench.load.scripts import GameScript
 from bench.load.stack import Gunicorn, Services
-from bench.load.stats import Recorder
+from bench.load.stats import Recorder, merge
 from events.store import EventStore
 
 
@@ -43,6 +43,13 @@ class FaultResult:
     #: seconds from the restore until /v1/health answered "ok" again
     health_ok_after: float | None
     notes: tuple[tuple[str, str], ...] = ()
+    #: what the scenario's own clients (droppers, racers) saw, apart from the load
+    side: Recorder = field(default_factory=Recorder)
+
+    @property
+    def seen(self) -> Recorder:
+        """Everything every client of the scenario saw."""
+        return merge([self.load.recorder, self.side])
 
     @property
     def recovered_after(self) -> float | None:
@@ -92,6 +99,7 @@ class _Marks:
     restored_at: float = 0.0
     health_ok_after: float | None = None
     notes: dict[str, str] = field(default_factory=dict)
+    side: Recorder = field(default_factory=Recorder)
 
 
 def _scenario(
@@ -116,7 +124,7 @@ def _scenario(
     )
     integrity = check_games(store, server.url, [*load.ledgers, *extra_ledgers()])
     return FaultResult(name, what, load, integrity, marks.fault_at, marks.restored_at, marks.health_ok_after,
-                       tuple(sorted(marks.notes.items())))
+                       tuple(sorted(marks.notes.items())), marks.side)
 
 
 def redis_restart(server: Gunicorn, services: Services, store: EventStore, scripts: Sequence[GameScript],
@@ -224,14 +232,9 @@ def dropped_responses(server: Gunicorn, store: EventStore, scripts: Sequence[Gam
             sum(p.retry_replayed for p in players))
         marks.notes["retries answered replayed=false (first attempt had not been applied)"] = str(
             sum(p.retry_fresh for p in players))
+        marks.side = merge(p.recorder for p in players)
         marks.notes["retries answered 409 stale_version while the dropped attempt was still in flight"] = str(
-            sum(p.recorder.stale_in_flight for p in players))
-        dropped_rec = Recorder()
-        for p in players:
-            dropped_rec.errors.update(p.recorder.errors)
-            dropped_rec.unclean.extend(p.recorder.unclean)
-        marks.notes["droppers' errors"] = ", ".join(f"{k}: {v}" for k, v in dropped_rec.errors.items()) or "none"
-        marks.notes["droppers' unclean answers"] = str(len(dropped_rec.unclean))
+            marks.side.stale_in_flight)
 
     return _scenario(
         "dropped-responses", f"{droppers} clients lose every answer and retry with the same Idempotency-Key",
@@ -312,6 +315,7 @@ def same_action_race(server: Gunicorn, store: EventStore, scripts: Sequence[Game
                 player.send(ledger, i)
             outcomes.append(_race(phase.base_url, ledger, ledger.acked, cfg.racers, same_key=r % 2 == 1))
         marks.restored_at = time.monotonic()
+        marks.side = player.recorder
 
     result = _scenario(
         "same-action-race", f"{cfg.racers} clients send one action at the same expected_version at once",

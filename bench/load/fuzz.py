@@ -37,11 +37,13 @@ class SchemathesisRun:
 
     label: str
     command: str
+    #: test cases generated (each one request or more)
     cases: int
-    passed: int
+    #: unique failures of the ``not_a_server_error`` check (5xx answers)
     server_errors: int
     exit_code: int
-    summary: str
+    #: the FAILURES section of the output (how to reproduce each), '' if none
+    failures: str
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,8 @@ class BodyFuzz:
     first_failure: str
 
 
-_CASES = re.compile(r"(\d+) generated, (\d+) passed")
+_CASES = re.compile(r"(\d+) generated")
+_SERVER_ERRORS = re.compile(r"Server error: (\d+)")
 
 
 def run_schemathesis(
@@ -81,12 +84,16 @@ def run_schemathesis(
         proc = subprocess.run(argv, cwd=workdir, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                               timeout=max_time + 300, check=False)
     text = log.read_text()
-    match = _CASES.search(text)
-    cases, passed = (int(match.group(1)), int(match.group(2))) if match else (0, 0)
-    server_errors = text.count("Server error")
-    summary = text[text.find("SUMMARY"):].strip() if "SUMMARY" in text else text[-1500:]
+    cases = _CASES.search(text)
+    server_errors = _SERVER_ERRORS.search(text)
+    failures = ""
+    if "= FAILURES =" in text:
+        start = text.index("= FAILURES =")
+        end = text.find("= WARNINGS =", start)
+        failures = text[text.index("\n", start) + 1:end if end > 0 else None].strip().rstrip("=").strip()
     shown = " ".join(a if " " not in a else repr(a) for a in argv).replace(str(workdir), "<workdir>")
-    return SchemathesisRun(label, shown, cases, passed, server_errors, proc.returncode, summary[:1500])
+    return SchemathesisRun(label, shown, int(cases.group(1)) if cases else 0,
+                           int(server_errors.group(1)) if server_errors else 0, proc.returncode, failures[:2500])
 
 
 def _json_values() -> st.SearchStrategy[JSON]:

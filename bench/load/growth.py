@@ -37,15 +37,20 @@ MEASURES = ("snapshot read", "warm read", "cold read", "action", "cold action")
 
 @dataclass(frozen=True)
 class GrowthRow:
-    """Median latencies (ms) of each measure for a game of ``events`` events."""
+    """Median and best latencies (ms) of each measure for a game of ``events`` events."""
 
     target: int
     events: int
     medians: tuple[tuple[str, float], ...]
+    bests: tuple[tuple[str, float], ...]
 
     def median(self, measure: str) -> float:
         """The median latency of one measure, in ms."""
         return dict(self.medians)[measure]
+
+    def best(self, measure: str) -> float:
+        """The lowest latency of one measure, in ms (the least disturbed by other work)."""
+        return dict(self.bests)[measure]
 
 
 @dataclass(frozen=True)
@@ -120,6 +125,6 @@ def measure_growth(
                 timed(measure, conn.request("POST", f"{path}/actions", body, tokens[act.seat]), 201)
             done += 3
         medians = tuple((m, statistics.median(samples[m])) for m in MEASURES)
-        rows.append(GrowthRow(target, events_at_start, medians))
+        rows.append(GrowthRow(target, events_at_start, medians, tuple((m, min(samples[m])) for m in MEASURES)))
     conn.close()
     return GrowthResult(tuple(rows), reps, script.version_after(total), script.seed)

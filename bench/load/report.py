@@ -132,15 +132,16 @@ def _headline(results: RunResults) -> list[str]:
         dup = sum(f.integrity.duplicated + f.integrity.mismatched for f in results.faults)
         audits = sum(f.integrity.audits_ok for f in results.faults)
         games = sum(f.integrity.games for f in results.faults)
-        unclean = sum(len(f.load.recorder.unclean) for f in results.faults)
+        unclean = sum(len(f.seen.unclean) for f in results.faults)
         rows.append(["faults: events lost / duplicated or changed", f"{lost} / {dup}"])
         rows.append(["faults: games whose audit passed", f"{audits} / {games}"])
         rows.append(["faults: client-visible answers other than clean 503/409", str(unclean)])
     if results.fuzz is not None:
         st_cases = sum(r.cases for r in results.fuzz.schemathesis)
         st_5xx = sum(r.server_errors for r in results.fuzz.schemathesis)
-        rows.append(["bad input: inputs tried / 5xx answers",
-                     f"{st_cases + results.fuzz.bodies.inputs:,} / {st_5xx + results.fuzz.bodies.server_errors}"])
+        rows.append(["bad input: inputs tried / inputs answered 5xx",
+                     f"{st_cases + results.fuzz.bodies.inputs:,} / {st_5xx + results.fuzz.bodies.server_errors} "
+                     "(schemathesis counts unique failures)"])
     return ["## Headline", "", *_table(["measure", "value"], rows), ""]
 
 
@@ -225,7 +226,8 @@ def _profile(p: ActionProfile) -> list[str]:
         "`bench/load/profile.py` drives the app built by `service.app.create_app` (same PostgreSQL and Redis) "
         "through Flask's test client, one scripted action after another: no HTTP, no gunicorn, no concurrency.",
         "",
-        f"- **{_f(p.ms_per_action, 2)} ms per action** ({p.actions} actions, no profiler).",
+        f"- **{_f(p.ms_per_action, 2)} ms per action**, of which **{_f(p.cpu_ms_per_action, 2)} ms CPU** in this "
+        f"process ({p.actions} actions, no profiler); the rest is waiting for PostgreSQL and Redis.",
         f"- Database: {_f(p.transactions_per_action, 2)} transactions per action; statements per action: "
         + ", ".join(f"{name} {_f(n, 2)}" for name, n in p.statements) + ".",
         "- Redis commands per action: " + (", ".join(f"{name} {_f(n, 2)}" for name, n in p.redis_commands) or "none")
@@ -233,7 +235,8 @@ def _profile(p: ActionProfile) -> list[str]:
         "- The baseline does 1 statement (1 transaction) per request and no Redis command.",
         "",
     ]
-    out += _table(["spent in (cProfile, own time)", "share"], [[name, _pct(share)] for name, share in p.shares])
+    out += _table(["CPU spent in (cProfile own time, process_time timer)", "share"],
+                  [[name, _pct(share)] for name, share in p.shares])
     return [*out, ""]
 
 
@@ -241,18 +244,34 @@ def _findings(results: RunResults) -> list[str]:
     notes: list[str] = []
     load = results.load
     if load is not None and load.ratio < 0.5:
+        cpu = {kind: dict(use.per(sum(len(r.recorder.accepted) for r in phases)))
+               for kind, use in load.cpu
+               for phases in [{"baseline": load.baseline, "write path": load.write}.get(kind, ())] if phases}
+        write, base = cpu.get("write path", {}), cpu.get("baseline", {})
         notes.append(
-            f"The write path reaches {_f(load.ratio, 2)} of the baseline (goal 0.5). Per action the service makes "
-            "several database round trips where the baseline makes one (see the profile section): the game row "
-            "is read three times (`service/routes/games.py` `post_action`, `GameService.act`, `GameService.load` "
-            "in `service/games.py`) and the Idempotency-Key is looked up in a transaction of its own "
-            "(`GameService.act` -> `PostgresStore.lookup_idempotency`) before the append function checks it "
-            "again atomically. Passing the route's record down and looking the key up only when the request "
-            "cannot proceed removes those; the what-if row measures the effect"
-            + (f": {_f(load.ratio_of(load.whatif), 2)} of the baseline." if load.whatif else ".")
+            f"The write path reaches {_f(load.ratio, 2)} of the baseline (goal 0.5). The machine is CPU-bound, and "
+            f"an action costs {_f(write.get('total', math.nan), 2)} ms of CPU over the whole stack against "
+            f"{_f(base.get('total', math.nan), 2)} ms for a baseline insert: "
+            f"{_f(write.get('gunicorn: service', math.nan), 2)} ms in the gunicorn workers (baseline "
+            f"{_f(base.get('gunicorn: baseline', math.nan), 2)}) and {_f(write.get('PostgreSQL', math.nan), 2)} ms "
+            f"in PostgreSQL (baseline {_f(base.get('PostgreSQL', math.nan), 2)}). To reach 0.5 an action would "
+            f"have to cost about {_f(2 * base.get('total', math.nan), 2)} ms in all: not a matter of one slow call "
+            "(see the profile: Flask/Werkzeug, marshmallow, psycopg, the rules and the event store each take a "
+            "share)."
         )
+        if load.whatif:
+            notes.append(
+                "Removing redundant round trips alone does not change that: the what-if server "
+                "(`bench/load/whatif_wsgi.py`: the game row read once per request instead of three times in "
+                "`service/routes/games.py` `post_action`, `GameService.act` and `GameService.load`; no up-front "
+                "idempotency lookup in `GameService.act`) reached "
+                f"{_f(load.ratio_of(load.whatif), 2)} of the baseline against {_f(load.ratio, 2)}. Both are "
+                "still worth doing for latency under a remote database, but the throughput goal needs less CPU "
+                "per request (e.g. module-level marshmallow schema instances instead of one `Schema()` per "
+                "request, which deep-copies its fields; fewer transactions per action in PostgreSQL)."
+            )
     shared = [r for r in results.races if r.same_key and r.refused]
-    in_flight = sum(f.load.recorder.stale_in_flight for f in results.faults)
+    in_flight = sum(f.seen.stale_in_flight for f in results.faults)
     if shared or in_flight:
         notes.append(
             "A retry with the same Idempotency-Key can be answered `409 stale_version` instead of the replay "
@@ -264,6 +283,19 @@ def _findings(results: RunResults) -> list[str]:
             "Fix: on a version mismatch (and on GameFinished or a rules error) with a key, look the key up once "
             "more and return the replay if it is there."
         )
+    if results.fuzz is not None:
+        for run in results.fuzz.schemathesis:
+            if run.server_errors:
+                text = (f"schemathesis ({run.label}) found {run.server_errors} request(s) answered 5xx: see the "
+                        "Bad input section for how to reproduce them.")
+                if "\\u0000" in run.failures and "POST /v1/games" in run.failures:
+                    text += (" The request carries a player name containing U+0000: PostgreSQL cannot store NUL "
+                             "in jsonb, the store raises IntegrityError, which has no error handler, so the "
+                             "answer is 500 (SQLite accepts it, so the in-process fuzz test in tests/api never "
+                             "sees it). Fix: refuse control characters in names in `service/schemas/requests.py` "
+                             "(400), and map the store's IntegrityError to a problem answer.")
+                notes.append(text)
+                break
     if not notes:
         return []
     return ["## Findings", "", *[f"- {n}" for n in notes], ""]
@@ -279,20 +311,20 @@ def _growth(result: GrowthResult) -> list[str]:
         f"{result.reps} times per length with nothing else running: *snapshot read* (the cache holds the state "
         "one action old: the GET replays the tail only), *warm read* (exact hit), *cold read* (Redis flushed: "
         "load and replay every event), *action* and *cold action* (POST one action, cache warm / flushed). "
-        "Medians in ms. Ticket to Ride: San Francisco ends by its rules well before 1000 events (about 500 at "
+        "Median (best) in ms. Ticket to Ride: San Francisco ends by its rules well before 1000 events (about 500 at "
         "most), so the longest row is the longest legal game found.",
         "",
     ]
     from bench.load.growth import MEASURES
 
-    rows = [[str(r.events), *(_f(r.median(m), 2) for m in MEASURES)] for r in result.rows]
+    rows = [[str(r.events), *(f"{_f(r.median(m), 2)} ({_f(r.best(m), 2)})" for m in MEASURES)] for r in result.rows]
     out += _table(["events", *MEASURES], rows)
     if len(result.rows) >= 2:
         first, last = result.rows[0], result.rows[-1]
         out += [""]
         for m in MEASURES:
-            out.append(f"- {m}: x{_f(last.median(m) / first.median(m), 2)} from {first.events} to {last.events} "
-                       "events")
+            out.append(f"- {m}: x{_f(last.median(m) / first.median(m), 2)} (best: "
+                       f"x{_f(last.best(m) / first.best(m), 2)}) from {first.events} to {last.events} events")
     return [*out, ""]
 
 
@@ -309,7 +341,7 @@ def _faults(results: Sequence[FaultResult], races: Sequence[RaceOutcome]) -> lis
     ]
     rows = []
     for f in results:
-        rec = f.load.recorder
+        rec = f.seen
         no_answer = sum(n for k, n in rec.errors.items() if k.startswith("no answer"))
         http_errors = Counter({k: n for k, n in rec.errors.items() if not k.startswith("no answer")})
         rows.append([
@@ -324,23 +356,23 @@ def _faults(results: Sequence[FaultResult], races: Sequence[RaceOutcome]) -> lis
     for f in results:
         before = f.load.rate_between(f.load.started + 1, f.fault_at)
         during = f.load.rate_between(f.fault_at, max(f.restored_at, f.fault_at + 0.5))
-        after = f.load.rate_between(f.restored_at, f.load.stopped)
+        after = f.load.rate_between(f.restored_at, f.load.stopped) if f.load.stopped - f.restored_at >= 1 else None
         out += [
             "",
             f"### {f.name}",
             "",
             f"{f.what}. Fault at {f.fault_at - f.load.started:.1f} s, restored at "
             f"{f.restored_at - f.load.started:.1f} s. Actions/s before {_f(before)}, during {_f(during)}, "
-            f"after {_f(after)}.",
+            f"after {'n/a (the scenario ran to the end of the load)' if after is None else _f(after)}.",
             "",
             f"- accepted actions per second: `{' '.join(map(str, f.per_second()))}`",
             f"- integrity: {_integrity(f.integrity)}",
         ]
-        if f.load.recorder.stale_in_flight:
+        if f.seen.stale_in_flight:
             out.append(f"- 409 stale_version answers to a retry whose first attempt (same key) was still in "
-                       f"flight: {f.load.recorder.stale_in_flight}")
+                       f"flight: {f.seen.stale_in_flight}")
         out += [f"- {k}: {v}" for k, v in f.notes]
-        out += [f"- unclean: {u}" for u in f.load.recorder.unclean[:5]]
+        out += [f"- unclean: {u}" for u in f.seen.unclean[:5]]
         out += [f"- problem: {p}" for p in f.integrity.problems[:5]]
     if races:
         out += ["", "### Same action, same version, all at once", ""]
@@ -352,12 +384,16 @@ def _faults(results: Sequence[FaultResult], races: Sequence[RaceOutcome]) -> lis
 
 def _fuzz(section: FuzzSection) -> list[str]:
     out = ["## Bad input", ""]
-    rows = [[r.label, f"{r.cases:,}", f"{r.passed:,}", str(r.server_errors), str(r.exit_code)]
-            for r in section.schemathesis]
-    out += _table(["schemathesis run", "test cases", "passed", "5xx", "exit code"], rows)
+    rows = [[r.label, f"{r.cases:,}", str(r.server_errors), str(r.exit_code)] for r in section.schemathesis]
+    out += _table(["schemathesis run (check: not_a_server_error)", "test cases", "unique 5xx failures",
+                   "exit code"], rows)
     out += ["", "Commands (the second run's config file pins the `id` path parameter to a real game and sends a "
             "seat token):", ""]
     out += [f"- `{r.command}`" for r in section.schemathesis]
+    for r in section.schemathesis:
+        if r.failures:
+            out += ["", f"Failures of the run *{r.label}*, as schemathesis reports them:", "", "```text",
+                    r.failures, "```"]
     b = section.bodies
     out += [
         "",
