@@ -135,9 +135,25 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     env.pop("REDIS_URL", None)
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-             "--workers", "1", "--threads", "32"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                sys.executable,
+                "-m",
+                "service.cli",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--workers",
+                "1",
+                "--threads",
+                "32",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     base = f"http://127.0.0.1:{port}/"
     try:
@@ -184,33 +200,45 @@ def _refusal(text: str) -> bool:
 
 @dataclass
 class Pages:
-    """Opens pages in one browser context and remembers what went wrong in them."""
+    """Opens pages, each in a window of its own (a tab behind another would have its
+    animation frames throttled), and remembers what went wrong in them."""
 
-    context: Any
+    browser: Any
     base: str
+    viewport: dict[str, int] = field(default_factory=lambda: {"width": 1360, "height": 940})
+    contexts: list[Any] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     requests: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)
 
     def open(self, fragment_or_url: str = "") -> Any:
-        page = self.context.new_page()
+        context = self.browser.new_context(viewport=self.viewport)
+        self.contexts.append(context)
+        page = context.new_page()
         page.set_default_timeout(WAIT_MS)
         page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
-        page.on("console", lambda m: self.errors.append(f"console {m.text}") if m.type == "error" and not _refusal(m.text) else None)
+        page.on("console", self._console)
         page.on("request", lambda r: self.requests.append((r.method, r.url, r.headers)))
         url = fragment_or_url if fragment_or_url.startswith("http") else self.base + fragment_or_url
         page.goto(url)
         return page
 
+    def _console(self, message: Any) -> None:
+        if message.type == "error" and not _refusal(message.text):
+            self.errors.append(f"console: {message.text}")
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
 
 @pytest.fixture
 def pages(browser: Any, server: Server) -> Iterator[Pages]:
-    """A fresh browser context (desktop size); fails the test on any script error in a page."""
-    context = browser.new_context(viewport={"width": 1360, "height": 940})
-    opened = Pages(context, server.base)
+    """Pages at desktop size; the test fails on any script error in one of them."""
+    opened = Pages(browser, server.base)
     try:
         yield opened
     finally:
-        context.close()
+        opened.close()
     assert opened.errors == [], "script errors in the page:\n" + "\n".join(opened.errors)
 
 

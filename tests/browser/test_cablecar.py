@@ -18,13 +18,14 @@ pytestmark = pytest.mark.browser
 
 #: The tiles on the board (not the previewed ones).
 LAID = ".cc-board .tile:not(.preview)"
+#: A square with listed tile choices (not one that later pages may fill).
+CHOICE = ".cc-board .square.selectable:not(.maybe)"
 
 
 def choose_square_and_tile(page: Any, step: str) -> dict[str, str]:
     """Open the first highlighted square and pick its first tile; what was picked."""
-    square = page.locator(".cc-board .square.selectable").first
-    where = square.get_attribute("data-square") or ""
-    square.click()
+    where = page.locator(CHOICE).first.get_attribute("data-square") or ""
+    page.locator(f"{CHOICE}[data-square='{where}']").click()
     option = page.locator(".placement-options button.option").first
     tile = option.get_attribute("data-tile") or ""
     option.click()
@@ -35,10 +36,10 @@ def choose_square_and_tile(page: Any, step: str) -> dict[str, str]:
 def lay_two_tiles(page: Any, shot: Callable[[Any, str], Path] | None = None) -> list[dict[str, str]]:
     """Lay two tiles by clicking: first square and tile, then second square and tile."""
     page.locator(".banner", has_text="Your turn").wait_for()
-    page.locator(".cc-board .square.selectable").first.wait_for()
+    page.locator(CHOICE).first.wait_for()
     first = choose_square_and_tile(page, "1")
     assert page.locator(".cc-board .tile.preview").count() == 1, "the first tile is previewed"
-    page.locator(".cc-board .square.selectable").first.wait_for()
+    page.locator(CHOICE).first.wait_for()
     second = choose_square_and_tile(page, "2")
     assert page.locator(".cc-board .tile.preview").count() == 2, "both tiles are previewed"
     if shot is not None:
@@ -77,7 +78,7 @@ def test_two_seats_lay_tiles_by_clicking_and_a_spectator_follows_live(
     for page in (ada, bo):
         expect(page.locator(LAID)).to_have_count(len(occupied))
     assert watcher.evaluate("window.__same_page") is True
-    bo.locator(".cc-board .square.selectable").first.wait_for()
+    bo.locator(CHOICE).first.wait_for()
     shot(ada, "cablecar_seat_ada")
     shot(bo, "cablecar_seat_bo")
     shot(watcher, "cablecar_spectator")
@@ -91,10 +92,10 @@ def test_the_cable_car_table_fits_a_phone_and_is_keyboard_usable(
     try:
         page = context.new_page()
         page.goto(f"{server.base}#game={game['id']}&token={game['seats'][0]['token']}")
-        page.locator(".cc-board .square.selectable").first.wait_for()
+        page.locator(CHOICE).first.wait_for()
         assert_fits(page, 390)
-        # keyboard only: Tab reaches the highlighted squares; Enter opens one, Enter picks a tile
-        page.locator(".cc-board .square.selectable").first.focus()
+        # keyboard only: a highlighted square takes the focus; Enter opens it, Enter picks a tile
+        page.locator(CHOICE).first.focus()
         page.keyboard.press("Enter")
         page.locator(".placement-options button.option").first.wait_for()
         focused = page.evaluate("document.activeElement.classList.contains('option')")

@@ -81,7 +81,9 @@ def test_two_seats_play_ticket_to_ride_by_clicking_and_a_spectator_follows_live(
     wait_turn(bo)
     version = current_version(server, gid)
     wait_version(watcher, version)
-    assert watcher.locator(".players-table tr[data-seat='0'] td").nth(2).inner_text() == str(int(hand_before) + 2)
+    assert watcher.locator(".players-table tr[data-seat='0'] td").nth(2).inner_text() == str(
+        int(hand_before) + 2
+    )
 
     # --- a refused action shows the server's problem detail (the body is altered on its way out)
     bo.click(".ttr-map .route.claimable")

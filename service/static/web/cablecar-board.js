@@ -84,11 +84,68 @@ function lineColor(line) {
   return LINE_COLORS[line.color] || line.color;
 }
 
-/** The whole board.  `ui`: {mySeat, me, selectable: Map "r,c" -> label, openSquare,
+/** What drawing a square needs, computed once per board. */
+export function squaresContext(board, view, ui) {
+  const stopTile = new Map();
+  for (const [letter, sq] of Object.entries(view.stops || {})) if (sq) stopTile.set(`${sq[0]},${sq[1]}`, letter);
+  return {
+    ui,
+    tiles: new Map(board.tiles.map((t) => [t.id, t])),
+    stopAt: new Map(board.stops.map((st) => [`${st.row},${st.col}`, st])),
+    placed: new Map((view.tiles || []).map((t) => [`${t.row},${t.col}`, t])),
+    stopTile,
+    myStops: new Set(ui.me && ui.me.route ? ui.me.route : []),
+    previewAt: new Map((ui.preview || []).map((p) => [`${p.placement.row},${p.placement.col}`, p])),
+  };
+}
+
+/** One square: a stop, or a tile (laid or previewed) with its stop badge; clickable when
+ * `ui.selectable` (choices listed) or `ui.maybe` (choices may come with more pages) names it. */
+export function squareCell(ctx, row, col) {
+  const key = `${row},${col}`;
+  const [x, y] = origin(row, col);
+  const cell = s("g", { class: "square", transform: `translate(${x} ${y})`, "data-square": key });
+  const stop = ctx.stopAt.get(key);
+  if (stop) {
+    cell.classList.add("stop");
+    const mine = ctx.myStops.has(stop.letter);
+    if (mine) cell.classList.add("my-stop");
+    cell.append(
+      s("rect", { class: "stop-bg", x: 1, y: 1, width: CELL - 2, height: CELL - 2, rx: 6 }),
+      s("circle", { class: "stop-ring", cx: CELL / 2, cy: CELL / 2, r: 15 }),
+      s("text", { class: "stop-letter", x: CELL / 2, y: CELL / 2 + 0.5 }, stop.letter),
+      s("title", {}, `Stop ${stop.letter}: ${stop.name}${mine ? " (on your route)" : ""}`),
+    );
+    return cell;
+  }
+  cell.append(s("rect", { class: "cell-bg", x: 0, y: 0, width: CELL, height: CELL }));
+  const tile = ctx.placed.get(key);
+  const preview = ctx.previewAt.get(key);
+  if (tile && !preview) cell.append(tileGraphic(ctx.tiles.get(tile.tile), tile.rotation, CELL));
+  if (preview) {
+    cell.append(tileGraphic(ctx.tiles.get(preview.placement.tile), preview.placement.rotation, CELL, { preview: true }));
+    cell.append(s("circle", { class: "order-badge", cx: 9, cy: CELL - 9, r: 7 }), s("text", { class: "order-num", x: 9, y: CELL - 8.5 }, String(preview.order)));
+  }
+  const letter = ctx.stopTile.get(key);
+  if (letter) {
+    cell.append(s("rect", { class: "stop-badge", x: CELL - 16, y: CELL - 16, width: 14, height: 14, rx: 3 }), s("text", { class: "stop-badge-text", x: CELL - 9, y: CELL - 8.5 }, letter));
+  }
+  const ui = ctx.ui;
+  const label = (ui.selectable && ui.selectable.get(key)) || (ui.maybe && ui.maybe.get(key));
+  if (label) {
+    makeSelectable(cell, label, () => ui.onSquare(row, col), ui.openSquare === key);
+    if (!(ui.selectable && ui.selectable.has(key))) cell.classList.add("maybe");
+  } else {
+    const what = tile ? `${titleCase(tile.tile)}, turned ${tile.rotation * 90}°` : "empty";
+    cell.append(s("title", {}, `Row ${row}, column ${col}: ${what}${letter ? `, tile of stop ${letter}` : ""}`));
+  }
+  return cell;
+}
+
+/** The whole board.  `ui`: {me, selectable and maybe: Map "r,c" -> label, openSquare,
  * onSquare(row, col), preview: [{placement, order}]}. */
 export function cableCarBoard(board, view, ui) {
   const size = 2 * MARGIN + board.grid.cols * CELL;
-  const tiles = new Map(board.tiles.map((t) => [t.id, t]));
   const svg = s("svg", { class: "map cc-board", viewBox: `0 0 ${size} ${size}`, role: "group", "aria-label": "Cable-car board: 12 by 12 squares" });
   svg.append(s("rect", { class: "cc-bg", x: 0, y: 0, width: size, height: size, rx: 10 }));
 
@@ -127,52 +184,10 @@ export function cableCarBoard(board, view, ui) {
   svg.append(loops);
 
   // Squares, stops, tiles.
-  const stopAt = new Map(board.stops.map((st) => [`${st.row},${st.col}`, st]));
-  const placed = new Map((view.tiles || []).map((t) => [`${t.row},${t.col}`, t]));
-  const stopTile = new Map();
-  for (const [letter, sq] of Object.entries(view.stops || {})) if (sq) stopTile.set(`${sq[0]},${sq[1]}`, letter);
-  const myStops = new Set(ui.me && ui.me.route ? ui.me.route : []);
-  const previewAt = new Map((ui.preview || []).map((p) => [`${p.placement.row},${p.placement.col}`, p]));
+  const ctx = squaresContext(board, view, ui);
   const grid = s("g", { class: "squares" });
   for (let row = 1; row <= board.grid.rows; row++) {
-    for (let col = 1; col <= board.grid.cols; col++) {
-      const key = `${row},${col}`;
-      const [x, y] = origin(row, col);
-      const cell = s("g", { class: "square", transform: `translate(${x} ${y})`, "data-square": key });
-      const stop = stopAt.get(key);
-      if (stop) {
-        cell.classList.add("stop");
-        if (myStops.has(stop.letter)) cell.classList.add("my-stop");
-        cell.append(
-          s("rect", { class: "stop-bg", x: 1, y: 1, width: CELL - 2, height: CELL - 2, rx: 6 }),
-          s("circle", { class: "stop-ring", cx: CELL / 2, cy: CELL / 2, r: 15 }),
-          s("text", { class: "stop-letter", x: CELL / 2, y: CELL / 2 + 0.5 }, stop.letter),
-          s("title", {}, `Stop ${stop.letter}: ${stop.name}${myStops.has(stop.letter) ? " (on your route)" : ""}`),
-        );
-        grid.append(cell);
-        continue;
-      }
-      cell.append(s("rect", { class: "cell-bg", x: 0, y: 0, width: CELL, height: CELL }));
-      const tile = placed.get(key);
-      const preview = previewAt.get(key);
-      if (tile && !preview) cell.append(tileGraphic(tiles.get(tile.tile), tile.rotation, CELL));
-      if (preview) {
-        cell.append(tileGraphic(tiles.get(preview.placement.tile), preview.placement.rotation, CELL, { preview: true }));
-        cell.append(s("circle", { class: "order-badge", cx: 9, cy: CELL - 9, r: 7 }), s("text", { class: "order-num", x: 9, y: CELL - 8.5 }, String(preview.order)));
-      }
-      const letter = stopTile.get(key);
-      if (letter) {
-        cell.append(s("rect", { class: "stop-badge", x: CELL - 16, y: CELL - 16, width: 14, height: 14, rx: 3 }), s("text", { class: "stop-badge-text", x: CELL - 9, y: CELL - 8.5 }, letter));
-      }
-      const label = ui.selectable && ui.selectable.get(key);
-      if (label) {
-        makeSelectable(cell, label, () => ui.onSquare(row, col), ui.openSquare === key);
-      } else {
-        const what = tile ? `${titleCase(tile.tile)}, turned ${tile.rotation * 90}°` : "empty";
-        cell.append(s("title", {}, `Row ${row}, column ${col}: ${what}${letter ? `, tile of stop ${letter}` : ""}`));
-      }
-      grid.append(cell);
-    }
+    for (let col = 1; col <= board.grid.cols; col++) grid.append(squareCell(ctx, row, col));
   }
   svg.append(grid);
 

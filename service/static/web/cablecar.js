@@ -2,8 +2,8 @@
 // the seat's line and route, laying two tiles (chosen among the listed legal
 // pairs, with a preview), starting the ride and rolling the die.
 
-import { h, plural, titleCase } from "./dom.js";
-import { cableCarBoard, makeSelectable, tileIcon } from "./cablecar-board.js";
+import { h, plural, swap, titleCase } from "./dom.js";
+import { cableCarBoard, squareCell, squaresContext, tileIcon } from "./cablecar-board.js";
 import { TRAM_COLORS } from "./palette.js";
 import { squareKey } from "./choices.js";
 
@@ -25,6 +25,8 @@ export class CableCarTable {
     this.first = null;
     this.second = null;
     this.openSquare = null;
+    this.searching = null; // the square whose choices are being fetched
+    this.drawn = null; // what the board was last drawn with
   }
 
   line(id) {
@@ -44,68 +46,131 @@ export class CableCarTable {
   // ------------------------------------------------------------------ board
 
   board(view) {
-    const chooser = !this.page.replay && this.page.canAct ? this.page.chooser : null;
-    const selectable = chooser ? this.selectableSquares(chooser) : null;
+    const chooser = this.liveChooser();
+    this.drawn = this.boardUi(view, chooser);
+    return cableCarBoard(this.page.board, view, this.drawn);
+  }
+
+  /** The chooser while this seat is choosing tiles, else null. */
+  liveChooser() {
+    return !this.page.replay && this.page.canAct ? this.page.chooser : null;
+  }
+
+  boardUi(view, chooser) {
     const preview = [];
     if (chooser && this.first !== null) preview.push({ placement: chooser.placement(this.first), order: 1 });
     if (chooser && this.second !== null) preview.push({ placement: chooser.placement(this.second), order: 2 });
-    return cableCarBoard(this.page.board, view, {
+    return {
       me: view.me,
-      selectable,
+      selectable: chooser ? this.selectableSquares(chooser) : null,
+      maybe: chooser ? this.maybeSquares(chooser) : null,
       openSquare: this.openSquare,
       preview,
       onSquare: (row, col) => this.openAt(row, col),
-    });
+    };
   }
 
-  /** Squares the player may click now ("r,c" -> label), or null. */
+  /** Squares with listed choices at this step ("r,c" -> label), or null. */
   selectableSquares(chooser) {
-    if (!chooser.canLay || this.second !== null) return null;
-    const squares = this.currentSquares(chooser);
+    if (this.second !== null || (!chooser.canLay && chooser.complete)) return null;
     const step = this.first === null ? "first" : "second";
     return new Map(
-      [...squares].map(([key, ids]) => {
+      [...this.currentSquares(chooser)].map(([key, ids]) => {
         const [row, col] = key.split(",");
         return [key, `Row ${row}, column ${col}: ${plural(ids.length, "way")} to lay your ${step} tile here`];
       }),
     );
   }
 
+  /** Squares without choices yet that later pages may still bring (first tile only). */
+  maybeSquares(chooser) {
+    if (this.first !== null || chooser.complete) return null;
+    const listed = chooser.firstSquares();
+    const stops = new Set(this.page.board.stops.map((st) => `${st.row},${st.col}`));
+    const out = new Map();
+    for (let row = 1; row <= this.page.board.grid.rows; row++) {
+      for (let col = 1; col <= this.page.board.grid.cols; col++) {
+        const key = squareKey(row, col);
+        if (listed.has(key) || stops.has(key) || !chooser.beyondFrontier(row, col)) continue;
+        out.set(key, `Row ${row}, column ${col}: look for ways to lay your first tile here`);
+      }
+    }
+    return out;
+  }
+
   currentSquares(chooser) {
     return this.first === null ? chooser.firstSquares() : chooser.secondSquares(this.first);
   }
 
-  openAt(row, col) {
-    this.openSquare = squareKey(row, col);
+  /** Open a square's choices; fetch further pages first when they may hold more of them. */
+  async openAt(row, col) {
+    const key = squareKey(row, col);
+    this.openSquare = key;
+    const chooser = this.page.chooser;
+    const searching = chooser && this.first === null && chooser.squareMayGrow(key);
+    this.searching = searching ? key : null;
     this.page.render();
-    const first = this.page.root.querySelector(".placement-options button");
-    if (first) first.focus();
+    const focusOption = () => {
+      const option = this.page.root.querySelector(".placement-options button.option");
+      if (option) option.focus();
+      return Boolean(option);
+    };
+    const focused = focusOption();
+    if (searching) {
+      await this.page.requestChoices((c) => !c.squareMayGrow(key));
+      if (this.page.chooser !== chooser || this.openSquare !== key) return;
+      this.searching = null;
+      this.grow();
+      if (!focused) focusOption();
+    }
   }
 
-  /** Another page of choices arrived: update the page in place (the progress, newly
-   * clickable squares, the open square's tiles) rather than redrawing it under the pointer. */
-  grow() {
+  /** Pick a tile for the open square; after the first, make sure all its partners are loaded. */
+  async pick(id) {
     const chooser = this.page.chooser;
+    if (this.first === null) this.first = id;
+    else this.second = id;
+    this.openSquare = null;
+    this.page.render();
+    if (this.second === null && chooser.firstMayGrow(id)) {
+      await this.page.requestChoices((c) => !c.firstMayGrow(id));
+      if (this.page.chooser !== chooser || this.first !== id) return;
+      this.page.render();
+    }
+    const next = this.page.root.querySelector('[data-key="lay"], .cc-board .square.selectable:not(.maybe)');
+    if (next) next.focus();
+  }
+
+  /** Another page of choices arrived: update in place (the progress, the squares whose
+   * state changed, the open square's tiles) rather than redraw everything under the pointer. */
+  grow() {
+    const chooser = this.liveChooser();
     const root = this.page.root;
-    if (!chooser || !root.querySelector(".cc-board")) return;
     const row = root.querySelector(".progress-row");
-    if (!row) {
+    if (!chooser || !row || !this.drawn || !root.querySelector(".cc-board")) {
       this.page.render();
       return;
     }
-    row.replaceWith(this.progressRow(chooser));
-    const selectable = this.selectableSquares(chooser);
-    for (const [key, label] of selectable || []) {
-      const cell = root.querySelector(`.cc-board .square[data-square="${key}"]`);
-      if (cell && !cell.classList.contains("selectable")) {
-        const [r, c] = key.split(",").map(Number);
-        makeSelectable(cell, label, () => this.openAt(r, c), this.openSquare === key);
+    swap(row, this.progressRow(chooser));
+    const before = this.drawn;
+    const now = this.boardUi(this.page.shown, chooser);
+    const ctx = squaresContext(this.page.board, this.page.shown, now);
+    for (let r = 1; r <= this.page.board.grid.rows; r++) {
+      for (let c = 1; c <= this.page.board.grid.cols; c++) {
+        const key = squareKey(r, c);
+        const was = (before.selectable && before.selectable.get(key)) || (before.maybe && before.maybe.get(key)) || null;
+        const is = (now.selectable && now.selectable.get(key)) || (now.maybe && now.maybe.get(key)) || null;
+        if (was === is) continue;
+        const cell = root.querySelector(`.cc-board .square[data-square="${key}"]`);
+        if (cell) swap(cell, squareCell(ctx, r, c));
       }
     }
+    this.drawn = now;
     const options = root.querySelector(".placement-options");
-    if (options && this.openSquare) {
+    if (options && this.openSquare && this.second === null) {
       const ids = this.currentSquares(chooser).get(this.openSquare) || [];
-      if (Number(options.getAttribute("data-count")) !== ids.length) options.replaceWith(this.optionsGroup(chooser, ids));
+      const state = `${ids.length}:${this.searching === this.openSquare}`;
+      if (options.getAttribute("data-state") !== state) swap(options, this.optionsGroup(chooser, ids));
     }
   }
 
@@ -221,6 +286,7 @@ export class CableCarTable {
   }
 
   progressRow(chooser) {
+    const more = !chooser.complete && !this.page.pumping;
     return h(
       "div",
       { class: "progress-row" },
@@ -230,18 +296,31 @@ export class CableCarTable {
         { class: "hint" },
         chooser.complete
           ? `${chooser.total.toLocaleString()} ways to lay your tiles`
-          : `loading choices: ${chooser.loaded.toLocaleString()} of ${chooser.total.toLocaleString()}`,
+          : `${chooser.loaded.toLocaleString()} of ${chooser.total.toLocaleString()} ways loaded${this.page.pumping ? "…" : ""}`,
       ),
+      more
+        ? h("button", { type: "button", class: "small secondary", "data-key": "more-choices", onclick: () => this.page.moreChoices() }, "Load more")
+        : null,
     );
   }
 
   /** The tiles that may go on the open square at this step. */
   optionsGroup(chooser, ids) {
     const [row, col] = this.openSquare.split(",");
+    const searching = this.searching === this.openSquare;
+    let note = ": choose a tile";
+    if (searching) note = ": looking for ways to lay a tile here…";
+    else if (!ids.length) note = ": no tile can go here now";
     return h(
       "div",
-      { class: "placement-options", role: "group", "aria-label": `Tiles for row ${row}, column ${col}`, "data-count": ids.length },
-      h("p", {}, h("strong", {}, `Row ${row}, column ${col}`), ids.length ? ": choose a tile" : ": nothing can go here now"),
+      {
+        class: "placement-options",
+        role: "group",
+        "aria-label": `Tiles for row ${row}, column ${col}`,
+        "aria-busy": searching ? "true" : null,
+        "data-state": `${ids.length}:${searching}`,
+      },
+      h("p", {}, h("strong", {}, `Row ${row}, column ${col}`), note),
       h(
         "ul",
         { class: "options" },
@@ -252,20 +331,7 @@ export class CableCarTable {
             {},
             h(
               "button",
-              {
-                type: "button",
-                class: "option",
-                "data-key": `opt-${p.tile}-${p.rotation}`,
-                "data-tile": p.tile,
-                onclick: () => {
-                  if (this.first === null) this.first = id;
-                  else this.second = id;
-                  this.openSquare = null;
-                  this.page.render();
-                  const next = this.page.root.querySelector('[data-key="lay"], .cc-board .selectable');
-                  if (next) next.focus();
-                },
-              },
+              { type: "button", class: "option", "data-key": `opt-${p.tile}-${p.rotation}`, "data-tile": p.tile, onclick: () => this.pick(id) },
               tileIcon(this.tiles.get(p.tile), p.rotation, 34),
               h("span", {}, `${titleCase(p.tile)}, ${turned(p.rotation)}`),
             ),
@@ -309,9 +375,13 @@ export class CableCarTable {
     if (chosen.length) out.push(h("ul", { class: "chosen" }, chosen));
 
     if (this.first === null) {
-      out.push(h("p", {}, "Lay two tiles from your hand. Choose the square of your first tile: the highlighted squares on the board."));
+      out.push(
+        h("p", {}, "Lay two tiles from your hand. Choose the square of your first tile among the highlighted ones."),
+        chooser.complete ? null : h("p", { class: "hint" }, "Faint squares further down the board get their choices from later pages: click one to look there."),
+      );
     } else if (this.second === null) {
-      out.push(h("p", {}, "Now choose the square of your second tile."));
+      const loading = chooser.firstMayGrow(this.first);
+      out.push(h("p", {}, "Now choose the square of your second tile.", loading ? h("span", { class: "hint" }, " (loading more of them…)") : null));
       const single = chooser.action(this.first);
       if (single) {
         out.push(h("button", { type: "button", class: "primary", "data-key": "lay-one", disabled: busy, onclick: () => this.page.act(single) }, "Lay this tile only"));

@@ -24,6 +24,10 @@ export class PlacementChooser {
     this.others = []; // every action that is not lay_tiles (start_ride, roll)
     this.loaded = 0;
     this.total = 0;
+    this.pages = 0;
+    this.ended = false; // the last page has been folded in
+    this.lastFirst = null; // id of the latest first placement listed
+    this.frontier = null; // [row, col] of the latest first placement listed
     this.squaresCache = null;
   }
 
@@ -38,8 +42,9 @@ export class PlacementChooser {
     return id;
   }
 
-  /** Fold one page of legal actions in; `total` is the length of the whole list. */
-  add(actions, total) {
+  /** Fold one page of legal actions in; `total` is the length of the whole list and
+   * `last` says whether this was its last page. */
+  add(actions, total, last = false) {
     for (const action of actions) {
       if (action.type !== "lay_tiles") {
         this.others.push(action);
@@ -47,6 +52,10 @@ export class PlacementChooser {
       }
       const [first, second] = action.placements;
       const a = this.intern(first);
+      this.lastFirst = a;
+      if (!this.frontier || first.row > this.frontier[0] || (first.row === this.frontier[0] && first.col > this.frontier[1])) {
+        this.frontier = [first.row, first.col]; // never moves back (double exchanges come last)
+      }
       if (!second) {
         this.singles.add(a);
         if (!this.partners.has(a)) this.partners.set(a, new Set());
@@ -62,12 +71,38 @@ export class PlacementChooser {
     }
     this.loaded += actions.length;
     this.total = total;
+    this.pages += 1;
+    this.ended = this.ended || last || this.loaded >= total;
     this.squaresCache = null;
   }
 
   /** Whether every page has been folded in. */
   get complete() {
-    return this.loaded >= this.total;
+    return this.ended;
+  }
+
+  /** Whether later pages may still add first placements on square "row,col": the square
+   * of the latest first placement listed, or one after it (see beyondFrontier). */
+  squareMayGrow(key) {
+    const [row, col] = key.split(",").map(Number);
+    return this.beyondFrontier(row, col);
+  }
+
+  /** Whether later pages may still list pairs starting with `first`: it is the latest
+   * first placement listed (its group may go on in the next page). */
+  firstMayGrow(first) {
+    return !this.complete && this.lastFirst === first;
+  }
+
+  /** Whether square (row, col) is the square of the latest first placement listed or
+   * comes after it.  The server lists pairs in a fixed order, grouped by the square of
+   * their first placement, row by row (double exchanges last), so only such a square may
+   * still get first placements from later pages. */
+  beyondFrontier(row, col) {
+    if (this.complete) return false;
+    if (!this.frontier) return true;
+    const [fr, fc] = this.frontier;
+    return row > fr || (row === fr && col >= fc);
   }
 
   /** Whether any lay_tiles action was listed. */

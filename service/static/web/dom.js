@@ -79,6 +79,18 @@ export function replaceChildren(el, ...children) {
   }
 }
 
+/** Put `fresh` in place of `old`, keeping keyboard focus on the element with the same
+ * data-key if `old` held the focus. */
+export function swap(old, fresh) {
+  const active = document.activeElement;
+  const key = active && old.contains(active) ? active.getAttribute("data-key") : null;
+  old.replaceWith(fresh);
+  if (key) {
+    const again = fresh.getAttribute("data-key") === key ? fresh : fresh.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    if (again) again.focus({ preventScroll: true });
+  }
+}
+
 /** "1 card", "2 cards". */
 export function plural(n, word, many = word + "s") {
   return `${n} ${n === 1 ? word : many}`;

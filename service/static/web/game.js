@@ -19,6 +19,8 @@ import { PlacementChooser } from "./choices.js";
 const TITLES = { "ttr-sf": "Ticket to Ride: San Francisco", "cable-car": "San Francisco cable cars" };
 const LEGAL_PAGE = { "ttr-sf": 1000, "cable-car": 10000 };
 const REPLAY_STEP_MS = 700;
+// Pages of cable-car choices fetched at the start of a turn (more on demand).
+const AUTO_PAGES = 2;
 
 export class GamePage {
   constructor(root, place) {
@@ -42,6 +44,10 @@ export class GamePage {
     this.dirty = false;
     this.stopped = false;
     this.legalAbort = null;
+    this.legalCursor = null;
+    this.legalVersion = null;
+    this.wants = [];
+    this.pumping = false;
     this.replayAbort = null;
     this.playTimer = null;
   }
@@ -182,42 +188,97 @@ export class GamePage {
     this.render();
   }
 
-  /** Fetch every page of the seat's legal actions for the current version. */
-  async loadLegal() {
+  /** Start fetching the seat's legal actions for the current version: every page of a
+   * Ticket to Ride list; the first pages of a cable-car list (more on demand). */
+  loadLegal() {
     if (this.legalAbort) this.legalAbort.abort();
+    for (const want of this.wants || []) want.resolve();
+    this.wants = [];
     this.legal = null;
     this.chooser = null;
     if (!this.canAct) return;
-    const controller = new AbortController();
-    this.legalAbort = controller;
-    const version = this.view.version;
-    const limit = LEGAL_PAGE[this.type] || 1000;
+    this.legalAbort = new AbortController();
+    this.legalVersion = this.view.version;
+    this.legalCursor = 0;
+    if (this.type === "cable-car") {
+      this.chooser = new PlacementChooser();
+      this.requestChoices((c) => c.pages >= AUTO_PAGES);
+    } else {
+      this.loadAllLegal();
+    }
+  }
+
+  async loadAllLegal() {
+    const signal = this.legalAbort.signal;
     const all = [];
-    const chooser = this.type === "cable-car" ? new PlacementChooser() : null;
-    let cursor = 0;
     try {
-      while (cursor !== null && cursor !== undefined) {
-        const page = await api.legalActions(this.id, this.token, { cursor, limit, signal: controller.signal });
-        if (controller.signal.aborted || this.stopped) return;
-        if (page.version !== version) {
-          this.scheduleRefresh();
-          return;
-        }
-        if (chooser) {
-          chooser.add(page.actions, page.total);
-          this.chooser = chooser;
-        } else {
-          all.push(...page.actions);
-        }
-        const firstPage = cursor === 0;
-        cursor = page.next_cursor;
-        if (!chooser && cursor !== null) continue;
-        this.legal = chooser ? null : all;
-        if (firstPage || !this.renderer.grow) this.render();
+      while (this.legalCursor !== null) {
+        const page = await this.legalPage(signal);
+        if (!page) return;
+        all.push(...page.actions);
+      }
+      this.legal = all;
+      this.render();
+    } catch (err) {
+      if (err.name !== "AbortError") this.showProblem(err);
+    }
+  }
+
+  /** The next page of legal actions, or null when the game moved on meanwhile. */
+  async legalPage(signal) {
+    const limit = LEGAL_PAGE[this.type] || 1000;
+    const page = await api.legalActions(this.id, this.token, { cursor: this.legalCursor, limit, signal });
+    if (signal.aborted || this.stopped) return null;
+    if (page.version !== this.legalVersion) {
+      this.scheduleRefresh();
+      return null;
+    }
+    this.legalCursor = page.next_cursor ?? null;
+    return page;
+  }
+
+  /** Fetch more pages of tile choices until `satisfied(chooser)` holds or the list ends.
+   * Resolves then; several requests share one sequence of fetches. */
+  requestChoices(satisfied) {
+    return new Promise((resolve) => {
+      this.wants.push({ satisfied, resolve });
+      this.pump();
+    });
+  }
+
+  /** The "Load more" button: a few more pages of tile choices. */
+  moreChoices() {
+    if (!this.chooser) return;
+    const target = this.chooser.pages + AUTO_PAGES;
+    this.requestChoices((c) => c.pages >= target);
+    this.renderer.grow();
+  }
+
+  async pump() {
+    if (this.pumping || !this.chooser) return;
+    this.pumping = true;
+    const chooser = this.chooser;
+    const signal = this.legalAbort.signal;
+    try {
+      for (;;) {
+        this.wants = this.wants.filter((w) => {
+          const done = chooser.complete || w.satisfied(chooser);
+          if (done) w.resolve();
+          return !done;
+        });
+        if (!this.wants.length || signal.aborted) break;
+        const page = await this.legalPage(signal);
+        if (!page) break;
+        const first = chooser.pages === 0;
+        chooser.add(page.actions, page.total, this.legalCursor === null);
+        if (first || !this.renderer.grow) this.render();
         else this.renderer.grow();
       }
     } catch (err) {
       if (err.name !== "AbortError") this.showProblem(err);
+    } finally {
+      this.pumping = false;
+      if (this.chooser && this.chooser !== chooser) this.pump(); // a new turn began meanwhile
     }
   }
 
