@@ -4,6 +4,7 @@ follows live."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import Pages, Server, expect
+from tests.browser.ride_plan import plan_ride
 from tests.browser.test_lobby import assert_fits, create_in_lobby
 
 pytestmark = pytest.mark.browser
@@ -105,3 +107,62 @@ def test_the_cable_car_table_fits_a_phone_and_is_keyboard_usable(
         shot(page, "cablecar_phone")
     finally:
         context.close()
+
+
+@pytest.fixture(scope="module")
+def ride_ready_game(server: Server) -> dict[str, Any]:
+    """A real cable-car game, played through the API, in which seat 0 may start its ride."""
+    names = ["Ada", "Bo"]
+    for attempt in range(10):
+        seed = f"browser-ride-{attempt}"
+        moves = plan_ride(names, seed)
+        if moves is not None:
+            break
+    else:
+        raise AssertionError("no seed gave a network to ride on")
+    game = server.api.create("cable-car", names, seed=seed)
+    tokens = [s["token"] for s in game["seats"]]
+    for seat, action in moves:
+        server.api.act(game["id"], tokens[seat], action)
+    legal = server.api.legal(game["id"], tokens[0], limit=10)
+    assert any(a["type"] == "start_ride" for a in legal), legal[:3]
+    return game
+
+
+def test_a_seat_starts_its_ride_and_rolls_by_clicking(
+    pages: Pages, server: Server, ride_ready_game: dict[str, Any], shot: Callable[[Any, str], Path]
+) -> None:
+    game = ride_ready_game
+    gid, tokens = game["id"], [s["token"] for s in game["seats"]]
+    rider = pages.open(f"#game={gid}&token={tokens[0]}")
+    watcher = pages.open(f"#game={gid}")
+    rider.locator("button[data-key^=ride-]").first.wait_for()
+    assert rider.locator("button[data-key^=ride-]").count() == 2, "a ride may start from either terminal"
+    assert watcher.locator(".players-table tr[data-seat='0']").inner_text().endswith("secret")
+    rider.locator("button[data-key^=ride-]").first.click()
+    watcher.locator(".cc-board .tram[data-seat='0']").wait_for()
+    watcher.locator(".cc-board .ride-path").wait_for()
+    assert "line" in watcher.locator(".players-table tr[data-seat='0'] td").last.inner_text()
+
+    rolls = 0
+    for _ in range(12):
+        if rolls == 3 or server.api.view(gid)["status"] == "finished":
+            break
+        view = server.api.view(gid)
+        if view["active_seats"] == [0]:
+            roll = rider.locator("button[data-key=roll]")
+            roll.wait_for()
+            before = len(rider.locator(".events .event").all())
+            roll.click()
+            expect(rider.locator(".events .event")).not_to_have_count(before)
+            rolls += 1
+        else:
+            server.api.act(gid, tokens[1], server.api.legal(gid, tokens[1], limit=1)[0])
+    assert rolls >= 1
+    ride = watcher.locator(".rides .ride[data-seat='0']")
+    expect(ride.locator(".die")).to_have_text(re.compile(r"^[1-4H]$"))
+    assert "space" in ride.inner_text()
+    assert any("rolled" in t for t in rider.locator(".events .event").all_inner_texts())
+    expect(watcher.locator(".events .event", has_text="rolled")).to_have_count(rolls)
+    shot(rider, "cablecar_ride_seat")
+    shot(watcher, "cablecar_ride_spectator")

@@ -199,12 +199,10 @@ export function cableCarBoard(board, view, ui) {
   view.players.forEach((p) => {
     if (!p.ride) return;
     const points = p.ride.spaces.map((sp) => (Array.isArray(sp) ? centre(sp[0], sp[1]) : terminalsByName.get(sp))).filter(Boolean);
+    const d = points.map(([x, y]) => `${x},${y}`).join(" ");
     trams.append(
-      s("polyline", {
-        class: "ride-path",
-        points: points.map(([x, y]) => `${x},${y}`).join(" "),
-        stroke: colorOfLine.get(p.line) || TRAM_COLORS[p.seat % TRAM_COLORS.length],
-      }),
+      s("polyline", { class: "ride-casing", points: d }),
+      s("polyline", { class: "ride-path", points: d, stroke: colorOfLine.get(p.line) || TRAM_COLORS[p.seat % TRAM_COLORS.length] }, s("title", {}, `${p.name}'s ride: ${p.ride.from} → ${p.ride.to}`)),
     );
   });
   view.players.forEach((p, i) => {

@@ -178,6 +178,7 @@ export class CableCarTable {
 
   panels(view) {
     const out = [this.playersPanel(view)];
+    if (view.players.some((p) => p.ride)) out.push(this.ridesPanel(view));
     if (view.me) out.push(this.mePanel(view));
     if (!this.page.replay && this.page.canAct) out.push(this.actionPanel(view));
     return out;
@@ -224,6 +225,31 @@ export class CableCarTable {
     );
   }
 
+  /** Every ride under way: the last roll and how far each tram has come. */
+  ridesPanel(view) {
+    const rows = view.players
+      .filter((p) => p.ride)
+      .map((p) => {
+        const line = p.line ? this.line(p.line) : null;
+        return h(
+          "li",
+          { class: "ride", "data-seat": p.seat },
+          h("span", { class: "die", title: p.last_roll ? `last roll: ${p.last_roll}` : "no roll yet" }, p.last_roll || "–"),
+          h(
+            "div",
+            { class: "ride-text" },
+            h("strong", {}, p.name),
+            line ? [" ", h("span", { class: "line-chip", "data-color": line.color }, `line ${line.id}`)] : null,
+            ` ${p.ride.from} → ${p.ride.to}`,
+            h("br"),
+            h("progress", { max: String(p.ride.length), value: String(p.ride.position), "aria-label": `${p.name}'s tram: space ${p.ride.position} of ${p.ride.length}` }),
+            h("span", { class: "hint" }, ` space ${p.ride.position} of ${p.ride.length}` + (p.last_roll ? ` · rolled ${DIE_WORDS[p.last_roll] || p.last_roll}` : "")),
+          ),
+        );
+      });
+    return h("section", { class: "card rides", "aria-labelledby": "rides-title" }, h("h2", { id: "rides-title" }, "Inaugural rides"), h("ul", { class: "ride-list" }, rows));
+  }
+
   mePanel(view) {
     const me = view.me;
     const line = this.line(me.line);
@@ -263,10 +289,6 @@ export class CableCarTable {
     }
     const rolls = chooser.others.filter((a) => a.type === "roll");
     const rides = chooser.others.filter((a) => a.type === "start_ride");
-    const me = view.players[this.page.mySeat];
-    if (me && me.last_roll) {
-      parts.push(h("p", { class: "die-result" }, h("span", { class: "die" }, me.last_roll), ` You rolled ${DIE_WORDS[me.last_roll] || me.last_roll}.`));
-    }
     if (rolls.length) {
       parts.push(h("button", { type: "button", class: "primary big", "data-key": "roll", disabled: busy, onclick: () => this.page.act(rolls[0]) }, "Roll the die"));
     }
