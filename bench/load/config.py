@@ -18,7 +18,7 @@ class HarnessConfig:
 
     clients: int = 32
     seconds: float = 60.0
-    rounds: int = 2
+    rounds: int = 4
     bot_seconds: float = 30.0
     workers: int = 3
     threads: int = 8

@@ -9,7 +9,8 @@ no gunicorn, no concurrency), so the figures are the service's own cost per
 * database statements per action (by kind) and transactions per action (the
   database's own ``xact_commit`` counter), Redis commands per action;
 * shares of the CPU time under ``cProfile`` (timer: ``time.process_time``, so
-  waiting for the database is not counted), grouped by who spends it.
+  waiting for the database is not counted), grouped by package, builtins and
+  standard-library code counted for their callers.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import Any
 from bench.load.scripts import GameScript
 
 BUCKETS: tuple[tuple[str, str], ...] = (
-    ("/psycopg", "PostgreSQL driver"),
+    ("/psycopg", "PostgreSQL driver (psycopg, pool)"),
     ("/redis/", "Redis client"),
     ("/marshmallow/", "marshmallow (schemas)"),
     ("/flask/", "Flask / Werkzeug"),
@@ -35,12 +36,9 @@ BUCKETS: tuple[tuple[str, str], ...] = (
     ("/domain/", "rules (domain/)"),
     ("/events/", "event store code (events/)"),
     ("/service/", "service code (service/)"),
-    ("pickle", "pickle / json / hashing"),
-    ("json", "pickle / json / hashing"),
-    ("hmac", "pickle / json / hashing"),
-    ("hashlib", "pickle / json / hashing"),
-    ("copy.py", "copy.deepcopy"),
+    ("/bench/", "the profile's own driver"),
 )
+OTHER = "unattributed (no caller in the groups above)"
 
 _KINDS = (
     (re.compile(r"FROM games\b"), "SELECT the game row"),
@@ -164,14 +162,43 @@ def _per(counter: Counter[str], actions: int) -> tuple[tuple[str, float], ...]:
     return tuple((name, n / actions) for name, n in counter.most_common())
 
 
+Func = tuple[str, int, str]
+
+
+def _bucket(filename: str) -> str | None:
+    return next((name for needle, name in BUCKETS if needle in filename), None)
+
+
 def _shares(profiler: cProfile.Profile) -> tuple[tuple[str, float], ...]:
-    stats: Any = pstats.Stats(profiler)
+    """CPU own time by group; the time of builtins and standard-library code
+    goes to the groups of their callers, in proportion to what each caller
+    made them spend (so ``copy.deepcopy`` called by marshmallow counts as
+    marshmallow)."""
+    stats: dict[Func, Any] = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    memo: dict[Func, dict[str, float]] = {}
+
+    def owners(func: Func, depth: int) -> dict[str, float]:
+        if func in memo:
+            return memo[func]
+        named = _bucket(func[0])
+        if named is not None:
+            return {named: 1.0}
+        callers = stats.get(func, (0, 0, 0.0, 0.0, {}))[4]
+        weights = {c: float(v[2]) for c, v in callers.items() if isinstance(v, tuple)}
+        total = sum(weights.values())
+        if depth > 40 or total <= 0:
+            return {OTHER: 1.0}
+        memo[func] = {OTHER: 1.0}  # a cycle ends here
+        result: dict[str, float] = {}
+        for caller, weight in weights.items():
+            for name, share in owners(caller, depth + 1).items():
+                result[name] = result.get(name, 0.0) + share * weight / total
+        memo[func] = result
+        return result
+
     spent: Counter[str] = Counter()
-
-    def bucket_of(filename: str) -> str:
-        return next((name for needle, name in BUCKETS if needle in filename), "other (stdlib, sockets, threads)")
-
-    for (filename, _line, _name), row in stats.stats.items():
-        spent[bucket_of(filename)] += row[2]  # tottime
+    for func, row in stats.items():
+        for name, share in owners(func, 0).items():
+            spent[name] += row[2] * share  # tottime
     total = sum(spent.values()) or 1.0
     return tuple((name, t / total) for name, t in spent.most_common())

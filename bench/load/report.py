@@ -235,7 +235,10 @@ def _profile(p: ActionProfile) -> list[str]:
         "- The baseline does 1 statement (1 transaction) per request and no Redis command.",
         "",
     ]
-    out += _table(["CPU spent in (cProfile own time, process_time timer)", "share"],
+    out += ["CPU by group (cProfile with a `process_time` timer; the time of builtins and standard-library code "
+            "is given to the groups that called it, e.g. `copy.deepcopy` under marshmallow; Flask / Werkzeug "
+            "includes the test client building each request):", ""]
+    out += _table(["CPU spent in", "share"],
                   [[name, _pct(share)] for name, share in p.shares])
     return [*out, ""]
 
