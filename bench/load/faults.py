@@ -233,8 +233,6 @@ def dropped_responses(server: Gunicorn, store: EventStore, scripts: Sequence[Gam
         marks.notes["retries answered replayed=false (first attempt had not been applied)"] = str(
             sum(p.retry_fresh for p in players))
         marks.side = merge(p.recorder for p in players)
-        marks.notes["retries answered 409 stale_version while the dropped attempt was still in flight"] = str(
-            marks.side.stale_in_flight)
 
     return _scenario(
         "dropped-responses", f"{droppers} clients lose every answer and retry with the same Idempotency-Key",

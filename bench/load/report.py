@@ -263,15 +263,19 @@ def _findings(results: RunResults) -> list[str]:
             "share)."
         )
         if load.whatif:
+            gain = load.ratio_of(load.whatif) / load.ratio if load.ratio else math.nan
+            whatif_cpu = next((dict(use.per(sum(len(r.recorder.accepted) for r in load.whatif)))
+                               for kind, use in load.cpu if kind == "what-if write path"), {})
             notes.append(
-                "Removing redundant round trips alone does not change that: the what-if server "
-                "(`bench/load/whatif_wsgi.py`: the game row read once per request instead of three times in "
-                "`service/routes/games.py` `post_action`, `GameService.act` and `GameService.load`; no up-front "
-                "idempotency lookup in `GameService.act`) reached "
-                f"{_f(load.ratio_of(load.whatif), 2)} of the baseline against {_f(load.ratio, 2)}. Both are "
-                "still worth doing for latency under a remote database, but the throughput goal needs less CPU "
-                "per request (e.g. module-level marshmallow schema instances instead of one `Schema()` per "
-                "request, which deep-copies its fields; fewer transactions per action in PostgreSQL)."
+                "The what-if server (`bench/load/whatif_wsgi.py`: the game row read once per request instead of "
+                "three times in `service/routes/games.py` `post_action`, `GameService.act` and "
+                "`GameService.load`; no up-front idempotency lookup in `GameService.act`) reached "
+                f"{_f(load.ratio_of(load.whatif), 2)} of the baseline against {_f(load.ratio, 2)} (x{_f(gain, 2)}), "
+                f"at {_f(whatif_cpu.get('total', math.nan), 2)} ms of CPU per action against "
+                f"{_f(write.get('total', math.nan), 2)}. Worth doing, but not enough for 0.5: that needs much "
+                "less CPU per request in the workers (e.g. module-level marshmallow schema instances instead of "
+                "a `Schema()` per request, which deep-copies its fields) and fewer transactions per action in "
+                "PostgreSQL."
             )
     shared = [r for r in results.races if r.same_key and r.refused]
     in_flight = sum(f.seen.stale_in_flight for f in results.faults)
@@ -378,7 +382,9 @@ def _faults(results: Sequence[FaultResult], races: Sequence[RaceOutcome]) -> lis
         out += [f"- unclean: {u}" for u in f.seen.unclean[:5]]
         out += [f"- problem: {p}" for p in f.integrity.problems[:5]]
     if races:
-        out += ["", "### Same action, same version, all at once", ""]
+        out += ["", "### Same action, same version, all at once", "",
+                "Right answers: with a key each, one 201 and 409 `stale_version` for all the others; with one "
+                "shared key, one 201 applied and the replay (201, `replayed: true`) for all the others.", ""]
         rows = [["one shared key" if r.same_key else "a key each", str(r.created), str(r.replayed),
                  _errors(Counter(r.refused)), str(r.no_answer)] for r in races]
         out += _table(["Idempotency-Key", "201 applied", "201 replayed", "refused", "no answer"], rows)
