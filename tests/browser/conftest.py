@@ -148,6 +148,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
                 "1",
                 "--threads",
                 "32",
+                "--access-log",
             ],
             cwd=ROOT,
             env=env,

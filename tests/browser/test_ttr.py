@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Pages, Server
+from tests.browser.conftest import Pages, Server, expect
 from tests.browser.test_lobby import assert_fits, create_in_lobby
 
 pytestmark = pytest.mark.browser
@@ -103,11 +103,13 @@ def test_two_seats_play_ticket_to_ride_by_clicking_and_a_spectator_follows_live(
     bo.unroute("**/v1/games/*/actions")
     assert current_version(server, gid) == version, "a refused action writes nothing"
 
-    # --- Bo claims a route by clicking it on the map and choosing how to pay
+    # --- Bo claims a route with the keyboard: focus it on the map, Enter, Enter on how to pay
     route = bo.locator(".ttr-map .route.claimable").first
     route_id = route.get_attribute("data-route")
-    route.click()
-    bo.locator(".claim-options button").first.click()
+    route.focus()
+    bo.keyboard.press("Enter")
+    expect(bo.locator(".claim-options button").first).to_be_focused()
+    bo.keyboard.press("Enter")
     watcher.locator(f".route.claimed[data-route='{route_id}']").wait_for()
     bo.locator(f".route.claimed[data-route='{route_id}']").wait_for()
     assert bo.locator(".game > .problem").count() == 0, "a later success clears the problem"
@@ -146,3 +148,32 @@ def test_the_ticket_to_ride_table_is_keyboard_usable_and_fits_a_phone(
         shot(page, "ttr_phone")
     finally:
         context.close()
+
+
+def test_a_page_follows_the_event_stream_and_never_polls(pages: Pages, server: Server) -> None:
+    game = server.api.create("ttr-sf", ["Ada", "Bo"], seed="browser-stream")
+    gid, tokens = game["id"], [s["token"] for s in game["seats"]]
+    page = pages.open(f"#game={gid}&token={tokens[1]}")
+    page.wait_for_selector(".action.keep")
+    page.wait_for_timeout(300)  # let the first loads settle
+
+    def game_reads() -> list[tuple[str, str, dict[str, str]]]:
+        return [r for r in pages.requests if f"/v1/games/{gid}" in r[1] and "/events/stream" not in r[1]]
+
+    before = len(game_reads())
+    page.wait_for_timeout(2500)
+    assert len(game_reads()) == before, "an idle page sends no requests: it waits on the event stream"
+
+    # another seat acts: the stream wakes the page, which re-reads the view with its own token
+    ada_keeps = server.api.legal(gid, tokens[0])[0]
+    server.api.act(gid, tokens[0], ada_keeps)
+    page.locator(".events .event", has_text="Ada kept").wait_for()
+    reads = game_reads()[before:]
+    assert reads, "the page re-read the game after the stream message"
+    assert all(headers.get("authorization") == f"Bearer {tokens[1]}" for _, _, headers in reads)
+    streams = [r for r in pages.requests if "/events/stream" in r[1]]
+    assert streams and all("authorization" not in headers for _, _, headers in streams), (
+        "the stream is the spectator stream"
+    )
+    assert not [url for _, url, _ in pages.requests if "st_" in url], "no token in any URL"
+    assert "st_" not in server.log.read_text(), "no token in the server's log"
