@@ -42,7 +42,7 @@ function shareRow(label, link, key, openLabel) {
     "tr",
     {},
     h("th", { scope: "row" }, label),
-    h("td", { class: "link-cell" }, input),
+    h("td", {}, input),
     h("td", { class: "nowrap" }, copy, " ", h("a", { href: link, target: "_blank", rel: "noopener", class: "button small", "data-role": key }, openLabel), status),
   );
 }
