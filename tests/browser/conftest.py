@@ -250,6 +250,7 @@ def shot() -> Callable[[Any, str], Path]:
 
     def take(page: Any, name: str) -> Path:
         path = ARTIFACTS / f"{name}.png"
+        page.evaluate("window.scrollTo(0, 0)")  # the board is sticky: show it where it starts
         page.screenshot(path=str(path), full_page=True)
         return path
 

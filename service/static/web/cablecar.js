@@ -174,6 +174,18 @@ export class CableCarTable {
     }
   }
 
+  /** The lines: colour, number and terminals (the loops carry the number too). */
+  legend() {
+    return h(
+      "ul",
+      { class: "legend", "aria-label": "Lines" },
+      this.page.board.lines.map((line) =>
+        h("li", {}, h("span", { class: "line-chip", "data-color": line.color }, line.id), ` ${line.terminals.map((t) => t.name).join(" – ")}`),
+      ),
+      h("li", {}, h("span", { class: "stop-chip" }, "A"), " stop; a small letter marks its tile"),
+    );
+  }
+
   // ------------------------------------------------------------------ side panels
 
   panels(view) {
@@ -276,6 +288,12 @@ export class CableCarTable {
       ),
       h("p", { class: "hint" }, "Build one track between your two terminals that passes the tiles of these stops:"),
       h("ul", { class: "stops" }, stops),
+      h("h3", {}, "Your hand"),
+      h(
+        "ul",
+        { class: "my-hand" },
+        view.players[me.seat].hand.map((t) => h("li", {}, tileIcon(this.tiles.get(t), 0, 40), h("span", {}, titleCase(t)))),
+      ),
     );
   }
 

@@ -462,7 +462,7 @@ export class GamePage {
       h(
         "div",
         { class: "table" },
-        h("div", { class: "board-area" }, view === this.shown || !this.replay ? this.renderer.board(view) : h("p", {}, "Loading…")),
+        h("div", { class: "board-area" }, view === this.shown || !this.replay ? [this.renderer.board(view), this.renderer.legend()] : h("p", {}, "Loading…")),
         h("div", { class: "side" }, side, log),
       ),
     );

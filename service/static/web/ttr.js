@@ -121,6 +121,21 @@ export class TtrTable {
     });
   }
 
+  /** What the letters and marks on the map stand for. */
+  legend() {
+    const colors = ["blue", "green", "black", "purple", "red", "orange"].map((c) =>
+      h("li", {}, h("span", { class: "swatch", "data-color": c }, cardColor(c).letter), ` ${c}`),
+    );
+    return h(
+      "ul",
+      { class: "legend", "aria-label": "Map legend" },
+      colors,
+      h("li", {}, h("span", { class: "swatch", "data-color": "gray" }, " "), " gray: any one colour"),
+      h("li", {}, h("span", { class: "swatch", "data-color": "ferry" }, "~"), " ferry space: a ferry card"),
+      h("li", {}, h("span", { class: "swatch seat seat-white" }, "2"), " claimed: the seat's cars and number"),
+    );
+  }
+
   // ------------------------------------------------------------------ side panels
 
   panels(view) {
@@ -259,6 +274,9 @@ export class TtrTable {
     const claims = this.legalOf("claim_route");
     const tickets = this.legalOf("draw_tickets");
     if (claims.length || tickets.length) out.push(this.turnPanel(claims, tickets));
+    else if (this.legalOf("draw_card").length && !keeps.length && !places.length) {
+      out.push(h("section", { class: "card action" }, h("h2", {}, "Your turn"), h("p", {}, "Draw your second card: a face-up card or the deck.")));
+    }
     if (!this.page.legal) out.push(h("p", { class: "hint card" }, "Loading your choices…"));
     return out;
   }
