@@ -112,3 +112,24 @@ def test_the_live_page_links_to_the_replay_and_shows_the_final_score(
     page.locator("#replay-slider").wait_for()
     assert "token=" in page.url and "replay" in page.url, "the seat keeps its token in the replay"
     assert page.locator(".hand").count() == 1, "the seat's own cards show in its replay"
+
+
+def test_dragging_the_slider_with_the_mouse_moves_through_the_game(
+    pages: Pages, finished_game: dict[str, Any]
+) -> None:
+    gid, last = finished_game["id"], finished_game["final"]["version"]
+    page = pages.open(f"#game={gid}&replay&at=1")
+    slider = page.locator("#replay-slider")
+    page.locator(".version", has_text=f"version 1 / {last}").wait_for()
+    box = slider.bounding_box()
+    assert box is not None
+    y = box["y"] + box["height"] / 2
+    page.mouse.move(box["x"] + 2, y)
+    page.mouse.down()
+    for fraction in (0.2, 0.4, 0.6):  # the board redraws under the moving pointer
+        page.mouse.move(box["x"] + box["width"] * fraction, y, steps=4)
+        page.wait_for_timeout(150)
+    page.mouse.move(box["x"] + box["width"] - 2, y, steps=4)
+    page.mouse.up()
+    page.locator(".version", has_text=f"version {last} / {last}").wait_for()
+    page.locator(".result .score-table").wait_for()

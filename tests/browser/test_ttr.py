@@ -112,7 +112,7 @@ def test_two_seats_play_ticket_to_ride_by_clicking_and_a_spectator_follows_live(
     bo.keyboard.press("Enter")
     watcher.locator(f".route.claimed[data-route='{route_id}']").wait_for()
     bo.locator(f".route.claimed[data-route='{route_id}']").wait_for()
-    assert bo.locator(".game > .problem").count() == 0, "a later success clears the problem"
+    expect(bo.locator(".game > .problem")).to_be_hidden()  # a later success clears the problem
 
     # --- a few more turns: Ada draws, Bo draws tickets and keeps them
     draw_two_cards(ada)

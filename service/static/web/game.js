@@ -36,7 +36,6 @@ export class GamePage {
     this.legal = null; // every legal action (Ticket to Ride), or null
     this.chooser = null; // the paged tile-pair chooser (cable cars), or null
     this.problem = null;
-    this.notice = null;
     this.busy = false;
     this.stream = null;
     this.streamState = "off";
@@ -50,6 +49,8 @@ export class GamePage {
     this.pumping = false;
     this.replayAbort = null;
     this.playTimer = null;
+    this.bar = null; // the replay controls
+    this.slots = null; // the page's frame
   }
 
   /** Load the game and draw it; in live mode, start listening to its stream. */
@@ -60,9 +61,10 @@ export class GamePage {
       this.renderer = this.view.type === "cable-car" ? new CableCarTable(this) : new TtrTable(this);
       this.events = await api.eventsAfter(this.id, this.token, 0);
     } catch (err) {
-      this.fail(err);
+      if (!this.stopped) this.fail(err);
       return;
     }
+    if (this.stopped) return;
     if (this.replay) {
       this.at = Math.min(this.startAt || this.view.version, this.view.version);
       this.shown = this.at === this.view.version ? this.view : null;
@@ -271,7 +273,7 @@ export class GamePage {
         if (!page) break;
         const first = chooser.pages === 0;
         chooser.add(page.actions, page.total, this.legalCursor === null);
-        if (first || !this.renderer.grow) this.render();
+        if (first) this.render();
         else this.renderer.grow();
       }
     } catch (err) {
@@ -279,6 +281,7 @@ export class GamePage {
     } finally {
       this.pumping = false;
       if (this.chooser && this.chooser !== chooser) this.pump(); // a new turn began meanwhile
+      else if (this.chooser === chooser && !this.stopped) this.renderer.grow(); // "Load more" again
     }
   }
 
@@ -303,8 +306,7 @@ export class GamePage {
   showProblem(err) {
     this.problem = err && err.detail ? err.detail : String(err);
     this.render();
-    const el = this.root.querySelector(".game > .problem");
-    if (el) el.scrollIntoView({ block: "nearest" });
+    if (this.slots && this.problem) this.slots.problem.scrollIntoView({ block: "nearest" });
   }
 
   // ------------------------------------------------------------------ replay
@@ -346,43 +348,51 @@ export class GamePage {
     this.render();
   }
 
+  /** The replay controls, built once and updated in place (a slider redrawn under the
+   * pointer would drop the drag). */
   replayBar() {
-    const max = this.view.version;
+    if (this.bar) return this.bar;
     const slider = h("input", {
       type: "range",
       min: "1",
-      max: String(max),
-      value: String(this.at),
       step: "1",
       id: "replay-slider",
       "data-key": "replay-slider",
       "aria-label": "Replay position (event number)",
-      "aria-valuetext": `event ${this.at} of ${max}`,
     });
     slider.addEventListener("input", () => this.showAt(Number(slider.value)));
     const step = (label, key, to, text) =>
-      h("button", { type: "button", class: "small secondary", "aria-label": label, "data-key": key, onclick: () => this.showAt(to) }, text);
-    const current = this.events.find((e) => e.seq === this.at);
-    return h(
+      h("button", { type: "button", class: "small secondary", "aria-label": label, "data-key": key, onclick: () => this.showAt(to()) }, text);
+    const play = h("button", { type: "button", class: "small", "data-key": "rp-play", onclick: () => this.togglePlay() }, "Play");
+    const position = h("p", { class: "replay-pos", "aria-live": "polite" });
+    const el = h(
       "div",
       { class: "replay-bar card", role: "group", "aria-label": "Replay" },
       h(
         "div",
         { class: "row" },
-        step("First event", "rp-first", 1, "|◀"),
-        step("Previous event", "rp-prev", this.at - 1, "◀"),
+        step("First event", "rp-first", () => 1, "|◀"),
+        step("Previous event", "rp-prev", () => this.at - 1, "◀"),
         slider,
-        step("Next event", "rp-next", this.at + 1, "▶"),
-        step("Last event", "rp-last", max, "▶|"),
-        h("button", { type: "button", class: "small", "data-key": "rp-play", onclick: () => this.togglePlay() }, this.playTimer ? "Pause" : "Play"),
+        step("Next event", "rp-next", () => this.at + 1, "▶"),
+        step("Last event", "rp-last", () => this.view.version, "▶|"),
+        play,
       ),
-      h(
-        "p",
-        { class: "replay-pos", "aria-live": "polite" },
-        h("strong", {}, `Event ${this.at} of ${max}`),
-        current ? `: ${describeEvent(current, this.logContext())}` : "",
-      ),
+      position,
     );
+    this.bar = { el, slider, play, position };
+    return this.bar;
+  }
+
+  updateReplayBar() {
+    const { slider, play, position } = this.replayBar();
+    const max = this.view.version;
+    slider.max = String(max);
+    slider.value = String(this.at);
+    slider.setAttribute("aria-valuetext", `event ${this.at} of ${max}`);
+    play.textContent = this.playTimer ? "Pause" : "Play";
+    const current = this.events.find((e) => e.seq === this.at);
+    position.replaceChildren(h("strong", {}, `Event ${this.at} of ${max}`), current ? `: ${describeEvent(current, this.logContext())}` : "");
   }
 
   // ------------------------------------------------------------------ drawing
@@ -415,9 +425,7 @@ export class GamePage {
     if (this.token) {
       links.push(h("a", { href: fragment({ id: this.id }), class: "button small secondary", "data-key": "to-watch" }, "Spectator view"));
     }
-    return h(
-      "div",
-      { class: "game-head" },
+    return [
       h(
         "div",
         {},
@@ -436,42 +444,56 @@ export class GamePage {
         ),
       ),
       h("nav", { class: "row", "aria-label": "Game views" }, links),
+    ];
+  }
+
+  /** The page's frame, built once: the parts that are redrawn go into its slots. */
+  frame() {
+    if (this.slots && this.root.contains(this.slots.game)) return this.slots;
+    const head = h("div", { class: "game-head" });
+    const banner = h("p", { class: "banner", role: "status" });
+    const problem = h("p", { class: "problem", role: "alert", hidden: true });
+    const board = h("div", { class: "board-area" });
+    const panels = h("div", { class: "panels" });
+    const side = h("div", { class: "side" }, this.replay ? this.replayBar().el : null, panels);
+    const game = h(
+      "div",
+      { class: `game game-${this.type}${this.replay ? " replaying" : ""}` },
+      head,
+      banner,
+      problem,
+      h("div", { class: "table" }, board, side),
     );
+    replaceChildren(this.root, game);
+    this.slots = { game, head, banner, problem, board, panels };
+    return this.slots;
   }
 
   render() {
     if (this.stopped || !this.renderer) return;
     const view = this.shown || this.view;
-    const side = [];
-    if (this.replay) side.push(this.replayBar());
-    side.push(...this.renderer.panels(view));
-    if (view.status === "finished" && view.result) side.push(this.renderer.result(view));
-    const shownEvents = this.replay ? this.events.filter((e) => e.seq <= this.view.version) : this.events;
+    const slots = this.frame();
+    replaceChildren(slots.head, ...this.header(view));
+    slots.banner.textContent = this.banner(view);
+    slots.problem.textContent = this.problem || "";
+    slots.problem.hidden = !this.problem;
+    if (this.replay) this.updateReplayBar();
+    if (view === this.shown || !this.replay) replaceChildren(slots.board, this.renderer.board(view), this.renderer.legend());
+    else replaceChildren(slots.board, h("p", {}, "Loading…"));
+
+    const panels = this.renderer.panels(view);
+    if (view.status === "finished" && view.result) panels.push(this.renderer.result(view));
     const log = h(
       "section",
       { class: "card log", "aria-labelledby": "log-title" },
-      h("h2", { id: "log-title" }, "Events ", h("span", { class: "hint" }, plural(shownEvents.length, "event"))),
-      eventList(shownEvents, this.logContext(), this.replay ? { current: this.at, onPick: (seq) => this.showAt(seq) } : {}),
+      h("h2", { id: "log-title" }, "Events ", h("span", { class: "hint" }, plural(this.events.length, "event"))),
+      eventList(this.events, this.logContext(), this.replay ? { current: this.at, onPick: (seq) => this.showAt(seq) } : {}),
     );
-    const content = h(
-      "div",
-      { class: `game game-${view.type}${this.replay ? " replaying" : ""}` },
-      this.header(view),
-      h("p", { class: "banner", role: "status" }, this.banner(view)),
-      this.problem ? h("p", { class: "problem", role: "alert" }, this.problem) : null,
-      h(
-        "div",
-        { class: "table" },
-        h("div", { class: "board-area" }, view === this.shown || !this.replay ? [this.renderer.board(view), this.renderer.legend()] : h("p", {}, "Loading…")),
-        h("div", { class: "side" }, side, log),
-      ),
-    );
-    const oldList = this.root.querySelector(".events");
+    const oldList = slots.panels.querySelector(".events");
     const wasAtBottom = !oldList || oldList.scrollTop + oldList.clientHeight >= oldList.scrollHeight - 8;
     const oldScroll = oldList ? oldList.scrollTop : 0;
-    replaceChildren(this.root, content);
-    const list = this.root.querySelector(".events");
-    if (!list) return;
+    replaceChildren(slots.panels, ...panels, log);
+    const list = slots.panels.querySelector(".events");
     if (this.replay) {
       const current = list.querySelector(".current");
       if (current) list.scrollTop = current.offsetTop - list.offsetTop - list.clientHeight / 2;
