@@ -348,7 +348,8 @@ export class CableCarTable {
   optionsGroup(chooser, ids) {
     const [row, col] = this.openSquare.split(",");
     const searching = this.searching === this.openSquare;
-    let note = ": choose a tile";
+    const occupied = (this.page.shown.tiles || []).find((t) => `${t.row},${t.col}` === this.openSquare);
+    let note = occupied ? `: choose a tile to exchange the ${titleCase(occupied.tile)} for` : ": choose a tile";
     if (searching) note = ": looking for ways to lay a tile here…";
     else if (!ids.length) note = ": no tile can go here now";
     return h(
