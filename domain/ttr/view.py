@@ -20,7 +20,7 @@ from domain.ttr.events import (
     TicketsDrawn,
     TicketsKept,
 )
-from domain.ttr.scoring import result
+from domain.ttr.scoring import result, ticket_scores
 from domain.ttr.state import PHASE_FINISHED, PHASE_SETUP, PlayerState, TtrState
 
 
@@ -82,7 +82,9 @@ def view(state: TtrState, seat: int | None) -> dict[str, JSON]:
         data["me"] = {
             "seat": seat,
             "hand": hand_dict(me.hand),
-            "tickets": [ticket_json(t) for t in me.tickets],
+            "tickets": [
+                {**ticket_json(score.id), "completed": score.completed} for score in ticket_scores(me)
+            ],
             "pending_tickets": [ticket_json(t) for t in me.pending],
         }
     return data
