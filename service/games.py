@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain.core import STATUS_FINISHED, GameConfig, GameDefinition, replay
+from domain.core import STATUS_FINISHED, Action, GameConfig, GameDefinition, replay
 from domain.errors import DomainError, GameFinished
 from domain.registry import get_game
 from events.codec import decode, encode
@@ -177,9 +177,13 @@ class GameService:
         return CreatedGame(record, stored[-1].seq, prepared.seat_tokens, prepared.host_token, prepared.status)
 
     # ------------------------------------------------------------------- read
-    def load(self, game_id: str, at: int | None = None) -> Loaded:
-        """The game's state now, or after event ``at`` (replay view)."""
-        record = self.store.get_game(game_id)
+    def load(self, game_id: str, at: int | None = None, record: GameRecord | None = None) -> Loaded:
+        """The game's state now, or after event ``at`` (replay view).
+
+        ``record`` is the game's row if the caller has just read it (saves a
+        query); the state returned is never older than that row."""
+        if record is None:
+            record = self.store.get_game(game_id)
         game = find_game_type(record.game_type)
         if at is not None:
             if not 1 <= at <= record.version:
@@ -246,9 +250,14 @@ class GameService:
         body: Mapping[str, JSON],
         expected_version: int | None = None,
         idempotency_key: str | None = None,
+        record: GameRecord | None = None,
     ) -> ActionOutcome:
-        """Decide and append one action of ``seat``; all or nothing."""
-        record = self.store.get_game(game_id)
+        """Decide and append one action of ``seat``; all or nothing.
+
+        With an ``idempotency_key``, a request that was already applied (even
+        one still in flight when this one started) gets the first answer."""
+        if record is None:
+            record = self.store.get_game(game_id)
         game = find_game_type(record.game_type)
         action = game.parse_action(body)
         request_hash = hashlib.sha256(
@@ -258,8 +267,34 @@ class GameService:
             prior = self.store.lookup_idempotency(game_id, idempotency_key)
             if prior is not None:
                 return self._replayed(game_id, seat, prior.events, prior.request_hash, request_hash)
+        try:
+            return self._decide_and_append(
+                game, record, seat, action, expected_version, idempotency_key, request_hash
+            )
+        except (StaleVersion, DomainError):
+            if idempotency_key is not None:
+                # The first attempt with this key may have committed meanwhile:
+                # its answer, not this refusal, is the answer to a retry.
+                prior = self.store.lookup_idempotency(game_id, idempotency_key)
+                if prior is not None:
+                    return self._replayed(game_id, seat, prior.events, prior.request_hash, request_hash)
+            raise
+
+    def _decide_and_append(
+        self,
+        game: GameDefinition[Any],
+        record: GameRecord,
+        seat: int,
+        action: Action,
+        expected_version: int | None,
+        idempotency_key: str | None,
+        request_hash: str,
+    ) -> ActionOutcome:
+        game_id = record.game_id
+        fresh: GameRecord | None = record
         for attempt in range(MAX_RETRIES):
-            loaded = self.load(game_id)
+            loaded = self.load(game_id, record=fresh)
+            fresh = None  # a retry re-reads the game row
             if expected_version is not None and expected_version != loaded.version:
                 raise StaleVersion(game_id, expected_version, loaded.version)
             if loaded.finished:

@@ -131,7 +131,7 @@ def get_game(game_id: str) -> Response | dict[str, Any]:
         resp.headers["ETag"] = etag
         resp.headers["Vary"] = "Authorization"
         return resp
-    loaded = rt.games.load(game_id, at)
+    loaded = rt.games.load(game_id, at, record=record)
     body = GameViewSchema().dump(game_view(loaded, caller.seat))
     resp = Response(_json(body), mimetype="application/json")
     resp.headers["ETag"] = f'"{loaded.version}"'
@@ -147,7 +147,7 @@ def legal_actions(game_id: str) -> dict[str, Any]:
     q = LegalActionsQuerySchema().load(request.args.to_dict())
     record = rt.store.get_game(game_id)
     seat = require_seat(game_caller(rt.store, record))
-    loaded = rt.games.load(game_id)
+    loaded = rt.games.load(game_id, record=record)
     everything = loaded.game.legal_actions(loaded.state, seat)
     start, end = q["cursor"], q["cursor"] + q["limit"]
     actions = [a.to_body() for a in everything[start:end]]
@@ -171,7 +171,7 @@ def post_action(game_id: str) -> tuple[dict[str, Any], int]:
     if key is not None and not 1 <= len(key) <= IDEMPOTENCY_MAX:
         raise ApiError(400, "invalid_request", f"Idempotency-Key must be 1 to {IDEMPOTENCY_MAX} characters")
     body, expected = load_action(record.game_type, json_body())
-    outcome = rt.games.act(game_id, seat, body, expected, key)
+    outcome = rt.games.act(game_id, seat, body, expected, key, record=record)
     result = {"version": outcome.version, "events": list(outcome.events), "replayed": outcome.replayed}
     return ActionResultSchema().dump(result), 201
 
@@ -183,7 +183,7 @@ def list_events(game_id: str) -> dict[str, Any]:
     q = EventsQuerySchema().load(request.args.to_dict())
     record = rt.store.get_game(game_id)
     caller = game_caller(rt.store, record)
-    loaded = rt.games.load(game_id)
+    loaded = rt.games.load(game_id, record=record)
     events = rt.games.events_for(loaded, caller.seat, q["after"], q["limit"])
     last = events[-1]["seq"] if events else q["after"]
     next_after = last if events and last < loaded.version else None

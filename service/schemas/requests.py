@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
-NAME = validate.Length(min=1, max=40)
+
+def no_control_characters(value: str) -> None:
+    """Refuse control characters (NUL cannot even be stored by PostgreSQL)."""
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise ValidationError("must not contain control characters")
+
+
+NAME = validate.And(validate.Length(min=1, max=40), no_control_characters)
+#: a caller-chosen seed string
+SEED = validate.And(validate.Length(min=1, max=200), no_control_characters)
+#: a free-text label (organiser or batch name)
+LABEL = validate.And(validate.Length(min=1, max=80), no_control_characters)
 #: the largest integer accepted in a query (fits every database integer type)
 MAX_INT = 2**53
 
@@ -20,7 +31,7 @@ class CreateGameSchema(Schema):
 
     type = fields.String(required=True, validate=validate.Length(min=1, max=40))
     players = fields.List(fields.Nested(PlayerInSchema), required=True, validate=validate.Length(min=1, max=8))
-    seed = fields.String(load_default=None, validate=validate.Length(min=1, max=200))
+    seed = fields.String(load_default=None, validate=SEED)
     start_seat = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=7))
 
 

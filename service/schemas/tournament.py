@@ -6,11 +6,10 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from service.batches import MAX_TABLES
-from service.schemas.requests import PlayerInSchema
+from service.schemas.requests import LABEL, SEED, PlayerInSchema
 from service.schemas.responses import SeatTokenSchema
 from service.webhooks import WEBHOOK_EVENTS
 
-LABEL = validate.Length(min=1, max=80)
 ID = validate.Length(min=1, max=80)
 
 # ------------------------------------------------------------------- requests
@@ -28,7 +27,7 @@ class TableInSchema(Schema):
     players = fields.List(
         fields.Nested(PlayerInSchema), required=True, validate=validate.Length(min=1, max=8)
     )
-    seed = fields.String(load_default=None, validate=validate.Length(min=1, max=200))
+    seed = fields.String(load_default=None, validate=SEED)
     start_seat = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=7))
 
 
