@@ -35,6 +35,20 @@ bp = Blueprint("games", __name__, url_prefix="/v1")
 
 IDEMPOTENCY_MAX = 200
 
+# schemas are built once: building one copies all its fields
+_ACTION_RESULT = ActionResultSchema()
+_CREATE_GAME = CreateGameSchema()
+_EVENTS_PAGE = EventsPageSchema()
+_EVENTS_QUERY = EventsQuerySchema()
+_GAME_CREATED = GameCreatedSchema()
+_GAME_VIEW = GameViewSchema()
+_GAMES_PAGE = GamesPageSchema()
+_LEGAL_ACTIONS_QUERY = LegalActionsQuerySchema()
+_LEGAL_ACTIONS = LegalActionsSchema()
+_LIST_GAMES_QUERY = ListGamesQuerySchema()
+_STREAM_QUERY = StreamQuerySchema()
+_VIEW_QUERY = ViewQuerySchema()
+
 
 def json_body() -> Any:
     """The request body parsed as JSON, or a 400 problem."""
@@ -80,7 +94,7 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     webhooks cover it)."""
     rt = runtime()
     organiser = optional_organiser(rt.store)
-    data = CreateGameSchema().load(json_body())
+    data = _CREATE_GAME.load(json_body())
     created = rt.games.create_game(
         data["type"],
         [p["name"] for p in data["players"]],
@@ -103,22 +117,22 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
         "host_token": created.host_token,
     }
     location = url_for("games.get_game", game_id=created.record.game_id)
-    return GameCreatedSchema().dump(body), 201, {"Location": location}
+    return _GAME_CREATED.dump(body), 201, {"Location": location}
 
 
 @bp.get("/games")
 def list_games() -> dict[str, Any]:
     """List games, newest first."""
-    q = ListGamesQuerySchema().load(request.args.to_dict())
+    q = _LIST_GAMES_QUERY.load(request.args.to_dict())
     page = runtime().store.list_games(q["status"], q["type"], q["batch"], q["limit"], q["cursor"])
-    return GamesPageSchema().dump({"games": [summary(g) for g in page.games], "next_cursor": page.next_cursor})
+    return _GAMES_PAGE.dump({"games": [summary(g) for g in page.games], "next_cursor": page.next_cursor})
 
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str) -> Response | dict[str, Any]:
     """The game as the caller may see it, now or after event ``at``."""
     rt = runtime()
-    q = ViewQuerySchema().load(request.args.to_dict())
+    q = _VIEW_QUERY.load(request.args.to_dict())
     record = rt.store.get_game(game_id)
     caller = game_caller(rt.store, record)
     at = q["at"]
@@ -132,7 +146,7 @@ def get_game(game_id: str) -> Response | dict[str, Any]:
         resp.headers["Vary"] = "Authorization"
         return resp
     loaded = rt.games.load(game_id, at, record=record)
-    body = GameViewSchema().dump(game_view(loaded, caller.seat))
+    body = _GAME_VIEW.dump(game_view(loaded, caller.seat))
     resp = Response(_json(body), mimetype="application/json")
     resp.headers["ETag"] = f'"{loaded.version}"'
     resp.headers["Vary"] = "Authorization"
@@ -144,14 +158,14 @@ def get_game(game_id: str) -> Response | dict[str, Any]:
 def legal_actions(game_id: str) -> dict[str, Any]:
     """Every action the caller's seat may send now, a page at a time."""
     rt = runtime()
-    q = LegalActionsQuerySchema().load(request.args.to_dict())
+    q = _LEGAL_ACTIONS_QUERY.load(request.args.to_dict())
     record = rt.store.get_game(game_id)
     seat = require_seat(game_caller(rt.store, record))
     loaded = rt.games.load(game_id, record=record)
     everything = loaded.game.legal_actions(loaded.state, seat)
     start, end = q["cursor"], q["cursor"] + q["limit"]
     actions = [a.to_body() for a in everything[start:end]]
-    return LegalActionsSchema().dump({
+    return _LEGAL_ACTIONS.dump({
         "game_id": game_id,
         "version": loaded.version,
         "seat": seat,
@@ -173,21 +187,21 @@ def post_action(game_id: str) -> tuple[dict[str, Any], int]:
     body, expected = load_action(record.game_type, json_body())
     outcome = rt.games.act(game_id, seat, body, expected, key, record=record)
     result = {"version": outcome.version, "events": list(outcome.events), "replayed": outcome.replayed}
-    return ActionResultSchema().dump(result), 201
+    return _ACTION_RESULT.dump(result), 201
 
 
 @bp.get("/games/<game_id>/events")
 def list_events(game_id: str) -> dict[str, Any]:
     """The event log as the caller may see it."""
     rt = runtime()
-    q = EventsQuerySchema().load(request.args.to_dict())
+    q = _EVENTS_QUERY.load(request.args.to_dict())
     record = rt.store.get_game(game_id)
     caller = game_caller(rt.store, record)
     loaded = rt.games.load(game_id, record=record)
     events = rt.games.events_for(loaded, caller.seat, q["after"], q["limit"])
     last = events[-1]["seq"] if events else q["after"]
     next_after = last if events and last < loaded.version else None
-    return EventsPageSchema().dump(
+    return _EVENTS_PAGE.dump(
         {"game_id": game_id, "version": loaded.version, "events": events, "next_after": next_after}
     )
 
@@ -196,7 +210,7 @@ def list_events(game_id: str) -> dict[str, Any]:
 def stream_events(game_id: str) -> Response:
     """The event log as Server-Sent Events, resumable with Last-Event-ID."""
     rt = runtime()
-    q = StreamQuerySchema().load(request.args.to_dict())
+    q = _STREAM_QUERY.load(request.args.to_dict())
     record = rt.store.get_game(game_id)
     caller = game_caller(rt.store, record)
     after = q["after"]

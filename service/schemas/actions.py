@@ -121,6 +121,17 @@ ACTION_SCHEMAS: dict[str, dict[str, type[Schema]]] = {
 }
 
 
+_INSTANCES: dict[type[Schema], Schema] = {}
+
+
+def _instance(cls: type[Schema]) -> Schema:
+    """One shared instance per schema class (building a Schema copies its fields)."""
+    schema = _INSTANCES.get(cls)
+    if schema is None:
+        schema = _INSTANCES.setdefault(cls, cls())
+    return schema
+
+
 def load_action(game_type: str, body: Any) -> tuple[dict[str, Any], int | None]:
     """Validate an action body's shape; return (action body, expected_version)."""
     if not isinstance(body, dict):
@@ -129,7 +140,7 @@ def load_action(game_type: str, body: Any) -> tuple[dict[str, Any], int | None]:
     kind = body.get("type")
     if not isinstance(kind, str) or kind not in schemas:
         raise ValidationError({"type": [f"must be one of: {', '.join(sorted(schemas))}"]})
-    data = schemas[kind]().load(body)
+    data = _instance(schemas[kind]).load(body)
     expected = data.pop("expected_version", None)
     if "from_" in data:
         data["from"] = data.pop("from_")
