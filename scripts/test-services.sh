@@ -75,9 +75,12 @@ pg_start() {
     if is_root && ! id postgres >/dev/null 2>&1; then
         useradd --system --home-dir /var/lib/postgresql --shell /bin/bash postgres >>"$LOG" 2>&1
     fi
-    if [ -n "${PG_DIR:-}" ] && [ -f "$PG_DIR/data/PG_VERSION" ]; then
+    if [ -n "${PG_DIR:-}" ] && [ -f "$PG_DIR/data/PG_VERSION" ] && [ ! -f "$PG_DIR/data/postmaster.pid" ]; then
         log "restarting PostgreSQL in $PG_DIR"
     else
+        # A server that died without a clean stop leaves postmaster.pid behind
+        # (its PID may even be reused): start over in a new throwaway folder.
+        [ -n "${PG_DIR:-}" ] && log "abandoning $PG_DIR (server gone without a clean stop)"
         PG_DIR="$(mktemp -d /tmp/cablecar-test-pg-XXXXXX)"
         PG_PORT="$(free_port)"
         if is_root; then chown postgres: "$PG_DIR"; fi
