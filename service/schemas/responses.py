@@ -38,17 +38,22 @@ class SeatTokenSchema(Schema):
     token = fields.String(required=True)
 
 
-class GameCreatedSchema(Schema):
-    """``POST /v1/games`` answer: the only time tokens are shown."""
+class NewGameSchema(Schema):
+    """A game just created, with its tokens (shown only in this answer)."""
 
     id = fields.String(required=True)
-    type = fields.String(required=True)
     status = fields.String(required=True)
     version = fields.Integer(required=True)
     seed_commitment = fields.String(required=True)
     seed_source = fields.String(required=True)
     seats = fields.List(fields.Nested(SeatTokenSchema), required=True)
     host_token = fields.String(required=True)
+
+
+class GameCreatedSchema(NewGameSchema):
+    """``POST /v1/games`` answer: the only time tokens are shown."""
+
+    type = fields.String(required=True)
 
 
 class SeatSchema(Schema):

@@ -7,7 +7,7 @@ from marshmallow import Schema, fields, validate
 
 from service.batches import MAX_TABLES
 from service.schemas.requests import LABEL, SEED, PlayerInSchema
-from service.schemas.responses import SeatTokenSchema
+from service.schemas.responses import NewGameSchema
 from service.webhooks import WEBHOOK_EVENTS
 
 ID = validate.Length(min=1, max=80)
@@ -92,17 +92,10 @@ class OrganiserCreatedSchema(OrganiserSchema):
     token = fields.String(required=True)
 
 
-class BatchGameCreatedSchema(Schema):
+class BatchGameCreatedSchema(NewGameSchema):
     """One game of a new batch, with its tokens."""
 
     table = fields.Integer(required=True)
-    id = fields.String(required=True)
-    status = fields.String(required=True)
-    version = fields.Integer(required=True)
-    seed_commitment = fields.String(required=True)
-    seed_source = fields.String(required=True)
-    seats = fields.List(fields.Nested(SeatTokenSchema), required=True)
-    host_token = fields.String(required=True)
 
 
 class BatchCreatedSchema(Schema):
