@@ -5,7 +5,7 @@ Writes
     ``append`` is ONE round trip: the events are validated, numbered (seq =
     expected + i) and their canonical hash documents prepared here, then the
     ``cablecar_append_one`` / ``cablecar_append`` database functions
-    (migration ``0002_append_function.sql``) check the idempotency key and
+    (migrations ``0002_append_function.sql``, ``0004_append_guard.sql``) check a metadata guard, the idempotency key and
     the version, finish the hash chain on the game's ``last_hash`` and claim
     the game row with ``UPDATE ... WHERE version = expected``.  Concurrent
     appends to one game, from any number of processes, queue on that row
@@ -90,7 +90,9 @@ from events.store import (
     GameNotFound,
     GamePage,
     GameRecord,
+    GuardFailed,
     IntegrityError,
+    MetadataGuard,
     NewDelivery,
     NewEvent,
     OrganiserRecord,
@@ -115,11 +117,11 @@ _INSERT_EVENT = (
 )
 _APPEND = (
     "SELECT r_outcome, r_value, r_request_hash, r_prev_hash, r_written"
-    " FROM cablecar_append(%s, %s, %s, %s, %s, %s, %s)"
+    " FROM cablecar_append(%s, %s, %s, %s, %s, %s, %s, %s, %s)"
 )
 _APPEND_ONE = (
     "SELECT r_outcome, r_value, r_request_hash, r_prev_hash, r_position, r_hash"
-    " FROM cablecar_append_one(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+    " FROM cablecar_append_one(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
 )
 _INSERT_GAME = (
     "INSERT INTO games (game_id, game_type, status, version, last_hash, created_at, updated_at, metadata)"
@@ -419,29 +421,32 @@ class PostgresStore(EventStore):
         idempotency_key: str | None = None,
         request_hash: str | None = None,
         status: str | None = None,
+        guard: MetadataGuard | None = None,
     ) -> AppendResult:
         """Append ``events`` atomically after ``expected_version`` (see
         :meth:`EventStore.append`); ``ValueError`` for an empty or malformed batch.
 
         One round trip: the events are numbered and their hash documents
-        prepared here, and the ``cablecar_append`` database function locks
-        the game row, checks the idempotency key and the version, finishes
-        the hash chain and inserts (migration ``0002_append_function.sql``)."""
+        prepared here, and the ``cablecar_append`` database function checks
+        the guard, the idempotency key and the version, finishes the hash
+        chain, claims the game row and inserts (migrations
+        ``0002_append_function.sql``, ``0004_append_guard.sql``)."""
         check_append_args(events, expected_version, status)
         recorded_at = format_timestamp(self._clock())
         pending = number(game_id, expected_version, events, recorded_at, idempotency_key)
         head = (game_id, expected_version, idempotency_key, request_hash, status, recorded_at)
+        guard_args = (None, None) if guard is None else ([str(step) for step in guard.path], guard.value)
         with self._connection() as conn:
             if len(pending) == 1:
                 p = pending[0]
-                params = (*head, p.type, p.schema_version, p.payload_json, p.seat, p.head, p.tail)
+                params = (*head, p.type, p.schema_version, p.payload_json, p.seat, p.head, p.tail, *guard_args)
                 row = conn.execute(_APPEND_ONE, params).fetchone()
                 assert row is not None
                 outcome, value, stored_request_hash, prev_hash, position, digest = row
                 written = [(position, digest)]
                 last_seq = position
             else:
-                row = conn.execute(_APPEND, (*head, _batch_json(pending))).fetchone()
+                row = conn.execute(_APPEND, (*head, _batch_json(pending), *guard_args)).fetchone()
                 assert row is not None
                 outcome, value, stored_request_hash, prev_hash, written = row
                 last_seq = written[0] if outcome == "replayed" else None
@@ -456,6 +461,8 @@ class PostgresStore(EventStore):
                 )
         if outcome == "not_found":
             raise GameNotFound(game_id)
+        if outcome == "guard_failed":
+            raise GuardFailed(game_id)
         if outcome == "stale":
             raise StaleVersion(game_id, expected_version, int(value))
         stored: list[StoredEvent] = []

@@ -64,8 +64,10 @@ from events.store import (
     GameExists,
     GameNotFound,
     GamePage,
+    GuardFailed,
     GameRecord,
     IntegrityError,
+    MetadataGuard,
     NewDelivery,
     NewEvent,
     OrganiserRecord,
@@ -103,6 +105,21 @@ _DUE = (
     " WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until <= ?)"
     " AND w.active = 1"
 )
+
+
+def _json_path(guard: MetadataGuard | None) -> str | None:
+    """The SQLite JSON path of a guard (``$."seat_token_hashes"[2]``), None without one."""
+    if guard is None:
+        return None
+    parts = ["$"]
+    for step in guard.path:
+        if isinstance(step, int):
+            parts.append(f"[{step}]")
+        elif '"' in step:
+            raise ValueError(f"a metadata guard key may not contain '\"': {step!r}")
+        else:
+            parts.append(f'."{step}"')
+    return "".join(parts)
 
 
 def translate_error(error: sqlite3.Error) -> StoreError:
@@ -347,6 +364,7 @@ class SqliteStore(EventStore):
         idempotency_key: str | None = None,
         request_hash: str | None = None,
         status: str | None = None,
+        guard: MetadataGuard | None = None,
     ) -> AppendResult:
         """Append ``events`` atomically after ``expected_version`` (see
         :meth:`EventStore.append`); ``ValueError`` for an empty or malformed batch."""
@@ -357,13 +375,15 @@ class SqliteStore(EventStore):
         pending = number(game_id, expected_version, events, now, idempotency_key)
         with self._transaction() as cur:
             row = cur.execute(
-                "SELECT version, last_hash, (SELECT coalesce(max(position), 0) FROM events)"
+                "SELECT version, last_hash, (SELECT coalesce(max(position), 0) FROM events), json_extract(metadata, ?)"
                 " FROM games WHERE game_id = ?",
-                (game_id,),
+                (_json_path(guard), game_id),
             ).fetchone()
             if row is None:
                 raise GameNotFound(game_id)
-            version, prev_hash, position = row
+            version, prev_hash, position, guarded = row
+            if guard is not None and guarded != guard.value:
+                raise GuardFailed(game_id)
             if idempotency_key is not None:
                 replay = self._replay(cur, game_id, idempotency_key)
                 if replay is not None:

@@ -70,6 +70,14 @@ class GameNotFound(StoreError):
         self.game_id = game_id
 
 
+class GuardFailed(StoreError):
+    """An append's :class:`MetadataGuard` no longer holds; nothing was written."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"game {game_id}: the append's metadata guard does not hold")
+        self.game_id = game_id
+
+
 class GameExists(StoreError):
     """A game with this id already exists."""
 
@@ -120,6 +128,29 @@ class GameRecord:
     created_at: str
     updated_at: str
     metadata: Mapping[str, JSON] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class MetadataGuard:
+    """A condition an append checks atomically with its write: the game's
+    metadata holds the string ``value`` at ``path`` (object keys and list
+    indexes), e.g. ``(("seat_token_hashes", 2), "ab12...")``: the acting
+    seat's token has not been rotated since the caller looked."""
+
+    path: tuple[str | int, ...]
+    value: str
+
+    def holds_in(self, metadata: Mapping[str, JSON]) -> bool:
+        """Whether the guard holds in ``metadata`` (a missing path does not)."""
+        node: Any = metadata
+        for step in self.path:
+            if isinstance(step, int) and isinstance(node, list) and 0 <= step < len(node):
+                node = node[step]
+            elif isinstance(step, str) and isinstance(node, dict) and step in node:
+                node = node[step]
+            else:
+                return False
+        return isinstance(node, str) and node == self.value
 
 
 @dataclass(frozen=True)
@@ -327,14 +358,17 @@ class EventStore(ABC):
         idempotency_key: str | None = None,
         request_hash: str | None = None,
         status: str | None = None,
+        guard: MetadataGuard | None = None,
     ) -> AppendResult:
         """Append ``events`` atomically after ``expected_version``.
 
-        Raises StaleVersion(current) if another writer got there first and
-        GameNotFound for an unknown game.  With an ``idempotency_key`` already
-        used for this game, nothing is written and the events of the first
-        append are returned with ``replayed=True``.  ``status`` (if given)
-        updates the game row in the same transaction."""
+        Raises GameNotFound for an unknown game, then GuardFailed if ``guard``
+        does not hold in the game's metadata when the write commits.  With an
+        ``idempotency_key`` already used for this game, nothing is written
+        and the events of the first append are returned with
+        ``replayed=True``; otherwise StaleVersion(current) if another writer
+        got there first.  ``status`` (if given) updates the game row in the
+        same transaction."""
 
     @abstractmethod
     def lookup_idempotency(self, game_id: str, idempotency_key: str) -> AppendResult | None:

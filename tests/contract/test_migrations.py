@@ -19,7 +19,7 @@ from events.migrate import (
 from events.sqlite_store import SqliteStore
 from events.store import StoreUnavailable
 
-POSTGRES = ["0001_init.sql", "0002_append_function.sql", "0003_tournaments.sql"]
+POSTGRES = ["0001_init.sql", "0002_append_function.sql", "0003_tournaments.sql", "0004_append_guard.sql"]
 SQLITE = ["0001_init.sql", "0002_tournaments.sql"]
 
 

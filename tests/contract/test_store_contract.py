@@ -13,8 +13,10 @@ from events.store import (
     EventStore,
     GameExists,
     GameNotFound,
+    GuardFailed,
     IntegrityError,
     InvalidCursor,
+    MetadataGuard,
     NewEvent,
     StaleVersion,
     StoredEvent,
@@ -191,6 +193,71 @@ def test_a_repeated_idempotency_key_replays_the_first_append(store: EventStore, 
     # keys are per game
     assert not store.append(other, 1, [ev()], idempotency_key="key-1").replayed
     assert store.verify_chain(gid).ok
+
+
+@pytest.mark.parametrize("batch", [1, 3], ids=["one event", "three events"])
+def test_an_append_guard_is_checked_with_the_write(store: EventStore, new_id: NewId, batch: int) -> None:
+    gid = new_id()
+    store.create_game(gid, "test-game", {"seat_token_hashes": ["h0", "h1"]}, [ev("started", None)], "playing")
+    holds = MetadataGuard(("seat_token_hashes", 1), "h1")
+    events = [ev("a", seat=1) for _ in range(batch)]
+    assert not store.append(gid, 1, events, guard=holds).replayed
+    assert store.version(gid) == 1 + batch
+    version = store.version(gid)
+    # a rotated token, a wrong path, an index past the end, a non-string: nothing is written
+    for failing in (
+        MetadataGuard(("seat_token_hashes", 1), "h0"),
+        MetadataGuard(("seat_token_hashes", 2), "h1"),
+        MetadataGuard(("nothing", "here"), "h1"),
+        MetadataGuard(("seat_token_hashes",), "h1"),
+    ):
+        with pytest.raises(GuardFailed):
+            store.append(gid, version, events, guard=failing)
+        assert not failing.holds_in(store.get_game(gid).metadata)
+    # the guard comes before the idempotency replay and the version check
+    store.append(gid, version, events, idempotency_key="k", guard=holds)
+    store.update_metadata(gid, {"seat_token_hashes": ["h0", "rotated"]})
+    with pytest.raises(GuardFailed):
+        store.append(gid, version, events, idempotency_key="k", guard=holds)
+    with pytest.raises(GuardFailed):
+        store.append(gid, 0, events, guard=holds)
+    assert store.version(gid) == version + batch
+    assert store.append(gid, version, events, idempotency_key="k").replayed
+    with pytest.raises(GameNotFound):
+        store.append(new_id(), 0, events, guard=holds)
+    assert store.verify_chain(gid).ok
+
+
+def test_a_guard_sees_a_change_committed_while_the_append_waited(
+    backend: Backend, store: EventStore, new_id: NewId
+) -> None:
+    """A token rotated between the append's first read and its write wins."""
+    if backend.name != "postgres":
+        pytest.skip("SQLite appends hold the write lock from their first read")
+    import psycopg
+
+    gid = new_id()
+    store.create_game(gid, "test-game", {"seat_token_hashes": ["h0"]}, [ev("started", None)], "playing")
+    guard = MetadataGuard(("seat_token_hashes", 0), "h0")
+    with psycopg.connect(backend.url) as blocker:
+        blocker.execute("UPDATE games SET metadata = metadata || '{\"seat_token_hashes\": [\"new\"]}'::jsonb"
+                        " WHERE game_id = %s", (gid,))
+        outcome: list[object] = []
+        worker = threading.Thread(target=lambda: outcome.append(_append_or_error(store, gid, guard)))
+        worker.start()
+        time.sleep(0.3)  # the append reads the old metadata, then waits for the row lock
+        assert worker.is_alive()
+        blocker.commit()
+        worker.join(5)
+    assert isinstance(outcome[0], GuardFailed)
+    assert store.version(gid) == 1
+
+
+def _append_or_error(store: EventStore, gid: str, guard: MetadataGuard) -> object:
+    try:
+        return store.append(gid, 1, [ev("a")], guard=guard)
+    except GuardFailed as e:
+        return e
 
 
 # -- immutability --------------------------------------------------------------
