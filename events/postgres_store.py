@@ -5,8 +5,10 @@ Writes
     ``append`` is ONE round trip: the events are validated, numbered (seq =
     expected + i) and their canonical hash documents prepared here, then the
     ``cablecar_append_one`` / ``cablecar_append`` database functions
-    (migrations ``0002_append_function.sql``, ``0004_append_guard.sql``) check a metadata guard, the idempotency key and
-    the version, finish the hash chain on the game's ``last_hash`` and claim
+    (migrations ``0002_append_function.sql``, ``0004_append_guard.sql``)
+    check a metadata guard (:class:`~events.store.MetadataGuard`), the
+    idempotency key and the version, finish the hash chain on the game's
+    ``last_hash`` and claim
     the game row with ``UPDATE ... WHERE version = expected``.  Concurrent
     appends to one game, from any number of processes, queue on that row
     lock; the losers re-read after the winner commits and get

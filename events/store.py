@@ -144,12 +144,11 @@ class MetadataGuard:
         """Whether the guard holds in ``metadata`` (a missing path does not)."""
         node: Any = metadata
         for step in self.path:
-            if isinstance(step, int) and isinstance(node, list) and 0 <= step < len(node):
-                node = node[step]
-            elif isinstance(step, str) and isinstance(node, dict) and step in node:
-                node = node[step]
-            else:
+            in_list = isinstance(step, int) and isinstance(node, list) and 0 <= step < len(node)
+            in_dict = isinstance(step, str) and isinstance(node, dict) and step in node
+            if not (in_list or in_dict):
                 return False
+            node = node[step]
         return isinstance(node, str) and node == self.value
 
 
