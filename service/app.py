@@ -39,7 +39,9 @@ def create_app(
     itself when the store is closed."""
     settings = settings or Settings.from_env()
     store = store or events.open_store(settings.database_url, settings.data_dir)
-    cache = cache or open_cache(settings.redis_url, _cache_secret(settings), settings.cache_entries)
+    cache = cache or open_cache(
+        settings.redis_url, _cache_secret(settings), settings.cache_entries, settings.local_cache_entries
+    )
     app = Flask(__name__)
     app.config["PROBLEM_BASE"] = settings.problem_base
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024

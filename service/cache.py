@@ -1,13 +1,22 @@
 """Caches of rebuilt game state: in-process (default) or Redis.
 
 The cache never holds truth.  An entry is ``(version, state)`` for a game;
-the service always asks the event store for the game's current version
-first, so an entry older than the store is used only as a *snapshot* (the
-events after it are replayed on top) and can never be served as current.
-Entries are pickled and signed with HMAC-SHA256 so a tampered or foreign
-entry is ignored.  When Redis fails, every call degrades to a miss, the
-failure is recorded for ``/v1/health``, and Redis is retried after a short
-back-off: the service keeps answering from the event store.
+the state of a game at a given version never changes (events are
+immutable), so an entry is never *wrong*, only possibly not the newest.
+Reads ask the event store for the game's current version first, so an entry
+older than the store is used only as a *snapshot* (the events after it are
+replayed on top) and can never be served as current; writes decide on an
+entry and append with its version as the expected one, so the store refuses
+them if the entry was not the newest.
+
+With Redis (:class:`LayeredCache`), every worker keeps the states it used
+last in a small LRU of its own in front of Redis: a request that finds the
+version it needs there costs no Redis round trip, and Redis serves the
+states other workers and hosts wrote.  Redis entries are pickled and signed
+with HMAC-SHA256 so a tampered or foreign entry is ignored.  When Redis
+fails, every call degrades to a miss, the failure is recorded for
+``/v1/health``, and Redis is retried after a short back-off: the service
+keeps answering from the event store.
 """
 
 from __future__ import annotations
@@ -55,8 +64,22 @@ class StateCache(ABC):
         self.stats = CacheStats()
 
     @abstractmethod
-    def get(self, game_id: str) -> tuple[int, Any] | None:
-        """The newest cached ``(version, state)`` of a game, or None."""
+    def get(self, game_id: str, want: int | None = None) -> tuple[int, Any] | None:
+        """The newest cached ``(version, state)`` of a game, or None.
+
+        ``want`` is the version the caller needs (when it knows it): a
+        layered cache answers from its local layer without asking the shared
+        one when that version is there."""
+
+    def get_local(self, game_id: str) -> tuple[int, Any] | None:
+        """The entry this process holds without any round trip (None if the
+        cache keeps nothing in process)."""
+        return None
+
+    @property
+    def redis_client(self) -> Any:
+        """The Redis client behind the cache, if any (shared counters use it)."""
+        return None
 
     @abstractmethod
     def put(self, game_id: str, version: int, state: Any) -> None:
@@ -81,12 +104,15 @@ class InProcessCache(StateCache):
         self._data: OrderedDict[str, tuple[int, Any]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, game_id: str) -> tuple[int, Any] | None:
+    def get(self, game_id: str, want: int | None = None) -> tuple[int, Any] | None:
         with self._lock:
             entry = self._data.get(game_id)
             if entry is not None:
                 self._data.move_to_end(game_id)
             return entry
+
+    def get_local(self, game_id: str) -> tuple[int, Any] | None:
+        return self.get(game_id)
 
     def put(self, game_id: str, version: int, state: Any) -> None:
         with self._lock:
@@ -97,6 +123,9 @@ class InProcessCache(StateCache):
             self._data.move_to_end(game_id)
             while len(self._data) > self._max:
                 self._data.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._data)
 
     def health(self) -> CacheHealth:
         return CacheHealth(self.backend, True, f"{len(self._data)} games cached in this process")
@@ -148,7 +177,11 @@ return 1
     def _sign(self, body: bytes) -> bytes:
         return hmac.new(self._secret, body, hashlib.sha256).digest()
 
-    def get(self, game_id: str) -> tuple[int, Any] | None:
+    @property
+    def redis_client(self) -> Any:
+        return self._redis
+
+    def get(self, game_id: str, want: int | None = None) -> tuple[int, Any] | None:
         if not self._available():
             return None
         try:
@@ -193,8 +226,61 @@ return 1
             self._redis.close()
 
 
-def open_cache(redis_url: str | None, secret: bytes, max_entries: int = 2048) -> StateCache:
-    """Redis when a URL is configured, else the in-process LRU."""
+class LayeredCache(StateCache):
+    """A process-local LRU in front of a shared cache (Redis).
+
+    ``put`` writes both layers; ``get`` answers from the local layer when it
+    holds the version the caller wants, else asks the shared layer (and keeps
+    what it got if that is newer).  Counters and health are the shared
+    layer's."""
+
+    def __init__(self, shared: StateCache, local: InProcessCache) -> None:
+        super().__init__()
+        self.shared = shared
+        self.local = local
+        self.stats = shared.stats
+        self.backend = shared.backend
+
+    @property
+    def redis_client(self) -> Any:
+        return self.shared.redis_client
+
+    def get(self, game_id: str, want: int | None = None) -> tuple[int, Any] | None:
+        mine = self.local.get(game_id)
+        if mine is not None and want is not None and mine[0] == want:
+            return mine
+        theirs = self.shared.get(game_id, want)
+        if theirs is None:
+            return mine
+        if mine is None or theirs[0] > mine[0]:
+            self.local.put(game_id, *theirs)
+            return theirs
+        return mine
+
+    def get_local(self, game_id: str) -> tuple[int, Any] | None:
+        return self.local.get(game_id)
+
+    def put(self, game_id: str, version: int, state: Any) -> None:
+        self.local.put(game_id, version, state)
+        self.shared.put(game_id, version, state)
+
+    def health(self) -> CacheHealth:
+        shared = self.shared.health()
+        return CacheHealth(shared.backend, shared.ok, f"{shared.detail}; {len(self.local)} games held in this process")
+
+    def close(self) -> None:
+        self.shared.close()
+
+
+def open_cache(
+    redis_url: str | None, secret: bytes, max_entries: int = 2048, local_entries: int = 256
+) -> StateCache:
+    """Redis fronted by a per-process LRU of ``local_entries`` games when a
+    URL is configured (``local_entries=0``: Redis alone), else the
+    in-process LRU of ``max_entries`` games."""
     if redis_url:
-        return RedisCache(redis_url, secret)
+        shared = RedisCache(redis_url, secret)
+        if local_entries <= 0:
+            return shared
+        return LayeredCache(shared, InProcessCache(local_entries))
     return InProcessCache(max_entries)

@@ -10,8 +10,11 @@ the single error handler turns into problem+json.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +23,16 @@ from domain.core import STATUS_FINISHED, Action, GameConfig, GameDefinition, rep
 from domain.errors import DomainError, GameFinished
 from domain.registry import get_game
 from events.codec import decode, encode
-from events.store import EventStore, GameRecord, NewEvent, StaleVersion, StoredEvent
+from events.store import (
+    EventStore,
+    GameNotFound,
+    GameRecord,
+    GuardFailed,
+    MetadataGuard,
+    NewEvent,
+    StaleVersion,
+    StoredEvent,
+)
 from events.verify import seed_commitment
 from service.cache import StateCache
 from service.problems import ApiError
@@ -33,6 +45,12 @@ MAX_RETRIES = 3
 def canonical_json(value: JSON) -> str:
     """Sorted-key, compact JSON used for hashing requests and seeds."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _request_hash(seat: int, action: Action, expected_version: int | None) -> str:
+    """What an Idempotency-Key is bound to: the seat, the action and the expected version."""
+    document = {"seat": seat, "action": action.to_body(), "expected_version": expected_version}
+    return hashlib.sha256(canonical_json(document).encode()).hexdigest()
 
 
 def find_game_type(type_id: str) -> GameDefinition[Any]:
@@ -89,14 +107,45 @@ class PreparedGame:
     status: str
     seat_tokens: tuple[str, ...]
     host_token: str
+    state: Any = None
+
+
+class RecentRecords:
+    """The game rows this process read last (a thread-safe LRU).
+
+    Only the parts of a row that never change or are re-checked by the store
+    are used from here: the game type, and the seat token hashes, which an
+    append re-checks with a :class:`~events.store.MetadataGuard`."""
+
+    def __init__(self, max_entries: int = 1024) -> None:
+        self._max = max(1, max_entries)
+        self._data: OrderedDict[str, GameRecord] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> GameRecord | None:
+        """The row last seen for ``game_id``, if any."""
+        with self._lock:
+            record = self._data.get(game_id)
+            if record is not None:
+                self._data.move_to_end(game_id)
+            return record
+
+    def put(self, record: GameRecord) -> None:
+        """Remember ``record`` (the newest read wins)."""
+        with self._lock:
+            self._data[record.game_id] = record
+            self._data.move_to_end(record.game_id)
+            while len(self._data) > self._max:
+                self._data.popitem(last=False)
 
 
 class GameService:
     """Use cases of the game server, independent of HTTP."""
 
-    def __init__(self, store: EventStore, cache: StateCache) -> None:
+    def __init__(self, store: EventStore, cache: StateCache, recent_records: int = 1024) -> None:
         self.store = store
         self.cache = cache
+        self.records = RecentRecords(recent_records)
 
     # ----------------------------------------------------------------- create
     def prepare_game(
@@ -157,6 +206,7 @@ class GameService:
             status=game.status(state),
             seat_tokens=seat_tokens,
             host_token=host_token,
+            state=state,
         )
 
     def create_game(
@@ -173,8 +223,16 @@ class GameService:
         stored = self.store.create_game(
             prepared.game_id, prepared.game_type, prepared.metadata, prepared.events, prepared.status
         )
-        record = self.store.get_game(prepared.game_id)
+        record = self.get_record(prepared.game_id)
+        self.cache.put(prepared.game_id, stored[-1].seq, prepared.state)
         return CreatedGame(record, stored[-1].seq, prepared.seat_tokens, prepared.host_token, prepared.status)
+
+    def get_record(self, game_id: str) -> GameRecord:
+        """The game's row from the store (GameNotFound if unknown); this
+        process remembers it for :meth:`act_on_recent`."""
+        record = self.store.get_game(game_id)
+        self.records.put(record)
+        return record
 
     # ------------------------------------------------------------------- read
     def load(self, game_id: str, at: int | None = None, record: GameRecord | None = None) -> Loaded:
@@ -183,19 +241,19 @@ class GameService:
         ``record`` is the game's row if the caller has just read it (saves a
         query); the state returned is never older than that row."""
         if record is None:
-            record = self.store.get_game(game_id)
+            record = self.get_record(game_id)
         game = find_game_type(record.game_type)
         if at is not None:
             if not 1 <= at <= record.version:
                 raise ApiError(
                     400, "invalid_request", f"at must be between 1 and the game's version ({record.version})"
                 )
-            cached = self.cache.get(game_id)
+            cached = self.cache.get(game_id, at)
             if cached is not None and cached[0] == at:
                 return Loaded(record, game, cached[1], at)
             events = self.store.load(game_id, 0, at)
             return Loaded(record, game, replay(game, [decode(game, e) for e in events]), at)
-        cached = self.cache.get(game_id)
+        cached = self.cache.get(game_id, record.version)
         if cached is not None and cached[0] == record.version:
             self.cache.stats.hits += 1
             return Loaded(record, game, cached[1], record.version)
@@ -255,18 +313,14 @@ class GameService:
         """Decide and append one action of ``seat``; all or nothing.
 
         With an ``idempotency_key``, a request that was already applied (even
-        one still in flight when this one started) gets the first answer."""
+        one still in flight when this one started) gets the first answer: the
+        append replays it when the key is known, and a refusal (stale version,
+        illegal move) is checked against the key before it is raised."""
         if record is None:
-            record = self.store.get_game(game_id)
+            record = self.get_record(game_id)
         game = find_game_type(record.game_type)
         action = game.parse_action(body)
-        request_hash = hashlib.sha256(
-            canonical_json({"seat": seat, "action": action.to_body(), "expected_version": expected_version}).encode()
-        ).hexdigest()
-        if idempotency_key is not None:
-            prior = self.store.lookup_idempotency(game_id, idempotency_key)
-            if prior is not None:
-                return self._replayed(game_id, seat, prior.events, prior.request_hash, request_hash)
+        request_hash = _request_hash(seat, action, expected_version)
         try:
             return self._decide_and_append(
                 game, record, seat, action, expected_version, idempotency_key, request_hash
@@ -279,6 +333,67 @@ class GameService:
                 if prior is not None:
                     return self._replayed(game_id, seat, prior.events, prior.request_hash, request_hash)
             raise
+
+    def act_on_recent(
+        self,
+        game_id: str,
+        token: str,
+        body: Mapping[str, JSON],
+        expected_version: int | None,
+        idempotency_key: str | None,
+    ) -> ActionOutcome | None:
+        """The common case of :meth:`act` in one store round trip, or None.
+
+        Works from what this process already holds: the game's row (read by
+        an earlier request) and its newest state in the process-local cache.
+        The seat is the one whose stored token hash matches ``token``; the
+        append re-checks that hash (a :class:`~events.store.MetadataGuard`),
+        the version the state is at, and the idempotency key, so a rotated
+        token, a stale state or a retried request cannot get through.  None
+        whenever anything is unusual (nothing held, an unknown token, a
+        version other than ``expected_version``, an illegal move, a lost
+        race): the caller then runs the full path, which gives the exact
+        answer, errors included."""
+        record = self.records.get(game_id)
+        held = self.cache.get_local(game_id)
+        if record is None or held is None:
+            return None
+        version, state = held
+        if expected_version is not None and expected_version != version:
+            return None
+        hashes = record.metadata.get("seat_token_hashes") or []
+        token_hash = hash_token(token)
+        seat = next((i for i, h in enumerate(hashes) if hmac.compare_digest(token_hash, str(h))), None)
+        if seat is None:
+            return None
+        try:
+            game = get_game(record.game_type)
+            action = game.parse_action(body)
+            if game.status(state) == STATUS_FINISHED:
+                return None
+            domain_events = game.decide(state, seat, action)
+        except (KeyError, DomainError):
+            return None
+        new_state = replay(game, domain_events, state)
+        request_hash = _request_hash(seat, action, expected_version)
+        try:
+            result = self.store.append(
+                game_id,
+                version,
+                [encode(game, e, seat) for e in domain_events],
+                idempotency_key=idempotency_key,
+                request_hash=request_hash,
+                status=game.status(new_state),
+                guard=MetadataGuard(("seat_token_hashes", seat), token_hash),
+            )
+        except (StaleVersion, GuardFailed, GameNotFound):
+            return None
+        if result.replayed:
+            return self._replayed(game_id, seat, result.events, result.request_hash, request_hash)
+        new_version = result.events[-1].seq
+        self.cache.put(game_id, new_version, new_state)
+        after = Loaded(record, game, new_state, new_version)
+        return ActionOutcome(new_version, tuple(self.render_event(after, e, seat) for e in result.events), False)
 
     def _decide_and_append(
         self,

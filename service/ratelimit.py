@@ -13,7 +13,7 @@ import time
 
 from flask import Flask, request
 
-from service.cache import RedisCache, StateCache
+from service.cache import StateCache
 from service.config import Settings
 from service.problems import ApiError
 
@@ -38,7 +38,7 @@ def install(app: Flask, settings: Settings, cache: StateCache) -> None:
         return
     limit, window_len = settings.rate_limit, max(1, settings.rate_limit_window)
     local = _Counter()
-    redis_client = cache._redis if isinstance(cache, RedisCache) else None  # noqa: SLF001
+    redis_client = cache.redis_client
 
     @app.before_request
     def _limit() -> None:

@@ -7,10 +7,11 @@ from typing import Any
 from flask import Blueprint, Response, request, stream_with_context, url_for
 from marshmallow import ValidationError
 
+from service import tokens
 from service.auth import game_caller, optional_organiser, require_seat
-from service.games import Loaded
+from service.games import ActionOutcome, Loaded
 from service.problems import ApiError
-from service.runtime import runtime
+from service.runtime import Runtime, runtime
 from service.schemas.actions import load_action
 from service.schemas.requests import (
     MAX_INT,
@@ -133,7 +134,7 @@ def get_game(game_id: str) -> Response | dict[str, Any]:
     """The game as the caller may see it, now or after event ``at``."""
     rt = runtime()
     q = _VIEW_QUERY.load(request.args.to_dict())
-    record = rt.store.get_game(game_id)
+    record = rt.games.get_record(game_id)
     caller = game_caller(rt.store, record)
     at = q["at"]
     etag_version = at if at is not None else record.version
@@ -159,7 +160,7 @@ def legal_actions(game_id: str) -> dict[str, Any]:
     """Every action the caller's seat may send now, a page at a time."""
     rt = runtime()
     q = _LEGAL_ACTIONS_QUERY.load(request.args.to_dict())
-    record = rt.store.get_game(game_id)
+    record = rt.games.get_record(game_id)
     seat = require_seat(game_caller(rt.store, record))
     loaded = rt.games.load(game_id, record=record)
     everything = loaded.game.legal_actions(loaded.state, seat)
@@ -179,15 +180,42 @@ def legal_actions(game_id: str) -> dict[str, Any]:
 def post_action(game_id: str) -> tuple[dict[str, Any], int]:
     """Send one action for the caller's seat."""
     rt = runtime()
-    record = rt.store.get_game(game_id)
+    outcome = _act_on_recent(rt, game_id) or _act(rt, game_id)
+    result = {"version": outcome.version, "events": list(outcome.events), "replayed": outcome.replayed}
+    return _ACTION_RESULT.dump(result), 201
+
+
+def _act(rt: Runtime, game_id: str) -> ActionOutcome:
+    """The full path of an action: read the game row, resolve the caller,
+    check the request, decide and append (every error answered exactly)."""
+    record = rt.games.get_record(game_id)
     seat = require_seat(game_caller(rt.store, record))
+    key = _idempotency_key()
+    body, expected = load_action(record.game_type, json_body())
+    return rt.games.act(game_id, seat, body, expected, key, record=record)
+
+
+def _act_on_recent(rt: Runtime, game_id: str) -> ActionOutcome | None:
+    """The one-round-trip path (:meth:`GameService.act_on_recent`) for a
+    well-formed request with a seat token of a game this process has seen;
+    None sends the request down the full path."""
+    token = tokens.bearer(request.headers.get("Authorization"))
+    key = request.headers.get("Idempotency-Key")
+    record = rt.games.records.get(game_id)
+    if token is None or record is None or (key is not None and not 1 <= len(key) <= IDEMPOTENCY_MAX):
+        return None
+    try:
+        body, expected = load_action(record.game_type, request.get_json(force=True, silent=True))
+    except ValidationError:
+        return None
+    return rt.games.act_on_recent(game_id, token, body, expected, key)
+
+
+def _idempotency_key() -> str | None:
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= IDEMPOTENCY_MAX:
         raise ApiError(400, "invalid_request", f"Idempotency-Key must be 1 to {IDEMPOTENCY_MAX} characters")
-    body, expected = load_action(record.game_type, json_body())
-    outcome = rt.games.act(game_id, seat, body, expected, key, record=record)
-    result = {"version": outcome.version, "events": list(outcome.events), "replayed": outcome.replayed}
-    return _ACTION_RESULT.dump(result), 201
+    return key
 
 
 @bp.get("/games/<game_id>/events")
@@ -195,7 +223,7 @@ def list_events(game_id: str) -> dict[str, Any]:
     """The event log as the caller may see it."""
     rt = runtime()
     q = _EVENTS_QUERY.load(request.args.to_dict())
-    record = rt.store.get_game(game_id)
+    record = rt.games.get_record(game_id)
     caller = game_caller(rt.store, record)
     loaded = rt.games.load(game_id, record=record)
     events = rt.games.events_for(loaded, caller.seat, q["after"], q["limit"])
@@ -211,7 +239,7 @@ def stream_events(game_id: str) -> Response:
     """The event log as Server-Sent Events, resumable with Last-Event-ID."""
     rt = runtime()
     q = _STREAM_QUERY.load(request.args.to_dict())
-    record = rt.store.get_game(game_id)
+    record = rt.games.get_record(game_id)
     caller = game_caller(rt.store, record)
     after = q["after"]
     last_id = request.headers.get("Last-Event-ID")

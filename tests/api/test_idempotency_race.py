@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -11,40 +12,51 @@ from service.config import Settings
 from tests.api.conftest import act, create, finish_setup
 
 
-class LateStore:
-    """A real store whose next idempotency lookup misses, as when the first
-    request with a key is still in flight when its retry arrives."""
+class MeetingStore:
+    """A real store whose appends wait until ``parties`` of them have been
+    decided: two requests with one key both decide on the same state, as when
+    a retry arrives while its first attempt is still in flight."""
 
-    def __init__(self, inner: Any) -> None:
+    def __init__(self, inner: Any, parties: int) -> None:
         self.inner = inner
-        self.blind_lookups = 0
+        self.barrier = threading.Barrier(parties, timeout=10)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def lookup_idempotency(self, game_id: str, key: str) -> Any:
-        if self.blind_lookups:
-            self.blind_lookups -= 1
-            return None
-        return self.inner.lookup_idempotency(game_id, key)
+    def append(self, *args: Any, **kwargs: Any) -> Any:
+        self.barrier.wait()
+        return self.inner.append(*args, **kwargs)
 
 
 def test_retry_racing_its_first_attempt_gets_the_first_answer(tmp_path: Path) -> None:
-    store = LateStore(events.open_store(None, tmp_path))
-    app = create_app(Settings(data_dir=str(tmp_path), webhooks=False), store=store)  # type: ignore[arg-type]
+    inner = events.open_store(None, tmp_path)
+    app = create_app(Settings(data_dir=str(tmp_path), webhooks=False), store=inner)
     client = app.test_client()
     game = create(client)
     v = finish_setup(client, game)
     seat = v["active_seats"][0]
     body = {"type": "draw_card", "source": "deck", "expected_version": v["version"]}
-    first = act(client, game, seat, body, headers={"Idempotency-Key": "race"})
-    assert first.status_code == 201
-    store.blind_lookups = 1  # the retry's first look happens "before the commit"
-    retry = act(client, game, seat, body, headers={"Idempotency-Key": "race"})
-    assert retry.status_code == 201, retry.get_json()
-    assert retry.get_json()["events"] == first.get_json()["events"]
-    assert retry.get_json()["replayed"] is True
-    store.blind_lookups = 1
+    racing = create_app(Settings(data_dir=str(tmp_path), webhooks=False), store=MeetingStore(inner, 2))  # type: ignore[arg-type]
+    answers: list[Any] = []
+
+    def send() -> None:
+        answers.append(act(racing.test_client(), game, seat, body, headers={"Idempotency-Key": "race"}))
+
+    threads = [threading.Thread(target=send) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(20)
+    assert [a.status_code for a in answers] == [201, 201], [a.get_json() for a in answers]
+    first, retry = sorted((a.get_json() for a in answers), key=lambda j: j["replayed"])
+    assert (first["replayed"], retry["replayed"]) == (False, True)
+    assert retry["events"] == first["events"]
+    log = client.get(f"/v1/games/{game['id']}/events").get_json()["events"]
+    assert log[-1]["seq"] == first["version"] == v["version"] + len(first["events"])
+    # after the commit: a stale retry gets the first answer, another body with the key is refused
+    again = act(client, game, seat, body, headers={"Idempotency-Key": "race"})
+    assert again.status_code == 201 and again.get_json()["events"] == first["events"]
     other = act(client, game, seat, {"type": "draw_tickets"}, headers={"Idempotency-Key": "race"})
     assert other.status_code == 422 and other.get_json()["code"] == "idempotency_key_reused"
 

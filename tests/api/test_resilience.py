@@ -12,7 +12,7 @@ import pytest
 import events
 from events.store import StoreUnavailable
 from service.app import create_app
-from service.cache import InProcessCache, RedisCache
+from service.cache import InProcessCache, LayeredCache, RedisCache
 from service.config import Settings
 from tests.api.conftest import act, create, finish_setup, view
 
@@ -94,6 +94,34 @@ def test_in_process_cache_keeps_newest_and_evicts() -> None:
     cache.put("b", 1, "b1")
     cache.put("c", 1, "c1")
     assert cache.get("a") is None and cache.get("c") == (1, "c1")
+
+
+class CountingCache(InProcessCache):
+    """A shared layer that counts the reads it answers."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads = 0
+
+    def get(self, game_id: str, want: int | None = None) -> tuple[int, object] | None:
+        self.reads += 1
+        return super().get(game_id, want)
+
+
+def test_layered_cache_answers_from_the_process_when_it_holds_the_wanted_version() -> None:
+    shared = CountingCache()
+    one, two = LayeredCache(shared, InProcessCache(4)), LayeredCache(shared, InProcessCache(4))
+    one.put("g", 1, "s1")
+    assert two.get_local("g") is None
+    assert two.get("g", 1) == (1, "s1") and shared.reads == 1
+    assert two.get("g", 1) == (1, "s1") and shared.reads == 1  # now held locally: no shared read
+    one.put("g", 2, "s2")
+    assert two.get("g", 2) == (2, "s2") and shared.reads == 2  # the wanted version is newer: shared read
+    assert two.get_local("g") == (2, "s2")
+    assert two.get("g") == (2, "s2") and shared.reads == 3  # no wanted version: always asks for the newest
+    one.local.put("h", 5, "mine")
+    assert one.get("h", 6) == (5, "mine")  # nothing newer shared: the local snapshot
+    assert one.stats is shared.stats and one.health().ok
 
 
 @pytest.mark.redis

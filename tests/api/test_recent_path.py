@@ -1,0 +1,160 @@
+"""The one-round-trip action path (GameService.act_on_recent) against the
+full path: same answers, one store call, and nothing stale gets through.
+
+Two apps on one store stand for two workers: each keeps its own recent game
+rows and states, so one can act on a game while the other's copy is old."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+import events
+from service.app import create_app
+from service.config import Settings
+from tests.api.conftest import act, auth, create, finish_setup, legal, view
+
+
+class CountingStore:
+    """A real store that counts the calls made to it."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.calls: Counter[str] = Counter()
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.inner, name)
+        if callable(attr):
+            def counted(*args: Any, **kwargs: Any) -> Any:
+                self.calls[name] += 1
+                return attr(*args, **kwargs)
+            return counted
+        return attr
+
+
+@pytest.fixture
+def workers(tmp_path: Path) -> Iterator[tuple[Flask, Flask, CountingStore]]:
+    store = CountingStore(events.open_store(None, tmp_path))
+    settings = Settings(data_dir=str(tmp_path), webhooks=False)
+    one = create_app(settings, store=store)  # type: ignore[arg-type]
+    two = create_app(settings, store=store)  # type: ignore[arg-type]
+    yield one, two, store
+    store.inner.close()
+
+
+def first_legal(client: Any, game: dict[str, Any], seat: int) -> dict[str, Any]:
+    return dict(legal(client, game, seat)[0])
+
+
+def test_an_action_on_a_game_this_worker_holds_is_one_append(workers: tuple[Flask, Flask, CountingStore]) -> None:
+    one, _, store = workers
+    client = one.test_client()
+    game = create(client)
+    v = finish_setup(client, game)
+    seat = v["active_seats"][0]
+    action = {**first_legal(client, game, seat), "expected_version": v["version"]}
+    store.calls.clear()
+    resp = act(client, game, seat, action, headers={"Idempotency-Key": "k1"})
+    assert resp.status_code == 201, resp.get_json()
+    assert dict(store.calls) == {"append": 1}
+    # the same request again: the first answer, replayed
+    again = act(client, game, seat, action, headers={"Idempotency-Key": "k1"})
+    assert again.status_code == 201, again.get_json()
+    assert again.get_json()["replayed"] is True and again.get_json()["events"] == resp.get_json()["events"]
+    assert view(client, game, seat)["version"] == resp.get_json()["version"]
+
+
+def test_answers_match_the_full_path(workers: tuple[Flask, Flask, CountingStore]) -> None:
+    """Each action of a game alternates between a worker that holds the game
+    and one whose copy is old: both give the same answers and the log stays
+    one chain."""
+    one, two, _ = workers
+    clients = [one.test_client(), two.test_client()]
+    game = create(clients[0])
+    v = finish_setup(clients[0], game)
+    for step in range(40):
+        client = clients[step % 2]
+        current = view(client, game)
+        if current["status"] == "finished":
+            break
+        seat = current["active_seats"][0]
+        action = first_legal(client, game, seat)
+        resp = act(client, game, seat, {**action, "expected_version": current["version"]},
+                   headers={"Idempotency-Key": f"s{step}"})
+        assert resp.status_code == 201, resp.get_json()
+        assert resp.get_json()["version"] > current["version"]
+        v = resp.get_json()
+    audit = clients[1].get(f"/v1/games/{game['id']}/audit").get_json()
+    assert audit["ok"] is True, audit
+    assert view(clients[0], game)["version"] == view(clients[1], game)["version"] == v["version"]
+
+
+def test_a_worker_holding_an_old_state_refuses_a_stale_expected_version(
+    workers: tuple[Flask, Flask, CountingStore],
+) -> None:
+    one, two, _ = workers
+    a, b = one.test_client(), two.test_client()
+    game = create(a)
+    v = finish_setup(a, game)
+    view(b, game)  # worker two now holds the game at this version
+    seat = v["active_seats"][0]
+    action = first_legal(a, game, seat)
+    moved = act(a, game, seat, {**action, "expected_version": v["version"]})
+    assert moved.status_code == 201
+    # worker two's copy is one action old: the old version is refused there too
+    stale = act(b, game, seat, {**action, "expected_version": v["version"]})
+    assert stale.status_code == 409 and stale.get_json()["code"] == "stale_version"
+    # without expected_version worker two decides on the new state, not its old copy
+    now = view(b, game)
+    seat = now["active_seats"][0]
+    nxt = act(b, game, seat, first_legal(b, game, seat))
+    assert nxt.status_code == 201 and nxt.get_json()["version"] > now["version"]
+
+
+def test_a_rotated_token_stops_working_on_every_worker(workers: tuple[Flask, Flask, CountingStore]) -> None:
+    one, two, store = workers
+    a, b = one.test_client(), two.test_client()
+    game = create(a)
+    v = finish_setup(a, game)
+    view(b, game)
+    seat = v["active_seats"][0]
+    old_token = game["seats"][seat]["token"]
+    action = first_legal(a, game, seat)
+    rotated = a.post(f"/v1/games/{game['id']}/seats/{seat}/token", headers=auth(game["host_token"]))
+    assert rotated.status_code == 200, rotated.get_json()
+    new_token = rotated.get_json()["token"]
+    for client in (a, b):  # both workers still hold the row with the old hash
+        refused = client.post(f"/v1/games/{game['id']}/actions", json=action, headers=auth(old_token))
+        assert refused.status_code == 401, refused.get_json()
+    assert view(a, game)["version"] == v["version"]
+    ok = b.post(f"/v1/games/{game['id']}/actions", json=action, headers=auth(new_token))
+    assert ok.status_code == 201, ok.get_json()
+    assert store.inner.verify_chain(game["id"]).ok
+
+
+def test_an_illegal_or_malformed_action_gets_the_full_paths_answer(
+    workers: tuple[Flask, Flask, CountingStore],
+) -> None:
+    one, _, store = workers
+    client = one.test_client()
+    game = create(client)
+    v = finish_setup(client, game)
+    seat = v["active_seats"][0]
+    other = 1 - seat
+    not_yours = act(client, game, other, first_legal(client, game, seat))
+    assert not_yours.status_code == 409 and not_yours.get_json()["code"] == "not_your_turn"
+    illegal = act(client, game, seat, {"type": "claim_route", "route": "nowhere", "cards": {"red": 1}})
+    assert illegal.status_code == 422
+    malformed = act(client, game, seat, {"type": "draw_card", "source": "sky"})
+    assert malformed.status_code == 400
+    bad_key = act(client, game, seat, first_legal(client, game, seat), headers={"Idempotency-Key": "x" * 201})
+    assert bad_key.status_code == 400
+    wrong = client.post(f"/v1/games/{game['id']}/actions", json=first_legal(client, game, seat),
+                        headers=auth(game["host_token"]))
+    assert wrong.status_code == 403
+    assert view(client, game)["version"] == v["version"]
