@@ -34,14 +34,29 @@ STATUS_FINISHED = "finished"
 STATUSES = (STATUS_SETUP, STATUS_PLAYING, STATUS_LAST_ROUND, STATUS_FINISHED)
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def field_names(cls: type) -> tuple[str, ...]:
+    """The field names of dataclass ``cls``, in order (looked up once per class)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = tuple(f.name for f in dataclasses.fields(cls))
+        _FIELD_NAMES[cls] = names
+    return names
+
+
 def to_json(value: Any) -> JSON:
     """Convert a (possibly nested) dataclass / tuple value into plain JSON data."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, Mapping):
-        return {str(k): to_json(v) for k, v in value.items()}
+    if isinstance(value, _SCALARS):
+        return value
     if isinstance(value, list | tuple):
         return [to_json(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): to_json(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {name: to_json(getattr(value, name)) for name in field_names(type(value))}
     return value
 
 
@@ -75,7 +90,7 @@ class Event:
     @classmethod
     def from_payload(cls, payload: Mapping[str, JSON]) -> Self:
         """Rebuild the event from its stored payload (current schema version)."""
-        names = {f.name for f in dataclasses.fields(cls)}
+        names = field_names(cls)
         return cls(**{k: freeze(v) for k, v in payload.items() if k in names})
 
 
@@ -92,10 +107,10 @@ class Action:
     def to_body(self) -> dict[str, JSON]:
         """The JSON action body a client would send for this action."""
         body: dict[str, JSON] = {"type": self.TYPE}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
+        for name in field_names(type(self)):
+            value = getattr(self, name)
             if value is not None:
-                body[f.name] = to_json(value)
+                body[name] = to_json(value)
         return body
 
 

@@ -40,7 +40,11 @@ def create_app(
     settings = settings or Settings.from_env()
     store = store or events.open_store(settings.database_url, settings.data_dir)
     cache = cache or open_cache(
-        settings.redis_url, _cache_secret(settings), settings.cache_entries, settings.local_cache_entries
+        settings.redis_url,
+        _cache_secret(settings),
+        settings.cache_entries,
+        settings.local_cache_entries,
+        settings.snapshot_every,
     )
     app = Flask(__name__)
     app.config["PROBLEM_BASE"] = settings.problem_base

@@ -229,15 +229,23 @@ return 1
 class LayeredCache(StateCache):
     """A process-local LRU in front of a shared cache (Redis).
 
-    ``put`` writes both layers; ``get`` answers from the local layer when it
-    holds the version the caller wants, else asks the shared layer (and keeps
-    what it got if that is newer).  Counters and health are the shared
-    layer's."""
+    ``get`` answers from the local layer when it holds the version the
+    caller wants, else asks the shared layer (and keeps what it got if that
+    is newer).  ``put`` always writes the local layer, and writes the shared
+    one at least every ``share_every`` versions: when the local layer did
+    not hold the game, or the new version is in another block of
+    ``share_every`` than the one it replaces.  So a worker that goes on
+    acting on a game it holds pays a shared write only now and then, and
+    another worker reading the game finds a snapshot at most
+    ``share_every - 1`` events old (it replays that tail from the store).
+    ``share_every=1`` writes every version.  Counters and health are the
+    shared layer's."""
 
-    def __init__(self, shared: StateCache, local: InProcessCache) -> None:
+    def __init__(self, shared: StateCache, local: InProcessCache, share_every: int = 1) -> None:
         super().__init__()
         self.shared = shared
         self.local = local
+        self.share_every = max(1, share_every)
         self.stats = shared.stats
         self.backend = shared.backend
 
@@ -261,8 +269,10 @@ class LayeredCache(StateCache):
         return self.local.get(game_id)
 
     def put(self, game_id: str, version: int, state: Any) -> None:
+        held = self.local.get(game_id)
         self.local.put(game_id, version, state)
-        self.shared.put(game_id, version, state)
+        if held is None or held[0] // self.share_every != version // self.share_every:
+            self.shared.put(game_id, version, state)
 
     def health(self) -> CacheHealth:
         shared = self.shared.health()
@@ -273,14 +283,19 @@ class LayeredCache(StateCache):
 
 
 def open_cache(
-    redis_url: str | None, secret: bytes, max_entries: int = 2048, local_entries: int = 256
+    redis_url: str | None,
+    secret: bytes,
+    max_entries: int = 2048,
+    local_entries: int = 256,
+    share_every: int = 1,
 ) -> StateCache:
     """Redis fronted by a per-process LRU of ``local_entries`` games when a
-    URL is configured (``local_entries=0``: Redis alone), else the
-    in-process LRU of ``max_entries`` games."""
+    URL is configured (``local_entries=0``: Redis alone; ``share_every``:
+    see :class:`LayeredCache`), else the in-process LRU of ``max_entries``
+    games."""
     if redis_url:
         shared = RedisCache(redis_url, secret)
         if local_entries <= 0:
             return shared
-        return LayeredCache(shared, InProcessCache(local_entries))
+        return LayeredCache(shared, InProcessCache(local_entries), share_every)
     return InProcessCache(max_entries)

@@ -274,10 +274,14 @@ class GameService:
             version = base_version
         return Loaded(record, game, state, version)
 
-    def render_event(self, loaded: Loaded, stored: StoredEvent, seat: int | None) -> dict[str, JSON]:
+    def render_event(
+        self, loaded: Loaded, stored: StoredEvent, seat: int | None, domain_event: Any = None
+    ) -> dict[str, JSON]:
         """One stored event as ``seat`` may see it (hashes only once finished:
-        a hash over a redacted secret could be brute-forced)."""
-        domain_event = decode(loaded.game, stored)
+        a hash over a redacted secret could be brute-forced).  ``domain_event``
+        is the event ``stored`` holds, when the caller has it (saves decoding)."""
+        if domain_event is None:
+            domain_event = decode(loaded.game, stored)
         finished = loaded.finished
         payload = dict(domain_event.to_payload()) if finished else loaded.game.redact(loaded.state, domain_event, seat)
         out: dict[str, JSON] = {
@@ -366,6 +370,7 @@ class GameService:
         seat = next((i for i, h in enumerate(hashes) if hmac.compare_digest(token_hash, str(h))), None)
         if seat is None:
             return None
+        self.cache.stats.hits += 1
         try:
             game = get_game(record.game_type)
             action = game.parse_action(body)
@@ -393,7 +398,11 @@ class GameService:
         new_version = result.events[-1].seq
         self.cache.put(game_id, new_version, new_state)
         after = Loaded(record, game, new_state, new_version)
-        return ActionOutcome(new_version, tuple(self.render_event(after, e, seat) for e in result.events), False)
+        rendered = tuple(
+            self.render_event(after, stored, seat, event)
+            for stored, event in zip(result.events, domain_events, strict=True)
+        )
+        return ActionOutcome(new_version, rendered, False)
 
     def _decide_and_append(
         self,

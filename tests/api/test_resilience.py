@@ -124,6 +124,21 @@ def test_layered_cache_answers_from_the_process_when_it_holds_the_wanted_version
     assert one.stats is shared.stats and one.health().ok
 
 
+def test_layered_cache_shares_a_snapshot_every_few_versions() -> None:
+    shared = InProcessCache()
+    one, two = LayeredCache(shared, InProcessCache(4), share_every=4), LayeredCache(shared, InProcessCache(4))
+    one.put("g", 1, "s1")  # not held before: shared
+    assert shared.get("g") == (1, "s1")
+    for v in (2, 3):
+        one.put("g", v, f"s{v}")  # same block of 4: local only
+    assert shared.get("g") == (1, "s1") and one.get_local("g") == (3, "s3")
+    one.put("g", 5, "s5")  # into the next block: shared
+    assert shared.get("g") == (5, "s5")
+    assert two.get("g", 6) == (5, "s5")  # another worker gets the snapshot (and replays the tail)
+    two.put("g", 6, "s6")  # share_every=1: every version
+    assert shared.get("g") == (6, "s6")
+
+
 @pytest.mark.redis
 def test_redis_cache_signed_entries(tmp_path: Path) -> None:
     import os
