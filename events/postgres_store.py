@@ -87,6 +87,7 @@ from events.store import (
     DeliveryAttempt,
     DeliveryPage,
     DeliveryRecord,
+    DispatchState,
     EventStore,
     GameExists,
     GameNotFound,
@@ -730,6 +731,9 @@ class PostgresStore(EventStore):
             raise ValueError("a webhook needs at least one event type")
         now = self._clock()
         with self._connection() as conn, conn.transaction():
+            # serialised with record_deliveries on the cursor row: the head read
+            # below is at or after any cursor a dispatcher has moved to
+            conn.execute("SELECT position FROM dispatch_cursors WHERE name = 'webhooks' FOR UPDATE")
             head_row = conn.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()
             assert head_row is not None
             head = int(head_row[0])
@@ -783,11 +787,28 @@ class PostgresStore(EventStore):
         assert row is not None
         return int(row[0])
 
+    def dispatch_state(self) -> DispatchState:
+        """Cursor, head, webhooks registered and whether any is active, in one statement."""
+        with self._read() as cur:
+            row = cur.execute(
+                "SELECT (SELECT position FROM dispatch_cursors WHERE name = 'webhooks'),"
+                " (SELECT coalesce(max(position), 0) FROM events),"
+                " (SELECT count(*) FROM webhooks), EXISTS (SELECT 1 FROM webhooks WHERE active)"
+            ).fetchone()
+        assert row is not None
+        return DispatchState(int(row[0]), int(row[1]), int(row[2]), bool(row[3]))
+
     def record_deliveries(
-        self, expected_cursor: int, new_cursor: int, deliveries: Sequence[NewDelivery], now: datetime
+        self,
+        expected_cursor: int,
+        new_cursor: int,
+        deliveries: Sequence[NewDelivery],
+        now: datetime,
+        webhooks_seen: int | None = None,
     ) -> bool:
         """Create ``deliveries`` and move the cursor, atomically, if nobody
-        moved it since ``expected_cursor`` (else write nothing: False)."""
+        moved it since ``expected_cursor`` and no webhook was registered since
+        ``webhooks_seen`` were counted (else write nothing: False)."""
         if new_cursor < expected_cursor:
             raise ValueError(f"the cursor only moves forward ({expected_cursor} -> {new_cursor})")
         with self._connection() as conn, conn.transaction():
@@ -797,6 +818,10 @@ class PostgresStore(EventStore):
             assert row is not None
             if int(row[0]) != expected_cursor:
                 return False
+            if webhooks_seen is not None:
+                count = conn.execute("SELECT count(*) FROM webhooks").fetchone()
+                if count is None or int(count[0]) != webhooks_seen:
+                    return False
             if deliveries:
                 conn.cursor().executemany(
                     "INSERT INTO webhook_deliveries (delivery_id, webhook_id, game_id, event, body, state,"

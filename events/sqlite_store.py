@@ -60,6 +60,7 @@ from events.store import (
     DeliveryAttempt,
     DeliveryPage,
     DeliveryRecord,
+    DispatchState,
     EventStore,
     GameExists,
     GameNotFound,
@@ -725,11 +726,27 @@ class SqliteStore(EventStore):
         """The position up to which the log has been turned into deliveries."""
         return int(self._read("SELECT position FROM dispatch_cursors WHERE name = 'webhooks'")[0][0])
 
+    def dispatch_state(self) -> DispatchState:
+        """Cursor, head, webhooks registered and whether any is active, in one statement."""
+        row = self._read(
+            "SELECT (SELECT position FROM dispatch_cursors WHERE name = 'webhooks'),"
+            " (SELECT coalesce(max(position), 0) FROM events),"
+            " (SELECT count(*) FROM webhooks), EXISTS (SELECT 1 FROM webhooks WHERE active = 1)"
+        )[0]
+        return DispatchState(int(row[0]), int(row[1]), int(row[2]), bool(row[3]))
+
     def record_deliveries(
-        self, expected_cursor: int, new_cursor: int, deliveries: Sequence[NewDelivery], now: datetime
+        self,
+        expected_cursor: int,
+        new_cursor: int,
+        deliveries: Sequence[NewDelivery],
+        now: datetime,
+        webhooks_seen: int | None = None,
     ) -> bool:
         """Create ``deliveries`` and move the cursor, atomically, if nobody
-        moved it since ``expected_cursor`` (else write nothing: False)."""
+        moved it since ``expected_cursor`` and no webhook was registered since
+        ``webhooks_seen`` were counted (else write nothing: False).  The write
+        lock serialises this with :meth:`create_webhook`."""
         if new_cursor < expected_cursor:
             raise ValueError(f"the cursor only moves forward ({expected_cursor} -> {new_cursor})")
         stamp = format_timestamp(now)
@@ -738,6 +755,9 @@ class SqliteStore(EventStore):
                 0
             ]
             if current != expected_cursor:
+                return False
+            seen = webhooks_seen
+            if seen is not None and cur.execute("SELECT count(*) FROM webhooks").fetchone()[0] != seen:
                 return False
             cur.executemany(
                 "INSERT INTO webhook_deliveries (delivery_id, webhook_id, game_id, event, body, state, attempts,"

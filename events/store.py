@@ -153,6 +153,19 @@ class MetadataGuard:
 
 
 @dataclass(frozen=True)
+class DispatchState:
+    """Where the webhook dispatchers stand: ``cursor`` (the log is turned into
+    deliveries up to here), ``head`` (the last position of the log),
+    ``webhooks`` (how many were ever registered: a registration changes it)
+    and whether any is ``active``."""
+
+    cursor: int
+    head: int
+    webhooks: int
+    active: bool
+
+
+@dataclass(frozen=True)
 class AppendResult:
     """What ``append`` wrote, or (``replayed=True``) what an earlier append with
     the same idempotency key wrote; ``request_hash`` is the one stored with it."""
@@ -507,14 +520,29 @@ class EventStore(ABC):
         deliveries (0 at first)."""
 
     @abstractmethod
+    def dispatch_state(self) -> DispatchState:
+        """The cursor, the head of the log and the webhooks, read at once."""
+
+    @abstractmethod
     def record_deliveries(
-        self, expected_cursor: int, new_cursor: int, deliveries: Sequence[NewDelivery], now: datetime
+        self,
+        expected_cursor: int,
+        new_cursor: int,
+        deliveries: Sequence[NewDelivery],
+        now: datetime,
+        webhooks_seen: int | None = None,
     ) -> bool:
         """In one transaction: create ``deliveries`` (pending, due ``now``; a
         delivery that exists already for the same webhook, game and event is
         kept as it is) and move the cursor from ``expected_cursor`` to
         ``new_cursor``.  If the cursor is no longer ``expected_cursor``
-        (another dispatcher got there first) nothing is written: False."""
+        (another dispatcher got there first), or ``webhooks_seen`` is given
+        and a webhook was registered since (the deliveries were decided
+        without it), nothing is written: False.
+
+        Registration (:meth:`create_webhook`) and this method serialise on
+        the cursor: a webhook registered after the cursor moved starts after
+        the new cursor, so no event is ever skipped for it."""
 
     @abstractmethod
     def claim_deliveries(

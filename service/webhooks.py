@@ -11,7 +11,11 @@ processes and hosts at once:
    new cursor (``store.record_deliveries``).  A dispatcher that dies before
    that commit leaves the cursor where it was, so the next one re-reads the
    same events: no finished game is ever missed, and the unique key
-   (webhook, game, event) keeps a delivery from being created twice.
+   (webhook, game, event) keeps a delivery from being created twice.  With
+   no active webhook the log is not read at all: the cursor moves to the
+   head, unless a webhook was registered since the pass began (registration
+   and cursor moves serialise on the cursor, so a webhook registered later
+   starts after the new cursor).
 2. **deliver**: lease the due deliveries in the database
    (``store.claim_deliveries``), POST each signed body, and record the
    attempt: ``delivered`` on a 2xx answer, otherwise retried after an
@@ -239,13 +243,23 @@ class WebhookDispatcher:
         """Turn the next page of the log into deliveries; ``(events read,
         deliveries created)``.  Nothing is created if another dispatcher
         moved the cursor meanwhile (it created the same deliveries)."""
-        cursor = self.store.dispatch_cursor()
-        events = self.store.read_all(cursor, self.policy.scan_batch)
-        if not events:
+        state = self.store.dispatch_state()
+        if state.head <= state.cursor:
             return 0, 0
         now = self._clock()
+        if not state.active:
+            # Nobody to tell: move the cursor to the head without reading the
+            # log, unless a webhook was registered meanwhile (then the next
+            # pass reads it).  Not "busy": the next pass waits poll_seconds.
+            self.store.record_deliveries(state.cursor, state.head, [], now, state.webhooks)
+            return 0, 0
+        events = self.store.read_all(state.cursor, self.policy.scan_batch)
+        if not events:
+            return 0, 0
         deliveries = self._deliveries_for(events, format_timestamp(now))
-        recorded = self.store.record_deliveries(cursor, events[-1].position, deliveries, now)
+        recorded = self.store.record_deliveries(
+            state.cursor, events[-1].position, deliveries, now, state.webhooks
+        )
         return len(events), len(deliveries) if recorded else 0
 
     def _deliveries_for(self, events: list[StoredEvent], created_at: str) -> list[NewDelivery]:

@@ -275,6 +275,27 @@ def test_the_cursor_moves_only_with_its_deliveries(
         store.record_deliveries(head, head - 1, [], T0)
 
 
+def test_dispatch_state_and_a_registration_racing_a_pass(
+    store: EventStore, hooks: Callable[..., WebhookRecord]
+) -> None:
+    gid = uid("g")
+    store.create_game(gid, "test-game", {}, opening(2), "playing")
+    head = store.load(gid)[-1].position
+    before = store.dispatch_state()
+    assert (before.cursor, before.head) == (store.dispatch_cursor(), head)
+    # a pass saw the state, then a webhook was registered: the pass must not move the cursor
+    hook = hooks()
+    assert hook.from_position == head
+    assert store.record_deliveries(before.cursor, before.head, [], T0, before.webhooks) is False
+    assert store.dispatch_cursor() == before.cursor
+    after = store.dispatch_state()
+    assert after.webhooks == before.webhooks + 1 and after.active
+    assert store.record_deliveries(after.cursor, after.head, [], T0, after.webhooks) is True
+    assert store.dispatch_state().cursor == head
+    store.deactivate_webhook(hook.webhook_id)
+    assert store.dispatch_state().webhooks == after.webhooks  # deactivating does not change the count
+
+
 def test_a_delivery_is_created_once_per_webhook_game_and_event(
     store: EventStore, hooks: Callable[..., WebhookRecord]
 ) -> None:
