@@ -140,6 +140,17 @@ class MetadataGuard:
     path: tuple[str | int, ...]
     value: str
 
+    def __post_init__(self) -> None:
+        if not self.path:
+            raise ValueError("a metadata guard needs a path")
+        for step in self.path:
+            if isinstance(step, bool) or not isinstance(step, int | str):
+                raise ValueError(f"a guard path holds keys and list indexes, not {step!r}")
+            if isinstance(step, int) and step < 0:
+                raise ValueError(f"a guard path's list index cannot be negative: {step}")
+            if isinstance(step, str) and not (step and step.replace("_", "").isalnum() and step.isascii()):
+                raise ValueError(f"a guard path's key must be letters, digits and '_': {step!r}")
+
     def holds_in(self, metadata: Mapping[str, JSON]) -> bool:
         """Whether the guard holds in ``metadata`` (a missing path does not)."""
         node: Any = metadata

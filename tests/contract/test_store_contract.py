@@ -228,6 +228,12 @@ def test_an_append_guard_is_checked_with_the_write(store: EventStore, new_id: Ne
     assert store.verify_chain(gid).ok
 
 
+def test_a_guard_path_is_keys_and_indexes() -> None:
+    for bad in ((), ("a b",), ('a"',), ("",), (-1,), (True,), (1.5,)):
+        with pytest.raises(ValueError):
+            MetadataGuard(bad, "x")  # type: ignore[arg-type]
+
+
 def test_a_guard_sees_a_change_committed_while_the_append_waited(
     backend: Backend, store: EventStore, new_id: NewId
 ) -> None:
