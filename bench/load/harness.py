@@ -46,15 +46,15 @@ class LoadSection:
 
     baseline: tuple[PhaseResult, ...]
     write: tuple[PhaseResult, ...]
-    #: the write path against bench.load.whatif_wsgi (empty if not run)
-    whatif: tuple[PhaseResult, ...]
+    #: the write path against the service without worker-local state (empty if not run)
+    fullpath: tuple[PhaseResult, ...]
     bots: PhaseResult
     write_cache: CacheCounts
     bots_cache: CacheCounts
     redis_keyspace: tuple[int, int] | None
     write_integrity: IntegrityReport
     bot_audits: tuple[int, int]
-    #: CPU per phase kind (baseline, write path, what-if, bot mix)
+    #: CPU per phase kind (baseline, write path, full path, bot mix)
     cpu: tuple[tuple[str, CpuUse], ...]
 
     @staticmethod
@@ -166,23 +166,25 @@ class Harness:
                            self.work / "gunicorn-service.log")
         baseline = Gunicorn(ServerSpec("bench.baseline_app:app", cfg.workers, cfg.threads, env),
                             self.work / "gunicorn-baseline.log")
-        whatif = None
-        if "whatif" in cfg.sections and "load" in cfg.sections:
-            whatif = Gunicorn(ServerSpec("bench.load.whatif_wsgi:app", cfg.workers, cfg.threads, env),
-                              self.work / "gunicorn-whatif.log")
+        fullpath = None
+        if "fullpath" in cfg.sections and "load" in cfg.sections:
+            # the same service with no worker-local state: every action takes the full path
+            fullpath = Gunicorn(ServerSpec("bench.load.instrumented_wsgi:app", cfg.workers, cfg.threads,
+                                           (*env, ("CABLECAR_LOCAL_CACHE_ENTRIES", "0"))),
+                                self.work / "gunicorn-fullpath.log")
         store = PostgresStore(database_url)
         try:
             service.wait_ready("/v1/health")
             baseline.wait_ready("/health")
-            if whatif is not None:
-                whatif.wait_ready("/v1/health")
+            if fullpath is not None:
+                fullpath.wait_ready("/v1/health")
             if "load" in cfg.sections:
                 self.results.load = self.guarded(
-                    "load", lambda: self.run_load(service, baseline, whatif, scripts, services, store)
+                    "load", lambda: self.run_load(service, baseline, fullpath, scripts, services, store)
                 )
             baseline.stop()
-            if whatif is not None:
-                whatif.stop()
+            if fullpath is not None:
+                fullpath.stop()
             if "profile" in cfg.sections:
                 self.log("profile: one thread, in process")
                 self.results.profile = self.guarded(
@@ -198,8 +200,8 @@ class Harness:
             store.close()
             service.stop()
             baseline.stop()
-            if whatif is not None:
-                whatif.stop()
+            if fullpath is not None:
+                fullpath.stop()
             self.guarded("drop database", lambda: services.drop_database(database_url))
             if not cfg.keep_services:
                 self.guarded("services down", services.down)
@@ -208,14 +210,14 @@ class Harness:
 
     # -- sections ----------------------------------------------------------------
 
-    def run_load(self, service: Gunicorn, baseline: Gunicorn, whatif: Gunicorn | None, scripts: list[GameScript],
+    def run_load(self, service: Gunicorn, baseline: Gunicorn, fullpath: Gunicorn | None, scripts: list[GameScript],
                  services: Services, store: PostgresStore) -> LoadSection:
         """Baseline and service write path in alternating chunks, then bots."""
         cfg = self.config
         chunk = cfg.seconds / cfg.rounds
         roots = [("gunicorn: service", service.proc.pid, True), ("gunicorn: baseline", baseline.proc.pid, True)]
-        if whatif is not None:
-            roots.append(("gunicorn: what-if", whatif.proc.pid, True))
+        if fullpath is not None:
+            roots.append(("gunicorn: full path", fullpath.proc.pid, True))
         roots += [("PostgreSQL", services.postgres_pid(), True), ("Redis", services.redis_pid(), False),
                   ("clients (harness process)", os.getpid(), False)]
         groups = CpuGroups(tuple(roots))
@@ -234,7 +236,7 @@ class Harness:
 
         base_results: list[PhaseResult] = []
         write_results: list[PhaseResult] = []
-        whatif_results: list[PhaseResult] = []
+        fullpath_results: list[PhaseResult] = []
         write_cache = CacheCounts()
         keyspace_before = redis_keyspace(services.redis_url)
         for r in range(cfg.rounds):
@@ -245,9 +247,9 @@ class Harness:
             write_results.append(measured("write path", f"write-{r}", service.url, self._scripted(scripts, r), chunk))
             time.sleep(0.6)  # let every worker dump its counters
             write_cache = write_cache.plus(delta(before, read_counts(self.stats_dir)))
-            if whatif is not None:
-                self.log(f"what-if write path chunk {r + 1}/{cfg.rounds}")
-                whatif_results.append(measured("what-if write path", f"whatif-{r}", whatif.url,
+            if fullpath is not None:
+                self.log(f"full-path write path chunk {r + 1}/{cfg.rounds}")
+                fullpath_results.append(measured("full-path write path", f"fullpath-{r}", fullpath.url,
                                                self._scripted(scripts, r + 100), chunk))
         self.log(f"bot mix: {cfg.clients} clients x {cfg.bot_seconds:g} s")
         before = read_counts(self.stats_dir)
@@ -269,7 +271,7 @@ class Harness:
         integrity = check_games(store, service.url, [g for w in write_results for g in w.ledgers])
         bot_games = [g for b in bots_holder for g in b.games]
         audits = sum(1 for g in bot_games if audit_game(service.url, g)[0])
-        return LoadSection(tuple(base_results), tuple(write_results), tuple(whatif_results), bots, write_cache,
+        return LoadSection(tuple(base_results), tuple(write_results), tuple(fullpath_results), bots, write_cache,
                            bots_cache, keyspace, integrity, (audits, len(bot_games)), tuple(cpu.items()))
 
     def _scripted(self, scripts: list[GameScript], round_no: int) -> Callable[[Phase, int], ScriptedPlayer]:

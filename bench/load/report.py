@@ -107,9 +107,10 @@ def _headline(results: RunResults) -> list[str]:
         write = LoadSection.total_rate(load.write)
         rows.append(["**action throughput / baseline insert throughput**",
                      f"**{_f(load.ratio, 2)}** ({_f(write)} actions/s vs {_f(base)} inserts/s; goal >= 0.5)"])
-        if load.whatif:
-            rows.append(["same, with two redundant round trips removed (what-if, bench-only patch)",
-                         f"{_f(load.ratio_of(load.whatif), 2)} ({_f(LoadSection.total_rate(load.whatif))} actions/s)"])
+        if load.fullpath:
+            rows.append(["same service without worker-local state (every action on the full path)",
+                         f"{_f(load.ratio_of(load.fullpath), 2)} ({_f(LoadSection.total_rate(load.fullpath))} "
+                         "actions/s)"])
         post = [lat for lat in latencies(_merge(load.write)) if lat.label.startswith("POST /v1/games/{id}/actions")]
         if post:
             rows.append(["POST /actions latency under load (p50 / p95 / p99)",
@@ -158,7 +159,7 @@ def _load(load: LoadSection, clients: int) -> list[str]:
         "",
     ]
     rows = []
-    for r in (*load.baseline, *load.write, *load.whatif, load.bots):
+    for r in (*load.baseline, *load.write, *load.fullpath, load.bots):
         rows.append([r.name, f"{r.seconds:.1f}", f"{r.accepted:,}", _f(r.throughput), _f(r.request_rate),
                      f"{r.recorder.games_created:,} / {r.recorder.games_finished:,}", _errors(r.recorder.errors)])
     out += _table(["phase", "seconds", "accepted", "per second", "requests/s", "games created / finished",
@@ -168,9 +169,10 @@ def _load(load: LoadSection, clients: int) -> list[str]:
         "",
         f"- Baseline: **{_f(base)} inserts/s**; service write path: **{_f(LoadSection.total_rate(load.write))} "
         f"actions/s**; ratio **{_f(load.ratio, 2)}**.",
-        *([f"- What-if write path (`bench/load/whatif_wsgi.py`: the game row read once per request, no up-front "
-           f"idempotency lookup): **{_f(LoadSection.total_rate(load.whatif))} actions/s**, ratio "
-           f"**{_f(load.ratio_of(load.whatif), 2)}**."] if load.whatif else []),
+        *([f"- Full-path write path (the same service with `CABLECAR_LOCAL_CACHE_ENTRIES=0`: no worker-local "
+           f"state, so every action reads the game row and Redis, appends, and writes Redis): "
+           f"**{_f(LoadSection.total_rate(load.fullpath))} actions/s**, ratio "
+           f"**{_f(load.ratio_of(load.fullpath), 2)}**."] if load.fullpath else []),
         f"- Bot mix: {_f(load.bots.throughput)} actions/s from {_f(load.bots.request_rate)} requests/s "
         f"({_f(load.bots.request_rate / base if base else math.nan, 2)} x the baseline's request rate); "
         f"{load.bots.recorder.conflicts} stale-version conflicts.",
@@ -199,15 +201,15 @@ def _load(load: LoadSection, clients: int) -> list[str]:
         "",
     ]
     rows = _latency_rows("baseline", _merge(load.baseline)) + _latency_rows("write path", _merge(load.write))
-    if load.whatif:
-        rows += _latency_rows("what-if write path", _merge(load.whatif))
+    if load.fullpath:
+        rows += _latency_rows("full-path write path", _merge(load.fullpath))
     rows += _latency_rows("bot mix", load.bots.recorder)
     out += _table(["phase", "request", "count", "p50", "p95", "p99", "max"], rows)
     return [*out, ""]
 
 
 def _cpu_table(load: LoadSection) -> list[str]:
-    kinds = {"baseline": load.baseline, "write path": load.write, "what-if write path": load.whatif,
+    kinds = {"baseline": load.baseline, "write path": load.write, "full-path write path": load.fullpath,
              "bot mix": (load.bots,)}
     rows: list[list[str]] = []
     header: list[str] = []
@@ -258,24 +260,24 @@ def _findings(results: RunResults) -> list[str]:
             f"{_f(write.get('gunicorn: service', math.nan), 2)} ms in the gunicorn workers (baseline "
             f"{_f(base.get('gunicorn: baseline', math.nan), 2)}) and {_f(write.get('PostgreSQL', math.nan), 2)} ms "
             f"in PostgreSQL (baseline {_f(base.get('PostgreSQL', math.nan), 2)}). To reach 0.5 an action would "
-            f"have to cost about {_f(2 * base.get('total', math.nan), 2)} ms in all: not a matter of one slow call "
-            "(see the profile: Flask/Werkzeug, marshmallow, psycopg, the rules and the event store each take a "
-            "share)."
+            f"have to cost about {_f(2 * base.get('total', math.nan), 2)} ms in all. An action already is one "
+            "database round trip (one call of the append function) and, most of the time, no Redis round trip; "
+            "what is left is CPU spread over many parts, none of which can go: Flask's request handling, the "
+            "marshmallow load of the body and dump of the answer, the rules deciding and applying the action, "
+            "encoding and hashing the events, psycopg sending the call, and in PostgreSQL the function itself "
+            "(guard, idempotency key, version check, chained hashes, about two event rows and a key row per "
+            "action against the baseline's one row)."
         )
-        if load.whatif:
-            gain = load.ratio_of(load.whatif) / load.ratio if load.ratio else math.nan
-            whatif_cpu = next((dict(use.per(sum(len(r.recorder.accepted) for r in load.whatif)))
-                               for kind, use in load.cpu if kind == "what-if write path"), {})
+        if load.fullpath:
+            gain = load.ratio / load.ratio_of(load.fullpath) if load.ratio_of(load.fullpath) else math.nan
+            full_cpu = next((dict(use.per(sum(len(r.recorder.accepted) for r in load.fullpath)))
+                             for kind, use in load.cpu if kind == "full-path write path"), {})
             notes.append(
-                "The what-if server (`bench/load/whatif_wsgi.py`: the game row read once per request instead of "
-                "three times in `service/routes/games.py` `post_action`, `GameService.act` and "
-                "`GameService.load`; no up-front idempotency lookup in `GameService.act`) reached "
-                f"{_f(load.ratio_of(load.whatif), 2)} of the baseline against {_f(load.ratio, 2)} (x{_f(gain, 2)}), "
-                f"at {_f(whatif_cpu.get('total', math.nan), 2)} ms of CPU per action against "
-                f"{_f(write.get('total', math.nan), 2)}. Worth doing, but not enough for 0.5: that needs much "
-                "less CPU per request in the workers (e.g. module-level marshmallow schema instances instead of "
-                "a `Schema()` per request, which deep-copies its fields) and fewer transactions per action in "
-                "PostgreSQL."
+                "Without the worker-local state (`CABLECAR_LOCAL_CACHE_ENTRIES=0`) every action reads the game "
+                "row, reads Redis, appends and writes Redis: "
+                f"{_f(load.ratio_of(load.fullpath), 2)} of the baseline at "
+                f"{_f(full_cpu.get('total', math.nan), 2)} ms of CPU per action; the one-round-trip path "
+                f"(`GameService.act_on_recent`) is x{_f(gain, 2)} that."
             )
     shared = [r for r in results.races if r.same_key and r.refused]
     in_flight = sum(f.seen.stale_in_flight for f in results.faults)
@@ -283,12 +285,9 @@ def _findings(results: RunResults) -> list[str]:
         notes.append(
             "A retry with the same Idempotency-Key can be answered `409 stale_version` instead of the replay "
             f"when its first attempt is still in flight ({sum(sum(r.refused.values()) for r in shared)} of the "
-            f"shared-key racers; {in_flight} retries after a dropped answer). Cause: `GameService.act` "
-            "(`service/games.py`) looks the key up before the first attempt has committed, then compares "
-            "`expected_version` with the new version and raises StaleVersion without looking again. Nothing is "
-            "written twice (the checks above pass), but the client is told its action failed when it succeeded. "
-            "Fix: on a version mismatch (and on GameFinished or a rules error) with a key, look the key up once "
-            "more and return the replay if it is there."
+            f"shared-key racers; {in_flight} retries after a dropped answer). Nothing is written twice (the "
+            "checks above pass), but the client is told its action failed when it succeeded: `GameService.act` "
+            "(`service/games.py`) must look the key up again before it answers a refusal."
         )
     if results.fuzz is not None:
         for run in results.fuzz.schemathesis:
