@@ -191,7 +191,7 @@ class Harness:
                     "profile", lambda: profile_actions(database_url, services.redis_url, scripts[:10])
                 )
             if "growth" in cfg.sections:
-                self.results.growth = self.guarded("growth", lambda: self.measure_growth(service, services, store))
+                self.results.growth = self.guarded("growth", lambda: self.measure_growth(env, services, store))
             if "faults" in cfg.sections:
                 self.guarded("faults", lambda: self.run_faults(service, services, store, scripts))
             if "fuzz" in cfg.sections:
@@ -280,19 +280,27 @@ class Harness:
 
         return make
 
-    def measure_growth(self, service: Gunicorn, services: Services, store: PostgresStore) -> GrowthResult:
-        """Cost of reads and actions as a game grows."""
+    def measure_growth(self, env: tuple[tuple[str, str], ...], services: Services, store: PostgresStore
+                       ) -> GrowthResult:
+        """Cost of reads and actions as a game grows, on a server whose workers
+        keep no state of their own (``CABLECAR_LOCAL_CACHE_ENTRIES=0``): Redis
+        is then the only cache, so flushing it makes a read truly cold."""
         import redis
 
         self.log("growth: deciding long games")
         script = longest_script([f"long-{i}" for i in range(6)])
+        server = Gunicorn(ServerSpec("bench.load.instrumented_wsgi:app", self.config.workers, self.config.threads,
+                                     (*env, ("CABLECAR_LOCAL_CACHE_ENTRIES", "0"))),
+                          self.work / "gunicorn-growth.log")
         client = redis.Redis.from_url(services.redis_url)
         try:
+            server.wait_ready("/v1/health")
             self.log(f"growth: measuring up to {script.version_after(len(script.actions))} events")
-            return measure_growth(store, service.url, lambda: None if client.flushdb() else None, script,
+            return measure_growth(store, server.url, lambda: None if client.flushdb() else None, script,
                                   self.config.growth_reps)
         finally:
             client.close()
+            server.stop()
 
     def run_faults(self, service: Gunicorn, services: Services, store: PostgresStore, scripts: list[GameScript]) -> None:
         """Every fault scenario, one after another."""

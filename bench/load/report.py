@@ -313,7 +313,9 @@ def _growth(result: GrowthResult) -> list[str]:
         "",
         "One long 4-player game (the longest of a few decided with a draw-heavy policy; "
         f"{result.longest_game} events, seed `{result.script_seed}`) is built to each length by appending its "
-        "real events through the event store, then, "
+        "real events through the event store, then, on a server started with `CABLECAR_LOCAL_CACHE_ENTRIES=0` "
+        "(Redis is the only cache, so a flushed Redis means a cold read: what a worker that does not hold the "
+        "game pays), "
         f"{result.reps} times per length with nothing else running: *snapshot read* (the cache holds the state "
         "one action old: the GET replays the tail only), *warm read* (exact hit), *cold read* (Redis flushed: "
         "load and replay every event), *action* and *cold action* (POST one action, cache warm / flushed). "
