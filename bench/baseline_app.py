@@ -12,6 +12,10 @@ the service adds: routing, schemas, auth, rules, cache, hash chain, version
 check and idempotency.
 
     DATABASE_URL=postgresql://... gunicorn -c python:service.gunicorn_conf bench.baseline_app:app
+
+``flask_app`` is the same endpoint as a one-route Flask app (the framework
+the service is built on), a second reference: what the framework itself costs
+per request, before the service does anything.
 """
 
 from __future__ import annotations
@@ -76,3 +80,29 @@ def create_table(database_url: str) -> None:
 
     with psycopg.connect(database_url, autocommit=True) as conn:
         conn.execute(TABLE_SQL)
+
+
+def _flask_app() -> Any:
+    from flask import Flask, jsonify, request
+
+    flask_app = Flask("bench-baseline")
+
+    @flask_app.get("/health")
+    def health() -> Any:
+        return {"status": "ok"}
+
+    @flask_app.post("/insert")
+    def insert() -> Any:
+        body = request.get_json(silent=True)
+        if body is None:
+            return {"code": "invalid_request"}, 400
+        with pool().connection() as conn:
+            row = conn.execute(INSERT_SQL, (json.dumps(body),)).fetchone()
+        assert row is not None
+        return jsonify(id=int(row[0])), 201
+
+    return flask_app
+
+
+#: The same baseline as a minimal Flask app.
+flask_app = _flask_app()

@@ -139,6 +139,45 @@ class RecentRecords:
                 self._data.popitem(last=False)
 
 
+class LegalActionMemo:
+    """The legal-action lists this process computed last, for paging.
+
+    A cable-car opening has over 100,000 legal tile pairs and computing them
+    takes a large fraction of a second; a client reads them a page at a time,
+    so each list is kept per ``(game, version, seat)`` (the list at a given
+    version never changes) until newer ones push it out.  Only long lists are
+    kept (short ones are cheap to recompute), and the kept lists hold at most
+    ``max_actions`` actions in all, which bounds the memory."""
+
+    def __init__(self, max_actions: int = 600_000, min_length: int = 2_000) -> None:
+        self._max = max_actions
+        self._min = min_length
+        self._data: OrderedDict[tuple[str, int, int], Sequence[Action]] = OrderedDict()
+        self._held = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, int, int]) -> Sequence[Action] | None:
+        """The list kept for ``(game_id, version, seat)``, if any."""
+        with self._lock:
+            found = self._data.get(key)
+            if found is not None:
+                self._data.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, int, int], actions: Sequence[Action]) -> None:
+        """Keep ``actions`` if it is long enough to be worth it and fits."""
+        if not self._min <= len(actions) <= self._max:
+            return
+        with self._lock:
+            if key in self._data:
+                return
+            self._data[key] = actions
+            self._held += len(actions)
+            while self._held > self._max:
+                _, dropped = self._data.popitem(last=False)
+                self._held -= len(dropped)
+
+
 class GameService:
     """Use cases of the game server, independent of HTTP."""
 
@@ -146,6 +185,7 @@ class GameService:
         self.store = store
         self.cache = cache
         self.records = RecentRecords(recent_records)
+        self.legal_memo = LegalActionMemo()
 
     # ----------------------------------------------------------------- create
     def prepare_game(
@@ -273,6 +313,16 @@ class GameService:
         else:
             version = base_version
         return Loaded(record, game, state, version)
+
+    def legal_actions(self, loaded: Loaded, seat: int) -> Sequence[Action]:
+        """Every action ``seat`` may send in ``loaded`` (long lists are kept
+        for the following pages, see :class:`LegalActionMemo`)."""
+        key = (loaded.record.game_id, loaded.version, seat)
+        found = self.legal_memo.get(key)
+        if found is None:
+            found = loaded.game.legal_actions(loaded.state, seat)
+            self.legal_memo.put(key, found)
+        return found
 
     def render_event(
         self, loaded: Loaded, stored: StoredEvent, seat: int | None, domain_event: Any = None

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bench.load.stack import ROOT
 
-SECTIONS = ("load", "fullpath", "profile", "growth", "faults", "fuzz")
+SECTIONS = ("load", "fullpath", "flaskbase", "profile", "growth", "faults", "fuzz")
 
 
 @dataclass(frozen=True)

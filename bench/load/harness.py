@@ -48,6 +48,8 @@ class LoadSection:
     write: tuple[PhaseResult, ...]
     #: the write path against the service without worker-local state (empty if not run)
     fullpath: tuple[PhaseResult, ...]
+    #: inserts against the one-route Flask baseline (empty if not run)
+    flask_baseline: tuple[PhaseResult, ...]
     bots: PhaseResult
     write_cache: CacheCounts
     bots_cache: CacheCounts
@@ -67,6 +69,12 @@ class LoadSection:
     def ratio(self) -> float:
         """Service actions/s over baseline inserts/s."""
         return self.ratio_of(self.write)
+
+    @property
+    def flask_ratio(self) -> float:
+        """Service actions/s over the Flask baseline's inserts/s (nan if not run)."""
+        flask = self.total_rate(self.flask_baseline)
+        return self.total_rate(self.write) / flask if flask else float("nan")
 
     def ratio_of(self, results: tuple[PhaseResult, ...]) -> float:
         """Accepted/s of ``results`` over baseline inserts/s."""
@@ -172,17 +180,25 @@ class Harness:
             fullpath = Gunicorn(ServerSpec("bench.load.instrumented_wsgi:app", cfg.workers, cfg.threads,
                                            (*env, ("CABLECAR_LOCAL_CACHE_ENTRIES", "0"))),
                                 self.work / "gunicorn-fullpath.log")
+        flask_base = None
+        if "flaskbase" in cfg.sections and "load" in cfg.sections:
+            flask_base = Gunicorn(ServerSpec("bench.baseline_app:flask_app", cfg.workers, cfg.threads, env),
+                                  self.work / "gunicorn-flask-baseline.log")
         store = PostgresStore(database_url)
         try:
             service.wait_ready("/v1/health")
             baseline.wait_ready("/health")
+            if flask_base is not None:
+                flask_base.wait_ready("/health")
             if fullpath is not None:
                 fullpath.wait_ready("/v1/health")
             if "load" in cfg.sections:
                 self.results.load = self.guarded(
-                    "load", lambda: self.run_load(service, baseline, fullpath, scripts, services, store)
+                    "load", lambda: self.run_load(service, baseline, fullpath, flask_base, scripts, services, store)
                 )
             baseline.stop()
+            if flask_base is not None:
+                flask_base.stop()
             if fullpath is not None:
                 fullpath.stop()
             if "profile" in cfg.sections:
@@ -200,6 +216,8 @@ class Harness:
             store.close()
             service.stop()
             baseline.stop()
+            if flask_base is not None:
+                flask_base.stop()
             if fullpath is not None:
                 fullpath.stop()
             self.guarded("drop database", lambda: services.drop_database(database_url))
@@ -210,14 +228,17 @@ class Harness:
 
     # -- sections ----------------------------------------------------------------
 
-    def run_load(self, service: Gunicorn, baseline: Gunicorn, fullpath: Gunicorn | None, scripts: list[GameScript],
-                 services: Services, store: PostgresStore) -> LoadSection:
+    def run_load(self, service: Gunicorn, baseline: Gunicorn, fullpath: Gunicorn | None,
+                 flask_base: Gunicorn | None, scripts: list[GameScript], services: Services,
+                 store: PostgresStore) -> LoadSection:
         """Baseline and service write path in alternating chunks, then bots."""
         cfg = self.config
         chunk = cfg.seconds / cfg.rounds
         roots = [("gunicorn: service", service.proc.pid, True), ("gunicorn: baseline", baseline.proc.pid, True)]
         if fullpath is not None:
             roots.append(("gunicorn: full path", fullpath.proc.pid, True))
+        if flask_base is not None:
+            roots.append(("gunicorn: Flask baseline", flask_base.proc.pid, True))
         roots += [("PostgreSQL", services.postgres_pid(), True), ("Redis", services.redis_pid(), False),
                   ("clients (harness process)", os.getpid(), False)]
         groups = CpuGroups(tuple(roots))
@@ -237,11 +258,16 @@ class Harness:
         base_results: list[PhaseResult] = []
         write_results: list[PhaseResult] = []
         fullpath_results: list[PhaseResult] = []
+        flask_results: list[PhaseResult] = []
         write_cache = CacheCounts()
         keyspace_before = redis_keyspace(services.redis_url)
         for r in range(cfg.rounds):
             self.log(f"baseline chunk {r + 1}/{cfg.rounds}: {cfg.clients} clients x {chunk:g} s")
             base_results.append(measured("baseline", f"baseline-{r}", baseline.url, inserter, chunk))
+            if flask_base is not None:
+                self.log(f"Flask baseline chunk {r + 1}/{cfg.rounds}")
+                flask_results.append(measured("Flask baseline", f"flask-baseline-{r}", flask_base.url, inserter,
+                                              chunk))
             self.log(f"service write path chunk {r + 1}/{cfg.rounds}")
             before = read_counts(self.stats_dir)
             write_results.append(measured("write path", f"write-{r}", service.url, self._scripted(scripts, r), chunk))
@@ -271,7 +297,8 @@ class Harness:
         integrity = check_games(store, service.url, [g for w in write_results for g in w.ledgers])
         bot_games = [g for b in bots_holder for g in b.games]
         audits = sum(1 for g in bot_games if audit_game(service.url, g)[0])
-        return LoadSection(tuple(base_results), tuple(write_results), tuple(fullpath_results), bots, write_cache,
+        return LoadSection(tuple(base_results), tuple(write_results), tuple(fullpath_results), tuple(flask_results),
+                           bots, write_cache,
                            bots_cache, keyspace, integrity, (audits, len(bot_games)), tuple(cpu.items()))
 
     def _scripted(self, scripts: list[GameScript], round_no: int) -> Callable[[Phase, int], ScriptedPlayer]:

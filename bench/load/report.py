@@ -107,6 +107,9 @@ def _headline(results: RunResults) -> list[str]:
         write = LoadSection.total_rate(load.write)
         rows.append(["**action throughput / baseline insert throughput**",
                      f"**{_f(load.ratio, 2)}** ({_f(write)} actions/s vs {_f(base)} inserts/s; goal >= 0.5)"])
+        if load.flask_baseline:
+            rows.append(["action throughput / a one-route Flask app's insert throughput (the framework's own floor)",
+                         f"{_f(load.flask_ratio, 2)} ({_f(LoadSection.total_rate(load.flask_baseline))} inserts/s)"])
         if load.fullpath:
             rows.append(["same service without worker-local state (every action on the full path)",
                          f"{_f(load.ratio_of(load.fullpath), 2)} ({_f(LoadSection.total_rate(load.fullpath))} "
@@ -159,7 +162,7 @@ def _load(load: LoadSection, clients: int) -> list[str]:
         "",
     ]
     rows = []
-    for r in (*load.baseline, *load.write, *load.fullpath, load.bots):
+    for r in (*load.baseline, *load.flask_baseline, *load.write, *load.fullpath, load.bots):
         rows.append([r.name, f"{r.seconds:.1f}", f"{r.accepted:,}", _f(r.throughput), _f(r.request_rate),
                      f"{r.recorder.games_created:,} / {r.recorder.games_finished:,}", _errors(r.recorder.errors)])
     out += _table(["phase", "seconds", "accepted", "per second", "requests/s", "games created / finished",
@@ -169,6 +172,9 @@ def _load(load: LoadSection, clients: int) -> list[str]:
         "",
         f"- Baseline: **{_f(base)} inserts/s**; service write path: **{_f(LoadSection.total_rate(load.write))} "
         f"actions/s**; ratio **{_f(load.ratio, 2)}**.",
+        *([f"- Flask baseline (`bench/baseline_app.py` `flask_app`: the same insert as a one-route Flask app, "
+           f"same gunicorn configuration): **{_f(LoadSection.total_rate(load.flask_baseline))} inserts/s**; the "
+           f"service reaches **{_f(load.flask_ratio, 2)}** of it."] if load.flask_baseline else []),
         *([f"- Full-path write path (the same service with `CABLECAR_LOCAL_CACHE_ENTRIES=0`: no worker-local "
            f"state, so every action reads the game row and Redis, appends, and writes Redis): "
            f"**{_f(LoadSection.total_rate(load.fullpath))} actions/s**, ratio "
@@ -200,7 +206,10 @@ def _load(load: LoadSection, clients: int) -> list[str]:
         "### Latency (ms)",
         "",
     ]
-    rows = _latency_rows("baseline", _merge(load.baseline)) + _latency_rows("write path", _merge(load.write))
+    rows = _latency_rows("baseline", _merge(load.baseline))
+    if load.flask_baseline:
+        rows += _latency_rows("Flask baseline", _merge(load.flask_baseline))
+    rows += _latency_rows("write path", _merge(load.write))
     if load.fullpath:
         rows += _latency_rows("full-path write path", _merge(load.fullpath))
     rows += _latency_rows("bot mix", load.bots.recorder)
@@ -209,7 +218,8 @@ def _load(load: LoadSection, clients: int) -> list[str]:
 
 
 def _cpu_table(load: LoadSection) -> list[str]:
-    kinds = {"baseline": load.baseline, "write path": load.write, "full-path write path": load.fullpath,
+    kinds = {"baseline": load.baseline, "Flask baseline": load.flask_baseline, "write path": load.write,
+             "full-path write path": load.fullpath,
              "bot mix": (load.bots,)}
     rows: list[list[str]] = []
     header: list[str] = []

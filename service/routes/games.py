@@ -163,7 +163,7 @@ def legal_actions(game_id: str) -> dict[str, Any]:
     record = rt.games.get_record(game_id)
     seat = require_seat(game_caller(rt.store, record))
     loaded = rt.games.load(game_id, record=record)
-    everything = loaded.game.legal_actions(loaded.state, seat)
+    everything = rt.games.legal_actions(loaded, seat)
     start, end = q["cursor"], q["cursor"] + q["limit"]
     actions = [a.to_body() for a in everything[start:end]]
     return _LEGAL_ACTIONS.dump({

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
+import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
+from domain.registry import get_game
 from events.verify import verify_export
 from tests.api.conftest import act, auth, create, legal, view
 
@@ -40,6 +44,34 @@ def test_secret_cards_hidden_from_others(client: FlaskClient) -> None:
     setup = events["events"][0]["payload"]
     assert setup["lines"][0] is None and setup["lines"][1] == other["me"]["line"]
     assert json.dumps(me["route"]) not in json.dumps(setup["routes"][0] if setup.get("routes") else None)
+
+
+def test_pages_of_a_long_list_are_computed_once(client: FlaskClient, app: Flask,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    game = create(client, "cable-car", 2, seed="memo")
+    definition = get_game("cable-car")
+    calls: list[int] = []
+    real = type(definition).legal_actions
+
+    def counted(self: Any, state: Any, seat: int) -> Any:
+        calls.append(seat)
+        return real(self, state, seat)
+
+    monkeypatch.setattr(type(definition), "legal_actions", counted)
+    url = f"/v1/games/{game['id']}/legal-actions"
+    token = auth(game["seats"][0]["token"])
+    first = client.get(f"{url}?limit=100", headers=token).get_json()
+    pages = [client.get(f"{url}?limit=100&cursor={c}", headers=token).get_json() for c in (100, 200, 300)]
+    assert len(calls) == 1
+    seen = [a for p in [first, *pages] for a in p["actions"]]
+    state = app.extensions["cablecar"].games.load(game["id"]).state
+    assert seen == [a.to_body() for a in real(definition, state, 0)[:400]]
+    assert {p["total"] for p in pages} == {first["total"]} and first["total"] > 2000
+    assert len({json.dumps(a, sort_keys=True) for a in seen}) == 400
+    # once the game moves on, the new version's list is computed afresh
+    act(client, game, 0, seen[0])
+    client.get(f"{url}?limit=5", headers=auth(game["seats"][1]["token"]))
+    assert len(calls) == 2
 
 
 def test_lay_tiles_paging_and_refusals(client: FlaskClient) -> None:

@@ -14,6 +14,7 @@ from events.store import StoreUnavailable
 from service.app import create_app
 from service.cache import InProcessCache, LayeredCache, RedisCache
 from service.config import Settings
+from service.games import LegalActionMemo
 from tests.api.conftest import act, create, finish_setup, view
 
 
@@ -137,6 +138,20 @@ def test_layered_cache_shares_a_snapshot_every_few_versions() -> None:
     assert two.get("g", 6) == (5, "s5")  # another worker gets the snapshot (and replays the tail)
     two.put("g", 6, "s6")  # share_every=1: every version
     assert shared.get("g") == (6, "s6")
+
+
+def test_legal_action_memo_keeps_long_lists_within_its_bound() -> None:
+    memo = LegalActionMemo(max_actions=10, min_length=3)
+    memo.put(("g", 1, 0), ["a", "b"])  # type: ignore[list-item]  # short: not kept
+    assert memo.get(("g", 1, 0)) is None
+    memo.put(("g", 2, 0), list("abcd"))  # type: ignore[arg-type]
+    memo.put(("g", 3, 0), list("efghi"))  # type: ignore[arg-type]
+    assert memo.get(("g", 2, 0)) == list("abcd")  # 9 held; g2 now the most recent
+    memo.put(("g", 4, 1), list("jklm"))  # type: ignore[arg-type]  # 13 > 10: the oldest (g3) goes
+    assert memo.get(("g", 3, 0)) is None
+    assert memo.get(("g", 2, 0)) == list("abcd") and memo.get(("g", 4, 1)) == list("jklm")
+    memo.put(("h", 1, 0), list("x" * 11))  # type: ignore[arg-type]  # longer than the bound: not kept
+    assert memo.get(("h", 1, 0)) is None
 
 
 @pytest.mark.redis
