@@ -66,7 +66,7 @@ class Settings:
     #: with Redis: games each worker also keeps in process, in front of Redis (0 = Redis alone)
     local_cache_entries: int = 256
     #: with Redis: a worker acting on a game it holds refreshes Redis at least every this many events
-    snapshot_every: int = 8
+    snapshot_every: int = 16
     #: may anyone create an organiser token over HTTP?
     open_organisers: bool = True
     #: run the webhook dispatcher in a background thread of every app
@@ -101,7 +101,7 @@ class Settings:
             rate_limit_window=_int(env, "CABLECAR_RATE_LIMIT_WINDOW", 60),
             cache_entries=_int(env, "CABLECAR_CACHE_ENTRIES", 2048),
             local_cache_entries=_int(env, "CABLECAR_LOCAL_CACHE_ENTRIES", 256),
-            snapshot_every=_int(env, "CABLECAR_SNAPSHOT_EVERY", 8),
+            snapshot_every=_int(env, "CABLECAR_SNAPSHOT_EVERY", 16),
             open_organisers=_bool(env, "CABLECAR_OPEN_ORGANISERS", True),
             webhooks=_bool(env, "CABLECAR_WEBHOOKS", True),
             webhook_poll_seconds=_float(env, "CABLECAR_WEBHOOK_POLL_SECONDS", 1.0),
