@@ -278,6 +278,17 @@ def _findings(results: RunResults) -> list[str]:
             "(guard, idempotency key, version check, chained hashes, about two event rows and a key row per "
             "action against the baseline's one row)."
         )
+        if load.flask_baseline:
+            flask_cpu = next((dict(use.per(sum(len(r.recorder.accepted) for r in load.flask_baseline)))
+                              for kind, use in load.cpu if kind == "Flask baseline"), {})
+            notes.append(
+                "The same one-row insert written as a one-route Flask app manages "
+                f"{_f(LoadSection.total_rate(load.flask_baseline))} inserts/s "
+                f"({_f(LoadSection.total_rate(load.flask_baseline) / LoadSection.total_rate(load.baseline), 2)} of "
+                f"the bare WSGI baseline) at {_f(flask_cpu.get('total', math.nan), 2)} ms of CPU per insert: the web "
+                "framework the service is built on takes that much before the service does anything. Against that "
+                f"floor the service reaches {_f(load.flask_ratio, 2)}."
+            )
         if load.fullpath:
             gain = load.ratio / load.ratio_of(load.fullpath) if load.ratio_of(load.fullpath) else math.nan
             full_cpu = next((dict(use.per(sum(len(r.recorder.accepted) for r in load.fullpath)))
