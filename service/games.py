@@ -429,30 +429,47 @@ class GameService:
             domain_events = game.decide(state, seat, action)
         except (KeyError, DomainError):
             return None
-        new_state = replay(game, domain_events, state)
+        held_game = Loaded(record, game, state, version)
         request_hash = _request_hash(seat, action, expected_version)
+        guard = MetadataGuard(("seat_token_hashes", seat), token_hash)
         try:
-            result = self.store.append(
-                game_id,
-                version,
-                [encode(game, e, seat) for e in domain_events],
-                idempotency_key=idempotency_key,
-                request_hash=request_hash,
-                status=game.status(new_state),
-                guard=MetadataGuard(("seat_token_hashes", seat), token_hash),
-            )
+            return self._append_decided(held_game, seat, domain_events, idempotency_key, request_hash, guard)
         except (StaleVersion, GuardFailed, GameNotFound):
             return None
+
+    def _append_decided(
+        self,
+        loaded: Loaded,
+        seat: int,
+        domain_events: Sequence[Any],
+        idempotency_key: str | None,
+        request_hash: str,
+        guard: MetadataGuard | None = None,
+    ) -> ActionOutcome:
+        """Append the events ``seat``'s action produced on ``loaded`` (with
+        ``loaded.version`` as the expected version) and build the answer: the
+        first answer again when the key was used.  Store errors propagate."""
+        game, game_id = loaded.game, loaded.record.game_id
+        new_state = replay(game, domain_events, loaded.state)
+        result = self.store.append(
+            game_id,
+            loaded.version,
+            [encode(game, e, seat) for e in domain_events],
+            idempotency_key=idempotency_key,
+            request_hash=request_hash,
+            status=game.status(new_state),
+            guard=guard,
+        )
         if result.replayed:
             return self._replayed(game_id, seat, result.events, result.request_hash, request_hash)
-        new_version = result.events[-1].seq
-        self.cache.put(game_id, new_version, new_state)
-        after = Loaded(record, game, new_state, new_version)
+        version = result.events[-1].seq
+        self.cache.put(game_id, version, new_state)
+        after = Loaded(loaded.record, game, new_state, version)
         rendered = tuple(
             self.render_event(after, stored, seat, event)
             for stored, event in zip(result.events, domain_events, strict=True)
         )
-        return ActionOutcome(new_version, rendered, False)
+        return ActionOutcome(version, rendered, False)
 
     def _decide_and_append(
         self,
@@ -474,26 +491,12 @@ class GameService:
             if loaded.finished:
                 raise GameFinished()
             domain_events = game.decide(loaded.state, seat, action)
-            new_state = replay(game, domain_events, loaded.state)
             try:
-                result = self.store.append(
-                    game_id,
-                    loaded.version,
-                    [encode(game, e, seat) for e in domain_events],
-                    idempotency_key=idempotency_key,
-                    request_hash=request_hash,
-                    status=game.status(new_state),
-                )
+                return self._append_decided(loaded, seat, domain_events, idempotency_key, request_hash)
             except StaleVersion:
                 if expected_version is None and attempt < MAX_RETRIES - 1:
                     continue  # someone else moved first: decide again on the new state
                 raise
-            if result.replayed:
-                return self._replayed(game_id, seat, result.events, result.request_hash, request_hash)
-            version = result.events[-1].seq
-            self.cache.put(game_id, version, new_state)
-            after = Loaded(loaded.record, game, new_state, version)
-            return ActionOutcome(version, tuple(self.render_event(after, e, seat) for e in result.events), False)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _replayed(
