@@ -80,6 +80,8 @@ class Settings:
     #: delay before the first retry; it doubles after each failure, up to the maximum
     webhook_backoff_seconds: float = 10.0
     webhook_backoff_max_seconds: float = 3600.0
+    #: may webhooks target addresses that are not public (loopback, private networks, link-local)?
+    webhook_private_addresses: bool = False
     #: gunicorn workers / threads for ``cablecar serve``
     workers: int = 2
     threads: int = 8
@@ -109,6 +111,7 @@ class Settings:
             webhook_max_attempts=_int(env, "CABLECAR_WEBHOOK_MAX_ATTEMPTS", 8),
             webhook_backoff_seconds=_float(env, "CABLECAR_WEBHOOK_BACKOFF_SECONDS", 10.0),
             webhook_backoff_max_seconds=_float(env, "CABLECAR_WEBHOOK_BACKOFF_MAX_SECONDS", 3600.0),
+            webhook_private_addresses=_bool(env, "CABLECAR_WEBHOOK_PRIVATE_ADDRESSES", False),
             workers=_int(env, "CABLECAR_WORKERS", 2),
             threads=_int(env, "CABLECAR_THREADS", 8),
         )

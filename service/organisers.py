@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from events.store import BatchRecord, DeliveryPage, EventStore, OrganiserRecord, WebhookRecord
 from service.problems import ApiError
 from service.tokens import hash_token, new_token
-from service.webhooks import WEBHOOK_EVENTS
+from service.webhooks import WEBHOOK_EVENTS, url_refusal
 
 #: A registered webhook's signing secret: ``whsec_`` and 256 random bits.
 SECRET_PREFIX = "whsec_"
@@ -36,8 +36,9 @@ def new_organiser_id() -> str:
 class OrganiserService:
     """What an organiser does besides creating batches."""
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, private_addresses: bool = False) -> None:
         self.store = store
+        self.private_addresses = private_addresses
 
     def create(self, name: str) -> CreatedOrganiser:
         """Create an organiser; its token (``ot_<id>_<secret>``, 256 random
@@ -56,6 +57,9 @@ class OrganiserService:
         unknown = sorted(set(events) - set(WEBHOOK_EVENTS))
         if unknown or not events:
             raise ApiError(400, "invalid_request", f"events must be some of {list(WEBHOOK_EVENTS)}")
+        refusal = None if self.private_addresses else url_refusal(url)
+        if refusal is not None:
+            raise ApiError(400, "invalid_request", f"url: {refusal}")
         if batch_id is not None:
             self.owned_batch(organiser, batch_id, as_field=True)
         ordered = [e for e in WEBHOOK_EVENTS if e in events]

@@ -30,16 +30,20 @@ the dispatcher reads them later from the log.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import http.client
+import ipaddress
 import json
 import logging
+import socket
+import ssl
 import threading
 import time
 import urllib.parse
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -121,11 +125,81 @@ class SendResult:
 Sender = Callable[[str, bytes, Mapping[str, str], float], SendResult]
 
 
-def http_send(url: str, body: bytes, headers: Mapping[str, str], timeout: float) -> SendResult:
+PRIVATE_SETTING = "CABLECAR_WEBHOOK_PRIVATE_ADDRESSES"
+
+
+def not_public(address: str) -> bool:
+    """Whether ``address`` (an IP) is not globally routable: loopback,
+    private, link-local, shared, reserved, multicast or unspecified."""
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return not ip.is_global or ip.is_multicast
+
+
+def url_refusal(url: str) -> str | None:
+    """Why a webhook ``url`` may not be registered when private addresses are
+    not allowed: a literal non-public IP or a ``localhost`` name (names are
+    resolved again before every attempt).  None if nothing is wrong."""
+    host = (urllib.parse.urlsplit(url).hostname or "").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return f"{host} is this machine; webhooks go to public addresses (operators: {PRIVATE_SETTING})"
+    try:
+        private = not_public(host)
+    except ValueError:
+        return None  # a name: checked when resolved
+    if private:
+        return f"{host} is not a public address; webhooks go to public addresses (operators: {PRIVATE_SETTING})"
+    return None
+
+
+def _connect(addresses: Sequence[str], port: int, timeout: float | None) -> socket.socket:
+    """A socket to the first of ``addresses`` that answers (in resolver order)."""
+    error: OSError = OSError("no address")
+    for address in addresses:
+        try:
+            return socket.create_connection((address, port), timeout)
+        except OSError as e:
+            error = e
+    raise error
+
+
+class _PinnedHTTPConnection(http.client.HTTPConnection):
+    """HTTP to addresses resolved (and checked) beforehand."""
+
+    def __init__(self, host: str, addresses: Sequence[str], port: int, timeout: float) -> None:
+        super().__init__(host, port, timeout=timeout)
+        self._addresses = tuple(addresses)
+
+    def connect(self) -> None:
+        self.sock = _connect(self._addresses, self.port, self.timeout)
+
+
+class _PinnedHTTPSConnection(http.client.HTTPSConnection):
+    """HTTPS to addresses resolved (and checked) beforehand, with the
+    certificate still verified against the URL's host name."""
+
+    def __init__(self, host: str, addresses: Sequence[str], port: int, timeout: float) -> None:
+        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+        self._addresses = tuple(addresses)
+
+    def connect(self) -> None:
+        sock = _connect(self._addresses, self.port, self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]
+
+
+def http_send(
+    url: str, body: bytes, headers: Mapping[str, str], timeout: float, allow_private: bool = True
+) -> SendResult:
     """POST ``body`` to ``url`` and report the answer's status.  Redirects are
     not followed (a 3xx is a failed attempt) and no proxy is used; network
     failures (refused, timeout, DNS, TLS) become an error text, never an
-    exception.  ``https`` certificates are verified."""
+    exception.  ``https`` certificates are verified.
+
+    The host name is resolved once and the connection made to that address,
+    so what was checked is what is reached: without ``allow_private`` an
+    address that is not public (:func:`not_public`) is refused before
+    anything is sent, whatever the name resolves to at that moment."""
     started = time.monotonic()
 
     def elapsed() -> int:
@@ -135,9 +209,16 @@ def http_send(url: str, body: bytes, headers: Mapping[str, str], timeout: float)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return SendResult(None, f"not an http(s) URL: {url!r}", 0)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    connection_type = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
     try:
-        connection = connection_type(parts.hostname, parts.port, timeout=timeout)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        addresses = [str(info[4][0]) for info in socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)]
+        private = [a for a in addresses if not_public(a)]
+        if private and not allow_private:
+            return SendResult(
+                None, f"{parts.hostname} resolves to {private[0]}, not a public address ({PRIVATE_SETTING})", elapsed()
+            )
+        pinned = _PinnedHTTPSConnection if parts.scheme == "https" else _PinnedHTTPConnection
+        connection = pinned(parts.hostname, addresses, port, timeout)
         try:
             connection.request("POST", path, body=body, headers=dict(headers))
             answer = connection.getresponse()
@@ -170,6 +251,8 @@ class DispatchPolicy:
     scan_batch: int = 500
     #: deliveries leased per claim
     claim_batch: int = 10
+    #: may deliveries go to addresses that are not public (loopback, private networks, ...)?
+    private_addresses: bool = False
 
     def __post_init__(self) -> None:
         for name in ("poll_seconds", "timeout_seconds", "first_retry_seconds", "max_retry_seconds"):
@@ -188,6 +271,7 @@ class DispatchPolicy:
             max_attempts=settings.webhook_max_attempts,
             first_retry_seconds=settings.webhook_backoff_seconds,
             max_retry_seconds=settings.webhook_backoff_max_seconds,
+            private_addresses=settings.webhook_private_addresses,
         )
 
     def retry_delay(self, attempts: int) -> float:
@@ -227,13 +311,13 @@ class WebhookDispatcher:
         store: EventStore,
         games: GameService,
         policy: DispatchPolicy | None = None,
-        sender: Sender = http_send,
+        sender: Sender | None = None,
         clock: Clock = system_clock,
     ) -> None:
         self.store = store
         self.games = games
         self.policy = policy or DispatchPolicy()
-        self._send = sender
+        self._send = sender or functools.partial(http_send, allow_private=self.policy.private_addresses)
         self._clock = clock
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None

@@ -26,7 +26,8 @@ bp = Blueprint("webhooks", __name__, url_prefix="/v1")
 
 
 def _service() -> OrganiserService:
-    return OrganiserService(runtime().store)
+    rt = runtime()
+    return OrganiserService(rt.store, rt.settings.webhook_private_addresses)
 
 
 def webhook_json(hook: WebhookRecord) -> dict[str, Any]:

@@ -55,7 +55,7 @@ def world(client: FlaskClient) -> World:
     ).get_json()
     game = created["games"][0]
     hook = client.post(
-        "/v1/webhooks", json={"url": "http://127.0.0.1:9/h", "batch": created["id"]}, headers=auth(owner)
+        "/v1/webhooks", json={"url": "https://hooks.example.org/h", "batch": created["id"]}, headers=auth(owner)
     ).get_json()
     other_game = client.post("/v1/games", json={"type": "ttr-sf", "players": tables[0]["players"]}).get_json()
     headers = {
@@ -104,8 +104,8 @@ ORGANISER_ENDPOINTS: list[tuple[str, str, Any, dict[str, int]]] = [
     ("get", "/v1/batches", None, expect(organiser=200, other=200)),
     ("get", "/v1/batches/{batch}", None, expect(organiser=200)),
     ("get", "/v1/batches/{batch}/results", None, expect(organiser=200)),
-    ("post", "/v1/webhooks", {"url": "http://127.0.0.1:9/x"}, expect(organiser=201, other=201)),
-    ("post", "/v1/webhooks", {"url": "http://127.0.0.1:9/x", "batch": "{batch}"}, expect(organiser=201)),
+    ("post", "/v1/webhooks", {"url": "https://hooks.example.org/x"}, expect(organiser=201, other=201)),
+    ("post", "/v1/webhooks", {"url": "https://hooks.example.org/x", "batch": "{batch}"}, expect(organiser=201)),
     ("get", "/v1/webhooks", None, expect(organiser=200, other=200)),
     ("get", "/v1/webhooks/{webhook}", None, expect(organiser=200)),
     ("get", "/v1/webhooks/{webhook}/deliveries", None, expect(organiser=200)),
@@ -190,13 +190,13 @@ def test_organiser_tokens_on_the_game_endpoints(client: FlaskClient, world: Worl
 def test_a_batch_of_another_organiser_cannot_be_watched(client: FlaskClient, world: World) -> None:
     resp = client.post(
         "/v1/webhooks",
-        json={"url": "http://127.0.0.1:9/x", "batch": world.batch_id},
+        json={"url": "https://hooks.example.org/x", "batch": world.batch_id},
         headers=world.headers["other_organiser"],
     )
     assert resp.status_code == 403
     unknown = client.post(
         "/v1/webhooks",
-        json={"url": "http://127.0.0.1:9/x", "batch": "nope"},
+        json={"url": "https://hooks.example.org/x", "batch": "nope"},
         headers=world.headers["organiser"],
     )
     problem = check_response(unknown, "/v1/webhooks", "post")

@@ -36,6 +36,7 @@ from service.webhooks import (
     SendResult,
     WebhookDispatcher,
     http_send,
+    not_public,
     sign,
     signature_matches,
 )
@@ -57,6 +58,7 @@ def fast(data_dir: Path, **overrides: Any) -> Settings:
         webhook_max_attempts=MAX_ATTEMPTS,
         webhook_backoff_seconds=0.05,
         webhook_backoff_max_seconds=0.2,
+        webhook_private_addresses=True,  # the receiver listens on 127.0.0.1
     )
     return replace(base, **overrides)
 
@@ -427,7 +429,7 @@ def test_the_dispatcher_stops_with_its_store(tmp_path: Path) -> None:
 
 
 def test_the_dedicated_dispatcher_process_delivers(tmp_path: Path, receiver: Receiver) -> None:
-    app = create_app(Settings(data_dir=str(tmp_path), webhooks=False))
+    app = create_app(Settings(data_dir=str(tmp_path), webhooks=False, webhook_private_addresses=True))
     client = app.test_client()
     org = organiser(client)
     hook = webhook(client, org, receiver.url, events=["game.finished"])
@@ -438,6 +440,7 @@ def test_the_dedicated_dispatcher_process_delivers(tmp_path: Path, receiver: Rec
         **os.environ,
         "PYTHONPATH": str(ROOT),
         "CABLECAR_DATA_DIR": str(tmp_path),
+        "CABLECAR_WEBHOOK_PRIVATE_ADDRESSES": "true",
         "CABLECAR_WEBHOOK_POLL_SECONDS": "0.05",
     }
     proc = subprocess.Popen(
@@ -532,3 +535,81 @@ def test_sending_reports_failures_instead_of_raising(receiver: Receiver) -> None
     assert (redirected.status_code, redirected.ok) == (302, False)
     fine = http_send(receiver.url, b"{}", {"Content-Type": "application/json"}, 2.0)
     assert fine == SendResult(200, None, fine.duration_ms) and fine.ok
+
+
+# ------------------------------------------------------ public addresses only
+@pytest.mark.parametrize("url", [
+    "http://127.0.0.1:8080/h", "http://localhost/h", "http://api.localhost/h", "http://10.1.2.3/h",
+    "http://192.168.0.10/h", "http://169.254.169.254/latest/meta-data", "http://[::1]/h",
+    "http://100.64.0.1/h", "http://0.0.0.0/h", "http://224.0.0.1/h",
+])
+def test_webhooks_to_private_addresses_are_refused_by_default(tmp_path: Path, url: str) -> None:
+    app = create_app(Settings(data_dir=str(tmp_path), webhooks=False))
+    client = app.test_client()
+    org = organiser(client)
+    resp = client.post("/v1/webhooks", json={"url": url}, headers=org)
+    assert resp.status_code == 400, resp.get_json()
+    assert resp.get_json()["code"] == "invalid_request" and "public" in resp.get_json()["detail"]
+    assert client.get("/v1/webhooks", headers=org).get_json()["webhooks"] == []
+    # a public address or a name is accepted (names are checked when resolved, before each attempt)
+    for fine in ("https://93.184.216.34/h", "https://hooks.example.org/h"):
+        assert client.post("/v1/webhooks", json={"url": fine}, headers=org).status_code == 201
+    app.extensions["cablecar"].store.close()
+
+
+def test_which_addresses_are_public() -> None:
+    for private in ("127.0.0.1", "::1", "::ffff:127.0.0.1", "::ffff:10.0.0.1", "fe80::1%eth0", "fd00::1",
+                    "172.16.0.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "255.255.255.255", "224.0.0.1"):
+        assert not_public(private), private
+    for public in ("93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946", "8.8.8.8"):
+        assert not not_public(public), public
+
+
+def test_a_name_resolving_to_a_private_address_gets_nothing(tmp_path: Path, receiver: Receiver) -> None:
+    """Registered while allowed (or through a name that resolved elsewhere):
+    every attempt resolves the name again and refuses a private address."""
+    app = create_app(fast(tmp_path, webhooks=False))
+    client = app.test_client()
+    org = organiser(client)
+    local_name = receiver.url.replace("127.0.0.1", "localhost")
+    hook = webhook(client, org, local_name, events=["game.started"])
+    batch(client, org)
+    rt = app.extensions["cablecar"]
+    strict = WebhookDispatcher(rt.store, rt.games, DispatchPolicy(private_addresses=False))
+    strict.run_once()
+    deliveries = client.get(f"/v1/webhooks/{hook['id']}/deliveries", headers=org).get_json()["deliveries"]
+    assert deliveries and all(d["attempts"] == 1 for d in deliveries)
+    assert all("not a public address" in (d["last_error"] or "") for d in deliveries)
+    assert receiver.requests == []
+    refused = http_send(receiver.url, b"{}", {}, 1.0, allow_private=False)
+    assert refused.status_code is None and "not a public address" in (refused.error or "")
+    assert receiver.requests == []
+    rt.store.close()
+
+
+def test_https_is_verified_against_the_host_name_after_pinning_the_address(tmp_path: Path) -> None:
+    """The connection goes to the address resolved once, and TLS still checks
+    the certificate against the URL's name (a self-signed one fails)."""
+    import ssl
+    import subprocess
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )
+    server = HTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    thread = threading.Thread(target=server.handle_request, daemon=True)
+    thread.start()
+    try:
+        sent = http_send(f"https://localhost:{server.server_address[1]}/h", b"{}", {}, 3.0)
+    finally:
+        thread.join(5)
+        server.server_close()
+    assert sent.status_code is None and "CERTIFICATE_VERIFY_FAILED" in (sent.error or ""), sent
