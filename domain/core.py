@@ -1,18 +1,14 @@
 """The shape every game type shares: events, actions, configuration, and the
-game-definition protocol (boardgame.io's *setup + moves + player view*,
-written as pure functions).
+game definition (boardgame.io's *setup + moves + player view*, written as
+pure functions over an immutable state).
 
-A game type is one object implementing :class:`GameDefinition`:
-
-* ``setup(config) -> events``: the opening events, fully determined by the
-  config (players, start seat, seed);
-* ``evolve(state, event) -> state``: apply one event (``state`` is ``None``
-  for the first event); never raises for a recorded event;
-* ``decide(state, seat, action) -> events``: the events an action produces,
-  or a :class:`~domain.errors.DomainError` explaining the refusal;
-* ``legal_actions(state, seat)``: every action ``decide`` would accept now;
-* ``view(state, seat)``: a JSON-ready dict with other seats' secrets removed;
-* ``redact(state, event, seat)``: one event's payload as ``seat`` may see it.
+A game type is one :class:`GameDefinition` value: its metadata, its event
+types, its :class:`Move` s (an action dataclass whose fields declare the JSON
+body, see :mod:`domain.body`, plus the rule deciding it), setup, evolve,
+legal actions, view/redact, status, standings and upcasters.  The guards
+every game shares (game over, seat range, unknown move) run once in
+:meth:`GameDefinition.decide`; a :class:`Decision` folds events into the
+state while a move is being decided.
 
 Nothing in ``domain/`` does I/O, reads a clock or uses global randomness.
 """
@@ -20,9 +16,12 @@ Nothing in ``domain/`` does I/O, reads a clock or uses global randomness.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+from domain.body import ENVELOPE_KEYS, body_fields, build, malformed, to_body_value
+from domain.errors import GameFinished, MalformedAction, NotYourTurn
 
 JSON = Any
 S = TypeVar("S")
@@ -98,8 +97,9 @@ class Event:
 class Action:
     """Base of every action a seat can send.
 
-    Subclasses set ``TYPE`` (the ``type`` field of the JSON body) and implement
-    :meth:`to_body`, which returns a ready-to-send JSON body.
+    Subclasses are frozen dataclasses that set ``TYPE`` (the ``type`` field of
+    the JSON body) and declare every field with :func:`domain.body.body_field`;
+    :meth:`to_body` returns the ready-to-send JSON body.
     """
 
     TYPE: ClassVar[str] = ""
@@ -107,10 +107,10 @@ class Action:
     def to_body(self) -> dict[str, JSON]:
         """The JSON action body a client would send for this action."""
         body: dict[str, JSON] = {"type": self.TYPE}
-        for name in field_names(type(self)):
-            value = getattr(self, name)
+        for f in body_fields(type(self)):
+            value = getattr(self, f.attr)
             if value is not None:
-                body[name] = to_json(value)
+                body[f.json_name] = to_body_value(value)
         return body
 
 
@@ -124,9 +124,80 @@ class GameConfig:
     options: Mapping[str, JSON] = field(default_factory=dict)
 
 
-@runtime_checkable
-class GameDefinition(Protocol[S]):
-    """One game type: its metadata, static board and pure rule functions."""
+@dataclass(frozen=True)
+class Standing:
+    """One seat's place once a game is finished (what tournaments rank by).
+
+    ``rank`` is 1 for the best; seats that tie share a rank.  ``score`` and
+    ``completed_tickets`` are None where the game has no such number.
+    """
+
+    seat: int
+    rank: int | None
+    winner: bool
+    score: int | None = None
+    completed_tickets: int | None = None
+
+
+class Decision(Generic[S]):
+    """The events of one decision so far and the state they lead to.
+
+    Rules emit events one at a time; each is applied at once with the game's
+    ``evolve``, so later rules see the updated state and the recorded events
+    replay to exactly the state the decision ended in.
+    """
+
+    __slots__ = ("_evolve", "events", "state")
+
+    def __init__(self, state: S, evolve: Callable[[S | None, Event], S]) -> None:
+        self.state = state
+        self._evolve = evolve
+        self.events: list[Event] = []
+
+    def emit(self, *events: Event) -> None:
+        """Record ``events`` and apply them to :attr:`state`."""
+        for event in events:
+            self.events.append(event)
+            self.state = self._evolve(self.state, event)
+
+
+@dataclass(frozen=True)
+class Move(Generic[S]):
+    """One kind of move: the action dataclass a seat sends and the rule that
+    decides it (emitting its events into a :class:`Decision`, or raising a
+    :class:`~domain.errors.DomainError`).  The action's body shape is declared
+    on its fields (:mod:`domain.body`)."""
+
+    action: type[Action]
+    decide: Callable[[Decision[S], int, Any], None]
+
+    @property
+    def type(self) -> str:
+        """The ``type`` of the action body."""
+        return self.action.TYPE
+
+
+#: an upcaster: (event type, stored schema version, payload) -> the payload one version newer
+Upcaster = Callable[[Mapping[str, JSON]], dict[str, JSON]]
+
+
+@dataclass(frozen=True)
+class Upcast:
+    """Lifts stored payloads of ``event_type`` from ``from_version`` to the next version."""
+
+    event_type: str
+    from_version: int
+    lift: Upcaster
+
+
+@dataclass(frozen=True)
+class GameDefinition(Generic[S]):
+    """One game type, declared as one value (boardgame.io's *setup + moves +
+    player view*, as pure functions over an immutable state ``S``).
+
+    Everything else (request schemas, body parsing, listings, tournament
+    standings, upcasting of old events) is derived from this value.
+    """
 
     type_id: str
     title: str
@@ -134,57 +205,82 @@ class GameDefinition(Protocol[S]):
     max_players: int
     rules_version: str
     board_version: str
-    event_types: Mapping[str, type[Event]]
+    #: every event type the game records
+    events: tuple[type[Event], ...]
+    #: every kind of move a seat can send
+    moves: tuple[Move[S], ...]
+    #: static board data a client needs to render the game
+    board: Callable[[], dict[str, JSON]]
+    #: the opening events, fully determined by the config; raises InvalidConfig
+    setup: Callable[[GameConfig], list[Event]]
+    #: apply one recorded event (``None`` before the first); never raises for a recorded event
+    evolve: Callable[[S | None, Event], S]
+    #: every action the seat may send now (empty when it may not act)
+    legal_actions: Callable[[S, int], Sequence[Action]]
+    #: the (seat, action) whose move ``event`` opens, else None (the verifier re-runs moves)
+    action_of: Callable[[Event], tuple[int, Action] | None]
+    #: one of :data:`STATUSES` (or a game's own final status such as ``stalled``)
+    status: Callable[[S], str]
+    #: the seats that may act now
+    active_seats: Callable[[S], tuple[int, ...]]
+    #: the number of seats of the game in ``state``
+    seat_count: Callable[[S], int]
+    #: whether the game in ``state`` accepts no more actions
+    is_over: Callable[[S], bool]
+    #: the state as a seat (``None``: a spectator) may see it
+    view: Callable[[S, int | None], dict[str, JSON]]
+    #: one event's payload as a seat may see it, judged against the current state
+    redact: Callable[[S, Event, int | None], dict[str, JSON]]
+    #: the final result once finished, else None
+    result: Callable[[S], dict[str, JSON] | None]
+    #: each seat's standing once finished, else None
+    standings: Callable[[S], tuple[Standing, ...] | None]
+    #: lifts of stored event payloads written under older schema versions
+    upcasters: tuple[Upcast, ...] = ()
 
-    def board(self) -> dict[str, JSON]:
-        """Static board data a client needs to render the game."""
-        ...
+    @property
+    def event_types(self) -> Mapping[str, type[Event]]:
+        """Each stored event type name to its class."""
+        return {cls.TYPE: cls for cls in self.events}
 
-    def setup(self, config: GameConfig) -> list[Event]:
-        """The opening events of a game; raises InvalidConfig on a bad config."""
-        ...
+    @property
+    def move_types(self) -> tuple[str, ...]:
+        """The ``type`` of every move's action body, in declaration order."""
+        return tuple(m.type for m in self.moves)
 
-    def evolve(self, state: S | None, event: Event) -> S:
-        """Apply one event to the state (``None`` before the first event)."""
-        ...
+    def move(self, action_type: str) -> Move[S] | None:
+        """The move whose action body has ``type`` ``action_type``."""
+        for m in self.moves:
+            if m.type == action_type:
+                return m
+        return None
 
     def parse_action(self, body: Mapping[str, JSON]) -> Action:
         """Turn a JSON action body into an Action; raises MalformedAction."""
-        ...
+        if not isinstance(body, Mapping):
+            raise malformed("an action must be a JSON object")
+        kind = body.get("type")
+        if not isinstance(kind, str):
+            raise malformed("missing or non-string field 'type'")
+        m = self.move(kind)
+        if m is None:
+            raise malformed(f"unknown action type {kind[:40]!r} (one of {', '.join(sorted(self.move_types))})")
+        return build(m.action, body, kind, ENVELOPE_KEYS)
 
     def decide(self, state: S, seat: int, action: Action) -> list[Event]:
-        """The events ``action`` by ``seat`` produces; raises DomainError if refused."""
-        ...
-
-    def legal_actions(self, state: S, seat: int) -> list[Action]:
-        """Every action ``seat`` may send now (empty when it may not act)."""
-        ...
-
-    def action_of(self, event: Event) -> tuple[int, Action] | None:
-        """The (seat, action) that produced ``event`` if it is the first event
-        of a move, else None.  Used by the verifier to re-run the moves."""
-        ...
-
-    def status(self, state: S) -> str:
-        """One of ``setup``, ``playing``, ``last_round``, ``finished``."""
-        ...
-
-    def active_seats(self, state: S) -> tuple[int, ...]:
-        """The seats that may act now."""
-        ...
-
-    def view(self, state: S, seat: int | None) -> dict[str, JSON]:
-        """The state as ``seat`` (or a spectator, ``None``) may see it."""
-        ...
-
-    def redact(self, state: S, event: Event, seat: int | None) -> dict[str, JSON]:
-        """``event``'s payload with what ``seat`` may not see removed, judged
-        against the current ``state`` (secrets become public as the game goes)."""
-        ...
-
-    def result(self, state: S) -> dict[str, JSON] | None:
-        """The final result once finished, else None."""
-        ...
+        """The events ``action`` by ``seat`` produces; raises a DomainError naming
+        the broken rule.  The guards every game shares run first: the game is
+        not over, the seat exists, the action is one of this game's moves."""
+        if self.is_over(state):
+            raise GameFinished()
+        if not 0 <= seat < self.seat_count(state):
+            raise NotYourTurn(f"seat {seat} is not a seat of this game")
+        m = self.move(action.TYPE)
+        if m is None or not isinstance(action, m.action):
+            raise MalformedAction("malformed_action", f"{type(action).__name__} is not a {self.type_id} action")
+        decision = Decision(state, self.evolve)
+        m.decide(decision, seat, action)
+        return decision.events
 
 
 def replay(game: GameDefinition[S], events: Sequence[Event], state: S | None = None) -> S:
