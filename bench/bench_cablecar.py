@@ -32,11 +32,11 @@ from domain.cablecar.actions import Action, LayTiles, Roll, StartRide  # noqa: E
 from domain.cablecar.network import best_path  # noqa: E402
 from domain.cablecar.pairs import legal_pairs  # noqa: E402
 from domain.cablecar.placement import legal_placements  # noqa: E402
-from domain.cablecar.state import GameState  # noqa: E402
+from domain.cablecar.state import CableCarState  # noqa: E402
 from domain.core import Event, GameConfig, replay  # noqa: E402
 
 
-def random_move(state: GameState, rnd: random.Random) -> Action:
+def random_move(state: CableCarState, rnd: random.Random) -> Action:
     """A random legal move for the seat to play (rides as soon as it can)."""
     seat = state.turn
     player = state.players[seat]
@@ -54,13 +54,13 @@ def random_move(state: GameState, rnd: random.Random) -> Action:
     return LayTiles(rnd.choice(pairs)) if pairs else LayTiles((firsts[0],))
 
 
-def play(players: int, seed: int) -> tuple[list[Event], list[tuple[GameState, int, Action]]]:
+def play(players: int, seed: int) -> tuple[list[Event], list[tuple[CableCarState, int, Action]]]:
     """A full random game: its events and every (state before, seat, action)."""
     rnd = random.Random(seed)
     config = GameConfig(players=tuple(f"p{i}" for i in range(players)), seed=f"bench-{seed}")
     events = GAME.setup(config)
     state = replay(GAME, events)
-    moves: list[tuple[GameState, int, Action]] = []
+    moves: list[tuple[CableCarState, int, Action]] = []
     while not state.finished:
         action = random_move(state, rnd)
         moves.append((state, state.turn, action))
@@ -80,7 +80,7 @@ def best_of(repeat: int, fn: Callable[[], object]) -> float:
     return min(times)
 
 
-def mid_game(moves: list[tuple[GameState, int, Action]], tiles: int = 50) -> GameState:
+def mid_game(moves: list[tuple[CableCarState, int, Action]], tiles: int = 50) -> CableCarState:
     """The first recorded position with at least ``tiles`` tiles on the board."""
     for state, _, _ in moves:
         if state.board.tile_count() >= tiles and not state.players[state.turn].riding:
@@ -88,7 +88,7 @@ def mid_game(moves: list[tuple[GameState, int, Action]], tiles: int = 50) -> Gam
     return moves[len(moves) // 2][0]
 
 
-def bench_position(name: str, state: GameState, repeat: int) -> None:
+def bench_position(name: str, state: CableCarState, repeat: int) -> None:
     """Print the move-generation numbers for one position."""
     seat = state.turn
     hand = state.players[seat].hand

@@ -2,8 +2,9 @@
 
 Each field of an :class:`~domain.core.Action` dataclass carries its body
 shape as field metadata (:func:`body_field`).  From that one declaration come
-the parser (:func:`parse_body`, shape checks only: MalformedAction), the
-service's request schemas and the consistency test against ``openapi.yaml``.
+the parser (:func:`build`, shape checks only: MalformedAction), the way
+back to JSON (:func:`dump_fields`), the service's request schemas and the
+consistency test against ``openapi.yaml``.
 Whether the rules allow an action is for the game's ``decide``.
 
 Shapes::
@@ -22,11 +23,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from domain.errors import MalformedAction
 
-JSON = Any
+if TYPE_CHECKING:  # domain.core imports this module
+    from domain.core import JSON
+
 T = TypeVar("T")
 
 #: fields every action body may carry that are not the action's own
@@ -63,6 +66,9 @@ class Text:
             raise malformed(f"{where} must be {self.describe()}")
         return value
 
+    def dump(self, value: str) -> JSON:
+        return value
+
 
 @dataclass(frozen=True)
 class Integer:
@@ -79,6 +85,9 @@ class Integer:
             raise malformed(f"{where} must be {self.describe()}")
         if not self.minimum <= value <= self.maximum:
             raise malformed(f"{where} must be {self.describe()}, not {value}")
+        return value
+
+    def dump(self, value: int) -> JSON:
         return value
 
 
@@ -100,6 +109,9 @@ class ListOf:
             raise malformed(f"{where} must hold {self.min_items}-{self.max_items} items, not {len(value)}")
         return tuple(self.item.parse(v, f"{where}[{i}]") for i, v in enumerate(value))
 
+    def dump(self, value: Any) -> JSON:
+        return [self.item.dump(v) for v in value]
+
 
 @dataclass(frozen=True)
 class MapOf:
@@ -120,6 +132,10 @@ class MapOf:
             for k, v in value.items()
         }
 
+    def dump(self, value: Any) -> JSON:
+        # a field may keep its entries as (key, value) pairs (hashable), see ClaimRoute
+        return {k: self.values.dump(v) for k, v in dict(value).items()}
+
 
 @dataclass(frozen=True)
 class Record:
@@ -134,6 +150,9 @@ class Record:
         if not isinstance(value, Mapping):
             raise malformed(f"{where} must be {self.describe()}")
         return build(self.cls, value, where, frozenset())
+
+    def dump(self, value: Any) -> JSON:
+        return dump_fields(value)
 
 
 @dataclass(frozen=True)
@@ -152,6 +171,12 @@ class AnyOf:
             except MalformedAction:
                 continue
         raise malformed(f"{where} must be {self.describe()}")
+
+    def dump(self, value: Any) -> JSON:
+        # the alternatives are told apart by their JSON type, so plain data will do
+        if isinstance(value, tuple | list):
+            return [self.dump(v) for v in value]
+        return value
 
 
 Shape = Text | Integer | ListOf | MapOf | Record | AnyOf
@@ -218,12 +243,11 @@ def build(cls: type[T], body: Mapping[str, JSON], where: str, extra_keys: frozen
     return cls(**values)
 
 
-def to_body_value(value: Any) -> JSON:
-    """A parsed field value back as JSON (tuples become lists, records objects)."""
-    if isinstance(value, list | tuple):
-        return [to_body_value(v) for v in value]
-    if isinstance(value, Mapping):
-        return {str(k): to_body_value(v) for k, v in value.items()}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.json_name: to_body_value(getattr(value, f.attr)) for f in body_fields(type(value))}
-    return value
+def dump_fields(value: Any) -> dict[str, JSON]:
+    """The body fields of dataclass instance ``value`` as JSON (None fields left out)."""
+    out: dict[str, JSON] = {}
+    for f in body_fields(type(value)):
+        field_value = getattr(value, f.attr)
+        if field_value is not None:
+            out[f.json_name] = f.shape.dump(field_value)
+    return out

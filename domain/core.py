@@ -16,13 +16,15 @@ Nothing in ``domain/`` does I/O, reads a clock or uses global randomness.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
-from domain.body import ENVELOPE_KEYS, body_fields, build, malformed, to_body_value
+from domain.body import ENVELOPE_KEYS, build, dump_fields, malformed
 from domain.errors import GameFinished, MalformedAction, NotYourTurn
 
+#: a JSON value (the one alias of the project)
 JSON = Any
 S = TypeVar("S")
 
@@ -106,12 +108,7 @@ class Action:
 
     def to_body(self) -> dict[str, JSON]:
         """The JSON action body a client would send for this action."""
-        body: dict[str, JSON] = {"type": self.TYPE}
-        for f in body_fields(type(self)):
-            value = getattr(self, f.attr)
-            if value is not None:
-                body[f.json_name] = to_body_value(value)
-        return body
+        return {"type": self.TYPE, **dump_fields(self)}
 
 
 @dataclass(frozen=True)
@@ -121,7 +118,6 @@ class GameConfig:
     players: tuple[str, ...]
     seed: str
     start_seat: int = 0
-    options: Mapping[str, JSON] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -177,7 +173,7 @@ class Move(Generic[S]):
         return self.action.TYPE
 
 
-#: an upcaster: (event type, stored schema version, payload) -> the payload one version newer
+#: an upcaster: a stored payload -> the same payload one schema version newer
 Upcaster = Callable[[Mapping[str, JSON]], dict[str, JSON]]
 
 
@@ -238,7 +234,7 @@ class GameDefinition(Generic[S]):
     #: lifts of stored event payloads written under older schema versions
     upcasters: tuple[Upcast, ...] = ()
 
-    @property
+    @functools.cached_property
     def event_types(self) -> Mapping[str, type[Event]]:
         """Each stored event type name to its class."""
         return {cls.TYPE: cls for cls in self.events}

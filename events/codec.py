@@ -11,13 +11,11 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-import events.upcasters  # noqa: F401  (registers the upcasters)
-from domain.core import Event, GameDefinition, decode_event
+from domain.core import JSON, Event, GameDefinition, decode_event
 from events.envelope import canonical_json
 from events.store import IntegrityError, NewEvent, StoredEvent
 from events.upcasting import UPCASTERS, UpcasterRegistry
 
-JSON = Any
 
 _DECODER = json.JSONDecoder()
 

@@ -2,52 +2,49 @@
 current one when they are read.
 
 Stored events are never rewritten (the table refuses UPDATE).  When an event
-class's ``SCHEMA_VERSION`` is raised, an upcaster
-``(game_type, event_type, from_version) -> fn(payload) -> payload`` converts
-a payload of ``from_version`` into ``from_version + 1``; reading applies them
-in order until the current version.  Upcasters are pure functions of the
-payload.
+class's ``SCHEMA_VERSION`` is raised, its game declares an
+:class:`~domain.core.Upcast` converting a payload of ``from_version`` into
+``from_version + 1``; reading applies them in order until the current
+version.  Upcasters are pure functions of the payload.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from domain.core import JSON, GameDefinition, Upcast, Upcaster
+from domain.registry import GAMES
 from events.store import IntegrityError
 
-JSON = Any
 Payload = Mapping[str, JSON]
-Upcaster = Callable[[Payload], dict[str, JSON]]
 
 
 class UpcastError(IntegrityError):
     """A stored payload cannot be brought to the current schema version."""
 
 
-@dataclass(frozen=True)
 class UpcasterRegistry:
-    """Upcasters by ``(game_type, event_type, from_version)``."""
+    """Upcasters by ``(game_type, event_type, from_version)``, fixed when built."""
 
-    _steps: dict[tuple[str, str, int], Upcaster] = field(default_factory=dict)
+    __slots__ = ("_steps",)
 
-    def register(self, game_type: str, event_type: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
-        """Decorator registering ``fn`` as the ``from_version -> from_version + 1`` step.
+    def __init__(self, steps: Iterable[tuple[str, Upcast]] = ()) -> None:
+        """Index ``(game_type, upcast)`` pairs; ``ValueError`` on a step
+        declared twice or a version below 1."""
+        self._steps: dict[tuple[str, str, int], Upcaster] = {}
+        for game_type, step in steps:
+            if step.from_version < 1:
+                raise ValueError("schema versions start at 1")
+            key = (game_type, step.event_type, step.from_version)
+            if key in self._steps:
+                raise ValueError(f"an upcaster for {key} is declared twice")
+            self._steps[key] = step.lift
 
-        Raises ``ValueError`` if that step is already registered."""
-        if from_version < 1:
-            raise ValueError("schema versions start at 1")
-        key = (game_type, event_type, from_version)
-
-        def decorate(fn: Upcaster) -> Upcaster:
-            existing = self._steps.get(key)
-            if existing is not None and existing is not fn:
-                raise ValueError(f"an upcaster for {key} is already registered")
-            self._steps[key] = fn
-            return fn
-
-        return decorate
+    @classmethod
+    def of_games(cls, games: Iterable[GameDefinition[Any]]) -> UpcasterRegistry:
+        """The upcasters every game in ``games`` declares."""
+        return cls((game.type_id, step) for game in games for step in game.upcasters)
 
     def upcast(
         self, game_type: str, event_type: str, version: int, payload: Payload, target_version: int
@@ -80,14 +77,9 @@ class UpcasterRegistry:
         return current
 
     def steps(self) -> list[tuple[str, str, int]]:
-        """Every registered ``(game_type, event_type, from_version)``, sorted."""
+        """Every declared ``(game_type, event_type, from_version)``, sorted."""
         return sorted(self._steps)
 
 
-#: The registry the codec uses; ``events.upcasters`` fills it on import.
-UPCASTERS = UpcasterRegistry()
-
-
-def upcaster(game_type: str, event_type: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
-    """Register a step in :data:`UPCASTERS` (decorator)."""
-    return UPCASTERS.register(game_type, event_type, from_version)
+#: The upcasters of every served game (what the codec uses).
+UPCASTERS = UpcasterRegistry.of_games(GAMES.values())

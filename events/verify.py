@@ -26,7 +26,7 @@ from typing import Any
 
 from domain.core import Event, GameConfig, GameDefinition
 from domain.errors import DomainError
-from domain.registry import get_game
+from domain.registry import game_definition
 from events.codec import current_payload, decode
 from events.envelope import canonical_json, verify_events
 from events.store import StoredEvent
@@ -136,7 +136,7 @@ def verify_record(
     game_id = str(game_info.get("id", "?"))
     checks: list[Check] = []
     try:
-        game = get_game(str(game_info.get("type")))
+        game = game_definition(str(game_info.get("type")))
     except KeyError:
         return Verdict(game_id, (Check("game_type", False, f"unknown game type {game_info.get('type')!r}"),))
     if game_info.get("rules_version") not in (None, game.rules_version):

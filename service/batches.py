@@ -18,14 +18,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain.core import STATUS_FINISHED
-from domain.registry import get_game
+from domain.core import JSON, STATUS_FINISHED, Standing
+from domain.registry import game_definition
 from events.store import BatchPage, BatchRecord, EventStore, GameRecord, OrganiserRecord
 from service.games import GameService, PreparedGame
 from service.organisers import OrganiserService
 from service.problems import ApiError
 
-JSON = Any
 #: Most tables one batch may hold.
 MAX_TABLES = 100
 #: Columns of the results CSV, one row per player of every table.
@@ -89,37 +88,15 @@ class TableResult:
     players: tuple[PlayerResult, ...]
 
 
-def rank_players(names: Sequence[str], result: Mapping[str, JSON] | None) -> tuple[PlayerResult, ...]:
-    """Each seat's score, rank and win from a game type's ``result``.
-
-    With per-player totals (``ttr-sf``) the rank is 1 + the number of
-    players with a better (total, completed tickets): the game's own
-    tie-break, ties sharing a rank.  With winners only (``cable-car``) the
-    winners rank 1 and everybody else 2; nobody is ranked when nobody won.
-    Without a result (the game is not finished) nothing is ranked."""
-    if result is None:
-        return tuple(PlayerResult(seat, name, None, None, False, None) for seat, name in enumerate(names))
-    winners = set(result.get("winners", []))
-    lines = {int(p["seat"]): p for p in result.get("players", []) if "total" in p}
-    if lines:
-        keys = {
-            seat: (int(line["total"]), int(line.get("completed_tickets", 0))) for seat, line in lines.items()
-        }
-        return tuple(
-            PlayerResult(
-                seat,
-                name,
-                keys[seat][0],
-                1 + sum(1 for other in keys.values() if other > keys[seat]),
-                seat in winners,
-                int(lines[seat]["completed_tickets"]) if "completed_tickets" in lines[seat] else None,
-            )
-            for seat, name in enumerate(names)
-        )
+def rank_players(names: Sequence[str], standings: Sequence[Standing] | None) -> tuple[PlayerResult, ...]:
+    """Each seat's score, rank and win from the game's ``standings``
+    (:meth:`domain.core.GameDefinition.standings`); without standings (the
+    game is not finished) nothing is ranked."""
+    by_seat = {s.seat: s for s in standings or ()}
     return tuple(
-        PlayerResult(
-            seat, name, None, (1 if seat in winners else 2) if winners else None, seat in winners, None
-        )
+        PlayerResult(seat, name, None, None, False, None)
+        if (s := by_seat.get(seat)) is None
+        else PlayerResult(seat, name, s.score, s.rank, s.winner, s.completed_tickets)
         for seat, name in enumerate(names)
     )
 
@@ -174,7 +151,7 @@ class BatchService:
         transaction.  A refused table is a problem naming its index
         (``table``) and nothing is written."""
         try:
-            get_game(game_type)
+            game_definition(game_type)
         except KeyError as e:
             raise ApiError(
                 400, "invalid_request", f"unknown game type {game_type!r}; see /v1/games-types"
@@ -231,9 +208,11 @@ class BatchService:
         for record in records:
             names = [str(n) for n in record.metadata.get("players", [])]
             result: Mapping[str, JSON] | None = None
+            standings: tuple[Standing, ...] | None = None
             if record.status == STATUS_FINISHED:
                 loaded = self.games.load(record.game_id)
                 result = loaded.game.result(loaded.state)
+                standings = loaded.game.standings(loaded.state)
             tables.append(
                 TableResult(
                     table=int(record.metadata.get("batch_table", 0)),
@@ -242,7 +221,7 @@ class BatchService:
                     status=record.status,
                     winners=tuple(result.get("winners", ())) if result else (),
                     reason=result.get("reason") if result else None,
-                    players=rank_players(names, result),
+                    players=rank_players(names, standings),
                 )
             )
         return batch, tuple(tables)

@@ -21,7 +21,7 @@ from typing import Any
 
 from domain.core import STATUS_FINISHED, Action, GameConfig, GameDefinition, replay
 from domain.errors import DomainError, GameFinished
-from domain.registry import get_game
+from domain.registry import game_definition
 from events.codec import decode, encode
 from events.store import (
     EventStore,
@@ -56,7 +56,7 @@ def _request_hash(seat: int, action: Action, expected_version: int | None) -> st
 def find_game_type(type_id: str) -> GameDefinition[Any]:
     """The game definition for ``type_id`` or a 404/400 problem."""
     try:
-        return get_game(type_id)
+        return game_definition(type_id)
     except KeyError as e:
         raise ApiError(404, "not_found", f"no game type {type_id!r}") from e
 
@@ -198,7 +198,7 @@ class GameService:
     ) -> PreparedGame:
         """Run the setup of a new game in memory (nothing is written)."""
         try:
-            game = get_game(type_id)
+            game = game_definition(type_id)
         except KeyError as e:
             raise ApiError(400, "invalid_request", f"unknown game type {type_id!r}; see /v1/games-types") from e
         if not game.min_players <= len(players) <= game.max_players:
@@ -422,7 +422,7 @@ class GameService:
             return None
         self.cache.stats.hits += 1
         try:
-            game = get_game(record.game_type)
+            game = game_definition(record.game_type)
             action = game.parse_action(body)
             if game.status(state) == STATUS_FINISHED:
                 return None

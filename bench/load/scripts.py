@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.core import STATUS_FINISHED, Action, GameConfig, replay
-from domain.registry import get_game
+from domain.registry import game_definition
 from events.codec import dumps_payload, encode
 
 JSON = Any
@@ -120,7 +120,7 @@ def make_script(
     seed: str, players: int = 2, policy: Policy = greedy_policy, max_actions: int = 5000, game_type: str = GAME_TYPE
 ) -> GameScript:
     """Play a whole game locally with ``policy`` (seeded by ``seed``)."""
-    game = get_game(game_type)
+    game = game_definition(game_type)
     names = tuple(f"bot-{i + 1}" for i in range(players))
     setup_events = game.setup(GameConfig(names, seed, 0))
     state = replay(game, setup_events)

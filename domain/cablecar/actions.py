@@ -1,4 +1,4 @@
-"""The actions a seat can send, their JSON bodies, and the parser.
+"""The actions a seat can send; each field declares its JSON body shape.
 
 Bodies (fixed by the HTTP contract)::
 
@@ -18,31 +18,36 @@ that terminal's name between its two squares (``[..., [6, 1], "Ocean
 Beach", [7, 1], ...]``); it is only needed when the two squares could also
 be joined directly.
 
-:func:`parse_action` checks shapes only (MalformedAction); whether the rules
-allow the action is decided by :mod:`domain.cablecar.rules`.
+Parsing (:meth:`domain.core.GameDefinition.parse_action`) checks shapes only
+(MalformedAction); whether the rules allow the action is decided by
+:mod:`domain.cablecar.rules`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from domain.core import JSON, Action
-from domain.parsing import check_keys, dispatch, malformed
+from domain.body import AnyOf, Integer, ListOf, Record, Text, body_field
+from domain.cablecar.events import DieRolled, RideStarted, TilesLaid
+from domain.core import Action, Event
 
 #: one step of a requested ride path: a square ``(row, col)`` or a terminal loop's name
 PathStep = tuple[int, int] | str
+
+#: a row or a column of the 12 x 12 grid
+LINE = Integer(minimum=1, maximum=12)
+TERMINAL = Text(max_length=60)
 
 
 @dataclass(frozen=True, slots=True)
 class Placement:
     """One tile laid (or exchanged) on square ``(row, col)`` in ``rotation``."""
 
-    tile: str
-    row: int
-    col: int
-    rotation: int
+    tile: str = body_field(Text(max_length=40))
+    row: int = body_field(LINE)
+    col: int = body_field(LINE)
+    rotation: int = body_field(Integer(minimum=0, maximum=3))
 
     @property
     def square(self) -> tuple[int, int]:
@@ -56,7 +61,7 @@ class LayTiles(Action):
 
     TYPE: ClassVar[str] = "lay_tiles"
 
-    placements: tuple[Placement, ...]
+    placements: tuple[Placement, ...] = body_field(ListOf(Record(Placement), min_items=1, max_items=2))
 
 
 @dataclass(frozen=True)
@@ -69,17 +74,11 @@ class StartRide(Action):
 
     TYPE: ClassVar[str] = "start_ride"
 
-    origin: str | None = None
-    path: tuple[PathStep, ...] | None = None
-
-    def to_body(self) -> dict[str, JSON]:
-        """The JSON body (``from`` is a Python keyword, hence the override)."""
-        body: dict[str, JSON] = {"type": self.TYPE}
-        if self.origin is not None:
-            body["from"] = self.origin
-        if self.path is not None:
-            body["path"] = [step if isinstance(step, str) else [step[0], step[1]] for step in self.path]
-        return body
+    origin: str | None = body_field(TERMINAL, optional=True, name="from")
+    path: tuple[PathStep, ...] | None = body_field(
+        ListOf(AnyOf((TERMINAL, ListOf(LINE, min_items=2, max_items=2))), min_items=1, max_items=144),
+        optional=True,
+    )
 
 
 @dataclass(frozen=True)
@@ -89,72 +88,14 @@ class Roll(Action):
     TYPE: ClassVar[str] = "roll"
 
 
-# --- parsing -----------------------------------------------------------------
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _parse_placement(index: int, raw: Any) -> Placement:
-    where = f"lay_tiles: placements[{index}]"
-    if not isinstance(raw, Mapping):
-        raise malformed(f"{where} must be an object {{tile, row, col, rotation}}")
-    extra = sorted(set(raw) - {"tile", "row", "col", "rotation"})
-    if extra:
-        raise malformed(f"{where}: unknown field(s) {', '.join(map(repr, extra))}")
-    tile = raw.get("tile")
-    if not isinstance(tile, str):
-        raise malformed(f"{where}: 'tile' must be a tile id string")
-    for name in ("row", "col", "rotation"):
-        if not _is_int(raw.get(name)):
-            raise malformed(f"{where}: {name!r} must be an integer")
-    return Placement(tile, raw["row"], raw["col"], raw["rotation"])
-
-
-def _parse_lay(body: Mapping[str, Any]) -> Action:
-    check_keys(body, frozenset({"placements"}))
-    raw = body.get("placements")
-    if not isinstance(raw, list):
-        raise malformed("lay_tiles: 'placements' must be a list of one or two placements")
-    if not 1 <= len(raw) <= 2:
-        raise malformed(f"lay_tiles: 'placements' must hold one or two placements, not {len(raw)}")
-    return LayTiles(tuple(_parse_placement(i, p) for i, p in enumerate(raw)))
-
-
-def _parse_step(index: int, raw: Any) -> PathStep:
-    if isinstance(raw, str):
-        return raw
-    if isinstance(raw, list | tuple) and len(raw) == 2 and all(_is_int(v) for v in raw):
-        return int(raw[0]), int(raw[1])
-    raise malformed(f"start_ride: path[{index}] must be [row, col] or a terminal name")
-
-
-def _parse_start(body: Mapping[str, Any]) -> Action:
-    check_keys(body, frozenset({"from", "path"}))
-    origin = body.get("from")
-    if origin is not None and not isinstance(origin, str):
-        raise malformed("start_ride: 'from' must be a terminal name")
-    raw_path = body.get("path")
-    if raw_path is None:
-        return StartRide(origin, None)
-    if not isinstance(raw_path, list) or not raw_path:
-        raise malformed("start_ride: 'path' must be a non-empty list of [row, col] squares")
-    return StartRide(origin, tuple(_parse_step(i, s) for i, s in enumerate(raw_path)))
-
-
-def _parse_roll(body: Mapping[str, Any]) -> Action:
-    check_keys(body, frozenset())
-    return Roll()
-
-
-_PARSERS: Mapping[str, Callable[[Mapping[str, Any]], Action]] = {
-    LayTiles.TYPE: _parse_lay,
-    StartRide.TYPE: _parse_start,
-    Roll.TYPE: _parse_roll,
-}
-
-
-def parse_action(body: Mapping[str, JSON]) -> Action:
-    """Turn a JSON action body into an Action; MalformedAction names the problem."""
-    return dispatch(_PARSERS, body)
+def action_of(event: Event) -> tuple[int, Action] | None:
+    """The (seat, action) whose move ``event`` opens, or None for other events."""
+    if isinstance(event, TilesLaid):
+        placements = tuple(Placement(p["tile"], p["row"], p["col"], p["rotation"]) for p in event.placements)
+        return event.seat, LayTiles(placements)
+    if isinstance(event, RideStarted):
+        path = tuple(s if isinstance(s, str) else (int(s[0]), int(s[1])) for s in event.spaces[1:-1])
+        return event.seat, StartRide(event.origin, path)
+    if isinstance(event, DieRolled):
+        return event.seat, Roll()
+    return None

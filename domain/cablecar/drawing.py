@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from domain.cablecar.components import COMPONENTS
 from domain.cablecar.events import TilesDrawn
-from domain.cablecar.state import GameState
+from domain.cablecar.state import CableCarState
 
 HAND_SIZE = COMPONENTS.hand_size
 
 
-def draw_up(state: GameState, seat: int) -> TilesDrawn | None:
+def draw_up(state: CableCarState, seat: int) -> TilesDrawn | None:
     """The draw ``seat`` makes after laying (None when it needs or finds nothing)."""
     need = HAND_SIZE - len(state.players[seat].hand)
     if need <= 0:

@@ -151,7 +151,13 @@ class GameEnded(Event):
     reason: str
 
 
-EVENT_TYPES: Mapping[str, type[Event]] = {
-    cls.TYPE: cls
-    for cls in (GameSetUp, TilesLaid, TilesDrawn, TurnPassed, TurnEnded, RideStarted, DieRolled, GameEnded)
-}
+EVENT_CLASSES: tuple[type[Event], ...] = (
+    GameSetUp,
+    TilesLaid,
+    TilesDrawn,
+    TurnPassed,
+    TurnEnded,
+    RideStarted,
+    DieRolled,
+    GameEnded,
+)

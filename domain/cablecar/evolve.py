@@ -17,13 +17,13 @@ from domain.cablecar.events import (
     TurnPassed,
 )
 from domain.cablecar.geometry import square_index
-from domain.cablecar.state import GameState, PlayerState, Ride, Space
+from domain.cablecar.state import CableCarState, PlayerState, Ride, Space
 from domain.cablecar.tiles import ORIENTATION
 from domain.core import JSON, Event
 from domain.rng import Rng
 
 
-def _setup(event: GameSetUp) -> GameState:
+def _setup(event: GameSetUp) -> CableCarState:
     assert event.pile is not None and event.rng_key is not None, "evolve needs the unredacted setup"
     players = tuple(
         PlayerState(
@@ -35,7 +35,7 @@ def _setup(event: GameSetUp) -> GameState:
         )
         for i, name in enumerate(event.players)
     )
-    return GameState(
+    return CableCarState(
         players=players,
         start_seat=event.start_seat,
         board=Board.empty(),
@@ -50,7 +50,7 @@ def _remove(hand: tuple[str, ...], tile: str) -> tuple[str, ...]:
     return hand[:i] + hand[i + 1 :]
 
 
-def _laid(state: GameState, event: TilesLaid) -> GameState:
+def _laid(state: CableCarState, event: TilesLaid) -> CableCarState:
     board = state.board
     hand = state.players[event.seat].hand
     for p in event.placements:
@@ -66,7 +66,7 @@ def _laid(state: GameState, event: TilesLaid) -> GameState:
     return dataclasses.replace(state.with_player(event.seat, player), board=board, passes=0)
 
 
-def _drawn(state: GameState, event: TilesDrawn) -> GameState:
+def _drawn(state: CableCarState, event: TilesDrawn) -> CableCarState:
     state = dataclasses.replace(state, pile=state.pile[len(event.tiles) :])
     gained = tuple(event.tiles)
     for rider, tile in event.from_riders:
@@ -81,13 +81,13 @@ def _space(raw: JSON) -> Space:
     return raw if isinstance(raw, str) else square_index(raw[0], raw[1])
 
 
-def _ride(state: GameState, event: RideStarted) -> GameState:
+def _ride(state: CableCarState, event: RideStarted) -> CableCarState:
     ride = Ride(event.origin, event.destination, tuple(_space(s) for s in event.spaces))
     player = dataclasses.replace(state.players[event.seat], ride=ride)
     return dataclasses.replace(state.with_player(event.seat, player), passes=0)
 
 
-def _rolled(state: GameState, event: DieRolled) -> GameState:
+def _rolled(state: CableCarState, event: DieRolled) -> CableCarState:
     player = state.players[event.seat]
     assert player.ride is not None
     ride = dataclasses.replace(player.ride, position=event.end)
@@ -96,7 +96,7 @@ def _rolled(state: GameState, event: DieRolled) -> GameState:
     return dataclasses.replace(state.with_player(event.seat, player), rng=rng, passes=0)
 
 
-def evolve(state: GameState | None, event: Event) -> GameState:
+def evolve(state: CableCarState | None, event: Event) -> CableCarState:
     """Apply one event (``state`` is None before the setup event)."""
     if state is None:
         if not isinstance(event, GameSetUp):

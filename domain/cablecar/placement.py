@@ -46,7 +46,7 @@ from domain.cablecar.geometry import (
     square_index,
     square_of,
 )
-from domain.cablecar.state import GameState
+from domain.cablecar.state import CableCarState
 from domain.cablecar.tiles import ORIENTATION, TILE_IDS, Orientation, fits, fitting, upgrades
 from domain.errors import IllegalAction
 
@@ -388,7 +388,7 @@ def board_violations(board: Board) -> list[IllegalAction]:
     return out
 
 
-def legal_placements(state: GameState, seat: int, first: Placement | None = None) -> list[Placement]:
+def legal_placements(state: CableCarState, seat: int, first: Placement | None = None) -> list[Placement]:
     """Single placements ``seat`` may make now, or (with ``first``) as the turn's second tile.
 
     Judged on the board and the seat's hand only (not whose turn it is); a

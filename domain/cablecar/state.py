@@ -57,7 +57,7 @@ class PlayerState:
 
 
 @dataclass(frozen=True, slots=True)
-class GameState:
+class CableCarState:
     """Everything about one game at one moment."""
 
     players: tuple[PlayerState, ...]
@@ -81,7 +81,7 @@ class GameState:
         """The state of ``seat``."""
         return self.players[seat]
 
-    def with_player(self, seat: int, player: PlayerState) -> GameState:
+    def with_player(self, seat: int, player: PlayerState) -> CableCarState:
         """The state with ``seat`` replaced by ``player``."""
         players = list(self.players)
         players[seat] = player

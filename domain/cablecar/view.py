@@ -1,4 +1,4 @@
-"""What each seat may see: the game view, redacted events, the result, the static board.
+"""What each seat may see: the status, the game view, redacted events, the static board.
 
 Secrets: a seat's line and route card are its own until it starts its ride
 (or the game ends); the pile order and the die generator's key are nobody's
@@ -14,13 +14,14 @@ from domain.cablecar.events import GameSetUp
 from domain.cablecar.geometry import STOP_LETTERS, square_of
 from domain.cablecar.network import line_terminals
 from domain.cablecar.ride import DIE_FACES
-from domain.cablecar.rules import active_seats
-from domain.cablecar.state import GameState, PlayerState, Ride, Space
+from domain.cablecar.scoring import result
+from domain.cablecar.state import CableCarState, PlayerState, Ride, Space
+from domain.cablecar.turns import active_seats
 from domain.cablecar.tiles import DISTINCT, Orientation
 from domain.core import JSON, STATUS_FINISHED, STATUS_PLAYING, Event
 
 
-def status(state: GameState) -> str:
+def status(state: CableCarState) -> str:
     """``playing`` from the start (there are no setup choices), ``finished`` at the end."""
     return STATUS_FINISHED if state.finished else STATUS_PLAYING
 
@@ -59,7 +60,7 @@ def _ride(ride: Ride) -> dict[str, JSON]:
     }
 
 
-def _player(state: GameState, seat: int, p: PlayerState) -> dict[str, JSON]:
+def _player(state: CableCarState, seat: int, p: PlayerState) -> dict[str, JSON]:
     shown = state.revealed(seat)
     return {
         "seat": seat,
@@ -75,14 +76,7 @@ def _player(state: GameState, seat: int, p: PlayerState) -> dict[str, JSON]:
     }
 
 
-def result(state: GameState) -> dict[str, JSON] | None:
-    """``{"winners": [seat], "reason"}`` once finished, else None."""
-    if not state.finished:
-        return None
-    return {"winners": list(state.winners), "reason": state.end_reason}
-
-
-def view(state: GameState, seat: int | None) -> dict[str, JSON]:
+def view(state: CableCarState, seat: int | None) -> dict[str, JSON]:
     """The state as ``seat`` (None: a spectator) may see it."""
     out: dict[str, JSON] = {
         "status": status(state),
@@ -111,7 +105,7 @@ def view(state: GameState, seat: int | None) -> dict[str, JSON]:
     return out
 
 
-def redact(state: GameState, event: Event, seat: int | None) -> dict[str, JSON]:
+def redact(state: CableCarState, event: Event, seat: int | None) -> dict[str, JSON]:
     """``event``'s payload as ``seat`` may see it now (judged against ``state``)."""
     if not isinstance(event, GameSetUp):
         return event.to_payload()

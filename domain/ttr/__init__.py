@@ -1,14 +1,19 @@
 """Ticket to Ride: San Francisco (``ttr-sf``): the pure rules core.
 
-``GAME`` implements :class:`domain.core.GameDefinition`; the modules hold the
-board (:mod:`.board`), cards (:mod:`.cards`), state (:mod:`.state`), actions
-(:mod:`.actions`), events (:mod:`.events`), ``evolve`` (:mod:`.evolve`),
-``decide`` (:mod:`.rules` with :mod:`.supply`, :mod:`.claims`,
-:mod:`.payment`, :mod:`.turns`), :mod:`.setup`, :mod:`.legal`,
-:mod:`.scoring` and :mod:`.view`.
+``GAME`` (:mod:`.game`) is the game's :class:`domain.core.GameDefinition`.
+Modules, by job (the same names as every game's):
+
+* ``actions`` (action dataclasses and their body fields), ``events``,
+  ``state``, ``setup``, ``evolve``;
+* ``rules`` (one decide function per move, ``MOVES``), ``legal`` (legal
+  actions), ``turns`` (turn order, last round, automatic passes, the end);
+* ``view`` (view and redacted events), ``scoring`` (scores, result,
+  standings), ``upcasters``, ``game``;
+* game helpers: ``board``, ``cards``, ``supply`` (deck, face-up row),
+  ``claims``, ``payment``.
 """
 
-from domain.ttr.game import GAME, TtrGame
+from domain.ttr.game import GAME
 from domain.ttr.state import TtrState
 
-__all__ = ["GAME", "TtrGame", "TtrState"]
+__all__ = ["GAME", "TtrState"]

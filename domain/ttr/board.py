@@ -171,3 +171,8 @@ def load_board() -> Board:
     board = parse_board(json.loads(text))
     validate_board(board)
     return board
+
+
+def board_json() -> dict[str, Any]:
+    """The static board (locations, routes, tickets, tables) for clients."""
+    return load_board().to_json()

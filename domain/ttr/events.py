@@ -231,6 +231,3 @@ EVENT_CLASSES: tuple[type[Event], ...] = (
     LastRoundStarted,
     GameEnded,
 )
-
-#: stored type name -> event class
-EVENT_TYPES: Mapping[str, type[Event]] = {cls.TYPE: cls for cls in EVENT_CLASSES}

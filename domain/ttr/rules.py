@@ -1,10 +1,13 @@
-"""``decide``: the events an action produces, or the rule it breaks.
+"""The rule of each move (:data:`MOVES`): the events an action produces, or
+the rule it breaks.
 
 Every refusal is an :class:`~domain.errors.IllegalAction` with a stable code
-(or NotYourTurn / GameFinished).  Accepted actions are turned into events
-through a :class:`~domain.ttr.batch.Batch`, which applies each event as it is
-emitted; automatic consequences (refills, deck rebuilds, ferry resets, turn
-end, automatic passes, the end of the game) are emitted in the same batch.
+(or NotYourTurn).  Accepted actions are turned into events through a
+:class:`~domain.core.Decision`, which applies each event as it is emitted;
+automatic consequences (refills, deck rebuilds, ferry resets, turn end,
+automatic passes, the end of the game) are emitted in the same decision.
+The game-over and seat-range guards run first, in
+:meth:`domain.core.GameDefinition.decide`.
 
 Refusal codes (IllegalAction unless noted):
 
@@ -20,8 +23,7 @@ Refusal codes (IllegalAction unless noted):
 * routes: ``unknown_route``, ``route_taken``, ``double_route_same_player``,
   ``double_route_closed``, ``not_enough_cars``, ``wrong_cards``,
   ``not_enough_cards``, ``souvenir_choice_required``, ``souvenir_not_available``;
-* NotYourTurn (``not_your_turn``) and GameFinished (``game_finished``);
-  MalformedAction (``malformed_action``) for an object that is no ttr-sf action.
+* NotYourTurn (``not_your_turn``) when it is another seat's turn.
 
 A second claim in one turn cannot happen: a claim ends the turn, so it is
 refused with NotYourTurn.
@@ -29,21 +31,16 @@ refused with NotYourTurn.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
-
-from domain.core import Action, Event
-from domain.errors import GameFinished, IllegalAction, MalformedAction, NotYourTurn
+from domain.core import Decision, Move
+from domain.errors import IllegalAction, NotYourTurn
 from domain.ttr.actions import (
     SOURCE_DECK,
-    SOURCE_FACE_UP,
     ClaimRoute,
     DrawCard,
     DrawTickets,
     KeepTickets,
     PlaceSouvenirStack,
 )
-from domain.ttr.batch import Batch
 from domain.ttr.board import load_board
 from domain.ttr.cards import FERRY, holds
 from domain.ttr.claims import claim_refusal, souvenir_options
@@ -79,8 +76,8 @@ def _turn_guard(state: TtrState, seat: int, *, second_draw_ok: bool = False) -> 
         raise IllegalAction("draw_in_progress", "a card draw is under way: take the second card")
 
 
-def _place_souvenir(batch: Batch, seat: int, action: PlaceSouvenirStack) -> None:
-    state = batch.state
+def _place_souvenir(decision: Decision[TtrState], seat: int, action: PlaceSouvenirStack) -> None:
+    state = decision.state
     if state.phase != PHASE_SETUP:
         raise IllegalAction("not_in_setup", "set-aside souvenir stacks are placed only during setup")
     placer = state.next_placer
@@ -100,17 +97,17 @@ def _place_souvenir(batch: Batch, seat: int, action: PlaceSouvenirStack) -> None
         raise IllegalAction(
             "location_has_stack", f"{action.location} already holds a souvenir stack: pick one without"
         )
-    batch.emit(
+    decision.emit(
         SouvenirStackPlaced(
             seat=seat, symbol=action.symbol, location=action.location, count=state.set_aside_size
         )
     )
-    if batch.state.setup_done():
-        start_play(batch)
+    if decision.state.setup_done():
+        start_play(decision)
 
 
-def _keep_tickets(batch: Batch, seat: int, action: KeepTickets) -> None:
-    state = batch.state
+def _keep_tickets(decision: Decision[TtrState], seat: int, action: KeepTickets) -> None:
+    state = decision.state
     in_setup = state.phase == PHASE_SETUP
     if in_setup:
         if seat not in state.active_seats():
@@ -133,21 +130,19 @@ def _keep_tickets(batch: Batch, seat: int, action: KeepTickets) -> None:
         )
     kept = tuple(t for t in pending if t in chosen)
     returned = tuple(t for t in pending if t not in chosen)
-    batch.emit(
+    decision.emit(
         TicketsKept(
             seat=seat, kept=kept, returned=returned, kept_count=len(kept), returned_count=len(returned)
         )
     )
     if not in_setup:
-        end_turn(batch, seat)
-    elif batch.state.setup_done():
-        start_play(batch)
+        end_turn(decision, seat)
+    elif decision.state.setup_done():
+        start_play(decision)
 
 
-def _draw_card(batch: Batch, seat: int, action: DrawCard) -> None:
-    state = batch.state
-    if action.source not in (SOURCE_DECK, SOURCE_FACE_UP):
-        raise MalformedAction("malformed_action", f"draw_card: unknown source {action.source!r}")
+def _draw_card(decision: Decision[TtrState], seat: int, action: DrawCard) -> None:
+    state = decision.state
     _turn_guard(state, seat, second_draw_ok=True)
     second = state.phase == PHASE_SECOND_DRAW
     if not can_take_card(state, second):
@@ -170,11 +165,11 @@ def _draw_card(batch: Batch, seat: int, action: DrawCard) -> None:
         if second and face_up == FERRY:
             raise IllegalAction("ferry_second_draw", "a face-up ferry may not be taken as the second card")
         card = face_up
-    batch.emit(CardDrawn(seat=seat, source=action.source, slot=action.slot, card=card))
-    restock(batch)
+    decision.emit(CardDrawn(seat=seat, source=action.source, slot=action.slot, card=card))
+    restock(decision)
     ferry_first = not second and action.source != SOURCE_DECK and card == FERRY
-    if second or ferry_first or not can_take_card(batch.state, second=True):
-        end_turn(batch, seat)
+    if second or ferry_first or not can_take_card(decision.state, second=True):
+        end_turn(decision, seat)
 
 
 def _choose_souvenir(state: TtrState, seat: int, action: ClaimRoute, options: tuple[str, ...]) -> str | None:
@@ -196,8 +191,8 @@ def _choose_souvenir(state: TtrState, seat: int, action: ClaimRoute, options: tu
     return action.souvenir
 
 
-def _claim_route(batch: Batch, seat: int, action: ClaimRoute) -> None:
-    state = batch.state
+def _claim_route(decision: Decision[TtrState], seat: int, action: ClaimRoute) -> None:
+    state = decision.state
     _turn_guard(state, seat)
     board = load_board()
     route = board.route(action.route)
@@ -214,39 +209,25 @@ def _claim_route(batch: Batch, seat: int, action: ClaimRoute) -> None:
         raise IllegalAction("not_enough_cards", f"seat {seat} does not hold the cards {payment}")
     souvenir = _choose_souvenir(state, seat, action, souvenir_options(state, seat, route))
     points = board.route_points[route.length]
-    batch.emit(RouteClaimed(seat=seat, route=route.id, cards=payment, souvenir=souvenir, points=points))
-    restock(batch)
-    end_turn(batch, seat)
+    decision.emit(RouteClaimed(seat=seat, route=route.id, cards=payment, souvenir=souvenir, points=points))
+    restock(decision)
+    end_turn(decision, seat)
 
 
-def _draw_tickets(batch: Batch, seat: int, action: DrawTickets) -> None:
-    state = batch.state
+def _draw_tickets(decision: Decision[TtrState], seat: int, action: DrawTickets) -> None:
+    state = decision.state
     _turn_guard(state, seat)
     if not state.ticket_deck:
         raise IllegalAction("no_tickets_left", "the ticket deck is empty")
     drawn = state.ticket_deck[:TICKETS_PER_DRAW]
-    batch.emit(TicketsDrawn(seat=seat, tickets=drawn, count=len(drawn)))
+    decision.emit(TicketsDrawn(seat=seat, tickets=drawn, count=len(drawn)))
 
 
-_DECIDERS: Mapping[type[Action], Callable[[Batch, int, Any], None]] = {
-    PlaceSouvenirStack: _place_souvenir,
-    KeepTickets: _keep_tickets,
-    DrawCard: _draw_card,
-    ClaimRoute: _claim_route,
-    DrawTickets: _draw_tickets,
-}
-
-
-def decide(state: TtrState, seat: int, action: Action) -> list[Event]:
-    """The events ``action`` by ``seat`` produces in ``state``; raises a
-    DomainError naming the rule if it is refused."""
-    if state.finished:
-        raise GameFinished()
-    if not 0 <= seat < state.num_players:
-        raise NotYourTurn(f"seat {seat} is not a seat of this game")
-    decider = _DECIDERS.get(type(action))
-    if decider is None:
-        raise MalformedAction("malformed_action", f"{type(action).__name__} is not a ttr-sf action")
-    batch = Batch(state)
-    decider(batch, seat, action)
-    return batch.events
+#: every move of the game, in the order clients list them
+MOVES: tuple[Move[TtrState], ...] = (
+    Move(PlaceSouvenirStack, _place_souvenir),
+    Move(KeepTickets, _keep_tickets),
+    Move(DrawCard, _draw_card),
+    Move(ClaimRoute, _claim_route),
+    Move(DrawTickets, _draw_tickets),
+)

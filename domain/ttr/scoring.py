@@ -1,12 +1,12 @@
 """Scoring: route points (recounted), tickets by connectivity, souvenirs,
-and the winners."""
+the winners, the result and the standings."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from domain.core import JSON, to_json
+from domain.core import JSON, Standing, to_json
 from domain.ttr.board import load_board
 from domain.ttr.state import PlayerState, TtrState
 
@@ -113,3 +113,25 @@ def result(state: TtrState) -> dict[str, JSON] | None:
         return None
     scores = final_scores(state)
     return {"winners": list(winners(scores)), "reason": state.end_reason, "players": to_json(scores)}
+
+
+def standings(state: TtrState) -> tuple[Standing, ...] | None:
+    """Each seat's standing once finished (see :func:`rank`), else None."""
+    return rank(final_scores(state)) if state.finished else None
+
+
+def rank(scores: Sequence[SeatScore]) -> tuple[Standing, ...]:
+    """Each seat ranked by (total, completed tickets), the game's own
+    tie-break: 1 + the number of seats with a better pair, so ties share a rank."""
+    best = set(winners(scores))
+    keys = {s.seat: (s.total, s.completed_tickets) for s in scores}
+    return tuple(
+        Standing(
+            seat=s.seat,
+            rank=1 + sum(1 for other in keys.values() if other > keys[s.seat]),
+            winner=s.seat in best,
+            score=s.total,
+            completed_tickets=s.completed_tickets,
+        )
+        for s in scores
+    )

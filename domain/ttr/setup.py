@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from domain.core import Event, GameConfig
+from domain.core import Decision, Event, GameConfig
 from domain.errors import InvalidConfig
 from domain.rng import Rng
-from domain.ttr.batch import Batch
 from domain.ttr.board import BOARD_VERSION, load_board
 from domain.ttr.events import CardsDealt, GameSetUp, TicketsDealt
-from domain.ttr.evolve import initial_state
+from domain.ttr.evolve import evolve, initial_state
 from domain.ttr.supply import restock
 
 RULES_VERSION = "ttr-sf/1"
@@ -98,12 +97,12 @@ def opening_events(first: GameSetUp) -> list[Event]:
         raise ValueError("opening_events needs the unredacted game_set_up event")
     players = len(first.players)
     deck, tickets = first.deck, first.ticket_deck
-    batch = Batch(initial_state(first))
-    batch.emit(CardsDealt(hands=tuple(deck[i * CARDS_DEALT : (i + 1) * CARDS_DEALT] for i in range(players))))
-    restock(batch)
-    batch.emit(
+    decision = Batch(initial_state(first))
+    decision.emit(CardsDealt(hands=tuple(deck[i * CARDS_DEALT : (i + 1) * CARDS_DEALT] for i in range(players))))
+    restock(decision)
+    decision.emit(
         TicketsDealt(
             tickets=tuple(tickets[i * TICKETS_DEALT : (i + 1) * TICKETS_DEALT] for i in range(players))
         )
     )
-    return [first, *batch.events]
+    return [first, *decision.events]

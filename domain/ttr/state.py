@@ -129,10 +129,6 @@ class TtrState:
         """The seat due to place a set-aside souvenir stack, if any."""
         return self.placers[0] if self.placers else None
 
-    def player(self, seat: int) -> PlayerState:
-        """The record of ``seat``."""
-        return self.players[seat]
-
     def with_player(self, seat: int, player: PlayerState) -> tuple[PlayerState, ...]:
         """The players tuple with ``seat`` replaced by ``player``."""
         return self.players[:seat] + (player,) + self.players[seat + 1 :]

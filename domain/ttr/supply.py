@@ -15,7 +15,7 @@ Rulings applied here:
 
 from __future__ import annotations
 
-from domain.ttr.batch import Batch
+from domain.core import Decision
 from domain.ttr.cards import FERRY, count_ferries
 from domain.ttr.events import DeckRebuilt, FaceUpRefilled, FaceUpReset
 from domain.ttr.state import ROW_SIZE, TtrState
@@ -24,29 +24,29 @@ from domain.ttr.state import ROW_SIZE, TtrState
 FERRY_RESET_AT = 3
 
 
-def rebuild_if_empty(batch: Batch) -> None:
+def rebuild_if_empty(decision: Decision[TtrState]) -> None:
     """Shuffle the discard pile into a new deck if the deck is empty."""
-    state = batch.state
+    state = decision.state
     if state.deck or not state.discard:
         return
     deck, rng = state.rng.shuffle(state.discard)
-    batch.emit(DeckRebuilt(deck=deck, count=len(deck), rng_counter=rng.counter))
+    decision.emit(DeckRebuilt(deck=deck, count=len(deck), rng_counter=rng.counter))
 
 
-def fill_row(batch: Batch) -> bool:
+def fill_row(decision: Decision[TtrState]) -> bool:
     """Turn up a card into every empty face-up slot while cards remain.
 
     Returns whether any card was turned up."""
     turned = False
     for slot in range(ROW_SIZE):
-        if batch.state.face_up[slot] is not None:
+        if decision.state.face_up[slot] is not None:
             continue
-        rebuild_if_empty(batch)
-        if not batch.state.deck:
+        rebuild_if_empty(decision)
+        if not decision.state.deck:
             break
-        batch.emit(FaceUpRefilled(slot=slot, card=batch.state.deck[0]))
+        decision.emit(FaceUpRefilled(slot=slot, card=decision.state.deck[0]))
         turned = True
-    rebuild_if_empty(batch)
+    rebuild_if_empty(decision)
     return turned
 
 
@@ -59,26 +59,26 @@ def reset_can_help(state: TtrState) -> bool:
     return pool - ferries >= min(ROW_SIZE, pool) - (FERRY_RESET_AT - 1)
 
 
-def check_ferries(batch: Batch) -> None:
+def check_ferries(decision: Decision[TtrState]) -> None:
     """Reset the face-up row while it shows 3+ ferries (bounded, see module doc)."""
-    state = batch.state
+    state = decision.state
     limit = len(state.deck) + len(state.discard)
     resets = 0
     while (
         resets < limit
-        and count_ferries(batch.state.face_up) >= FERRY_RESET_AT
-        and reset_can_help(batch.state)
+        and count_ferries(decision.state.face_up) >= FERRY_RESET_AT
+        and reset_can_help(decision.state)
     ):
-        row = tuple(card for card in batch.state.face_up if card is not None)
-        batch.emit(FaceUpReset(discarded=row))
-        fill_row(batch)
+        row = tuple(card for card in decision.state.face_up if card is not None)
+        decision.emit(FaceUpReset(discarded=row))
+        fill_row(decision)
         resets += 1
 
 
-def restock(batch: Batch) -> None:
+def restock(decision: Decision[TtrState]) -> None:
     """Refill the row (and rebuild the deck) after cards moved; reset on 3 ferries."""
-    if fill_row(batch):
-        check_ferries(batch)
+    if fill_row(decision):
+        check_ferries(decision)
 
 
 def can_take_card(state: TtrState, second: bool) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.ttr.batch import Batch
+from domain.core import Decision
 from domain.ttr.claims import claimable_routes
 from domain.ttr.events import GameEnded, LastRoundStarted, PlayStarted, TurnEnded, TurnPassed
 from domain.ttr.scoring import final_scores, winners
@@ -20,36 +20,36 @@ def can_act(state: TtrState, seat: int) -> bool:
     return bool(claimable_routes(state, seat))
 
 
-def start_play(batch: Batch) -> None:
+def start_play(decision: Decision[TtrState]) -> None:
     """Setup is complete: the starting seat takes the first turn."""
-    batch.emit(PlayStarted(seat=batch.state.start_seat))
-    _settle(batch)
+    decision.emit(PlayStarted(seat=decision.state.start_seat))
+    _settle(decision)
 
 
-def end_turn(batch: Batch, seat: int) -> None:
+def end_turn(decision: Decision[TtrState], seat: int) -> None:
     """End ``seat``'s turn: maybe start the last round, then hand over."""
-    batch.emit(TurnEnded(seat=seat))
-    cars = batch.state.players[seat].cars
-    if batch.state.final_turns_left is None and cars <= LAST_ROUND_CARS:
-        batch.emit(LastRoundStarted(seat=seat, cars=cars))
-    _settle(batch)
+    decision.emit(TurnEnded(seat=seat))
+    cars = decision.state.players[seat].cars
+    if decision.state.final_turns_left is None and cars <= LAST_ROUND_CARS:
+        decision.emit(LastRoundStarted(seat=seat, cars=cars))
+    _settle(decision)
 
 
-def _settle(batch: Batch) -> None:
+def _settle(decision: Decision[TtrState]) -> None:
     """End the game if due; else pass automatically for seats that cannot act."""
     while True:
-        state = batch.state
+        state = decision.state
         if state.final_turns_left == 0:
-            _end_game(batch, END_FINAL_ROUND)
+            _end_game(decision, END_FINAL_ROUND)
             return
         if state.passes >= state.num_players:
-            _end_game(batch, END_STALEMATE)
+            _end_game(decision, END_STALEMATE)
             return
         if can_act(state, state.turn):
             return
-        batch.emit(TurnPassed(seat=state.turn))
+        decision.emit(TurnPassed(seat=state.turn))
 
 
-def _end_game(batch: Batch, reason: str) -> None:
-    scores = final_scores(batch.state)
-    batch.emit(GameEnded(reason=reason, totals=tuple(s.total for s in scores), winners=winners(scores)))
+def _end_game(decision: Decision[TtrState], reason: str) -> None:
+    scores = final_scores(decision.state)
+    decision.emit(GameEnded(reason=reason, totals=tuple(s.total for s in scores), winners=winners(scores)))

@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from domain.registry import get_game
+from domain.registry import game_definition
 from events.verify import verify_export
 from tests.api.conftest import act, auth, create, legal, view
 
@@ -49,7 +49,7 @@ def test_secret_cards_hidden_from_others(client: FlaskClient) -> None:
 def test_pages_of_a_long_list_are_computed_once(client: FlaskClient, app: Flask,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     game = create(client, "cable-car", 2, seed="memo")
-    definition = get_game("cable-car")
+    definition = game_definition("cable-car")
     calls: list[int] = []
     real = type(definition).legal_actions
 

@@ -8,6 +8,7 @@ import csv
 import io
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from domain.cablecar import GAME as CABLE_CAR
+from domain.core import GameConfig, replay
+from domain.ttr.scoring import SeatScore
+from domain.ttr.scoring import rank as ttr_rank
 from service.app import create_app
 from service.batches import CSV_COLUMNS, rank_players, results_csv
 from service.cli import main as cli_main
@@ -225,17 +230,13 @@ def test_results_as_json_and_csv(client: FlaskClient) -> None:
     assert as_json.mimetype == "application/json"
 
 
-def test_ranks_follow_each_game_types_result() -> None:
+def seat_score(seat: int, total: int, completed: int) -> SeatScore:
+    return SeatScore(seat, 0, 0, 0, total, completed, ())
+
+
+def test_ranks_follow_each_game_types_standings() -> None:
     names = ["a", "b", "c", "d"]
-    ttr = {
-        "winners": [1],
-        "players": [
-            {"seat": 0, "total": 30, "completed_tickets": 1},
-            {"seat": 1, "total": 40, "completed_tickets": 2},
-            {"seat": 2, "total": 30, "completed_tickets": 1},
-            {"seat": 3, "total": 30, "completed_tickets": 3},
-        ],
-    }
+    ttr = ttr_rank([seat_score(0, 30, 1), seat_score(1, 40, 2), seat_score(2, 30, 1), seat_score(3, 30, 3)])
     ranked = rank_players(names, ttr)
     assert [(p.score, p.rank, p.winner) for p in ranked] == [
         (30, 3, False),
@@ -243,22 +244,19 @@ def test_ranks_follow_each_game_types_result() -> None:
         (30, 3, False),
         (30, 2, False),
     ]
-    tie = {
-        "winners": [0, 1],
-        "players": [
-            {"seat": 0, "total": 9, "completed_tickets": 1},
-            {"seat": 1, "total": 9, "completed_tickets": 1},
-        ],
-    }
+    tie = ttr_rank([seat_score(0, 9, 1), seat_score(1, 9, 1)])
     assert [p.rank for p in rank_players(["a", "b"], tie)] == [1, 1]
-    cable = rank_players(names[:3], {"winners": [2], "reason": "destination_reached"})
+    opening = replay(CABLE_CAR, CABLE_CAR.setup(GameConfig(players=tuple(names[:3]), seed="ranks")))
+    arrived = replace(opening, finished=True, winners=(2,), end_reason="destination_reached")
+    cable = rank_players(names[:3], CABLE_CAR.standings(arrived))
     assert [(p.score, p.rank, p.winner, p.completed_tickets) for p in cable] == [
         (None, 2, False, None),
         (None, 2, False, None),
         (None, 1, True, None),
     ]
-    stalled = rank_players(names[:2], {"winners": [], "reason": "stalled"})
-    assert [p.rank for p in stalled] == [None, None]
+    stalled = replace(opening, finished=True, winners=(), end_reason="stalled")
+    assert [p.rank for p in rank_players(names[:3], CABLE_CAR.standings(stalled))] == [None, None, None]
+    assert CABLE_CAR.standings(opening) is None
     assert [p.rank for p in rank_players(names, None)] == [None] * 4
     text = results_csv("b1", [])
     assert text == ",".join(CSV_COLUMNS) + "\r\n"

@@ -21,7 +21,7 @@ from domain.cablecar.components import COMPONENTS, Terminal
 from domain.cablecar.geometry import square_of
 from domain.cablecar.network import best_path, line_terminals
 from domain.cablecar.placement import legal_placements
-from domain.cablecar.state import GameState
+from domain.cablecar.state import CableCarState
 from domain.core import GameConfig, replay
 from domain.errors import DomainError
 
@@ -114,7 +114,7 @@ def _far(sq: Square, track: dict[Square, tuple[str, int]], route: Sequence[str])
 
 
 def _choose(
-    state: GameState, seat: int, track: dict[Square, tuple[str, int]], route: Sequence[str]
+    state: CableCarState, seat: int, track: dict[Square, tuple[str, int]], route: Sequence[str]
 ) -> LayTiles | None:
     """Two tiles for ``seat``: planned track first, else tiles laid out of the way."""
     laid = set(_laid(state))
@@ -137,7 +137,7 @@ def _choose(
     return None
 
 
-def _laid(state: GameState) -> Iterator[Square]:
+def _laid(state: CableCarState) -> Iterator[Square]:
     for square, _ in state.board.placed():
         yield square_of(square)
 

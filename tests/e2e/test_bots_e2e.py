@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from domain.core import replay
-from domain.registry import get_game
+from domain.registry import game_definition
 from events.codec import decode
 from events.store import StoredEvent
 from service.bot import STRATEGIES, Client, create_game, play_game
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.e2e
 
 
 def _replayed_result(export: dict[str, Any]) -> dict[str, Any] | None:
-    game = get_game(export["game"]["type"])
+    game = game_definition(export["game"]["type"])
     stored = [StoredEvent(**{k: e[k] for k in StoredEvent.__dataclass_fields__}) for e in export["events"]]
     state = replay(game, [decode(game, e) for e in stored])
     return game.result(state)

@@ -13,7 +13,7 @@ from domain.cablecar.geometry import edge_of, square_index
 from domain.cablecar.network import best_path
 from domain.cablecar.placement import joint_firsts, legal_placements
 from domain.cablecar.ride import DIE_FACES
-from domain.cablecar.state import GameState, PlayerState
+from domain.cablecar.state import CableCarState, PlayerState
 from domain.cablecar.tiles import ORIENTATION
 from domain.core import Action, Event, GameConfig, replay
 from domain.rng import Rng
@@ -31,13 +31,13 @@ def config(players: int = 2, seed: str = "test-seed", start_seat: int = 0) -> Ga
     return GameConfig(players=NAMES[:players], seed=seed, start_seat=start_seat)
 
 
-def new_game(players: int = 2, seed: str = "test-seed", start_seat: int = 0) -> tuple[list[Event], GameState]:
+def new_game(players: int = 2, seed: str = "test-seed", start_seat: int = 0) -> tuple[list[Event], CableCarState]:
     """The setup events of a real game and the state they lead to."""
     events = GAME.setup(config(players, seed, start_seat))
     return events, replay(GAME, events)
 
 
-def act(state: GameState, seat: int, action: Action) -> tuple[list[Event], GameState]:
+def act(state: CableCarState, seat: int, action: Action) -> tuple[list[Event], CableCarState]:
     """Decide ``action`` and apply its events."""
     events = GAME.decide(state, seat, action)
     return events, replay(GAME, events, state)
@@ -60,7 +60,7 @@ def state_of(
     routes: Sequence[Sequence[str]] | None = None,
     pile: Sequence[str] = ("curve",) * 20,
     turn: int = 0,
-) -> GameState:
+) -> CableCarState:
     """A crafted state: ``len(hands)`` seats on ``board`` (tile totals are not kept)."""
     players = tuple(
         PlayerState(
@@ -72,7 +72,7 @@ def state_of(
         )
         for i, hand in enumerate(hands)
     )
-    return GameState(
+    return CableCarState(
         players=players,
         start_seat=0,
         board=board if board is not None else Board.empty(),
@@ -82,7 +82,7 @@ def state_of(
     )
 
 
-def with_next_face(state: GameState, face: str) -> GameState:
+def with_next_face(state: CableCarState, face: str) -> CableCarState:
     """``state`` with the die generator positioned so that the next roll is ``face``."""
     for counter in range(1000):
         rng = Rng(KEY, counter)
@@ -145,7 +145,7 @@ def presidio_route_board() -> dict[Square, Tile]:
     return tiles
 
 
-def random_action(state: GameState, rnd: random.Random) -> Action:
+def random_action(state: CableCarState, rnd: random.Random) -> Action:
     """A uniformly random-ish legal action for the seat to play (rides when it can)."""
     seat = state.turn
     player = state.players[seat]
@@ -167,8 +167,8 @@ def random_action(state: GameState, rnd: random.Random) -> Action:
 
 
 def play_from(
-    state: GameState, rnd: random.Random, max_turns: int = 400
-) -> tuple[list[Event], list[GameState]]:
+    state: CableCarState, rnd: random.Random, max_turns: int = 400
+) -> tuple[list[Event], list[CableCarState]]:
     """Random legal moves from ``state``: the events and the state after each move."""
     events: list[Event] = []
     states = [state]
@@ -181,7 +181,7 @@ def play_from(
 
 def play_random(
     players: int, seed: str, rnd: random.Random, max_turns: int = 400
-) -> tuple[list[Event], list[GameState]]:
+) -> tuple[list[Event], list[CableCarState]]:
     """A random legal game: all its events and the state after each move."""
     events, state = new_game(players, seed)
     more, states = play_from(state, rnd, max_turns)
@@ -191,7 +191,7 @@ def play_random(
 PRESIDIO_STOPS = {"F": (3, 4), "M": (3, 6), "H": (4, 10), "I": (6, 10)}
 
 
-def ride_ready(players: int, seed: str) -> GameState:
+def ride_ready(players: int, seed: str) -> CableCarState:
     """A real game whose board holds :func:`presidio_route_board` (tiles taken from the
     pile, then from other hands) and whose start seat has line 3, route H M: it can ride."""
     _, state = new_game(players, seed)

@@ -23,7 +23,7 @@ from domain.cablecar.placement import (
     seconds_after,
     single_placements,
 )
-from domain.cablecar.state import GameState
+from domain.cablecar.state import CableCarState
 from domain.cablecar.tiles import DISTINCT, ORIENTATION, ROTATIONS, TILE_IDS
 from domain.errors import IllegalAction
 from tests.unit.cablecar.helpers import board_of, play_random, state_of
@@ -144,9 +144,9 @@ def brute_pairs(board: Board, hand: tuple[str, ...]) -> set[Pair]:
 
 
 @functools.cache
-def sample_states() -> tuple[GameState, ...]:
+def sample_states() -> tuple[CableCarState, ...]:
     """States taken along random games at several stages."""
-    states: list[GameState] = []
+    states: list[CableCarState] = []
     for players, seed in ((2, "a"), (4, "b"), (6, "c")):
         _, history = play_random(players, seed, random.Random(seed))
         states += [history[i] for i in (0, len(history) // 3, 2 * len(history) // 3, len(history) - 2)]

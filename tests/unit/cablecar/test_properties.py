@@ -20,7 +20,7 @@ from domain.cablecar.events import GameSetUp
 from domain.cablecar.geometry import NEIGHBOUR, STOP_SQUARE, square_of
 from domain.cablecar.network import trace_path
 from domain.cablecar.placement import board_violations
-from domain.cablecar.state import GameState
+from domain.cablecar.state import CableCarState
 from domain.cablecar.tiles import tile_supply
 from domain.core import Event, decode_event, replay
 from tests.unit.cablecar.helpers import play_from, play_random, ride_ready
@@ -41,14 +41,14 @@ games = st.tuples(
 )
 
 
-def check_tiles(state: GameState) -> None:
+def check_tiles(state: CableCarState) -> None:
     """All 126 tiles are in the pile, a hand or on the board."""
     on_board = Counter(o.tile for _, o in state.board.placed())
     held = Counter(t for p in state.players for t in p.hand)
     assert Counter(state.pile) + held + on_board == tile_supply()
 
 
-def check_stops(state: GameState) -> None:
+def check_stops(state: CableCarState) -> None:
     """A stop has a tile iff a tile lies next to it, and that tile is next to it."""
     for letter, stop_square in STOP_SQUARE.items():
         around = [n for n in NEIGHBOUR[stop_square] if n >= 0]
@@ -59,7 +59,7 @@ def check_stops(state: GameState) -> None:
             assert tile_square in around and state.board.cells[tile_square] is not None
 
 
-def check_secrets(state: GameState, setup: GameSetUp) -> None:
+def check_secrets(state: CableCarState, setup: GameSetUp) -> None:
     """No view or redacted setup event shows a seat's line or route before it is revealed."""
     for seat in [None, *range(state.player_count)]:
         view = GAME.view(state, seat)
@@ -76,7 +76,7 @@ def check_secrets(state: GameState, setup: GameSetUp) -> None:
             assert seen["pile"] is None and seen["rng_key"] is None
 
 
-def check_moves_replay(events: list[Event], start: GameState | None = None) -> None:
+def check_moves_replay(events: list[Event], start: CableCarState | None = None) -> None:
     """Re-deciding every move from the state before it reproduces the recorded events.
 
     Without ``start`` the events begin with the setup (and any opening passes).

@@ -11,7 +11,7 @@ from domain.cablecar.actions import Roll, StartRide
 from domain.cablecar.events import DieRolled, GameEnded, RideStarted, TurnEnded
 from domain.cablecar.geometry import square_index
 from domain.cablecar.network import best_path
-from domain.cablecar.state import GameState, Ride
+from domain.cablecar.state import CableCarState, Ride
 from domain.errors import GameFinished, IllegalAction
 from tests.unit.cablecar.helpers import (
     act,
@@ -28,13 +28,13 @@ ROUTE = ("H", "M")
 HAND = ("straight", "straight", "straight", "curve", "curve")
 
 
-def ready() -> GameState:
+def ready() -> CableCarState:
     """Seat 0 (line 3, route H M) has a complete network; seat 1 has line 1."""
     board = board_of(presidio_route_board(), STOPS)
     return state_of(board, hands=(HAND, HAND), lines=("3", "1"), routes=(ROUTE, ("A", "C")))
 
 
-def riding(position: int, face: str) -> GameState:
+def riding(position: int, face: str) -> CableCarState:
     """Seat 0 riding the shortest path from Presidio, at ``position``, next roll ``face``."""
     _, state = act(ready(), 0, StartRide())
     ride = state.players[0].ride
@@ -45,7 +45,7 @@ def riding(position: int, face: str) -> GameState:
     return with_next_face(state, face)
 
 
-def refusal(state: GameState, seat: int, action: object) -> str:
+def refusal(state: CableCarState, seat: int, action: object) -> str:
     with pytest.raises(IllegalAction) as info:
         act(state, seat, action)  # type: ignore[arg-type]
     return info.value.code

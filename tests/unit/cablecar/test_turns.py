@@ -8,13 +8,13 @@ from domain.cablecar import GAME
 from domain.cablecar.actions import LayTiles
 from domain.cablecar.events import GameEnded, TilesDrawn, TilesLaid, TurnEnded, TurnPassed
 from domain.cablecar.rules import can_act
-from domain.cablecar.state import GameState, Ride
+from domain.cablecar.state import CableCarState, Ride
 from tests.unit.cablecar.helpers import act, board_of, lay, place, presidio_route_board, state_of
 
 PAIR = lay(place("straight", 6, 6, 0), place("straight", 8, 8, 0))
 
 
-def with_rider(state: GameState, seat: int) -> GameState:
+def with_rider(state: CableCarState, seat: int) -> CableCarState:
     ride = Ride("Presidio", "Mission Bay", ("Presidio", 24, "Mission Bay"))
     return state.with_player(seat, dataclasses.replace(state.players[seat], ride=ride))
 

@@ -1,14 +1,15 @@
-"""Upcasters of Ticket to Ride: San Francisco (``ttr-sf``) events."""
+"""Lifts of ``ttr-sf`` event payloads stored under older schema versions
+(pure functions of the payload, declared in :data:`UPCASTERS`)."""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 
-from events.upcasting import JSON, Payload, upcaster
+from domain.core import JSON, Upcast
 
 
-@upcaster("ttr-sf", "route_claimed", 1)
-def route_claimed_v1_to_v2(payload: Payload) -> dict[str, JSON]:
+def route_claimed_v1_to_v2(payload: Mapping[str, JSON]) -> dict[str, JSON]:
     """``route_claimed`` v1 -> v2: ``cards`` from a flat list of colour names
     (``["red", "red", "ferry"]``) to colour -> count (``{"ferry": 1, "red": 2}``).
 
@@ -20,3 +21,6 @@ def route_claimed_v1_to_v2(payload: Payload) -> dict[str, JSON]:
     upgraded = dict(payload)
     upgraded["cards"] = {colour: counts[colour] for colour in sorted(counts)}
     return upgraded
+
+
+UPCASTERS: tuple[Upcast, ...] = (Upcast("route_claimed", 1, route_claimed_v1_to_v2),)

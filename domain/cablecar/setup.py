@@ -1,4 +1,5 @@
-"""Setting a game up: dealing secret cards, start tiles and the seeded pile.
+"""Setting a game up: dealing secret cards, start tiles and the seeded pile,
+then any passes due before the first move.
 
 * Lines and route cards are dealt from decks shuffled with the game's
   :class:`~domain.rng.Rng` (purpose ``cable-car``): 3-stop cards for 2-3
@@ -18,7 +19,9 @@ from collections import Counter
 
 from domain.cablecar.components import COMPONENTS
 from domain.cablecar.events import GameSetUp
-from domain.core import GameConfig
+from domain.cablecar.evolve import evolve
+from domain.cablecar.turns import open_play
+from domain.core import Decision, Event, GameConfig
 from domain.errors import InvalidConfig
 from domain.rng import Rng
 
@@ -53,6 +56,15 @@ def validate(config: GameConfig) -> None:
         )
     if not 0 <= config.start_seat < n:
         raise InvalidConfig("start_seat", f"start seat {config.start_seat} is not a seat of {n} players")
+
+
+def setup(config: GameConfig) -> list[Event]:
+    """The opening events: the setup event, then the passes due if the first
+    seat cannot act; raises InvalidConfig."""
+    first = deal(config)
+    decision = Decision(evolve(None, first), evolve)
+    open_play(decision)
+    return [first, *decision.events]
 
 
 def deal(config: GameConfig) -> GameSetUp:

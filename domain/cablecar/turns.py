@@ -1,0 +1,61 @@
+"""Turn order: whose turn it is, handing over after a turn, automatic passes.
+
+Seats act one at a time, clockwise from the start seat.  **Rulings**: the
+next seat that can neither lay a tile nor start its ride passes
+(``turn_passed``); when every seat has passed in a row nothing can ever
+change, and the game ends without a winner (``game_ended`` with reason
+``stalled``).
+"""
+
+from __future__ import annotations
+
+from domain.cablecar.events import GameEnded, TurnEnded, TurnPassed
+from domain.cablecar.network import best_path
+from domain.cablecar.placement import can_lay
+from domain.cablecar.state import CableCarState
+from domain.core import Decision
+
+REASON_CANNOT_LAY = "no_legal_placement"
+REASON_STALLED = "stalled"
+
+
+def can_act(state: CableCarState, seat: int) -> bool:
+    """Whether ``seat`` has any move at the start of its turn (else it passes)."""
+    player = state.players[seat]
+    if player.riding:
+        return True
+    if can_lay(state.board, player.hand):
+        return True
+    return best_path(state.board, player.line, player.route) is not None
+
+
+def end_turn(decision: Decision[CableCarState], seat: int) -> None:
+    """End ``seat``'s turn, then pass every following seat that cannot act.
+
+    Ends the game (``stalled``) once every seat has passed in a row.
+    """
+    current = seat
+    while True:
+        following = decision.state.next_seat(current)
+        decision.emit(TurnEnded(current, following))
+        if can_act(decision.state, following):
+            return
+        decision.emit(TurnPassed(following, REASON_CANNOT_LAY))
+        if decision.state.passes >= decision.state.player_count:
+            decision.emit(GameEnded((), REASON_STALLED))
+            return
+        current = following
+
+
+def open_play(decision: Decision[CableCarState]) -> None:
+    """The passes due right after setup (when the first seat cannot act)."""
+    first = decision.state.turn
+    if can_act(decision.state, first):
+        return
+    decision.emit(TurnPassed(first, REASON_CANNOT_LAY))
+    end_turn(decision, first)
+
+
+def active_seats(state: CableCarState) -> tuple[int, ...]:
+    """The seats that may act now: the seat whose turn it is (none once finished)."""
+    return () if state.finished else (state.turn,)
