@@ -13,7 +13,7 @@ from domain.registry import all_games
 from events.store import StoreError
 from service.games import find_game_type
 from service.runtime import runtime
-from service.schemas.actions import ACTION_SCHEMAS
+from service.schemas.action_bodies import action_bodies
 from service.schemas.responses import GameTypesSchema, HealthSchema
 
 bp = Blueprint("meta", __name__)
@@ -37,7 +37,8 @@ def openapi_dict() -> dict[str, Any]:
 
 @bp.get("/v1/games-types")
 def game_types() -> dict[str, Any]:
-    """The game types this server plays."""
+    """The game types this server plays, each with its action bodies (all derived
+    from the game definitions)."""
     types = [
         {
             "type": g.type_id,
@@ -46,7 +47,8 @@ def game_types() -> dict[str, Any]:
             "max_players": g.max_players,
             "rules_version": g.rules_version,
             "board_version": g.board_version,
-            "actions": sorted(ACTION_SCHEMAS.get(g.type_id, {})),
+            "actions": sorted(g.move_types),
+            "action_bodies": action_bodies(g),
         }
         for g in all_games()
     ]

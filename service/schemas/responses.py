@@ -12,6 +12,22 @@ from typing import Any
 from marshmallow import Schema, fields, post_dump
 
 
+class BodyFieldSchema(Schema):
+    """One field of an action body."""
+
+    name = fields.String(required=True)
+    required = fields.Boolean(required=True)
+    description = fields.String(required=True)
+    json_schema = fields.Dict(required=True, data_key="schema")
+
+
+class ActionBodySchema(Schema):
+    """The body of one action type."""
+
+    type = fields.String(required=True)
+    body_fields = fields.List(fields.Nested(BodyFieldSchema), required=True, data_key="fields")
+
+
 class GameTypeSchema(Schema):
     """One served game type."""
 
@@ -22,6 +38,7 @@ class GameTypeSchema(Schema):
     rules_version = fields.String(required=True)
     board_version = fields.String(required=True)
     actions = fields.List(fields.String(), required=True)
+    action_bodies = fields.List(fields.Nested(ActionBodySchema), required=True)
 
 
 class GameTypesSchema(Schema):
