@@ -16,7 +16,6 @@ from events.envelope import canonical_json
 from events.store import IntegrityError, NewEvent, StoredEvent
 from events.upcasting import UPCASTERS, UpcasterRegistry
 
-
 _DECODER = json.JSONDecoder()
 
 

@@ -22,11 +22,9 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from domain.core import JSON
 from events.store import ChainReport, NewEvent, StoredEvent
-
-JSON = Any
 
 #: ``prev_hash`` of the first event of every game.
 GENESIS_HASH = "0" * 64

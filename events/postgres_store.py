@@ -62,6 +62,7 @@ import psycopg
 import psycopg.errors
 from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
+from domain.core import JSON
 from events.cursor import decode_cursor, encode_cursor
 from events.envelope import PendingEvent, SealedEvent, canonical_json, number, verify_events
 from events.migrate import migrate_postgres
@@ -107,7 +108,6 @@ from events.store import (
 )
 from events.timestamps import Clock, format_timestamp, system_clock
 
-JSON = Any
 Conn = psycopg.Connection[Any]
 
 #: Advisory lock key (any constant bigint) serialising position assignment.

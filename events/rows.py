@@ -7,10 +7,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from domain.core import JSON
 from events.envelope import GENESIS_HASH, SealedEvent, canonical_json, seal, stored_event
 from events.store import GameExists, GameRecord, NewEvent, StoredEvent
-
-JSON = Any
 
 #: Column order of every events SELECT (see :func:`event_from_row`).
 EVENT_COLUMNS = "game_id, seq, position, type, schema_version, payload, recorded_at, seat, idempotency_key, prev_hash, hash"

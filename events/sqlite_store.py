@@ -36,6 +36,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from domain.core import JSON
 from events.codec import loads_payload
 from events.cursor import decode_cursor, encode_cursor
 from events.envelope import SealedEvent, number, verify_events
@@ -79,8 +80,6 @@ from events.store import (
     WebhookRecord,
 )
 from events.timestamps import Clock, format_timestamp, system_clock
-
-JSON = Any
 
 _INSERT_EVENT = (
     "INSERT INTO events (position, game_id, seq, type, schema_version, payload, recorded_at, seat,"

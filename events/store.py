@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-JSON = Any
+from domain.core import JSON
 
 
 class StoreError(Exception):

@@ -24,14 +24,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.core import Event, GameConfig, GameDefinition
+from domain.core import JSON, Event, GameConfig, GameDefinition
 from domain.errors import DomainError
 from domain.registry import game_definition
 from events.codec import current_payload, decode
 from events.envelope import canonical_json, verify_events
 from events.store import StoredEvent
 
-JSON = Any
 ENVELOPE_FIELDS = ("game_id", "seq", "position", "type", "schema_version", "payload", "recorded_at", "seat",
                    "idempotency_key", "prev_hash", "hash")
 

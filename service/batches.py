@@ -16,7 +16,6 @@ import io
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from domain.core import JSON, STATUS_FINISHED, Standing
 from domain.registry import game_definition

@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-JSON = Any
+from domain.core import JSON
 
 
 class ApiProblem(Exception):

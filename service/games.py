@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import secrets
 import threading
 from collections import OrderedDict
@@ -19,10 +18,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain.core import STATUS_FINISHED, Action, GameConfig, GameDefinition, replay
+from domain.core import JSON, STATUS_FINISHED, Action, GameConfig, GameDefinition, replay
 from domain.errors import DomainError, GameFinished
 from domain.registry import game_definition
 from events.codec import decode, encode
+from events.envelope import canonical_json
 from events.store import (
     EventStore,
     GameNotFound,
@@ -38,13 +38,7 @@ from service.cache import StateCache
 from service.problems import ApiError
 from service.tokens import hash_token, new_token
 
-JSON = Any
 MAX_RETRIES = 3
-
-
-def canonical_json(value: JSON) -> str:
-    """Sorted-key, compact JSON used for hashing requests and seeds."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def _request_hash(seat: int, action: Action, expected_version: int | None) -> str:

@@ -46,9 +46,8 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
 
-from domain.core import STATUS_FINISHED
+from domain.core import JSON, STATUS_FINISHED
 from events.store import (
     AttemptOutcome,
     ClaimedDelivery,
@@ -65,7 +64,6 @@ from service.games import GameService
 
 log = logging.getLogger("cablecar.webhooks")
 
-JSON = Any
 #: The event types a webhook can subscribe to.
 GAME_STARTED = "game.started"
 GAME_FINISHED = "game.finished"

@@ -14,13 +14,12 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from bench.load.http import Answer, Connection, TransportFailure
 from bench.load.scripts import GameScript, greedy_policy
 from bench.load.stats import Recorder
+from domain.core import JSON
 
-JSON = Any
 POST_ACTION = "POST /v1/games/{id}/actions"
 GET_GAME = "GET /v1/games/{id}"
 GET_LEGAL = "GET /v1/games/{id}/legal-actions"

@@ -21,14 +21,12 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from bench.load.http import Connection, TransportFailure
-
-JSON = Any
+from domain.core import JSON
 
 
 @dataclass(frozen=True)

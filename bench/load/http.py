@@ -15,10 +15,9 @@ import socket
 import struct
 import time
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import urlsplit
 
-JSON = Any
+from domain.core import JSON
 
 #: Transport failures: the request got no HTTP answer.
 TRANSPORT_ERRORS: tuple[type[BaseException], ...] = (

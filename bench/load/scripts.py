@@ -16,11 +16,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain.core import STATUS_FINISHED, Action, GameConfig, replay
+from domain.core import JSON, STATUS_FINISHED, Action, GameConfig, replay
 from domain.registry import game_definition
 from events.codec import dumps_payload, encode
 
-JSON = Any
 GAME_TYPE = "ttr-sf"
 
 Policy = Callable[[list[dict[str, JSON]], random.Random], dict[str, JSON]]

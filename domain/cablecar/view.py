@@ -16,8 +16,8 @@ from domain.cablecar.network import line_terminals
 from domain.cablecar.ride import DIE_FACES
 from domain.cablecar.scoring import result
 from domain.cablecar.state import CableCarState, PlayerState, Ride, Space
-from domain.cablecar.turns import active_seats
 from domain.cablecar.tiles import DISTINCT, Orientation
+from domain.cablecar.turns import active_seats
 from domain.core import JSON, STATUS_FINISHED, STATUS_PLAYING, Event
 
 

@@ -97,7 +97,7 @@ def opening_events(first: GameSetUp) -> list[Event]:
         raise ValueError("opening_events needs the unredacted game_set_up event")
     players = len(first.players)
     deck, tickets = first.deck, first.ticket_deck
-    decision = Batch(initial_state(first))
+    decision = Decision(initial_state(first), evolve)
     decision.emit(CardsDealt(hands=tuple(deck[i * CARDS_DEALT : (i + 1) * CARDS_DEALT] for i in range(players))))
     restock(decision)
     decision.emit(

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from domain.core import GameConfig, replay
+from domain.core import GameConfig, Upcast, replay
 from domain.ttr import GAME
 from domain.ttr.events import RouteClaimed
+from domain.ttr.upcasters import route_claimed_v1_to_v2
 from events.codec import DecodeError, current_payload, decode, encode
 from events.store import EventStore, NewEvent, StoredEvent
-from events.upcasters.ttr_sf import route_claimed_v1_to_v2
 from events.upcasting import UPCASTERS, UpcasterRegistry, UpcastError
 
 
@@ -101,25 +101,22 @@ def test_decode_refuses_what_it_cannot_read() -> None:
 
 
 def test_registry_applies_steps_in_order_and_refuses_duplicates() -> None:
-    registry = UpcasterRegistry()
-
-    @registry.register("g", "e", 1)
     def one(p: Any) -> dict[str, Any]:
         return {**p, "trail": [*p["trail"], 1]}
 
-    @registry.register("g", "e", 2)
     def two(p: Any) -> dict[str, Any]:
         return {**p, "trail": [*p["trail"], 2]}
 
+    registry = UpcasterRegistry([("g", Upcast("e", 2, two)), ("g", Upcast("e", 1, one))])
     assert registry.upcast("g", "e", 1, {"trail": []}, 3) == {"trail": [1, 2]}
     assert registry.upcast("g", "e", 2, {"trail": []}, 3) == {"trail": [2]}
     assert registry.upcast("g", "e", 3, {"trail": []}, 3) == {"trail": []}
     with pytest.raises(UpcastError):
         registry.upcast("g", "e", 1, {"trail": []}, 4)
     with pytest.raises(ValueError):
-        registry.register("g", "e", 1)(two)
+        UpcasterRegistry([("g", Upcast("e", 1, one)), ("g", Upcast("e", 1, two))])
     with pytest.raises(ValueError):
-        registry.register("g", "e", 0)
+        UpcasterRegistry([("g", Upcast("e", 0, one))])
     assert registry.steps() == [("g", "e", 1), ("g", "e", 2)]
     assert ("ttr-sf", "route_claimed", 1) in UPCASTERS.steps()
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from domain.cablecar import GAME
 from domain.core import GameDefinition
-from domain.registry import get_game
+from domain.registry import game_definition
 from tests.unit.cablecar.helpers import new_game
 
 
 def test_the_registry_serves_cable_car() -> None:
-    assert get_game("cable-car") is GAME
+    assert game_definition("cable-car") is GAME
     assert isinstance(GAME, GameDefinition)
 
 

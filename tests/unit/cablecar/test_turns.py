@@ -7,8 +7,8 @@ import dataclasses
 from domain.cablecar import GAME
 from domain.cablecar.actions import LayTiles
 from domain.cablecar.events import GameEnded, TilesDrawn, TilesLaid, TurnEnded, TurnPassed
-from domain.cablecar.rules import can_act
 from domain.cablecar.state import CableCarState, Ride
+from domain.cablecar.turns import can_act
 from tests.unit.cablecar.helpers import act, board_of, lay, place, presidio_route_board, state_of
 
 PAIR = lay(place("straight", 6, 6, 0), place("straight", 8, 8, 0))
