@@ -105,3 +105,45 @@ def test_the_lobby_fits_a_phone(browser: Any, server: Server, shot: Callable[[An
         shot(page, "lobby_phone")
     finally:
         context.close()
+
+
+def test_the_lobby_offers_exactly_the_game_types_the_api_lists(browser: Any, server: Server) -> None:
+    """Titles and player ranges come from ``GET /v1/games-types``: a type the
+    server answers with (here one added on the way) appears, with its range."""
+    served = server.api.call("GET", "/v1/games-types")
+    stones = {**served["types"][0], "type": "stones", "title": "Stones", "min_players": 2, "max_players": 2}
+    listed = {"types": [*served["types"], stones]}
+    context = browser.new_context()
+    try:
+        context.route("**/v1/games-types", lambda route: route.fulfill(json=listed))
+        page = context.new_page()
+        page.goto(server.base)
+        page.wait_for_selector("#type-stones")
+        labels = page.locator("fieldset.types label").all_inner_texts()
+        assert labels == [f"{t['title']} {t['min_players']}–{t['max_players']} players" for t in listed["types"]]
+        assert "Stones, in the browser" in page.locator(".intro p").inner_text()
+        page.check("#type-stones")
+        assert page.locator("ol.names input").count() == 2
+        assert page.locator("button[data-key=add-player]").is_disabled()
+        options = page.locator("#filter-type option").all_inner_texts()
+        assert options == ["All games", *(t["title"] for t in listed["types"])]
+    finally:
+        context.close()
+
+
+def test_without_the_game_types_the_lobby_says_so_and_creates_nothing(browser: Any, server: Server) -> None:
+    context = browser.new_context()
+    try:
+        context.route("**/v1/games-types", lambda route: route.fulfill(
+            status=503, content_type="application/problem+json",
+            json={"type": "about:blank", "title": "Unavailable", "status": 503, "code": "unavailable",
+                  "detail": "the event store cannot be reached"}))
+        page = context.new_page()
+        page.goto(server.base)
+        problem = page.locator(".new-game .problem")
+        problem.wait_for()
+        assert "the event store cannot be reached" in problem.inner_text()
+        assert page.locator("button[data-key=create]").is_disabled()
+        assert page.locator("fieldset.types input").count() == 0
+    finally:
+        context.close()

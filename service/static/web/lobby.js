@@ -4,11 +4,13 @@ import * as api from "./api.js";
 import { h, replaceChildren } from "./dom.js";
 import { absoluteLink, fragment } from "./route.js";
 
-const FALLBACK_TYPES = [
-  { type: "ttr-sf", title: "Ticket to Ride: San Francisco", min_players: 2, max_players: 4 },
-  { type: "cable-car", title: "San Francisco cable cars", min_players: 2, max_players: 6 },
-];
+const HOW_TO = "Create a game, send each player their seat link, and watch or replay any game.";
 const DEFAULT_NAMES = ["Ada", "Bo", "Cy", "Di", "Ed", "Flo"];
+
+/** "A", "A and B", "A, B and C". */
+function listOf(words) {
+  return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+}
 
 function typeTitle(types, id) {
   const t = types.find((x) => x.type === id);
@@ -89,7 +91,8 @@ function gameRow(game, types) {
 
 /** Draw the lobby into `root`. */
 export async function renderLobby(root) {
-  let types = FALLBACK_TYPES;
+  // The game types, their titles and player ranges come from the server (GET /v1/games-types).
+  let types = [];
   const problem = h("p", { class: "problem", role: "alert", hidden: true });
   const createdSlot = h("div");
   const typeChoice = h("fieldset", { class: "types" }, h("legend", {}, "Game"));
@@ -97,10 +100,11 @@ export async function renderLobby(root) {
   const addButton = h("button", { type: "button", class: "small secondary", "data-key": "add-player" }, "Add a player");
   const seedInput = h("input", { type: "text", id: "seed", name: "seed", maxlength: "200", autocomplete: "off", placeholder: "random" });
   const submit = h("button", { type: "submit", class: "primary", "data-key": "create" }, "Create game");
+  const intro = h("p", {}, HOW_TO);
 
   const chosenType = () => {
     const checked = typeChoice.querySelector("input:checked");
-    return types.find((t) => t.type === (checked ? checked.value : types[0].type)) || types[0];
+    return types.find((t) => checked && t.type === checked.value) || types[0];
   };
 
   function nameRow(value) {
@@ -125,6 +129,7 @@ export async function renderLobby(root) {
 
   function syncNames() {
     const t = chosenType();
+    if (!t) return;
     while (namesList.children.length < t.min_players) {
       namesList.append(nameRow(DEFAULT_NAMES[namesList.children.length] || `Player ${namesList.children.length + 1}`));
     }
@@ -232,16 +237,19 @@ export async function renderLobby(root) {
     h(
       "div",
       { class: "lobby" },
-      h("div", { class: "intro" }, h("h1", {}, "Play San Francisco"), h("p", {}, "Ticket to Ride: San Francisco and the cable-car tile game, in the browser. Create a game, send each player their seat link, and watch or replay any game.")),
+      h("div", { class: "intro" }, h("h1", {}, "Play San Francisco"), intro),
       h("div", { class: "lobby-grid" }, h("div", {}, form, createdSlot), list),
     ),
   );
 
   try {
     types = (await api.gameTypes()).types;
-  } catch {
-    types = FALLBACK_TYPES;
+  } catch (err) {
+    problem.textContent = `The game types could not be loaded: ${err.detail || String(err)}`;
+    problem.hidden = false;
+    submit.disabled = true;
   }
+  if (types.length) intro.textContent = `${listOf(types.map((t) => t.title))}, in the browser. ${HOW_TO}`;
   types.forEach((t, i) => {
     const id = `type-${t.type}`;
     const radio = h("input", { type: "radio", name: "type", id, value: t.type, checked: i === 0 });
