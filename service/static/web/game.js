@@ -16,7 +16,6 @@ import { TtrTable } from "./ttr.js";
 import { CableCarTable } from "./cablecar.js";
 import { PlacementChooser } from "./choices.js";
 
-const TITLES = { "ttr-sf": "Ticket to Ride: San Francisco", "cable-car": "San Francisco cable cars" };
 const LEGAL_PAGE = { "ttr-sf": 1000, "cable-car": 10000 };
 const REPLAY_STEP_MS = 700;
 // Pages of cable-car choices fetched at the start of a turn (more on demand).
@@ -30,6 +29,7 @@ export class GamePage {
     this.replay = place.replay;
     this.startAt = place.at;
     this.view = null; // the newest view
+    this.title = null; // the game type's title, as GET /v1/games-types lists it
     this.shown = null; // the view on the board (the replay position, or the newest)
     this.at = null;
     this.events = [];
@@ -57,7 +57,10 @@ export class GamePage {
   async start() {
     try {
       this.view = await api.gameView(this.id, { token: this.token });
-      this.board = await api.board(this.view.type);
+      const [board, served] = await Promise.all([api.board(this.view.type), api.gameTypes()]);
+      this.board = board;
+      const type = served.types.find((t) => t.type === this.view.type);
+      this.title = type ? type.title : this.view.type;
       this.renderer = this.view.type === "cable-car" ? new CableCarTable(this) : new TtrTable(this);
       this.events = await api.eventsAfter(this.id, this.token, 0);
     } catch (err) {
@@ -429,7 +432,7 @@ export class GamePage {
       h(
         "div",
         {},
-        h("h1", {}, TITLES[view.type] || view.type),
+        h("h1", {}, this.title),
         h(
           "p",
           { class: "meta" },
