@@ -24,11 +24,11 @@ from domain.core import Event, GameConfig, GameDefinition, decode_event, replay
 from domain.registry import GAMES
 
 #: how many listed actions are decided at each step (beyond the one played)
-SAMPLED = 6
+SAMPLED = 3
 #: a random game that has not ended after this many moves fails
 MAX_MOVES = 3000
 #: secrets are checked every this many moves (and at the end)
-SECRET_EVERY = 25
+SECRET_EVERY = 40
 
 
 def _ttr_secrets(state: Any, seat: int) -> set[str]:
@@ -140,7 +140,6 @@ def _play(game: GameDefinition[Any], players: int, seed: str) -> None:
 
 
 @pytest.mark.parametrize("game", DEFINITIONS, ids=_ids)
-@pytest.mark.parametrize("seed", ["conform-1", "conform-2"])
-def test_random_seeded_games_obey_the_contract_and_end(game: GameDefinition[Any], seed: str) -> None:
-    _play(game, game.min_players, seed)
-    _play(game, game.max_players, seed)
+@pytest.mark.parametrize("fewest", [True, False], ids=["fewest", "most"])
+def test_random_seeded_games_obey_the_contract_and_end(game: GameDefinition[Any], fewest: bool) -> None:
+    _play(game, game.min_players if fewest else game.max_players, f"conform-{fewest}")
