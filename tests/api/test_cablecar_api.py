@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from domain import registry
 from domain.registry import game_definition
 from events.verify import verify_export
 from tests.api.conftest import act, auth, create, legal, view
@@ -48,16 +50,16 @@ def test_secret_cards_hidden_from_others(client: FlaskClient) -> None:
 
 def test_pages_of_a_long_list_are_computed_once(client: FlaskClient, app: Flask,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    game = create(client, "cable-car", 2, seed="memo")
     definition = game_definition("cable-car")
     calls: list[int] = []
-    real = type(definition).legal_actions
+    real = definition.legal_actions
 
-    def counted(self: Any, state: Any, seat: int) -> Any:
+    def counted(state: Any, seat: int) -> Any:
         calls.append(seat)
-        return real(self, state, seat)
+        return real(state, seat)
 
-    monkeypatch.setattr(type(definition), "legal_actions", counted)
+    monkeypatch.setitem(registry.GAMES, "cable-car", replace(definition, legal_actions=counted))
+    game = create(client, "cable-car", 2, seed="memo")
     url = f"/v1/games/{game['id']}/legal-actions"
     token = auth(game["seats"][0]["token"])
     first = client.get(f"{url}?limit=100", headers=token).get_json()
@@ -65,7 +67,7 @@ def test_pages_of_a_long_list_are_computed_once(client: FlaskClient, app: Flask,
     assert len(calls) == 1
     seen = [a for p in [first, *pages] for a in p["actions"]]
     state = app.extensions["cablecar"].games.load(game["id"]).state
-    assert seen == [a.to_body() for a in real(definition, state, 0)[:400]]
+    assert seen == [a.to_body() for a in real(state, 0)[:400]]
     assert {p["total"] for p in pages} == {first["total"]} and first["total"] > 2000
     assert len({json.dumps(a, sort_keys=True) for a in seen}) == 400
     # once the game moves on, the new version's list is computed afresh

@@ -66,11 +66,6 @@ def test_ruling_the_sixth_player_searches_its_start_tiles_out_of_the_pile() -> N
     assert Counter(event.pile)["straight"] == 21 - 3 and Counter(event.pile)["curve"] == 20 - 2
 
 
-def test_the_same_seed_deals_the_same_game() -> None:
-    assert GAME.setup(config(4, "x")) == GAME.setup(config(4, "x"))
-    assert setup_event(4, "x").pile != setup_event(4, "y").pile
-
-
 def test_the_start_seat_plays_first() -> None:
     _, state = new_game(3, start_seat=2)
     assert state.turn == 2 and GAME.active_seats(state) == (2,)

@@ -8,7 +8,6 @@ from collections import Counter
 
 import pytest
 
-from domain.core import GameDefinition
 from domain.ttr import GAME
 from domain.ttr.board import GRAY, load_board, parse_board, validate_board
 from domain.ttr.cards import CARD_TYPES, COLOURS
@@ -69,10 +68,6 @@ def test_game_definition_metadata() -> None:
     assert GAME.event_types["route_claimed"].SCHEMA_VERSION == 2
     for name, cls in GAME.event_types.items():
         assert name == cls.TYPE
-
-
-def test_game_implements_the_protocol() -> None:
-    assert isinstance(GAME, GameDefinition)
 
 
 def test_inconsistent_board_data_is_rejected() -> None:

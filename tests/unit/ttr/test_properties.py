@@ -112,19 +112,3 @@ def play_checked(
 @given(seed=st.text(max_size=12), start=st.integers(0, 3), rnd=st.randoms(use_true_random=False))
 def test_random_games(players: int, seed: str, start: int, rnd: random.Random) -> None:
     play_checked(players, seed, start % players, rnd)
-
-
-@pytest.mark.parametrize("players", [2, 4])
-def test_every_listed_action_is_accepted_throughout_a_game(players: int) -> None:
-    rnd = random.Random(players)
-    state = replay(GAME, GAME.setup(GameConfig(players=("a", "b", "c", "d")[:players], seed="all-legal")))
-    while GAME.status(state) != "finished":
-        seat = GAME.active_seats(state)[0]
-        legal = GAME.legal_actions(state, seat)
-        for action in legal:
-            GAME.decide(state, seat, action)
-            assert GAME.parse_action(action.to_body()) == action
-        for other in range(players):
-            if other not in GAME.active_seats(state):
-                assert GAME.legal_actions(state, other) == []
-        state = replay(GAME, GAME.decide(state, seat, rnd.choice(legal)), state)
