@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+
 from domain.core import JSON
 from events.store import ClaimedDelivery, GameRecord
 
