@@ -165,3 +165,11 @@ SETTINGS: tuple[Setting, ...] = tuple(
     Setting(f.name, f.metadata["env"], f.default, f.metadata["help"])  # type: ignore[arg-type]
     for f in dataclasses.fields(Settings)
 )
+
+
+def declared(name: str) -> Setting:
+    """The declaration of the :class:`Settings` field ``name``."""
+    for setting in SETTINGS:
+        if setting.name == name:
+            return setting
+    raise KeyError(name)

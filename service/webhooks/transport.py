@@ -12,9 +12,12 @@ import urllib.parse
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from service.config import declared
+
 #: How much of a receiver's answer is read (and thrown away) per attempt.
 MAX_ANSWER_BYTES = 64 * 1024
-PRIVATE_SETTING = "CABLECAR_WEBHOOK_PRIVATE_ADDRESSES"
+#: The variable that lets operators allow non-public addresses (named in refusals).
+PRIVATE_SETTING = declared("webhook_private_addresses").env
 
 
 @dataclass(frozen=True)
