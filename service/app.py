@@ -14,10 +14,11 @@ from service.cache import StateCache, open_cache
 from service.config import Settings
 from service.games import GameService
 from service.runtime import Runtime
-from service.webhooks import DispatchPolicy, WebhookDispatcher
+from service.webhooks.dispatcher import WebhookDispatcher
+from service.webhooks.policy import DispatchPolicy
 
-#: ``app.extensions`` key of the app's webhook dispatcher (absent when
-#: ``CABLECAR_WEBHOOKS=off``).
+#: ``app.extensions`` key of the webhook dispatcher :func:`start_dispatcher`
+#: started on the app.
 WEBHOOKS_EXTENSION = "cablecar.webhooks"
 
 
@@ -33,10 +34,7 @@ def create_app(
 ) -> Flask:
     """Build the app.  Without arguments everything comes from the environment
     (embedded default: SQLite under ``data/`` and an in-process cache).
-
-    Unless ``settings.webhooks`` is off, a webhook dispatcher starts in a
-    daemon thread (``app.extensions[WEBHOOKS_EXTENSION]``); it stops by
-    itself when the store is closed."""
+    No webhook dispatcher runs until :func:`start_dispatcher` starts one."""
     settings = settings or Settings.from_env()
     store = store or events.open_store(settings.database_url, settings.data_dir)
     cache = cache or open_cache(
@@ -67,8 +65,28 @@ def create_app(
     app.register_blueprint(seats.bp)
     install_rate_limit(app, settings, cache)
     logging.getLogger("cablecar").setLevel(logging.INFO)
-    if settings.webhooks:
-        dispatcher = WebhookDispatcher(store, games_service, DispatchPolicy.from_settings(settings))
-        app.extensions[WEBHOOKS_EXTENSION] = dispatcher
-        dispatcher.start()
     return app
+
+
+def start_dispatcher(app: Flask) -> WebhookDispatcher | None:
+    """Start a webhook dispatcher in a daemon thread of this process, on the
+    app's store (``app.extensions[WEBHOOKS_EXTENSION]``), unless
+    ``settings.webhooks`` is off.  Called once per server worker (by the
+    gunicorn hook in ``service/gunicorn_conf.py``), so that building an app,
+    as tests do, sends nothing.  It stops by itself when the store is closed."""
+    rt = app.extensions["cablecar"]
+    assert isinstance(rt, Runtime)
+    if not rt.settings.webhooks:
+        return None
+    dispatcher = WebhookDispatcher(rt.store, rt.games, DispatchPolicy.from_settings(rt.settings))
+    app.extensions[WEBHOOKS_EXTENSION] = dispatcher
+    dispatcher.start()
+    return dispatcher
+
+
+def stop_dispatcher(app: Flask, timeout: float) -> None:
+    """Stop the dispatcher :func:`start_dispatcher` started, if any, waiting
+    at most ``timeout`` seconds for the attempt it is making."""
+    dispatcher = app.extensions.pop(WEBHOOKS_EXTENSION, None)
+    if dispatcher is not None:
+        dispatcher.stop(timeout)

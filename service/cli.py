@@ -31,11 +31,13 @@ def _serve(args: argparse.Namespace) -> int:
 
     class _App(BaseApplication):
         def load_config(self) -> None:
+            # Everything of production's configuration (its worker hooks start the
+            # webhook dispatchers), then what this command's options say.
             import service.gunicorn_conf as conf
 
-            for key in ("worker_class", "timeout", "graceful_timeout", "keepalive", "errorlog", "loglevel",
-                        "access_log_format"):
-                self.cfg.set(key, getattr(conf, key))
+            for key, value in vars(conf).items():
+                if key in self.cfg.settings:
+                    self.cfg.set(key, value)
             self.cfg.set("bind", f"{args.host}:{args.port}")
             self.cfg.set("workers", workers)
             self.cfg.set("threads", threads)
@@ -152,7 +154,8 @@ def _webhooks_run(args: argparse.Namespace) -> int:
     import signal
     import threading
 
-    from service.webhooks import DispatchPolicy, WebhookDispatcher
+    from service.webhooks.dispatcher import WebhookDispatcher
+    from service.webhooks.policy import DispatchPolicy
 
     settings, games = _open_runtime()
     policy = DispatchPolicy.from_settings(settings)

@@ -1,5 +1,11 @@
 """Configuration from environment variables, with an embedded default.
 
+Every setting is declared once, as a field of :class:`Settings`: its
+environment variable, default (whose type is the setting's type) and help
+text.  The app reads them with :meth:`Settings.from_env`, gunicorn through
+``service/gunicorn_conf.py``, and the README's configuration table is checked
+against :data:`SETTINGS`.
+
 With nothing set, the service stores events in a SQLite file under
 ``CABLECAR_DATA_DIR`` (default ``./data``) and caches rebuilt state in
 process memory.  ``DATABASE_URL`` selects PostgreSQL and ``REDIS_URL`` Redis.
@@ -7,111 +13,163 @@ process memory.  ``DATABASE_URL`` selects PostgreSQL and ``REDIS_URL`` Redis.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
-def _int(env: Mapping[str, str], name: str, default: int) -> int:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        return int(raw)
-    except ValueError as e:
-        raise ValueError(f"{name} must be an integer, got {raw!r}") from e
+def _declare(env: str, default: T, help: str) -> T:
+    # A dataclass field whose metadata carries the rest of the declaration;
+    # typed as its default so that mypy checks the default against the field.
+    found: Any = dataclasses.field(default=default, metadata={"env": env, "help": help})
+    return found
 
 
-def _float(env: Mapping[str, str], name: str, default: float) -> float:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        return float(raw)
-    except ValueError as e:
-        raise ValueError(f"{name} must be a number, got {raw!r}") from e
+@dataclass(frozen=True)
+class Setting:
+    """One declared setting: the :class:`Settings` field ``name`` read from
+    the environment variable ``env``."""
 
+    name: str
+    env: str
+    default: str | int | float | bool | None
+    help: str
 
-def _bool(env: Mapping[str, str], name: str, default: bool) -> bool:
-    raw = env.get(name, "").strip().lower()
-    if not raw:
-        return default
-    if raw in ("1", "true", "yes", "on"):
-        return True
-    if raw in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(f"{name} must be a boolean (true/false), got {raw!r}")
+    @property
+    def kind(self) -> type:
+        """The type of its value (``str`` for an optional text)."""
+        return str if self.default is None else type(self.default)
+
+    def parse(self, raw: str) -> str | int | float | bool | None:
+        """The value of the environment text ``raw``; the default when it is empty."""
+        text = raw.strip()
+        if not text:
+            return self.default
+        if self.kind is bool:
+            if text.lower() in ("1", "true", "yes", "on"):
+                return True
+            if text.lower() in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(f"{self.env} must be a boolean (true/false), got {raw!r}")
+        if self.kind in (int, float):
+            try:
+                return int(text) if self.kind is int else float(text)
+            except ValueError as e:
+                kind = "an integer" if self.kind is int else "a number"
+                raise ValueError(f"{self.env} must be {kind}, got {raw!r}") from e
+        return raw
 
 
 @dataclass(frozen=True)
 class Settings:
-    """Everything the service reads from its environment."""
+    """Everything the service and its gunicorn configuration read from the environment."""
 
-    database_url: str | None = None
-    redis_url: str | None = None
-    data_dir: str = "data"
-    #: secret used to sign cached state blobs (so a tampered cache entry is ignored)
-    secret_key: str = ""
-    #: base of the ``type`` URI in problem+json bodies
-    problem_base: str = "https://cablecar.dev/errors/"
-    #: how long one SSE connection stays open before the client reconnects
-    sse_max_seconds: int = 300
-    #: heartbeat interval of SSE connections
-    sse_heartbeat_seconds: int = 15
-    #: requests allowed per client per ``rate_limit_window`` seconds (0 = off)
-    rate_limit: int = 0
-    rate_limit_window: int = 60
-    #: entries kept by the in-process cache
-    cache_entries: int = 2048
-    #: with Redis: games each worker also keeps in process, in front of Redis (0 = Redis alone)
-    local_cache_entries: int = 256
-    #: with Redis: a worker acting on a game it holds refreshes Redis at least every this many events
-    snapshot_every: int = 16
-    #: may anyone create an organiser token over HTTP?
-    open_organisers: bool = True
-    #: run the webhook dispatcher in a background thread of every app
-    webhooks: bool = True
-    #: seconds a dispatcher waits between passes when it found nothing to do
-    webhook_poll_seconds: float = 1.0
-    #: seconds one delivery attempt may take (connect and answer)
-    webhook_timeout_seconds: float = 5.0
-    #: attempts before a delivery is given up (``failed``)
-    webhook_max_attempts: int = 8
-    #: delay before the first retry; it doubles after each failure, up to the maximum
-    webhook_backoff_seconds: float = 10.0
-    webhook_backoff_max_seconds: float = 3600.0
-    #: may webhooks target addresses that are not public (loopback, private networks, link-local)?
-    webhook_private_addresses: bool = False
-    #: gunicorn workers / threads for ``cablecar serve``
-    workers: int = 2
-    threads: int = 8
-    extra: Mapping[str, str] = field(default_factory=dict)
+    database_url: str | None = _declare(
+        "DATABASE_URL", None,
+        "`postgresql://user:pass@host:5432/db` selects PostgreSQL; "
+        "unset: the SQLite file `$CABLECAR_DATA_DIR/cablecar.sqlite3`",
+    )
+    redis_url: str | None = _declare(
+        "REDIS_URL", None,
+        "`redis://host:6379/0` selects Redis (shared by every worker and host); unset: an in-process cache",
+    )
+    data_dir: str = _declare("CABLECAR_DATA_DIR", "data", "folder of the embedded SQLite store")
+    secret_key: str = _declare(
+        "CABLECAR_SECRET_KEY", "", "signs cached state (unset: derived from the URLs); set it in production"
+    )
+    problem_base: str = _declare(
+        "CABLECAR_PROBLEM_BASE", "https://cablecar.dev/errors/", "base of the `type` URI of problem+json answers"
+    )
+    cache_entries: int = _declare(
+        "CABLECAR_CACHE_ENTRIES", 2048, "games the in-process cache keeps (without Redis)"
+    )
+    local_cache_entries: int = _declare(
+        "CABLECAR_LOCAL_CACHE_ENTRIES", 256,
+        "with Redis: games each worker also keeps in process in front of Redis (`0`: Redis alone)",
+    )
+    snapshot_every: int = _declare(
+        "CABLECAR_SNAPSHOT_EVERY", 16,
+        "with Redis: a worker acting on a game it holds writes its state to Redis at least every this many "
+        "events (other workers replay the tail from the store); `1`: every event",
+    )
+    rate_limit: int = _declare(
+        "CABLECAR_RATE_LIMIT", 0, "requests per client per window before `429 rate_limited` (`0`: off)"
+    )
+    rate_limit_window: int = _declare("CABLECAR_RATE_LIMIT_WINDOW", 60, "the rate limit's window, in seconds")
+    sse_max_seconds: int = _declare(
+        "CABLECAR_SSE_MAX_SECONDS", 300,
+        "an event stream closes after this long; clients resume with `Last-Event-ID`",
+    )
+    sse_heartbeat_seconds: int = _declare(
+        "CABLECAR_SSE_HEARTBEAT_SECONDS", 15, "seconds between the heartbeats of an event stream"
+    )
+    open_organisers: bool = _declare(
+        "CABLECAR_OPEN_ORGANISERS", True, "whether anyone may create an organiser token over HTTP"
+    )
+    webhooks: bool = _declare(
+        "CABLECAR_WEBHOOKS", True,
+        "run a webhook dispatcher in every server worker (`cablecar webhooks run` runs one on its own)",
+    )
+    webhook_poll_seconds: float = _declare(
+        "CABLECAR_WEBHOOK_POLL_SECONDS", 1.0, "how often an idle dispatcher looks for new events and due retries"
+    )
+    webhook_timeout_seconds: float = _declare(
+        "CABLECAR_WEBHOOK_TIMEOUT_SECONDS", 5.0, "time a receiver has to answer one delivery attempt"
+    )
+    webhook_max_attempts: int = _declare(
+        "CABLECAR_WEBHOOK_MAX_ATTEMPTS", 8, "attempts before a delivery is marked `failed`"
+    )
+    webhook_backoff_seconds: float = _declare(
+        "CABLECAR_WEBHOOK_BACKOFF_SECONDS", 10.0, "delay before the first retry; it doubles after each failure"
+    )
+    webhook_backoff_max_seconds: float = _declare(
+        "CABLECAR_WEBHOOK_BACKOFF_MAX_SECONDS", 3600.0, "the longest delay between two retries"
+    )
+    webhook_private_addresses: bool = _declare(
+        "CABLECAR_WEBHOOK_PRIVATE_ADDRESSES", False,
+        "allow webhooks to loopback, private-network and other non-public addresses (local development)",
+    )
+    bind: str = _declare(
+        "CABLECAR_BIND", "0.0.0.0:8000", "address gunicorn listens on (`cablecar serve`: `--host`, `--port`)"
+    )
+    workers: int = _declare(
+        "CABLECAR_WORKERS", 2, "gunicorn worker processes; about one per CPU in production"
+    )
+    threads: int = _declare("CABLECAR_THREADS", 8, "threads per gunicorn worker")
+    worker_timeout: int = _declare(
+        "CABLECAR_WORKER_TIMEOUT", 60, "seconds a silent gunicorn worker lives before it is restarted"
+    )
+    max_requests: int = _declare(
+        "CABLECAR_MAX_REQUESTS", 0, "requests after which a gunicorn worker is replaced (`0`: never)"
+    )
+    access_log: str = _declare(
+        "CABLECAR_ACCESS_LOG", "-",
+        "gunicorn's access log (`-`: standard output); `cablecar serve` logs requests only with `--access-log`",
+    )
+    log_level: str = _declare("CABLECAR_LOG_LEVEL", "info", "gunicorn's log level")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """Read settings from ``env`` (default: ``os.environ``)."""
         env = os.environ if env is None else env
-        return cls(
-            database_url=env.get("DATABASE_URL") or None,
-            redis_url=env.get("REDIS_URL") or None,
-            data_dir=env.get("CABLECAR_DATA_DIR") or "data",
-            secret_key=env.get("CABLECAR_SECRET_KEY") or "",
-            problem_base=env.get("CABLECAR_PROBLEM_BASE") or "https://cablecar.dev/errors/",
-            sse_max_seconds=_int(env, "CABLECAR_SSE_MAX_SECONDS", 300),
-            sse_heartbeat_seconds=_int(env, "CABLECAR_SSE_HEARTBEAT_SECONDS", 15),
-            rate_limit=_int(env, "CABLECAR_RATE_LIMIT", 0),
-            rate_limit_window=_int(env, "CABLECAR_RATE_LIMIT_WINDOW", 60),
-            cache_entries=_int(env, "CABLECAR_CACHE_ENTRIES", 2048),
-            local_cache_entries=_int(env, "CABLECAR_LOCAL_CACHE_ENTRIES", 256),
-            snapshot_every=_int(env, "CABLECAR_SNAPSHOT_EVERY", 16),
-            open_organisers=_bool(env, "CABLECAR_OPEN_ORGANISERS", True),
-            webhooks=_bool(env, "CABLECAR_WEBHOOKS", True),
-            webhook_poll_seconds=_float(env, "CABLECAR_WEBHOOK_POLL_SECONDS", 1.0),
-            webhook_timeout_seconds=_float(env, "CABLECAR_WEBHOOK_TIMEOUT_SECONDS", 5.0),
-            webhook_max_attempts=_int(env, "CABLECAR_WEBHOOK_MAX_ATTEMPTS", 8),
-            webhook_backoff_seconds=_float(env, "CABLECAR_WEBHOOK_BACKOFF_SECONDS", 10.0),
-            webhook_backoff_max_seconds=_float(env, "CABLECAR_WEBHOOK_BACKOFF_MAX_SECONDS", 3600.0),
-            webhook_private_addresses=_bool(env, "CABLECAR_WEBHOOK_PRIVATE_ADDRESSES", False),
-            workers=_int(env, "CABLECAR_WORKERS", 2),
-            threads=_int(env, "CABLECAR_THREADS", 8),
-        )
+        values: dict[str, Any] = {s.name: s.parse(env.get(s.env, "")) for s in SETTINGS}
+        return cls(**values)
+
+
+#: Every setting, in the order of :class:`Settings` (and of the README's table).
+SETTINGS: tuple[Setting, ...] = tuple(
+    Setting(f.name, f.metadata["env"], f.default, f.metadata["help"])  # type: ignore[arg-type]
+    for f in dataclasses.fields(Settings)
+)
+
+
+def declared(name: str) -> Setting:
+    """The declaration of the :class:`Settings` field ``name``."""
+    for setting in SETTINGS:
+        if setting.name == name:
+            return setting
+    raise KeyError(name)

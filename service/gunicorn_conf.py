@@ -1,24 +1,56 @@
 """gunicorn configuration for production (``gunicorn -c python:service.gunicorn_conf service.wsgi:app``).
 
 Threaded workers (``gthread``) so Server-Sent Events streams, which wait on the
-event store, do not hold a whole worker each.  Every value can be overridden
-by the usual ``GUNICORN_CMD_ARGS`` or the environment variables below.
+event store, do not hold a whole worker each.  The values come from the
+settings declared in ``service/config.py`` (``CABLECAR_BIND``,
+``CABLECAR_WORKERS``, ...); the usual ``GUNICORN_CMD_ARGS`` and command-line
+options still override them.  ``cablecar serve`` uses this file too.
+
+Each worker runs its webhook dispatcher (unless ``CABLECAR_WEBHOOKS=off``):
+started once the worker has loaded the app, stopped when the worker exits.
 """
 
-import multiprocessing
-import os
+from typing import Any
 
-bind = os.environ.get("CABLECAR_BIND", "0.0.0.0:8000")
-workers = int(os.environ.get("CABLECAR_WORKERS", str(max(2, multiprocessing.cpu_count()))))
+from flask import Flask
+
+from service.config import Settings
+
+_settings = Settings.from_env()
+
+bind = _settings.bind
+workers = _settings.workers
 worker_class = "gthread"
-threads = int(os.environ.get("CABLECAR_THREADS", "8"))
-timeout = int(os.environ.get("CABLECAR_WORKER_TIMEOUT", "60"))
+threads = _settings.threads
+timeout = _settings.worker_timeout
 graceful_timeout = 20
 keepalive = 5
-max_requests = int(os.environ.get("CABLECAR_MAX_REQUESTS", "0"))
+max_requests = _settings.max_requests
 max_requests_jitter = 100
-accesslog = os.environ.get("CABLECAR_ACCESS_LOG", "-")
+accesslog = _settings.access_log
 errorlog = "-"
-loglevel = os.environ.get("CABLECAR_LOG_LEVEL", "info")
+loglevel = _settings.log_level
 # Access logs never include the query string's secrets: tokens travel in headers only.
 access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(b)s %(L)ss'
+
+
+def post_worker_init(worker: Any) -> None:
+    """Start this worker's webhook dispatcher on the app it serves."""
+    from service.app import start_dispatcher
+
+    if not isinstance(worker.wsgi, Flask):
+        # Without this, deliveries would silently stop: fail the worker's boot instead.
+        raise TypeError(
+            f"gunicorn serves {type(worker.wsgi).__name__}, not the Flask app; wrap WSGI middleware "
+            "around app.wsgi_app instead, so the webhook dispatcher can find the app's store"
+        )
+    start_dispatcher(worker.wsgi)
+
+
+def worker_exit(server: Any, worker: Any) -> None:
+    """Let the dispatcher finish the attempt it is making (within the graceful timeout)."""
+    from service.app import stop_dispatcher
+
+    app = getattr(worker, "wsgi", None)  # absent when the worker failed to load the app
+    if isinstance(app, Flask):
+        stop_dispatcher(app, timeout=graceful_timeout / 2)

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from events.store import BatchRecord, DeliveryPage, EventStore, OrganiserRecord, WebhookRecord
 from service.problems import ApiError
 from service.tokens import hash_token, new_token
-from service.webhooks import WEBHOOK_EVENTS, url_refusal
+from service.webhooks.signing import WEBHOOK_EVENTS
+from service.webhooks.transport import url_refusal
 
 #: A registered webhook's signing secret: ``whsec_`` and 256 random bits.
 SECRET_PREFIX = "whsec_"

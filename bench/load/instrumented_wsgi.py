@@ -1,7 +1,8 @@
 """The service's WSGI app plus a bench-only counter of its cache outcomes.
 
 ``gunicorn -c python:service.gunicorn_conf bench.load.instrumented_wsgi:app``
-serves exactly ``service.wsgi:app``; after a request, at most every
+serves exactly ``service.wsgi:app`` (the middleware wraps its ``wsgi_app``, so
+gunicorn's worker hooks still find the Flask app); after a request, at most every
 ``INTERVAL`` seconds, the worker writes its :class:`service.cache.CacheStats`
 (hits, partial hits, misses, errors) to ``$CABLECAR_BENCH_STATS_DIR/<pid>.json``
 so the harness can add up the counters of every worker, including workers
@@ -67,7 +68,8 @@ def _build() -> Any:
     path.mkdir(parents=True, exist_ok=True)
     runtime = service_app.extensions["cablecar"]
     assert isinstance(runtime, Runtime)
-    return CacheStatsMiddleware(service_app, runtime, path)
+    service_app.wsgi_app = CacheStatsMiddleware(service_app.wsgi_app, runtime, path)  # type: ignore[method-assign]
+    return service_app
 
 
 app = _build()

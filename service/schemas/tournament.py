@@ -8,7 +8,7 @@ from marshmallow import Schema, fields, validate
 from service.batches import MAX_TABLES
 from service.schemas.requests import LABEL, SEED, PlayerInSchema
 from service.schemas.responses import NewGameSchema
-from service.webhooks import WEBHOOK_EVENTS
+from service.webhooks.signing import WEBHOOK_EVENTS
 
 ID = validate.Length(min=1, max=80)
 

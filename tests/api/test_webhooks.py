@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -28,20 +29,15 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from events.timestamps import format_timestamp
-from service.app import WEBHOOKS_EXTENSION, create_app
+from service.app import WEBHOOKS_EXTENSION, create_app, start_dispatcher, stop_dispatcher
 from service.config import Settings
-from service.webhooks import (
-    DispatchPolicy,
-    PassReport,
-    SendResult,
-    WebhookDispatcher,
-    http_send,
-    not_public,
-    sign,
-    signature_matches,
-)
+from service.webhooks.dispatcher import PassReport, WebhookDispatcher
+from service.webhooks.policy import DispatchPolicy
+from service.webhooks.signing import sign, signature_matches
+from service.webhooks.transport import SendResult, http_send, not_public
 from tests.api.conftest import auth, create, play_to_end
 from tests.api.test_openapi import check_response, component, errors_of
+from tests.e2e.conftest import free_port, wait_http
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_ATTEMPTS = 3
@@ -137,6 +133,17 @@ def wait_for(predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     return fast(tmp_path)
+
+
+@pytest.fixture
+def app(settings: Settings) -> Iterator[Flask]:
+    """The app with its dispatcher running, as in a server worker."""
+    app = create_app(settings)
+    app.testing = True
+    assert start_dispatcher(app) is not None
+    yield app
+    stop_dispatcher(app, timeout=10)
+    app.extensions["cablecar"].store.close()
 
 
 def organiser(client: FlaskClient, name: str = "Bay Area Open") -> dict[str, str]:
@@ -357,6 +364,7 @@ def test_nothing_is_lost_when_the_service_stops_before_delivering(tmp_path: Path
     assert receiver.requests == []
 
     second = create_app(replace(quiet, webhooks=True))
+    start_dispatcher(second)
     try:
         delivered = wait_for(lambda: len(receiver.of("game.finished")) >= 2 and receiver.of("game.finished"))
         assert {r.json["game"]["id"] for r in delivered} == {g["id"] for g in games}
@@ -364,12 +372,14 @@ def test_nothing_is_lost_when_the_service_stops_before_delivering(tmp_path: Path
         time.sleep(0.2)
         assert len(receiver.requests) == 2
     finally:
-        second.extensions[WEBHOOKS_EXTENSION].stop()
+        stop_dispatcher(second, timeout=10)
         second.extensions["cablecar"].store.close()
 
 
 def test_several_dispatchers_send_each_delivery_once(tmp_path: Path, receiver: Receiver) -> None:
     apps: list[Flask] = [create_app(fast(tmp_path)) for _ in range(3)]
+    for app in apps:
+        start_dispatcher(app)
     try:
         client = apps[0].test_client()
         org = organiser(client)
@@ -383,7 +393,7 @@ def test_several_dispatchers_send_each_delivery_once(tmp_path: Path, receiver: R
         assert len({r.json["game"]["id"] for r in received}) == 12
     finally:
         for app in apps:
-            app.extensions[WEBHOOKS_EXTENSION].stop()
+            stop_dispatcher(app, timeout=10)
             app.extensions["cablecar"].store.close()
 
 
@@ -399,6 +409,8 @@ def test_dispatchers_on_postgresql_share_the_work(tmp_path: Path, receiver: Rece
     apps: list[Flask] = []
     try:
         apps = [create_app(fast(tmp_path / str(i)), store=PostgresStore(url)) for i in range(2)]
+        for app in apps:
+            start_dispatcher(app)
         client = apps[1].test_client()
         org = organiser(client)
         hook = webhook(client, org, receiver.url)
@@ -412,20 +424,32 @@ def test_dispatchers_on_postgresql_share_the_work(tmp_path: Path, receiver: Rece
         assert len(log) == 8 and {d["state"] for d in log} == {"delivered"}
     finally:
         for app in apps:
-            app.extensions[WEBHOOKS_EXTENSION].stop()
+            stop_dispatcher(app, timeout=10)
             app.extensions["cablecar"].store.close()
         drop_database(admin, url)
 
 
 def test_the_dispatcher_stops_with_its_store(tmp_path: Path) -> None:
     app = create_app(fast(tmp_path))
-    dispatcher = app.extensions[WEBHOOKS_EXTENSION]
-    assert dispatcher.running
+    assert WEBHOOKS_EXTENSION not in app.extensions  # building an app sends nothing
+    dispatcher = start_dispatcher(app)
+    assert dispatcher is not None and dispatcher.running and app.extensions[WEBHOOKS_EXTENSION] is dispatcher
     app.extensions["cablecar"].store.close()
     wait_for(lambda: not dispatcher.running, timeout=5)
     off = create_app(Settings(data_dir=str(tmp_path / "off"), webhooks=False))
+    assert start_dispatcher(off) is None
     assert WEBHOOKS_EXTENSION not in off.extensions
     off.extensions["cablecar"].store.close()
+
+
+def test_stopping_the_dispatcher_waits_for_its_thread(tmp_path: Path) -> None:
+    app = create_app(fast(tmp_path))
+    dispatcher = start_dispatcher(app)
+    assert dispatcher is not None and dispatcher.running
+    stop_dispatcher(app, timeout=5)
+    assert not dispatcher.running and WEBHOOKS_EXTENSION not in app.extensions
+    stop_dispatcher(app, timeout=5)  # nothing left to stop
+    app.extensions["cablecar"].store.close()
 
 
 def test_the_dedicated_dispatcher_process_delivers(tmp_path: Path, receiver: Receiver) -> None:
@@ -458,6 +482,63 @@ def test_the_dedicated_dispatcher_process_delivers(tmp_path: Path, receiver: Rec
         out, err = proc.communicate(timeout=10)
     assert proc.returncode == 0, err
     assert "delivering webhooks" in out
+
+
+def _post(url: str, body: dict[str, Any], headers: Mapping[str, str] | None = None) -> Any:
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json", **(headers or {})}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=10) as resp:
+        return json.loads(resp.read())
+
+
+SERVERS = {
+    "cablecar serve": ["-m", "service.cli", "serve", "--host", "127.0.0.1", "--port", "{port}", "--workers", "1"],
+    "gunicorn": ["-m", "gunicorn", "-c", "python:service.gunicorn_conf", "--bind", "127.0.0.1:{port}",
+                 "--workers", "2", "service.wsgi:app"],
+}
+
+
+@pytest.mark.parametrize("command", SERVERS)
+def test_server_workers_run_the_dispatcher_and_stop_it_on_exit(
+    tmp_path: Path, receiver: Receiver, command: str
+) -> None:
+    """``cablecar serve`` (embedded SQLite store) and plain gunicorn with the
+    production configuration: each worker delivers, and a SIGTERM stops the
+    workers and their dispatchers cleanly."""
+    port = free_port()
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")},
+        "PYTHONPATH": str(ROOT),
+        "CABLECAR_DATA_DIR": str(tmp_path),
+        "CABLECAR_WEBHOOK_PRIVATE_ADDRESSES": "true",
+        "CABLECAR_WEBHOOK_POLL_SECONDS": "0.05",
+    }
+    log = tmp_path / "server.log"
+    argv = [sys.executable, *(a.format(port=port) for a in SERVERS[command])]
+    with log.open("wb") as out:
+        proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_http(base + "/v1/health")
+        org = auth(_post(base + "/v1/organisers", {"name": "Serve Open"})["token"])
+        hook = _post(base + "/v1/webhooks", {"url": receiver.url, "events": ["game.started"]}, org)
+        tables = [{"players": [{"name": "Ada"}, {"name": "Bo"}], "seed": f"serve-{i}"} for i in range(3)]
+        created = _post(base + "/v1/batches", {"type": "ttr-sf", "tables": tables}, org)
+        received = wait_for(lambda: len(receiver.requests) >= 3 and receiver.requests, timeout=20)
+        assert {r.json["game"]["id"] for r in received} == {g["id"] for g in created["games"]}
+        assert all(verify(hook["secret"], r) for r in received)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+    output = log.read_text()
+    assert proc.returncode == 0, output
+    assert "Traceback" not in output, output
+    assert len(receiver.requests) == 3, output  # several workers, one delivery each
 
 
 # ------------------------------------------------------------- the pieces

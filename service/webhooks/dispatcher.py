@@ -1,0 +1,245 @@
+"""The dispatcher: it drives webhook deliveries from the event log.
+
+The dispatcher repeats two steps, both safe to run in any number of threads,
+processes and hosts at once:
+
+1. **scan**: read the global log after the dispatch cursor
+   (``store.read_all``), turn ``game.started`` (a game's first event) and
+   ``game.finished`` (the last event of a game whose row says ``finished``)
+   into one delivery per matching webhook, and commit them together with the
+   new cursor (``store.record_deliveries``).  A dispatcher that dies before
+   that commit leaves the cursor where it was, so the next one re-reads the
+   same events: no finished game is ever missed, and the unique key
+   (webhook, game, event) keeps a delivery from being created twice.  With
+   no active webhook the log is not read at all: the cursor moves to the
+   head, unless a webhook was registered since the pass began (registration
+   and cursor moves serialise on the cursor, so a webhook registered later
+   starts after the new cursor).
+2. **deliver**: lease the due deliveries in the database
+   (``store.claim_deliveries``), POST each signed body, and record the
+   attempt: ``delivered`` on a 2xx answer, otherwise retried after an
+   exponential backoff, and ``failed`` after ``max_attempts``.
+
+A delivery is sent at least once: when a receiver answers after our timeout,
+or a dispatcher dies between sending and recording, the same delivery id is
+sent again.  Receivers deduplicate on the ``X-CableCar-Delivery`` header.
+Delivering never blocks a player's action: actions only append events, and
+the dispatcher reads them later from the log.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+import uuid
+from dataclasses import dataclass
+
+from domain.core import JSON, STATUS_FINISHED
+from events.store import (
+    AttemptOutcome,
+    ClaimedDelivery,
+    EventStore,
+    GameRecord,
+    NewDelivery,
+    StoredEvent,
+    StoreError,
+    WebhookRecord,
+)
+from events.timestamps import Clock, format_timestamp, system_clock
+from service.games import GameService
+from service.webhooks.policy import DispatchPolicy
+from service.webhooks.signing import GAME_FINISHED, GAME_STARTED, delivery_body, delivery_headers
+from service.webhooks.transport import Sender, http_send
+
+log = logging.getLogger("cablecar.webhooks")
+
+
+@dataclass(frozen=True)
+class PassReport:
+    """What one dispatcher pass did."""
+
+    events_read: int
+    deliveries_created: int
+    attempts: int
+
+    @property
+    def busy(self) -> bool:
+        """Whether there may be more to do right away."""
+        return self.events_read > 0 or self.attempts > 0
+
+
+class WebhookDispatcher:
+    """Turns the event log into webhook deliveries and sends them (see the
+    module docs).  One instance per process is enough; several are safe."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        games: GameService,
+        policy: DispatchPolicy | None = None,
+        sender: Sender | None = None,
+        clock: Clock = system_clock,
+    ) -> None:
+        self.store = store
+        self.games = games
+        self.policy = policy or DispatchPolicy()
+        self._send = sender or functools.partial(http_send, allow_private=self.policy.private_addresses)
+        self._clock = clock
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # ------------------------------------------------------------------ scan
+    def scan(self) -> tuple[int, int]:
+        """Turn the next page of the log into deliveries; ``(events read,
+        deliveries created)``.  Nothing is created if another dispatcher
+        moved the cursor meanwhile (it created the same deliveries)."""
+        state = self.store.dispatch_state()
+        if state.head <= state.cursor:
+            return 0, 0
+        now = self._clock()
+        if not state.active:
+            # Nobody to tell: move the cursor to the head without reading the
+            # log, unless a webhook was registered meanwhile (then the next
+            # pass reads it).  Not "busy": the next pass waits poll_seconds.
+            self.store.record_deliveries(state.cursor, state.head, [], now, state.webhooks)
+            return 0, 0
+        events = self.store.read_all(state.cursor, self.policy.scan_batch)
+        if not events:
+            return 0, 0
+        deliveries = self._deliveries_for(events, format_timestamp(now))
+        recorded = self.store.record_deliveries(
+            state.cursor, events[-1].position, deliveries, now, state.webhooks
+        )
+        return len(events), len(deliveries) if recorded else 0
+
+    def _deliveries_for(self, events: list[StoredEvent], created_at: str) -> list[NewDelivery]:
+        # Only a game's first event (game.started) and the last event of each
+        # game in this page (maybe the one that finished it) can matter.
+        last: dict[str, StoredEvent] = {}
+        first: dict[str, StoredEvent] = {}
+        for event in events:
+            last[event.game_id] = event
+            if event.seq == 1:
+                first[event.game_id] = event
+        webhooks: dict[str, tuple[WebhookRecord, ...]] = {}
+        deliveries: list[NewDelivery] = []
+        for game_id, final in last.items():
+            record = self.store.get_game(game_id)
+            organiser = record.metadata.get("organiser")
+            if not isinstance(organiser, str):
+                continue
+            if organiser not in webhooks:
+                webhooks[organiser] = self.store.list_webhooks(organiser)
+            occurred: list[tuple[str, StoredEvent]] = []
+            if game_id in first:
+                occurred.append((GAME_STARTED, first[game_id]))
+            if record.status == STATUS_FINISHED and final.seq == record.version:
+                occurred.append((GAME_FINISHED, final))
+            for kind, event in occurred:
+                for hook in webhooks[organiser]:
+                    if self._wants(hook, kind, event, record):
+                        deliveries.append(self._new_delivery(hook, kind, record, created_at))
+        return deliveries
+
+    @staticmethod
+    def _wants(hook: WebhookRecord, kind: str, event: StoredEvent, record: GameRecord) -> bool:
+        return (
+            kind in hook.events
+            and event.position > hook.from_position
+            and (hook.batch_id is None or hook.batch_id == record.metadata.get("batch"))
+        )
+
+    def _new_delivery(
+        self, hook: WebhookRecord, kind: str, record: GameRecord, created_at: str
+    ) -> NewDelivery:
+        delivery_id = uuid.uuid4().hex
+        result = self._result(record) if kind == GAME_FINISHED else None
+        body = delivery_body(delivery_id, kind, created_at, record, result)
+        return NewDelivery(delivery_id, hook.webhook_id, record.game_id, kind, body)
+
+    def _result(self, record: GameRecord) -> JSON | None:
+        try:
+            loaded = self.games.load(record.game_id)
+        except StoreError:
+            raise
+        except Exception:  # a game the rules cannot replay: deliver without its result
+            log.exception("cannot rebuild game %s for its webhook result", record.game_id)
+            return None
+        return loaded.game.result(loaded.state)
+
+    # --------------------------------------------------------------- deliver
+    def deliver_due(self) -> int:
+        """Lease the due deliveries and make one attempt at each; the number of attempts."""
+        owner = f"dispatcher-{uuid.uuid4().hex}"
+        claimed = self.store.claim_deliveries(
+            owner, self._clock(), self.policy.lease_seconds, self.policy.claim_batch
+        )
+        for delivery in claimed:
+            self.attempt(delivery, owner)
+        return len(claimed)
+
+    def attempt(self, delivery: ClaimedDelivery, owner: str) -> AttemptOutcome:
+        """Send one leased delivery and record how it went."""
+        body = delivery.body.encode("utf-8")
+        number = delivery.attempts + 1
+        sent = self._send(delivery.url, body, delivery_headers(delivery, body, number), self.policy.timeout_seconds)
+        outcome = self.policy.outcome(sent, number, self._clock())
+        if not self.store.record_attempt(delivery.delivery_id, owner, outcome):
+            log.warning("delivery %s: lease lost before the attempt was recorded", delivery.delivery_id)
+        elif outcome.state != "delivered":
+            log.info(
+                "delivery %s to %s: attempt %d failed (%s), now %s",
+                delivery.delivery_id,
+                delivery.url,
+                number,
+                sent.error or sent.status_code,
+                outcome.state,
+            )
+        return outcome
+
+    # ------------------------------------------------------------------ loop
+    def run_once(self) -> PassReport:
+        """One pass: scan the log, then attempt the due deliveries."""
+        read, created = self.scan()
+        attempts = self.deliver_due()
+        return PassReport(read, created, attempts)
+
+    def run(self, stop: threading.Event | None = None) -> None:
+        """Pass after pass until ``stop`` is set or the store is closed;
+        passes follow each other at once while there is work, otherwise
+        ``poll_seconds`` apart.  Store failures are logged and retried."""
+        stop = stop or self._stop
+        while not stop.is_set() and not self.store.closed:
+            try:
+                busy = self.run_once().busy
+            except StoreError as e:
+                if self.store.closed:
+                    break
+                log.warning("webhook dispatcher: the store failed (%s); retrying", e)
+                busy = False
+            except Exception:
+                log.exception("webhook dispatcher: unexpected error; retrying")
+                busy = False
+            if not busy:
+                stop.wait(self.policy.poll_seconds)
+
+    def start(self) -> None:
+        """Run :meth:`run` in a daemon thread (idempotent)."""
+        if self._thread is not None and self._thread.is_alive():
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(target=self.run, name="cablecar-webhooks", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Ask the background thread to stop and wait for it (at most ``timeout`` s)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    @property
+    def running(self) -> bool:
+        """Whether the background thread is alive."""
+        return self._thread is not None and self._thread.is_alive()

@@ -1,0 +1,58 @@
+"""What a receiver gets: the event names, the body of a delivery, its
+headers, and the HMAC signature that proves the body came from us."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+
+from domain.core import JSON
+from events.store import ClaimedDelivery, GameRecord
+
+#: The event types a webhook can subscribe to.
+GAME_STARTED = "game.started"
+GAME_FINISHED = "game.finished"
+WEBHOOK_EVENTS = (GAME_STARTED, GAME_FINISHED)
+USER_AGENT = "cablecar-webhooks/1"
+
+
+def sign(secret: str, body: bytes) -> str:
+    """The ``X-CableCar-Signature`` value of ``body``: ``sha256=`` and the hex
+    HMAC-SHA256 of the raw body keyed with the webhook's secret."""
+    return "sha256=" + hmac.new(secret.encode("utf-8"), body, hashlib.sha256).hexdigest()
+
+
+def signature_matches(secret: str, body: bytes, header: str | None) -> bool:
+    """Constant-time check of a received ``X-CableCar-Signature`` header."""
+    return header is not None and hmac.compare_digest(sign(secret, body), header)
+
+
+def delivery_body(
+    delivery_id: str, event: str, created_at: str, record: GameRecord, result: JSON | None
+) -> str:
+    """The JSON text of a delivery (sent, and signed, byte for byte the same on
+    every attempt): ``{id, type, created_at, game: {id, type, status, batch,
+    result?}}``; ``result`` only for a finished game."""
+    game: dict[str, JSON] = {
+        "id": record.game_id,
+        "type": record.game_type,
+        "status": record.status,
+        "batch": record.metadata.get("batch"),
+    }
+    if result is not None:
+        game["result"] = result
+    body = {"id": delivery_id, "type": event, "created_at": created_at, "game": game}
+    return json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+
+
+def delivery_headers(delivery: ClaimedDelivery, body: bytes, attempt: int) -> dict[str, str]:
+    """The headers of attempt number ``attempt`` (1, 2, ...) at ``delivery``."""
+    return {
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+        "X-CableCar-Delivery": delivery.delivery_id,
+        "X-CableCar-Event": delivery.event,
+        "X-CableCar-Attempt": str(attempt),
+        "X-CableCar-Signature": sign(delivery.secret, body),
+    }

@@ -1,0 +1,141 @@
+"""Sending one delivery: an HTTP(S) POST to an address resolved once and
+checked to be public, so that what was checked is what is reached."""
+
+from __future__ import annotations
+
+import http.client
+import ipaddress
+import socket
+import ssl
+import time
+import urllib.parse
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from service.config import declared
+
+#: How much of a receiver's answer is read (and thrown away) per attempt.
+MAX_ANSWER_BYTES = 64 * 1024
+#: The variable that lets operators allow non-public addresses (named in refusals).
+PRIVATE_SETTING = declared("webhook_private_addresses").env
+
+
+@dataclass(frozen=True)
+class SendResult:
+    """The receiver's answer to one POST: its status, or why there was none."""
+
+    status_code: int | None
+    error: str | None
+    duration_ms: int
+
+    @property
+    def ok(self) -> bool:
+        """True for a 2xx answer."""
+        return self.status_code is not None and 200 <= self.status_code < 300
+
+
+#: Sends one body: ``(url, body, headers, timeout) -> SendResult``.
+Sender = Callable[[str, bytes, Mapping[str, str], float], SendResult]
+
+
+def not_public(address: str) -> bool:
+    """Whether ``address`` (an IP) is not globally routable: loopback,
+    private, link-local, shared, reserved, multicast or unspecified."""
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return not ip.is_global or ip.is_multicast
+
+
+def url_refusal(url: str) -> str | None:
+    """Why a webhook ``url`` may not be registered when private addresses are
+    not allowed: a literal non-public IP or a ``localhost`` name (names are
+    resolved again before every attempt).  None if nothing is wrong."""
+    host = (urllib.parse.urlsplit(url).hostname or "").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return f"{host} is this machine; webhooks go to public addresses (operators: {PRIVATE_SETTING})"
+    try:
+        private = not_public(host)
+    except ValueError:
+        return None  # a name: checked when resolved
+    if private:
+        return f"{host} is not a public address; webhooks go to public addresses (operators: {PRIVATE_SETTING})"
+    return None
+
+
+def _connect(addresses: Sequence[str], port: int, timeout: float | None) -> socket.socket:
+    """A socket to the first of ``addresses`` that answers (in resolver order)."""
+    error: OSError = OSError("no address")
+    for address in addresses:
+        try:
+            return socket.create_connection((address, port), timeout)
+        except OSError as e:
+            error = e
+    raise error
+
+
+class _PinnedHTTPConnection(http.client.HTTPConnection):
+    """HTTP to addresses resolved (and checked) beforehand."""
+
+    def __init__(self, host: str, addresses: Sequence[str], port: int, timeout: float) -> None:
+        super().__init__(host, port, timeout=timeout)
+        self._addresses = tuple(addresses)
+
+    def connect(self) -> None:
+        self.sock = _connect(self._addresses, self.port, self.timeout)
+
+
+class _PinnedHTTPSConnection(http.client.HTTPSConnection):
+    """HTTPS to addresses resolved (and checked) beforehand, with the
+    certificate still verified against the URL's host name."""
+
+    def __init__(self, host: str, addresses: Sequence[str], port: int, timeout: float) -> None:
+        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+        self._addresses = tuple(addresses)
+
+    def connect(self) -> None:
+        sock = _connect(self._addresses, self.port, self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]
+
+
+def http_send(
+    url: str, body: bytes, headers: Mapping[str, str], timeout: float, allow_private: bool = True
+) -> SendResult:
+    """POST ``body`` to ``url`` and report the answer's status.  Redirects are
+    not followed (a 3xx is a failed attempt) and no proxy is used; network
+    failures (refused, timeout, DNS, TLS) become an error text, never an
+    exception.  ``https`` certificates are verified.
+
+    The host name is resolved once and the connection made to that address,
+    so what was checked is what is reached: without ``allow_private`` an
+    address that is not public (:func:`not_public`) is refused before
+    anything is sent, whatever the name resolves to at that moment."""
+    started = time.monotonic()
+
+    def elapsed() -> int:
+        return int((time.monotonic() - started) * 1000)
+
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return SendResult(None, f"not an http(s) URL: {url!r}", 0)
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        addresses = [str(info[4][0]) for info in socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)]
+        private = [a for a in addresses if not_public(a)]
+        if private and not allow_private:
+            return SendResult(
+                None, f"{parts.hostname} resolves to {private[0]}, not a public address ({PRIVATE_SETTING})", elapsed()
+            )
+        pinned = _PinnedHTTPSConnection if parts.scheme == "https" else _PinnedHTTPConnection
+        connection = pinned(parts.hostname, addresses, port, timeout)
+        try:
+            connection.request("POST", path, body=body, headers=dict(headers))
+            answer = connection.getresponse()
+            answer.read(MAX_ANSWER_BYTES)
+            status = int(answer.status)
+        finally:
+            connection.close()
+    except (OSError, http.client.HTTPException, ValueError) as e:
+        return SendResult(None, f"{type(e).__name__}: {e}", elapsed())
+    return SendResult(status, None if 200 <= status < 300 else f"HTTP {status}", elapsed())

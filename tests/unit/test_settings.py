@@ -1,0 +1,79 @@
+"""Settings are declared once (``service/config.py``): the app, gunicorn and
+the README's configuration table all say the same."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+import service.gunicorn_conf
+from service.config import SETTINGS, Setting, Settings
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def table_row(setting: Setting) -> str:
+    default = setting.default
+    if default is None or default == "":
+        shown = "unset"
+    elif isinstance(default, bool):
+        shown = f"`{str(default).lower()}`"
+    elif isinstance(default, float):
+        shown = f"`{default:g}`"
+    else:
+        shown = f"`{default}`"
+    return f"| `{setting.env}` | {shown} | {setting.help} |"
+
+
+def test_the_readme_lists_every_setting_with_its_true_default() -> None:
+    text = README.read_text(encoding="utf-8")
+    section = text.split("\n## Configuration\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if re.match(r"\| `[A-Z_]+` \|", line)]
+    expected = [table_row(s) for s in SETTINGS]
+    assert rows == expected, "the README's configuration table should read:\n" + "\n".join(expected)
+
+
+def test_settings_are_read_from_their_variables() -> None:
+    assert Settings.from_env({}) == Settings()
+    read = Settings.from_env({
+        "DATABASE_URL": "postgresql://h/db",
+        "CABLECAR_WORKERS": " 5 ",
+        "CABLECAR_WEBHOOK_POLL_SECONDS": "0.5",
+        "CABLECAR_WEBHOOKS": "off",
+        "CABLECAR_OPEN_ORGANISERS": "",
+        "CABLECAR_BIND": "127.0.0.1:9000",
+    })
+    assert (read.database_url, read.workers, read.webhook_poll_seconds) == ("postgresql://h/db", 5, 0.5)
+    assert (read.webhooks, read.open_organisers, read.bind) == (False, True, "127.0.0.1:9000")
+    assert {s.name for s in SETTINGS} == set(Settings.__dataclass_fields__)
+    assert len({s.env for s in SETTINGS}) == len(SETTINGS)
+
+
+@pytest.mark.parametrize(("variable", "raw", "says"), [
+    ("CABLECAR_WORKERS", "many", "an integer"),
+    ("CABLECAR_WEBHOOK_TIMEOUT_SECONDS", "soon", "a number"),
+    ("CABLECAR_WEBHOOKS", "maybe", "a boolean"),
+])
+def test_a_malformed_setting_names_its_variable(variable: str, raw: str, says: str) -> None:
+    with pytest.raises(ValueError, match=f"{variable} must be {says}"):
+        Settings.from_env({variable: raw})
+
+
+def test_gunicorn_reads_the_same_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    for setting in SETTINGS:
+        monkeypatch.delenv(setting.env, raising=False)
+    conf = importlib.reload(service.gunicorn_conf)
+    defaults = Settings()
+    assert (conf.bind, conf.workers, conf.threads, conf.timeout, conf.max_requests, conf.accesslog, conf.loglevel) == (
+        defaults.bind, defaults.workers, defaults.threads, defaults.worker_timeout, defaults.max_requests,
+        defaults.access_log, defaults.log_level,
+    )
+    monkeypatch.setenv("CABLECAR_WORKERS", "7")
+    monkeypatch.setenv("CABLECAR_LOG_LEVEL", "debug")
+    conf = importlib.reload(service.gunicorn_conf)
+    assert (conf.workers, conf.loglevel) == (7, "debug")
+    monkeypatch.undo()
+    importlib.reload(service.gunicorn_conf)
