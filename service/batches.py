@@ -2,7 +2,7 @@
 and tabulate their results (as JSON rows or CSV).
 
 A batch is created all or nothing: every table is set up in memory first
-(:meth:`GameService.prepare_game`), a bad table is refused with its index,
+(:meth:`GameCommands.new_game`), a bad table is refused with its index,
 and only then are the batch row and every game written in one transaction
 (:meth:`EventStore.create_batch`).  Each game carries ``batch``,
 ``batch_table`` and ``organiser`` in its metadata, so ``GET /v1/games?batch=``
@@ -21,9 +21,10 @@ from typing import Any
 from domain.core import STATUS_FINISHED
 from domain.registry import get_game
 from events.store import BatchPage, BatchRecord, EventStore, GameRecord, OrganiserRecord
-from service.games import GameService, PreparedGame
+from service.commands import GameCommands, NewGame
+from service.errors import InvalidRequest, ServiceError
 from service.organisers import OrganiserService
-from service.problems import ApiError
+from service.queries import GameQueries
 
 JSON = Any
 #: Most tables one batch may hold.
@@ -60,7 +61,7 @@ class CreatedBatch:
     only here, once)."""
 
     batch: BatchRecord
-    games: tuple[PreparedGame, ...]
+    games: tuple[NewGame, ...]
 
 
 @dataclass(frozen=True)
@@ -162,9 +163,10 @@ def results_csv(batch_id: str, tables: Sequence[TableResult]) -> str:
 class BatchService:
     """Create batches and read them back (organiser only)."""
 
-    def __init__(self, store: EventStore, games: GameService) -> None:
+    def __init__(self, store: EventStore, commands: GameCommands, queries: GameQueries) -> None:
         self.store = store
-        self.games = games
+        self.commands = commands
+        self.queries = queries
         self.organisers = OrganiserService(store)
 
     def create(
@@ -176,23 +178,19 @@ class BatchService:
         try:
             get_game(game_type)
         except KeyError as e:
-            raise ApiError(
-                400, "invalid_request", f"unknown game type {game_type!r}; see /v1/games-types"
-            ) from e
+            raise InvalidRequest(f"unknown game type {game_type!r}; see /v1/games-types") from e
         if not 1 <= len(tables) <= MAX_TABLES:
-            raise ApiError(400, "invalid_request", f"a batch has 1 to {MAX_TABLES} tables")
+            raise InvalidRequest(f"a batch has 1 to {MAX_TABLES} tables")
         batch_id = secrets.token_hex(8)
-        prepared: list[PreparedGame] = []
+        prepared: list[NewGame] = []
         for index, table in enumerate(tables):
             extra = {"batch": batch_id, "batch_table": index, "organiser": organiser.organiser_id}
             try:
                 prepared.append(
-                    self.games.prepare_game(game_type, table.players, table.seed, table.start_seat, extra)
+                    self.commands.new_game(game_type, table.players, table.seed, table.start_seat, extra)
                 )
-            except ApiError as e:
-                raise ApiError(
-                    e.status, e.code, f"table {index}: {e.detail}", **{**e.extra, "table": index}
-                ) from e
+            except ServiceError as e:
+                raise e.with_detail(f"table {index}: {e.detail}", table=index) from e
         batch = self.store.create_batch(
             batch_id,
             organiser.organiser_id,
@@ -232,8 +230,8 @@ class BatchService:
             names = [str(n) for n in record.metadata.get("players", [])]
             result: Mapping[str, JSON] | None = None
             if record.status == STATUS_FINISHED:
-                loaded = self.games.load(record.game_id)
-                result = loaded.game.result(loaded.state)
+                loaded = self.queries.load(record.game_id)
+                result = loaded.definition.result(loaded.state)
             tables.append(
                 TableResult(
                     table=int(record.metadata.get("batch_table", 0)),

@@ -20,7 +20,15 @@ from domain.errors import DomainError, GameFinished, MalformedAction
 from domain.registry import get_game
 from events.codec import encode
 from events.envelope import canonical_json
-from events.store import GameNotFound, GameRecord, GuardFailed, MetadataGuard, NewEvent, StaleVersion, StoredEvent
+from events.store import (
+    GameNotFound,
+    GameRecord,
+    GuardFailed,
+    MetadataGuard,
+    NewEvent,
+    StaleVersion,
+    StoredEvent,
+)
 from events.verify import seed_commitment
 from service import auth
 from service.errors import IdempotencyKeyReused, InvalidConfig, InvalidRequest

@@ -23,7 +23,7 @@ class LRU(Generic[K, V]):
     ``replace(old)`` says so (e.g. never replace a newer state by an older)."""
 
     def __init__(self, capacity: int, size: Callable[[V], int] = _one) -> None:
-        self._capacity = max(1, capacity)
+        self._capacity = capacity
         self._size = size
         self._data: OrderedDict[K, V] = OrderedDict()
         self._held = 0

@@ -61,7 +61,7 @@ from events.store import (
 )
 from events.timestamps import Clock, format_timestamp, system_clock
 from service.config import Settings
-from service.games import GameService
+from service.queries import GameQueries
 
 log = logging.getLogger("cablecar.webhooks")
 
@@ -309,13 +309,13 @@ class WebhookDispatcher:
     def __init__(
         self,
         store: EventStore,
-        games: GameService,
+        queries: GameQueries,
         policy: DispatchPolicy | None = None,
         sender: Sender | None = None,
         clock: Clock = system_clock,
     ) -> None:
         self.store = store
-        self.games = games
+        self.queries = queries
         self.policy = policy or DispatchPolicy()
         self._send = sender or functools.partial(http_send, allow_private=self.policy.private_addresses)
         self._clock = clock
@@ -393,13 +393,13 @@ class WebhookDispatcher:
 
     def _result(self, record: GameRecord) -> JSON | None:
         try:
-            loaded = self.games.load(record.game_id)
+            loaded = self.queries.load(record.game_id)
         except StoreError:
             raise
         except Exception:  # a game the rules cannot replay: deliver without its result
             log.exception("cannot rebuild game %s for its webhook result", record.game_id)
             return None
-        return loaded.game.result(loaded.state)
+        return loaded.definition.result(loaded.state)
 
     # --------------------------------------------------------------- deliver
     def deliver_due(self) -> int:
