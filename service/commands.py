@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain.core import Action, GameConfig, GameDefinition, replay
+from domain.core import JSON, Action, GameConfig, GameDefinition, replay
 from domain.errors import DomainError, GameFinished, MalformedAction
 from domain.registry import get_game
 from events.codec import encode
@@ -32,7 +32,7 @@ from events.store import (
 from events.verify import seed_commitment
 from service import auth
 from service.errors import IdempotencyKeyReused, InvalidConfig, InvalidRequest
-from service.presentation import JSON, render_event
+from service.presentation import render_event
 from service.queries import GameQueries, Loaded, definition_of
 from service.tokens import hash_token, new_token
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from domain.core import JSON
 from events.codec import decode
 from events.store import GameRecord, StoredEvent
 
 if TYPE_CHECKING:  # queries renders events with this module
     from service.queries import Loaded
-
-JSON = Any
 
 
 def game_summary(record: GameRecord) -> dict[str, JSON]:

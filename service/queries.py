@@ -11,14 +11,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain.core import STATUS_FINISHED, Action, GameDefinition, replay
+from domain.core import JSON, STATUS_FINISHED, Action, GameDefinition, replay
 from domain.registry import get_game
 from events.codec import decode
 from events.store import EventStore, GameRecord
 from service.cache import StateCache
 from service.errors import BrokenGame, InvalidRequest, NotFound
 from service.lru import LRU
-from service.presentation import JSON, render_event
+from service.presentation import render_event
 
 #: legal-action lists shorter than this are cheap to recompute and not kept
 LEGAL_MEMO_MIN = 2_000
