@@ -11,8 +11,9 @@ import events
 from events.store import EventStore
 from service import problems
 from service.cache import StateCache, open_cache
+from service.commands import GameCommands
 from service.config import Settings
-from service.games import GameService
+from service.queries import GameQueries
 from service.runtime import Runtime
 from service.webhooks.dispatcher import WebhookDispatcher
 from service.webhooks.policy import DispatchPolicy
@@ -48,8 +49,8 @@ def create_app(
     app.config["PROBLEM_BASE"] = settings.problem_base
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    games_service = GameService(store, cache)
-    app.extensions["cablecar"] = Runtime(settings, store, cache, games_service)
+    queries = GameQueries(store, cache)
+    app.extensions["cablecar"] = Runtime(settings, store, cache, queries, GameCommands(queries))
     problems.register(app)
 
     from service.ratelimit import install as install_rate_limit
@@ -78,7 +79,7 @@ def start_dispatcher(app: Flask) -> WebhookDispatcher | None:
     assert isinstance(rt, Runtime)
     if not rt.settings.webhooks:
         return None
-    dispatcher = WebhookDispatcher(rt.store, rt.games, DispatchPolicy.from_settings(rt.settings))
+    dispatcher = WebhookDispatcher(rt.store, rt.queries, DispatchPolicy.from_settings(rt.settings))
     app.extensions[WEBHOOKS_EXTENSION] = dispatcher
     dispatcher.start()
     return dispatcher

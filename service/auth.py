@@ -9,13 +9,12 @@ genuine is 401; a genuine token used where its scope does not reach is 403.
 
 from __future__ import annotations
 
+import hmac
 from dataclasses import dataclass
-
-from flask import request
 
 from events.store import EventStore, GameNotFound, GameRecord, OrganiserRecord
 from service import tokens
-from service.problems import ApiError
+from service.errors import Forbidden, Unauthorized
 
 
 @dataclass(frozen=True)
@@ -33,48 +32,64 @@ class Caller:
         return self.seat is None and not self.host and not self.organiser
 
 
+def _seat_of(record: GameRecord, token_hash: str) -> int | None:
+    for seat, stored in enumerate(record.metadata.get("seat_token_hashes", [])):
+        if hmac.compare_digest(token_hash, str(stored)):
+            return seat
+    return None
+
+
 def _token_valid_for(record: GameRecord, token: str) -> tuple[int | None, bool] | None:
-    meta = record.metadata
-    for seat, stored in enumerate(meta.get("seat_token_hashes", [])):
-        if tokens.matches(token, stored):
-            return seat, False
-    if tokens.matches(token, meta.get("host_token_hash")):
+    token_hash = tokens.hash_token(token)
+    seat = _seat_of(record, token_hash)
+    if seat is not None:
+        return seat, False
+    if tokens.matches(token, record.metadata.get("host_token_hash")):
         return None, True
     return None
 
 
-def game_caller(store: EventStore, record: GameRecord) -> Caller:
-    """Resolve the ``Authorization`` header against ``record``.
+def seat_of_token(record: GameRecord, header: str | None) -> int | None:
+    """The seat whose token the ``Authorization`` header value holds, judged
+    against ``record`` alone; None for anything else (no header, another
+    kind of token, a token this row does not know).  For a row this process
+    remembers: a None is no refusal, only a reason to ask
+    :func:`game_caller` with a fresh row."""
+    token = tokens.bearer(header)
+    return None if token is None else _seat_of(record, tokens.hash_token(token))
+
+
+def game_caller(store: EventStore, record: GameRecord, header: str | None) -> Caller:
+    """Resolve the ``Authorization`` header value against ``record``.
 
     No header: a spectator.  A token of this game: its seat or host.  A valid
     token of another game: 403.  Anything else: 401."""
-    header = request.headers.get("Authorization")
     if header is None:
         return Caller()
     token = tokens.bearer(header)
     parsed = tokens.parse(token) if token else None
     if parsed is None:
-        raise ApiError(401, "unauthorized", "the Authorization header must be 'Bearer <seat or host token>'")
+        raise Unauthorized("the Authorization header must be 'Bearer <seat or host token>'")
     if parsed.kind == "ot":
         organiser = organiser_of_token(store, parsed)
         if organiser is None:
-            raise ApiError(401, "unauthorized", "this organiser token is not valid")
+            raise Unauthorized("this organiser token is not valid")
         if record.metadata.get("organiser") == organiser.organiser_id:
             return Caller(organiser=True)
-        raise ApiError(403, "forbidden", "this game was not created with this organiser token")
+        raise Forbidden("this game was not created with this organiser token")
     if parsed.scope == record.game_id and parsed.kind in ("st", "ht"):
         found = _token_valid_for(record, parsed.raw)
         if found is not None:
             return Caller(seat=found[0], host=found[1])
-        raise ApiError(401, "unauthorized", "this token is not valid for this game")
+        raise Unauthorized("this token is not valid for this game")
     if parsed.kind in ("st", "ht"):
         try:
             other = store.get_game(parsed.scope)
         except GameNotFound:
             other = None
         if other is not None and _token_valid_for(other, parsed.raw) is not None:
-            raise ApiError(403, "forbidden", "this token belongs to another game")
-    raise ApiError(401, "unauthorized", "this token is not valid for this game")
+            raise Forbidden("this token belongs to another game")
+    raise Unauthorized("this token is not valid for this game")
 
 
 def require_seat(caller: Caller) -> int:
@@ -82,10 +97,10 @@ def require_seat(caller: Caller) -> int:
     if caller.seat is not None:
         return caller.seat
     if caller.host:
-        raise ApiError(403, "forbidden", "a host token cannot act for a seat; use that seat's token")
+        raise Forbidden("a host token cannot act for a seat; use that seat's token")
     if caller.organiser:
-        raise ApiError(403, "forbidden", "an organiser token cannot act for a seat; use that seat's token")
-    raise ApiError(401, "unauthorized", "a seat token is required: send 'Authorization: Bearer <seat token>'")
+        raise Forbidden("an organiser token cannot act for a seat; use that seat's token")
+    raise Unauthorized("a seat token is required: send 'Authorization: Bearer <seat token>'")
 
 
 def require_host(caller: Caller) -> None:
@@ -93,10 +108,9 @@ def require_host(caller: Caller) -> None:
     if caller.host:
         return
     if caller.spectator:
-        raise ApiError(
-            401, "unauthorized", "a host token is required: send 'Authorization: Bearer <host token>'"
+        raise Unauthorized("a host token is required: send 'Authorization: Bearer <host token>'"
         )
-    raise ApiError(403, "forbidden", "only the game's host token may manage the game")
+    raise Forbidden("only the game's host token may manage the game")
 
 
 def organiser_of_token(store: EventStore, parsed: tokens.ParsedToken) -> OrganiserRecord | None:
@@ -119,35 +133,32 @@ def _genuine_game_token(store: EventStore, parsed: tokens.ParsedToken) -> bool:
     return _token_valid_for(record, parsed.raw) is not None
 
 
-def organiser_caller(store: EventStore) -> OrganiserRecord:
-    """The organiser whose token the ``Authorization`` header holds.
+def organiser_caller(store: EventStore, header: str | None) -> OrganiserRecord:
+    """The organiser whose token the ``Authorization`` header value holds.
 
     No header, a malformed or a wrong token: 401.  A genuine seat or host
     token: 403 (it is valid, but its scope is one game)."""
-    token = tokens.bearer(request.headers.get("Authorization"))
+    token = tokens.bearer(header)
     parsed = tokens.parse(token) if token else None
     if parsed is None:
-        raise ApiError(
-            401,
-            "unauthorized",
-            "an organiser token is required: send 'Authorization: Bearer <organiser token>'",
+        raise Unauthorized("an organiser token is required: send 'Authorization: Bearer <organiser token>'",
         )
     organiser = organiser_of_token(store, parsed)
     if organiser is not None:
         return organiser
     if _genuine_game_token(store, parsed):
-        raise ApiError(403, "forbidden", "a seat or host token cannot do this; use an organiser token")
-    raise ApiError(401, "unauthorized", "this token is not a valid organiser token")
+        raise Forbidden("a seat or host token cannot do this; use an organiser token")
+    raise Unauthorized("this token is not a valid organiser token")
 
 
-def optional_organiser(store: EventStore) -> OrganiserRecord | None:
+def optional_organiser(store: EventStore, header: str | None) -> OrganiserRecord | None:
     """For creating a game: the organiser of an organiser token (401 if it is
     not genuine); None without one (other tokens are ignored, as before)."""
-    token = tokens.bearer(request.headers.get("Authorization"))
+    token = tokens.bearer(header)
     parsed = tokens.parse(token) if token else None
     if parsed is None or parsed.kind != "ot":
         return None
     organiser = organiser_of_token(store, parsed)
     if organiser is None:
-        raise ApiError(401, "unauthorized", "this organiser token is not valid")
+        raise Unauthorized("this organiser token is not valid")
     return organiser

@@ -2,7 +2,7 @@
 and tabulate their results (as JSON rows or CSV).
 
 A batch is created all or nothing: every table is set up in memory first
-(:meth:`GameService.prepare_game`), a bad table is refused with its index,
+(:meth:`GameCommands.new_game`), a bad table is refused with its index,
 and only then are the batch row and every game written in one transaction
 (:meth:`EventStore.create_batch`).  Each game carries ``batch``,
 ``batch_table`` and ``organiser`` in its metadata, so ``GET /v1/games?batch=``
@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from domain.core import JSON, STATUS_FINISHED, Standing
 from domain.registry import game_definition
 from events.store import BatchPage, BatchRecord, EventStore, GameRecord, OrganiserRecord
-from service.games import GameService, PreparedGame
+from service.commands import GameCommands, NewGame
+from service.errors import InvalidRequest, ServiceError
 from service.organisers import OrganiserService
-from service.problems import ApiError
+from service.queries import GameQueries
 
 #: Most tables one batch may hold.
 MAX_TABLES = 100
@@ -58,7 +59,7 @@ class CreatedBatch:
     only here, once)."""
 
     batch: BatchRecord
-    games: tuple[PreparedGame, ...]
+    games: tuple[NewGame, ...]
 
 
 @dataclass(frozen=True)
@@ -138,9 +139,10 @@ def results_csv(batch_id: str, tables: Sequence[TableResult]) -> str:
 class BatchService:
     """Create batches and read them back (organiser only)."""
 
-    def __init__(self, store: EventStore, games: GameService) -> None:
+    def __init__(self, store: EventStore, commands: GameCommands, queries: GameQueries) -> None:
         self.store = store
-        self.games = games
+        self.commands = commands
+        self.queries = queries
         self.organisers = OrganiserService(store)
 
     def create(
@@ -152,23 +154,19 @@ class BatchService:
         try:
             game_definition(game_type)
         except KeyError as e:
-            raise ApiError(
-                400, "invalid_request", f"unknown game type {game_type!r}; see /v1/games-types"
-            ) from e
+            raise InvalidRequest(f"unknown game type {game_type!r}; see /v1/games-types") from e
         if not 1 <= len(tables) <= MAX_TABLES:
-            raise ApiError(400, "invalid_request", f"a batch has 1 to {MAX_TABLES} tables")
+            raise InvalidRequest(f"a batch has 1 to {MAX_TABLES} tables")
         batch_id = secrets.token_hex(8)
-        prepared: list[PreparedGame] = []
+        prepared: list[NewGame] = []
         for index, table in enumerate(tables):
             extra = {"batch": batch_id, "batch_table": index, "organiser": organiser.organiser_id}
             try:
                 prepared.append(
-                    self.games.prepare_game(game_type, table.players, table.seed, table.start_seat, extra)
+                    self.commands.new_game(game_type, table.players, table.seed, table.start_seat, extra)
                 )
-            except ApiError as e:
-                raise ApiError(
-                    e.status, e.code, f"table {index}: {e.detail}", **{**e.extra, "table": index}
-                ) from e
+            except ServiceError as e:
+                raise e.with_detail(f"table {index}: {e.detail}", table=index) from e
         batch = self.store.create_batch(
             batch_id,
             organiser.organiser_id,
@@ -209,9 +207,9 @@ class BatchService:
             result: Mapping[str, JSON] | None = None
             standings: tuple[Standing, ...] | None = None
             if record.status == STATUS_FINISHED:
-                loaded = self.games.load(record.game_id)
-                result = loaded.game.result(loaded.state)
-                standings = loaded.game.standings(loaded.state)
+                loaded = self.queries.load(record.game_id)
+                result = loaded.definition.result(loaded.state)
+                standings = loaded.definition.standings(loaded.state)
             tables.append(
                 TableResult(
                     table=int(record.metadata.get("batch_table", 0)),

@@ -29,9 +29,10 @@ import pickle
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
+
+from service.lru import LRU
 
 log = logging.getLogger(__name__)
 
@@ -100,35 +101,22 @@ class InProcessCache(StateCache):
 
     def __init__(self, max_entries: int = 2048) -> None:
         super().__init__()
-        self._max = max_entries
-        self._data: OrderedDict[str, tuple[int, Any]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._states: LRU[str, tuple[int, Any]] = LRU(max_entries)
 
     def get(self, game_id: str, want: int | None = None) -> tuple[int, Any] | None:
-        with self._lock:
-            entry = self._data.get(game_id)
-            if entry is not None:
-                self._data.move_to_end(game_id)
-            return entry
+        return self._states.get(game_id)
 
     def get_local(self, game_id: str) -> tuple[int, Any] | None:
-        return self.get(game_id)
+        return self._states.get(game_id)
 
     def put(self, game_id: str, version: int, state: Any) -> None:
-        with self._lock:
-            old = self._data.get(game_id)
-            if old is not None and old[0] >= version:
-                return
-            self._data[game_id] = (version, state)
-            self._data.move_to_end(game_id)
-            while len(self._data) > self._max:
-                self._data.popitem(last=False)
+        self._states.put(game_id, (version, state), replace=lambda old: old[0] < version)
 
     def __len__(self) -> int:
-        return len(self._data)
+        return len(self._states)
 
     def health(self) -> CacheHealth:
-        return CacheHealth(self.backend, True, f"{len(self._data)} games cached in this process")
+        return CacheHealth(self.backend, True, f"{len(self._states)} games cached in this process")
 
 
 class RedisCache(StateCache):

@@ -13,7 +13,7 @@ from service.bot import add_parser as add_bot
 
 if TYPE_CHECKING:
     from service.config import Settings
-    from service.games import GameService
+    from service.queries import GameQueries
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -116,17 +116,17 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if verdict.ok else 1
 
 
-def _open_runtime() -> tuple[Settings, GameService]:
-    """The configured store and a game service on an in-process cache."""
+def _open_runtime() -> tuple[Settings, GameQueries]:
+    """The configured store and the game queries on an in-process cache."""
     import events
     from service.cache import open_cache
     from service.config import Settings
-    from service.games import GameService
+    from service.queries import GameQueries
 
     settings = Settings.from_env()
     store = events.open_store(settings.database_url, settings.data_dir)
     cache = open_cache(None, b"cablecar-cli", settings.cache_entries)
-    return settings, GameService(store, cache)
+    return settings, GameQueries(store, cache)
 
 
 def _organiser_name(text: str) -> str:
@@ -139,11 +139,11 @@ def _organiser_name(text: str) -> str:
 def _organiser_create(args: argparse.Namespace) -> int:
     from service.organisers import OrganiserService
 
-    _, games = _open_runtime()
+    _, queries = _open_runtime()
     try:
-        created = OrganiserService(games.store).create(args.name)
+        created = OrganiserService(queries.store).create(args.name)
     finally:
-        games.store.close()
+        queries.store.close()
     print(f"organiser {created.record.organiser_id} ({created.record.name})")
     print(f"token: {created.token}")
     print("The token is shown only now; the server keeps only its hash.", file=sys.stderr)
@@ -157,9 +157,9 @@ def _webhooks_run(args: argparse.Namespace) -> int:
     from service.webhooks.dispatcher import WebhookDispatcher
     from service.webhooks.policy import DispatchPolicy
 
-    settings, games = _open_runtime()
+    settings, queries = _open_runtime()
     policy = DispatchPolicy.from_settings(settings)
-    dispatcher = WebhookDispatcher(games.store, games, policy)
+    dispatcher = WebhookDispatcher(queries.store, queries, policy)
     try:
         if args.once:
             report = dispatcher.run_once()
@@ -175,7 +175,7 @@ def _webhooks_run(args: argparse.Namespace) -> int:
         dispatcher.run(stop)
         return 0
     finally:
-        games.store.close()
+        queries.store.close()
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from events.store import BatchRecord, DeliveryPage, EventStore, OrganiserRecord, WebhookRecord
-from service.problems import ApiError
+from service.errors import Forbidden, InvalidRequest, NotFound
 from service.tokens import hash_token, new_token
 from service.webhooks.signing import WEBHOOK_EVENTS
 from service.webhooks.transport import url_refusal
@@ -57,10 +57,10 @@ class OrganiserService:
         batches); the answer holds the signing secret, shown only then."""
         unknown = sorted(set(events) - set(WEBHOOK_EVENTS))
         if unknown or not events:
-            raise ApiError(400, "invalid_request", f"events must be some of {list(WEBHOOK_EVENTS)}")
+            raise InvalidRequest(f"events must be some of {list(WEBHOOK_EVENTS)}")
         refusal = None if self.private_addresses else url_refusal(url)
         if refusal is not None:
-            raise ApiError(400, "invalid_request", f"url: {refusal}")
+            raise InvalidRequest(f"url: {refusal}")
         if batch_id is not None:
             self.owned_batch(organiser, batch_id, as_field=True)
         ordered = [e for e in WEBHOOK_EVENTS if e in events]
@@ -80,9 +80,9 @@ class OrganiserService:
         was deleted, unless ``deleted_too``), 403 if it is another organiser's."""
         hook = self.store.get_webhook(webhook_id)
         if hook is None or not (hook.active or deleted_too):
-            raise ApiError(404, "not_found", f"no webhook with id {webhook_id!r}")
+            raise NotFound(f"no webhook with id {webhook_id!r}")
         if hook.organiser_id != organiser.organiser_id:
-            raise ApiError(403, "forbidden", "this webhook belongs to another organiser")
+            raise Forbidden("this webhook belongs to another organiser")
         return hook
 
     def delete_webhook(self, organiser: OrganiserRecord, webhook_id: str) -> None:
@@ -105,13 +105,11 @@ class OrganiserService:
         batch = self.store.get_batch(batch_id)
         if batch is None:
             if as_field:
-                raise ApiError(
-                    400,
-                    "invalid_request",
+                raise InvalidRequest(
                     f"batch: no batch with id {batch_id!r}",
                     errors=[{"field": "batch", "message": "no such batch"}],
                 )
-            raise ApiError(404, "not_found", f"no batch with id {batch_id!r}")
+            raise NotFound(f"no batch with id {batch_id!r}")
         if batch.organiser_id != organiser.organiser_id:
-            raise ApiError(403, "forbidden", "this batch belongs to another organiser")
+            raise Forbidden("this batch belongs to another organiser")
         return batch

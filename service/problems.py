@@ -1,6 +1,7 @@
 """The one error shape of the API: RFC 9457 problem+json.
 
-Every refusal raised anywhere in a request (an :class:`ApiError`, a rules
+Every refusal raised anywhere in a request (a service
+:class:`~service.errors.ServiceError`, a rules
 :class:`~domain.errors.DomainError`, a store error, a marshmallow validation
 error, a werkzeug HTTP error) is turned into
 ``{"type", "title", "status", "code", "detail", ...}`` by :func:`register`.
@@ -17,6 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from domain.errors import DomainError
 from events.store import GameNotFound, InvalidCursor, StaleVersion, StoreUnavailable
+from service.errors import RateLimited, ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -42,18 +44,6 @@ TITLES = {
 }
 
 
-class ApiError(Exception):
-    """An error answer: HTTP ``status``, stable ``code``, human ``detail``."""
-
-    def __init__(self, status: int, code: str, detail: str, **extra: Any) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.code = code
-        self.detail = detail
-        self.extra = extra
-        self.headers: dict[str, str] = {}
-
-
 def problem(status: int, code: str, detail: str, **extra: Any) -> Response:
     """Build a problem+json response."""
     base = current_app.config.get("PROBLEM_BASE", "https://cablecar.dev/errors/")
@@ -69,18 +59,39 @@ def problem(status: int, code: str, detail: str, **extra: Any) -> Response:
     return resp
 
 
-_DOMAIN_STATUS = {"illegal_action": 422, "not_your_turn": 409, "game_finished": 409, "invalid_request": 400}
+#: the HTTP status of every problem code (the service and the rules know codes only)
+STATUS = {
+    "invalid_request": 400,
+    "unauthorized": 401,
+    "forbidden": 403,
+    "not_found": 404,
+    "not_your_turn": 409,
+    "stale_version": 409,
+    "game_finished": 409,
+    "game_not_finished": 409,
+    "illegal_action": 422,
+    "invalid_config": 422,
+    "idempotency_key_reused": 422,
+    "rate_limited": 429,
+    "internal_error": 500,
+}
+
+#: rules errors whose answer names the broken rule in ``reason``
+_WITH_REASON = ("illegal_action", "invalid_config", "invalid_request")
 
 
-def from_domain(err: DomainError) -> ApiError:
-    """Map a rules error to its API error."""
-    if err.kind == "illegal_action":
-        return ApiError(422, "illegal_action", err.detail, reason=err.code)
-    if err.kind == "invalid_config":
-        return ApiError(422, "invalid_config", err.detail, reason=err.code)
-    if err.kind == "invalid_request":
-        return ApiError(400, "invalid_request", err.detail, reason=err.code)
-    return ApiError(_DOMAIN_STATUS.get(err.kind, 422), err.kind, err.detail)
+def service_problem(err: ServiceError) -> Response:
+    """The answer to a refusal of the service."""
+    resp = problem(STATUS[err.code], err.code, err.detail, **err.extra)
+    if isinstance(err, RateLimited):
+        resp.headers["Retry-After"] = str(err.retry_after)
+    return resp
+
+
+def domain_problem(err: DomainError) -> Response:
+    """The answer to a refusal of the rules."""
+    reason = err.code if err.kind in _WITH_REASON else None
+    return problem(STATUS.get(err.kind, 422), err.kind, err.detail, reason=reason)
 
 
 def _flatten(messages: Any, prefix: str = "") -> list[dict[str, str]]:
@@ -102,16 +113,8 @@ def _flatten(messages: Any, prefix: str = "") -> list[dict[str, str]]:
 def register(app: Flask) -> None:
     """Install the error handlers that give every error the problem shape."""
 
-    @app.errorhandler(ApiError)
-    def _api_error(err: ApiError) -> Response:
-        resp = problem(err.status, err.code, err.detail, **err.extra)
-        for k, v in err.headers.items():
-            resp.headers[k] = v
-        return resp
-
-    @app.errorhandler(DomainError)
-    def _domain_error(err: DomainError) -> Response:
-        return _api_error(from_domain(err))
+    app.register_error_handler(ServiceError, service_problem)
+    app.register_error_handler(DomainError, domain_problem)
 
     @app.errorhandler(ValidationError)
     def _validation(err: ValidationError) -> Response:

@@ -15,7 +15,7 @@ from flask import Flask, request
 
 from service.cache import StateCache
 from service.config import Settings
-from service.problems import ApiError
+from service.errors import RateLimited
 
 
 class _Counter:
@@ -62,8 +62,4 @@ def install(app: Flask, settings: Settings, cache: StateCache) -> None:
             count = local.incr(key, window)
         if count > limit:
             retry = max(1, int((window + 1) * window_len - now + 0.999))
-            err = ApiError(
-                429, "rate_limited", f"more than {limit} requests in {window_len} s; retry in {retry} s"
-            )
-            err.headers["Retry-After"] = str(retry)
-            raise err
+            raise RateLimited(f"more than {limit} requests in {window_len} s; retry in {retry} s", retry)

@@ -7,8 +7,8 @@ from typing import Any
 from domain.rng import ALGORITHM
 from events.store import StoredEvent
 from events.verify import verify_record
-from service.games import GameService, Loaded
-from service.problems import ApiError
+from service.errors import GameNotFinished
+from service.queries import GameQueries, Loaded
 
 EXPORT_FORMAT = "cablecar-export/1"
 
@@ -38,13 +38,13 @@ def export_header(loaded: Loaded) -> dict[str, Any]:
         "game": {
             "id": loaded.record.game_id,
             "type": loaded.record.game_type,
-            "status": loaded.game.status(loaded.state),
+            "status": loaded.definition.status(loaded.state),
             "version": loaded.version,
             "created_at": loaded.record.created_at,
             "players": list(meta.get("players", [])),
             "start_seat": meta.get("start_seat", 0),
-            "rules_version": meta.get("rules_version", loaded.game.rules_version),
-            "board_version": meta.get("board_version", loaded.game.board_version),
+            "rules_version": meta.get("rules_version", loaded.definition.rules_version),
+            "board_version": meta.get("board_version", loaded.definition.board_version),
             "batch": meta.get("batch"),
         },
         "seed": {
@@ -55,30 +55,30 @@ def export_header(loaded: Loaded) -> dict[str, Any]:
             "commitment_scheme": "sha256(salt + ':' + seed)",
             "rng": ALGORITHM,
         },
-        "result": loaded.game.result(loaded.state),
+        "result": loaded.definition.result(loaded.state),
     }
 
 
-def export_game(service: GameService, game_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def export_game(queries: GameQueries, game_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The complete record of a finished game: (header, events)."""
-    loaded = service.load(game_id)
+    loaded = queries.load(game_id)
     if not loaded.finished:
-        raise ApiError(409, "game_not_finished", "the export (with the seed) is available once the game is finished")
-    events = [envelope_json(e) for e in service.store.load(game_id)]
+        raise GameNotFinished("the export (with the seed) is available once the game is finished")
+    events = [envelope_json(e) for e in queries.store.load(game_id)]
     header = export_header(loaded)
     header["chain"] = {"length": len(events), "head": events[-1]["hash"] if events else None}
     return header, events
 
 
-def audit_game(service: GameService, game_id: str) -> dict[str, Any]:
+def audit_game(queries: GameQueries, game_id: str) -> dict[str, Any]:
     """Run the offline verifier's checks on the stored game (hash chain, seed
     against its commitment, setup re-derived from the seed, every move through
     the rules, final result).  For a game in progress the server's secret seed
     is used but never shown: messages name events and fields, not values."""
-    loaded = service.load(game_id)
+    loaded = queries.load(game_id)
     header = export_header(loaded)
     header["game"]["status"] = loaded.record.status
     header["game"]["version"] = loaded.record.version
-    events = [envelope_json(e) for e in service.store.load(game_id)]
+    events = [envelope_json(e) for e in queries.store.load(game_id)]
     verdict = verify_record(header, events, require_revealed_seed=False)
     return {"version": loaded.version, **verdict.to_json()}

@@ -1,4 +1,4 @@
-"""The per-application objects (store, cache, game service, settings)."""
+"""The per-application objects (settings, store, cache, the game queries and commands)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from flask import current_app
 
 from events.store import EventStore
 from service.cache import StateCache
+from service.commands import GameCommands
 from service.config import Settings
-from service.games import GameService
+from service.queries import GameQueries
 
 
 @dataclass(frozen=True)
@@ -19,7 +20,8 @@ class Runtime:
     settings: Settings
     store: EventStore
     cache: StateCache
-    games: GameService
+    queries: GameQueries
+    commands: GameCommands
 
 
 def runtime() -> Runtime:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.core import STATUS_FINISHED
+from domain.errors import GameFinished
 from events.store import EventStore
-from service.problems import ApiError
+from service.errors import KeptChanging, NotFound
 from service.tokens import hash_token, new_token
 
 #: Compare-and-set attempts before giving up under heavy contention.
@@ -37,15 +38,13 @@ def rotate_seat_token(store: EventStore, game_id: str, seat: int) -> RotatedSeat
         record = store.get_game(game_id)
         hashes = list(record.metadata.get("seat_token_hashes", []))
         if not 0 <= seat < len(hashes):
-            raise ApiError(404, "not_found", f"game {game_id} has no seat {seat}")
+            raise NotFound(f"game {game_id} has no seat {seat}")
         if record.status == STATUS_FINISHED:
-            raise ApiError(409, "game_finished", "the game is finished; its seat tokens can no longer act")
+            raise GameFinished("the game is finished; its seat tokens can no longer act")
         token = new_token("st", game_id)
         rotated = [*hashes[:seat], hash_token(token), *hashes[seat + 1 :]]
         if store.compare_and_set_metadata(game_id, "seat_token_hashes", hashes, rotated):
             players = record.metadata.get("players", [])
             name = str(players[seat]) if seat < len(players) else ""
             return RotatedSeatToken(game_id, seat, name, token)
-    raise ApiError(
-        409, "stale_version", "the game's tokens kept changing; retry", current_version=record.version
-    )
+    raise KeptChanging("the game's tokens kept changing; retry", current_version=record.version)

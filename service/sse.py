@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 
 from service.auth import Caller
-from service.games import GameService
+from service.queries import GameQueries
 
 
 def format_event(event_id: int | None, data: object, event: str | None = None) -> str:
@@ -31,7 +31,7 @@ def format_event(event_id: int | None, data: object, event: str | None = None) -
 
 
 def stream(
-    service: GameService,
+    queries: GameQueries,
     game_id: str,
     caller: Caller,
     after: int,
@@ -43,9 +43,9 @@ def stream(
     yield "retry: 2000\n\n"
     position = after
     while True:
-        loaded = service.load(game_id)
+        loaded = queries.load(game_id)
         if loaded.version > position:
-            for event in service.events_for(loaded, caller.seat, position, 200):
+            for event in queries.events(loaded, caller.seat, position, 200):
                 position = event["seq"]
                 yield format_event(position, event)
             continue
@@ -55,5 +55,5 @@ def stream(
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return
-        if not service.store.wait_for_events(game_id, position, min(heartbeat, remaining)):
+        if not queries.store.wait_for_events(game_id, position, min(heartbeat, remaining)):
             yield ": keep-alive\n\n"

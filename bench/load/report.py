@@ -298,7 +298,7 @@ def _findings(results: RunResults) -> list[str]:
                 "row, reads Redis, appends and writes Redis: "
                 f"{_f(load.ratio_of(load.fullpath), 2)} of the baseline at "
                 f"{_f(full_cpu.get('total', math.nan), 2)} ms of CPU per action; the one-round-trip path "
-                f"(`GameService.act_on_recent`) is x{_f(gain, 2)} that."
+                f"(inside `GameCommands.act`, `service/commands.py`) is x{_f(gain, 2)} that."
             )
     shared = [r for r in results.races if r.same_key and r.refused]
     in_flight = sum(f.seen.stale_in_flight for f in results.faults)
@@ -307,8 +307,8 @@ def _findings(results: RunResults) -> list[str]:
             "A retry with the same Idempotency-Key can be answered `409 stale_version` instead of the replay "
             f"when its first attempt is still in flight ({sum(sum(r.refused.values()) for r in shared)} of the "
             f"shared-key racers; {in_flight} retries after a dropped answer). Nothing is written twice (the "
-            "checks above pass), but the client is told its action failed when it succeeded: `GameService.act` "
-            "(`service/games.py`) must look the key up again before it answers a refusal."
+            "checks above pass), but the client is told its action failed when it succeeded: `GameCommands.act` "
+            "(`service/commands.py`) must look the key up again before it answers a refusal."
         )
     if results.fuzz is not None:
         for run in results.fuzz.schemathesis:

@@ -11,7 +11,7 @@ from flask import Blueprint, Response, json, request, url_for
 from domain.core import STATUS_FINISHED, STATUSES
 from service.auth import organiser_caller
 from service.batches import BatchService, TableSpec, results_csv
-from service.routes.games import json_body
+from service.routes.edge import authorization, json_body
 from service.runtime import runtime
 from service.schemas.tournament import (
     BatchCreatedSchema,
@@ -28,13 +28,13 @@ bp = Blueprint("batches", __name__, url_prefix="/v1")
 
 def _service() -> BatchService:
     rt = runtime()
-    return BatchService(rt.store, rt.games)
+    return BatchService(rt.store, rt.commands, rt.queries)
 
 
 @bp.post("/batches")
 def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Create every game of a batch, or none."""
-    organiser = organiser_caller(runtime().store)
+    organiser = organiser_caller(runtime().store, authorization())
     data = CreateBatchSchema().load(json_body())
     tables = [
         TableSpec(tuple(p["name"] for p in t["players"]), t["seed"], t["start_seat"]) for t in data["tables"]
@@ -73,7 +73,7 @@ def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
 @bp.get("/batches")
 def list_batches() -> dict[str, Any]:
     """The organiser's batches, newest first."""
-    organiser = organiser_caller(runtime().store)
+    organiser = organiser_caller(runtime().store, authorization())
     q = BatchesQuerySchema().load(request.args.to_dict())
     page = _service().batches(organiser, q["limit"], q["cursor"])
     batches = [
@@ -92,7 +92,7 @@ def list_batches() -> dict[str, Any]:
 @bp.get("/batches/<batch_id>")
 def get_batch(batch_id: str) -> dict[str, Any]:
     """The batch's games and how far each is."""
-    organiser = organiser_caller(runtime().store)
+    organiser = organiser_caller(runtime().store, authorization())
     batch, records = _service().games_of(organiser, batch_id)
     counts = Counter(r.status for r in records)
     body = {
@@ -121,7 +121,7 @@ def get_batch(batch_id: str) -> dict[str, Any]:
 def batch_results(batch_id: str) -> Response:
     """Per table: players, scores, ranks and winners; JSON, or CSV with
     ``Accept: text/csv`` or ``?format=csv``."""
-    organiser = organiser_caller(runtime().store)
+    organiser = organiser_caller(runtime().store, authorization())
     q = ResultsQuerySchema().load(request.args.to_dict())
     batch, tables = _service().results(organiser, batch_id)
     wants_csv = q["format"] == "csv" or (

@@ -11,7 +11,7 @@ from flask import Blueprint, Response
 
 from domain.registry import all_games
 from events.store import StoreError
-from service.games import find_game_type
+from service.queries import definition_of
 from service.runtime import runtime
 from service.schemas.action_bodies import action_bodies
 from service.schemas.responses import GameTypesSchema, HealthSchema
@@ -58,7 +58,7 @@ def game_types() -> dict[str, Any]:
 @bp.get("/v1/boards/<type_id>")
 def board(type_id: str) -> dict[str, Any]:
     """Static board data of a game type, for rendering."""
-    game = find_game_type(type_id)
+    game = definition_of(type_id)
     data = dict(game.board())
     data.setdefault("type", game.type_id)
     return data

@@ -8,9 +8,9 @@ from typing import Any
 from flask import Blueprint
 
 from service.auth import organiser_caller
+from service.errors import Forbidden
 from service.organisers import OrganiserService
-from service.problems import ApiError
-from service.routes.games import json_body
+from service.routes.edge import authorization, json_body
 from service.runtime import runtime
 from service.schemas.tournament import CreateOrganiserSchema, OrganiserCreatedSchema, OrganiserSchema
 
@@ -23,8 +23,8 @@ def create_organiser() -> tuple[dict[str, Any], int]:
     (then ``cablecar organiser create NAME`` makes them)."""
     rt = runtime()
     if not rt.settings.open_organisers:
-        raise ApiError(
-            403, "forbidden", "organisers are created by the operator here (cablecar organiser create NAME)"
+        raise Forbidden(
+            "organisers are created by the operator here (cablecar organiser create NAME)"
         )
     data = CreateOrganiserSchema().load(json_body())
     created = OrganiserService(rt.store).create(data["name"])
@@ -40,6 +40,6 @@ def create_organiser() -> tuple[dict[str, Any], int]:
 @bp.get("/organisers/me")
 def whoami() -> dict[str, Any]:
     """The organiser the presented token belongs to."""
-    organiser = organiser_caller(runtime().store)
+    organiser = organiser_caller(runtime().store, authorization())
     body = {"id": organiser.organiser_id, "name": organiser.name, "created_at": organiser.created_at}
     return OrganiserSchema().dump(body)

@@ -16,7 +16,7 @@ bp = Blueprint("records", __name__, url_prefix="/v1")
 @bp.get("/games/<game_id>/export")
 def export(game_id: str) -> Response:
     """The complete record of a finished game, as JSON or NDJSON."""
-    header, events = export_game(runtime().games, game_id)
+    header, events = export_game(runtime().queries, game_id)
     best = request.accept_mimetypes.best_match(["application/json", "application/x-ndjson"])
     if best == "application/x-ndjson" and request.accept_mimetypes["application/x-ndjson"] > \
             request.accept_mimetypes["application/json"]:
@@ -29,4 +29,4 @@ def export(game_id: str) -> Response:
 @bp.get("/games/<game_id>/audit")
 def audit(game_id: str) -> dict[str, Any]:
     """Verification of the stored game."""
-    return audit_game(runtime().games, game_id)
+    return audit_game(runtime().queries, game_id)

@@ -15,7 +15,7 @@ from importlib.resources.abc import Traversable
 
 from flask import Blueprint, Response
 
-from service.problems import ApiError
+from service.errors import NotFound
 
 bp = Blueprint("web", __name__)
 
@@ -63,6 +63,6 @@ def asset(asset: str) -> Response:
     match = ASSET_NAME.match(asset)
     source = web_root().joinpath(asset)
     if match is None or not source.is_file():
-        raise ApiError(404, "not_found", f"no file {asset!r} in the web client")
+        raise NotFound(f"no file {asset!r} in the web client")
     media = MEDIA_TYPES["." + match.group(1)]
     return _headers(Response(source.read_bytes(), content_type=f"{media}; charset=utf-8"))

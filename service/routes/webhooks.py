@@ -11,7 +11,7 @@ from flask import Blueprint, Response, request, url_for
 from events.store import DeliveryRecord, WebhookRecord
 from service.auth import organiser_caller
 from service.organisers import OrganiserService
-from service.routes.games import json_body
+from service.routes.edge import authorization, json_body
 from service.runtime import runtime
 from service.schemas.tournament import (
     CreateWebhookSchema,
@@ -71,7 +71,7 @@ def delivery_json(d: DeliveryRecord) -> dict[str, Any]:
 @bp.post("/webhooks")
 def create_webhook() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Register a webhook; the signing secret is shown only in this answer."""
-    organiser = organiser_caller(runtime().store)
+    organiser = organiser_caller(runtime().store, authorization())
     data = CreateWebhookSchema().load(json_body())
     hook = _service().register_webhook(organiser, data["url"], data["events"], data["batch"])
     location = url_for("webhooks.get_webhook", webhook_id=hook.webhook_id)
@@ -85,21 +85,21 @@ def create_webhook() -> tuple[dict[str, Any], int, dict[str, str]]:
 @bp.get("/webhooks")
 def list_webhooks() -> dict[str, Any]:
     """The organiser's webhooks, oldest first."""
-    organiser = organiser_caller(runtime().store)
+    organiser = organiser_caller(runtime().store, authorization())
     return WebhooksSchema().dump({"webhooks": [webhook_json(h) for h in _service().webhooks(organiser)]})
 
 
 @bp.get("/webhooks/<webhook_id>")
 def get_webhook(webhook_id: str) -> dict[str, Any]:
     """One of the organiser's webhooks."""
-    organiser = organiser_caller(runtime().store)
+    organiser = organiser_caller(runtime().store, authorization())
     return WebhookSchema().dump(webhook_json(_service().owned_webhook(organiser, webhook_id)))
 
 
 @bp.delete("/webhooks/<webhook_id>")
 def delete_webhook(webhook_id: str) -> Response:
     """Stop a webhook; its pending deliveries are given up."""
-    organiser = organiser_caller(runtime().store)
+    organiser = organiser_caller(runtime().store, authorization())
     _service().delete_webhook(organiser, webhook_id)
     return Response(status=204)
 
@@ -107,7 +107,7 @@ def delete_webhook(webhook_id: str) -> Response:
 @bp.get("/webhooks/<webhook_id>/deliveries")
 def list_deliveries(webhook_id: str) -> dict[str, Any]:
     """The webhook's deliveries, newest first: state, attempts, status codes, next retry."""
-    organiser = organiser_caller(runtime().store)
+    organiser = organiser_caller(runtime().store, authorization())
     q = DeliveriesQuerySchema().load(request.args.to_dict())
     page = _service().deliveries(organiser, webhook_id, q["limit"], q["cursor"])
     body = {

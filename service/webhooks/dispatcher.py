@@ -47,7 +47,7 @@ from events.store import (
     WebhookRecord,
 )
 from events.timestamps import Clock, format_timestamp, system_clock
-from service.games import GameService
+from service.queries import GameQueries
 from service.webhooks.policy import DispatchPolicy
 from service.webhooks.signing import GAME_FINISHED, GAME_STARTED, delivery_body, delivery_headers
 from service.webhooks.transport import Sender, http_send
@@ -76,13 +76,13 @@ class WebhookDispatcher:
     def __init__(
         self,
         store: EventStore,
-        games: GameService,
+        queries: GameQueries,
         policy: DispatchPolicy | None = None,
         sender: Sender | None = None,
         clock: Clock = system_clock,
     ) -> None:
         self.store = store
-        self.games = games
+        self.queries = queries
         self.policy = policy or DispatchPolicy()
         self._send = sender or functools.partial(http_send, allow_private=self.policy.private_addresses)
         self._clock = clock
@@ -160,13 +160,13 @@ class WebhookDispatcher:
 
     def _result(self, record: GameRecord) -> JSON | None:
         try:
-            loaded = self.games.load(record.game_id)
+            loaded = self.queries.load(record.game_id)
         except StoreError:
             raise
         except Exception:  # a game the rules cannot replay: deliver without its result
             log.exception("cannot rebuild game %s for its webhook result", record.game_id)
             return None
-        return loaded.game.result(loaded.state)
+        return loaded.definition.result(loaded.state)
 
     # --------------------------------------------------------------- deliver
     def deliver_due(self) -> int:

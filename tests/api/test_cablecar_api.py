@@ -66,7 +66,7 @@ def test_pages_of_a_long_list_are_computed_once(client: FlaskClient, app: Flask,
     pages = [client.get(f"{url}?limit=100&cursor={c}", headers=token).get_json() for c in (100, 200, 300)]
     assert len(calls) == 1
     seen = [a for p in [first, *pages] for a in p["actions"]]
-    state = app.extensions["cablecar"].games.load(game["id"]).state
+    state = app.extensions["cablecar"].queries.load(game["id"]).state
     assert seen == [a.to_body() for a in real(state, 0)[:400]]
     assert {p["total"] for p in pages} == {first["total"]} and first["total"] > 2000
     assert len({json.dumps(a, sort_keys=True) for a in seen}) == 400

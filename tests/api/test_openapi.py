@@ -37,11 +37,10 @@ from werkzeug.test import TestResponse
 
 from domain.cablecar import GAME as CABLE_CAR
 from domain.cablecar.actions import Roll, StartRide
-from domain.registry import all_games
+from domain.registry import all_games, game_definition
 from service.app import create_app
 from service.config import Settings
 from service.problems import TITLES
-from service.schemas.actions import ACTION_SCHEMAS, load_action
 from tests.api.conftest import act, auth, create, finish_setup, legal, play_to_end
 from tests.unit.cablecar.helpers import act as play
 from tests.unit.cablecar.helpers import ride_ready, with_next_face
@@ -410,7 +409,7 @@ def test_there_are_examples_for_the_required_cases() -> None:
         "application/json"
     ]
     shown = {resolve(e)["value"]["type"] for e in body_examples["examples"].values()}
-    assert shown == {kind for schemas in ACTION_SCHEMAS.values() for kind in schemas}
+    assert shown == {kind for g in all_games() for kind in g.move_types}
 
 
 @pytest.mark.parametrize(("label", "schema_ptr", "value"), ALL_EXAMPLES, ids=[x[0] for x in ALL_EXAMPLES])
@@ -429,14 +428,14 @@ def test_a_wrong_example_is_caught() -> None:
 
 
 def test_action_examples_pass_the_servers_shape_check() -> None:
-    by_kind = {kind: game for game, schemas in ACTION_SCHEMAS.items() for kind in schemas}
+    by_kind = {kind: g for g in all_games() for kind in g.move_types}
     body_examples = spec()["paths"]["/v1/games/{id}/actions"]["post"]["requestBody"]["content"][
         "application/json"
     ]
     for name, ref in body_examples["examples"].items():
         body = resolve(ref)["value"]
-        action, _ = load_action(by_kind[body["type"]], dict(body))
-        assert action["type"] == body["type"], name
+        action = by_kind[body["type"]].parse_action(dict(body))
+        assert body["type"] == action.TYPE, name
 
 
 # ------------------------------------------------ enums match the code
@@ -444,7 +443,7 @@ def test_enums_match_the_code() -> None:
     schemas = spec()["components"]["schemas"]
     assert set(schemas["GameTypeId"]["enum"]) == {g.type_id for g in all_games()}
     mapping = schemas["ActionRequest"]["discriminator"]["mapping"]
-    assert set(mapping) == {kind for kinds in ACTION_SCHEMAS.values() for kind in kinds}
+    assert set(mapping) == {kind for g in all_games() for kind in g.move_types}
     for kind, ref in mapping.items():
         assert resolve({"$ref": ref})["properties"]["type"]["const"] == kind
     assert set(schemas["Problem"]["properties"]["code"]["enum"]) == set(TITLES)
@@ -509,8 +508,8 @@ def test_legal_actions_match_their_schema_and_the_servers_shape_check(
         assert actions
         for action in evenly(actions, 300):
             assert errors_of(component("ActionRequest"), action) == [], action
-            body, _ = load_action(game_type, dict(action))
-            assert body["type"] in ACTION_SCHEMAS[game_type]
+            parsed = game_definition(game_type).parse_action(dict(action))
+            assert parsed.to_body() == action
         resp = act(client, game, seat, actions[-1])
         check_response(resp, "/v1/games/{id}/actions", "post")
 

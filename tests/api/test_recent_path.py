@@ -1,4 +1,4 @@
-"""The one-round-trip action path (GameService.act_on_recent) against the
+"""The one-round-trip action path (inside GameCommands.act) against the
 full path: same answers, one store call, and nothing stale gets through.
 
 Two apps on one store stand for two workers: each keeps its own recent game

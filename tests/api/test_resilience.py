@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import socket
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -14,7 +15,8 @@ from events.store import StoreUnavailable
 from service.app import create_app
 from service.cache import InProcessCache, LayeredCache, RedisCache
 from service.config import Settings
-from service.games import LegalActionMemo
+from service.lru import LRU
+from service.queries import LEGAL_MEMO_MIN, GameQueries, Loaded
 from tests.api.conftest import act, create, finish_setup, view
 
 
@@ -140,18 +142,35 @@ def test_layered_cache_shares_a_snapshot_every_few_versions() -> None:
     assert shared.get("g") == (6, "s6")
 
 
-def test_legal_action_memo_keeps_long_lists_within_its_bound() -> None:
-    memo = LegalActionMemo(max_actions=10, min_length=3)
-    memo.put(("g", 1, 0), ["a", "b"])  # type: ignore[list-item]  # short: not kept
-    assert memo.get(("g", 1, 0)) is None
-    memo.put(("g", 2, 0), list("abcd"))  # type: ignore[arg-type]
-    memo.put(("g", 3, 0), list("efghi"))  # type: ignore[arg-type]
+def test_a_weighted_lru_keeps_its_values_within_its_bound() -> None:
+    memo: LRU[tuple[str, int, int], list[str]] = LRU(10, len)
+    memo.put(("g", 2, 0), list("abcd"))
+    memo.put(("g", 3, 0), list("efghi"))
     assert memo.get(("g", 2, 0)) == list("abcd")  # 9 held; g2 now the most recent
-    memo.put(("g", 4, 1), list("jklm"))  # type: ignore[arg-type]  # 13 > 10: the oldest (g3) goes
+    memo.put(("g", 4, 1), list("jklm"))  # 13 > 10: the oldest (g3) goes
     assert memo.get(("g", 3, 0)) is None
     assert memo.get(("g", 2, 0)) == list("abcd") and memo.get(("g", 4, 1)) == list("jklm")
-    memo.put(("h", 1, 0), list("x" * 11))  # type: ignore[arg-type]  # longer than the bound: not kept
+    memo.put(("h", 1, 0), list("x" * 11))  # longer than the bound: not kept
     assert memo.get(("h", 1, 0)) is None
+    memo.put(("g", 2, 0), list("z"), replace=lambda old: False)  # the kept entry stays
+    assert memo.get(("g", 2, 0)) == list("abcd")
+
+
+def test_the_legal_action_memo_keeps_only_long_lists() -> None:
+    computed: list[int] = []
+
+    def legal_actions(state: int, seat: int) -> list[str]:
+        computed.append(state)
+        return ["a"] * state
+
+    definition = SimpleNamespace(legal_actions=legal_actions)
+    queries = GameQueries(store=None, cache=None)  # type: ignore[arg-type]  # the memo needs neither
+    record = SimpleNamespace(game_id="g")
+    short = Loaded(record, definition, 2, 1)  # type: ignore[arg-type]
+    long = Loaded(record, definition, LEGAL_MEMO_MIN, 2)  # type: ignore[arg-type]
+    for loaded in (short, short, long, long):
+        assert len(queries.legal_actions(loaded, 0)) == loaded.state
+    assert computed == [2, 2, LEGAL_MEMO_MIN]  # the short list computed each time, the long one kept
 
 
 @pytest.mark.redis

@@ -357,7 +357,7 @@ def test_nothing_is_lost_when_the_service_stops_before_delivering(tmp_path: Path
     play_to_end(client, games[0])
     # a dispatcher records the first game's delivery (the cursor moves past it) and dies before sending
     rt = first.extensions["cablecar"]
-    read, created = WebhookDispatcher(rt.store, rt.games, DispatchPolicy()).scan()
+    read, created = WebhookDispatcher(rt.store, rt.queries, DispatchPolicy()).scan()
     assert read > 0 and created == 1
     play_to_end(client, games[1])  # and this one finishes with no dispatcher at all
     rt.store.close()
@@ -564,7 +564,7 @@ def test_retries_follow_the_backoff_schedule_exactly(tmp_path: Path) -> None:
 
         rt = app.extensions["cablecar"]
         policy = DispatchPolicy(max_attempts=3, first_retry_seconds=10, max_retry_seconds=15)
-        dispatcher = WebhookDispatcher(rt.store, rt.games, policy, sender=refuse, clock=lambda: now[0])
+        dispatcher = WebhookDispatcher(rt.store, rt.queries, policy, sender=refuse, clock=lambda: now[0])
         assert dispatcher.run_once() == PassReport(events_read=8, deliveries_created=1, attempts=1)
         schedule = []
         for step in (10, 15):
@@ -656,7 +656,7 @@ def test_a_name_resolving_to_a_private_address_gets_nothing(tmp_path: Path, rece
     hook = webhook(client, org, local_name, events=["game.started"])
     batch(client, org)
     rt = app.extensions["cablecar"]
-    strict = WebhookDispatcher(rt.store, rt.games, DispatchPolicy(private_addresses=False))
+    strict = WebhookDispatcher(rt.store, rt.queries, DispatchPolicy(private_addresses=False))
     strict.run_once()
     deliveries = client.get(f"/v1/webhooks/{hook['id']}/deliveries", headers=org).get_json()["deliveries"]
     assert deliveries and all(d["attempts"] == 1 for d in deliveries)

@@ -1,0 +1,331 @@
+"""Changing games: create one, act in one.
+
+An action takes one store round trip when this process already holds the
+game (its row and its newest state): the append itself re-checks what the
+held copy could have got wrong (the seat's token hash, the version, the
+idempotency key).  Anything unusual takes the full path, which reads the
+game and gives the exact answer, errors included.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from domain.core import JSON, Action, GameConfig, GameDefinition, replay
+from domain.errors import DomainError, GameFinished, MalformedAction
+from domain.registry import game_definition
+from events.codec import encode
+from events.envelope import canonical_json
+from events.store import (
+    GameNotFound,
+    GameRecord,
+    GuardFailed,
+    MetadataGuard,
+    NewEvent,
+    StaleVersion,
+    StoredEvent,
+)
+from events.verify import seed_commitment
+from service import auth
+from service.errors import IdempotencyKeyReused, InvalidConfig, InvalidRequest
+from service.presentation import render_event
+from service.queries import GameQueries, Loaded, definition_of
+from service.tokens import hash_token, new_token
+
+#: decisions retried when another action is appended first (no expected version)
+MAX_RETRIES = 3
+
+
+@dataclass(frozen=True)
+class ActionRequest:
+    """One action as a client sent it.
+
+    ``refusal`` is what the edge found wrong with it (its Idempotency-Key,
+    its JSON, its ``expected_version``); it is raised once the caller is
+    known, so a request without a valid token is refused as such first."""
+
+    authorization: str | None
+    body: Mapping[str, JSON]
+    expected_version: int | None = None
+    idempotency_key: str | None = None
+    refusal: InvalidRequest | None = None
+
+
+@dataclass(frozen=True)
+class ActionOutcome:
+    """The answer to an accepted (or idempotently replayed) action."""
+
+    version: int
+    events: tuple[dict[str, JSON], ...]
+    replayed: bool
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A game set up in memory, ready to be written: id, type, metadata,
+    opening events, tokens (shown only once) and its opening state."""
+
+    game_id: str
+    game_type: str
+    metadata: dict[str, JSON]
+    events: tuple[NewEvent, ...]
+    status: str
+    seat_tokens: tuple[str, ...]
+    host_token: str
+    state: Any
+
+
+@dataclass(frozen=True)
+class CreatedGame:
+    """What creating a game returns (tokens are shown only here, once)."""
+
+    record: GameRecord
+    version: int
+    seat_tokens: tuple[str, ...]
+    host_token: str
+    status: str
+
+
+def _request_hash(seat: int, action: Action, expected_version: int | None) -> str:
+    """What an Idempotency-Key is bound to: the seat, the action and the expected version."""
+    document = {"seat": seat, "action": action.to_body(), "expected_version": expected_version}
+    return hashlib.sha256(canonical_json(document).encode()).hexdigest()
+
+
+class _Parsed:
+    """An action body parsed at most once: on whichever path reaches it first."""
+
+    __slots__ = ("_body", "_result", "definition")
+
+    def __init__(self, definition: GameDefinition[Any], body: Mapping[str, JSON]) -> None:
+        self.definition = definition
+        self._body = body
+        self._result: Action | MalformedAction | None = None
+
+    def action(self) -> Action:
+        """The action (MalformedAction for a body of the wrong shape)."""
+        if self._result is None:
+            try:
+                self._result = self.definition.parse_action(self._body)
+            except MalformedAction as e:
+                self._result = e
+        if isinstance(self._result, MalformedAction):
+            raise self._result
+        return self._result
+
+
+class GameCommands:
+    """The write side of the game server."""
+
+    def __init__(self, queries: GameQueries) -> None:
+        self.queries = queries
+        self.store = queries.store
+        self.cache = queries.cache
+
+    # ----------------------------------------------------------------- create
+    def new_game(
+        self,
+        type_id: str,
+        players: Sequence[str],
+        seed: str | None = None,
+        start_seat: int = 0,
+        extra_metadata: Mapping[str, JSON] | None = None,
+    ) -> NewGame:
+        """Run the setup of a new game in memory (nothing is written)."""
+        try:
+            definition = game_definition(type_id)
+        except KeyError as e:
+            raise InvalidRequest(f"unknown game type {type_id!r}; see /v1/games-types") from e
+        if not definition.min_players <= len(players) <= definition.max_players:
+            raise InvalidConfig(
+                f"{definition.title} is played by {definition.min_players} to {definition.max_players} players,"
+                f" not {len(players)}",
+                reason="player_count",
+            )
+        if not 0 <= start_seat < len(players):
+            raise InvalidConfig(
+                f"start_seat must be a seat of this game (0..{len(players) - 1})", reason="start_seat"
+            )
+        seed_source = "caller" if seed is not None else "server"
+        if seed is None:
+            seed = secrets.token_hex(32)
+        salt = secrets.token_hex(16)
+        game_id = secrets.token_hex(8)
+        try:
+            domain_events = definition.setup(GameConfig(tuple(players), seed, start_seat))
+        except DomainError as e:
+            raise InvalidConfig(e.detail, reason=e.code) from e
+        state = replay(definition, domain_events)
+        seat_tokens = tuple(new_token("st", game_id) for _ in players)
+        host_token = new_token("ht", game_id)
+        metadata: dict[str, JSON] = {
+            "players": list(players),
+            "start_seat": start_seat,
+            "seed": seed,
+            "salt": salt,
+            "seed_commitment": seed_commitment(seed, salt),
+            "seed_source": seed_source,
+            "rules_version": definition.rules_version,
+            "board_version": definition.board_version,
+            "seat_token_hashes": [hash_token(t) for t in seat_tokens],
+            "host_token_hash": hash_token(host_token),
+        }
+        metadata.update(extra_metadata or {})
+        return NewGame(
+            game_id=game_id,
+            game_type=definition.type_id,
+            metadata=metadata,
+            events=tuple(encode(definition, e, None) for e in domain_events),
+            status=definition.status(state),
+            seat_tokens=seat_tokens,
+            host_token=host_token,
+            state=state,
+        )
+
+    def create(
+        self,
+        type_id: str,
+        players: Sequence[str],
+        seed: str | None = None,
+        start_seat: int = 0,
+        extra_metadata: Mapping[str, JSON] | None = None,
+    ) -> CreatedGame:
+        """Set up and store a new game; returns its tokens (shown once).
+        ``extra_metadata`` (e.g. the creating organiser) is stored with it."""
+        new = self.new_game(type_id, players, seed, start_seat, extra_metadata)
+        stored = self.store.create_game(new.game_id, new.game_type, new.metadata, new.events, new.status)
+        record = self.queries.record(new.game_id)
+        self.cache.put(new.game_id, stored[-1].seq, new.state)
+        return CreatedGame(record, stored[-1].seq, new.seat_tokens, new.host_token, new.status)
+
+    # -------------------------------------------------------------------- act
+    def act(self, game_id: str, request: ActionRequest) -> ActionOutcome:
+        """Decide and append one action of the caller's seat; all or nothing.
+
+        With an Idempotency-Key, a request that was already applied (even
+        one still in flight when this one started) gets the first answer: the
+        append replays it when the key is known, and a refusal (stale version,
+        illegal move) is checked against the key before it is raised."""
+        parsed: _Parsed | None = None
+        held = self.queries.recent_record(game_id)
+        if held is not None and request.refusal is None:
+            parsed = _Parsed(definition_of(held.game_type), request.body)
+            outcome = self._act_on_held(held, request, parsed)
+            if outcome is not None:
+                return outcome
+        record = self.queries.record(game_id)
+        seat = auth.require_seat(auth.game_caller(self.store, record, request.authorization))
+        if request.refusal is not None:
+            raise request.refusal
+        if parsed is None:
+            parsed = _Parsed(definition_of(record.game_type), request.body)
+        action = parsed.action()
+        request_hash = _request_hash(seat, action, request.expected_version)
+        try:
+            return self._decide_and_append(record, seat, action, request, request_hash)
+        except (StaleVersion, DomainError):
+            if request.idempotency_key is not None:
+                # The first attempt with this key may have committed meanwhile:
+                # its answer, not this refusal, is the answer to a retry.
+                prior = self.store.lookup_idempotency(game_id, request.idempotency_key)
+                if prior is not None:
+                    return self._replayed(game_id, seat, prior.events, prior.request_hash, request_hash)
+            raise
+
+    def _act_on_held(self, record: GameRecord, request: ActionRequest, parsed: _Parsed) -> ActionOutcome | None:
+        """The action in one store round trip from the row and the newest
+        state this process holds, or None for the full path (nothing held, a
+        token the held row does not know, another version than expected, an
+        illegal or malformed move, a lost race)."""
+        held = self.cache.get_local(record.game_id)
+        if held is None:
+            return None
+        version, state = held
+        if request.expected_version is not None and request.expected_version != version:
+            return None
+        seat = auth.seat_of_token(record, request.authorization)
+        if seat is None:
+            return None
+        self.cache.stats.hits += 1
+        loaded = Loaded(record, parsed.definition, state, version)
+        try:
+            action = parsed.action()
+            if loaded.finished:
+                return None
+            domain_events = parsed.definition.decide(state, seat, action)
+        except DomainError:
+            return None
+        request_hash = _request_hash(seat, action, request.expected_version)
+        # The append re-checks the seat's token hash this row showed.
+        guard = MetadataGuard(("seat_token_hashes", seat), record.metadata["seat_token_hashes"][seat])
+        try:
+            return self._append_decided(loaded, seat, domain_events, request.idempotency_key, request_hash, guard)
+        except (StaleVersion, GuardFailed, GameNotFound):
+            return None
+
+    def _decide_and_append(
+        self, record: GameRecord, seat: int, action: Action, request: ActionRequest, request_hash: str
+    ) -> ActionOutcome:
+        game_id, expected_version = record.game_id, request.expected_version
+        fresh: GameRecord | None = record
+        for attempt in range(MAX_RETRIES):
+            loaded = self.queries.load(game_id, record=fresh)
+            fresh = None  # a retry re-reads the game row
+            if expected_version is not None and expected_version != loaded.version:
+                raise StaleVersion(game_id, expected_version, loaded.version)
+            if loaded.finished:
+                raise GameFinished()
+            domain_events = loaded.definition.decide(loaded.state, seat, action)
+            try:
+                return self._append_decided(loaded, seat, domain_events, request.idempotency_key, request_hash)
+            except StaleVersion:
+                if expected_version is None and attempt < MAX_RETRIES - 1:
+                    continue  # someone else moved first: decide again on the new state
+                raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _append_decided(
+        self,
+        loaded: Loaded,
+        seat: int,
+        domain_events: Sequence[Any],
+        idempotency_key: str | None,
+        request_hash: str,
+        guard: MetadataGuard | None = None,
+    ) -> ActionOutcome:
+        """Append the events ``seat``'s action produced on ``loaded`` (with
+        ``loaded.version`` as the expected version) and build the answer: the
+        first answer again when the key was used.  Store errors propagate."""
+        definition, game_id = loaded.definition, loaded.record.game_id
+        new_state = replay(definition, domain_events, loaded.state)
+        result = self.store.append(
+            game_id,
+            loaded.version,
+            [encode(definition, e, seat) for e in domain_events],
+            idempotency_key=idempotency_key,
+            request_hash=request_hash,
+            status=definition.status(new_state),
+            guard=guard,
+        )
+        if result.replayed:
+            return self._replayed(game_id, seat, result.events, result.request_hash, request_hash)
+        version = result.events[-1].seq
+        self.cache.put(game_id, version, new_state)
+        after = Loaded(loaded.record, definition, new_state, version)
+        rendered = tuple(
+            render_event(after, stored, seat, event) for stored, event in zip(result.events, domain_events, strict=True)
+        )
+        return ActionOutcome(version, rendered, False)
+
+    def _replayed(
+        self, game_id: str, seat: int, events: Sequence[StoredEvent], stored_hash: str | None, request_hash: str
+    ) -> ActionOutcome:
+        if stored_hash != request_hash:
+            raise IdempotencyKeyReused("this Idempotency-Key was already used for a different request on this game")
+        loaded = self.queries.load(game_id)
+        rendered = tuple(render_event(loaded, e, seat) for e in events)
+        return ActionOutcome(events[-1].seq, rendered, True)

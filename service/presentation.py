@@ -1,0 +1,64 @@
+"""What clients are shown of a game: its summary, its view and its events,
+each as a given seat (``None``: a spectator) may see them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from domain.core import JSON
+from events.codec import decode
+from events.store import GameRecord, StoredEvent
+
+if TYPE_CHECKING:  # queries renders events with this module
+    from service.queries import Loaded
+
+
+def game_summary(record: GameRecord) -> dict[str, JSON]:
+    """The public summary of a game record."""
+    meta = record.metadata
+    return {
+        "id": record.game_id,
+        "type": record.game_type,
+        "status": record.status,
+        "version": record.version,
+        "created_at": record.created_at,
+        "updated_at": record.updated_at,
+        "players": [{"seat": i, "name": n} for i, n in enumerate(meta.get("players", []))],
+        "seed_commitment": meta.get("seed_commitment", ""),
+        "batch": meta.get("batch"),
+    }
+
+
+def game_view(loaded: Loaded, seat: int | None) -> dict[str, JSON]:
+    """The view of a loaded game for ``seat`` with the shared top-level fields."""
+    view = dict(loaded.definition.view(loaded.state, seat))
+    view.update(
+        id=loaded.record.game_id,
+        type=loaded.record.game_type,
+        version=loaded.version,
+        seed_commitment=loaded.record.metadata.get("seed_commitment"),
+    )
+    return view
+
+
+def render_event(loaded: Loaded, stored: StoredEvent, seat: int | None, domain_event: Any = None) -> dict[str, JSON]:
+    """One stored event as ``seat`` may see it (hashes only once finished:
+    a hash over a redacted secret could be brute-forced).  ``domain_event``
+    is the event ``stored`` holds, when the caller has it (saves decoding)."""
+    definition = loaded.definition
+    if domain_event is None:
+        domain_event = decode(definition, stored)
+    finished = loaded.finished
+    payload = dict(domain_event.to_payload()) if finished else definition.redact(loaded.state, domain_event, seat)
+    out: dict[str, JSON] = {
+        "seq": stored.seq,
+        "type": stored.type,
+        "schema_version": domain_event.SCHEMA_VERSION,
+        "seat": stored.seat,
+        "recorded_at": stored.recorded_at,
+        "payload": payload,
+    }
+    if finished:
+        out["prev_hash"] = stored.prev_hash
+        out["hash"] = stored.hash
+    return out

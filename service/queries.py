@@ -1,0 +1,133 @@
+"""Reading games: the game row, the state at a version, legal actions, the log.
+
+The store holds the truth; states come from the cache when it has them (a
+snapshot older than the store is only a base the newer events are replayed
+on, see :mod:`service.cache`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from domain.core import JSON, STATUS_FINISHED, Action, GameDefinition, replay
+from domain.registry import game_definition
+from events.codec import decode
+from events.store import EventStore, GameRecord
+from service.cache import StateCache
+from service.errors import BrokenGame, InvalidRequest, NotFound
+from service.lru import LRU
+from service.presentation import render_event
+
+#: legal-action lists shorter than this are cheap to recompute and not kept
+LEGAL_MEMO_MIN = 2_000
+#: the legal-action lists kept hold at most this many actions in all
+LEGAL_MEMO_ACTIONS = 600_000
+
+
+def definition_of(type_id: str) -> GameDefinition[Any]:
+    """The definition of game type ``type_id`` (NotFound if not served)."""
+    try:
+        return game_definition(type_id)
+    except KeyError as e:
+        raise NotFound(f"no game type {type_id!r}") from e
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A game's record, its rules and its state rebuilt at ``version``."""
+
+    record: GameRecord
+    definition: GameDefinition[Any]
+    state: Any
+    version: int
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game has ended."""
+        return bool(self.definition.status(self.state) == STATUS_FINISHED)
+
+
+class GameQueries:
+    """The read side of the game server."""
+
+    def __init__(self, store: EventStore, cache: StateCache, recent_records: int = 1024) -> None:
+        self.store = store
+        self.cache = cache
+        # Only what never changes or is re-checked is used from a remembered
+        # row: the game type, and seat token hashes an append re-checks.
+        self._records: LRU[str, GameRecord] = LRU(recent_records)
+        # A cable-car opening has over 100,000 legal tile pairs (a large
+        # fraction of a second to compute) and clients page through them; the
+        # list at a (game, version, seat) never changes.
+        self._legal: LRU[tuple[str, int, int], Sequence[Action]] = LRU(LEGAL_MEMO_ACTIONS, len)
+
+    def record(self, game_id: str) -> GameRecord:
+        """The game's row from the store (GameNotFound if unknown); this
+        process remembers it (:meth:`recent_record`)."""
+        record = self.store.get_game(game_id)
+        self._records.put(game_id, record)
+        return record
+
+    def recent_record(self, game_id: str) -> GameRecord | None:
+        """The row this process read last for ``game_id``, without a round trip."""
+        return self._records.get(game_id)
+
+    def check_at(self, record: GameRecord, at: int) -> int:
+        """``at`` if the game has an event ``at`` (a replay view), else InvalidRequest."""
+        if not 1 <= at <= record.version:
+            raise InvalidRequest(f"at must be between 1 and the game's version ({record.version})")
+        return at
+
+    def load(self, game_id: str, at: int | None = None, record: GameRecord | None = None) -> Loaded:
+        """The game's state now, or after event ``at`` (checked with
+        :meth:`check_at` by the caller).
+
+        ``record`` is the game's row if the caller has just read it (saves a
+        query); the state returned is never older than that row."""
+        if record is None:
+            record = self.record(game_id)
+        definition = definition_of(record.game_type)
+        if at is not None:
+            cached = self.cache.get(game_id, at)
+            if cached is not None and cached[0] == at:
+                return Loaded(record, definition, cached[1], at)
+            events = self.store.load(game_id, 0, at)
+            return Loaded(record, definition, replay(definition, [decode(definition, e) for e in events]), at)
+        cached = self.cache.get(game_id, record.version)
+        if cached is not None and cached[0] == record.version:
+            self.cache.stats.hits += 1
+            return Loaded(record, definition, cached[1], record.version)
+        if cached is not None and cached[0] < record.version:
+            self.cache.stats.partial_hits += 1
+            base_version, state = cached
+        else:
+            self.cache.stats.misses += 1
+            base_version, state = 0, None
+        events = self.store.load(game_id, base_version)
+        if not events and state is None:
+            raise BrokenGame(f"game {game_id} has no events")
+        if events:
+            state = replay(definition, [decode(definition, e) for e in events], state)
+            version = events[-1].seq
+            self.cache.put(game_id, version, state)
+        else:
+            version = base_version
+        return Loaded(record, definition, state, version)
+
+    def legal_actions(self, loaded: Loaded, seat: int) -> Sequence[Action]:
+        """Every action ``seat`` may send in ``loaded`` (long lists are kept
+        for the following pages)."""
+        key = (loaded.record.game_id, loaded.version, seat)
+        found = self._legal.get(key)
+        if found is None:
+            found = loaded.definition.legal_actions(loaded.state, seat)
+            if len(found) >= LEGAL_MEMO_MIN:
+                self._legal.put(key, found)
+        return found
+
+    def events(self, loaded: Loaded, seat: int | None, after: int = 0, limit: int | None = None) -> list[dict[str, JSON]]:
+        """A page of the event log as ``seat`` may see it."""
+        stored = self.store.load(loaded.record.game_id, after, limit)
+        return [render_event(loaded, e, seat) for e in stored]
