@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from flask import request
 
-from events.store import EventStore, GameNotFound, GameRecord, OrganiserRecord
+from events.store import EventStore, GameNotFound, GameRecord
+from events.tournaments import OrganiserRecord
 from service import tokens
 from service.problems import ApiError
 

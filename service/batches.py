@@ -20,7 +20,8 @@ from typing import Any
 
 from domain.core import STATUS_FINISHED
 from domain.registry import get_game
-from events.store import BatchPage, BatchRecord, EventStore, GameRecord, OrganiserRecord
+from events.store import EventStore, GameRecord
+from events.tournaments import BatchPage, BatchRecord, OrganiserRecord
 from service.games import GameService, PreparedGame
 from service.organisers import OrganiserService
 from service.problems import ApiError

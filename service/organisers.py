@@ -11,7 +11,9 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from events.store import BatchRecord, DeliveryPage, EventStore, OrganiserRecord, WebhookRecord
+from events.deliveries import DeliveryPage
+from events.store import EventStore
+from events.tournaments import BatchRecord, OrganiserRecord, WebhookRecord
 from service.problems import ApiError
 from service.tokens import hash_token, new_token
 from service.webhooks import WEBHOOK_EVENTS, url_refusal

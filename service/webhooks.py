@@ -49,16 +49,9 @@ from datetime import timedelta
 from typing import Any
 
 from domain.core import STATUS_FINISHED
-from events.store import (
-    AttemptOutcome,
-    ClaimedDelivery,
-    EventStore,
-    GameRecord,
-    NewDelivery,
-    StoredEvent,
-    StoreError,
-    WebhookRecord,
-)
+from events.deliveries import AttemptOutcome, ClaimedDelivery, NewDelivery
+from events.store import EventStore, GameRecord, StoredEvent, StoreError
+from events.tournaments import WebhookRecord
 from events.timestamps import Clock, format_timestamp, system_clock
 from service.config import Settings
 from service.games import GameService

@@ -19,8 +19,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from events.postgres_store import PostgresStore
-from events.sqlite_store import SqliteStore
+from events.postgres import PostgresStore
+from events.sqlite import SqliteStore
 from events.store import EventStore
 
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]

@@ -16,18 +16,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from events.store import (
-    AttemptOutcome,
-    EventStore,
-    GameExists,
-    GameNotFound,
-    IntegrityError,
-    InvalidCursor,
-    NewDelivery,
-    NewEvent,
-    OrganiserRecord,
-    WebhookRecord,
-)
+from events.deliveries import AttemptOutcome, NewDelivery
+from events.store import EventStore, GameExists, GameNotFound, IntegrityError, InvalidCursor, NewEvent
+from events.tournaments import OrganiserRecord, WebhookRecord
 from tests.contract.conftest import Backend
 
 NewId = Callable[[], str]
@@ -87,7 +78,7 @@ def pending(
 ) -> list[NewDelivery]:
     """Record one pending delivery per game for ``hook`` (cursor unchanged)."""
     made = [delivery(hook, gid) for gid in game_ids]
-    cursor = store.dispatch_cursor()
+    cursor = store.dispatch_state().cursor
     assert store.record_deliveries(cursor, cursor, made, now)
     return made
 
@@ -178,6 +169,30 @@ def test_a_batch_refused_by_the_database_writes_no_game(
         store.create_batch(uid("b"), organiser.organiser_id, None, "test-game", [])
 
 
+def test_a_batch_is_all_or_nothing(store: EventStore, organiser: OrganiserRecord) -> None:
+    taken, a, b = uid("g"), uid("g"), uid("g")
+    store.create_game(taken, "t", {}, opening(), "playing")
+
+    def create(*games: tuple[str, str, dict[str, object], list[NewEvent], str]) -> None:
+        store.create_batch(uid("b"), organiser.organiser_id, None, "t", games)
+
+    with pytest.raises(GameExists):
+        create((a, "t", {}, opening(), "playing"), (taken, "t", {}, opening(), "playing"))
+    with pytest.raises(GameExists):
+        create((a, "t", {}, opening(), "playing"), (a, "t", {}, opening(), "playing"))
+    with pytest.raises(IntegrityError):  # the database refuses the last event of the last game
+        create(
+            (a, "t", {}, opening(), "playing"),
+            (b, "t", {}, [*opening(), NewEvent("tick", {"n": 1}, seat=-1)], "playing"),
+        )
+    for gid in (a, b):
+        with pytest.raises(GameNotFound):
+            store.get_game(gid)
+    create((a, "t", {"batch": "x"}, opening(), "playing"), (b, "t", {"batch": "x"}, [], "setup"))
+    assert (store.version(a), store.version(b)) == (1, 0)
+    assert store.verify_chain(a).ok
+
+
 def test_an_organisers_batches_are_listed_newest_first(store: EventStore, organiser: OrganiserRecord) -> None:
     ids = [uid("b") for _ in range(5)]
     for bid in ids:
@@ -258,11 +273,11 @@ def test_the_cursor_moves_only_with_its_deliveries(
     hook = hooks()
     gid = uid("g")
     store.create_game(gid, "test-game", {}, opening(2), "finished")
-    start = store.dispatch_cursor()
+    start = store.dispatch_state().cursor
     head = store.load(gid)[-1].position
     made = delivery(hook, gid, body='{"n":1}')
     assert store.record_deliveries(start, head, [made], T0) is True
-    assert store.dispatch_cursor() == head
+    assert store.dispatch_state().cursor == head
     # a dispatcher that read the old cursor loses: nothing of it is written
     late = delivery(hook, gid, "game.started")
     assert store.record_deliveries(start, head, [late], T0) is False
@@ -282,12 +297,12 @@ def test_dispatch_state_and_a_registration_racing_a_pass(
     store.create_game(gid, "test-game", {}, opening(2), "playing")
     head = store.load(gid)[-1].position
     before = store.dispatch_state()
-    assert (before.cursor, before.head) == (store.dispatch_cursor(), head)
+    assert (before.cursor, before.head) == (store.dispatch_state().cursor, head)
     # a pass saw the state, then a webhook was registered: the pass must not move the cursor
     hook = hooks()
     assert hook.from_position == head
     assert store.record_deliveries(before.cursor, before.head, [], T0, before.webhooks) is False
-    assert store.dispatch_cursor() == before.cursor
+    assert store.dispatch_state().cursor == before.cursor
     after = store.dispatch_state()
     assert after.webhooks == before.webhooks + 1 and after.active
     assert store.record_deliveries(after.cursor, after.head, [], T0, after.webhooks) is True
@@ -303,7 +318,7 @@ def test_a_delivery_is_created_once_per_webhook_game_and_event(
     gid = uid("g")
     store.create_game(gid, "test-game", {}, opening(), "finished")
     first = delivery(hook, gid, body="first")
-    cursor = store.dispatch_cursor()
+    cursor = store.dispatch_state().cursor
     assert store.record_deliveries(cursor, cursor, [first], T0)
     # a second dispatcher that read the same events (after a crash, say) adds nothing twice
     assert store.record_deliveries(
@@ -320,7 +335,7 @@ def test_a_fresh_database_starts_its_cursor_at_zero(backend: Backend, request: p
         else Backend("postgres", request.getfixturevalue("fresh_postgres_url"))
     )
     try:
-        assert fresh.open().dispatch_cursor() == 0
+        assert fresh.open().dispatch_state().cursor == 0
     finally:
         fresh.close()
 
@@ -433,7 +448,8 @@ def test_concurrent_claimers_never_share_a_delivery(
 ) -> None:
     hook = hooks()
     ids = [new_id() for _ in range(24)]
-    store.create_games([(gid, "test-game", {}, opening(), "finished") for gid in ids])
+    for gid in ids:
+        store.create_game(gid, "test-game", {}, opening(), "finished")
     made = pending(store, hook, ids)
     stores = [backend.open() for _ in range(4)]
     claimed: list[list[str]] = [[] for _ in stores]
@@ -461,7 +477,8 @@ def test_deliveries_are_listed_newest_first_in_pages(
 ) -> None:
     hook = hooks()
     ids = [new_id() for _ in range(5)]
-    store.create_games([(gid, "test-game", {}, opening(), "finished") for gid in ids])
+    for gid in ids:
+        store.create_game(gid, "test-game", {}, opening(), "finished")
     for gid in ids:  # one at a time, so creation order is the listing order
         pending(store, hook, [gid])
     seen: list[str] = []

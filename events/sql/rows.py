@@ -1,5 +1,5 @@
-"""What both backends share: column lists, row -> envelope conversion and
-argument checks done before a transaction starts."""
+"""Column lists, row -> record mappers and the argument checks done before a
+transaction starts, for every table both backends read."""
 
 from __future__ import annotations
 
@@ -7,8 +7,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from events.deliveries import DeliveryAttempt, DeliveryRecord
 from events.envelope import GENESIS_HASH, SealedEvent, canonical_json, seal, stored_event
-from events.store import GameExists, GameRecord, NewEvent, StoredEvent
+from events.sql.dialect import Dialect
+from events.store import GameExists, GameRecord, NewEvent, NewGame, StoredEvent
+from events.tournaments import BatchRecord, OrganiserRecord, WebhookRecord
 
 JSON = Any
 
@@ -16,6 +19,14 @@ JSON = Any
 EVENT_COLUMNS = "game_id, seq, position, type, schema_version, payload, recorded_at, seat, idempotency_key, prev_hash, hash"
 #: Column order of every games SELECT (see :func:`game_from_row`).
 GAME_COLUMNS = "game_id, game_type, status, version, created_at, updated_at, metadata"
+ORGANISER_COLUMNS = "organiser_id, name, token_hash, created_at"
+BATCH_COLUMNS = "batch_id, organiser_id, name, game_type, tables, created_at"
+WEBHOOK_COLUMNS = "webhook_id, organiser_id, url, batch_id, events, secret, from_position, active, created_at"
+DELIVERY_COLUMNS = (
+    "delivery_id, webhook_id, game_id, event, body, state, attempts, created_at, next_attempt_at,"
+    " delivered_at, last_status_code, last_error"
+)
+ATTEMPT_COLUMNS = "delivery_id, attempt, attempted_at, status_code, error, duration_ms"
 
 #: Largest page ``list_games`` and ``read_all`` hand out.
 MAX_PAGE = 10_000
@@ -29,19 +40,73 @@ def event_from_row(row: Sequence[Any], payload: Mapping[str, JSON]) -> StoredEve
     )
 
 
-def game_from_row(
-    row: Sequence[Any], created_at: str, updated_at: str, metadata: Mapping[str, JSON]
-) -> GameRecord:
-    """A :class:`GameRecord` from a row in :data:`GAME_COLUMNS` order (the
-    timestamps and metadata converted by the caller)."""
+def events_from_rows(rows: Sequence[Sequence[Any]], dialect: Dialect) -> list[StoredEvent]:
+    """The envelopes of rows in :data:`EVENT_COLUMNS` order."""
+    decode = dialect.json_value
+    return [event_from_row(row, decode(row[5])) for row in rows]
+
+
+def game_from_row(row: Sequence[Any], dialect: Dialect) -> GameRecord:
+    """A :class:`GameRecord` from a row in :data:`GAME_COLUMNS` order."""
     return GameRecord(
         game_id=row[0],
         game_type=row[1],
         status=row[2],
         version=row[3],
-        created_at=created_at,
-        updated_at=updated_at,
-        metadata=metadata,
+        created_at=dialect.time_text(row[4]),
+        updated_at=dialect.time_text(row[5]),
+        metadata=dialect.json_value(row[6]),
+    )
+
+
+def organiser_from_row(row: Sequence[Any], dialect: Dialect) -> OrganiserRecord:
+    """An :class:`OrganiserRecord` from a row in :data:`ORGANISER_COLUMNS` order."""
+    return OrganiserRecord(row[0], row[1], row[2], dialect.time_text(row[3]))
+
+
+def batch_from_row(row: Sequence[Any], dialect: Dialect) -> BatchRecord:
+    """A :class:`BatchRecord` from a row in :data:`BATCH_COLUMNS` order."""
+    return BatchRecord(row[0], row[1], row[2], row[3], int(row[4]), dialect.time_text(row[5]))
+
+
+def webhook_from_row(row: Sequence[Any], dialect: Dialect) -> WebhookRecord:
+    """A :class:`WebhookRecord` from a row in :data:`WEBHOOK_COLUMNS` order."""
+    return WebhookRecord(
+        webhook_id=row[0],
+        organiser_id=row[1],
+        url=row[2],
+        batch_id=row[3],
+        events=dialect.list_value(row[4]),
+        secret=row[5],
+        from_position=int(row[6]),
+        active=bool(row[7]),
+        created_at=dialect.time_text(row[8]),
+    )
+
+
+def attempt_from_row(row: Sequence[Any], dialect: Dialect) -> DeliveryAttempt:
+    """A :class:`DeliveryAttempt` from a row in :data:`ATTEMPT_COLUMNS` order."""
+    return DeliveryAttempt(int(row[1]), dialect.time_text(row[2]), row[3], row[4], int(row[5]))
+
+
+def delivery_from_row(
+    row: Sequence[Any], dialect: Dialect, history: tuple[DeliveryAttempt, ...]
+) -> DeliveryRecord:
+    """A :class:`DeliveryRecord` from a row in :data:`DELIVERY_COLUMNS` order."""
+    return DeliveryRecord(
+        delivery_id=row[0],
+        webhook_id=row[1],
+        game_id=row[2],
+        event=row[3],
+        body=row[4],
+        state=row[5],
+        attempts=int(row[6]),
+        created_at=dialect.time_text(row[7]),
+        next_attempt_at=dialect.optional_time_text(row[8]),
+        delivered_at=dialect.optional_time_text(row[9]),
+        last_status_code=row[10],
+        last_error=row[11],
+        history=history,
     )
 
 
@@ -76,9 +141,7 @@ class PreparedGame:
         return self.events[-1].hash if self.events else GENESIS_HASH
 
 
-def prepare_games(
-    games: Sequence[tuple[str, str, Mapping[str, JSON], Sequence[NewEvent], str]], recorded_at: str
-) -> list[PreparedGame]:
+def prepare_games(games: Sequence[NewGame], recorded_at: str) -> list[PreparedGame]:
     """Check and seal a batch of games to create.
 
     Raises ``ValueError`` for an empty id, type or status or malformed
