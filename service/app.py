@@ -8,7 +8,7 @@ import logging
 from flask import Flask
 
 import events
-from events.store import EventStore
+from events.database import Database
 from service import problems
 from service.cache import StateCache, open_cache
 from service.config import Settings
@@ -28,7 +28,7 @@ def _cache_secret(settings: Settings) -> bytes:
 
 def create_app(
     settings: Settings | None = None,
-    store: EventStore | None = None,
+    store: Database | None = None,
     cache: StateCache | None = None,
 ) -> Flask:
     """Build the app.  Without arguments everything comes from the environment

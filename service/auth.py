@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from flask import request
 
+from events.database import Database
 from events.store import EventStore, GameNotFound, GameRecord
-from events.tournaments import OrganiserRecord
+from events.tournaments import OrganiserRecord, TournamentStore
 from service import tokens
 from service.problems import ApiError
 
@@ -44,7 +45,7 @@ def _token_valid_for(record: GameRecord, token: str) -> tuple[int | None, bool] 
     return None
 
 
-def game_caller(store: EventStore, record: GameRecord) -> Caller:
+def game_caller(store: Database, record: GameRecord) -> Caller:
     """Resolve the ``Authorization`` header against ``record``.
 
     No header: a spectator.  A token of this game: its seat or host.  A valid
@@ -100,7 +101,7 @@ def require_host(caller: Caller) -> None:
     raise ApiError(403, "forbidden", "only the game's host token may manage the game")
 
 
-def organiser_of_token(store: EventStore, parsed: tokens.ParsedToken) -> OrganiserRecord | None:
+def organiser_of_token(store: TournamentStore, parsed: tokens.ParsedToken) -> OrganiserRecord | None:
     """The organiser a presented ``ot`` token belongs to, if it is genuine."""
     if parsed.kind != "ot":
         return None
@@ -120,7 +121,7 @@ def _genuine_game_token(store: EventStore, parsed: tokens.ParsedToken) -> bool:
     return _token_valid_for(record, parsed.raw) is not None
 
 
-def organiser_caller(store: EventStore) -> OrganiserRecord:
+def organiser_caller(store: Database) -> OrganiserRecord:
     """The organiser whose token the ``Authorization`` header holds.
 
     No header, a malformed or a wrong token: 401.  A genuine seat or host
@@ -141,7 +142,7 @@ def organiser_caller(store: EventStore) -> OrganiserRecord:
     raise ApiError(401, "unauthorized", "this token is not a valid organiser token")
 
 
-def optional_organiser(store: EventStore) -> OrganiserRecord | None:
+def optional_organiser(store: TournamentStore) -> OrganiserRecord | None:
     """For creating a game: the organiser of an organiser token (401 if it is
     not genuine); None without one (other tokens are ignored, as before)."""
     token = tokens.bearer(request.headers.get("Authorization"))

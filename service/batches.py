@@ -4,7 +4,7 @@ and tabulate their results (as JSON rows or CSV).
 A batch is created all or nothing: every table is set up in memory first
 (:meth:`GameService.prepare_game`), a bad table is refused with its index,
 and only then are the batch row and every game written in one transaction
-(:meth:`EventStore.create_batch`).  Each game carries ``batch``,
+(:meth:`TournamentStore.create_batch`).  Each game carries ``batch``,
 ``batch_table`` and ``organiser`` in its metadata, so ``GET /v1/games?batch=``
 lists it and the organiser's webhooks cover it.
 """
@@ -20,7 +20,8 @@ from typing import Any
 
 from domain.core import STATUS_FINISHED
 from domain.registry import get_game
-from events.store import EventStore, GameRecord
+from events.database import Database
+from events.store import GameRecord
 from events.tournaments import BatchPage, BatchRecord, OrganiserRecord
 from service.games import GameService, PreparedGame
 from service.organisers import OrganiserService
@@ -163,7 +164,7 @@ def results_csv(batch_id: str, tables: Sequence[TableResult]) -> str:
 class BatchService:
     """Create batches and read them back (organiser only)."""
 
-    def __init__(self, store: EventStore, games: GameService) -> None:
+    def __init__(self, store: Database, games: GameService) -> None:
         self.store = store
         self.games = games
         self.organisers = OrganiserService(store)

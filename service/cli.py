@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from service.bot import add_parser as add_bot
 
 if TYPE_CHECKING:
+    from events.database import Database
     from service.config import Settings
     from service.games import GameService
 
@@ -114,7 +115,7 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if verdict.ok else 1
 
 
-def _open_runtime() -> tuple[Settings, GameService]:
+def _open_runtime() -> tuple[Settings, Database, GameService]:
     """The configured store and a game service on an in-process cache."""
     import events
     from service.cache import open_cache
@@ -124,7 +125,7 @@ def _open_runtime() -> tuple[Settings, GameService]:
     settings = Settings.from_env()
     store = events.open_store(settings.database_url, settings.data_dir)
     cache = open_cache(None, b"cablecar-cli", settings.cache_entries)
-    return settings, GameService(store, cache)
+    return settings, store, GameService(store, cache)
 
 
 def _organiser_name(text: str) -> str:
@@ -137,11 +138,11 @@ def _organiser_name(text: str) -> str:
 def _organiser_create(args: argparse.Namespace) -> int:
     from service.organisers import OrganiserService
 
-    _, games = _open_runtime()
+    _, store, _ = _open_runtime()
     try:
-        created = OrganiserService(games.store).create(args.name)
+        created = OrganiserService(store).create(args.name)
     finally:
-        games.store.close()
+        store.close()
     print(f"organiser {created.record.organiser_id} ({created.record.name})")
     print(f"token: {created.token}")
     print("The token is shown only now; the server keeps only its hash.", file=sys.stderr)
@@ -154,9 +155,9 @@ def _webhooks_run(args: argparse.Namespace) -> int:
 
     from service.webhooks import DispatchPolicy, WebhookDispatcher
 
-    settings, games = _open_runtime()
+    settings, store, games = _open_runtime()
     policy = DispatchPolicy.from_settings(settings)
-    dispatcher = WebhookDispatcher(games.store, games, policy)
+    dispatcher = WebhookDispatcher(store, games, policy)
     try:
         if args.once:
             report = dispatcher.run_once()
@@ -172,7 +173,7 @@ def _webhooks_run(args: argparse.Namespace) -> int:
         dispatcher.run(stop)
         return 0
     finally:
-        games.store.close()
+        store.close()
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -23,7 +23,16 @@ from domain.core import STATUS_FINISHED, Action, GameConfig, GameDefinition, rep
 from domain.errors import DomainError, GameFinished
 from domain.registry import get_game
 from events.codec import decode, encode
-from events.store import EventStore, GameNotFound, GameRecord, GuardFailed, MetadataGuard, NewEvent, StaleVersion, StoredEvent
+from events.store import (
+    EventStore,
+    GameNotFound,
+    GameRecord,
+    GuardFailed,
+    MetadataGuard,
+    NewEvent,
+    StaleVersion,
+    StoredEvent,
+)
 from events.verify import seed_commitment
 from service.cache import StateCache
 from service.problems import ApiError

@@ -11,8 +11,8 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from events.database import Database
 from events.deliveries import DeliveryPage
-from events.store import EventStore
 from events.tournaments import BatchRecord, OrganiserRecord, WebhookRecord
 from service.problems import ApiError
 from service.tokens import hash_token, new_token
@@ -38,7 +38,7 @@ def new_organiser_id() -> str:
 class OrganiserService:
     """What an organiser does besides creating batches."""
 
-    def __init__(self, store: EventStore, private_addresses: bool = False) -> None:
+    def __init__(self, store: Database, private_addresses: bool = False) -> None:
         self.store = store
         self.private_addresses = private_addresses
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from flask import current_app
 
-from events.store import EventStore
+from events.database import Database
 from service.cache import StateCache
 from service.config import Settings
 from service.games import GameService
@@ -17,7 +17,7 @@ class Runtime:
     """What the routes need, built once by the app factory."""
 
     settings: Settings
-    store: EventStore
+    store: Database
     cache: StateCache
     games: GameService
 

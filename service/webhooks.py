@@ -49,10 +49,11 @@ from datetime import timedelta
 from typing import Any
 
 from domain.core import STATUS_FINISHED
+from events.database import Database
 from events.deliveries import AttemptOutcome, ClaimedDelivery, NewDelivery
-from events.store import EventStore, GameRecord, StoredEvent, StoreError
-from events.tournaments import WebhookRecord
+from events.store import GameRecord, StoredEvent, StoreError
 from events.timestamps import Clock, format_timestamp, system_clock
+from events.tournaments import WebhookRecord
 from service.config import Settings
 from service.games import GameService
 
@@ -301,7 +302,7 @@ class WebhookDispatcher:
 
     def __init__(
         self,
-        store: EventStore,
+        store: Database,
         games: GameService,
         policy: DispatchPolicy | None = None,
         sender: Sender | None = None,

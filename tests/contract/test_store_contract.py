@@ -9,7 +9,19 @@ from collections.abc import Callable
 import pytest
 
 from events.envelope import GENESIS_HASH, event_hash, recompute_hash
-from events.store import EventStore, GameExists, GameNotFound, GuardFailed, IntegrityError, InvalidCursor, MetadataGuard, NewEvent, StaleVersion, StoredEvent, StoreUnavailable
+from events.store import (
+    EventStore,
+    GameExists,
+    GameNotFound,
+    GuardFailed,
+    IntegrityError,
+    InvalidCursor,
+    MetadataGuard,
+    NewEvent,
+    StaleVersion,
+    StoredEvent,
+    StoreUnavailable,
+)
 from tests.contract.conftest import Backend
 
 NewId = Callable[[], str]
