@@ -58,7 +58,7 @@ import psycopg
 
 from events.database import Database
 from events.deliveries import ClaimedDelivery
-from events.envelope import PendingEvent, SealedEvent, canonical_json, number
+from events.envelope import PendingEvent, canonical_json, number
 from events.postgres.connection import PostgresConnections
 from events.postgres.listener import VersionListener
 from events.sql.catalogue import SqlCatalogue
@@ -66,10 +66,11 @@ from events.sql.deliveries import SqlDeliveryLog
 from events.sql.dialect import POSTGRES
 from events.sql.rows import (
     EVENT_COLUMNS,
-    PreparedGame,
     check_append_args,
     check_page,
+    event_params,
     events_from_rows,
+    game_params,
     metadata_json,
     prepare_games,
 )
@@ -126,21 +127,6 @@ def _text_array(items: Sequence[str | int]) -> str:
     is much cheaper for psycopg to send than a list it adapts to an array."""
     quoted = ('"' + str(item).replace("\\", "\\\\").replace('"', '\\"') + '"' for item in items)
     return "{" + ",".join(quoted) + "}"
-
-
-def _event_params(e: SealedEvent) -> tuple[Any, ...]:
-    return (
-        e.game_id,
-        e.seq,
-        e.type,
-        e.schema_version,
-        e.payload_json,
-        e.recorded_at,
-        e.seat,
-        e.idempotency_key,
-        e.prev_hash,
-        e.hash,
-    )
 
 
 def _batch_json(pending: Sequence[PendingEvent]) -> str:
@@ -224,25 +210,12 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, Database):
             with conn.pipeline(), conn.transaction():
                 if first is not None:
                     first(conn.cursor())
-                conn.cursor().executemany(_INSERT_GAME, [self._game_params(g, now) for g in prepared])
+                conn.cursor().executemany(_INSERT_GAME, [game_params(g, now) for g in prepared])
                 if sealed:
                     conn.execute("SELECT pg_advisory_xact_lock(%s)", (POSITION_LOCK_KEY,))
-                    event_cur.executemany(_INSERT_EVENT, [_event_params(e) for e in sealed], returning=True)
+                    event_cur.executemany(_INSERT_EVENT, [event_params(e) for e in sealed], returning=True)
             positions = iter(self._returned_positions(event_cur) if sealed else [])
         return [tuple(e.at(next(positions)) for e in game.events) for game in prepared]
-
-    @staticmethod
-    def _game_params(game: PreparedGame, now: datetime) -> tuple[Any, ...]:
-        return (
-            game.game_id,
-            game.game_type,
-            game.status,
-            game.version,
-            game.last_hash,
-            now,
-            now,
-            game.metadata_json,
-        )
 
     @staticmethod
     def _returned_positions(cur: psycopg.Cursor[Any]) -> list[int]:

@@ -167,6 +167,28 @@ def prepare_games(games: Sequence[NewGame], recorded_at: str) -> list[PreparedGa
     return prepared
 
 
+def event_params(e: SealedEvent) -> tuple[Any, ...]:
+    """The values of an events INSERT, in :data:`EVENT_COLUMNS` order without ``position``."""
+    return (
+        e.game_id,
+        e.seq,
+        e.type,
+        e.schema_version,
+        e.payload_json,
+        e.recorded_at,
+        e.seat,
+        e.idempotency_key,
+        e.prev_hash,
+        e.hash,
+    )
+
+
+def game_params(game: PreparedGame, now: Any) -> tuple[Any, ...]:
+    """The values of a games INSERT: ``game_id, game_type, status, version,
+    last_hash, created_at, updated_at, metadata``."""
+    return (game.game_id, game.game_type, game.status, game.version, game.last_hash, now, now, game.metadata_json)
+
+
 def check_append_args(events: Sequence[NewEvent], expected_version: int, status: str | None) -> None:
     """Refuse an append that could never be valid (``ValueError``)."""
     if not events:

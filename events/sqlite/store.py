@@ -36,7 +36,14 @@ from events.migrate import migrate_sqlite
 from events.sql.catalogue import SqlCatalogue, replay
 from events.sql.deliveries import SqlDeliveryLog
 from events.sql.dialect import SQLITE, loads_object
-from events.sql.rows import check_append_args, check_page, metadata_json, prepare_games
+from events.sql.rows import (
+    check_append_args,
+    check_page,
+    event_params,
+    game_params,
+    metadata_json,
+    prepare_games,
+)
 from events.sql.tournaments import SqlTournaments
 from events.sqlite.connection import SqliteConnections
 from events.store import (
@@ -85,22 +92,7 @@ def _json_path(guard: MetadataGuard | None) -> str | None:
 
 
 def _event_rows(sealed: Sequence[SealedEvent], first_position: int) -> list[tuple[Any, ...]]:
-    return [
-        (
-            first_position + i,
-            e.game_id,
-            e.seq,
-            e.type,
-            e.schema_version,
-            e.payload_json,
-            e.recorded_at,
-            e.seat,
-            e.idempotency_key,
-            e.prev_hash,
-            e.hash,
-        )
-        for i, e in enumerate(sealed)
-    ]
+    return [(first_position + i, *event_params(e)) for i, e in enumerate(sealed)]
 
 
 class SqliteStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, Database):
@@ -163,19 +155,7 @@ class SqliteStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, Database):
             for game in prepared:
                 if cur.execute("SELECT 1 FROM games WHERE game_id = ?", (game.game_id,)).fetchone():
                     raise GameExists(f"game {game.game_id!r} already exists")
-                cur.execute(
-                    _INSERT_GAME,
-                    (
-                        game.game_id,
-                        game.game_type,
-                        game.status,
-                        game.version,
-                        game.last_hash,
-                        now,
-                        now,
-                        game.metadata_json,
-                    ),
-                )
+                cur.execute(_INSERT_GAME, game_params(game, now))
                 cur.executemany(_INSERT_EVENT, _event_rows(game.events, position))
                 created.append(tuple(e.at(position + i) for i, e in enumerate(game.events)))
                 position += len(game.events)
