@@ -1,4 +1,5 @@
-"""The event-store contract, run against every backend (see conftest.py)."""
+"""The :class:`~events.store.EventStore` contract (event log and game
+catalogue), run against every backend (see conftest.py)."""
 
 from __future__ import annotations
 
@@ -386,6 +387,21 @@ def test_list_games_newest_first_with_filters_and_cursor(store: EventStore, new_
     ]
     with pytest.raises(InvalidCursor):
         store.list_games(cursor="not-a-cursor")
+
+
+# -- one metadata key, compared and set ------------------------------------------------
+
+
+def test_compare_and_set_metadata_sets_only_over_the_expected_value(store: EventStore, new_id: NewId) -> None:
+    gid = new_id()
+    store.create_game(gid, "test-game", {"hashes": ["a", "b"], "batch": "x"}, [ev("set_up", None)], "playing")
+    assert store.compare_and_set_metadata(gid, "hashes", ["a", "b"], ["a", "c"]) is True
+    # a second writer that read the old list loses instead of undoing the first change
+    assert store.compare_and_set_metadata(gid, "hashes", ["a", "b"], ["z", "b"]) is False
+    assert store.compare_and_set_metadata(gid, "missing", None, 1) is False
+    assert store.get_game(gid).metadata == {"hashes": ["a", "c"], "batch": "x"}
+    with pytest.raises(GameNotFound):
+        store.compare_and_set_metadata(new_id(), "hashes", [], [])
 
 
 def test_read_all_is_the_global_log_in_position_order(store: EventStore, new_id: NewId) -> None:
