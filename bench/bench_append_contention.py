@@ -1,7 +1,7 @@
 """What the PostgreSQL append costs under contention, and which part of it.
 
 Many processes append to games of their own (no two touch one game) through
-``events.postgres_store.PostgresStore`` as fast as they can, for a few
+``events.postgres.PostgresStore`` as fast as they can, for a few
 seconds per variant, on a scratch database:
 
 * **as shipped**: the append functions of the migrations;
@@ -9,7 +9,7 @@ seconds per variant, on a scratch database:
 * **no position lock**: ``cablecar_append`` rewritten in the scratch
   database without ``pg_advisory_xact_lock``, the global lock under which
   positions are drawn and held until commit (it keeps the global log free of
-  gaps for readers: see ``events/postgres_store.py``).
+  gaps for readers: see ``events/postgres/store.py``).
 
 The last two are not correct configurations of the service; they price the
 two global serialisation points of an append.  Variants alternate over
@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import psycopg  # noqa: E402
 
-from events.postgres_store import POSITION_LOCK_KEY, PostgresStore  # noqa: E402
+from events.postgres import POSITION_LOCK_KEY, PostgresStore  # noqa: E402
 from events.store import MetadataGuard, NewEvent  # noqa: E402
 
 GUARD = MetadataGuard(("seat_token_hashes", 0), "a" * 64)

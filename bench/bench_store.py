@@ -175,7 +175,7 @@ def load_results(
 
 
 def bench_sqlite(appends: int, load_events: int, repeat: int, rounds: int) -> list[Result]:
-    from events.sqlite_store import SqliteStore
+    from events.sqlite import SqliteStore
 
     folder = Path(tempfile.mkdtemp(prefix="cablecar-bench-"))
     store = SqliteStore(folder / "bench.sqlite3")
@@ -251,7 +251,7 @@ def bench_postgres(admin_url: str, appends: int, load_events: int, repeat: int, 
     import psycopg
 
     from events.migrate import migrate
-    from events.postgres_store import PostgresStore
+    from events.postgres import PostgresStore
 
     name = f"cc_bench_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(admin_url, autocommit=True) as admin:

@@ -1,21 +1,25 @@
 """Event storage: append-only, hash-chained game events.
 
 ``open_store(url)`` picks the backend: PostgreSQL for production
-(``postgresql://...``), an embedded SQLite file otherwise.  The interface and
-its errors are in :mod:`events.store`; hashing in :mod:`events.envelope`;
-domain <-> stored conversion (with upcasting) in :mod:`events.codec`.
+(``postgresql://...``), an embedded SQLite file otherwise, and returns a
+:class:`~events.database.Database`: the event log and game catalogue
+(:mod:`events.store`, with the errors), tournaments (:mod:`events.tournaments`)
+and the webhook delivery log (:mod:`events.deliveries`).  Hashing is in
+:mod:`events.envelope`; domain <-> stored conversion (with upcasting) in
+:mod:`events.codec`.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from events.database import Database
 from events.store import EventStore
 
 DEFAULT_SQLITE_NAME = "cablecar.sqlite3"
 
 
-def open_store(url: str | None, data_dir: str | Path = "data") -> EventStore:
+def open_store(url: str | None, data_dir: str | Path = "data") -> Database:
     """Open the event store named by ``url``.
 
     * ``postgresql://...`` or ``postgres://...``: PostgreSQL (schema migrated
@@ -26,7 +30,7 @@ def open_store(url: str | None, data_dir: str | Path = "data") -> EventStore:
     Raises ``ValueError`` for any other scheme and StoreUnavailable if a
     SQLite file cannot be opened."""
     if url and url.startswith(("postgresql://", "postgres://")):
-        from events.postgres_store import PostgresStore
+        from events.postgres import PostgresStore
 
         return PostgresStore(url)
     if url and url.startswith("sqlite:///"):
@@ -35,10 +39,10 @@ def open_store(url: str | None, data_dir: str | Path = "data") -> EventStore:
         path = Path(data_dir) / DEFAULT_SQLITE_NAME
     else:
         raise ValueError(f"unsupported event store URL {url!r} (use postgresql://... or sqlite:///path)")
-    from events.sqlite_store import SqliteStore
+    from events.sqlite import SqliteStore
 
     path.parent.mkdir(parents=True, exist_ok=True)
     return SqliteStore(path)
 
 
-__all__ = ["DEFAULT_SQLITE_NAME", "EventStore", "open_store"]
+__all__ = ["DEFAULT_SQLITE_NAME", "Database", "EventStore", "open_store"]

@@ -7,7 +7,6 @@ upcasting payloads written at an older schema version first.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -15,8 +14,6 @@ from domain.core import JSON, Event, GameDefinition, decode_event
 from events.envelope import canonical_json
 from events.store import IntegrityError, NewEvent, StoredEvent
 from events.upcasting import UPCASTERS, UpcasterRegistry
-
-_DECODER = json.JSONDecoder()
 
 
 class DecodeError(IntegrityError):
@@ -65,19 +62,3 @@ def decode(game: GameDefinition[Any], stored: StoredEvent, registry: UpcasterReg
 def dumps_payload(payload: Mapping[str, JSON]) -> str:
     """The canonical JSON text of a payload (as stored and hashed)."""
     return canonical_json(dict(payload))
-
-
-def loads_payload(text: str | bytes) -> dict[str, JSON]:
-    """A payload read back from its JSON text; raises DecodeError if it is not
-    one JSON object (``raw_decode`` skips ``json.loads``' wrapper layers)."""
-    if isinstance(text, bytes):
-        text = text.decode("utf-8", errors="replace")
-    try:
-        value, end = _DECODER.raw_decode(text)
-    except ValueError as e:
-        raise DecodeError(f"stored payload is not JSON: {e}") from e
-    if end != len(text) and text[end:].strip():
-        raise DecodeError("stored payload has data after its JSON object")
-    if not isinstance(value, dict):
-        raise DecodeError("stored payload is not a JSON object")
-    return value

@@ -8,7 +8,7 @@ import logging
 from flask import Flask
 
 import events
-from events.store import EventStore
+from events.database import Database
 from service import problems
 from service.cache import StateCache, open_cache
 from service.commands import GameCommands
@@ -30,7 +30,7 @@ def _cache_secret(settings: Settings) -> bytes:
 
 def create_app(
     settings: Settings | None = None,
-    store: EventStore | None = None,
+    store: Database | None = None,
     cache: StateCache | None = None,
 ) -> Flask:
     """Build the app.  Without arguments everything comes from the environment
@@ -50,7 +50,7 @@ def create_app(
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
     app.json.sort_keys = False  # type: ignore[attr-defined]
     queries = GameQueries(store, cache)
-    app.extensions["cablecar"] = Runtime(settings, store, cache, queries, GameCommands(queries))
+    app.extensions["cablecar"] = Runtime(settings, store, cache, queries, GameCommands(queries, store))
     problems.register(app)
 
     from service.ratelimit import install as install_rate_limit

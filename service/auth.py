@@ -11,10 +11,26 @@ from __future__ import annotations
 
 import hmac
 from dataclasses import dataclass
+from typing import Protocol
 
-from events.store import EventStore, GameNotFound, GameRecord, OrganiserRecord
+from events.store import GameNotFound, GameRecord
+from events.tournaments import OrganiserRecord
 from service import tokens
 from service.errors import Forbidden, Unauthorized
+
+
+class OrganiserLookup(Protocol):
+    """What checking an organiser token reads: organiser rows."""
+
+    def get_organiser(self, organiser_id: str) -> OrganiserRecord | None: ...
+
+
+class TokenLookup(OrganiserLookup, Protocol):
+    """What checking any token reads: game rows (seat and host token hashes)
+    and organiser rows.  One backend object serves both (the event store and
+    the tournament store), but token checks need nothing else of it."""
+
+    def get_game(self, game_id: str) -> GameRecord: ...
 
 
 @dataclass(frozen=True)
@@ -59,7 +75,7 @@ def seat_of_token(record: GameRecord, header: str | None) -> int | None:
     return None if token is None else _seat_of(record, tokens.hash_token(token))
 
 
-def game_caller(store: EventStore, record: GameRecord, header: str | None) -> Caller:
+def game_caller(store: TokenLookup, record: GameRecord, header: str | None) -> Caller:
     """Resolve the ``Authorization`` header value against ``record``.
 
     No header: a spectator.  A token of this game: its seat or host.  A valid
@@ -113,7 +129,7 @@ def require_host(caller: Caller) -> None:
     raise Forbidden("only the game's host token may manage the game")
 
 
-def organiser_of_token(store: EventStore, parsed: tokens.ParsedToken) -> OrganiserRecord | None:
+def organiser_of_token(store: OrganiserLookup, parsed: tokens.ParsedToken) -> OrganiserRecord | None:
     """The organiser a presented ``ot`` token belongs to, if it is genuine."""
     if parsed.kind != "ot":
         return None
@@ -123,7 +139,7 @@ def organiser_of_token(store: EventStore, parsed: tokens.ParsedToken) -> Organis
     return organiser
 
 
-def _genuine_game_token(store: EventStore, parsed: tokens.ParsedToken) -> bool:
+def _genuine_game_token(store: TokenLookup, parsed: tokens.ParsedToken) -> bool:
     if parsed.kind not in ("st", "ht"):
         return False
     try:
@@ -133,7 +149,7 @@ def _genuine_game_token(store: EventStore, parsed: tokens.ParsedToken) -> bool:
     return _token_valid_for(record, parsed.raw) is not None
 
 
-def organiser_caller(store: EventStore, header: str | None) -> OrganiserRecord:
+def organiser_caller(store: TokenLookup, header: str | None) -> OrganiserRecord:
     """The organiser whose token the ``Authorization`` header value holds.
 
     No header, a malformed or a wrong token: 401.  A genuine seat or host
@@ -151,7 +167,7 @@ def organiser_caller(store: EventStore, header: str | None) -> OrganiserRecord:
     raise Unauthorized("this token is not a valid organiser token")
 
 
-def optional_organiser(store: EventStore, header: str | None) -> OrganiserRecord | None:
+def optional_organiser(store: OrganiserLookup, header: str | None) -> OrganiserRecord | None:
     """For creating a game: the organiser of an organiser token (401 if it is
     not genuine); None without one (other tokens are ignored, as before)."""
     token = tokens.bearer(header)

@@ -4,7 +4,7 @@ and tabulate their results (as JSON rows or CSV).
 A batch is created all or nothing: every table is set up in memory first
 (:meth:`GameCommands.new_game`), a bad table is refused with its index,
 and only then are the batch row and every game written in one transaction
-(:meth:`EventStore.create_batch`).  Each game carries ``batch``,
+(:meth:`TournamentStore.create_batch`).  Each game carries ``batch``,
 ``batch_table`` and ``organiser`` in its metadata, so ``GET /v1/games?batch=``
 lists it and the organiser's webhooks cover it.
 """
@@ -19,7 +19,9 @@ from dataclasses import dataclass
 
 from domain.core import JSON, STATUS_FINISHED, Standing
 from domain.registry import game_definition
-from events.store import BatchPage, BatchRecord, EventStore, GameRecord, OrganiserRecord
+from events.database import Database
+from events.store import GameRecord
+from events.tournaments import BatchPage, BatchRecord, OrganiserRecord
 from service.commands import GameCommands, NewGame
 from service.errors import InvalidRequest, ServiceError
 from service.organisers import OrganiserService
@@ -139,7 +141,7 @@ def results_csv(batch_id: str, tables: Sequence[TableResult]) -> str:
 class BatchService:
     """Create batches and read them back (organiser only)."""
 
-    def __init__(self, store: EventStore, commands: GameCommands, queries: GameQueries) -> None:
+    def __init__(self, store: Database, commands: GameCommands, queries: GameQueries) -> None:
         self.store = store
         self.commands = commands
         self.queries = queries

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from service.bot import add_parser as add_bot
 
 if TYPE_CHECKING:
+    from events.database import Database
     from service.config import Settings
     from service.queries import GameQueries
 
@@ -116,7 +117,7 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if verdict.ok else 1
 
 
-def _open_runtime() -> tuple[Settings, GameQueries]:
+def _open_runtime() -> tuple[Settings, Database, GameQueries]:
     """The configured store and the game queries on an in-process cache."""
     import events
     from service.cache import open_cache
@@ -126,7 +127,7 @@ def _open_runtime() -> tuple[Settings, GameQueries]:
     settings = Settings.from_env()
     store = events.open_store(settings.database_url, settings.data_dir)
     cache = open_cache(None, b"cablecar-cli", settings.cache_entries)
-    return settings, GameQueries(store, cache)
+    return settings, store, GameQueries(store, cache)
 
 
 def _organiser_name(text: str) -> str:
@@ -139,11 +140,11 @@ def _organiser_name(text: str) -> str:
 def _organiser_create(args: argparse.Namespace) -> int:
     from service.organisers import OrganiserService
 
-    _, queries = _open_runtime()
+    _, store, _ = _open_runtime()
     try:
-        created = OrganiserService(queries.store).create(args.name)
+        created = OrganiserService(store).create(args.name)
     finally:
-        queries.store.close()
+        store.close()
     print(f"organiser {created.record.organiser_id} ({created.record.name})")
     print(f"token: {created.token}")
     print("The token is shown only now; the server keeps only its hash.", file=sys.stderr)
@@ -157,9 +158,9 @@ def _webhooks_run(args: argparse.Namespace) -> int:
     from service.webhooks.dispatcher import WebhookDispatcher
     from service.webhooks.policy import DispatchPolicy
 
-    settings, queries = _open_runtime()
+    settings, store, queries = _open_runtime()
     policy = DispatchPolicy.from_settings(settings)
-    dispatcher = WebhookDispatcher(queries.store, queries, policy)
+    dispatcher = WebhookDispatcher(store, queries, policy)
     try:
         if args.once:
             report = dispatcher.run_once()
@@ -175,7 +176,7 @@ def _webhooks_run(args: argparse.Namespace) -> int:
         dispatcher.run(stop)
         return 0
     finally:
-        queries.store.close()
+        store.close()
 
 
 def build_parser() -> argparse.ArgumentParser:

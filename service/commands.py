@@ -121,9 +121,10 @@ class _Parsed:
 class GameCommands:
     """The write side of the game server."""
 
-    def __init__(self, queries: GameQueries) -> None:
+    def __init__(self, queries: GameQueries, tokens: auth.TokenLookup) -> None:
         self.queries = queries
         self.store = queries.store
+        self.tokens = tokens
         self.cache = queries.cache
 
     # ----------------------------------------------------------------- create
@@ -218,7 +219,7 @@ class GameCommands:
             if outcome is not None:
                 return outcome
         record = self.queries.record(game_id)
-        seat = auth.require_seat(auth.game_caller(self.store, record, request.authorization))
+        seat = auth.require_seat(auth.game_caller(self.tokens, record, request.authorization))
         if request.refusal is not None:
             raise request.refusal
         if parsed is None:

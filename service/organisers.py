@@ -11,7 +11,9 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from events.store import BatchRecord, DeliveryPage, EventStore, OrganiserRecord, WebhookRecord
+from events.database import Database
+from events.deliveries import DeliveryPage
+from events.tournaments import BatchRecord, OrganiserRecord, WebhookRecord
 from service.errors import Forbidden, InvalidRequest, NotFound
 from service.tokens import hash_token, new_token
 from service.webhooks.signing import WEBHOOK_EVENTS
@@ -37,7 +39,7 @@ def new_organiser_id() -> str:
 class OrganiserService:
     """What an organiser does besides creating batches."""
 
-    def __init__(self, store: EventStore, private_addresses: bool = False) -> None:
+    def __init__(self, store: Database, private_addresses: bool = False) -> None:
         self.store = store
         self.private_addresses = private_addresses
 

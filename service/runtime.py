@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from flask import current_app
 
-from events.store import EventStore
+from events.database import Database
 from service.cache import StateCache
 from service.commands import GameCommands
 from service.config import Settings
@@ -18,7 +18,7 @@ class Runtime:
     """What the routes need, built once by the app factory."""
 
     settings: Settings
-    store: EventStore
+    store: Database
     cache: StateCache
     queries: GameQueries
     commands: GameCommands

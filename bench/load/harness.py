@@ -35,7 +35,7 @@ from bench.load.load import Client, PhaseResult, run_phase
 from bench.load.profile import ActionProfile, profile_actions
 from bench.load.scripts import GameScript, make_script
 from bench.load.stack import ROOT, Gunicorn, ServerSpec, Services
-from events.postgres_store import PostgresStore
+from events.postgres import PostgresStore
 
 T = TypeVar("T")
 

@@ -8,7 +8,8 @@ from typing import Any
 
 from flask import Blueprint, Response, request, url_for
 
-from events.store import DeliveryRecord, WebhookRecord
+from events.deliveries import DeliveryRecord
+from events.tournaments import WebhookRecord
 from service.auth import organiser_caller
 from service.organisers import OrganiserService
 from service.routes.edge import authorization, json_body

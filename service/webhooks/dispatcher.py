@@ -36,17 +36,11 @@ import uuid
 from dataclasses import dataclass
 
 from domain.core import JSON, STATUS_FINISHED
-from events.store import (
-    AttemptOutcome,
-    ClaimedDelivery,
-    EventStore,
-    GameRecord,
-    NewDelivery,
-    StoredEvent,
-    StoreError,
-    WebhookRecord,
-)
+from events.database import Database
+from events.deliveries import AttemptOutcome, ClaimedDelivery, NewDelivery
+from events.store import GameRecord, StoredEvent, StoreError
 from events.timestamps import Clock, format_timestamp, system_clock
+from events.tournaments import WebhookRecord
 from service.queries import GameQueries
 from service.webhooks.policy import DispatchPolicy
 from service.webhooks.signing import GAME_FINISHED, GAME_STARTED, delivery_body, delivery_headers
@@ -75,7 +69,7 @@ class WebhookDispatcher:
 
     def __init__(
         self,
-        store: EventStore,
+        store: Database,
         queries: GameQueries,
         policy: DispatchPolicy | None = None,
         sender: Sender | None = None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from events.store import AttemptOutcome
+from events.deliveries import AttemptOutcome
 from service.config import Settings
 from service.webhooks.transport import SendResult
 

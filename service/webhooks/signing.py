@@ -8,7 +8,8 @@ import hmac
 import json
 
 from domain.core import JSON
-from events.store import ClaimedDelivery, GameRecord
+from events.deliveries import ClaimedDelivery
+from events.store import GameRecord
 
 #: The event types a webhook can subscribe to.
 GAME_STARTED = "game.started"

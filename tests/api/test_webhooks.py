@@ -401,7 +401,7 @@ def test_several_dispatchers_send_each_delivery_once(tmp_path: Path, receiver: R
 def test_dispatchers_on_postgresql_share_the_work(tmp_path: Path, receiver: Receiver) -> None:
     """Two service instances on one PostgreSQL database (two hosts, say): every
     delivery is made once, by one of them."""
-    from events.postgres_store import PostgresStore
+    from events.postgres import PostgresStore
     from tests.contract.conftest import create_database, drop_database, postgres_admin_url
 
     admin = postgres_admin_url()

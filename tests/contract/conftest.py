@@ -1,6 +1,7 @@
 """Fixtures of the event-store contract suite.
 
-Every contract test runs once per backend: ``sqlite`` (a fresh file per test)
+There is one contract suite per interface (``test_event_store.py``,
+``test_tournament_store.py``, ``test_delivery_log.py``).  Every contract test runs once per backend: ``sqlite`` (a fresh file per test)
 and ``postgres`` (a database created for this test session on the server
 named by ``CABLECAR_TEST_DATABASE_URL``, fresh game ids per test).  The
 postgres runs are skipped when that variable is unset, unless ``CI=true``,
@@ -13,15 +14,19 @@ import os
 import sqlite3
 import uuid
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from events.postgres_store import PostgresStore
-from events.sqlite_store import SqliteStore
-from events.store import EventStore
+from events.database import Database
+from events.deliveries import AttemptOutcome, NewDelivery
+from events.postgres import PostgresStore
+from events.sqlite import SqliteStore
+from events.store import NewEvent
+from events.tournaments import OrganiserRecord, WebhookRecord
 
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 
@@ -91,11 +96,11 @@ class Backend:
         self.name = name
         self.url = url
         self.path = path
-        self._stores: list[EventStore] = []
+        self._stores: list[Database] = []
 
-    def open(self, **options: Any) -> EventStore:
+    def open(self, **options: Any) -> Database:
         """A new store instance on the backend's database."""
-        store: EventStore
+        store: Database
         if self.name == "sqlite":
             assert self.path is not None
             store = SqliteStore(self.path, **options)
@@ -162,7 +167,7 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]
 
 
 @pytest.fixture
-def store(backend: Backend) -> EventStore:
+def store(backend: Backend) -> Database:
     """A store instance on the backend under test."""
     return backend.open()
 
@@ -171,3 +176,66 @@ def store(backend: Backend) -> EventStore:
 def new_id() -> Callable[[], str]:
     """Fresh game ids (unique across the session's shared database)."""
     return lambda: f"g-{uuid.uuid4().hex[:16]}"
+
+
+# -- tournaments and deliveries -------------------------------------------------
+
+T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+HASH = "ab" * 32
+
+
+def uid(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:12]}"
+
+
+def opening(n: int = 1) -> list[NewEvent]:
+    return [NewEvent(type="set_up", payload={"i": i}) for i in range(n)]
+
+
+def game_spec(
+    game_id: str, batch: str | None = None
+) -> tuple[str, str, dict[str, object], list[NewEvent], str]:
+    metadata: dict[str, object] = {"batch": batch} if batch else {}
+    return (game_id, "test-game", metadata, opening(2), "playing")
+
+
+def delivery(
+    webhook: WebhookRecord, game_id: str, event: str = "game.finished", body: str = "{}"
+) -> NewDelivery:
+    return NewDelivery(uid("d"), webhook.webhook_id, game_id, event, body)
+
+
+def retry_at(when: datetime, status: int | None = 500, error: str | None = None) -> AttemptOutcome:
+    return AttemptOutcome(when, "pending", status, error, 12, next_attempt_at=when + timedelta(seconds=30))
+
+
+@pytest.fixture
+def organiser(store: Database) -> OrganiserRecord:
+    return store.create_organiser(uid("o"), "Bay Area Open", HASH)
+
+
+@pytest.fixture
+def hooks(store: Database, organiser: OrganiserRecord) -> Iterator[Callable[..., WebhookRecord]]:
+    """Register webhooks for ``organiser``; all are deactivated at the end."""
+    made: list[WebhookRecord] = []
+
+    def make(events: tuple[str, ...] = ("game.finished",), batch_id: str | None = None) -> WebhookRecord:
+        hook = store.create_webhook(
+            uid("w"), organiser.organiser_id, "http://127.0.0.1:9/h", events, "s3cret", batch_id
+        )
+        made.append(hook)
+        return hook
+
+    yield make
+    for hook in made:
+        store.deactivate_webhook(hook.webhook_id)
+
+
+def pending(
+    store: Database, hook: WebhookRecord, game_ids: list[str], now: datetime = T0
+) -> list[NewDelivery]:
+    """Record one pending delivery per game for ``hook`` (cursor unchanged)."""
+    made = [delivery(hook, gid) for gid in game_ids]
+    cursor = store.dispatch_state().cursor
+    assert store.record_deliveries(cursor, cursor, made, now)
+    return made

@@ -13,10 +13,10 @@ ROUNDS = int(os.environ.get("CABLECAR_CONTENTION_ROUNDS", "5"))
 
 def open_store(kind: str, url: str) -> EventStore:
     if kind == "sqlite":
-        from events.sqlite_store import SqliteStore
+        from events.sqlite import SqliteStore
 
         return SqliteStore(url[len("sqlite:///") :])
-    from events.postgres_store import PostgresStore
+    from events.postgres import PostgresStore
 
     return PostgresStore(url, max_size=2)
 

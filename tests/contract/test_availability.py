@@ -17,7 +17,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from events.postgres_store import PostgresStore
+from events.postgres import PostgresStore
 from events.store import NewEvent, StoreUnavailable
 
 

@@ -23,7 +23,7 @@ def test_one_winner_per_round_across_processes(backend: Backend) -> None:
     # forkserver: one clean server process (no threads, no pools) imports the
     # contender module once and forks the workers from it.
     ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["tests.contract.contender", "events.sqlite_store", "events.postgres_store"])
+    ctx.set_forkserver_preload(["tests.contract.contender", "events.sqlite", "events.postgres"])
     barrier = ctx.Barrier(PROCESSES)
     results = ctx.Queue()
     processes = [

@@ -21,7 +21,7 @@ from events.envelope import (
     validate_new_event,
     verify_events,
 )
-from events.rows import event_from_row
+from events.sql.rows import event_from_row
 from events.store import InvalidCursor, NewEvent, StoredEvent
 from events.timestamps import format_timestamp, parse_timestamp
 

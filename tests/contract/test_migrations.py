@@ -16,7 +16,7 @@ from events.migrate import (
     migrate_sqlite,
     split_sqlite_script,
 )
-from events.sqlite_store import SqliteStore
+from events.sqlite import SqliteStore
 from events.store import StoreUnavailable
 
 POSTGRES = ["0001_init.sql", "0002_append_function.sql", "0003_tournaments.sql", "0004_append_guard.sql"]
@@ -146,7 +146,7 @@ def test_an_unreachable_postgres_fails_fast() -> None:
 
 
 def test_the_append_function_uses_the_position_lock_key() -> None:
-    from events.postgres_store import POSITION_LOCK_KEY
+    from events.postgres import POSITION_LOCK_KEY
 
     append_sql = next(m.sql for m in load_migrations("postgres") if m.name == "0002_append_function.sql")
     assert f"pg_advisory_xact_lock({POSITION_LOCK_KEY})" in append_sql

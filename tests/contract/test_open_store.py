@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from events import DEFAULT_SQLITE_NAME, open_store
-from events.postgres_store import PostgresStore
-from events.sqlite_store import SqliteStore
+from events.postgres import PostgresStore
+from events.sqlite import SqliteStore
 
 
 def test_no_url_means_a_sqlite_file_in_the_data_dir(tmp_path: Path) -> None:

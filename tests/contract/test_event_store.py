@@ -1,4 +1,5 @@
-"""The event-store contract, run against every backend (see conftest.py)."""
+"""The :class:`~events.store.EventStore` contract (event log and game
+catalogue), run against every backend (see conftest.py)."""
 
 from __future__ import annotations
 
@@ -73,25 +74,6 @@ def test_create_game_refuses_a_taken_id(store: EventStore, new_id: NewId) -> Non
     assert store.get_game(gid).game_type == "test-game"
 
 
-def test_create_games_is_all_or_nothing(store: EventStore, new_id: NewId) -> None:
-    taken, a, b = new_id(), new_id(), new_id()
-    started(taken, store)
-    with pytest.raises(GameExists):
-        store.create_games(
-            [(a, "t", {}, [ev()], "playing"), (taken, "t", {}, [ev()], "playing"), (b, "t", {}, [], "setup")]
-        )
-    with pytest.raises(GameExists):
-        store.create_games([(a, "t", {}, [ev()], "playing"), (a, "t", {}, [ev()], "playing")])
-    with pytest.raises(IntegrityError):  # the database refuses the last event of the last game
-        store.create_games([(a, "t", {}, [ev()], "playing"), (b, "t", {}, [ev(), ev(seat=-1)], "playing")])
-    for gid in (a, b):
-        with pytest.raises(GameNotFound):
-            store.get_game(gid)
-    store.create_games([(a, "t", {"batch": "x"}, [ev()], "playing"), (b, "t", {"batch": "x"}, [], "setup")])
-    assert (store.version(a), store.version(b)) == (1, 0)
-    assert store.verify_chain(a).ok
-
-
 # -- appending -----------------------------------------------------------------
 
 
@@ -123,7 +105,7 @@ def test_append_to_unknown_game(store: EventStore, new_id: NewId) -> None:
         with pytest.raises(GameNotFound):
             call(gid)
     with pytest.raises(GameNotFound):
-        store.update_metadata(gid, {"a": 1})
+        store.compare_and_set_metadata(gid, "a", None, 1)
 
 
 def test_stale_version_writes_nothing(store: EventStore, new_id: NewId) -> None:
@@ -216,7 +198,7 @@ def test_an_append_guard_is_checked_with_the_write(store: EventStore, new_id: Ne
         assert not failing.holds_in(store.get_game(gid).metadata)
     # the guard comes before the idempotency replay and the version check
     store.append(gid, version, events, idempotency_key="k", guard=holds)
-    store.update_metadata(gid, {"seat_token_hashes": ["h0", "rotated"]})
+    assert store.compare_and_set_metadata(gid, "seat_token_hashes", ["h0", "h1"], ["h0", "rotated"])
     with pytest.raises(GuardFailed):
         store.append(gid, version, events, idempotency_key="k", guard=holds)
     with pytest.raises(GuardFailed):
@@ -397,7 +379,7 @@ def test_list_games_newest_first_with_filters_and_cursor(store: EventStore, new_
     finished = store.list_games(game_type=kind, status="finished").games
     assert [g.game_id for g in finished] == [ids[2], ids[1], ids[0]]
     batch = f"batch-{new_id()}"
-    store.update_metadata(ids[4], {"batch": batch})
+    assert store.compare_and_set_metadata(ids[4], "batch", "even", batch)
     assert [g.game_id for g in store.list_games(batch=batch).games] == [ids[4]]
     assert [g.game_id for g in store.list_games(game_type=kind, batch="odd", status="playing").games] == [
         ids[5],
@@ -407,15 +389,19 @@ def test_list_games_newest_first_with_filters_and_cursor(store: EventStore, new_
         store.list_games(cursor="not-a-cursor")
 
 
-def test_update_metadata_merges(store: EventStore, new_id: NewId) -> None:
+# -- one metadata key, compared and set ------------------------------------------------
+
+
+def test_compare_and_set_metadata_sets_only_over_the_expected_value(store: EventStore, new_id: NewId) -> None:
     gid = new_id()
-    store.create_game(gid, "t", {"a": 1, "b": {"x": 1}}, [ev()], "playing")
-    record = store.update_metadata(gid, {"b": {"y": 2}, "c": None})
-    assert record.metadata == {"a": 1, "b": {"y": 2}, "c": None}
-    assert store.get_game(gid).metadata == record.metadata
-    assert store.version(gid) == 1
-    with pytest.raises(ValueError):
-        store.update_metadata(gid, {"bad": object()})
+    store.create_game(gid, "test-game", {"hashes": ["a", "b"], "batch": "x"}, [ev("set_up", None)], "playing")
+    assert store.compare_and_set_metadata(gid, "hashes", ["a", "b"], ["a", "c"]) is True
+    # a second writer that read the old list loses instead of undoing the first change
+    assert store.compare_and_set_metadata(gid, "hashes", ["a", "b"], ["z", "b"]) is False
+    assert store.compare_and_set_metadata(gid, "missing", None, 1) is False
+    assert store.get_game(gid).metadata == {"hashes": ["a", "c"], "batch": "x"}
+    with pytest.raises(GameNotFound):
+        store.compare_and_set_metadata(new_id(), "hashes", [], [])
 
 
 def test_read_all_is_the_global_log_in_position_order(store: EventStore, new_id: NewId) -> None:
@@ -574,7 +560,7 @@ def test_many_waiters_wake_together(backend: Backend, store: EventStore, new_id:
 def test_postgres_waits_fall_back_to_polling_without_notifications(backend: Backend, new_id: NewId) -> None:
     if backend.name != "postgres":
         pytest.skip("LISTEN/NOTIFY is PostgreSQL's")
-    from events.postgres_store import PostgresStore
+    from events.postgres import PostgresStore
 
     store = PostgresStore(backend.url, fallback_poll=0.3)
     writer = backend.open()
@@ -595,7 +581,7 @@ def test_postgres_waits_fall_back_to_polling_without_notifications(backend: Back
 
 
 def test_notification_payloads_parse() -> None:
-    from events.pg_listener import parse_notification
+    from events.postgres.listener import parse_notification
 
     assert parse_notification("12 g-1") == ("g-1", 12)
     assert parse_notification("3 id with spaces") == ("id with spaces", 3)

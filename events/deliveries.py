@@ -1,0 +1,169 @@
+"""The webhook delivery log: where the dispatchers stand in the global event
+log, the deliveries they derived from it, leases on them and their attempts.
+
+Work on deliveries is claimed in the database (a lease per claim), so any
+number of dispatcher processes can share it without sending one delivery
+twice at once.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+#: The states of a webhook delivery: waiting for its (next) attempt, or done.
+DELIVERY_STATES = ("pending", "delivered", "failed")
+
+
+@dataclass(frozen=True)
+class DispatchState:
+    """Where the webhook dispatchers stand: ``cursor`` (the log is turned into
+    deliveries up to here), ``head`` (the last position of the log),
+    ``webhooks`` (how many were ever registered: a registration changes it)
+    and whether any is ``active``."""
+
+    cursor: int
+    head: int
+    webhooks: int
+    active: bool
+
+
+@dataclass(frozen=True)
+class NewDelivery:
+    """A delivery to create: ``body`` is the exact JSON text that is sent
+    (and signed) on every attempt."""
+
+    delivery_id: str
+    webhook_id: str
+    game_id: str
+    event: str
+    body: str
+
+
+@dataclass(frozen=True)
+class DeliveryAttempt:
+    """One attempt to deliver: the receiver's HTTP status, or the error
+    (timeout, refused connection) when there was no answer."""
+
+    attempt: int
+    attempted_at: str
+    status_code: int | None
+    error: str | None
+    duration_ms: int
+
+
+@dataclass(frozen=True)
+class DeliveryRecord:
+    """A delivery with its attempts so far (``history``, oldest first)."""
+
+    delivery_id: str
+    webhook_id: str
+    game_id: str
+    event: str
+    body: str
+    state: str
+    attempts: int
+    created_at: str
+    next_attempt_at: str | None
+    delivered_at: str | None
+    last_status_code: int | None
+    last_error: str | None
+    history: tuple[DeliveryAttempt, ...] = ()
+
+
+@dataclass(frozen=True)
+class DeliveryPage:
+    """One page of a webhook's deliveries, newest first."""
+
+    deliveries: tuple[DeliveryRecord, ...]
+    next_cursor: str | None
+
+
+@dataclass(frozen=True)
+class ClaimedDelivery:
+    """A due delivery leased to one dispatcher, with what sending it needs;
+    ``attempts`` counts the attempts made before this one."""
+
+    delivery_id: str
+    webhook_id: str
+    game_id: str
+    event: str
+    body: str
+    url: str
+    secret: str
+    attempts: int
+
+
+@dataclass(frozen=True)
+class AttemptOutcome:
+    """What a dispatcher reports after one attempt.
+
+    ``state`` is ``delivered``, ``pending`` (retry at ``next_attempt_at``,
+    required then and only then) or ``failed`` (no more attempts)."""
+
+    attempted_at: datetime
+    state: str
+    status_code: int | None
+    error: str | None
+    duration_ms: int
+    next_attempt_at: datetime | None = None
+
+    def __post_init__(self) -> None:
+        if self.state not in DELIVERY_STATES:
+            raise ValueError(f"state must be one of {DELIVERY_STATES}, got {self.state!r}")
+        if (self.state == "pending") != (self.next_attempt_at is not None):
+            raise ValueError("next_attempt_at is required for a pending delivery, and only then")
+        if self.duration_ms < 0:
+            raise ValueError(f"duration_ms must be >= 0, got {self.duration_ms}")
+
+
+class DeliveryLog(ABC):
+    """The dispatch cursor, deliveries, their leases and attempts."""
+
+    @abstractmethod
+    def dispatch_state(self) -> DispatchState:
+        """The cursor, the head of the log and the webhooks, read at once."""
+
+    @abstractmethod
+    def record_deliveries(
+        self,
+        expected_cursor: int,
+        new_cursor: int,
+        deliveries: Sequence[NewDelivery],
+        now: datetime,
+        webhooks_seen: int | None = None,
+    ) -> bool:
+        """In one transaction: create ``deliveries`` (pending, due ``now``; a
+        delivery that exists already for the same webhook, game and event is
+        kept as it is) and move the cursor from ``expected_cursor`` to
+        ``new_cursor``.  If the cursor is no longer ``expected_cursor``
+        (another dispatcher got there first), or ``webhooks_seen`` is given
+        and a webhook was registered since (the deliveries were decided
+        without it), nothing is written: False.
+
+        Registration
+        (:meth:`~events.tournaments.TournamentStore.create_webhook`) and this method serialise on
+        the cursor: a webhook registered after the cursor moved starts after
+        the new cursor, so no event is ever skipped for it."""
+
+    @abstractmethod
+    def claim_deliveries(
+        self, owner: str, now: datetime, lease_seconds: float, limit: int
+    ) -> tuple[ClaimedDelivery, ...]:
+        """Lease up to ``limit`` pending deliveries that are due at ``now``
+        (of active webhooks, not leased to anybody) to ``owner`` until
+        ``now + lease_seconds``, the longest-due first.  Concurrent claimers
+        never get the same delivery while its lease runs."""
+
+    @abstractmethod
+    def record_attempt(self, delivery_id: str, owner: str, outcome: AttemptOutcome) -> bool:
+        """Log one attempt and move the delivery to ``outcome.state``,
+        releasing the lease.  False (nothing written) unless ``owner`` still
+        holds the lease of this pending delivery."""
+
+    @abstractmethod
+    def list_deliveries(self, webhook_id: str, limit: int = 50, cursor: str | None = None) -> DeliveryPage:
+        """The webhook's deliveries newest first, each with its attempts;
+        ``cursor`` is the previous page's ``next_cursor`` (InvalidCursor else)."""

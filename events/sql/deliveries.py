@@ -1,0 +1,128 @@
+"""The webhook delivery log: the same SQL on both backends, except claims,
+which each backend takes its own way (see their modules)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from events.cursor import decode_cursor, encode_cursor
+from events.deliveries import (
+    AttemptOutcome,
+    DeliveryAttempt,
+    DeliveryLog,
+    DeliveryPage,
+    DispatchState,
+    NewDelivery,
+)
+from events.sql.database import SqlDatabase
+from events.sql.rows import ATTEMPT_COLUMNS, DELIVERY_COLUMNS, attempt_from_row, check_page, delivery_from_row
+from events.sql.tournaments import FIRST_PAGE
+
+
+class SqlDeliveryLog(SqlDatabase, DeliveryLog):
+    """:class:`DeliveryLog` on a :class:`SqlDatabase`, but for
+    :meth:`claim_deliveries`."""
+
+    def dispatch_state(self) -> DispatchState:
+        """Cursor, head, webhooks registered and whether any is active, in one statement."""
+        row = self._rows(
+            "SELECT (SELECT position FROM dispatch_cursors WHERE name = 'webhooks'),"
+            " (SELECT coalesce(max(position), 0) FROM events),"
+            " (SELECT count(*) FROM webhooks), EXISTS (SELECT 1 FROM webhooks WHERE active = true)"
+        )[0]
+        return DispatchState(int(row[0]), int(row[1]), int(row[2]), bool(row[3]))
+
+    def record_deliveries(
+        self,
+        expected_cursor: int,
+        new_cursor: int,
+        deliveries: Sequence[NewDelivery],
+        now: datetime,
+        webhooks_seen: int | None = None,
+    ) -> bool:
+        """Create ``deliveries`` and move the cursor, atomically, if nobody
+        moved it since ``expected_cursor`` and no webhook was registered since
+        ``webhooks_seen`` were counted (else write nothing: False).  The
+        cursor row's lock serialises this with ``create_webhook``."""
+        if new_cursor < expected_cursor:
+            raise ValueError(f"the cursor only moves forward ({expected_cursor} -> {new_cursor})")
+        d = self.dialect
+        stamp = d.time_param(now)
+        with self._transaction() as cur:
+            row = cur.execute(f"SELECT position FROM dispatch_cursors WHERE name = 'webhooks'{d.for_update}").fetchone()
+            if int(row[0]) != expected_cursor:
+                return False
+            if webhooks_seen is not None and int(cur.execute("SELECT count(*) FROM webhooks").fetchone()[0]) != (
+                webhooks_seen
+            ):
+                return False
+            if deliveries:
+                cur.executemany(
+                    d.sql(
+                        "INSERT INTO webhook_deliveries (delivery_id, webhook_id, game_id, event, body, state,"
+                        " attempts, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?)"
+                        " ON CONFLICT (webhook_id, game_id, event) DO NOTHING"
+                    ),
+                    [(x.delivery_id, x.webhook_id, x.game_id, x.event, x.body, stamp, stamp) for x in deliveries],
+                )
+            cur.execute(d.sql("UPDATE dispatch_cursors SET position = ? WHERE name = 'webhooks'"), (new_cursor,))
+        return True
+
+    def record_attempt(self, delivery_id: str, owner: str, outcome: AttemptOutcome) -> bool:
+        """Log an attempt and settle the delivery if ``owner`` holds its lease."""
+        d = self.dialect
+        attempted_at = d.time_param(outcome.attempted_at)
+        delivered_at = attempted_at if outcome.state == "delivered" else None
+        next_at = None if outcome.next_attempt_at is None else d.time_param(outcome.next_attempt_at)
+        with self._transaction() as cur:
+            row = cur.execute(
+                d.sql(
+                    "UPDATE webhook_deliveries SET state = ?, attempts = attempts + 1, next_attempt_at = ?,"
+                    " delivered_at = coalesce(?, delivered_at), last_status_code = ?, last_error = ?,"
+                    " lease_owner = NULL, lease_until = NULL"
+                    " WHERE delivery_id = ? AND lease_owner = ? AND state = 'pending' RETURNING attempts"
+                ),
+                (outcome.state, next_at, delivered_at, outcome.status_code, outcome.error, delivery_id, owner),
+            ).fetchone()
+            if row is None:
+                return False
+            cur.execute(
+                d.sql(f"INSERT INTO webhook_attempts ({ATTEMPT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"),
+                (delivery_id, row[0], attempted_at, outcome.status_code, outcome.error, outcome.duration_ms),
+            )
+        return True
+
+    def list_deliveries(self, webhook_id: str, limit: int = 50, cursor: str | None = None) -> DeliveryPage:
+        """The webhook's deliveries newest first, each with its attempts (one snapshot)."""
+        check_page(limit)
+        d = self.dialect
+        before = decode_cursor(cursor) if cursor is not None else FIRST_PAGE
+        with self._snapshot() as cur:
+            rows = cur.execute(
+                d.sql(
+                    f"SELECT {DELIVERY_COLUMNS}, delivery_no FROM webhook_deliveries"
+                    " WHERE webhook_id = ? AND delivery_no < ? ORDER BY delivery_no DESC LIMIT ?"
+                ),
+                (webhook_id, before, limit + 1),
+            ).fetchall()
+            page = rows[:limit]
+            ids = [row[0] for row in page]
+            attempts = (
+                cur.execute(
+                    d.sql(
+                        f"SELECT {ATTEMPT_COLUMNS} FROM webhook_attempts"
+                        f" WHERE delivery_id IN ({', '.join('?' * len(ids))}) ORDER BY delivery_id, attempt"
+                    ),
+                    ids,
+                ).fetchall()
+                if ids
+                else []
+            )
+        history: dict[str, list[DeliveryAttempt]] = {}
+        for a in attempts:
+            history.setdefault(a[0], []).append(attempt_from_row(a, d))
+        next_cursor = encode_cursor(page[-1][12]) if len(rows) > limit else None
+        return DeliveryPage(
+            tuple(delivery_from_row(row, d, tuple(history.get(row[0], ()))) for row in page), next_cursor
+        )

@@ -1,0 +1,150 @@
+"""Organisers, batches and webhooks: the same SQL on both backends."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from events.cursor import decode_cursor, encode_cursor
+from events.sql.database import Cursor, SqlDatabase
+from events.sql.rows import (
+    BATCH_COLUMNS,
+    ORGANISER_COLUMNS,
+    WEBHOOK_COLUMNS,
+    batch_from_row,
+    check_page,
+    organiser_from_row,
+    webhook_from_row,
+)
+from events.store import NewGame
+from events.timestamps import format_timestamp
+from events.tournaments import BatchPage, BatchRecord, OrganiserRecord, TournamentStore, WebhookRecord
+
+#: Larger than any row number, for the first page of a newest-first listing.
+FIRST_PAGE = 2**63 - 1
+
+
+class SqlTournaments(SqlDatabase, TournamentStore):
+    """:class:`TournamentStore` on a :class:`SqlDatabase`."""
+
+    def create_organiser(self, organiser_id: str, name: str, token_hash: str) -> OrganiserRecord:
+        """Store a new organiser; IntegrityError if the id is taken."""
+        now = self._clock()
+        with self._transaction() as cur:
+            cur.execute(
+                self.dialect.sql(f"INSERT INTO organisers ({ORGANISER_COLUMNS}) VALUES (?, ?, ?, ?)"),
+                (organiser_id, name, token_hash, self.dialect.time_param(now)),
+            )
+        return OrganiserRecord(organiser_id, name, token_hash, format_timestamp(now))
+
+    def get_organiser(self, organiser_id: str) -> OrganiserRecord | None:
+        """The organiser, or None if unknown."""
+        rows = self._rows(
+            self.dialect.sql(f"SELECT {ORGANISER_COLUMNS} FROM organisers WHERE organiser_id = ?"),
+            (organiser_id,),
+        )
+        return organiser_from_row(rows[0], self.dialect) if rows else None
+
+    def create_batch(
+        self,
+        batch_id: str,
+        organiser_id: str,
+        name: str | None,
+        game_type: str,
+        games: Sequence[NewGame],
+    ) -> BatchRecord:
+        """Create the batch row and its games in one transaction (all or none)."""
+        if not games:
+            raise ValueError("a batch needs at least one game")
+        now = self._clock()
+
+        def insert_batch(cur: Cursor) -> None:
+            cur.execute(
+                self.dialect.sql(f"INSERT INTO batches ({BATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"),
+                (batch_id, organiser_id, name, game_type, len(games), self.dialect.time_param(now)),
+            )
+
+        self._create(games, insert_batch)
+        return BatchRecord(batch_id, organiser_id, name, game_type, len(games), format_timestamp(now))
+
+    def get_batch(self, batch_id: str) -> BatchRecord | None:
+        """The batch, or None if unknown."""
+        rows = self._rows(self.dialect.sql(f"SELECT {BATCH_COLUMNS} FROM batches WHERE batch_id = ?"), (batch_id,))
+        return batch_from_row(rows[0], self.dialect) if rows else None
+
+    def list_batches(self, organiser_id: str, limit: int = 50, cursor: str | None = None) -> BatchPage:
+        """The organiser's batches newest first."""
+        check_page(limit)
+        before = decode_cursor(cursor) if cursor is not None else FIRST_PAGE
+        rows = self._rows(
+            self.dialect.sql(
+                f"SELECT {BATCH_COLUMNS}, batch_no FROM batches WHERE organiser_id = ? AND batch_no < ?"
+                " ORDER BY batch_no DESC LIMIT ?"
+            ),
+            (organiser_id, before, limit + 1),
+        )
+        page = rows[:limit]
+        next_cursor = encode_cursor(page[-1][6]) if len(rows) > limit else None
+        return BatchPage(tuple(batch_from_row(row, self.dialect) for row in page), next_cursor)
+
+    def create_webhook(
+        self,
+        webhook_id: str,
+        organiser_id: str,
+        url: str,
+        events: Sequence[str],
+        secret: str,
+        batch_id: str | None = None,
+    ) -> WebhookRecord:
+        """Register an active webhook starting after the current head of the log."""
+        if not events:
+            raise ValueError("a webhook needs at least one event type")
+        d = self.dialect
+        now = self._clock()
+        with self._transaction() as cur:
+            # serialised with record_deliveries on the cursor row (SQLite: on
+            # the write lock): the head read below is at or after any cursor a
+            # dispatcher has moved to
+            cur.execute(f"SELECT position FROM dispatch_cursors WHERE name = 'webhooks'{d.for_update}")
+            head = int(cur.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0])
+            cur.execute(
+                d.sql(f"INSERT INTO webhooks ({WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, true, ?)"),
+                (webhook_id, organiser_id, url, batch_id, d.list_param(events), secret, head, d.time_param(now)),
+            )
+        return WebhookRecord(
+            webhook_id, organiser_id, url, batch_id, tuple(events), secret, head, True, format_timestamp(now)
+        )
+
+    def get_webhook(self, webhook_id: str) -> WebhookRecord | None:
+        """The webhook (active or not), or None if unknown."""
+        rows = self._rows(
+            self.dialect.sql(f"SELECT {WEBHOOK_COLUMNS} FROM webhooks WHERE webhook_id = ?"), (webhook_id,)
+        )
+        return webhook_from_row(rows[0], self.dialect) if rows else None
+
+    def list_webhooks(self, organiser_id: str) -> tuple[WebhookRecord, ...]:
+        """The organiser's active webhooks, oldest first."""
+        rows = self._rows(
+            self.dialect.sql(
+                f"SELECT {WEBHOOK_COLUMNS} FROM webhooks WHERE organiser_id = ? AND active = true ORDER BY webhook_no"
+            ),
+            (organiser_id,),
+        )
+        return tuple(webhook_from_row(row, self.dialect) for row in rows)
+
+    def deactivate_webhook(self, webhook_id: str) -> bool:
+        """Stop a webhook and fail its pending deliveries; False if it was not active."""
+        d = self.dialect
+        with self._transaction() as cur:
+            stopped = cur.execute(
+                d.sql("UPDATE webhooks SET active = false WHERE webhook_id = ? AND active = true"), (webhook_id,)
+            )
+            if stopped.rowcount == 0:
+                return False
+            cur.execute(
+                d.sql(
+                    "UPDATE webhook_deliveries SET state = 'failed', next_attempt_at = NULL, last_error = ?,"
+                    " lease_owner = NULL, lease_until = NULL WHERE webhook_id = ? AND state = 'pending'"
+                ),
+                ("the webhook was deleted", webhook_id),
+            )
+        return True
