@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import http.client
 import json
 import random
 import time
@@ -68,8 +69,9 @@ class Client:
     ) -> JSON:
         """Send a request; return the decoded JSON answer or raise ApiProblem.
 
-        Connection errors and 503 answers are retried with back-off (safe:
-        actions carry an Idempotency-Key)."""
+        Connection errors (including an answer cut off mid-body, as when a
+        worker is killed) and 429/503 answers are retried with back-off (safe:
+        actions carry an Idempotency-Key, so the retry gets the first answer)."""
         data = None if body is None else json.dumps(body).encode()
         all_headers = {"Accept": "application/json", **(headers or {})}
         if data is not None:
@@ -94,7 +96,7 @@ class Client:
                     delay *= 2
                     continue
                 raise ApiProblem(e.code, problem) from e
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
+            except (urllib.error.URLError, ConnectionError, TimeoutError, http.client.HTTPException):
                 if attempt >= self.retries:
                     raise
                 time.sleep(delay)
@@ -219,6 +221,9 @@ def play_seat(
                 time.sleep(poll)
                 continue
             raise
+        except (urllib.error.URLError, ConnectionError, TimeoutError, http.client.HTTPException):
+            time.sleep(poll)  # a read is safe to repeat
+            continue
         if view["status"] == "finished":
             return view
         if not play_turn(client, run, 0, strategy, rng):
