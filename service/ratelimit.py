@@ -141,9 +141,11 @@ def client_address(remote_addr: str | None, forwarded_for: str | None, trusted_p
         if len(hops) >= trusted_proxies and _address(hops[-trusted_proxies]) is not None:
             chosen = hops[-trusted_proxies]
     address = _address(chosen)
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is None:
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
         return str(ipaddress.IPv6Network((address, 64), strict=False))
-    return str(address.ipv4_mapped or address) if address is not None else chosen
+    return chosen if address is None else str(address)
 
 
 def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -201,11 +203,13 @@ class RateLimits:
 
     def charge_request(self) -> None:
         """Count one request against the general limit."""
-        self._charge("general", self.client(), self.general, 1, "requests from this address")
+        if self.general is not None:
+            self._charge("general", self.client(), self.general, 1, "requests from this address")
 
     def charge_stream(self) -> None:
         """Count one event stream opened."""
-        self._charge("stream", self.client(), self.stream, 1, "event streams opened from this address")
+        if self.stream is not None:
+            self._charge("stream", self.client(), self.stream, 1, "event streams opened from this address")
 
 
 #: ``app.extensions`` key of the app's :class:`RateLimits`
