@@ -65,9 +65,6 @@ class Rate:
             raise ValueError(f"{env} must be like '30/minute' (per second, minute, hour or day) or 'off', got {text!r}")
         return cls(int(match.group(1)), _UNITS[match.group(2)])
 
-    def __str__(self) -> str:
-        return f"{self.limit} per {self.seconds} s"
-
 
 @dataclass(frozen=True)
 class Verdict:
@@ -187,7 +184,8 @@ class RateLimits:
         if shown is None or verdict.remaining <= shown.remaining or not verdict.allowed:
             g.cablecar_rate_limit = verdict  # the headers show the tightest policy
         if not verdict.allowed:
-            raise RateLimited(f"more than {rate} {what}; retry in {verdict.reset} s", verdict.reset)
+            raise RateLimited(f"more than {rate.limit} {what} in {rate.seconds} s; retry in {verdict.reset} s",
+                              verdict.reset)
 
     def charge_creation(self, games: int, organiser_id: str | None) -> None:
         """Count ``games`` new games: against the organiser and the address's
