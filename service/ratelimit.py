@@ -223,7 +223,7 @@ def limits(app: Flask) -> RateLimits:
     return found
 
 
-def install(app: Flask, settings: Settings, redis_client: Any) -> RateLimits:
+def install(app: Flask, settings: Settings, redis_client: Any) -> None:
     """Build the app's limits (an invalid rate setting stops start-up), count
     the general and the stream limit before each request, and add the
     ``RateLimit-*`` headers to each answer a policy counted."""
@@ -246,5 +246,3 @@ def install(app: Flask, settings: Settings, redis_client: Any) -> RateLimits:
             resp.headers["RateLimit-Remaining"] = str(verdict.remaining)
             resp.headers["RateLimit-Reset"] = str(verdict.reset)
         return resp
-
-    return found
