@@ -64,7 +64,7 @@ def create_app(
     app.register_blueprint(batches.bp)
     app.register_blueprint(webhooks.bp)
     app.register_blueprint(seats.bp)
-    install_rate_limit(app, settings, cache)
+    install_rate_limit(app, settings, cache.redis_client)
     logging.getLogger("cablecar").setLevel(logging.INFO)
     return app
 

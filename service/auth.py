@@ -167,12 +167,16 @@ def organiser_caller(store: TokenLookup, header: str | None) -> OrganiserRecord:
     raise Unauthorized("this token is not a valid organiser token")
 
 
-def optional_organiser(store: OrganiserLookup, header: str | None) -> OrganiserRecord | None:
+def creating_organiser(store: OrganiserLookup, header: str | None, required: bool) -> OrganiserRecord | None:
     """For creating a game: the organiser of an organiser token (401 if it is
-    not genuine); None without one (other tokens are ignored, as before)."""
+    not genuine); None without one (other tokens are ignored, as before),
+    unless the operator ``required`` an organiser token: then 401."""
     token = tokens.bearer(header)
     parsed = tokens.parse(token) if token else None
     if parsed is None or parsed.kind != "ot":
+        if required:
+            raise Unauthorized("this server creates games for organisers only: "
+                               "send 'Authorization: Bearer <organiser token>'")
         return None
     organiser = organiser_of_token(store, parsed)
     if organiser is None:

@@ -27,8 +27,6 @@ from service.errors import InvalidRequest, ServiceError
 from service.organisers import OrganiserService
 from service.queries import GameQueries
 
-#: Most tables one batch may hold.
-MAX_TABLES = 100
 #: Columns of the results CSV, one row per player of every table.
 CSV_COLUMNS = (
     "batch",
@@ -141,11 +139,19 @@ def results_csv(batch_id: str, tables: Sequence[TableResult]) -> str:
 class BatchService:
     """Create batches and read them back (organiser only)."""
 
-    def __init__(self, store: Database, commands: GameCommands, queries: GameQueries) -> None:
+    def __init__(self, store: Database, commands: GameCommands, queries: GameQueries, max_tables: int) -> None:
         self.store = store
+        self.max_tables = max_tables
         self.commands = commands
         self.queries = queries
         self.organisers = OrganiserService(store)
+
+    def check_size(self, tables: int) -> None:
+        """InvalidRequest unless a batch of ``tables`` tables may be created
+        (``CABLECAR_MAX_BATCH_TABLES``)."""
+        if not 1 <= tables <= self.max_tables:
+            message = f"a batch has 1 to {self.max_tables} tables, not {tables}"
+            raise InvalidRequest(message, errors=[{"field": "tables", "message": message}])
 
     def create(
         self, organiser: OrganiserRecord, game_type: str, tables: Sequence[TableSpec], name: str | None = None
@@ -157,8 +163,7 @@ class BatchService:
             game_definition(game_type)
         except KeyError as e:
             raise InvalidRequest(f"unknown game type {game_type!r}; see /v1/games-types") from e
-        if not 1 <= len(tables) <= MAX_TABLES:
-            raise InvalidRequest(f"a batch has 1 to {MAX_TABLES} tables")
+        self.check_size(len(tables))
         batch_id = secrets.token_hex(8)
         prepared: list[NewGame] = []
         for index, table in enumerate(tables):

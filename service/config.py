@@ -97,9 +97,39 @@ class Settings:
         "events (other workers replay the tail from the store); `1`: every event",
     )
     rate_limit: int = _declare(
-        "CABLECAR_RATE_LIMIT", 0, "requests per client per window before `429 rate_limited` (`0`: off)"
+        "CABLECAR_RATE_LIMIT", 0,
+        "requests one client address may make per window on any route but health, before "
+        "`429 rate_limited` (`0`: off)",
     )
-    rate_limit_window: int = _declare("CABLECAR_RATE_LIMIT_WINDOW", 60, "the rate limit's window, in seconds")
+    rate_limit_window: int = _declare(
+        "CABLECAR_RATE_LIMIT_WINDOW", 60, "the window of `CABLECAR_RATE_LIMIT`, in seconds"
+    )
+    create_rate_limit: str = _declare(
+        "CABLECAR_CREATE_RATE_LIMIT", "30/minute",
+        "games one client address may create without an organiser token (`POST /v1/games`), as "
+        "`count/unit` (unit: `second`, `minute`, `hour` or `day`); `off`: no limit",
+    )
+    organiser_create_rate_limit: str = _declare(
+        "CABLECAR_ORGANISER_CREATE_RATE_LIMIT", "300/minute",
+        "games one organiser may create (`POST /v1/games` with its token, and batches, which count their "
+        "tables); organiser tokens used from one address share this limit too; `off`: no limit",
+    )
+    stream_rate_limit: str = _declare(
+        "CABLECAR_STREAM_RATE_LIMIT", "60/minute",
+        "event streams one client address may open (`GET /v1/games/{id}/events/stream`); `off`: no limit",
+    )
+    max_batch_tables: int = _declare(
+        "CABLECAR_MAX_BATCH_TABLES", 50, "tables (games) one `POST /v1/batches` may create"
+    )
+    trusted_proxies: int = _declare(
+        "CABLECAR_TRUSTED_PROXIES", 0,
+        "reverse proxies in front of the server: with N > 0 the client address the limits count is the N-th "
+        "from the right of `X-Forwarded-For`; `0`: the connecting address (the header is ignored)",
+    )
+    create_requires_organiser: bool = _declare(
+        "CABLECAR_CREATE_REQUIRES_ORGANISER", False,
+        "only organiser tokens may create games (`POST /v1/games` without one: `401 unauthorized`)",
+    )
     sse_max_seconds: int = _declare(
         "CABLECAR_SSE_MAX_SECONDS", 300,
         "an event stream closes after this long; clients resume with `Last-Event-ID`",

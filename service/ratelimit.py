@@ -1,65 +1,248 @@
-"""A fixed-window request limiter per client (token, else address).
+"""Fixed-window rate limits, counted per client address (or per organiser).
 
-Off by default (``CABLECAR_RATE_LIMIT=0``).  With Redis configured the
-counters live in Redis, so the limit holds across workers and hosts; a Redis
-failure lets requests through (availability over limiting).
+Three policies, each a setting (``Rate``: ``30/minute``, ``5/second``,
+``off``):
+
+- ``create``: games an address creates without an organiser token
+  (``POST /v1/games`` counts one, a batch counts its tables);
+- ``organiser``: games one organiser creates, and games all organiser tokens
+  together create from one address (so minting tokens buys nothing);
+- ``stream``: event streams an address opens;
+
+plus the general ``CABLECAR_RATE_LIMIT`` requests per address per window on
+every route but health (``0``: off).
+
+The client is the connecting address, or, behind ``CABLECAR_TRUSTED_PROXIES``
+proxies, the address the outermost trusted proxy saw; never anything else the
+client sends (a random bearer value shares its address's bucket).  IPv6
+addresses count per /64, the block one subscriber usually holds.
+
+With Redis the counters live there (one atomic MULTI/EXEC of INCRBY and
+EXPIRE), so every worker and host shares them.  Without Redis, or while Redis
+is unreachable, each process counts alone: a Redis failure is logged and the
+limit degrades to per-worker instead of failing open or refusing everyone.
 """
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
+import logging
+import re
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
-from flask import Flask, request
+from flask import Flask, Response, g, request
 
-from service.cache import StateCache
-from service.config import Settings
+from service.config import Settings, declared
 from service.errors import RateLimited
 
+log = logging.getLogger(__name__)
 
-class _Counter:
+_UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+_RATE = re.compile(r"^\s*(\d+)\s*/\s*(second|minute|hour|day)s?\s*$")
+#: seconds a failed Redis is left alone before it is tried again
+REDIS_RETRY_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class Rate:
+    """At most ``limit`` units per window of ``seconds``."""
+
+    limit: int
+    seconds: int
+
+    @classmethod
+    def parse(cls, text: str, env: str) -> Rate | None:
+        """``"30/minute"`` → ``Rate(30, 60)``; ``"off"`` → None (no limit)."""
+        if text.strip().lower() == "off":
+            return None
+        match = _RATE.match(text.lower())
+        if match is None or int(match.group(1)) < 1:
+            raise ValueError(f"{env} must be like '30/minute' (per second, minute, hour or day) or 'off', got {text!r}")
+        return cls(int(match.group(1)), _UNITS[match.group(2)])
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One charge against a bucket: what the ``RateLimit-*`` headers say."""
+
+    limit: int
+    remaining: int
+    reset: int  # seconds until the window ends
+    allowed: bool
+
+
+class LocalCounts:
+    """Fixed-window counters of this process."""
+
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._counts: dict[tuple[str, int], int] = {}
 
-    def incr(self, key: str, window: int) -> int:
+    def add(self, key: str, window: int, cost: int) -> int:
         with self._lock:
-            if len(self._counts) > 10000:
-                self._counts = {k: v for k, v in self._counts.items() if k[1] == window}
-            n = self._counts.get((key, window), 0) + 1
-            self._counts[(key, window)] = n
-            return n
+            if len(self._counts) > 50_000:
+                # drop every window but the newest ones instead of growing without bound
+                self._counts = {k: v for k, v in self._counts.items() if k[1] >= window}
+            count = self._counts.get((key, window), 0) + cost
+            self._counts[(key, window)] = count
+            return count
 
 
-def install(app: Flask, settings: Settings, cache: StateCache) -> None:
-    """Register the limiter when ``settings.rate_limit`` is positive."""
-    if settings.rate_limit <= 0:
-        return
-    limit, window_len = settings.rate_limit, max(1, settings.rate_limit_window)
-    local = _Counter()
-    redis_client = cache.redis_client
+class Limiter:
+    """Charges buckets in Redis when it is given and reachable, else in process."""
+
+    def __init__(self, redis_client: Any = None, clock: Callable[[], float] = time.time) -> None:
+        self._redis = redis_client
+        self._clock = clock
+        self._local = LocalCounts()
+        self._redis_down_until = 0.0
+
+    def _add(self, key: str, window: int, cost: int, ttl: int) -> int:
+        now = self._clock()
+        if self._redis is not None and now >= self._redis_down_until:
+            name = f"cablecar:rl:{key}:{window}"
+            try:
+                pipe = self._redis.pipeline(transaction=True)
+                pipe.incrby(name, cost)
+                pipe.expire(name, ttl)
+                return int(pipe.execute()[0])
+            except Exception as e:  # redis.RedisError and socket errors
+                self._redis_down_until = now + REDIS_RETRY_SECONDS
+                log.warning("rate limit counters unavailable in redis, counting per worker: %s", e)
+        return self._local.add(key, window, cost)
+
+    def charge(self, policy: str, bucket: str, rate: Rate, cost: int = 1) -> Verdict:
+        """Count ``cost`` units against ``bucket`` of ``policy``."""
+        now = self._clock()
+        window = int(now // rate.seconds)
+        digest = hashlib.sha256(bucket.encode()).hexdigest()[:32]
+        count = self._add(f"{policy}:{digest}", window, cost, rate.seconds + 1)
+        reset = max(1, int((window + 1) * rate.seconds - now + 0.999))
+        return Verdict(rate.limit, max(0, rate.limit - count), reset, count <= rate.limit)
+
+
+def client_address(remote_addr: str | None, forwarded_for: str | None, trusted_proxies: int) -> str:
+    """The address to count against: with ``trusted_proxies`` N > 0, the
+    N-th address from the right of ``X-Forwarded-For`` (the one the outermost
+    trusted proxy saw connect; anything left of it the client may have
+    written); otherwise, or when that entry is missing or no address, the
+    connecting address.  IPv6 addresses are cut to their /64."""
+    chosen = remote_addr or "unknown"
+    if trusted_proxies > 0 and forwarded_for:
+        hops = [hop.strip() for hop in forwarded_for.split(",")]
+        if len(hops) >= trusted_proxies and _address(hops[-trusted_proxies]) is not None:
+            chosen = hops[-trusted_proxies]
+    address = _address(chosen)
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return chosen if address is None else str(address)
+
+
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(text)
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """The policies of one app and the limiter that counts them."""
+
+    limiter: Limiter
+    trusted_proxies: int
+    general: Rate | None
+    create: Rate | None
+    organiser: Rate | None
+    stream: Rate | None
+
+    @classmethod
+    def from_settings(cls, settings: Settings, limiter: Limiter) -> RateLimits:
+        def rate(name: str) -> Rate | None:
+            return Rate.parse(getattr(settings, name), declared(name).env)
+
+        general = Rate(settings.rate_limit, max(1, settings.rate_limit_window)) if settings.rate_limit > 0 else None
+        return cls(limiter, settings.trusted_proxies, general, rate("create_rate_limit"),
+                   rate("organiser_create_rate_limit"), rate("stream_rate_limit"))
+
+    def client(self) -> str:
+        """The current request's client address."""
+        return client_address(request.remote_addr, request.headers.get("X-Forwarded-For"), self.trusted_proxies)
+
+    def _charge(self, policy: str, bucket: str, rate: Rate | None, cost: int, what: str) -> None:
+        if rate is None:
+            return
+        verdict = self.limiter.charge(policy, bucket, rate, cost)
+        shown = g.get("cablecar_rate_limit")
+        if shown is None or verdict.remaining <= shown.remaining or not verdict.allowed:
+            g.cablecar_rate_limit = verdict  # the headers show the tightest policy
+        if not verdict.allowed:
+            raise RateLimited(f"more than {rate.limit} {what} in {rate.seconds} s; retry in {verdict.reset} s",
+                              verdict.reset)
+
+    def charge_creation(self, games: int, organiser_id: str | None) -> None:
+        """Count ``games`` new games: against the organiser and the address's
+        organiser bucket with an organiser token, else the address's anonymous
+        bucket.  RateLimited when over, before anything is written."""
+        client = self.client()
+        if organiser_id is None:
+            self._charge("create", client, self.create, games, "games created from this address")
+            return
+        self._charge("organiser", f"id:{organiser_id}", self.organiser, games, "games created by this organiser")
+        self._charge("organiser", f"address:{client}", self.organiser, games,
+                     "games created by organisers from this address")
+
+    def charge_request(self) -> None:
+        """Count one request against the general limit."""
+        if self.general is not None:
+            self._charge("general", self.client(), self.general, 1, "requests from this address")
+
+    def charge_stream(self) -> None:
+        """Count one event stream opened."""
+        if self.stream is not None:
+            self._charge("stream", self.client(), self.stream, 1, "event streams opened from this address")
+
+
+#: ``app.extensions`` key of the app's :class:`RateLimits`
+EXTENSION = "cablecar.limits"
+#: endpoints each request of which opens an event stream
+_STREAM_ENDPOINTS = ("games.stream_events",)
+
+
+def limits(app: Flask) -> RateLimits:
+    """The rate limits installed on ``app``."""
+    found = app.extensions[EXTENSION]
+    assert isinstance(found, RateLimits)
+    return found
+
+
+def install(app: Flask, settings: Settings, redis_client: Any) -> None:
+    """Build the app's limits (an invalid rate setting stops start-up), count
+    the general and the stream limit before each request, and add the
+    ``RateLimit-*`` headers to each answer a policy counted."""
+    found = RateLimits.from_settings(settings, Limiter(redis_client))
+    app.extensions[EXTENSION] = found
 
     @app.before_request
-    def _limit() -> None:
-        if request.path in ("/v1/health",):
+    def _count() -> None:
+        if request.path == "/v1/health":
             return
-        who = request.headers.get("Authorization") or request.remote_addr or "?"
-        key = hashlib.sha256(who.encode()).hexdigest()[:32]
-        now = time.time()
-        window = int(now // window_len)
-        count = 0
-        if redis_client is not None:
-            try:
-                rkey = f"cablecar:rl:{key}:{window}"
-                pipe = redis_client.pipeline()
-                pipe.incr(rkey)
-                pipe.expire(rkey, window_len + 1)
-                count = int(pipe.execute()[0])
-            except Exception:
-                count = local.incr(key, window)
-        else:
-            count = local.incr(key, window)
-        if count > limit:
-            retry = max(1, int((window + 1) * window_len - now + 0.999))
-            raise RateLimited(f"more than {limit} requests in {window_len} s; retry in {retry} s", retry)
+        found.charge_request()
+        if request.endpoint in _STREAM_ENDPOINTS:
+            found.charge_stream()
+
+    @app.after_request
+    def _headers(resp: Response) -> Response:
+        verdict = g.get("cablecar_rate_limit")
+        if isinstance(verdict, Verdict):
+            resp.headers["RateLimit-Limit"] = str(verdict.limit)
+            resp.headers["RateLimit-Remaining"] = str(verdict.remaining)
+            resp.headers["RateLimit-Reset"] = str(verdict.reset)
+        return resp

@@ -169,7 +169,9 @@ class Harness:
         self.log(f"fresh database {database_url.rsplit('/', 1)[1]}; deciding {cfg.scripts} scripted games")
         scripts = [make_script(f"bench-{i}") for i in range(cfg.scripts)]
         env = (("DATABASE_URL", database_url), ("REDIS_URL", services.redis_url), ("CABLECAR_SECRET_KEY", "bench"),
-               ("CABLECAR_BENCH_STATS_DIR", str(self.stats_dir)))
+               ("CABLECAR_BENCH_STATS_DIR", str(self.stats_dir)),
+               # every simulated client comes from 127.0.0.1: the per-address limits would throttle the load
+               ("CABLECAR_CREATE_RATE_LIMIT", "off"), ("CABLECAR_STREAM_RATE_LIMIT", "off"))
         service = Gunicorn(ServerSpec("bench.load.instrumented_wsgi:app", cfg.workers, cfg.threads, env),
                            self.work / "gunicorn-service.log")
         baseline = Gunicorn(ServerSpec("bench.baseline_app:app", cfg.workers, cfg.threads, env),

@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from flask import Blueprint, Response, json, request, url_for
+from flask import Blueprint, Response, current_app, json, request, url_for
 
 from domain.core import STATUS_FINISHED, STATUSES
 from service.auth import organiser_caller
 from service.batches import BatchService, TableSpec, results_csv
+from service.ratelimit import limits
 from service.routes.edge import authorization, json_body
 from service.runtime import runtime
 from service.schemas.tournament import (
@@ -28,7 +29,7 @@ bp = Blueprint("batches", __name__, url_prefix="/v1")
 
 def _service() -> BatchService:
     rt = runtime()
-    return BatchService(rt.store, rt.commands, rt.queries)
+    return BatchService(rt.store, rt.commands, rt.queries, rt.settings.max_batch_tables)
 
 
 @bp.post("/batches")
@@ -39,7 +40,10 @@ def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
     tables = [
         TableSpec(tuple(p["name"] for p in t["players"]), t["seed"], t["start_seat"]) for t in data["tables"]
     ]
-    created = _service().create(organiser, data["type"], tables, data["name"])
+    service = _service()
+    service.check_size(len(tables))
+    limits(current_app).charge_creation(len(tables), organiser.organiser_id)  # every game of it counts
+    created = service.create(organiser, data["type"], tables, data["name"])
     games = [
         {
             "table": index,

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, request, stream_with_context, url_for
+from flask import Blueprint, Response, current_app, request, stream_with_context, url_for
 from marshmallow import ValidationError
 
-from service.auth import game_caller, optional_organiser, require_seat
+from service.auth import creating_organiser, game_caller, require_seat
 from service.commands import ActionRequest
 from service.errors import InvalidRequest
 from service.presentation import game_summary, game_view
+from service.ratelimit import limits
 from service.routes.edge import authorization, json_body
 from service.runtime import runtime
 from service.schemas.requests import (
@@ -58,8 +59,9 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Create and start a game (with an organiser token, the organiser's
     webhooks cover it)."""
     rt = runtime()
-    organiser = optional_organiser(rt.store, authorization())
+    organiser = creating_organiser(rt.store, authorization(), rt.settings.create_requires_organiser)
     data = _CREATE_GAME.load(json_body())
+    limits(current_app).charge_creation(1, organiser.organiser_id if organiser else None)
     created = rt.commands.create(
         data["type"],
         [p["name"] for p in data["players"]],

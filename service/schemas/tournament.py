@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.batches import MAX_TABLES
 from service.schemas.requests import LABEL, SEED, PlayerInSchema
 from service.schemas.responses import NewGameSchema
 from service.webhooks.signing import WEBHOOK_EVENTS
@@ -36,7 +35,7 @@ class CreateBatchSchema(Schema):
 
     type = fields.String(required=True, validate=validate.Length(min=1, max=40))
     tables = fields.List(
-        fields.Nested(TableInSchema), required=True, validate=validate.Length(min=1, max=MAX_TABLES)
+        fields.Nested(TableInSchema), required=True, validate=validate.Length(min=1)
     )
     name = fields.String(load_default=None, validate=LABEL)
 

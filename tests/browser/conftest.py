@@ -130,6 +130,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         "CABLECAR_SSE_MAX_SECONDS": "120",
         "CABLECAR_SSE_HEARTBEAT_SECONDS": "2",  # a stream notices a closed page within 2 s
         "CABLECAR_RATE_LIMIT": "0",
+        "CABLECAR_CREATE_RATE_LIMIT": "off",  # every page of the suite comes from one address
+        "CABLECAR_STREAM_RATE_LIMIT": "off",
     }
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)

@@ -88,7 +88,9 @@ class Server:
 def start_gunicorn(tmp: Path, env_extra: dict[str, str], workers: int = 3) -> Server:
     port = free_port()
     log = tmp / f"gunicorn-{port}.log"
-    env = {**os.environ, **env_extra, "CABLECAR_DATA_DIR": str(tmp / "data"), "PYTHONPATH": str(ROOT)}
+    # the bots create and watch games faster than the public limits allow one address
+    limits_off = {"CABLECAR_CREATE_RATE_LIMIT": "off", "CABLECAR_STREAM_RATE_LIMIT": "off"}
+    env = {**os.environ, **limits_off, **env_extra, "CABLECAR_DATA_DIR": str(tmp / "data"), "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf", "--bind", f"127.0.0.1:{port}",
          "--workers", str(workers), "--threads", "8", "service.wsgi:app"],
