@@ -14,8 +14,8 @@ from service.cache import StateCache, open_cache
 from service.commands import GameCommands
 from service.config import Settings
 from service.queries import GameQueries
-from service.sse import StreamHub
 from service.runtime import Runtime
+from service.sse import StreamHub
 from service.webhooks.dispatcher import WebhookDispatcher
 from service.webhooks.policy import DispatchPolicy
 

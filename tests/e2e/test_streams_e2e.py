@@ -60,7 +60,8 @@ class Watcher:
         if self.conn.sock is not None:
             with contextlib.suppress(OSError):
                 self.conn.sock.shutdown(socket.SHUT_RDWR)
-        self.thread.join(timeout=5) if self.thread.is_alive() else None
+        if self.thread.is_alive():
+            self.thread.join(timeout=5)
         self.conn.close()
 
 
