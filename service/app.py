@@ -15,6 +15,7 @@ from service.commands import GameCommands
 from service.config import Settings
 from service.queries import GameQueries
 from service.runtime import Runtime
+from service.sse import StreamHub
 from service.webhooks.dispatcher import WebhookDispatcher
 from service.webhooks.policy import DispatchPolicy
 
@@ -50,7 +51,8 @@ def create_app(
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
     app.json.sort_keys = False  # type: ignore[attr-defined]
     queries = GameQueries(store, cache)
-    app.extensions["cablecar"] = Runtime(settings, store, cache, queries, GameCommands(queries, store))
+    streams = StreamHub(queries, settings.sse_max_streams, settings.sse_max_streams_per_address)
+    app.extensions["cablecar"] = Runtime(settings, store, cache, queries, GameCommands(queries, store), streams)
     problems.register(app)
 
     from service.ratelimit import install as install_rate_limit

@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 def _serve(args: argparse.Namespace) -> int:
     from gunicorn.app.base import BaseApplication
 
-    from service.app import create_app
     from service.config import Settings
 
     settings = Settings.from_env()
@@ -45,9 +44,15 @@ def _serve(args: argparse.Namespace) -> int:
             self.cfg.set("accesslog", "-" if args.access_log else None)
 
         def load(self) -> Any:
+            # Imported in the worker, after a gevent worker has monkey-patched it.
+            from service.app import create_app
+
             return create_app(settings)
 
-    print(f"cablecar: serving on http://{args.host}:{args.port} ({workers} workers x {threads} threads)")
+    import service.gunicorn_conf as conf
+
+    per_worker = f"{threads} threads" if conf.worker_class == "gthread" else "gevent"
+    print(f"cablecar: serving on http://{args.host}:{args.port} ({workers} workers, {per_worker})")
     _App().run()
     return 0
 

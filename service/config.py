@@ -137,6 +137,15 @@ class Settings:
     sse_heartbeat_seconds: int = _declare(
         "CABLECAR_SSE_HEARTBEAT_SECONDS", 15, "seconds between the heartbeats of an event stream"
     )
+    sse_max_streams: int = _declare(
+        "CABLECAR_SSE_MAX_STREAMS", 1000,
+        "event streams one worker process holds at once; beyond it `503 streams_busy` with `Retry-After` "
+        "(a threaded worker holds at most half its threads)",
+    )
+    sse_max_streams_per_address: int = _declare(
+        "CABLECAR_SSE_MAX_STREAMS_PER_ADDRESS", 20,
+        "event streams one client address holds at once in one worker process; beyond it `503 streams_busy`",
+    )
     open_organisers: bool = _declare(
         "CABLECAR_OPEN_ORGANISERS", True, "whether anyone may create an organiser token over HTTP"
     )
@@ -169,7 +178,14 @@ class Settings:
     workers: int = _declare(
         "CABLECAR_WORKERS", 2, "gunicorn worker processes; about one per CPU in production"
     )
-    threads: int = _declare("CABLECAR_THREADS", 8, "threads per gunicorn worker")
+    threads: int = _declare(
+        "CABLECAR_THREADS", 8, "threads per gunicorn worker when it is threaded (the embedded SQLite default)"
+    )
+    worker_connections: int = _declare(
+        "CABLECAR_WORKER_CONNECTIONS", 2000,
+        "connections one gevent worker serves at once (open streams included); keep it above "
+        "`CABLECAR_SSE_MAX_STREAMS`",
+    )
     worker_timeout: int = _declare(
         "CABLECAR_WORKER_TIMEOUT", 60, "seconds a silent gunicorn worker lives before it is restarted"
     )

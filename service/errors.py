@@ -84,6 +84,17 @@ class RateLimited(ServiceError):
         self.retry_after = retry_after
 
 
+class StreamsBusy(ServiceError):
+    """This worker already holds as many event streams as it may (in all, or
+    for the caller's address); retry later."""
+
+    code = "streams_busy"
+
+    def __init__(self, detail: str, retry_after: int) -> None:
+        super().__init__(detail)
+        self.retry_after = retry_after
+
+
 class BrokenGame(ServiceError):
     """A stored game that cannot be rebuilt (should never happen)."""
 

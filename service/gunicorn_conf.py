@@ -1,15 +1,34 @@
 """gunicorn configuration for production (``gunicorn -c python:service.gunicorn_conf service.wsgi:app``).
 
-Threaded workers (``gthread``) so Server-Sent Events streams, which wait on the
-event store, do not hold a whole worker each.  The values come from the
+Worker class: **gevent** on PostgreSQL, so that event streams (Server-Sent
+Events, ``service/sse.py``) hold a greenlet each, not a request thread: a
+thousand watchers cost a thousand small stacks, and ``/v1/health`` and actions
+keep answering.  We chose it over a streaming pool of our own because gunicorn
+already runs it (monkey-patching happens when the worker starts, before the app
+is imported), psycopg 3 detects the patching and waits cooperatively (its pool
+and the LISTEN thread of ``events/postgres/listener.py`` are then greenlets) and
+redis-py is plain sockets.  The price: a request computing for long (a large
+replay) delays the other requests of its worker, where threads would be
+time-sliced; rules are fast enough for that to stay small.
+
+On the embedded SQLite store the workers stay threaded (``gthread``): SQLite's
+connections are per thread and its calls cannot yield, so under gevent every
+request would open a connection of its own.  There streams hold a thread each,
+so a worker admits at most half its threads of them (``post_worker_init``).
+
+The values come from the
 settings declared in ``service/config.py`` (``CABLECAR_BIND``,
 ``CABLECAR_WORKERS``, ...); the usual ``GUNICORN_CMD_ARGS`` and command-line
 options still override them.  ``cablecar serve`` uses this file too.
 
 Each worker runs its webhook dispatcher (unless ``CABLECAR_WEBHOOKS=off``):
 started once the worker has loaded the app, stopped when the worker exits.
+A worker told to stop (SIGTERM, SIGINT, SIGQUIT) first ends its event streams,
+so that it exits at once instead of after ``CABLECAR_SSE_MAX_SECONDS``.
 """
 
+import signal
+import threading
 from typing import Any
 
 from flask import Flask
@@ -20,8 +39,9 @@ _settings = Settings.from_env()
 
 bind = _settings.bind
 workers = _settings.workers
-worker_class = "gthread"
+worker_class = "gevent" if _settings.database_url else "gthread"
 threads = _settings.threads
+worker_connections = _settings.worker_connections
 timeout = _settings.worker_timeout
 graceful_timeout = 20
 keepalive = 5
@@ -48,6 +68,25 @@ def post_worker_init(worker: Any) -> None:
         )
         return
     start_dispatcher(worker.wsgi)
+    streams = worker.wsgi.extensions["cablecar"].streams
+    if worker.cfg.worker_class_str == "gthread":
+        streams.limit(max(1, worker.cfg.threads // 2))
+    _close_streams_on_stop(worker, streams)
+
+
+def _close_streams_on_stop(worker: Any, streams: Any) -> None:
+    """Wrap the worker's stop signals so that they end its streams first."""
+    for sig, handler in (
+        (signal.SIGTERM, worker.handle_exit),
+        (signal.SIGINT, worker.handle_quit),
+        (signal.SIGQUIT, worker.handle_quit),
+    ):
+        def stop(signum: int, frame: Any, handler: Any = handler) -> None:
+            # Outside the signal handler: closing takes locks the interrupted code may hold.
+            threading.Thread(target=streams.close_all, daemon=True).start()
+            handler(signum, frame)
+
+        signal.signal(sig, stop)
 
 
 def worker_exit(server: Any, worker: Any) -> None:

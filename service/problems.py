@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from domain.errors import DomainError
 from events.store import GameNotFound, InvalidCursor, StaleVersion, StoreUnavailable
-from service.errors import RateLimited, ServiceError
+from service.errors import RateLimited, ServiceError, StreamsBusy
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +37,7 @@ TITLES = {
     "idempotency_key_reused": "This Idempotency-Key was used for another request",
     "invalid_config": "The game cannot be created like this",
     "rate_limited": "Too many requests",
+    "streams_busy": "Too many open event streams",
     "unavailable": "The event store cannot be reached",
     "internal_error": "Internal server error",
     "payload_too_large": "The request body is too large",
@@ -73,6 +74,7 @@ STATUS = {
     "invalid_config": 422,
     "idempotency_key_reused": 422,
     "rate_limited": 429,
+    "streams_busy": 503,
     "internal_error": 500,
 }
 
@@ -83,7 +85,7 @@ _WITH_REASON = ("illegal_action", "invalid_config", "invalid_request")
 def service_problem(err: ServiceError) -> Response:
     """The answer to a refusal of the service."""
     resp = problem(STATUS[err.code], err.code, err.detail, **err.extra)
-    if isinstance(err, RateLimited):
+    if isinstance(err, RateLimited | StreamsBusy):
         resp.headers["Retry-After"] = str(err.retry_after)
     return resp
 

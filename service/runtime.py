@@ -1,4 +1,4 @@
-"""The per-application objects (settings, store, cache, the game queries and commands)."""
+"""The per-application objects (settings, store, cache, the game queries and commands, the event streams)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from service.cache import StateCache
 from service.commands import GameCommands
 from service.config import Settings
 from service.queries import GameQueries
+from service.sse import StreamHub
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,7 @@ class Runtime:
     cache: StateCache
     queries: GameQueries
     commands: GameCommands
+    streams: StreamHub
 
 
 def runtime() -> Runtime:

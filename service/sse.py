@@ -1,21 +1,51 @@
-"""Server-Sent Events for a game's event log.
+"""Server-Sent Events for a game's event log, shared by every watcher of a game.
 
 Each connection sends the events after the client's position (``Last-Event-ID``
-or ``?after=``), then waits for new ones *in the event store*
+or ``?after=``), then waits for new ones.  Waiting is done once per game and
+process, not once per watcher: a :class:`StreamHub` keeps one *channel* per
+watched game, whose pump thread waits in the event store
 (``EventStore.wait_for_events``: LISTEN/NOTIFY on PostgreSQL, polling on
-SQLite), so any worker on any host wakes up when any other one appends.
-Comment lines keep idle connections alive; after ``max_seconds`` the server
-closes the stream and the client reconnects with ``Last-Event-ID``.
+SQLite, so any worker on any host wakes it) and publishes the game's new state;
+the watchers wait on the channel's condition, and watchers at the same
+position share one read and one rendering of each page.  A thousand
+spectators of one game thus cost one store wait and one read per new version.
+
+Watchers are cheap only if they hold no request thread: production serves
+with gevent workers (``service/gunicorn_conf.py`` says why), where a stream is
+a greenlet.  The hub admits at most ``max_streams`` streams per process, and
+``max_per_address`` per client address (per process: no cross-worker
+counting, so a client may hold that many in each worker); beyond that the
+route answers ``503 streams_busy`` with ``Retry-After``.  Comment lines keep
+idle connections alive; after ``max_seconds`` the server closes the stream and
+the client reconnects with ``Last-Event-ID``.  :meth:`StreamHub.close_all`
+(the worker's shutdown signal) ends every stream at once.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
+from dataclasses import dataclass
 
-from service.auth import Caller
-from service.queries import GameQueries
+from events.store import StoreError
+from service.errors import StreamsBusy
+from service.queries import GameQueries, Loaded
+
+log = logging.getLogger(__name__)
+
+#: events per page a stream sends before looking for more
+PAGE = 200
+#: pages a channel remembers (watchers lagging behind share them too)
+_PAGES_KEPT = 64
+#: seconds a refused client is told to wait: about how long a stream that
+#: just ended takes to be replaced by its client's reconnection
+RETRY_AFTER = 5
+#: pause of a pump whose store failed, before it tries again
+_PUMP_RETRY = 1.0
 
 
 def format_event(event_id: int | None, data: object, event: str | None = None) -> str:
@@ -30,30 +60,189 @@ def format_event(event_id: int | None, data: object, event: str | None = None) -
     return "\n".join(lines) + "\n\n"
 
 
-def stream(
-    queries: GameQueries,
-    game_id: str,
-    caller: Caller,
-    after: int,
-    max_seconds: float,
-    heartbeat: float,
-) -> Iterator[str]:
-    """Yield SSE messages for ``game_id`` from ``after`` on, as ``caller`` may see them."""
-    deadline = time.monotonic() + max_seconds
-    yield "retry: 2000\n\n"
-    position = after
-    while True:
-        loaded = queries.load(game_id)
-        if loaded.version > position:
-            for event in queries.events(loaded, caller.seat, position, 200):
-                position = event["seq"]
-                yield format_event(position, event)
-            continue
-        if loaded.finished:
-            yield format_event(None, {"version": loaded.version, "status": "finished"}, "end")
-            return
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return
-        if not queries.store.wait_for_events(game_id, position, min(heartbeat, remaining)):
-            yield ": keep-alive\n\n"
+class _Channel:
+    """One game watched in this process: its latest state and the pages rendered from it."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        self.watchers = 0
+        self.cond = threading.Condition()
+        self.loaded: Loaded | None = None
+        self._pages: OrderedDict[tuple[int | None, int, int], list[tuple[int, str]]] = OrderedDict()
+        # Held while a page is read, so that watchers at one position read it once.
+        self._page_lock = threading.Lock()
+
+    def publish(self, loaded: Loaded) -> None:
+        """Make ``loaded`` the state watchers see, unless a newer one is there."""
+        with self.cond:
+            if self.loaded is None or loaded.version > self.loaded.version:
+                self.loaded = loaded
+                self.cond.notify_all()
+
+    def wait(self, position: int, timeout: float, closing: threading.Event) -> bool:
+        """Wait up to ``timeout`` seconds for a state past ``position`` (or
+        finished, or the hub closing); True if one came."""
+        def ready() -> bool:
+            loaded = self.loaded
+            return closing.is_set() or (loaded is not None and (loaded.version > position or loaded.finished))
+
+        with self.cond:
+            return self.cond.wait_for(ready, timeout)
+
+    def page(self, queries: GameQueries, loaded: Loaded, seat: int | None, after: int) -> list[tuple[int, str]]:
+        """The SSE messages of the events after ``after`` as ``seat`` sees them at ``loaded``."""
+        key = (seat, after, loaded.version)
+        with self._page_lock:
+            found = self._pages.get(key)
+            if found is None:
+                found = [
+                    (event["seq"], format_event(event["seq"], event))
+                    for event in queries.events(loaded, seat, after, PAGE)
+                ]
+                self._pages[key] = found
+                while len(self._pages) > _PAGES_KEPT:
+                    self._pages.popitem(last=False)
+            return found
+
+
+@dataclass
+class Admission:
+    """One admitted stream's place in the hub's counts, given back by :meth:`release`."""
+
+    hub: StreamHub
+    address: str
+    released: bool = False
+
+    def release(self) -> None:
+        """Give the place back (once; later calls do nothing)."""
+        if not self.released:
+            self.released = True
+            self.hub._leave(self.address)
+
+
+class StreamHub:
+    """The event streams of one process (see the module docs)."""
+
+    def __init__(self, queries: GameQueries, max_streams: int, max_per_address: int) -> None:
+        self._queries = queries
+        self.max_streams = max_streams
+        self.max_per_address = max_per_address
+        self._lock = threading.Lock()
+        self._open = 0
+        self._by_address: dict[str, int] = {}
+        self._channels: dict[str, _Channel] = {}
+        self._closing = threading.Event()
+
+    @property
+    def open_streams(self) -> int:
+        """How many streams this process holds now."""
+        return self._open
+
+    def limit(self, max_streams: int) -> None:
+        """Lower the process-wide cap (a threaded worker keeps threads for other requests)."""
+        self.max_streams = min(self.max_streams, max_streams)
+
+    def admit(self, address: str) -> Admission:
+        """A place for one more stream from ``address``, or StreamsBusy."""
+        with self._lock:
+            if self._closing.is_set():
+                raise StreamsBusy("this worker is shutting down", retry_after=RETRY_AFTER)
+            if self._open >= self.max_streams:
+                raise StreamsBusy(
+                    f"this worker already holds {self.max_streams} event streams", retry_after=RETRY_AFTER
+                )
+            if self._by_address.get(address, 0) >= self.max_per_address:
+                raise StreamsBusy(
+                    f"this address already holds {self.max_per_address} event streams on this worker",
+                    retry_after=RETRY_AFTER,
+                )
+            self._open += 1
+            self._by_address[address] = self._by_address.get(address, 0) + 1
+        return Admission(self, address)
+
+    def _leave(self, address: str) -> None:
+        with self._lock:
+            self._open -= 1
+            left = self._by_address[address] - 1
+            if left:
+                self._by_address[address] = left
+            else:
+                del self._by_address[address]
+
+    def close_all(self) -> None:
+        """End every stream now and admit no more (the worker is stopping)."""
+        self._closing.set()
+        with self._lock:
+            channels = list(self._channels.values())
+        for channel in channels:
+            with channel.cond:
+                channel.cond.notify_all()
+
+    def stream(
+        self, game_id: str, seat: int | None, after: int, max_seconds: float, heartbeat: float
+    ) -> Iterator[str]:
+        """Yield SSE messages for ``game_id`` from ``after`` on, as ``seat`` (None: a spectator) may see them."""
+        deadline = time.monotonic() + max_seconds
+        channel = self._join(game_id)
+        try:
+            if channel.loaded is None:
+                channel.publish(self._queries.load(game_id))
+            yield "retry: 2000\n\n"
+            position = after
+            while not self._closing.is_set():
+                loaded = channel.loaded
+                assert loaded is not None
+                if loaded.version > position:
+                    for seq, message in channel.page(self._queries, loaded, seat, position):
+                        position = seq
+                        yield message
+                    continue
+                if loaded.finished:
+                    yield format_event(None, {"version": loaded.version, "status": "finished"}, "end")
+                    return
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return
+                if not channel.wait(position, min(heartbeat, remaining), self._closing):
+                    yield ": keep-alive\n\n"
+        finally:
+            self._part(channel)
+
+    # -- channels and their pumps -----------------------------------------------
+
+    def _join(self, game_id: str) -> _Channel:
+        with self._lock:
+            channel = self._channels.get(game_id)
+            start = channel is None
+            if channel is None:
+                channel = self._channels[game_id] = _Channel(game_id)
+            channel.watchers += 1
+        if start:
+            threading.Thread(target=self._pump, args=(channel,), name="cablecar-sse-pump", daemon=True).start()
+        return channel
+
+    def _part(self, channel: _Channel) -> None:
+        with self._lock:
+            channel.watchers -= 1
+            if not channel.watchers and self._channels.get(channel.game_id) is channel:
+                del self._channels[channel.game_id]
+
+    def _watched(self, channel: _Channel) -> bool:
+        with self._lock:
+            return bool(channel.watchers) and not self._closing.is_set()
+
+    def _pump(self, channel: _Channel) -> None:
+        """Publish each new version of the channel's game while anybody watches it."""
+        store = self._queries.store
+        while self._watched(channel):
+            loaded = channel.loaded
+            try:
+                if loaded is not None and loaded.finished:
+                    return
+                if loaded is not None and not store.wait_for_events(channel.game_id, loaded.version, 1.0):
+                    continue
+                channel.publish(self._queries.load(channel.game_id))
+            except StoreError as e:
+                # The watchers keep their heartbeats; the store may come back.
+                log.warning("event stream of game %s cannot read the store: %s", channel.game_id, e)
+                time.sleep(_PUMP_RETRY)

@@ -176,8 +176,6 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, Database):
         self._fallback_poll = fallback_poll
         self._listener = VersionListener(url, connect_timeout=timeout)
 
-        self._listener = VersionListener(url, connect_timeout=timeout)
-
     # -- the hooks of the shared SQL -------------------------------------------
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:

@@ -31,7 +31,6 @@ from service.schemas.responses import (
     GameViewSchema,
     LegalActionsSchema,
 )
-from service.sse import stream
 
 bp = Blueprint("games", __name__, url_prefix="/v1")
 
@@ -201,10 +200,13 @@ def stream_events(game_id: str) -> Response:
             raise ValidationError({"Last-Event-ID": ["must be an event seq (integer)"]}) from e
         if not 0 <= after <= MAX_INT:
             raise ValidationError({"Last-Event-ID": [f"must be between 0 and {MAX_INT}"]})
-    gen = stream(
-        rt.queries, game_id, caller, after or 0, rt.settings.sse_max_seconds, rt.settings.sse_heartbeat_seconds
+    admission = rt.streams.admit(limits(current_app).client())  # same address rule as rate limits
+    gen = rt.streams.stream(
+        game_id, caller.seat, after or 0, rt.settings.sse_max_seconds, rt.settings.sse_heartbeat_seconds
     )
     resp = Response(stream_with_context(gen), mimetype="text/event-stream")
+    # Released when the server closes the answer, even one never iterated.
+    resp.call_on_close(admission.release)
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"
     return resp
