@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.rng import ALGORITHM
+from events.seeds import DERIVATION, is_open_deal
 from events.store import StoredEvent
 from events.verify import verify_record
 from service.errors import GameNotFinished
@@ -52,7 +53,11 @@ def export_header(loaded: Loaded) -> dict[str, Any]:
             "salt": meta.get("salt"),
             "commitment": meta.get("seed_commitment"),
             "source": meta.get("seed_source"),
+            "open_deal": is_open_deal(meta),
+            "caller_seed": meta.get("caller_seed"),
+            "server_secret": meta.get("server_secret"),
             "commitment_scheme": "sha256(salt + ':' + seed)",
+            "derivation": DERIVATION,
             "rng": ALGORITHM,
         },
         "result": loaded.definition.result(loaded.state),

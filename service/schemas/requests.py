@@ -32,6 +32,7 @@ class CreateGameSchema(Schema):
     type = fields.String(required=True, validate=validate.Length(min=1, max=40))
     players = fields.List(fields.Nested(PlayerInSchema), required=True, validate=validate.Length(min=1, max=8))
     seed = fields.String(load_default=None, validate=SEED)
+    open_deal = fields.Boolean(load_default=False, truthy={True}, falsy={False})
     start_seat = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=7))
 
 
