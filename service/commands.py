@@ -20,6 +20,7 @@ from domain.errors import DomainError, GameFinished, MalformedAction
 from domain.registry import game_definition
 from events.codec import encode
 from events.envelope import canonical_json
+from events.seeds import deal_seed, seed_commitment
 from events.store import (
     GameNotFound,
     GameRecord,
@@ -29,7 +30,6 @@ from events.store import (
     StaleVersion,
     StoredEvent,
 )
-from events.seeds import deal_seed, seed_commitment
 from service import auth
 from service.errors import IdempotencyKeyReused, InvalidConfig, InvalidRequest
 from service.presentation import render_event
