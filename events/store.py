@@ -83,6 +83,17 @@ class IntegrityError(StoreError):
     """Stored data violates an invariant (e.g. the database refused a write)."""
 
 
+class DamagedEvent(IntegrityError):
+    """A stored event row that cannot be read back (written past the append
+    path, or corrupted): ``seq`` names it."""
+
+    def __init__(self, game_id: str, seq: int, reason: str) -> None:
+        super().__init__(f"event seq {seq} of game {game_id} cannot be read: {reason}")
+        self.game_id = game_id
+        self.seq = seq
+        self.reason = reason
+
+
 class InvalidCursor(StoreError, ValueError):
     """A ``list_games`` cursor that this store did not hand out."""
 

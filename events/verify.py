@@ -5,9 +5,11 @@ with no server and no database:
 
 1. ``chain``: every event's SHA-256 hash, the ``prev_hash`` links, and ``seq``
    continuity (an edited, removed or reordered event breaks it);
-2. ``seed``: the revealed seed matches the commitment published at creation;
+2. ``seed``: the revealed seed matches the commitment published at creation
+   (the detail flags an open deal: the caller's seed alone made it);
 3. ``setup``: the rules' setup, re-derived from the seed, produces exactly the
-   recorded opening events;
+   recorded opening events, and the seed is the revealed server secret (mixed
+   with the caller's seed, if any), or the caller's seed in an open deal;
 4. ``moves``: every move (recovered from its first event) is accepted by the
    rules in the state before it and produces exactly the recorded events;
 5. ``result``: the final state's status, version and result equal the record.
@@ -19,7 +21,6 @@ without revealing its secrets.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,7 @@ from domain.errors import DomainError
 from domain.registry import game_definition
 from events.codec import current_payload, decode
 from events.envelope import canonical_json, verify_events
+from events.seeds import deal_seed, is_open_deal, seed_commitment
 from events.store import StoredEvent
 
 ENVELOPE_FIELDS = ("game_id", "seq", "position", "type", "schema_version", "payload", "recorded_at", "seat",
@@ -67,11 +69,6 @@ class Verdict:
         }
 
 
-def seed_commitment(seed: str, salt: str) -> str:
-    """The published commitment to a seed: ``sha256(salt + ":" + seed)`` (hex)."""
-    return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
-
-
 class _Problems:
     def __init__(self) -> None:
         self.items: list[str] = []
@@ -105,6 +102,32 @@ def _compare(
     if stored.seat != expected_seat:
         return f"{_label(stored)}: recorded acting seat differs from the move's seat"
     return None
+
+
+def _seed_check(seed_info: Mapping[str, JSON], seed: str, salt: str, commitment: JSON) -> Check:
+    """The seed against its commitment; the detail says whether the caller's
+    seed alone made the deal (an open deal: predictable by whoever knew it)."""
+    if seed_commitment(seed, salt) != commitment:
+        return Check("seed", False, "the revealed seed does not match the published commitment")
+    if is_open_deal(seed_info):
+        return Check("seed", True, "the seed matches the commitment; OPEN DEAL: the caller chose the seed, "
+                                   "so whoever knew it could predict every hand")
+    return Check("seed", True, "the seed matches the commitment published at creation")
+
+
+def _derivation_problem(seed_info: Mapping[str, JSON], seed: str) -> str | None:
+    """Why the deal seed is not what the record says it was made from: the
+    caller's seed alone (open deal) or the revealed server secret mixed with
+    the caller's seed.  Records from before open deals say neither."""
+    if "open_deal" not in seed_info:
+        return None
+    caller_seed, server_secret = seed_info.get("caller_seed"), seed_info.get("server_secret")
+    if seed_info["open_deal"]:
+        return None if caller_seed == seed else "an open deal must be dealt from the caller's seed alone"
+    caller = None if caller_seed is None else str(caller_seed)
+    if isinstance(server_secret, str) and deal_seed(server_secret, caller) == seed:
+        return None
+    return "the seed is not the revealed server secret mixed with the caller's seed"
 
 
 def parse_events(game_id: str, raw_events: Sequence[Mapping[str, JSON]]) -> tuple[list[StoredEvent], list[str]]:
@@ -163,10 +186,7 @@ def verify_record(
     if seed is None or salt is None:
         checks.append(Check("seed", not require_revealed_seed, "the seed is not revealed in this record"))
         return Verdict(game_id, tuple(checks))
-    if seed_commitment(str(seed), str(salt)) != commitment:
-        checks.append(Check("seed", False, "the revealed seed does not match the published commitment"))
-    else:
-        checks.append(Check("seed", True, "the seed matches the commitment published at creation"))
+    checks.append(_seed_check(seed_info, str(seed), str(salt), commitment))
 
     # 3. setup re-derived from the seed
     players = tuple(str(p) for p in game_info.get("players", []))
@@ -186,6 +206,9 @@ def verify_record(
         if why:
             problems.add(why)
         state = game.evolve(state, produced)
+    derivation = _derivation_problem(seed_info, str(seed))
+    if derivation:
+        problems.add(derivation)
     checks.append(Check("setup", not problems.items,
                         f"{len(opening)} setup events re-derived from the seed" if not problems.items
                         else "; ".join(problems.items[:5])))

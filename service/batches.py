@@ -46,11 +46,12 @@ CSV_COLUMNS = (
 @dataclass(frozen=True)
 class TableSpec:
     """One table of a batch to create: its players, and optionally its seed
-    and the seat that starts."""
+    (mixed with a server secret unless ``open_deal``) and the seat that starts."""
 
     players: tuple[str, ...]
     seed: str | None = None
     start_seat: int = 0
+    open_deal: bool = False
 
 
 @dataclass(frozen=True)
@@ -170,7 +171,9 @@ class BatchService:
             extra = {"batch": batch_id, "batch_table": index, "organiser": organiser.organiser_id}
             try:
                 prepared.append(
-                    self.commands.new_game(game_type, table.players, table.seed, table.start_seat, extra)
+                    self.commands.new_game(
+                        game_type, table.players, table.seed, table.start_seat, extra, table.open_deal
+                    )
                 )
             except ServiceError as e:
                 raise e.with_detail(f"table {index}: {e.detail}", table=index) from e

@@ -20,6 +20,7 @@ from domain.errors import DomainError, GameFinished, MalformedAction
 from domain.registry import game_definition
 from events.codec import encode
 from events.envelope import canonical_json
+from events.seeds import deal_seed, seed_commitment
 from events.store import (
     GameNotFound,
     GameRecord,
@@ -29,7 +30,6 @@ from events.store import (
     StaleVersion,
     StoredEvent,
 )
-from events.verify import seed_commitment
 from service import auth
 from service.errors import IdempotencyKeyReused, InvalidConfig, InvalidRequest
 from service.presentation import render_event
@@ -135,8 +135,12 @@ class GameCommands:
         seed: str | None = None,
         start_seat: int = 0,
         extra_metadata: Mapping[str, JSON] | None = None,
+        open_deal: bool = False,
     ) -> NewGame:
-        """Run the setup of a new game in memory (nothing is written)."""
+        """Run the setup of a new game in memory (nothing is written).
+
+        The deal mixes a fresh server secret with ``seed`` unless
+        ``open_deal`` asks for the caller's seed alone (see :mod:`events.seeds`)."""
         try:
             definition = game_definition(type_id)
         except KeyError as e:
@@ -151,9 +155,11 @@ class GameCommands:
             raise InvalidConfig(
                 f"start_seat must be a seat of this game (0..{len(players) - 1})", reason="start_seat"
             )
-        seed_source = "caller" if seed is not None else "server"
-        if seed is None:
-            seed = secrets.token_hex(32)
+        if open_deal and seed is None:
+            raise InvalidRequest("an open deal is dealt from the caller's seed: send a seed with open_deal")
+        server_secret = None if open_deal else secrets.token_hex(32)
+        caller_seed = seed
+        seed = deal_seed(server_secret, caller_seed)
         salt = secrets.token_hex(16)
         game_id = secrets.token_hex(8)
         try:
@@ -169,7 +175,10 @@ class GameCommands:
             "seed": seed,
             "salt": salt,
             "seed_commitment": seed_commitment(seed, salt),
-            "seed_source": seed_source,
+            "seed_source": "caller" if caller_seed is not None else "server",
+            "open_deal": open_deal,
+            "caller_seed": caller_seed,
+            "server_secret": server_secret,
             "rules_version": definition.rules_version,
             "board_version": definition.board_version,
             "seat_token_hashes": [hash_token(t) for t in seat_tokens],
@@ -194,10 +203,11 @@ class GameCommands:
         seed: str | None = None,
         start_seat: int = 0,
         extra_metadata: Mapping[str, JSON] | None = None,
+        open_deal: bool = False,
     ) -> CreatedGame:
         """Set up and store a new game; returns its tokens (shown once).
         ``extra_metadata`` (e.g. the creating organiser) is stored with it."""
-        new = self.new_game(type_id, players, seed, start_seat, extra_metadata)
+        new = self.new_game(type_id, players, seed, start_seat, extra_metadata, open_deal)
         stored = self.store.create_game(new.game_id, new.game_type, new.metadata, new.events, new.status)
         record = self.queries.record(new.game_id)
         self.cache.put(new.game_id, stored[-1].seq, new.state)

@@ -99,3 +99,15 @@ class BrokenGame(ServiceError):
     """A stored game that cannot be rebuilt (should never happen)."""
 
     code = "internal_error"
+
+
+class GameDamaged(ServiceError):
+    """A stored event of the game cannot be read, does not chain, or is not
+    part of the game as recorded (tampering or corruption): the game is not
+    served until an operator repairs it; ``/audit`` names the event."""
+
+    code = "game_damaged"
+
+    def __init__(self, game_id: str, seq: int) -> None:
+        super().__init__(f"game {game_id} is damaged: its stored event seq {seq} is not genuine; "
+                         f"GET /v1/games/{game_id}/audit reports it", game=game_id, seq=seq)

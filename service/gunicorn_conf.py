@@ -21,6 +21,11 @@ settings declared in ``service/config.py`` (``CABLECAR_BIND``,
 ``CABLECAR_WORKERS``, ...); the usual ``GUNICORN_CMD_ARGS`` and command-line
 options still override them.  ``cablecar serve`` uses this file too.
 
+Each worker imports the app (``service.wsgi``, and with it every game type:
+``domain.registry`` is built at import) in its ``init_process``, before it
+accepts a connection; the app is not preloaded in the master because its
+store connections must not be shared across a fork.
+
 Each worker runs its webhook dispatcher (unless ``CABLECAR_WEBHOOKS=off``):
 started once the worker has loaded the app, stopped when the worker exits.
 A worker told to stop (SIGTERM, SIGINT, SIGQUIT) first ends its event streams,

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from domain.core import JSON
 from events.codec import decode
+from events.seeds import is_open_deal
 from events.store import GameRecord, StoredEvent
 
 if TYPE_CHECKING:  # queries renders events with this module
@@ -25,6 +26,7 @@ def game_summary(record: GameRecord) -> dict[str, JSON]:
         "updated_at": record.updated_at,
         "players": [{"seat": i, "name": n} for i, n in enumerate(meta.get("players", []))],
         "seed_commitment": meta.get("seed_commitment", ""),
+        "open_deal": is_open_deal(meta),
         "batch": meta.get("batch"),
     }
 
@@ -37,6 +39,8 @@ def game_view(loaded: Loaded, seat: int | None) -> dict[str, JSON]:
         type=loaded.record.game_type,
         version=loaded.version,
         seed_commitment=loaded.record.metadata.get("seed_commitment"),
+        # every seat must be able to see that the caller's seed alone made the deal
+        open_deal=is_open_deal(loaded.record.metadata),
     )
     return view
 

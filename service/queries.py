@@ -11,12 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain.core import JSON, STATUS_FINISHED, Action, GameDefinition, replay
+from domain.core import JSON, STATUS_FINISHED, Action, GameDefinition
 from domain.registry import game_definition
 from events.codec import decode
-from events.store import EventStore, GameRecord
+from events.envelope import GENESIS_HASH, recompute_hash
+from events.store import DamagedEvent, EventStore, GameRecord, StoredEvent
 from service.cache import StateCache
-from service.errors import BrokenGame, InvalidRequest, NotFound
+from service.errors import BrokenGame, GameDamaged, InvalidRequest, NotFound
 from service.lru import LRU
 from service.presentation import render_event
 
@@ -93,8 +94,8 @@ class GameQueries:
             cached = self.cache.get(game_id, at)
             if cached is not None and cached[0] == at:
                 return Loaded(record, definition, cached[1], at)
-            events = self.store.load(game_id, 0, at)
-            return Loaded(record, definition, replay(definition, [decode(definition, e) for e in events]), at)
+            events = self.stored_events(game_id, 0, at)
+            return Loaded(record, definition, self._rebuilt(definition, events, None), at)
         cached = self.cache.get(game_id, record.version)
         if cached is not None and cached[0] == record.version:
             self.cache.stats.hits += 1
@@ -105,16 +106,46 @@ class GameQueries:
         else:
             self.cache.stats.misses += 1
             base_version, state = 0, None
-        events = self.store.load(game_id, base_version)
+        events = self.stored_events(game_id, base_version)
         if not events and state is None:
             raise BrokenGame(f"game {game_id} has no events")
+        if events and events[-1].seq > record.version and events[-1].seq > self.store.version(game_id):
+            # rows past the version the append path recorded were written behind its back
+            raise GameDamaged(game_id, self.store.version(game_id) + 1)
         if events:
-            state = replay(definition, [decode(definition, e) for e in events], state)
+            state = self._rebuilt(definition, events, state)
             version = events[-1].seq
             self.cache.put(game_id, version, state)
         else:
             version = base_version
         return Loaded(record, definition, state, version)
+
+    def stored_events(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        """Events ``after+1``, ``after+2``, ... from the store, each checked:
+        readable, numbered in order, hashing to its own hash and linked to
+        the one before (GameDamaged naming the first that is not)."""
+        try:
+            events = self.store.load(game_id, after, limit)
+        except DamagedEvent as e:
+            raise GameDamaged(game_id, e.seq) from e
+        prev_hash = GENESIS_HASH if after == 0 else None
+        for seq, event in enumerate(events, after + 1):
+            linked = prev_hash is None or event.prev_hash == prev_hash
+            if event.seq != seq or not linked or recompute_hash(event) != event.hash:
+                raise GameDamaged(game_id, min(seq, event.seq))
+            prev_hash = event.hash
+        return events
+
+    @staticmethod
+    def _rebuilt(definition: GameDefinition[Any], events: Sequence[StoredEvent], state: Any) -> Any:
+        """``state`` with checked stored ``events`` applied; an event the rules
+        cannot read or apply is a damaged game, not a crash."""
+        for event in events:
+            try:
+                state = definition.evolve(state, decode(definition, event))
+            except Exception as e:
+                raise GameDamaged(event.game_id, event.seq) from e
+        return state
 
     def legal_actions(self, loaded: Loaded, seat: int) -> Sequence[Action]:
         """Every action ``seat`` may send in ``loaded`` (long lists are kept
@@ -129,5 +160,11 @@ class GameQueries:
 
     def events(self, loaded: Loaded, seat: int | None, after: int = 0, limit: int | None = None) -> list[dict[str, JSON]]:
         """A page of the event log as ``seat`` may see it."""
-        stored = self.store.load(loaded.record.game_id, after, limit)
-        return [render_event(loaded, e, seat) for e in stored]
+        stored = self.stored_events(loaded.record.game_id, after, limit)
+        rendered = []
+        for event in stored:
+            try:
+                rendered.append(render_event(loaded, event, seat))
+            except Exception as e:  # a checked row the rules cannot read
+                raise GameDamaged(loaded.record.game_id, event.seq) from e
+        return rendered

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from domain.rng import ALGORITHM
-from events.store import StoredEvent
-from events.verify import verify_record
-from service.errors import GameNotFinished
+from events.seeds import DERIVATION, is_open_deal
+from events.store import DamagedEvent, GameRecord, StoredEvent
+from events.verify import Check, Verdict, verify_record
+from service.errors import GameDamaged, GameNotFinished
 from service.queries import GameQueries, Loaded
 
 EXPORT_FORMAT = "cablecar-export/1"
@@ -32,19 +33,31 @@ def envelope_json(e: StoredEvent) -> dict[str, Any]:
 
 def export_header(loaded: Loaded) -> dict[str, Any]:
     """Everything of an export except the events."""
-    meta = loaded.record.metadata
+    header = record_header(loaded.record)
+    game = header["game"]
+    game.update(status=loaded.definition.status(loaded.state), version=loaded.version)
+    game["rules_version"] = game["rules_version"] or loaded.definition.rules_version
+    game["board_version"] = game["board_version"] or loaded.definition.board_version
+    header["result"] = loaded.definition.result(loaded.state)
+    return header
+
+
+def record_header(record: GameRecord) -> dict[str, Any]:
+    """What the game's row says of it, in the shape of an export's header
+    (without the result, which needs the replayed state)."""
+    meta = record.metadata
     return {
         "format": EXPORT_FORMAT,
         "game": {
-            "id": loaded.record.game_id,
-            "type": loaded.record.game_type,
-            "status": loaded.definition.status(loaded.state),
-            "version": loaded.version,
-            "created_at": loaded.record.created_at,
+            "id": record.game_id,
+            "type": record.game_type,
+            "status": record.status,
+            "version": record.version,
+            "created_at": record.created_at,
             "players": list(meta.get("players", [])),
             "start_seat": meta.get("start_seat", 0),
-            "rules_version": meta.get("rules_version", loaded.definition.rules_version),
-            "board_version": meta.get("board_version", loaded.definition.board_version),
+            "rules_version": meta.get("rules_version"),
+            "board_version": meta.get("board_version"),
             "batch": meta.get("batch"),
         },
         "seed": {
@@ -52,10 +65,13 @@ def export_header(loaded: Loaded) -> dict[str, Any]:
             "salt": meta.get("salt"),
             "commitment": meta.get("seed_commitment"),
             "source": meta.get("seed_source"),
+            "open_deal": is_open_deal(meta),
+            "caller_seed": meta.get("caller_seed"),
+            "server_secret": meta.get("server_secret"),
             "commitment_scheme": "sha256(salt + ':' + seed)",
+            "derivation": DERIVATION,
             "rng": ALGORITHM,
         },
-        "result": loaded.definition.result(loaded.state),
     }
 
 
@@ -75,10 +91,25 @@ def audit_game(queries: GameQueries, game_id: str) -> dict[str, Any]:
     against its commitment, setup re-derived from the seed, every move through
     the rules, final result).  For a game in progress the server's secret seed
     is used but never shown: messages name events and fields, not values."""
-    loaded = queries.load(game_id)
+    try:
+        loaded = queries.load(game_id)
+    except GameDamaged:
+        # What cannot be served is still audited, from the rows as stored:
+        # the verdict names the event that is not genuine.
+        return _audit_damaged(queries, queries.record(game_id))
     header = export_header(loaded)
     header["game"]["status"] = loaded.record.status
     header["game"]["version"] = loaded.record.version
     events = [envelope_json(e) for e in queries.store.load(game_id)]
     verdict = verify_record(header, events, require_revealed_seed=False)
     return {"version": loaded.version, **verdict.to_json()}
+
+
+def _audit_damaged(queries: GameQueries, record: GameRecord) -> dict[str, Any]:
+    try:
+        events = [envelope_json(e) for e in queries.store.load(record.game_id)]
+    except DamagedEvent as e:
+        unreadable = Check("chain", False, f"seq {e.seq}: the stored event cannot be read ({e.reason})")
+        return {"version": record.version, **Verdict(record.game_id, (unreadable,)).to_json()}
+    verdict = verify_record(record_header(record), events, require_revealed_seed=False)
+    return {"version": record.version, **verdict.to_json()}

@@ -1,8 +1,8 @@
 """Scripted games: complete games decided locally with the rules, to be sent
 over HTTP and checked event by event afterwards.
 
-The server's setup depends only on the players, the seed and the start seat,
-so a game created with a known seed deals exactly what the local replay
+In an open deal the server's setup depends only on the players, the seed and
+the start seat, so a game created that way deals exactly what the local replay
 dealt, and every action of the script is legal when it is sent in order.
 The expected stored events (type, seat, payload) of every prefix are known in
 advance, which is what lets the integrity check say "no event lost, none
@@ -58,8 +58,10 @@ class GameScript:
     finished: bool
 
     def create_body(self) -> dict[str, JSON]:
-        """The ``POST /v1/games`` body that deals this game."""
-        return {"type": self.game_type, "players": [{"name": p} for p in self.players], "seed": self.seed}
+        """The ``POST /v1/games`` body that deals this game: an open deal,
+        so the seed alone makes the deal."""
+        return {"type": self.game_type, "players": [{"name": p} for p in self.players], "seed": self.seed,
+                "open_deal": True}
 
     def version_after(self, done: int) -> int:
         """The game's version once the first ``done`` actions are applied."""

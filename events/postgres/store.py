@@ -210,6 +210,8 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, Database):
                     first(conn.cursor())
                 conn.cursor().executemany(_INSERT_GAME, [game_params(g, now) for g in prepared])
                 if sealed:
+                    # the events_append_only trigger (migration 0005) admits this transaction's inserts
+                    conn.execute("SELECT set_config('cablecar.appending', 'on', true)")
                     conn.execute("SELECT pg_advisory_xact_lock(%s)", (POSITION_LOCK_KEY,))
                     event_cur.executemany(_INSERT_EVENT, [event_params(e) for e in sealed], returning=True)
             positions = iter(self._returned_positions(event_cur) if sealed else [])

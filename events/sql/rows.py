@@ -11,7 +11,7 @@ from domain.core import JSON
 from events.deliveries import DeliveryAttempt, DeliveryRecord
 from events.envelope import GENESIS_HASH, SealedEvent, canonical_json, seal, stored_event
 from events.sql.dialect import Dialect
-from events.store import GameExists, GameRecord, NewEvent, NewGame, StoredEvent
+from events.store import DamagedEvent, GameExists, GameRecord, IntegrityError, NewEvent, NewGame, StoredEvent
 from events.tournaments import BatchRecord, OrganiserRecord, WebhookRecord
 
 #: Column order of every events SELECT (see :func:`event_from_row`).
@@ -41,8 +41,18 @@ def event_from_row(row: Sequence[Any], payload: Mapping[str, JSON]) -> StoredEve
 
 def events_from_rows(rows: Sequence[Sequence[Any]], dialect: Dialect) -> list[StoredEvent]:
     """The envelopes of rows in :data:`EVENT_COLUMNS` order."""
-    decode = dialect.json_value
-    return [event_from_row(row, decode(row[5])) for row in rows]
+    return [event_from_row(row, _payload(row, dialect)) for row in rows]
+
+
+def _payload(row: Sequence[Any], dialect: Dialect) -> Mapping[str, JSON]:
+    """An event row's payload object (DamagedEvent naming the row if it is not one)."""
+    try:
+        payload = dialect.json_value(row[5])
+    except IntegrityError as e:
+        raise DamagedEvent(row[0], row[1], str(e)) from e
+    if not isinstance(payload, dict):
+        raise DamagedEvent(row[0], row[1], "its payload is not a JSON object")
+    return payload
 
 
 def game_from_row(row: Sequence[Any], dialect: Dialect) -> GameRecord:

@@ -38,7 +38,7 @@ def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
     organiser = organiser_caller(runtime().store, authorization())
     data = CreateBatchSchema().load(json_body())
     tables = [
-        TableSpec(tuple(p["name"] for p in t["players"]), t["seed"], t["start_seat"]) for t in data["tables"]
+        TableSpec(tuple(p["name"] for p in t["players"]), t["seed"], t["start_seat"], t["open_deal"]) for t in data["tables"]
     ]
     service = _service()
     service.check_size(len(tables))
@@ -52,6 +52,7 @@ def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
             "version": len(game.events),
             "seed_commitment": game.metadata["seed_commitment"],
             "seed_source": game.metadata["seed_source"],
+            "open_deal": game.metadata["open_deal"],
             "seats": [
                 {"seat": seat, "name": name, "token": token}
                 for seat, (name, token) in enumerate(

@@ -67,6 +67,7 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
         data["seed"],
         data["start_seat"],
         {"organiser": organiser.organiser_id} if organiser else None,
+        data["open_deal"],
     )
     meta = created.record.metadata
     body = {
@@ -76,6 +77,7 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
         "version": created.version,
         "seed_commitment": meta["seed_commitment"],
         "seed_source": meta["seed_source"],
+        "open_deal": meta["open_deal"],
         "seats": [
             {"seat": i, "name": n, "token": t}
             for i, (n, t) in enumerate(zip(meta["players"], created.seat_tokens, strict=True))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, ValidationError, fields, validate
 
 
@@ -9,6 +11,15 @@ def no_control_characters(value: str) -> None:
     """Refuse control characters (NUL cannot even be stored by PostgreSQL)."""
     if any(ord(c) < 32 or ord(c) == 127 for c in value):
         raise ValidationError("must not contain control characters")
+
+
+class StrictBoolean(fields.Boolean):
+    """JSON ``true`` or ``false`` only (not 1, "yes" or "true")."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
 
 
 NAME = validate.And(validate.Length(min=1, max=40), no_control_characters)
@@ -32,6 +43,7 @@ class CreateGameSchema(Schema):
     type = fields.String(required=True, validate=validate.Length(min=1, max=40))
     players = fields.List(fields.Nested(PlayerInSchema), required=True, validate=validate.Length(min=1, max=8))
     seed = fields.String(load_default=None, validate=SEED)
+    open_deal = StrictBoolean(load_default=False)
     start_seat = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=7))
 
 

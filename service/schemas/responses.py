@@ -63,6 +63,7 @@ class NewGameSchema(Schema):
     version = fields.Integer(required=True)
     seed_commitment = fields.String(required=True)
     seed_source = fields.String(required=True)
+    open_deal = fields.Boolean(required=True)
     seats = fields.List(fields.Nested(SeatTokenSchema), required=True)
     host_token = fields.String(required=True)
 
@@ -91,6 +92,7 @@ class GameSummarySchema(Schema):
     updated_at = fields.String(required=True)
     players = fields.List(fields.Nested(SeatSchema), required=True)
     seed_commitment = fields.String(required=True)
+    open_deal = fields.Boolean(required=True)
     batch = fields.String(allow_none=True)
 
 
@@ -111,6 +113,7 @@ class GameViewSchema(Schema):
     version = fields.Integer(required=True)
     active_seats = fields.List(fields.Integer(), required=True)
     players = fields.List(fields.Dict(), required=True)
+    open_deal = fields.Boolean(required=True)
 
     @post_dump(pass_original=True)
     def _keep_game_fields(self, data: dict[str, Any], original: dict[str, Any], **_: Any) -> dict[str, Any]:

@@ -37,11 +37,14 @@ def auth(token: str) -> dict[str, str]:
 
 
 def create(client: FlaskClient, game_type: str = "ttr-sf", players: int = 2, seed: str | None = "api-test",
-           start_seat: int = 0) -> dict[str, Any]:
+           start_seat: int = 0, open_deal: bool = False) -> dict[str, Any]:
+    """A new game; ``open_deal`` deals from ``seed`` alone (tests that must know the deal)."""
     body: dict[str, Any] = {"type": game_type, "players": [{"name": f"P{i}"} for i in range(players)],
                             "start_seat": start_seat}
     if seed is not None:
         body["seed"] = seed
+    if open_deal:
+        body["open_deal"] = True
     resp = client.post("/v1/games", json=body)
     assert resp.status_code == 201, resp.get_json()
     return resp.get_json()

@@ -234,7 +234,7 @@ def test_sse_stream_and_resume(client: FlaskClient) -> None:
 
 
 def test_full_game_export_and_audit(client: FlaskClient) -> None:
-    game = create(client)
+    game = create(client, open_deal=True)
     assert client.get(f"/v1/games/{game['id']}/export").status_code == 409
     assert client.get(f"/v1/games/{game['id']}/export").get_json()["code"] == "game_not_finished"
     finish_setup(client, game)

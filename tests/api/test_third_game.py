@@ -61,7 +61,7 @@ def test_created_played_to_the_end_streamed_exported_and_verified(client: FlaskC
     refused = client.post("/v1/games", json={"type": "stones", "players": [{"name": "Ada"}]})
     assert refused.status_code == 422 and refused.get_json()["code"] == "invalid_config"
     created = client.post("/v1/games", json={"type": "stones", "players": [{"name": "Ada"}, {"name": "Bo"}],
-                                             "seed": "third-game"})
+                                             "seed": "third-game", "open_deal": True})
     assert created.status_code == 201, created.get_json()
     game = created.get_json()
     assert game["type"] == "stones" and game["status"] == "playing" and game["version"] == 3

@@ -76,7 +76,8 @@ class Api:
         return json.loads(text) if text else None
 
     def create(self, game_type: str, names: list[str], seed: str) -> dict[str, Any]:
-        body = {"type": game_type, "players": [{"name": n} for n in names], "seed": seed}
+        """A game dealt from ``seed`` alone (an open deal), so the test knows the deal."""
+        body = {"type": game_type, "players": [{"name": n} for n in names], "seed": seed, "open_deal": True}
         created: dict[str, Any] = self.call("POST", "/v1/games", body)
         return created
 

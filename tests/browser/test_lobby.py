@@ -27,6 +27,7 @@ def create_in_lobby(page: Any, game_type: str, names: list[str], seed: str | Non
     if seed is not None:
         page.click("details.more summary")
         page.fill("#seed", seed)
+        page.check("#open-deal")  # dealt from the seed alone, so the test knows the deal
     page.click("button[data-key=create]")
     page.wait_for_selector(".created")
     seats = [page.get_attribute(f"a[data-role=seat-{i}]", "href") for i in range(len(names))]

@@ -144,8 +144,10 @@ class Backend:
 
         with psycopg.connect(self.url) as conn, conn.transaction():
             conn.execute(b"ALTER TABLE events DISABLE TRIGGER events_immutable")
+            conn.execute(b"ALTER TABLE events DISABLE TRIGGER events_append_only")
             for sql, params in statements:
                 conn.execute(sql.replace("?", "%s").encode(), params)
+            conn.execute(b"ALTER TABLE events ENABLE TRIGGER events_append_only")
             conn.execute(b"ALTER TABLE events ENABLE TRIGGER events_immutable")
 
     def close(self) -> None:

@@ -19,7 +19,8 @@ from events.migrate import (
 from events.sqlite import SqliteStore
 from events.store import StoreUnavailable
 
-POSTGRES = ["0001_init.sql", "0002_append_function.sql", "0003_tournaments.sql", "0004_append_guard.sql"]
+POSTGRES = ["0001_init.sql", "0002_append_function.sql", "0003_tournaments.sql", "0004_append_guard.sql",
+            "0005_append_only_inserts.sql"]
 SQLITE = ["0001_init.sql", "0002_tournaments.sql"]
 
 

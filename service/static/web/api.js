@@ -79,7 +79,7 @@ export function listGames({ type, status, cursor, limit = 20 } = {}) {
   return request(`v1/games?${q}`);
 }
 
-/** Create and start a game: {type, players: [{name}], seed?}. */
+/** Create and start a game: {type, players: [{name}], seed?, open_deal?}. */
 export function createGame(body) {
   return request("v1/games", { method: "POST", body });
 }

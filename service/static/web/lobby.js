@@ -99,6 +99,7 @@ export async function renderLobby(root) {
   const namesList = h("ol", { class: "names" });
   const addButton = h("button", { type: "button", class: "small secondary", "data-key": "add-player" }, "Add a player");
   const seedInput = h("input", { type: "text", id: "seed", name: "seed", maxlength: "200", autocomplete: "off", placeholder: "random" });
+  const openDealInput = h("input", { type: "checkbox", id: "open-deal", name: "open_deal" });
   const submit = h("button", { type: "submit", class: "primary", "data-key": "create" }, "Create game");
   const intro = h("p", {}, HOW_TO);
 
@@ -155,7 +156,8 @@ export async function renderLobby(root) {
     h("h2", { id: "new-title" }, "New game"),
     typeChoice,
     h("fieldset", {}, h("legend", {}, "Players (in seat order)"), namesList, addButton),
-    h("details", { class: "more" }, h("summary", {}, "More options"), h("label", { for: "seed" }, "Seed (optional, for a reproducible game) "), seedInput),
+    h("details", { class: "more" }, h("summary", {}, "More options"), h("label", { for: "seed" }, "Seed (optional, mixed with the server's secret) "), seedInput,
+      h("label", { for: "open-deal" }, openDealInput, " Open deal: the seed alone deals (anyone who knows it knows every hand)")),
     h("div", { class: "row" }, submit),
     problem,
   );
@@ -166,6 +168,7 @@ export async function renderLobby(root) {
     const names = [...namesList.querySelectorAll("input")].map((i) => i.value.trim());
     const body = { type: chosenType().type, players: names.map((name) => ({ name })) };
     if (seedInput.value.trim()) body.seed = seedInput.value.trim();
+    if (openDealInput.checked) body.open_deal = true;
     submit.disabled = true;
     try {
       const created = await api.createGame(body);

@@ -1,0 +1,111 @@
+"""Tampering reported, not crashed on: an event row written past the append
+path (here by the tables' owner, with PostgreSQL's append-only trigger
+disabled) makes its game answer ``409 game_damaged`` on every endpoint, and
+``/audit`` a failed verdict naming the row, on both backends; other games on
+the same store are served as before."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from events.envelope import canonical_json
+from service.app import create_app
+from service.config import Settings
+from tests.api.conftest import auth, create
+
+Forge = Callable[[str, int, str, str], None]  # game id, seq, payload JSON text, prev_hash
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Callable[[], Flask], Forge]]:
+    settings = Settings(data_dir=str(tmp_path), webhooks=False)
+    apps: list[Flask] = []
+    if request.param == "sqlite":
+        def new_app() -> Flask:
+            apps.append(create_app(settings))
+            return apps[-1]
+
+        def forge(game_id: str, seq: int, payload: str, prev_hash: str) -> None:
+            with sqlite3.connect(tmp_path / "cablecar.sqlite3", isolation_level=None) as conn:
+                conn.execute(_INSERT.replace("%s", "?"), (game_id, seq, payload, prev_hash))
+        yield new_app, forge
+    else:
+        import psycopg
+
+        from events.postgres import PostgresStore
+        from tests.contract.conftest import create_database, drop_database, postgres_admin_url
+
+        admin = postgres_admin_url()
+        url = create_database(admin, "cc_damaged")
+
+        def new_app() -> Flask:
+            apps.append(create_app(settings, store=PostgresStore(url)))
+            return apps[-1]
+
+        def forge(game_id: str, seq: int, payload: str, prev_hash: str) -> None:
+            with psycopg.connect(url) as conn, conn.transaction():
+                conn.execute(b"ALTER TABLE events DISABLE TRIGGER events_append_only")
+                conn.execute(_INSERT.encode(), (game_id, seq, payload, prev_hash))
+                conn.execute(b"ALTER TABLE events ENABLE TRIGGER events_append_only")
+        try:
+            yield new_app, forge
+        finally:
+            for app in apps:
+                app.extensions["cablecar"].store.close()
+            apps.clear()
+            drop_database(admin, url)
+    for app in apps:
+        app.extensions["cablecar"].store.close()
+
+
+_INSERT = ("INSERT INTO events (game_id, seq, type, schema_version, payload, recorded_at, seat, prev_hash, hash)"
+           " VALUES (%s, %s, 'card_drawn', 1, %s, '2025-01-01T00:00:00.000000Z', 0, %s, '" + "0" * 64 + "')")
+
+
+def _last_hash(app: Flask, game_id: str) -> str:
+    return str(app.extensions["cablecar"].store.load(game_id)[-1].hash)
+
+
+def test_a_forged_row_damages_its_game_only(backend: tuple[Callable[[], Flask], Forge]) -> None:
+    new_app, forge = backend
+    first = new_app()
+    client = first.test_client()
+    unchained, unreadable, untouched = (create(client) for _ in range(3))
+    version = unchained["version"]
+    forge(unchained["id"], version + 1, canonical_json({"source": "deck", "card": "red"}),
+          _last_hash(first, unchained["id"]))
+    forge(unreadable["id"], version + 1, "[1]", _last_hash(first, unreadable["id"]))
+
+    # another worker, which holds none of these games, rebuilds them from the store
+    fresh = new_app().test_client()
+    for game in (unchained, unreadable):
+        gid, token = game["id"], auth(game["seats"][0]["token"])
+        answers = [
+            fresh.get(f"/v1/games/{gid}"),
+            fresh.get(f"/v1/games/{gid}", headers=token),
+            fresh.get(f"/v1/games/{gid}/legal-actions", headers=token),
+            fresh.get(f"/v1/games/{gid}/events"),
+            fresh.get(f"/v1/games/{gid}/export"),
+            fresh.post(f"/v1/games/{gid}/actions", json={"type": "draw_tickets"}, headers=token),
+        ]
+        for resp in answers:
+            problem: dict[str, Any] = resp.get_json()
+            assert resp.status_code == 409 and problem["code"] == "game_damaged", (resp.request.path, problem)
+            assert problem["game"] == gid and problem["seq"] == version + 1 and gid in problem["detail"]
+        audit = fresh.get(f"/v1/games/{gid}/audit")
+        assert audit.status_code == 200
+        verdict = audit.get_json()
+        assert verdict["ok"] is False
+        chain = next(c for c in verdict["checks"] if c["name"] == "chain")
+        assert not chain["ok"] and f"seq {version + 1}" in chain["detail"], chain
+
+    assert fresh.get(f"/v1/games/{untouched['id']}").status_code == 200
+    assert fresh.get(f"/v1/games/{untouched['id']}/audit").get_json()["ok"] is True
+    listed = fresh.get("/v1/games").get_json()["games"]
+    assert len(listed) == 3
