@@ -120,14 +120,13 @@ def _verify(args: argparse.Namespace) -> int:
 def _open_runtime() -> tuple[Settings, Database, GameQueries]:
     """The configured store and the game queries on an in-process cache."""
     import events
-    from service.cache import open_cache
+    from service.cache import InProcessCache
     from service.config import Settings
     from service.queries import GameQueries
 
     settings = Settings.from_env()
     store = events.open_store(settings.database_url, settings.data_dir)
-    cache = open_cache(None, b"cablecar-cli", settings.cache_entries)
-    return settings, store, GameQueries(store, cache)
+    return settings, store, GameQueries(store, InProcessCache(settings.cache_entries))
 
 
 def _organiser_name(text: str) -> str:

@@ -6,6 +6,9 @@ settings declared in ``service/config.py`` (``CABLECAR_BIND``,
 ``CABLECAR_WORKERS``, ...); the usual ``GUNICORN_CMD_ARGS`` and command-line
 options still override them.  ``cablecar serve`` uses this file too.
 
+On PostgreSQL it refuses to start without ``CABLECAR_SECRET_KEY`` (see
+``service/keys.py``).
+
 Each worker runs its webhook dispatcher (unless ``CABLECAR_WEBHOOKS=off``):
 started once the worker has loaded the app, stopped when the worker exits.
 """
@@ -15,8 +18,14 @@ from typing import Any
 from flask import Flask
 
 from service.config import Settings
+from service.keys import MissingSecretKey, require_secret_key
 
 _settings = Settings.from_env()
+try:
+    require_secret_key(_settings)
+except MissingSecretKey as e:
+    # Before any worker starts, as one line (a worker failing to boot would print a traceback each).
+    raise SystemExit(f"cablecar: {e}") from None
 
 bind = _settings.bind
 workers = _settings.workers
