@@ -22,8 +22,14 @@ def _serve(args: argparse.Namespace) -> int:
 
     from service.app import create_app
     from service.config import Settings
+    from service.keys import MissingSecretKey, require_secret_key
 
     settings = Settings.from_env()
+    try:
+        require_secret_key(settings)
+    except MissingSecretKey as e:
+        print(f"cablecar serve: {e}", file=sys.stderr)
+        return 2
     if settings.database_url is None:
         os.makedirs(settings.data_dir, exist_ok=True)
         print(f"cablecar: embedded mode: SQLite in {os.path.abspath(settings.data_dir)}, in-process cache")
