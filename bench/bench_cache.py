@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
             encode = per_call(lambda s=state: codec.encode(s), args.repeat)
             decode = per_call(lambda d=data: codec.decode(d), args.repeat)
             both = per_call(lambda s=state: codec.decode(codec.encode(s)), args.repeat)
-            rebuilt = per_call(lambda t=tail: replay(game, t), args.repeat)
+            rebuilt = per_call(lambda g=game, t=tail: replay(g, t), args.repeat)
             pickled = per_call(lambda s=state: pickle.loads(pickle.dumps(s)), args.repeat)
             print(f"{type_id + ' 4p ' + label:<24}{upto:>7}{len(data):>7}{encode * 1e3:>8.3f}ms"
                   f"{decode * 1e3:>8.3f}ms{both * 1e3:>10.3f}ms{rebuilt * 1e3:>8.3f}ms"
