@@ -133,13 +133,17 @@ class RedisCache(StateCache):
     Keys: ``cablecar:state:<game_id>`` -> ``version:8 | format:2 | mac:32 | state``,
     the version and format as ASCII digits, the state as the codec's JSON and
     the MAC an HMAC-SHA256 of the format, the game id, the version and the
-    state.  A Lua script makes ``put`` keep the newest version only.
+    state.  A Lua script makes ``put`` keep the newest version only (of
+    this format).
     """
 
     backend = "redis"
+    # Keeps the newest version of this format; an entry in another format (another
+    # release, or planted to block writes) is replaced.
     _PUT = """
-local cur = redis.call('GETRANGE', KEYS[1], 0, 7)
-if cur ~= '' and tonumber(cur) ~= nil and tonumber(cur) >= tonumber(ARGV[2]) then return 0 end
+local cur = redis.call('GETRANGE', KEYS[1], 0, 9)
+local held = tonumber(string.sub(cur, 1, 8))
+if string.sub(cur, 9, 10) == ARGV[4] and held ~= nil and held >= tonumber(ARGV[2]) then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
 return 1
 """
@@ -245,7 +249,7 @@ return 0
         version_part = b"%08d" % version
         blob = version_part + self._FORMAT + self._sign(game_id, version_part, body) + body
         try:
-            self._put_script(keys=[self._key(game_id)], args=[blob, version, self._ttl])
+            self._put_script(keys=[self._key(game_id)], args=[blob, version, self._ttl, self._FORMAT])
         except Exception as e:
             self._failed(e)
 
