@@ -11,7 +11,7 @@ service's action throughput to this one's insert throughput prices everything
 the service adds: routing, schemas, auth, rules, cache, hash chain, version
 check and idempotency.
 
-    DATABASE_URL=postgresql://... gunicorn -c python:service.gunicorn_conf bench.baseline_app:app
+    DATABASE_URL=postgresql://... CABLECAR_SECRET_KEY=... gunicorn -c python:service.gunicorn_conf bench.baseline_app:app
 
 ``flask_app`` is the same endpoint as a one-route Flask app (the framework
 the service is built on), a second reference: what the framework itself costs

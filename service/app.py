@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import logging
 
 from flask import Flask
@@ -13,6 +12,7 @@ from service import problems
 from service.cache import StateCache, open_cache
 from service.commands import GameCommands
 from service.config import Settings
+from service.keys import require_secret_key
 from service.queries import GameQueries
 from service.runtime import Runtime
 from service.sse import StreamHub
@@ -24,11 +24,6 @@ from service.webhooks.policy import DispatchPolicy
 WEBHOOKS_EXTENSION = "cablecar.webhooks"
 
 
-def _cache_secret(settings: Settings) -> bytes:
-    material = settings.secret_key or f"cablecar-cache:{settings.database_url}:{settings.redis_url}"
-    return hashlib.sha256(material.encode()).digest()
-
-
 def create_app(
     settings: Settings | None = None,
     store: Database | None = None,
@@ -36,16 +31,13 @@ def create_app(
 ) -> Flask:
     """Build the app.  Without arguments everything comes from the environment
     (embedded default: SQLite under ``data/`` and an in-process cache).
+    Raises :class:`service.keys.MissingSecretKey` for PostgreSQL without a
+    secret key.
     No webhook dispatcher runs until :func:`start_dispatcher` starts one."""
     settings = settings or Settings.from_env()
+    require_secret_key(settings)
     store = store or events.open_store(settings.database_url, settings.data_dir)
-    cache = cache or open_cache(
-        settings.redis_url,
-        _cache_secret(settings),
-        settings.cache_entries,
-        settings.local_cache_entries,
-        settings.snapshot_every,
-    )
+    cache = cache or open_cache(settings)
     app = Flask(__name__)
     app.config["PROBLEM_BASE"] = settings.problem_base
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024

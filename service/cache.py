@@ -12,8 +12,11 @@ them if the entry was not the newest.
 With Redis (:class:`LayeredCache`), every worker keeps the states it used
 last in a small LRU of its own in front of Redis: a request that finds the
 version it needs there costs no Redis round trip, and Redis serves the
-states other workers and hosts wrote.  Redis entries are pickled and signed
-with HMAC-SHA256 so a tampered or foreign entry is ignored.  When Redis
+states other workers and hosts wrote.  Redis entries hold the state as JSON
+(:mod:`service.statecodec`: data only, never pickle) under an HMAC-SHA256
+that covers the format, the game id and the version, so a forged, copied,
+truncated or undecodable entry is ignored (logged and counted in
+``CacheStats.rejected``) and the state is rebuilt from the store.  When Redis
 fails, every call degrades to a miss, the failure is recorded for
 ``/v1/health``, and Redis is retried after a short back-off: the service
 keeps answering from the event store.
@@ -25,14 +28,17 @@ import contextlib
 import hashlib
 import hmac
 import logging
-import pickle
 import threading
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
+from domain.registry import GAMES
+from service.config import Settings
+from service.keys import cache_key
 from service.lru import LRU
+from service.statecodec import FORMAT, StateCodec, Undecodable, UnsupportedState
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +60,8 @@ class CacheStats:
     partial_hits: int = 0
     misses: int = 0
     errors: int = 0
+    #: shared entries ignored because their signature, game, version or contents did not check out
+    rejected: int = 0
 
 
 class StateCache(ABC):
@@ -122,17 +130,33 @@ class InProcessCache(StateCache):
 class RedisCache(StateCache):
     """States in Redis, shared by every worker and host.
 
-    Keys: ``cablecar:state:<game_id>`` -> ``version:8 bytes | hmac:32 | pickle``.
-    A Lua script makes ``put`` keep the newest version only.
+    Keys: ``cablecar:state:<game_id>`` -> ``version:8 | format:2 | mac:32 | state``,
+    the version and format as ASCII digits, the state as the codec's JSON and
+    the MAC an HMAC-SHA256 of the format, the game id, the version and the
+    state.  A Lua script makes ``put`` keep the newest version only (of
+    this format).
     """
 
     backend = "redis"
+    # Keeps the newest version of this format; an entry in another format (another
+    # release, or planted to block writes) is replaced.
     _PUT = """
-local cur = redis.call('GETRANGE', KEYS[1], 0, 7)
-if cur ~= '' and tonumber(cur) ~= nil and tonumber(cur) >= tonumber(ARGV[2]) then return 0 end
+local cur = redis.call('GETRANGE', KEYS[1], 0, 9)
+local held = tonumber(string.sub(cur, 1, 8))
+if string.sub(cur, 9, 10) == ARGV[4] and held ~= nil and held >= tonumber(ARGV[2]) then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
 return 1
 """
+    # Drops an entry that failed its checks, unless it changed meanwhile, so that the
+    # next put can replace it (a forged entry with a huge version would block puts).
+    _DROP = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+    _FORMAT = b"%02d" % FORMAT
+    _HEADER = 8 + 2 + 32
+    #: longer entries are not ours (a state is a few kilobytes)
+    MAX_ENTRY_BYTES = 1 << 20
 
     def __init__(self, url: str, secret: bytes, ttl_seconds: int = 86400, retry_after: float = 2.0) -> None:
         super().__init__()
@@ -142,12 +166,14 @@ return 1
             url, socket_timeout=0.5, socket_connect_timeout=0.5, health_check_interval=30
         )
         self._secret = secret
+        self._codec = StateCodec(GAMES.values())
         self._ttl = ttl_seconds
         self._retry_after = retry_after
         self._down_until = 0.0
         self._last_error = ""
         self._lock = threading.Lock()
         self._put_script = self._redis.register_script(self._PUT)
+        self._drop_script = self._redis.register_script(self._DROP)
 
     def _available(self) -> bool:
         return time.monotonic() >= self._down_until
@@ -162,8 +188,11 @@ return 1
     def _key(self, game_id: str) -> str:
         return f"cablecar:state:{game_id}"
 
-    def _sign(self, body: bytes) -> bytes:
-        return hmac.new(self._secret, body, hashlib.sha256).digest()
+    def _sign(self, game_id: str, version_part: bytes, body: bytes) -> bytes:
+        game = game_id.encode("utf-8", "surrogatepass")
+        # Length-prefixed, so that no other (game, version, state) gives the same input.
+        head = b"cablecar-state/%s|%d:%s|%s|" % (self._FORMAT, len(game), game, version_part)
+        return hmac.new(self._secret, head + body, hashlib.sha256).digest()
 
     @property
     def redis_client(self) -> Any:
@@ -178,25 +207,49 @@ return 1
             self._failed(e)
             return None
         self._last_error = ""
-        if not isinstance(raw, bytes) or len(raw) < 40:
-            return None
-        version_part, sig, body = raw[:8], raw[8:40], raw[40:]
-        if not hmac.compare_digest(sig, self._sign(version_part + body)):
-            log.warning("ignoring a cache entry with a bad signature for game %s", game_id)
+        if raw is None:
             return None
         try:
-            return int(version_part), pickle.loads(body)
-        except Exception:  # an entry from an incompatible code version
+            return self._open(game_id, raw)
+        except Undecodable as e:
+            self._reject(game_id, raw, str(e))
             return None
 
-    def put(self, game_id: str, version: int, state: Any) -> None:
-        if not self._available():
-            return
-        body = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
-        version_part = f"{version:08d}".encode()
-        blob = version_part + self._sign(version_part + body) + body
+    def _open(self, game_id: str, raw: Any) -> tuple[int, Any] | None:
+        """The ``(version, state)`` of an entry; None for an entry of another
+        format (written by another release: not an attack, just not ours)."""
+        if not isinstance(raw, bytes) or not self._HEADER < len(raw) <= self.MAX_ENTRY_BYTES:
+            raise Undecodable("truncated or oversized entry")
+        version_part, form, sig, body = raw[:8], raw[8:10], raw[10:42], raw[42:]
+        if form != self._FORMAT and form.isdigit():
+            return None
+        if not hmac.compare_digest(sig, self._sign(game_id, version_part, body)):
+            raise Undecodable("bad signature: forged, tampered, copied from another game or version, or pickled by an old release")
+        if not version_part.isdigit():  # a signed entry is ours: this is a bug, not an attack
+            raise Undecodable("signed entry with a malformed version")
+        return int(version_part), self._codec.decode(body)
+
+    def _reject(self, game_id: str, raw: Any, why: str) -> None:
+        with self._lock:
+            self.stats.rejected += 1
+        log.warning("ignoring the cached state of game %s (%s); rebuilding it from the event store", game_id, why)
         try:
-            self._put_script(keys=[self._key(game_id)], args=[blob, version, self._ttl])
+            self._drop_script(keys=[self._key(game_id)], args=[raw])
+        except Exception as e:
+            self._failed(e)
+
+    def put(self, game_id: str, version: int, state: Any) -> None:
+        if not self._available() or not 0 <= version < 10**8:  # the version field has 8 digits
+            return
+        try:
+            body = self._codec.encode(state)
+        except UnsupportedState as e:  # a game registered after start-up: kept in process only
+            log.warning("not sharing the state of game %s: %s", game_id, e)
+            return
+        version_part = b"%08d" % version
+        blob = version_part + self._FORMAT + self._sign(game_id, version_part, body) + body
+        try:
+            self._put_script(keys=[self._key(game_id)], args=[blob, version, self._ttl, self._FORMAT])
         except Exception as e:
             self._failed(e)
 
@@ -207,7 +260,8 @@ return 1
             self._failed(e)
             return CacheHealth(self.backend, False, f"redis unreachable ({self._last_error}); serving from the event store")
         self._down_until = 0.0
-        return CacheHealth(self.backend, True, "redis reachable")
+        rejected = f"; {self.stats.rejected} forged or unreadable entries ignored" if self.stats.rejected else ""
+        return CacheHealth(self.backend, True, "redis reachable" + rejected)
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
@@ -270,20 +324,15 @@ class LayeredCache(StateCache):
         self.shared.close()
 
 
-def open_cache(
-    redis_url: str | None,
-    secret: bytes,
-    max_entries: int = 2048,
-    local_entries: int = 256,
-    share_every: int = 1,
-) -> StateCache:
-    """Redis fronted by a per-process LRU of ``local_entries`` games when a
-    URL is configured (``local_entries=0``: Redis alone; ``share_every``:
-    see :class:`LayeredCache`), else the in-process LRU of ``max_entries``
-    games."""
-    if redis_url:
-        shared = RedisCache(redis_url, secret)
-        if local_entries <= 0:
+def open_cache(settings: Settings) -> StateCache:
+    """The cache ``settings`` describe: with ``REDIS_URL``, Redis (entries
+    signed with :func:`service.keys.cache_key`) fronted by a per-process LRU
+    of ``local_cache_entries`` games (``0``: Redis alone) writing Redis every
+    ``snapshot_every`` versions (see :class:`LayeredCache`); else the
+    in-process LRU of ``cache_entries`` games."""
+    if settings.redis_url:
+        shared = RedisCache(settings.redis_url, cache_key(settings))
+        if settings.local_cache_entries <= 0:
             return shared
-        return LayeredCache(shared, InProcessCache(local_entries), share_every)
-    return InProcessCache(max_entries)
+        return LayeredCache(shared, InProcessCache(settings.local_cache_entries), settings.snapshot_every)
+    return InProcessCache(settings.cache_entries)

@@ -21,8 +21,14 @@ def _serve(args: argparse.Namespace) -> int:
     from gunicorn.app.base import BaseApplication
 
     from service.config import Settings
+    from service.keys import MissingSecretKey, require_secret_key
 
     settings = Settings.from_env()
+    try:
+        require_secret_key(settings)
+    except MissingSecretKey as e:
+        print(f"cablecar serve: {e}", file=sys.stderr)
+        return 2
     if settings.database_url is None:
         os.makedirs(settings.data_dir, exist_ok=True)
         print(f"cablecar: embedded mode: SQLite in {os.path.abspath(settings.data_dir)}, in-process cache")
@@ -125,14 +131,13 @@ def _verify(args: argparse.Namespace) -> int:
 def _open_runtime() -> tuple[Settings, Database, GameQueries]:
     """The configured store and the game queries on an in-process cache."""
     import events
-    from service.cache import open_cache
+    from service.cache import InProcessCache
     from service.config import Settings
     from service.queries import GameQueries
 
     settings = Settings.from_env()
     store = events.open_store(settings.database_url, settings.data_dir)
-    cache = open_cache(None, b"cablecar-cli", settings.cache_entries)
-    return settings, store, GameQueries(store, cache)
+    return settings, store, GameQueries(store, InProcessCache(settings.cache_entries))
 
 
 def _organiser_name(text: str) -> str:

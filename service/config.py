@@ -75,11 +75,15 @@ class Settings:
     )
     redis_url: str | None = _declare(
         "REDIS_URL", None,
-        "`redis://host:6379/0` selects Redis (shared by every worker and host); unset: an in-process cache",
+        "`redis://:password@host:6379/0` selects Redis (shared by every worker and host; `rediss://` for TLS); "
+        "unset: an in-process cache",
     )
     data_dir: str = _declare("CABLECAR_DATA_DIR", "data", "folder of the embedded SQLite store")
     secret_key: str = _declare(
-        "CABLECAR_SECRET_KEY", "", "signs cached state (unset: derived from the URLs); set it in production"
+        "CABLECAR_SECRET_KEY", "",
+        "signs the states shared through Redis; required with PostgreSQL, the same on every host "
+        "(make one: `python -c 'import secrets; print(secrets.token_hex(32))'`); "
+        "unset on SQLite: a key generated once into `$CABLECAR_DATA_DIR/secret.key`",
     )
     problem_base: str = _declare(
         "CABLECAR_PROBLEM_BASE", "https://cablecar.dev/errors/", "base of the `type` URI of problem+json answers"

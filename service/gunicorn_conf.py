@@ -26,6 +26,9 @@ Each worker imports the app (``service.wsgi``, and with it every game type:
 accepts a connection; the app is not preloaded in the master because its
 store connections must not be shared across a fork.
 
+On PostgreSQL it refuses to start without ``CABLECAR_SECRET_KEY`` (see
+``service/keys.py``).
+
 Each worker runs its webhook dispatcher (unless ``CABLECAR_WEBHOOKS=off``):
 started once the worker has loaded the app, stopped when the worker exits.
 A worker told to stop (SIGTERM, SIGINT, SIGQUIT) first ends its event streams,
@@ -39,8 +42,14 @@ from typing import Any
 from flask import Flask
 
 from service.config import Settings
+from service.keys import MissingSecretKey, require_secret_key
 
 _settings = Settings.from_env()
+try:
+    require_secret_key(_settings)
+except MissingSecretKey as e:
+    # Before any worker starts, as one line (a worker failing to boot would print a traceback each).
+    raise SystemExit(f"cablecar: {e}") from None
 
 bind = _settings.bind
 workers = _settings.workers

@@ -4,6 +4,7 @@ but correct), rate limiting (429 with Retry-After), and the cache itself."""
 from __future__ import annotations
 
 import socket
+import uuid
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -11,6 +12,8 @@ from typing import Any
 import pytest
 
 import events
+from domain.core import GameConfig, replay
+from domain.registry import GAMES
 from events.store import StoreUnavailable
 from service.app import create_app
 from service.cache import InProcessCache, LayeredCache, RedisCache
@@ -182,11 +185,15 @@ def test_redis_cache_signed_entries(tmp_path: Path) -> None:
         if os.environ.get("CI") == "true":
             pytest.fail("CABLECAR_TEST_REDIS_URL must be set in CI")
         pytest.skip("no test Redis")
+    # the cache holds states of registered games only (data, never pickles)
+    ttr = GAMES["ttr-sf"]
+    two = replay(ttr, ttr.setup(GameConfig(players=("a", "b"), seed="two")))
+    three = replay(ttr, ttr.setup(GameConfig(players=("a", "b", "c"), seed="three")))
     cache = RedisCache(url, b"k1")
-    key = f"test-{tmp_path.name}"
-    cache.put(key, 3, {"state": 3})
-    cache.put(key, 2, {"state": 2})  # older: ignored
-    assert cache.get(key) == (3, {"state": 3})
+    key = f"test-{uuid.uuid4().hex}"  # the test Redis may be shared by other checkouts
+    cache.put(key, 3, three)
+    cache.put(key, 2, two)  # older: ignored
+    assert cache.get(key) == (3, three)
     other = RedisCache(url, b"another key")
     assert other.get(key) is None  # a foreign or tampered entry is never used
     assert cache.health().ok
