@@ -161,7 +161,10 @@ class Settings:
         "CABLECAR_WEBHOOK_POLL_SECONDS", 1.0, "how often an idle dispatcher looks for new events and due retries"
     )
     webhook_timeout_seconds: float = _declare(
-        "CABLECAR_WEBHOOK_TIMEOUT_SECONDS", 5.0, "time a receiver has to answer one delivery attempt"
+        "CABLECAR_WEBHOOK_TIMEOUT_SECONDS", 5.0, "the deadline of one delivery attempt: connecting, sending and the whole answer (at most 64 KiB is read)"
+    )
+    webhooks_per_organiser: int = _declare(
+        "CABLECAR_WEBHOOKS_PER_ORGANISER", 10, "active webhooks one organiser may hold; one more is `409 limit_reached`"
     )
     webhook_max_attempts: int = _declare(
         "CABLECAR_WEBHOOK_MAX_ATTEMPTS", 8, "attempts before a delivery is marked `failed`"

@@ -95,6 +95,13 @@ class StreamsBusy(ServiceError):
         self.retry_after = retry_after
 
 
+class LimitReached(ServiceError):
+    """The caller already holds as many of something as it may (e.g. active
+    webhooks per organiser); removing one makes room."""
+
+    code = "limit_reached"
+
+
 class BrokenGame(ServiceError):
     """A stored game that cannot be rebuilt (should never happen)."""
 

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from events.database import Database
 from events.deliveries import DeliveryPage
 from events.tournaments import BatchRecord, OrganiserRecord, WebhookRecord
-from service.errors import Forbidden, InvalidRequest, NotFound
+from service.config import declared
+from service.errors import Forbidden, InvalidRequest, LimitReached, NotFound
 from service.tokens import hash_token, new_token
 from service.webhooks.signing import WEBHOOK_EVENTS
 from service.webhooks.transport import url_refusal
@@ -39,9 +40,10 @@ def new_organiser_id() -> str:
 class OrganiserService:
     """What an organiser does besides creating batches."""
 
-    def __init__(self, store: Database, private_addresses: bool = False) -> None:
+    def __init__(self, store: Database, private_addresses: bool = False, max_webhooks: int = 10) -> None:
         self.store = store
         self.private_addresses = private_addresses
+        self.max_webhooks = max_webhooks
 
     def create(self, name: str) -> CreatedOrganiser:
         """Create an organiser; its token (``ot_<id>_<secret>``, 256 random
@@ -65,6 +67,13 @@ class OrganiserService:
             raise InvalidRequest(f"url: {refusal}")
         if batch_id is not None:
             self.owned_batch(organiser, batch_id, as_field=True)
+        # Each webhook costs every dispatcher a look at every event: one organiser
+        # may not make the delivery of everybody's results slow.
+        if len(self.store.list_webhooks(organiser.organiser_id)) >= self.max_webhooks:
+            raise LimitReached(
+                f"this organiser already has {self.max_webhooks} active webhooks "
+                f"({declared('webhooks_per_organiser').env}); delete one first"
+            )
         ordered = [e for e in WEBHOOK_EVENTS if e in events]
         secret = SECRET_PREFIX + secrets.token_urlsafe(32)
         return self.store.create_webhook(

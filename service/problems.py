@@ -39,6 +39,7 @@ TITLES = {
     "invalid_config": "The game cannot be created like this",
     "rate_limited": "Too many requests",
     "streams_busy": "Too many open event streams",
+    "limit_reached": "A limit on what one caller may hold is reached",
     "unavailable": "The event store cannot be reached",
     "internal_error": "Internal server error",
     "payload_too_large": "The request body is too large",
@@ -77,6 +78,7 @@ STATUS = {
     "idempotency_key_reused": 422,
     "rate_limited": 429,
     "streams_busy": 503,
+    "limit_reached": 409,
     "internal_error": 500,
 }
 

@@ -20,6 +20,12 @@ processes and hosts at once:
    attempt: ``delivered`` on a 2xx answer, otherwise retried after an
    exponential backoff, and ``failed`` after ``max_attempts``.
 
+In :meth:`WebhookDispatcher.run` the two steps run side by side: scanning
+in a thread of its own, and each attempt in one of ``policy.senders`` sender
+threads, under an overall deadline (connect, send and the whole answer), so a
+slow or silent receiver holds one sender for one deadline and delays nobody
+else's deliveries.
+
 A delivery is sent at least once: when a receiver answers after our timeout,
 or a dispatcher dies between sending and recording, the same delivery id is
 sent again.  Receivers deduplicate on the ``X-CableCar-Delivery`` header.
@@ -33,6 +39,8 @@ import functools
 import logging
 import threading
 import uuid
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from domain.core import JSON, STATUS_FINISHED
@@ -200,23 +208,79 @@ class WebhookDispatcher:
         return PassReport(read, created, attempts)
 
     def run(self, stop: threading.Event | None = None) -> None:
-        """Pass after pass until ``stop`` is set or the store is closed;
-        passes follow each other at once while there is work, otherwise
-        ``poll_seconds`` apart.  Store failures are logged and retried."""
+        """Scan and deliver until ``stop`` is set or the store is closed.
+
+        Scanning runs in a thread of its own and up to ``policy.senders``
+        attempts are in flight at once, each in its own thread: a receiver
+        that hangs holds one sender until its attempt's deadline, never the
+        recording of new deliveries nor anybody else's attempts.  Store
+        failures are logged and retried."""
         stop = stop or self._stop
-        while not stop.is_set() and not self.store.closed:
-            try:
-                busy = self.run_once().busy
-            except StoreError as e:
-                if self.store.closed:
-                    break
-                log.warning("webhook dispatcher: the store failed (%s); retrying", e)
-                busy = False
-            except Exception:
-                log.exception("webhook dispatcher: unexpected error; retrying")
-                busy = False
-            if not busy:
+        scanner = threading.Thread(target=self._keep_scanning, args=(stop,), name="cablecar-webhooks-scan", daemon=True)
+        scanner.start()
+        try:
+            self._keep_delivering(stop)
+        finally:
+            scanner.join(self.policy.timeout_seconds + 1.0)
+
+    def _running(self, stop: threading.Event) -> bool:
+        return not stop.is_set() and not self.store.closed
+
+    def _guarded(self, step: Callable[[], int], what: str) -> int:
+        """Run one step; a failure is logged and counts as no work."""
+        try:
+            return step()
+        except StoreError as e:
+            if not self.store.closed:
+                log.warning("webhook dispatcher: the store failed while %s (%s); retrying", what, e)
+        except Exception:
+            log.exception("webhook dispatcher: unexpected error while %s; retrying", what)
+        return 0
+
+    def _keep_scanning(self, stop: threading.Event) -> None:
+        while self._running(stop):
+            if not self._guarded(lambda: self.scan()[0], "scanning"):
                 stop.wait(self.policy.poll_seconds)
+
+    def _keep_delivering(self, stop: threading.Event) -> None:
+        owner = f"dispatcher-{uuid.uuid4().hex}"
+        slots = threading.Condition()
+        in_flight = 0
+
+        def finished(_: object) -> None:
+            nonlocal in_flight
+            with slots:
+                in_flight -= 1
+                slots.notify()
+
+        def send(delivery: ClaimedDelivery) -> None:
+            self._guarded(lambda: bool(self.attempt(delivery, owner)), "sending a delivery")
+
+        with ThreadPoolExecutor(self.policy.senders, thread_name_prefix="cablecar-webhooks-send") as pool:
+            while self._running(stop):
+                with slots:
+                    free = self.policy.senders - in_flight
+                claimed: list[ClaimedDelivery] = []
+                if free > 0:
+                    claimed = list(self._guarded_claim(owner, min(free, self.policy.claim_batch)))
+                for delivery in claimed:
+                    with slots:
+                        in_flight += 1
+                    pool.submit(send, delivery).add_done_callback(finished)
+                if not claimed:
+                    with slots:  # woken early when a sender frees up
+                        slots.wait(self.policy.poll_seconds)
+
+    def _guarded_claim(self, owner: str, limit: int) -> Sequence[ClaimedDelivery]:
+        found: Sequence[ClaimedDelivery] = ()
+
+        def claim() -> int:
+            nonlocal found
+            found = self.store.claim_deliveries(owner, self._clock(), self.policy.lease_seconds, limit)
+            return len(found)
+
+        self._guarded(claim, "claiming deliveries")
+        return found
 
     def start(self) -> None:
         """Run :meth:`run` in a daemon thread (idempotent)."""

@@ -27,6 +27,8 @@ class DispatchPolicy:
     scan_batch: int = 500
     #: deliveries leased per claim
     claim_batch: int = 10
+    #: attempts in flight at once per dispatcher (one thread each)
+    senders: int = 8
     #: may deliveries go to addresses that are not public (loopback, private networks, ...)?
     private_addresses: bool = False
 
@@ -34,7 +36,7 @@ class DispatchPolicy:
         for name in ("poll_seconds", "timeout_seconds", "first_retry_seconds", "max_retry_seconds"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
-        for name in ("max_attempts", "scan_batch", "claim_batch"):
+        for name in ("max_attempts", "scan_batch", "claim_batch", "senders"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)!r}")
 

@@ -3,10 +3,12 @@ checked to be public, so that what was checked is what is reached."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import ipaddress
 import socket
 import ssl
+import threading
 import time
 import urllib.parse
 from collections.abc import Callable, Mapping, Sequence
@@ -38,12 +40,22 @@ class SendResult:
 Sender = Callable[[str, bytes, Mapping[str, str], float], SendResult]
 
 
+#: IPv6 ranges that carry an IPv4 address a gateway may forward to (NAT64,
+#: 6to4, IPv4-mapped and -translated): refused outright, since the embedded
+#: address may be private and we cannot know what the gateway reaches.
+_TUNNELS = tuple(
+    ipaddress.ip_network(n)
+    for n in ("64:ff9b::/96", "64:ff9b:1::/48", "2002::/16", "::ffff:0:0/96", "::ffff:0:0:0/96", "2001::/32")
+)
+
+
 def not_public(address: str) -> bool:
     """Whether ``address`` (an IP) is not globally routable: loopback,
-    private, link-local, shared, reserved, multicast or unspecified."""
+    private, link-local, shared, reserved, multicast, unspecified, or an
+    IPv6 address embedding an IPv4 one (NAT64, 6to4, Teredo, mapped)."""
     ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address) and any(ip in net for net in _TUNNELS):
+        return True
     return not ip.is_global or ip.is_multicast
 
 
@@ -63,38 +75,66 @@ def url_refusal(url: str) -> str | None:
     return None
 
 
-def _connect(addresses: Sequence[str], port: int, timeout: float | None) -> socket.socket:
-    """A socket to the first of ``addresses`` that answers (in resolver order)."""
+def _connect(addresses: Sequence[str], port: int, deadline: float) -> socket.socket:
+    """A socket to the first of ``addresses`` that answers (in resolver
+    order), all tries together within the ``deadline`` (a monotonic time)."""
     error: OSError = OSError("no address")
     for address in addresses:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("deadline passed while connecting")
         try:
-            return socket.create_connection((address, port), timeout)
+            return socket.create_connection((address, port), left)
         except OSError as e:
             error = e
     raise error
 
 
+def _error_text(error: BaseException, timeout: float) -> str:
+    """What an organiser is told about a failed attempt: a fixed vocabulary
+    that never repeats resolver answers, addresses or internal names."""
+    if isinstance(error, socket.gaierror):
+        return "the host name did not resolve"
+    if isinstance(error, TimeoutError | socket.timeout):
+        return f"no complete answer within {timeout:g} s"
+    if isinstance(error, ssl.SSLCertVerificationError):
+        return "TLS: CERTIFICATE_VERIFY_FAILED (the certificate does not match the host name or is not trusted)"
+    if isinstance(error, ssl.SSLError):
+        return "TLS handshake failed"
+    if isinstance(error, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(error, ConnectionResetError | BrokenPipeError):
+        return "connection reset by the receiver"
+    if isinstance(error, http.client.HTTPException):
+        return "the answer was not valid HTTP"
+    return "connection failed"
+
+
 class _PinnedHTTPConnection(http.client.HTTPConnection):
     """HTTP to addresses resolved (and checked) beforehand."""
 
-    def __init__(self, host: str, addresses: Sequence[str], port: int, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout)
+    def __init__(self, host: str, addresses: Sequence[str], port: int, deadline: float) -> None:
+        super().__init__(host, port, timeout=max(0.001, deadline - time.monotonic()))
         self._addresses = tuple(addresses)
+        self._deadline = deadline
 
     def connect(self) -> None:
-        self.sock = _connect(self._addresses, self.port, self.timeout)
+        self.sock = _connect(self._addresses, self.port, self._deadline)
 
 
 class _PinnedHTTPSConnection(http.client.HTTPSConnection):
     """HTTPS to addresses resolved (and checked) beforehand, with the
     certificate still verified against the URL's host name."""
 
-    def __init__(self, host: str, addresses: Sequence[str], port: int, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+    def __init__(self, host: str, addresses: Sequence[str], port: int, deadline: float) -> None:
+        super().__init__(
+            host, port, timeout=max(0.001, deadline - time.monotonic()), context=ssl.create_default_context()
+        )
         self._addresses = tuple(addresses)
+        self._deadline = deadline
 
     def connect(self) -> None:
-        sock = _connect(self._addresses, self.port, self.timeout)
+        sock = _connect(self._addresses, self.port, self._deadline)
         self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]
 
 
@@ -111,31 +151,50 @@ def http_send(
     address that is not public (:func:`not_public`) is refused before
     anything is sent, whatever the name resolves to at that moment."""
     started = time.monotonic()
+    deadline = started + timeout
 
     def elapsed() -> int:
         return int((time.monotonic() - started) * 1000)
 
     parts = urllib.parse.urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        return SendResult(None, f"not an http(s) URL: {url!r}", 0)
+        return SendResult(None, "not an http(s) URL", 0)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
         addresses = [str(info[4][0]) for info in socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)]
-        private = [a for a in addresses if not_public(a)]
-        if private and not allow_private:
+        if not allow_private and any(not_public(a) for a in addresses):
             return SendResult(
-                None, f"{parts.hostname} resolves to {private[0]}, not a public address ({PRIVATE_SETTING})", elapsed()
+                None, f"{parts.hostname} resolves to an address that is not a public address ({PRIVATE_SETTING})",
+                elapsed(),
             )
         pinned = _PinnedHTTPSConnection if parts.scheme == "https" else _PinnedHTTPConnection
-        connection = pinned(parts.hostname, addresses, port, timeout)
+        connection = pinned(parts.hostname, addresses, port, deadline)
+        # Socket timeouts bound each read, not the whole answer: a receiver
+        # trickling a byte at a time would hold the attempt for ever.  At the
+        # deadline the socket is shut, which ends any read at once.
+        cut = threading.Timer(max(0.0, deadline - time.monotonic()), _shut, (connection,))
+        cut.daemon = True
+        cut.start()
         try:
             connection.request("POST", path, body=body, headers=dict(headers))
             answer = connection.getresponse()
             answer.read(MAX_ANSWER_BYTES)
             status = int(answer.status)
         finally:
+            cut.cancel()
             connection.close()
+        if time.monotonic() >= deadline:
+            raise TimeoutError("deadline passed")
     except (OSError, http.client.HTTPException, ValueError) as e:
-        return SendResult(None, f"{type(e).__name__}: {e}", elapsed())
+        late = time.monotonic() >= deadline
+        return SendResult(None, _error_text(TimeoutError() if late else e, timeout), elapsed())
     return SendResult(status, None if 200 <= status < 300 else f"HTTP {status}", elapsed())
+
+
+def _shut(connection: http.client.HTTPConnection) -> None:
+    """End the connection's reads and writes now (the attempt's deadline)."""
+    sock = connection.sock
+    if sock is not None:
+        with contextlib.suppress(OSError):  # already closed
+            sock.shutdown(socket.SHUT_RDWR)
