@@ -45,7 +45,8 @@ def create_app(
         settings.local_cache_entries,
         settings.snapshot_every,
     )
-    app = Flask(__name__)
+    # No default /static/ route: the web page's files are served by routes/web.py, with its headers.
+    app = Flask(__name__, static_folder=None)
     app.config["PROBLEM_BASE"] = settings.problem_base
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -54,8 +55,9 @@ def create_app(
     problems.register(app)
 
     from service.ratelimit import install as install_rate_limit
-    from service.routes import batches, games, meta, organisers, records, seats, web, webhooks
+    from service.routes import batches, edge, games, meta, organisers, records, seats, web, webhooks
 
+    edge.install(app)
     app.register_blueprint(meta.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(records.bp)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from service.batches import MAX_TABLES
-from service.schemas.requests import LABEL, SEED, PlayerInSchema
+from service.schemas.requests import LABEL, SEED, PlayersSchema
 from service.schemas.responses import NewGameSchema
 from service.webhooks.signing import WEBHOOK_EVENTS
 
@@ -21,12 +21,8 @@ class CreateOrganiserSchema(Schema):
     name = fields.String(required=True, validate=LABEL)
 
 
-class TableInSchema(Schema):
+class TableInSchema(PlayersSchema):
     """One table of a new batch (the fields of ``POST /v1/games`` but ``type``)."""
-
-    players = fields.List(
-        fields.Nested(PlayerInSchema), required=True, validate=validate.Length(min=1, max=8)
-    )
     seed = fields.String(load_default=None, validate=SEED)
     start_seat = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=7))
 
