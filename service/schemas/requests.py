@@ -6,12 +6,12 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from service.text import name_problem
+from service.text import has_control_characters, name_problem
 
 
 def no_control_characters(value: str) -> None:
     """Refuse control characters (NUL cannot even be stored by PostgreSQL)."""
-    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+    if has_control_characters(value):
         raise ValidationError("must not contain control characters")
 
 

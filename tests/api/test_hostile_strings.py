@@ -252,7 +252,7 @@ def test_path_and_query_parameters(world: World, method: str, template: str, whe
 def test_deep_nesting(world: World, route: str, depth: int) -> None:
     deep = "[" * depth + "]" * depth
     path = f"/v1/games/{world.game['id']}/actions" if route == "actions" else route
-    for body in (deep, '{"type": "draw_card", "source": %s}' % deep):
+    for body in (deep, '{"type": "draw_card", "source": ' + deep + '}'):
         resp = world.client.post(path, data=body, content_type="application/json", headers=world.headers(
             "seat" if route == "actions" else "organiser"))
         assert_refused(resp)
