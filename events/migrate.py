@@ -85,10 +85,13 @@ def migrate(url: str) -> list[str]:
     if url.startswith(("postgresql://", "postgres://")):
         return migrate_postgres(url)
     if url.startswith("sqlite:///"):
+        from events.sqlite.connection import create_private  # events.sqlite imports this module
+
         path = url[len("sqlite:///") :]
         try:
+            create_private(path)
             conn = sqlite3.connect(path, timeout=30.0, isolation_level=None)
-        except sqlite3.Error as e:
+        except (sqlite3.Error, OSError) as e:
             raise StoreUnavailable(f"cannot open SQLite database {path!r}: {e}") from e
         try:
             return migrate_sqlite(conn)

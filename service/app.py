@@ -38,7 +38,8 @@ def create_app(
     require_secret_key(settings)
     store = store or events.open_store(settings.database_url, settings.data_dir)
     cache = cache or open_cache(settings)
-    app = Flask(__name__)
+    # No default /static/ route: the web page's files are served by routes/web.py, with its headers.
+    app = Flask(__name__, static_folder=None)
     app.config["PROBLEM_BASE"] = settings.problem_base
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -48,8 +49,9 @@ def create_app(
     problems.register(app)
 
     from service.ratelimit import install as install_rate_limit
-    from service.routes import batches, games, meta, organisers, records, seats, web, webhooks
+    from service.routes import batches, edge, games, meta, organisers, records, seats, web, webhooks
 
+    edge.install(app)
     app.register_blueprint(meta.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(records.bp)

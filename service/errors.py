@@ -32,6 +32,12 @@ class InvalidRequest(ServiceError):
     code = "invalid_request"
 
 
+class UnsupportedMediaType(ServiceError):
+    """A request body that is not declared as JSON (``Content-Type``)."""
+
+    code = "unsupported_media_type"
+
+
 class Unauthorized(ServiceError):
     """No token where one is required, or a token that is not genuine."""
 

@@ -40,9 +40,21 @@ import threading
 from typing import Any
 
 from flask import Flask
+from gunicorn.glogging import Logger
 
 from service.config import Settings
 from service.keys import MissingSecretKey, require_secret_key
+from service.text import escape_controls
+
+
+class EscapingLogger(Logger):
+    """gunicorn's logger, with control characters in request atoms escaped:
+    ``%(U)s`` is the decoded path, so ``/a%0A...`` would otherwise forge a log line."""
+
+    def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
+        atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
+        return {k: escape_controls(v) if isinstance(v, str) else v for k, v in atoms.items()}
+
 
 _settings = Settings.from_env()
 try:
@@ -65,6 +77,7 @@ accesslog = _settings.access_log
 errorlog = "-"
 loglevel = _settings.log_level
 # Access logs never include the query string's secrets: tokens travel in headers only.
+logger_class = EscapingLogger
 access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(b)s %(L)ss'
 
 

@@ -76,6 +76,7 @@ STATUS = {
     "illegal_action": 422,
     "invalid_config": 422,
     "idempotency_key_reused": 422,
+    "unsupported_media_type": 415,
     "rate_limited": 429,
     "streams_busy": 503,
     "limit_reached": 409,

@@ -4,6 +4,7 @@ under a running statement (which would crash SQLite)."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -19,6 +20,13 @@ def translate_error(error: sqlite3.Error) -> StoreError:
     if isinstance(error, sqlite3.IntegrityError):
         return IntegrityError(f"SQLite refused the write: {error}")
     return StoreUnavailable(f"SQLite failed: {error}")
+
+
+def create_private(path: str) -> None:
+    """Create the database file readable by its owner only, unless it exists
+    (SQLite gives its -wal and -shm files the database file's permissions)."""
+    if path != ":memory:" and not path.startswith("file:"):
+        os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
 
 
 class SqliteConnections:
@@ -41,6 +49,7 @@ class SqliteConnections:
         if self.closed:
             raise StoreUnavailable("the store is closed")
         try:
+            create_private(self.path)
             conn = sqlite3.connect(
                 self.path, timeout=self._busy_timeout, isolation_level=None, check_same_thread=False
             )
@@ -48,7 +57,7 @@ class SqliteConnections:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute(f"PRAGMA synchronous = {self._synchronous}")
             conn.execute("PRAGMA foreign_keys = ON")
-        except sqlite3.Error as e:
+        except (sqlite3.Error, OSError) as e:
             raise StoreUnavailable(f"cannot open SQLite database {self.path!r}: {e}") from e
         lock = threading.RLock()
         with self._registry_lock:

@@ -1,25 +1,121 @@
-"""What every route reads from a request the same way: the JSON body and
-the ``Authorization`` header."""
+"""The HTTP edge, the same for every route: what is read from a request (the
+JSON body, the ``Authorization`` header), what no request may carry
+(control characters, lone surrogates, deep nesting), and the headers every
+answer gets."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import request
+from flask import Flask, Response, request
 
-from service.errors import InvalidRequest
+from service.errors import InvalidRequest, UnsupportedMediaType
+from service.text import has_control_characters, header_has_control_characters
+
+#: The deepest JSON body accepted; real bodies (a batch) are 5 levels deep,
+#: and a bound here keeps any recursive code downstream far from its limit.
+MAX_JSON_DEPTH = 32
+
+#: Answers that carry a secret (seat, host, organiser tokens, a webhook's
+#: signing secret), which no cache may keep.
+SECRET_ENDPOINTS = frozenset({
+    "games.create_game",
+    "batches.create_batch",
+    "organisers.create_organiser",
+    "webhooks.create_webhook",
+    "seats.rotate_token",
+})
+
+_CONTROLS = "must not contain control characters or lone surrogates"
 
 
 def json_body() -> Any:
-    """The request body parsed as JSON, or InvalidRequest."""
-    if not request.data:
+    """The request body parsed as JSON: InvalidRequest when there is none, it
+    is not JSON, is nested too deeply or holds a string no field may hold;
+    UnsupportedMediaType when it is not sent as JSON (a web page can send
+    ``text/plain`` or a form to another site without a CORS preflight)."""
+    raw = request.get_data(cache=True, parse_form_data=False)
+    if not raw:
         raise InvalidRequest("a JSON body is required")
+    mimetype = request.mimetype
+    if mimetype != "application/json" and not mimetype.endswith("+json"):
+        raise UnsupportedMediaType(
+            f"the body must be sent as Content-Type: application/json, not {mimetype or 'nothing'!r}"
+        )
     try:
-        return request.get_json(force=True)
+        body = request.get_json(force=True)
+    except RecursionError as e:
+        raise _nested_too_deeply("body") from e
     except Exception as e:
         raise InvalidRequest("the body is not valid JSON") from e
+    _check_json(body)
+    return body
+
+
+def _nested_too_deeply(field: str) -> InvalidRequest:
+    message = f"must not be nested more than {MAX_JSON_DEPTH} levels deep"
+    return InvalidRequest(f"{field}: {message}", errors=[{"field": field, "message": message}])
+
+
+def _check_json(body: Any) -> None:
+    """Refuse a body nested deeper than MAX_JSON_DEPTH, or with a key or
+    string holding a control character (no field takes one: NUL cannot be
+    stored, a lone surrogate cannot be encoded).  Iterative, so any depth
+    the parser allowed is safe here."""
+    pending: list[tuple[Any, str, int]] = [(body, "body", 1)]
+    while pending:
+        value, field, depth = pending.pop()
+        if isinstance(value, str):
+            if has_control_characters(value):
+                raise InvalidRequest(f"{field}: {_CONTROLS}", errors=[{"field": field, "message": _CONTROLS}])
+            continue
+        if not isinstance(value, dict | list):
+            continue
+        if depth > MAX_JSON_DEPTH:
+            raise _nested_too_deeply(field)
+        prefix = "" if field == "body" else field
+        if isinstance(value, list):
+            pending.extend((item, f"{prefix}[{i}]", depth + 1) for i, item in enumerate(value))
+            continue
+        for key, item in value.items():
+            if has_control_characters(key):
+                message = f"keys {_CONTROLS}"
+                raise InvalidRequest(f"{field}: {message}", errors=[{"field": field, "message": message}])
+            pending.append((item, f"{prefix}.{key}" if prefix else key, depth + 1))
 
 
 def authorization() -> str | None:
     """The ``Authorization`` header, as sent (``service.auth`` reads it)."""
     return request.headers.get("Authorization")
+
+
+def _refuse_control_characters() -> None:
+    """No path, query parameter or header may hold a control character (NUL
+    cannot even reach PostgreSQL; a newline would forge log lines)."""
+    if has_control_characters(request.path):
+        raise InvalidRequest(f"the path {_CONTROLS}", errors=[{"field": "path", "message": _CONTROLS}])
+    for name, value in request.args.items(multi=True):
+        if has_control_characters(name) or has_control_characters(value):
+            field = "query" if has_control_characters(name) else name
+            raise InvalidRequest(f"{field}: {_CONTROLS}", errors=[{"field": field, "message": _CONTROLS}])
+    for name, value in request.headers.items():
+        if header_has_control_characters(value):
+            raise InvalidRequest(f"header {name}: {_CONTROLS}", errors=[{"field": name, "message": _CONTROLS}])
+
+
+def _protect(resp: Response) -> Response:
+    """Headers on every answer: no content sniffing, no framing by another
+    site, and no caching of an answer that carries a secret."""
+    resp.headers["X-Content-Type-Options"] = "nosniff"
+    resp.headers["X-Frame-Options"] = "DENY"
+    resp.headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
+    if request.endpoint in SECRET_ENDPOINTS:
+        resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+def install(app: Flask) -> None:
+    """Check every request's path, query and headers before its route runs,
+    and give every answer (errors included) the protective headers."""
+    app.before_request(_refuse_control_characters)
+    app.after_request(_protect)

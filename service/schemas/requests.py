@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from service.text import has_control_characters, name_problem
 
 
 def no_control_characters(value: str) -> None:
     """Refuse control characters (NUL cannot even be stored by PostgreSQL)."""
-    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+    if has_control_characters(value):
         raise ValidationError("must not contain control characters")
 
 
@@ -31,17 +33,47 @@ LABEL = validate.And(validate.Length(min=1, max=80), no_control_characters)
 MAX_INT = 2**53
 
 
+class PlayerName(fields.String):
+    """A player's name: trimmed of surrounding white space, then 1 to 40
+    characters with no control or format characters (a bidi override would
+    make one name display as another)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        name = super()._deserialize(value, attr, data, **kwargs).strip()
+        problem = name_problem(name)
+        if problem is not None:
+            raise ValidationError(problem)
+        return name
+
+
 class PlayerInSchema(Schema):
     """One player of a new game."""
 
-    name = fields.String(required=True, validate=NAME)
+    name = PlayerName(required=True, validate=NAME)
 
 
-class CreateGameSchema(Schema):
+class PlayersSchema(Schema):
+    """A schema with the players of one game: 1 to 8, with distinct names."""
+
+    players = fields.List(
+        fields.Nested(PlayerInSchema), required=True, validate=validate.Length(min=1, max=8)
+    )
+
+    @validates_schema
+    def _distinct_names(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """Two players of one game may not share a name, ignoring case."""
+        seen: dict[str, int] = {}
+        for index, player in enumerate(data.get("players", [])):
+            first = seen.setdefault(player["name"].casefold(), index)
+            if first != index:
+                message = f"the same name as players[{first}] (names must differ, ignoring case)"
+                raise ValidationError({"players": {index: {"name": [message]}}})
+
+
+class CreateGameSchema(PlayersSchema):
     """Body of ``POST /v1/games``."""
 
     type = fields.String(required=True, validate=validate.Length(min=1, max=40))
-    players = fields.List(fields.Nested(PlayerInSchema), required=True, validate=validate.Length(min=1, max=8))
     seed = fields.String(load_default=None, validate=SEED)
     open_deal = StrictBoolean(load_default=False)
     start_seat = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=7))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.schemas.requests import LABEL, SEED, PlayerInSchema, StrictBoolean
+from service.schemas.requests import LABEL, SEED, PlayersSchema, StrictBoolean
 from service.schemas.responses import NewGameSchema
 from service.webhooks.signing import WEBHOOK_EVENTS
 
@@ -20,12 +20,8 @@ class CreateOrganiserSchema(Schema):
     name = fields.String(required=True, validate=LABEL)
 
 
-class TableInSchema(Schema):
+class TableInSchema(PlayersSchema):
     """One table of a new batch (the fields of ``POST /v1/games`` but ``type``)."""
-
-    players = fields.List(
-        fields.Nested(PlayerInSchema), required=True, validate=validate.Length(min=1, max=8)
-    )
     seed = fields.String(load_default=None, validate=SEED)
     open_deal = StrictBoolean(load_default=False)
     start_seat = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=7))
