@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bench.load.stack import ROOT
 
-SECTIONS = ("load", "fullpath", "flaskbase", "profile", "growth", "faults", "fuzz")
+SECTIONS = ("load", "fullpath", "flaskbase", "profile", "growth", "faults", "streams", "security", "fuzz")
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,8 @@ class HarnessConfig:
     schemathesis_examples: int = 10
     schemathesis_max_time: int = 120
     body_examples: int = 400
+    #: event streams held open at once in the streams section
+    streams: int = 1000
     sections: tuple[str, ...] = SECTIONS
     report: Path = ROOT / "bench" / "results" / "REPORT.md"
     services_dir: Path = Path("/tmp/cablecar-bench-services")
@@ -64,6 +66,7 @@ def parse_args(argv: Sequence[str] | None = None, command: str = "bash bench/run
     p.add_argument("--schemathesis-examples", type=int, default=d.schemathesis_examples)
     p.add_argument("--schemathesis-max-time", type=int, default=d.schemathesis_max_time)
     p.add_argument("--body-examples", type=int, default=d.body_examples, help="hypothesis action bodies")
+    p.add_argument("--streams", type=int, default=d.streams, help="event streams open at once (streams section)")
     p.add_argument("--only", default=",".join(d.sections), help=f"comma-separated sections of {SECTIONS}")
     p.add_argument("--report", type=Path, default=d.report)
     p.add_argument("--services-dir", type=Path, default=d.services_dir,
@@ -80,7 +83,7 @@ def parse_args(argv: Sequence[str] | None = None, command: str = "bash bench/run
         workers=a.workers, threads=a.threads, scripts=a.scripts, fault_clients=a.fault_clients,
         fault_seconds=a.fault_seconds, fault_warmup=a.fault_warmup, outage=a.outage, racers=a.racers,
         race_rounds=a.race_rounds, growth_reps=a.growth_reps, schemathesis_examples=a.schemathesis_examples,
-        schemathesis_max_time=a.schemathesis_max_time, body_examples=a.body_examples, sections=sections,
+        schemathesis_max_time=a.schemathesis_max_time, body_examples=a.body_examples, streams=a.streams, sections=sections,
         report=a.report, services_dir=a.services_dir, workdir=a.workdir, keep_services=a.keep_services,
         command=command,
     )

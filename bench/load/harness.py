@@ -34,7 +34,9 @@ from bench.load.integrity import IntegrityReport, audit_game, check_games
 from bench.load.load import Client, PhaseResult, run_phase
 from bench.load.profile import ActionProfile, profile_actions
 from bench.load.scripts import GameScript, make_script
+from bench.load.security import Attack, run_security
 from bench.load.stack import ROOT, Gunicorn, ServerSpec, Services
+from bench.load.streams import StreamsSection, raise_open_files, run_streams
 from events.postgres import PostgresStore
 
 T = TypeVar("T")
@@ -101,6 +103,8 @@ class RunResults:
     growth: GrowthResult | None = None
     faults: list[FaultResult] = field(default_factory=list)
     races: tuple[RaceOutcome, ...] = ()
+    streams: StreamsSection | None = None
+    security: tuple[Attack, ...] | None = None
     fuzz: FuzzSection | None = None
     failures: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -171,7 +175,13 @@ class Harness:
         env = (("DATABASE_URL", database_url), ("REDIS_URL", services.redis_url), ("CABLECAR_SECRET_KEY", "bench"),
                ("CABLECAR_BENCH_STATS_DIR", str(self.stats_dir)),
                # every simulated client comes from 127.0.0.1: the per-address limits would throttle the load
-               ("CABLECAR_CREATE_RATE_LIMIT", "off"), ("CABLECAR_STREAM_RATE_LIMIT", "off"))
+               ("CABLECAR_CREATE_RATE_LIMIT", "off"), ("CABLECAR_STREAM_RATE_LIMIT", "off"),
+               # the streams section's readers all connect from 127.0.0.1 too
+               ("CABLECAR_SSE_MAX_STREAMS", str(4 * cfg.streams)),
+               ("CABLECAR_SSE_MAX_STREAMS_PER_ADDRESS", str(4 * cfg.streams)),
+               ("CABLECAR_WORKER_CONNECTIONS", str(4 * cfg.streams + 500)))
+        if "streams" in cfg.sections:
+            raise_open_files(8 * cfg.streams + 4096)  # inherited by the servers started below
         service = Gunicorn(ServerSpec("bench.load.instrumented_wsgi:app", cfg.workers, cfg.threads, env),
                            self.work / "gunicorn-service.log")
         baseline = Gunicorn(ServerSpec("bench.baseline_app:app", cfg.workers, cfg.threads, env),
@@ -212,6 +222,12 @@ class Harness:
                 self.results.growth = self.guarded("growth", lambda: self.measure_growth(env, services, store))
             if "faults" in cfg.sections:
                 self.guarded("faults", lambda: self.run_faults(service, services, store, scripts))
+            if "streams" in cfg.sections:
+                self.results.streams = self.guarded(
+                    "streams", lambda: run_streams(service.url, cfg.clients, cfg.bot_seconds, cfg.streams, self.log)
+                )
+            if "security" in cfg.sections:
+                self.results.security = self.guarded("security", lambda: self.run_security(database_url, services))
             if "fuzz" in cfg.sections:
                 self.results.fuzz = self.guarded("fuzz", lambda: self.run_fuzz(service))
         finally:
@@ -229,6 +245,16 @@ class Harness:
         return self.results
 
     # -- sections ----------------------------------------------------------------
+
+    def run_security(self, database_url: str, services: Services) -> tuple[Attack, ...]:
+        """The attacks, against a server of its own with the shipped defaults."""
+        env = (("DATABASE_URL", database_url), ("REDIS_URL", services.redis_url), ("CABLECAR_SECRET_KEY", "bench"))
+        server = Gunicorn(ServerSpec("service.wsgi:app", 2, self.config.threads, env), self.work / "gunicorn-security.log")
+        try:
+            server.wait_ready("/v1/health")
+            return run_security(server.url, database_url, services.redis_url, self.log)
+        finally:
+            server.stop()
 
     def run_load(self, service: Gunicorn, baseline: Gunicorn, fullpath: Gunicorn | None,
                  flask_base: Gunicorn | None, scripts: list[GameScript], services: Services,

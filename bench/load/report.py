@@ -14,7 +14,9 @@ from bench.load.harness import FuzzSection, LoadSection, RunResults
 from bench.load.integrity import IntegrityReport
 from bench.load.load import PhaseResult
 from bench.load.profile import ActionProfile
+from bench.load.security import render_security
 from bench.load.stats import Recorder, latencies
+from bench.load.streams import render_streams
 
 
 def _f(value: float, digits: int = 1) -> str:
@@ -92,6 +94,10 @@ def render(results: RunResults) -> str:
         out += _growth(results.growth)
     if results.faults:
         out += _faults(results.faults, results.races)
+    if results.streams is not None:
+        out += render_streams(results.streams)
+    if results.security is not None:
+        out += render_security(results.security)
     if results.fuzz is not None:
         out += _fuzz(results.fuzz)
     out += _findings(results)

@@ -1,0 +1,165 @@
+"""Attacks against the shipped configuration (default limits, PostgreSQL,
+Redis, gevent workers), each tried many times: how often it was refused as
+it should be, and how often the server answered 5xx (the goal: never).
+
+A server of its own is started for this section, without the harness's
+switched-off limits, so the defaults are what is attacked.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import pickle
+import secrets
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+import redis
+
+MARKER = Path("/tmp/cablecar-bench-pwned")
+
+
+@dataclass(frozen=True)
+class Attack:
+    """One attack: tried, refused as it should be, answered 5xx."""
+
+    name: str
+    expected: str
+    tried: int
+    refused: int
+    server_errors: int
+
+
+def _request(base: str, method: str, path: str, body: bytes | None = None,
+             headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+    host, port = base.split("//", 1)[1].rsplit(":", 1)
+    conn = http.client.HTTPConnection(host, int(port), timeout=15)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        resp = conn.getresponse()
+        return resp.status, resp.read()
+    finally:
+        conn.close()
+
+
+def _json(obj: object) -> tuple[bytes, dict[str, str]]:
+    return json.dumps(obj).encode(), {"Content-Type": "application/json"}
+
+
+def _tally(name: str, expected: str, statuses: list[int], ok: Callable[[int], bool]) -> Attack:
+    return Attack(name, expected, len(statuses), sum(1 for s in statuses if ok(s)),
+                  sum(1 for s in statuses if s >= 500 and not ok(s)))
+
+
+def run_security(base: str, database_url: str, redis_url: str, log: Callable[[str], None]) -> tuple[Attack, ...]:
+    """Every attack against the server at ``base``."""
+    attacks: list[Attack] = []
+    players = [{"name": "Ada"}, {"name": "Bo"}]
+    log("security: creation flood with random bearer values")
+    statuses = []
+    for i in range(120):
+        body, headers = _json({"type": "ttr-sf", "players": players})
+        statuses.append(_request(base, "POST", "/v1/games", body,
+                                 {**headers, "Authorization": f"Bearer x{secrets.token_hex(8)}{i}"})[0])
+    created = sum(1 for s in statuses if s == 201)
+    attacks.append(_tally("create games with a fresh random bearer value each time", "429 past the limit",
+                          statuses[created:], lambda s: s == 429))
+    log("security: bodies and strings")
+    plain = [_request(base, "POST", "/v1/games", json.dumps({"type": "ttr-sf", "players": players}).encode(),
+                      {"Content-Type": "text/plain"})[0] for _ in range(20)]
+    attacks.append(_tally("JSON sent as text/plain (no CORS preflight)", "415", plain, lambda s: s == 415))
+    hostile = ['"\\ud800"', '"a\\u0000b"', '"\\u202eAda"', '"   "', '"Ada\\nBo"']
+    names = []
+    for text in hostile:
+        raw = ('{"type": "ttr-sf", "players": [{"name": ' + text + '}, {"name": "Bo"}]}').encode()
+        names += [_request(base, "POST", "/v1/games", raw, {"Content-Type": "application/json"})[0] for _ in range(4)]
+    attacks.append(_tally("surrogate, NUL, bidi, blank and newline player names", "400", names, lambda s: s == 400))
+    paths = ["/v1/games/a%00", "/v1/games?type=%00", "/v1/games?batch=a%00b", "/v1/games/%0Aforged",
+             "/v1/games/x/events?after=%00"]
+    nul = [_request(base, "GET", p)[0] for p in paths for _ in range(4)]
+    attacks.append(_tally("NUL and newlines in paths and queries", "400 or 404", nul, lambda s: s in (400, 404)))
+    body, headers = _json({"type": "ttr-sf", "players": players})
+    status, raw_game = _request(base, "POST", "/v1/games", body, {**headers, "X-Forwarded-For": "10.9.9.9"})
+    game = json.loads(raw_game) if status == 201 else None
+    deep = b'{"type": "draw_card", "source": ' + b"[" * 30000 + b"]" * 30000 + b"}"
+    nested = []
+    if game is not None:
+        token = {"Authorization": f"Bearer {game['seats'][0]['token']}", "Content-Type": "application/json"}
+        nested = [_request(base, "POST", f"/v1/games/{game['id']}/actions", deep, token)[0] for _ in range(10)]
+    attacks.append(_tally("an action nested 30,000 deep", "400", nested, lambda s: s == 400))
+    log("security: cache and database")
+    forged = []
+    if game is not None and redis_url:
+        r = redis.Redis.from_url(redis_url)
+
+        class Boom:
+            def __reduce__(self) -> tuple[object, tuple[str]]:
+                return (os.system, (f"touch {MARKER}",))
+
+        MARKER.unlink(missing_ok=True)
+        for _ in range(10):
+            r.set(f"cablecar:state:{game['id']}", b"%08d" % 99 + b"\x00\x01" + b"\x00" * 32 + pickle.dumps(Boom()))
+            status, raw = _request(base, "GET", f"/v1/games/{game['id']}")
+            forged.append(status if status >= 500 or MARKER.exists() or json.loads(raw).get("id") != game["id"]
+                          else 1)
+        r.close()
+    attacks.append(_tally("a forged Redis entry holding a pickle that runs a command", "ignored (real view, no code run)",
+                          forged, lambda s: s == 1))
+    inserts = []
+    if game is not None:
+        for i in range(10):
+            try:
+                with psycopg.connect(database_url, autocommit=True) as conn:
+                    conn.execute(
+                        "INSERT INTO events (game_id, seq, type, schema_version, payload, recorded_at,"
+                        " prev_hash, hash) VALUES (%s, %s, 'card_drawn', 1, '{}', 'now', %s, %s)",
+                        (game["id"], 1000 + i, "0" * 64, "f" * 64))
+                inserts.append(0)
+            except psycopg.Error as e:
+                inserts.append(1 if "direct INSERT into events is refused" in str(e) else 0)
+    attacks.append(_tally("a stray INSERT into events", "refused by the database", inserts, lambda s: s == 1))
+    log("security: stream caps")
+    streams = []
+    if game is not None:
+        host, port = base.split("//", 1)[1].rsplit(":", 1)
+        held = []
+        for _ in range(60):
+            sock = socket.create_connection((host, int(port)), timeout=10)
+            sock.sendall(f"GET /v1/games/{game['id']}/events/stream HTTP/1.0\r\nHost: x\r\n\r\n".encode())
+            head = sock.recv(64)
+            streams.append(int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/") else 599)
+            held.append(sock)
+        time.sleep(0.2)
+        for sock in held:
+            sock.close()
+    beyond = streams[40:]  # 2 workers x 20 per address: the rest must be refused
+    attacks.append(_tally("60 streams from one address (20 per address per worker, 2 workers)",
+                          "503 or 429 beyond the caps", beyond, lambda s: s in (503, 429)))
+    log("security: webhooks to tunnelled addresses")
+    hooks = []
+    status, raw = _request(base, "POST", "/v1/organisers", *_json({"name": "Mallory"}))
+    if status == 201:
+        org = {"Authorization": f"Bearer {json.loads(raw)['token']}", "Content-Type": "application/json"}
+        for url in ("http://[64:ff9b::a00:1]/h", "http://[2002:a00:1::1]/h", "http://[::ffff:10.0.0.1]/h",
+                    "http://127.0.0.1/h", "http://localhost/h"):
+            hooks += [_request(base, "POST", "/v1/webhooks", json.dumps({"url": url}).encode(), org)[0]
+                      for _ in range(2)]
+    attacks.append(_tally("webhooks to NAT64, 6to4, mapped, loopback addresses", "400", hooks, lambda s: s == 400))
+    return tuple(attacks)
+
+
+def render_security(attacks: tuple[Attack, ...]) -> list[str]:
+    """The report's section."""
+    lines = ["## Security", "",
+             "Attacks against a server with the shipped defaults (limits on, PostgreSQL, Redis, gevent workers).", "",
+             "| attack | expected | tried | refused as expected | 5xx |", "|---|---|---|---|---|"]
+    lines += [f"| {a.name} | {a.expected} | {a.tried} | {a.refused} | {a.server_errors} |" for a in attacks]
+    total = sum(a.server_errors for a in attacks)
+    lines += ["", f"5xx answers in all: **{total}**.", ""]
+    return lines
