@@ -175,7 +175,8 @@ def run_streams(base_url: str, clients: int, seconds: float, target: int,
 
     def watch(phase: Phase) -> None:
         seen: set[str] = set()
-        while not phase.stop.is_set():
+        until = time.monotonic() + seconds  # the phase ends when this returns
+        while time.monotonic() < until:
             for bot in list(bots):
                 for game_id in list(bot.games):
                     if game_id in seen:
