@@ -20,45 +20,29 @@ from service.webhooks.transport import http_send, not_public
 from tests.api import test_webhooks
 from tests.api.conftest import auth
 from tests.api.test_webhooks import Receiver, fast, organiser, wait_for, webhook
+from tests.raw_server import raw_server
 
 receiver = test_webhooks.receiver  # the recording receiver fixture, shared
 
 
+def _trickle(conn: socket.socket, stop: threading.Event) -> None:
+    """Read the request, then answer one byte every 0.3 s (for at most 8 s):
+    each read is quick, the answer never completes."""
+    with conn:
+        conn.recv(65536)
+        for byte in b"HTTP/1.1 200 OK\r\nX-Slow: " + b"a" * 40:
+            if stop.wait(0.3):
+                return
+            try:
+                conn.sendall(bytes([byte]))
+            except OSError:
+                return
+
+
 @pytest.fixture
 def trickler() -> Iterator[str]:
-    """A receiver that reads the request, then answers one byte every 0.3 s
-    (for at most 8 s): each read is quick, the answer never completes."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen()
-    stop = threading.Event()
-
-    def serve() -> None:
-        listener.settimeout(0.2)
-        while not stop.is_set():
-            try:
-                conn, _ = listener.accept()
-            except TimeoutError:
-                continue
-            except OSError:
-                return  # closed at the end of the test
-            threading.Thread(target=trickle, args=(conn,), daemon=True).start()
-
-    def trickle(conn: socket.socket) -> None:
-        with conn:
-            conn.recv(65536)
-            for byte in b"HTTP/1.1 200 OK\r\nX-Slow: " + b"a" * 40:
-                if stop.wait(0.3):
-                    return
-                try:
-                    conn.sendall(bytes([byte]))
-                except OSError:
-                    return
-
-    threading.Thread(target=serve, daemon=True).start()
-    yield f"http://127.0.0.1:{listener.getsockname()[1]}/hook"
-    stop.set()
-    listener.close()
+    with raw_server(_trickle) as base:
+        yield base + "/hook"
 
 
 def test_a_trickling_receiver_cannot_hold_an_attempt_past_its_deadline(trickler: str) -> None:
@@ -70,33 +54,16 @@ def test_a_trickling_receiver_cannot_hold_an_attempt_past_its_deadline(trickler:
     assert took < 2.0, f"the attempt took {took:.1f} s with a 1 s deadline"
 
 
+def _never_answer(conn: socket.socket, stop: threading.Event) -> None:
+    with conn:
+        stop.wait(30)
+
+
 @pytest.fixture
 def hung() -> Iterator[str]:
     """A receiver that accepts and never answers."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(16)
-    held: list[socket.socket] = []
-    stop = threading.Event()
-
-    def serve() -> None:
-        listener.settimeout(0.2)
-        while not stop.is_set():
-            try:
-                held.append(listener.accept()[0])
-            except TimeoutError:
-                continue
-            except OSError:
-                return  # closed at the end of the test
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{listener.getsockname()[1]}/hook"
-    stop.set()
-    thread.join(1)
-    for conn in held:
-        conn.close()
-    listener.close()
+    with raw_server(_never_answer) as base:
+        yield base + "/hook"
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from service.bot import Client
+from tests.raw_server import raw_server
 
 
 @pytest.fixture
@@ -18,47 +19,31 @@ def flaky_server() -> Iterator[tuple[str, list[dict[str, str]]]]:
     """A server whose first answer promises 100 bytes and sends 10, then
     closes; later answers are whole.  Records each request's headers."""
     seen: list[dict[str, str]] = []
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen()
-    stop = threading.Event()
 
-    def serve() -> None:
-        listener.settimeout(0.2)
-        while not stop.is_set():
-            try:
-                conn, _ = listener.accept()
-            except TimeoutError:
-                continue
-            with conn:
-                data = b""
-                while b"\r\n\r\n" not in data:
-                    chunk = conn.recv(4096)
-                    if not chunk:
-                        break
-                    data += chunk
-                head, _, rest = data.partition(b"\r\n\r\n")
-                lines = head.decode().split("\r\n")
-                headers = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
-                length = int(headers.get("Content-Length", "0"))
-                while len(rest) < length:
-                    rest += conn.recv(4096)
-                seen.append(headers)
-                body = json.dumps({"ok": True, "n": len(seen)}).encode()
-                if len(seen) == 1:
-                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                                 b"Content-Length: 100\r\n\r\n" + body[:10])
-                else:
-                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
-                                 + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
+    def handle(conn: socket.socket, stop: threading.Event) -> None:
+        with conn:
+            data = b""
+            while b"\r\n\r\n" not in data:
+                chunk = conn.recv(4096)
+                if not chunk:
+                    return
+                data += chunk
+            head, _, rest = data.partition(b"\r\n\r\n")
+            lines = head.decode().split("\r\n")
+            headers = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
+            while len(rest) < int(headers.get("Content-Length", "0")):
+                rest += conn.recv(4096)
+            seen.append(headers)
+            body = json.dumps({"ok": True, "n": len(seen)}).encode()
+            if len(seen) == 1:
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                             b"Content-Length: 100\r\n\r\n" + body[:10])
+            else:
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                             + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
 
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    host, port = listener.getsockname()
-    yield f"http://{host}:{port}", seen
-    stop.set()
-    thread.join(2)
-    listener.close()
+    with raw_server(handle) as base:
+        yield base, seen
 
 
 def test_a_cut_off_answer_is_retried_with_the_same_idempotency_key(
