@@ -153,7 +153,7 @@ class GameQueries:
         key = (loaded.record.game_id, loaded.version, seat)
         found = self._legal.get(key)
         if found is None:
-            found = loaded.definition.legal_actions(loaded.state, seat)
+            found = loaded.definition.sendable(loaded.state, seat)
             if len(found) >= LEGAL_MEMO_MIN:
                 self._legal.put(key, found)
         return found
