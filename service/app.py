@@ -16,12 +16,15 @@ from service.keys import require_secret_key
 from service.queries import GameQueries
 from service.runtime import Runtime
 from service.sse import StreamHub
+from service.timekeeper import Sweeper, Timekeeper
 from service.webhooks.dispatcher import WebhookDispatcher
 from service.webhooks.policy import DispatchPolicy
 
 #: ``app.extensions`` key of the webhook dispatcher :func:`start_dispatcher`
 #: started on the app.
 WEBHOOKS_EXTENSION = "cablecar.webhooks"
+#: ``app.extensions`` key of the timeout sweeper :func:`start_sweeper` started.
+SWEEPER_EXTENSION = "cablecar.sweeper"
 
 
 def create_app(
@@ -44,8 +47,11 @@ def create_app(
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
     app.json.sort_keys = False  # type: ignore[attr-defined]
     queries = GameQueries(store, cache)
+    commands = GameCommands(queries, store)
+    timekeeper = Timekeeper(queries, store)
+    queries.timekeeper, timekeeper.commands = timekeeper, commands
     streams = StreamHub(queries, settings.sse_max_streams, settings.sse_max_streams_per_address)
-    app.extensions["cablecar"] = Runtime(settings, store, cache, queries, GameCommands(queries, store), streams)
+    app.extensions["cablecar"] = Runtime(settings, store, cache, queries, commands, streams, timekeeper)
     problems.register(app)
 
     from service.ratelimit import install as install_rate_limit
@@ -79,6 +85,27 @@ def start_dispatcher(app: Flask) -> WebhookDispatcher | None:
     app.extensions[WEBHOOKS_EXTENSION] = dispatcher
     dispatcher.start()
     return dispatcher
+
+
+def start_sweeper(app: Flask) -> Sweeper | None:
+    """Start this process's timeout sweeper (one of them works at a time
+    across every process, see :mod:`service.timekeeper`), unless
+    ``CABLECAR_TIMEOUT_SWEEP_SECONDS`` is 0.  Called once per server worker."""
+    rt = app.extensions["cablecar"]
+    assert isinstance(rt, Runtime)
+    if rt.settings.timeout_sweep_seconds <= 0:
+        return None
+    sweeper = Sweeper(rt.timekeeper, rt.settings.timeout_sweep_seconds)
+    app.extensions[SWEEPER_EXTENSION] = sweeper
+    sweeper.start()
+    return sweeper
+
+
+def stop_sweeper(app: Flask, timeout: float = 5.0) -> None:
+    """Stop the sweeper :func:`start_sweeper` started, if any."""
+    sweeper = app.extensions.pop(SWEEPER_EXTENSION, None)
+    if sweeper is not None:
+        sweeper.stop(timeout)
 
 
 def stop_dispatcher(app: Flask, timeout: float) -> None:

@@ -179,6 +179,11 @@ class Settings:
         "CABLECAR_WEBHOOK_PRIVATE_ADDRESSES", False,
         "allow webhooks to loopback, private-network and other non-public addresses (local development)",
     )
+    timeout_sweep_seconds: float = _declare(
+        "CABLECAR_TIMEOUT_SWEEP_SECONDS", 0.2,
+        "how often the timeout sweeper looks for passed deadlines (0: no sweeper in the server workers;"
+        " reads and actions still time seats out)",
+    )
     bind: str = _declare(
         "CABLECAR_BIND", "0.0.0.0:8000", "address gunicorn listens on (`cablecar serve`: `--host`, `--port`)"
     )

@@ -38,7 +38,9 @@ def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
     organiser = organiser_caller(runtime().store, authorization())
     data = CreateBatchSchema().load(json_body())
     tables = [
-        TableSpec(tuple(p["name"] for p in t["players"]), t["seed"], t["start_seat"], t["open_deal"]) for t in data["tables"]
+        TableSpec(tuple(p["name"] for p in t["players"]), t["seed"], t["start_seat"], t["open_deal"],
+                  t["time_control"] if t["time_control"] is not None else data["time_control"])
+        for t in data["tables"]
     ]
     service = _service()
     service.check_size(len(tables))
