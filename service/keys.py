@@ -50,7 +50,7 @@ def _secret(settings: Settings) -> bytes:
     require_secret_key(settings)
     if settings.secret_key.strip():
         return settings.secret_key.encode()
-    return _installed_secret(Path(settings.data_dir))
+    return _installed_secret(settings.data_path())
 
 
 def _installed_secret(folder: Path) -> bytes:
