@@ -87,7 +87,7 @@ class Settings:
     )
     data_dir: str = _declare(
         "CABLECAR_DATA_DIR", "",
-        "folder of the embedded SQLite store and its `secret.key` (`cablecar --data-dir`); unset: the "
+        "folder of the embedded SQLite store and its `secret.key` (or `--data-dir` of `cablecar serve` and the store commands); unset: the "
         "platform's user data folder, `~/.local/share/cablecar` on Linux (`$XDG_DATA_HOME/cablecar` "
         "when that is set), printed by `cablecar serve`",
     )

@@ -55,7 +55,7 @@ def read_export(text: str) -> ExportDocument:
     if stripped.startswith("<"):
         raise NotAnExport("this is a web page (HTML), not an export: was the URL right?")
     whole = _whole_json(stripped)
-    if isinstance(whole, dict):
+    if isinstance(whole, dict) and "kind" not in whole:  # a one-line file with "kind" is NDJSON
         problem = _problem_text(whole)
         if problem is not None:
             raise NotAnExport(
@@ -65,7 +65,7 @@ def read_export(text: str) -> ExportDocument:
         if not isinstance(whole.get("events"), list):
             raise NotAnExport("this JSON object is not an export (it has no list of events)")
         return ExportDocument(whole, "JSON")
-    if whole is not None:
+    if whole is not None and not isinstance(whole, dict):
         raise NotAnExport(f"this is a JSON {type(whole).__name__}, not an export (a JSON object)")
     return ExportDocument(_read_ndjson(stripped), "NDJSON")
 
@@ -78,7 +78,7 @@ def _read_ndjson(text: str) -> dict[str, Any]:
             continue
         try:
             item = json.loads(line)
-        except ValueError as e:
+        except json.JSONDecodeError as e:
             what = "the first line" if number == 1 else f"line {number}"
             raise NotAnExport(f"{what} is not JSON ({e.msg}): neither a JSON nor an NDJSON export") from e
         kind = item.pop("kind", None) if isinstance(item, dict) else None

@@ -48,10 +48,7 @@ def sqlite_file(settings: Settings) -> Path | None:
 def describe(settings: Settings) -> str:
     """One line naming the event store and the cache of ``settings`` (no secret in it)."""
     path = sqlite_file(settings)
-    if path is not None:
-        store = f"SQLite {path}"
-    else:
-        store = f"PostgreSQL {redact(settings.database_url or '')}"
+    store = f"SQLite {path}" if path is not None else f"PostgreSQL {redact(settings.database_url or '')}"
     cache = f"Redis {redact(settings.redis_url)}" if settings.redis_url else "in-process cache"
     return f"data: {store}; {cache}"
 
