@@ -94,8 +94,8 @@ class Settings:
     secret_key: str = _declare(
         "CABLECAR_SECRET_KEY", "",
         "signs the states shared through Redis; required with PostgreSQL, the same on every host "
-        "(make one: `python -c 'import secrets; print(secrets.token_hex(32))'`); "
-        "unset on SQLite: a key generated once into `$CABLECAR_DATA_DIR/secret.key`",
+        "(make one: `python3 -c 'import secrets; print(secrets.token_hex(32))'`); "
+        "unset on SQLite: a key generated once into `secret.key` in the data folder",
     )
     problem_base: str = _declare(
         "CABLECAR_PROBLEM_BASE", "https://cablecar.dev/errors/", "base of the `type` URI of problem+json answers"
