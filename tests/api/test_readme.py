@@ -73,6 +73,7 @@ def test_the_walk_through_runs_as_written(tmp_path: Path) -> None:
     said = run.stdout + run.stderr
     assert run.returncode == 0, said
     assert "ttr-sf 2 to " in run.stdout  # step 0 lists the game types
+    assert run.stdout.count('"replayed":true') == 1  # step 5's retry got the first answer again
     assert '"code":"illegal_action"' in run.stdout and '"reason":' in run.stdout  # step 6
     assert re.search(r"^id: \d+\ndata: \{", run.stdout, flags=re.M)  # step 7 streamed the events
     assert "Traceback" not in log.read_text()
