@@ -13,7 +13,7 @@ fail() { echo "error: $*" >&2; exit 1; }
 
 apt_install() {
     if [ "$(id -u)" != 0 ]; then
-        fail "$2 needs the Debian/Ubuntu package(s) $1, missing here; install them as root: apt-get install $1"
+        fail "missing Debian/Ubuntu package(s): $1 (for $2); install as root: apt-get install $1"
     fi
     say "installing $1 with apt-get ($2)"
     # shellcheck disable=SC2086  # a list of package names
@@ -23,7 +23,7 @@ apt_install() {
 
 ensure_venv() {
     local extras="$1" py="${PYTHON:-python3}" spec=. stamp=".venv/.cablecar-installed${1:+-$1}" want
-    command -v "$py" >/dev/null 2>&1 || apt_install python3 "Cable Car runs on Python >= 3.11"
+    command -v "$py" >/dev/null 2>&1 || apt_install python3 "Cable Car, which runs on Python >= 3.11"
     "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
         || fail "Cable Car needs Python >= 3.11; $py is $("$py" -V 2>&1) (set PYTHON to another interpreter)"
     if [ ! -x .venv/bin/python ] || ! .venv/bin/python -m pip --version >/dev/null 2>&1; then
