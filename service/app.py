@@ -33,13 +33,13 @@ def create_app(
     cache: StateCache | None = None,
 ) -> Flask:
     """Build the app.  Without arguments everything comes from the environment
-    (embedded default: SQLite under ``data/`` and an in-process cache).
+    (embedded default: SQLite in ``settings.data_path()`` and an in-process cache).
     Raises :class:`service.keys.MissingSecretKey` for PostgreSQL without a
     secret key.
     No webhook dispatcher runs until :func:`start_dispatcher` starts one."""
     settings = settings or Settings.from_env()
     require_secret_key(settings)
-    store = store or events.open_store(settings.database_url, settings.data_dir)
+    store = store or events.open_store(settings.database_url, settings.data_path(), pool_size=settings.db_pool_size)
     cache = cache or open_cache(settings)
     # No default /static/ route: the web page's files are served by routes/web.py, with its headers.
     app = Flask(__name__, static_folder=None)

@@ -253,22 +253,39 @@ def _seat_cmd(args: argparse.Namespace) -> int:
     return 0
 
 
+def _game_types() -> list[str]:
+    # The types this installation knows (a server of the same version plays them).
+    from domain.registry import all_games
+
+    return sorted(g.type_id for g in all_games())
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 def add_parser(sub: Any) -> None:
     """Add ``cablecar bot ...`` to the CLI."""
     bot = sub.add_parser("bot", help="reference client: bots playing over HTTP")
-    bot_sub = bot.add_subparsers(dest="bot_command", required=True)
+    bot_sub = bot.add_subparsers(dest="bot_command", required=True, metavar="COMMAND")
     play = bot_sub.add_parser("play", help="create games and play every seat until they end")
-    play.add_argument("--url", default="http://127.0.0.1:8000")
-    play.add_argument("--type", default="ttr-sf")
-    play.add_argument("--players", type=int, default=2)
-    play.add_argument("--games", type=int, default=1)
-    play.add_argument("--strategy", choices=sorted(STRATEGIES), default="greedy")
-    play.add_argument("--seed", default=None)
+    play.add_argument("--url", default="http://127.0.0.1:8000", help="base URL of the server")
+    play.add_argument("--type", default="ttr-sf", choices=_game_types(), help="game type")
+    play.add_argument("--players", type=_positive, default=2, help="seats per game")
+    play.add_argument("--games", type=_positive, default=1, help="games to play, one after the other")
+    play.add_argument("--strategy", choices=sorted(STRATEGIES), default="greedy", help="how the bots choose")
+    play.add_argument("--seed", default=None, help="seed of the games and the bots' choices (default: random)")
     play.set_defaults(func=_play_cmd)
     seat = bot_sub.add_parser("seat", help="play one seat of an existing game")
-    seat.add_argument("--url", default="http://127.0.0.1:8000")
-    seat.add_argument("--game", required=True)
-    seat.add_argument("--token", required=True)
-    seat.add_argument("--strategy", choices=sorted(STRATEGIES), default="greedy")
-    seat.add_argument("--seed", default=None)
+    seat.add_argument("--url", default="http://127.0.0.1:8000", help="base URL of the server")
+    seat.add_argument("--game", required=True, help="the game's id")
+    seat.add_argument("--token", required=True, help="the seat's token (st_...)")
+    seat.add_argument("--strategy", choices=sorted(STRATEGIES), default="greedy", help="how the bot chooses")
+    seat.add_argument("--seed", default=None, help="seed of the bot's choices (default: random)")
     seat.set_defaults(func=_seat_cmd)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from flask import Blueprint, Response, current_app, json, request, url_for
+from flask import Blueprint, Response, current_app, request, url_for
 
 from domain.core import STATUS_FINISHED, STATUSES
 from service.auth import organiser_caller
@@ -23,6 +23,7 @@ from service.schemas.tournament import (
     CreateBatchSchema,
     ResultsQuerySchema,
 )
+from service.text import json_text
 
 bp = Blueprint("batches", __name__, url_prefix="/v1")
 
@@ -166,4 +167,4 @@ def batch_results(batch_id: str) -> Response:
             for t in tables
         ],
     }
-    return Response(json.dumps(BatchResultsSchema().dump(body)), mimetype="application/json")
+    return Response(json_text(BatchResultsSchema().dump(body)), mimetype="application/json")

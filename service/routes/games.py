@@ -31,6 +31,7 @@ from service.schemas.responses import (
     GameViewSchema,
     LegalActionsSchema,
 )
+from service.text import json_text
 
 bp = Blueprint("games", __name__, url_prefix="/v1")
 
@@ -119,7 +120,7 @@ def get_game(game_id: str) -> Response | dict[str, Any]:
     if loaded is None:
         loaded = rt.queries.load(game_id, at, record=record)
     body = _GAME_VIEW.dump(game_view(loaded, caller.seat))
-    resp = Response(_json(body), mimetype="application/json")
+    resp = Response(json_text(body), mimetype="application/json")
     resp.headers["ETag"] = f'"{loaded.version}"'
     resp.headers["Vary"] = "Authorization"
     resp.headers["Cache-Control"] = "no-cache"
@@ -218,9 +219,3 @@ def stream_events(game_id: str) -> Response:
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"
     return resp
-
-
-def _json(body: Any) -> str:
-    from flask import json
-
-    return json.dumps(body)
