@@ -8,6 +8,7 @@ from flask import Flask
 
 import events
 from events.database import Database
+from events.timestamps import Clock, system_clock
 from service import problems
 from service.cache import StateCache, open_cache
 from service.commands import GameCommands
@@ -31,12 +32,15 @@ def create_app(
     settings: Settings | None = None,
     store: Database | None = None,
     cache: StateCache | None = None,
+    clock: Clock = system_clock,
 ) -> Flask:
     """Build the app.  Without arguments everything comes from the environment
     (embedded default: SQLite in ``settings.data_path()`` and an in-process cache).
     Raises :class:`service.keys.MissingSecretKey` for PostgreSQL without a
     secret key.
-    No webhook dispatcher runs until :func:`start_dispatcher` starts one."""
+    No webhook dispatcher runs until :func:`start_dispatcher` starts one.
+    ``clock`` is this process's clock for deadlines (tests pass the one
+    their store stamps events with)."""
     settings = settings or Settings.from_env()
     require_secret_key(settings)
     store = store or events.open_store(settings.database_url, settings.data_path(), pool_size=settings.db_pool_size)
@@ -48,7 +52,7 @@ def create_app(
     app.json.sort_keys = False  # type: ignore[attr-defined]
     queries = GameQueries(store, cache)
     commands = GameCommands(queries, store)
-    timekeeper = Timekeeper(queries, store)
+    timekeeper = Timekeeper(queries, store, clock)
     queries.timekeeper, timekeeper.commands = timekeeper, commands
     streams = StreamHub(queries, settings.sse_max_streams, settings.sse_max_streams_per_address)
     app.extensions["cablecar"] = Runtime(settings, store, cache, queries, commands, streams, timekeeper)

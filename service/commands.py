@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -291,8 +290,8 @@ class GameCommands:
         if held is None:
             return None
         version, snapshot = held
-        deadline = snapshot.clocks.deadline()
-        if deadline is not None and deadline <= time.time():
+        timekeeper = self.queries.timekeeper
+        if timekeeper is not None and timekeeper.maybe_due(snapshot.clocks):
             return None  # a timeout may be due: the full path appends it first
         if request.expected_version is not None and request.expected_version != version:
             return None

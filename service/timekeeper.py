@@ -33,6 +33,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from domain.clocks import Clocks
 from events.deadlines import DeadlineIndex
 from events.store import GameNotFound, StaleVersion
 from events.timestamps import Clock, system_clock
@@ -67,6 +68,11 @@ class Timekeeper:
         due = None if loaded.finished else loaded.clocks.deadline()
         moment = None if due is None else datetime.fromtimestamp(due, UTC)
         self.index.set_deadline(loaded.record.game_id, loaded.version, moment)
+
+    def maybe_due(self, clocks: Clocks) -> bool:
+        """Whether a deadline of ``clocks`` may have passed (by this process's clock)."""
+        due = clocks.deadline()
+        return due is not None and due <= self._local().timestamp()
 
     def settle(self, loaded: Loaded) -> Loaded:
         """``loaded`` after appending every timeout already due in it (the
