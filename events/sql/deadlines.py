@@ -15,14 +15,15 @@ class SqlDeadlineIndex(SqlDatabase, DeadlineIndex):
     def set_deadline(self, game_id: str, version: int, due: datetime | None) -> None:
         d = self.dialect
         stamp = None if due is None else d.time_param(due)
-        self._rows(
-            d.sql(
-                "INSERT INTO deadlines (game_id, version, due_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, due_at = excluded.due_at"
-                " WHERE deadlines.version < excluded.version"
-            ),
-            (game_id, version, stamp),
-        )
+        with self._transaction() as cur:
+            cur.execute(
+                d.sql(
+                    "INSERT INTO deadlines (game_id, version, due_at) VALUES (?, ?, ?)"
+                    " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, due_at = excluded.due_at"
+                    " WHERE deadlines.version < excluded.version"
+                ),
+                (game_id, version, stamp),
+            )
 
     def due_games(self, now: datetime, limit: int = 100) -> list[str]:
         d = self.dialect
