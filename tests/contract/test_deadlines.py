@@ -76,7 +76,7 @@ def _instance(backend: Backend, clock: FakeClock) -> tuple[Database, GameCommand
 
 def test_two_instances_sweeping_one_database_time_out_each_deadline_once(backend: Backend, tmp_path: Path) -> None:
     clock = FakeClock()
-    (store_a, commands_a, sweeper_a), (_, commands_b, sweeper_b) = _instance(backend, clock), _instance(backend, clock)
+    (store_a, commands_a, sweeper_a), (_, _, sweeper_b) = _instance(backend, clock), _instance(backend, clock)
     games = [
         commands_a.create("cable-car", ["a", "b", "c"], seed=f"sweep-{i}",
                           time_control={"kind": "per_turn", "seconds": 10}).record.game_id
