@@ -112,6 +112,19 @@ def test_a_resignation_shows_up_for_the_other_seat_without_a_reload(
     resigns = [r for r in pages.requests if r[0] == "POST" and f"/v1/games/{gid}/actions" in r[1]]
     assert len(resigns) == 1 and resigns[0][2].get("authorization") == f"Bearer {game['seats'][0]['token']}"
 
+    # the replay shows the clocks as they were, standing still, and nobody out yet
+    replay = pages.open(f"#game={gid}&replay&at=8")
+    replay.wait_for_selector(".ttr-map .route")
+    expect(replay.locator(".replay-pos")).to_contain_text("Event 8 of")
+    before = replay.locator(".players-table tr[data-seat='0']")
+    expect(before.locator(".clock")).to_have_text("10:00")
+    assert before.locator(".clock").get_attribute("data-running") == "false"
+    assert replay.locator(".players-table .standing").count() == 0
+    assert replay.locator("button[data-key=resign]").count() == 0, "no resigning in a replay"
+    replay.click("button[data-key=rp-last]")
+    expect(replay.locator(".players-table tr[data-seat='0'] .standing")).to_have_text("resigned")
+    expect(replay.locator(".score-table tr[data-seat='0'] .standing")).to_have_text("resigned")
+
 
 def test_a_seat_that_resigns_a_three_seat_game_watches_it_go_on(pages: Pages, server: Server) -> None:
     game = create_timed(server, "cable-car", ["Ada", "Bo", "Cy"], {"kind": "per_turn", "seconds": 120})

@@ -694,6 +694,9 @@ export class GamePage {
         this.slots.alert.textContent = "Less than 10 seconds left in your turn.";
       }
     }
+    if (!myRunning || this.lowWarned !== view.version) {
+      if (this.slots.alert.textContent) this.slots.alert.textContent = ""; // announced again next time
+    }
     if (clocks && clocks.live && !this.replay && clocks.expired(now).length) this.recheck(view.version);
   }
 
