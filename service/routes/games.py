@@ -85,6 +85,7 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
             for i, (n, t) in enumerate(zip(meta["players"], created.seat_tokens, strict=True))
         ],
         "host_token": created.host_token,
+        "time_control": meta.get("time_control", {"kind": "none"}),
     }
     location = url_for("games.get_game", game_id=created.record.game_id)
     return _GAME_CREATED.dump(body), 201, {"Location": location}

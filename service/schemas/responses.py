@@ -72,6 +72,7 @@ class GameCreatedSchema(NewGameSchema):
     """``POST /v1/games`` answer: the only time tokens are shown."""
 
     type = fields.String(required=True)
+    time_control = fields.Dict(required=True)
 
 
 class SeatSchema(Schema):
