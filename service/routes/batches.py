@@ -8,9 +8,9 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, request, url_for
 
-from domain.core import STATUS_FINISHED, STATUSES
+from domain.core import STATUSES
 from service.auth import organiser_caller
-from service.batches import BatchService, TableSpec, results_csv
+from service.batches import ENDED, BatchService, TableSpec, results_csv
 from service.ratelimit import limits
 from service.routes.edge import authorization, json_body
 from service.runtime import runtime
@@ -108,7 +108,7 @@ def get_batch(batch_id: str) -> dict[str, Any]:
         "name": batch.name,
         "type": batch.game_type,
         "created_at": batch.created_at,
-        "finished": all(r.status == STATUS_FINISHED for r in records),
+        "finished": all(r.status in ENDED for r in records),
         "status_counts": {status: counts.get(status, 0) for status in STATUSES},
         "games": [
             {
@@ -144,7 +144,7 @@ def batch_results(batch_id: str) -> Response:
     body = {
         "batch": batch.batch_id,
         "type": batch.game_type,
-        "finished": all(t.status == STATUS_FINISHED for t in tables),
+        "finished": all(t.status in ENDED for t in tables),
         "tables": [
             {
                 "table": t.table,
@@ -160,6 +160,7 @@ def batch_results(batch_id: str) -> Response:
                         "rank": p.rank,
                         "winner": p.winner,
                         "completed_tickets": p.completed_tickets,
+                        "standing": p.standing,
                     }
                     for p in t.players
                 ],
