@@ -91,7 +91,7 @@ def test_a_pickle_in_redis_is_never_run(client: FlaskClient, app: Flask, redis_u
     old_key = hashlib.sha256(f"cablecar-cache:None:{redis_url}".encode()).digest()
     forgeries = [
         version_part + hmac.new(old_key, version_part + body, hashlib.sha256).digest() + body,
-        version_part + b"01" + bytes(32) + body,  # today's layout, a made-up signature
+        version_part + b"%02d" % FORMAT + bytes(32) + body,  # today's layout, a made-up signature
     ]
     for forged in forgeries:
         _redis(app).set(_key(game), forged)
