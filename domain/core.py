@@ -237,10 +237,10 @@ class GameDefinition(Generic[S]):
     result: Callable[[S], dict[str, JSON] | None]
     #: each seat's standing once finished, else None
     standings: Callable[[S], tuple[Standing, ...] | None]
-    #: ``seat`` goes out by ``event`` (``seat_resigned`` / ``seat_timed_out``):
-    #: emits it and what follows (default setup choices, the turn handed on,
-    #: the end when one seat is left); see :mod:`domain.forfeits`
-    forfeit: Callable[[Decision[S], int, Event], None]
+    #: seats go out together, one ``seat_resigned`` / ``seat_timed_out`` event
+    #: each: emits them and what follows (default setup choices, the turn
+    #: handed on, the end when one seat or none is left); see :mod:`domain.forfeits`
+    forfeit: Callable[[Decision[S], Sequence[Event]], None]
     #: every seat's standing now: ``in``, ``resigned`` or ``timed_out``
     seat_standings: Callable[[S], tuple[str, ...]]
     #: a number that changes whenever a new turn begins (the clocks' turn boundaries)
@@ -310,20 +310,24 @@ class GameDefinition(Generic[S]):
         return Moment(at, () if over else tuple(self.active_seats(state)), self.turn_number(state),
                       self.status(state) == STATUS_SETUP, over)
 
-    def time_out(self, state: S, seat: int) -> list[Event]:
-        """The events of ``seat`` running out of time (the server appends them
-        once the seat's deadline has passed); GameFinished once over,
-        IllegalAction for a seat that is already out."""
+    def time_out(self, state: S, seats: Sequence[int]) -> list[Event]:
+        """The events of ``seats`` running out of time together (the server
+        appends them once their deadline, the same for all, has passed; a
+        simultaneous setup step can have several seats miss one deadline);
+        GameFinished once over, IllegalAction for a seat that is already out."""
         if self.is_over(state):
             raise GameFinished()
-        if not 0 <= seat < self.seat_count(state):
-            raise NotYourTurn(f"seat {seat} is not a seat of this game")
-        if self.seat_standings(state)[seat] != "in":
-            raise IllegalAction("already_out", f"seat {seat} is already out; it cannot time out")
+        if not seats or len(set(seats)) != len(seats):
+            raise IllegalAction("bad_timeout", "a timeout names one or more different seats")
+        for seat in seats:
+            if not 0 <= seat < self.seat_count(state):
+                raise NotYourTurn(f"seat {seat} is not a seat of this game")
+            if self.seat_standings(state)[seat] != "in":
+                raise IllegalAction("already_out", f"seat {seat} is already out; it cannot time out")
         from domain.forfeits import SeatTimedOut  # imports this module
 
         decision = Decision(state, self.evolve)
-        self.forfeit(decision, seat, SeatTimedOut(seat))
+        self.forfeit(decision, [SeatTimedOut(seat) for seat in sorted(seats)])
         return decision.events
 
     def cancel(self, state: S) -> list[Event]:

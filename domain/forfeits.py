@@ -6,8 +6,10 @@ takes no further turns (its turns are skipped; a setup choice it still owed
 is made by its game's stated default), what it built stays on the board,
 and it ranks below every seat still in, whatever its points (seats that are
 out rank among themselves by the game's usual order).  When only one seat
-is still in, that seat wins and the game ends at once.  A host may cancel a
-game before it ends: it ends with no result.
+is still in, that seat wins and the game ends at once.  Seats that miss one
+deadline together (a simultaneous setup step) go out together; when that
+leaves no seat in, the game ends with no winner.  A host may cancel a game
+before it ends: it ends with no result.
 
 Each game applies these events in its own ``evolve`` and states what being
 out means for its turn order in its ``turns`` module (``forfeit``); the
@@ -115,7 +117,9 @@ def ranked_with_forfeits(keys: Sequence[tuple[int, ...]], out: Sequence[str | No
     return tuple(1 + sum(1 for other in full if other > mine) for mine in full)
 
 
-def resign_move(forfeit: Callable[[Decision[S], int, Event], None], standings: Callable[[S], Sequence[str]]) -> Move[S]:
+def resign_move(
+    forfeit: Callable[[Decision[S], Sequence[Event]], None], standings: Callable[[S], Sequence[str]]
+) -> Move[S]:
     """The ``resign`` move of a game whose forfeit rule is ``forfeit``: any
     seat still in may send it at any time before the end."""
 
@@ -123,6 +127,6 @@ def resign_move(forfeit: Callable[[Decision[S], int, Event], None], standings: C
         standing = standings(decision.state)[seat]
         if standing != STANDING_IN:
             raise IllegalAction("already_out", f"seat {seat} is already out ({standing}); it cannot resign")
-        forfeit(decision, seat, SeatResigned(seat))
+        forfeit(decision, [SeatResigned(seat)])
 
     return Move(Resign, decide)

@@ -237,7 +237,7 @@ def verify_record(
         except Exception as e:
             moves.add(f"{_label(stored)}: cannot be decoded ({type(e).__name__})")
             break
-        opened = _opened(game, state, first, stored, clocks)
+        opened = _opened(game, state, first, events[i:], clocks)
         if isinstance(opened, str):
             moves.add(opened)
             break
@@ -294,19 +294,30 @@ def _seconds(recorded_at: str) -> float:
 
 
 def _opened(
-    game: GameDefinition[Any], state: Any, first: Event, stored: StoredEvent, clocks: Clocks
+    game: GameDefinition[Any], state: Any, first: Event, rest: Sequence[StoredEvent], clocks: Clocks
 ) -> tuple[int | None, list[Event]] | str:
     """The acting seat and the events the rules produce for what ``first``
-    opens (a seat's move, a timeout, a cancel), or why they refuse it."""
+    (the event ``rest[0]`` holds) opens: a seat's move, a timeout of one or
+    more seats that missed one deadline, a cancel; or why they refuse it."""
+    stored = rest[0]
     try:
         if isinstance(first, SeatTimedOut):
             at = _seconds(stored.recorded_at)
-            due = dict(clocks.deadlines()).get(first.seat)
-            if due is None:
-                return f"{_label(stored)}: seat {first.seat} had no running deadline to time out"
-            if at < due:
-                return f"{_label(stored)}: recorded {due - at:.3f} s before seat {first.seat}'s deadline"
-            return None, game.time_out(state, first.seat)
+            running = dict(clocks.deadlines())
+            seats: list[int] = []
+            for later in rest:
+                if later.type != SeatTimedOut.TYPE:
+                    break
+                seat = later.payload.get("seat")
+                due = running.get(seat) if isinstance(seat, int) else None
+                if due is None or not isinstance(seat, int):
+                    return f"{_label(later)}: seat {seat} had no running deadline to time out"
+                if at < due:
+                    return f"{_label(later)}: recorded {due - at:.3f} s before seat {seat}'s deadline"
+                if seats and due != running[seats[0]]:
+                    return f"{_label(later)}: seats with different deadlines timed out together"
+                seats.append(seat)
+            return None, game.time_out(state, seats)
         if isinstance(first, GameCancelled):
             return None, game.cancel(state)
         move = game.action_of(first)

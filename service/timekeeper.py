@@ -84,10 +84,12 @@ class Timekeeper:
             if due is None or self._local().timestamp() < due:
                 return loaded
             now = min(self.index.database_time().timestamp(), self._local().timestamp())
-            overdue = loaded.clocks.overdue(now)
-            if not overdue:
+            passed = [(seat, at) for seat, at in loaded.clocks.deadlines() if at <= now]
+            if not passed:
                 return loaded
-            events = loaded.definition.time_out(loaded.state, overdue[0])
+            # seats that missed the same deadline (a simultaneous setup step) go out together
+            seats = [seat for seat, at in passed if at == passed[0][1]]
+            events = loaded.definition.time_out(loaded.state, seats)
             try:
                 loaded = self.commands.append_events(loaded, None, events)
             except StaleVersion:  # another writer was first: go on from the newest state

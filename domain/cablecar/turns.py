@@ -12,6 +12,8 @@ The game has no setup choices, so a forfeit owes no default choice.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from domain.cablecar.events import GameEnded, TurnEnded, TurnPassed
 from domain.cablecar.network import best_path
 from domain.cablecar.placement import can_lay
@@ -60,16 +62,19 @@ def open_play(decision: Decision[CableCarState]) -> None:
     end_turn(decision, first)
 
 
-def forfeit(decision: Decision[CableCarState], seat: int, event: Event) -> None:
-    """``seat`` goes out by ``event``: the game ends if one seat is left in,
-    else a turn it was playing passes to the next seat still in."""
-    playing_turn = decision.state.turn == seat
-    decision.emit(event)
+def forfeit(decision: Decision[CableCarState], outs: Sequence[Event]) -> None:
+    """The seats of ``outs`` go out together: the game ends if one seat (it
+    wins) or none is left in, else a turn one of them was playing passes to
+    the next seat still in."""
+    turn = decision.state.turn
+    playing_turn = any(getattr(e, "seat", None) == turn for e in outs)
+    for event in outs:
+        decision.emit(event)
     left = decision.state.seats_in
-    if len(left) == 1:
+    if len(left) <= 1:
         decision.emit(GameEnded(left, REASON_FORFEIT))
     elif playing_turn:
-        end_turn(decision, seat)
+        end_turn(decision, turn)
 
 
 def active_seats(state: CableCarState) -> tuple[int, ...]:

@@ -105,6 +105,8 @@ def winners(scores: Iterable[SeatScore], out: Sequence[str | None]) -> tuple[int
     """Among the seats still in: highest total; ties broken by more completed
     tickets; still tied: shared.  Seats that are out never win."""
     ranked = [s for s in scores if out[s.seat] is None]
+    if not ranked:  # every seat went out: nobody wins
+        return ()
     best = max((s.total, s.completed_tickets) for s in ranked)
     return tuple(s.seat for s in ranked if (s.total, s.completed_tickets) == best)
 

@@ -7,10 +7,14 @@ these defaults: pending tickets (dealt or drawn) are all kept, and a set-aside
 souvenir stack it was due to place goes, first set-aside symbol first, to the
 first location in board order that has no stack.  A stalemate is every seat
 still in passing in a row.  Seats that are out cannot win; when one seat is
-left in, it wins at once (reason ``forfeit``).
+left in, it wins at once (reason ``forfeit``); seats that miss one setup
+deadline together go out together, and if that leaves nobody in, the game
+ends with no winner.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from domain.core import Decision, Event
 from domain.forfeits import next_in
@@ -99,18 +103,21 @@ def place_for_seats_out(decision: Decision[TtrState]) -> None:
                                           count=state.set_aside_size))
 
 
-def forfeit(decision: Decision[TtrState], seat: int, event: Event) -> None:
-    """``seat`` goes out by ``event``; see the module's rulings."""
+def forfeit(decision: Decision[TtrState], outs: Sequence[Event]) -> None:
+    """The seats of ``outs`` go out together; see the module's rulings."""
     state = decision.state
-    playing_turn = state.phase != PHASE_SETUP and state.turn == seat
-    decision.emit(event)
-    _default_choices(decision, seat)
+    turn = state.turn
+    playing_turn = state.phase != PHASE_SETUP and any(getattr(e, "seat", None) == turn for e in outs)
+    for event in outs:
+        decision.emit(event)
+    for event in outs:
+        _default_choices(decision, event.seat)  # type: ignore[attr-defined]
     state = decision.state
-    if len(state.seats_in) == 1:
+    if len(state.seats_in) <= 1:
         _end_game(decision, END_FORFEIT)
     elif state.phase == PHASE_SETUP:
         if state.setup_done():
             start_play(decision)
     elif playing_turn:
-        decision.emit(TurnEnded(seat=seat))
+        decision.emit(TurnEnded(seat=turn))
         _settle(decision)

@@ -10,7 +10,7 @@ the seed commitment and the verifier's re-dealing have something to check.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -85,6 +85,8 @@ class StonesState:
     winner: int | None = None
     out: tuple[str | None, ...] = (None, None)
     cancelled: bool = False
+    #: both seats went out together: over, with no winner
+    abandoned: bool = False
     time_control: TimeControl = NO_TIME_CONTROL
 
 
@@ -94,7 +96,9 @@ def evolve(state: StonesState | None, event: Event) -> StonesState:
                            time_control=parse_time_control(event.time_control))
     assert state is not None, f"{event.TYPE} before the game started"
     if isinstance(event, SeatResigned | SeatTimedOut):
-        return replace(state, out=marked_out(state.out, event.seat, event), winner=1 - event.seat)
+        out = marked_out(state.out, event.seat, event)
+        both_out = out[1 - event.seat] is not None
+        return replace(state, out=out, winner=None if both_out else 1 - event.seat, abandoned=both_out)
     if isinstance(event, GameCancelled):
         return replace(state, cancelled=True)
     if isinstance(event, CardDealt):
@@ -159,22 +163,23 @@ def action_of(event: Event) -> tuple[int, Action] | None:
 
 # --------------------------------------------------------- views and results
 def over(state: StonesState) -> bool:
-    return state.winner is not None or state.cancelled
+    return state.winner is not None or state.cancelled or state.abandoned
 
 
-def forfeit(decision: Decision[StonesState], seat: int, event: Event) -> None:
-    decision.emit(event)  # two seats: the other one is left, and wins
+def forfeit(decision: Decision[StonesState], outs: Sequence[Event]) -> None:
+    for event in outs:  # two seats: the other one, if still in, wins
+        decision.emit(event)
 
 
 def status(state: StonesState) -> str:
     if state.cancelled:
         return STATUS_CANCELLED
-    return STATUS_FINISHED if state.winner is not None else STATUS_PLAYING
+    return STATUS_FINISHED if state.winner is not None or state.abandoned else STATUS_PLAYING
 
 
 def card_seen(state: StonesState, owner: int, seat: int | None) -> int | None:
     """``owner``'s card as ``seat`` sees it: its own, or anyone's once the game is over."""
-    return state.cards[owner] if state.winner is not None or seat == owner else None
+    return state.cards[owner] if over(state) or seat == owner else None
 
 
 def view(state: StonesState, seat: int | None) -> dict[str, JSON]:
@@ -204,13 +209,13 @@ def active_seats(state: StonesState) -> tuple[int, ...]:
 
 
 def result(state: StonesState) -> dict[str, JSON] | None:
-    if state.winner is None or state.cancelled:
+    if not over(state) or state.cancelled:
         return None
     return {"winner": state.winner, "cards": list(state.cards)}
 
 
 def standings(state: StonesState) -> tuple[Standing, ...] | None:
-    if state.winner is None or state.cancelled:
+    if not over(state) or state.cancelled:
         return None
     return tuple(
         Standing(seat, rank=1 if seat == state.winner else 2, winner=seat == state.winner)
