@@ -201,7 +201,7 @@ class Clocks:
     def _stopped(self, clock: SeatClock, at: float, earned: bool) -> SeatClock:
         bank = clock.bank
         if self.control.kind == KIND_CLOCK and not (clock.setup and self.control.setup_seconds is not None):
-            bank -= at - (clock.since or at)
+            bank -= at - (at if clock.since is None else clock.since)
             if earned and not clock.setup:
                 bank += self.control.increment_seconds
         return SeatClock(bank)
@@ -228,7 +228,7 @@ class Clocks:
         for seat, clock in enumerate(self.seats):
             limit = self._limit(clock)
             if limit is not None:
-                remaining = max(0.0, limit - (now - (clock.since or now)))
+                remaining = max(0.0, limit - (now - (now if clock.since is None else clock.since)))
             elif self.control.kind == KIND_CLOCK:
                 remaining = max(0.0, clock.bank)
             else:  # a per-turn seat waiting for its turn: it will have the whole turn

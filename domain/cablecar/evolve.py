@@ -124,7 +124,9 @@ def evolve(state: CableCarState | None, event: Event) -> CableCarState:
             state, finished=True, winners=tuple(event.winners), end_reason=event.reason
         )
     if isinstance(event, SeatResigned | SeatTimedOut):
-        return dataclasses.replace(state, out=marked_out(state.out, event.seat, event))
+        # the passes in a row start again: a stall is every seat *still in* passing in
+        # a row, and passes made before by a seat now out must not count towards it
+        return dataclasses.replace(state, out=marked_out(state.out, event.seat, event), passes=0)
     if isinstance(event, GameCancelled):
         return dataclasses.replace(state, finished=True, end_reason=REASON_CANCELLED)
     raise ValueError(f"unknown event {event.TYPE!r}")
