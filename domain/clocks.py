@@ -157,6 +157,8 @@ class Moment:
     turn: int
     setup: bool
     over: bool
+    #: the seats that are out (a turn that ends by its seat going out earns no increment)
+    out: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +194,7 @@ class Clocks:
         for seat, clock in enumerate(self.seats):
             active = not moment.over and seat in moment.active
             if clock.since is not None and (not active or clock.turn != moment.turn or clock.setup != moment.setup):
-                clock = self._stopped(clock, at, earned=not moment.over)
+                clock = self._stopped(clock, at, earned=not moment.over and seat not in moment.out)
             if active and clock.since is None:
                 clock = replace(clock, since=at, turn=moment.turn, setup=moment.setup)
             seats.append(clock)

@@ -307,8 +307,9 @@ class GameDefinition(Generic[S]):
     def moment(self, state: S, at: float) -> Moment:
         """What the clocks need to know of ``state``, reached at time ``at``."""
         over = self.is_over(state)
+        out = tuple(seat for seat, standing in enumerate(self.seat_standings(state)) if standing != "in")
         return Moment(at, () if over else tuple(self.active_seats(state)), self.turn_number(state),
-                      self.status(state) == STATUS_SETUP, over)
+                      self.status(state) == STATUS_SETUP, over, out)
 
     def time_out(self, state: S, seats: Sequence[int]) -> list[Event]:
         """The events of ``seats`` running out of time together (the server

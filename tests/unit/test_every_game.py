@@ -220,12 +220,12 @@ def _go_out(game: GameDefinition[Any], state: Any, seat: int, how: str) -> tuple
     must be what the game's ``forfeit`` rule emits), and the state they replay to,
     through JSON, which must be the state the decision ended in."""
     decision = Decision(state, game.evolve)
-    game.forfeit(decision, seat, _out_event(how, seat))
+    game.forfeit(decision, [_out_event(how, seat)])
     if how == "resign":
         events = game.decide(state, seat, Resign())
         assert game.action_of(events[0]) == (seat, Resign())
     else:
-        events = game.time_out(state, seat)
+        events = game.time_out(state, [seat])
         assert game.action_of(events[0]) is None
     assert events == decision.events and events[0] == _out_event(how, seat)
     assert replay(game, [_round_trip(game, e) for e in events], state) == decision.state
@@ -280,7 +280,7 @@ def test_resign_is_offered_to_every_seat_in_and_accepted(game: GameDefinition[An
                 game.decide(after, seat, Resign())
             assert refused.value.code == "already_out"
             with pytest.raises(IllegalAction) as refused:
-                game.time_out(after, seat)
+                game.time_out(after, [seat])
             assert refused.value.code == "already_out"
 
 
@@ -295,7 +295,7 @@ def test_a_timeout_has_the_consequences_of_a_resignation(game: GameDefinition[An
         assert game.seat_standings(after)[seat] == "timed_out"
     for seat in (players, -1):
         with pytest.raises(NotYourTurn):
-            game.time_out(state, seat)
+            game.time_out(state, [seat])
         with pytest.raises(NotYourTurn):
             game.decide(state, seat, Resign())
 
@@ -317,7 +317,7 @@ def test_when_one_seat_is_left_in_it_wins_at_once(game: GameDefinition[Any], how
     assert [(s.rank, s.winner) for s in standings if s.seat == last] == [(1, True)]
     assert all(not s.winner and s.rank is not None and s.rank > 1 for s in standings if s.seat != last)
     _check_standings(game, state)
-    for attempt in (lambda: game.decide(state, last, Resign()), lambda: game.time_out(state, last),
+    for attempt in (lambda: game.decide(state, last, Resign()), lambda: game.time_out(state, [last]),
                     lambda: game.cancel(state)):
         with pytest.raises(GameFinished):
             attempt()
@@ -344,7 +344,7 @@ def test_a_cancelled_game_has_no_result(game: GameDefinition[Any], after_a_forfe
     for viewer in [None, *range(players)]:
         assert game.view(state, viewer)["status"] == "cancelled"
     for attempt in (lambda: game.cancel(state), lambda: game.decide(state, 1, Resign()),
-                    lambda: game.time_out(state, 1)):
+                    lambda: game.time_out(state, [1])):
         with pytest.raises(GameFinished):
             attempt()
 

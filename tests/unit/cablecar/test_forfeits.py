@@ -41,7 +41,7 @@ def standing(how: str) -> str:
 
 def go_out(state: CableCarState, seat: int, how: str) -> tuple[list[Event], CableCarState]:
     """``seat`` resigns or times out; the events (checked to replay through JSON) and the state after."""
-    events = GAME.decide(state, seat, Resign()) if how == "resign" else GAME.time_out(state, seat)
+    events = GAME.decide(state, seat, Resign()) if how == "resign" else GAME.time_out(state, [seat])
     assert events[0] == out_event(how, seat)
     after = replay(GAME, events, state)
     stored = [decode_event(GAME, e.TYPE, json.loads(json.dumps(e.to_payload()))) for e in events]
@@ -255,7 +255,7 @@ def test_an_arrival_ranks_the_seats_in_above_the_seats_out(how: str) -> None:
 @pytest.mark.parametrize("how", HOW)
 def test_a_seat_already_out_cannot_resign_or_time_out(how: str) -> None:
     _, state = go_out(state_of(hands=(S5, S5, S5)), 1, how)
-    for attempt in (lambda: GAME.decide(state, 1, Resign()), lambda: GAME.time_out(state, 1)):
+    for attempt in (lambda: GAME.decide(state, 1, Resign()), lambda: GAME.time_out(state, [1])):
         with pytest.raises(IllegalAction) as refused:
             attempt()
         assert refused.value.code == "already_out"
@@ -265,8 +265,8 @@ def test_after_the_end_nothing_more_goes_out_and_nothing_is_cancelled() -> None:
     _, state = go_out(state_of(hands=(S5, S5)), 0, "resign")
     for attempt in (
         lambda: GAME.decide(state, 1, Resign()),
-        lambda: GAME.time_out(state, 1),
-        lambda: GAME.time_out(state, 0),
+        lambda: GAME.time_out(state, [1]),
+        lambda: GAME.time_out(state, [0]),
         lambda: GAME.cancel(state),
     ):
         with pytest.raises(GameFinished):
@@ -307,7 +307,7 @@ def test_a_cancelled_game_is_over_without_a_result() -> None:
     for attempt in (
         lambda: GAME.cancel(state),
         lambda: GAME.decide(state, 0, Resign()),
-        lambda: GAME.time_out(state, 0),
+        lambda: GAME.time_out(state, [0]),
     ):
         with pytest.raises(GameFinished):
             attempt()

@@ -50,7 +50,7 @@ def out_event(how: str, seat: int) -> Event:
 
 def go_out(state: TtrState, seat: int, how: str) -> tuple[list[Event], TtrState]:
     """``seat`` resigns or times out; the events (checked to replay through JSON) and the state after."""
-    events = GAME.decide(state, seat, Resign()) if how == "resign" else GAME.time_out(state, seat)
+    events = GAME.decide(state, seat, Resign()) if how == "resign" else GAME.time_out(state, [seat])
     assert events[0] == out_event(how, seat)
     after = replay(GAME, events, state)
     stored = [decode_event(GAME, e.TYPE, json.loads(json.dumps(e.to_payload()))) for e in events]
@@ -495,7 +495,7 @@ def test_in_the_last_round_the_last_seat_in_still_wins_by_forfeit(how: str) -> N
 @pytest.mark.parametrize("how", HOW)
 def test_a_seat_already_out_cannot_resign_or_time_out(how: str) -> None:
     _, state = go_out(crafted(3), 1, how)
-    for attempt in (lambda: GAME.decide(state, 1, Resign()), lambda: GAME.time_out(state, 1)):
+    for attempt in (lambda: GAME.decide(state, 1, Resign()), lambda: GAME.time_out(state, [1])):
         with pytest.raises(IllegalAction) as refused:
             attempt()
         assert refused.value.code == "already_out"
@@ -505,7 +505,7 @@ def test_a_seat_that_is_not_in_the_game_cannot_time_out() -> None:
     state = crafted(3)
     for seat in (3, -1):
         with pytest.raises(NotYourTurn):
-            GAME.time_out(state, seat)
+            GAME.time_out(state, [seat])
         with pytest.raises(NotYourTurn):
             GAME.decide(state, seat, Resign())
 
@@ -517,7 +517,7 @@ def test_after_the_end_nothing_more_goes_out_and_nothing_is_cancelled() -> None:
     for attempt in (
         lambda: GAME.decide(state, 0, Resign()),
         lambda: GAME.decide(state, 1, Resign()),
-        lambda: GAME.time_out(state, 0),
+        lambda: GAME.time_out(state, [0]),
         lambda: GAME.cancel(state),
     ):
         with pytest.raises(GameFinished):
@@ -571,7 +571,7 @@ def test_a_cancelled_game_is_over_without_a_result(when: str) -> None:
     with pytest.raises(GameFinished):
         GAME.decide(state, 0, Resign())
     with pytest.raises(GameFinished):
-        GAME.time_out(state, 0)
+        GAME.time_out(state, [0])
 
 
 def test_a_finished_game_cannot_be_cancelled() -> None:
