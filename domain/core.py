@@ -300,7 +300,7 @@ class GameDefinition(Generic[S]):
         ``resign`` while it is still in and the game is not over."""
         from domain.forfeits import Resign  # imports this module
 
-        if self.is_over(state) or self.seat_standings(state)[seat] != "in":
+        if self.is_over(state) or not 0 <= seat < self.seat_count(state) or self.seat_standings(state)[seat] != "in":
             return []
         return [*self.legal_actions(state, seat), Resign()]
 
