@@ -297,29 +297,32 @@ def _time_control(args: argparse.Namespace) -> dict[str, Any] | None:
     if args.per_turn is not None:
         return {"kind": "per_turn", "seconds": args.per_turn}
     if args.clock is not None:
-        initial, _, increment = args.clock.partition("+")
-        return {"kind": "clock", "initial_seconds": _positive(initial), "increment_seconds": int(increment or 0)}
+        return {"kind": "clock", "initial_seconds": args.clock[0], "increment_seconds": args.clock[1]}
     return None
 
 
-def _not_negative(text: str) -> int:
+def _whole(text: str, minimum: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must not be negative, not {value}")
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
     return value
+
+
+def _not_negative(text: str) -> int:
+    return _whole(text, 0)
 
 
 def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+    return _whole(text, 1)
+
+
+def _clock(text: str) -> tuple[int, int]:
+    """``INITIAL[+INCREMENT]`` in seconds, e.g. ``300+5``."""
+    initial, _, increment = text.partition("+")
+    return _positive(initial), _not_negative(increment or "0")
 
 
 def add_parser(sub: Any) -> None:
@@ -338,7 +341,7 @@ def add_parser(sub: Any) -> None:
     timing = play.add_mutually_exclusive_group()
     timing.add_argument("--per-turn", type=_positive, default=None, metavar="SECONDS",
                         help="create the games with a per-turn deadline of SECONDS")
-    timing.add_argument("--clock", default=None, metavar="INITIAL[+INCREMENT]",
+    timing.add_argument("--clock", type=_clock, default=None, metavar="INITIAL[+INCREMENT]",
                         help="create the games with a chess clock per seat, e.g. 300+5 (seconds)")
     play.set_defaults(func=_play_cmd)
     seat = bot_sub.add_parser("seat", help="play one seat of an existing game")
