@@ -144,8 +144,8 @@ def test_a_forged_entry_ahead_of_the_game_does_not_block_the_cache(client: Flask
     game = create(client, players=2, seed="ahead")
     seen = _looked_at(client, game)
     redis = _redis(app)
-    mine = f"{seen['version']:08d}01".encode()
-    redis.set(_key(game), b"99999999" + b"01" + bytes(32) + b'["ttr-sf",[]]')
+    mine = f"{seen['version']:08d}{FORMAT:02d}".encode()
+    redis.set(_key(game), b"99999999" + b"%02d" % FORMAT + bytes(32) + b'["ttr-sf",[],[]]')
     assert _looked_at(client, game) == seen and _rejected(app) == 1
     assert redis.get(_key(game)).startswith(mine)
     # claiming another format (as another release would) it is not ours to judge, but no obstacle

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import events
+from domain.clocks import NO_TIME_CONTROL, Clocks
 from domain.core import GameConfig, replay
 from domain.registry import GAMES
 from events.store import StoreUnavailable
@@ -21,6 +22,7 @@ from service.cache import InProcessCache, LayeredCache, RedisCache
 from service.config import Settings
 from service.lru import LRU
 from service.queries import LEGAL_MEMO_MIN, GameQueries, Loaded
+from service.statecodec import Snapshot
 from tests.api.conftest import act, create, finish_setup, view
 
 
@@ -181,6 +183,12 @@ def test_the_legal_action_memo_keeps_only_long_lists() -> None:
     assert computed == [2, 2, LEGAL_MEMO_MIN]  # the short list computed each time, the long one kept
 
 
+def _snapshot(game: Any, players: tuple[str, ...], seed: str) -> Snapshot:
+    """What the cache keeps of a new game: its state and its clocks."""
+    state = replay(game, game.setup(GameConfig(players=players, seed=seed)))
+    return Snapshot(state, Clocks.start(NO_TIME_CONTROL, len(players), game.moment(state, 0.0)))
+
+
 @pytest.mark.redis
 def test_redis_cache_signed_entries(tmp_path: Path) -> None:
     import os
@@ -192,8 +200,8 @@ def test_redis_cache_signed_entries(tmp_path: Path) -> None:
         pytest.skip("no test Redis")
     # the cache holds states of registered games only (data, never pickles)
     ttr = GAMES["ttr-sf"]
-    two = replay(ttr, ttr.setup(GameConfig(players=("a", "b"), seed="two")))
-    three = replay(ttr, ttr.setup(GameConfig(players=("a", "b", "c"), seed="three")))
+    two = _snapshot(ttr, ("a", "b"), "two")
+    three = _snapshot(ttr, ("a", "b", "c"), "three")
     cache = RedisCache(url, b"k1")
     key = f"test-{uuid.uuid4().hex}"  # the test Redis may be shared by other checkouts
     cache.put(key, 3, three)
