@@ -163,7 +163,7 @@ class BatchService:
         try:
             game_definition(game_type)
         except KeyError as e:
-            raise InvalidRequest(f"unknown game type {game_type!r}; see /v1/games-types") from e
+            raise InvalidRequest(f"unknown game type {game_type!r}; see /v1/game-types") from e
         self.check_size(len(tables))
         batch_id = secrets.token_hex(8)
         prepared: list[NewGame] = []

@@ -144,7 +144,7 @@ class GameCommands:
         try:
             definition = game_definition(type_id)
         except KeyError as e:
-            raise InvalidRequest(f"unknown game type {type_id!r}; see /v1/games-types") from e
+            raise InvalidRequest(f"unknown game type {type_id!r}; see /v1/game-types") from e
         if not definition.min_players <= len(players) <= definition.max_players:
             raise InvalidConfig(
                 f"{definition.title} is played by {definition.min_players} to {definition.max_players} players,"

@@ -179,6 +179,11 @@ class Settings:
         "CABLECAR_WEBHOOK_PRIVATE_ADDRESSES", False,
         "allow webhooks to loopback, private-network and other non-public addresses (local development)",
     )
+    cors_origins: str = _declare(
+        "CABLECAR_CORS_ORIGINS", "",
+        "origins whose web pages may call the API (comma-separated, e.g. `https://app.example.org`, or `*`); "
+        "unset: none (no CORS headers)",
+    )
     bind: str = _declare(
         "CABLECAR_BIND", "0.0.0.0:8000", "address gunicorn listens on (`cablecar serve`: `--host`, `--port`)"
     )

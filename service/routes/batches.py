@@ -10,7 +10,7 @@ from flask import Blueprint, Response, current_app, json, request, url_for
 
 from domain.core import STATUS_FINISHED, STATUSES
 from service.auth import organiser_caller
-from service.batches import BatchService, TableSpec, results_csv
+from service.batches import BatchService, TableResult, TableSpec, results_csv
 from service.ratelimit import limits
 from service.routes.edge import authorization, json_body
 from service.runtime import runtime
@@ -135,8 +135,8 @@ def batch_results(batch_id: str) -> Response:
         and request.accept_mimetypes["text/csv"] > request.accept_mimetypes["application/json"]
     )
     if wants_csv:
-        resp = Response(results_csv(batch.batch_id, tables), mimetype="text/csv")
-        resp.headers["Content-Disposition"] = f'attachment; filename="batch-{batch.batch_id}-results.csv"'
+        resp = _csv(batch.batch_id, tables)
+        resp.vary.add("Accept")
         return resp
     body = {
         "batch": batch.batch_id,
@@ -164,4 +164,21 @@ def batch_results(batch_id: str) -> Response:
             for t in tables
         ],
     }
-    return Response(json.dumps(BatchResultsSchema().dump(body)), mimetype="application/json")
+    resp = Response(json.dumps(BatchResultsSchema().dump(body)), mimetype="application/json")
+    resp.vary.add("Accept")
+    return resp
+
+
+@bp.get("/batches/<batch_id>/results.csv")
+def batch_results_csv(batch_id: str) -> Response:
+    """The results as CSV whatever ``Accept`` says (one format per operation,
+    for generated clients)."""
+    organiser = organiser_caller(runtime().store, authorization())
+    batch, tables = _service().results(organiser, batch_id)
+    return _csv(batch.batch_id, tables)
+
+
+def _csv(batch_id: str, tables: tuple[TableResult, ...]) -> Response:
+    resp = Response(results_csv(batch_id, tables), mimetype="text/csv")
+    resp.headers["Content-Disposition"] = f'attachment; filename="batch-{batch_id}-results.csv"'
+    return resp

@@ -106,10 +106,12 @@ def get_game(game_id: str) -> Response | dict[str, Any]:
     at = q["at"] if q["at"] is None else rt.queries.check_at(record, q["at"])
     etag_version = at if at is not None else record.version
     etag = f'"{etag_version}"'
-    if request.if_none_match and request.if_none_match.contains(str(etag_version)):
+    # RFC 9110 section 13.1.2: If-None-Match compares weakly, so W/"8" matches "8".
+    if request.if_none_match and request.if_none_match.contains_weak(str(etag_version)):
         resp = Response(status=304)
         resp.headers["ETag"] = etag
         resp.headers["Vary"] = "Authorization"
+        resp.headers["Cache-Control"] = "no-cache"
         return resp
     loaded = rt.queries.load(game_id, at, record=record)
     body = _GAME_VIEW.dump(game_view(loaded, caller.seat))
@@ -136,7 +138,7 @@ def legal_actions(game_id: str) -> dict[str, Any]:
         "version": loaded.version,
         "seat": seat,
         "total": len(everything),
-        "next_cursor": end if end < len(everything) else None,
+        "next_cursor": str(end) if end < len(everything) else None,
         "actions": actions,
     })
 
@@ -178,12 +180,17 @@ def list_events(game_id: str) -> dict[str, Any]:
     record = rt.queries.record(game_id)
     caller = game_caller(rt.store, record, authorization())
     loaded = rt.queries.load(game_id, record=record)
-    events = rt.queries.events(loaded, caller.seat, q["after"], q["limit"])
-    last = events[-1]["seq"] if events else q["after"]
+    after = q["cursor"] if q["cursor"] is not None else q["after"]
+    events = rt.queries.events(loaded, caller.seat, after, q["limit"])
+    last = events[-1]["seq"] if events else after
     next_after = last if events and last < loaded.version else None
-    return _EVENTS_PAGE.dump(
-        {"game_id": game_id, "version": loaded.version, "events": events, "next_after": next_after}
-    )
+    return _EVENTS_PAGE.dump({
+        "game_id": game_id,
+        "version": loaded.version,
+        "events": events,
+        "next_cursor": None if next_after is None else str(next_after),
+        "next_after": next_after,
+    })
 
 
 @bp.get("/games/<game_id>/events/stream")

@@ -22,7 +22,7 @@ class CreateOrganiserSchema(Schema):
 
 class TableInSchema(PlayersSchema):
     """One table of a new batch (the fields of ``POST /v1/games`` but ``type``)."""
-    seed = fields.String(load_default=None, validate=SEED)
+    seed = fields.String(load_default=None, allow_none=True, validate=SEED)
     open_deal = StrictBoolean(load_default=False)
     start_seat = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=7))
 
@@ -34,7 +34,7 @@ class CreateBatchSchema(Schema):
     tables = fields.List(
         fields.Nested(TableInSchema), required=True, validate=validate.Length(min=1)
     )
-    name = fields.String(load_default=None, validate=LABEL)
+    name = fields.String(load_default=None, allow_none=True, validate=LABEL)
 
 
 class CreateWebhookSchema(Schema):

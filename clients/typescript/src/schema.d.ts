@@ -1380,11 +1380,16 @@ export interface components {
             actions: components["schemas"]["ActionRequest"][];
         };
         /**
-         * @description One action. `type` names it; the game's type decides which are allowed (`ttr-sf`:
-         *     `place_souvenir_stack`, `keep_tickets`, `draw_card`, `claim_route`, `draw_tickets`; `cable-car`:
-         *     `lay_tiles`, `start_ride`, `roll`). Every body may carry `expected_version`.
+         * @description One action: a body of the game's own type (`TtrSfAction` on a `ttr-sf` game, `CableCarAction` on a
+         *     `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of the other
+         *     game type's actions is `400 invalid_request` (the path does not name the game type, so the schema
+         *     cannot refuse it). `type` names the action; every body may carry `expected_version`.
          */
-        ActionRequest: components["schemas"]["PlaceSouvenirStack"] | components["schemas"]["KeepTickets"] | components["schemas"]["DrawCard"] | components["schemas"]["ClaimRoute"] | components["schemas"]["DrawTickets"] | components["schemas"]["LayTiles"] | components["schemas"]["StartRide"] | components["schemas"]["Roll"];
+        ActionRequest: components["schemas"]["TtrSfAction"] | components["schemas"]["CableCarAction"];
+        /** @description An action of a `ttr-sf` game. */
+        TtrSfAction: components["schemas"]["PlaceSouvenirStack"] | components["schemas"]["KeepTickets"] | components["schemas"]["DrawCard"] | components["schemas"]["ClaimRoute"] | components["schemas"]["DrawTickets"];
+        /** @description An action of a `cable-car` game. */
+        CableCarAction: components["schemas"]["LayTiles"] | components["schemas"]["StartRide"] | components["schemas"]["Roll"];
         /** @description Refuse the action with `409 stale_version` unless the game is at exactly this version. */
         ExpectedVersion: number | null;
         /** @description `ttr-sf`, setup: place a set-aside souvenir stack on a location without a stack. */

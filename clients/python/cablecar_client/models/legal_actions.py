@@ -146,80 +146,80 @@ class LegalActions:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_action_request_type_0 = PlaceSouvenirStack.from_dict(data)
+                    componentsschemas_ttr_sf_action_type_0 = PlaceSouvenirStack.from_dict(data)
 
 
 
-                    return componentsschemas_action_request_type_0
+                    return componentsschemas_ttr_sf_action_type_0
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_action_request_type_1 = KeepTickets.from_dict(data)
+                    componentsschemas_ttr_sf_action_type_1 = KeepTickets.from_dict(data)
 
 
 
-                    return componentsschemas_action_request_type_1
+                    return componentsschemas_ttr_sf_action_type_1
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_action_request_type_2 = DrawCard.from_dict(data)
+                    componentsschemas_ttr_sf_action_type_2 = DrawCard.from_dict(data)
 
 
 
-                    return componentsschemas_action_request_type_2
+                    return componentsschemas_ttr_sf_action_type_2
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_action_request_type_3 = ClaimRoute.from_dict(data)
+                    componentsschemas_ttr_sf_action_type_3 = ClaimRoute.from_dict(data)
 
 
 
-                    return componentsschemas_action_request_type_3
+                    return componentsschemas_ttr_sf_action_type_3
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_action_request_type_4 = DrawTickets.from_dict(data)
+                    componentsschemas_ttr_sf_action_type_4 = DrawTickets.from_dict(data)
 
 
 
-                    return componentsschemas_action_request_type_4
+                    return componentsschemas_ttr_sf_action_type_4
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_action_request_type_5 = LayTiles.from_dict(data)
+                    componentsschemas_cable_car_action_type_0 = LayTiles.from_dict(data)
 
 
 
-                    return componentsschemas_action_request_type_5
+                    return componentsschemas_cable_car_action_type_0
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_action_request_type_6 = StartRide.from_dict(data)
+                    componentsschemas_cable_car_action_type_1 = StartRide.from_dict(data)
 
 
 
-                    return componentsschemas_action_request_type_6
+                    return componentsschemas_cable_car_action_type_1
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_action_request_type_7 = Roll.from_dict(data)
+                componentsschemas_cable_car_action_type_2 = Roll.from_dict(data)
 
 
 
-                return componentsschemas_action_request_type_7
+                return componentsschemas_cable_car_action_type_2
 
             actions_item = _parse_actions_item(actions_item_data)
 

@@ -184,11 +184,13 @@ def sync_detailed(
         id (str):
         idempotency_key (str | Unset):
         body (ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack |
-            Roll | StartRide): One action. `type` names it; the game's type decides which are allowed
-            (`ttr-sf`:
-            `place_souvenir_stack`, `keep_tickets`, `draw_card`, `claim_route`, `draw_tickets`;
-            `cable-car`:
-            `lay_tiles`, `start_ride`, `roll`). Every body may carry `expected_version`.
+            Roll | StartRide): One action: a body of the game's own type (`TtrSfAction` on a `ttr-sf`
+            game, `CableCarAction` on a
+            `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of
+            the other
+            game type's actions is `400 invalid_request` (the path does not name the game type, so the
+            schema
+            cannot refuse it). `type` names the action; every body may carry `expected_version`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -232,11 +234,13 @@ def sync(
         id (str):
         idempotency_key (str | Unset):
         body (ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack |
-            Roll | StartRide): One action. `type` names it; the game's type decides which are allowed
-            (`ttr-sf`:
-            `place_souvenir_stack`, `keep_tickets`, `draw_card`, `claim_route`, `draw_tickets`;
-            `cable-car`:
-            `lay_tiles`, `start_ride`, `roll`). Every body may carry `expected_version`.
+            Roll | StartRide): One action: a body of the game's own type (`TtrSfAction` on a `ttr-sf`
+            game, `CableCarAction` on a
+            `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of
+            the other
+            game type's actions is `400 invalid_request` (the path does not name the game type, so the
+            schema
+            cannot refuse it). `type` names the action; every body may carry `expected_version`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -275,11 +279,13 @@ async def asyncio_detailed(
         id (str):
         idempotency_key (str | Unset):
         body (ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack |
-            Roll | StartRide): One action. `type` names it; the game's type decides which are allowed
-            (`ttr-sf`:
-            `place_souvenir_stack`, `keep_tickets`, `draw_card`, `claim_route`, `draw_tickets`;
-            `cable-car`:
-            `lay_tiles`, `start_ride`, `roll`). Every body may carry `expected_version`.
+            Roll | StartRide): One action: a body of the game's own type (`TtrSfAction` on a `ttr-sf`
+            game, `CableCarAction` on a
+            `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of
+            the other
+            game type's actions is `400 invalid_request` (the path does not name the game type, so the
+            schema
+            cannot refuse it). `type` names the action; every body may carry `expected_version`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -323,11 +329,13 @@ async def asyncio(
         id (str):
         idempotency_key (str | Unset):
         body (ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack |
-            Roll | StartRide): One action. `type` names it; the game's type decides which are allowed
-            (`ttr-sf`:
-            `place_souvenir_stack`, `keep_tickets`, `draw_card`, `claim_route`, `draw_tickets`;
-            `cable-car`:
-            `lay_tiles`, `start_ride`, `roll`). Every body may carry `expected_version`.
+            Roll | StartRide): One action: a body of the game's own type (`TtrSfAction` on a `ttr-sf`
+            game, `CableCarAction` on a
+            `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of
+            the other
+            game type's actions is `400 invalid_request` (the path does not name the game type, so the
+            schema
+            cannot refuse it). `type` names the action; every body may carry `expected_version`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
