@@ -26,7 +26,8 @@ generate_into() {  # $1: a folder that receives python/ and schema.d.ts
         cat "$out/python-generator.log" >&2
         return 1
     fi
-    "$TS_GEN" service/openapi.yaml --output "$out/schema.d.ts" >/dev/null
+    # --default-non-nullable false: a field with a default may be left out of a request body.
+    "$TS_GEN" service/openapi.yaml --default-non-nullable false --output "$out/schema.d.ts" >/dev/null
 }
 
 if [ "${1:-}" = "--check" ]; then

@@ -189,10 +189,10 @@ def check_response(resp: TestResponse, path: str, method: str = "get", thin: str
             assert not problems, f"header {name}: {problems}"
     if media == "text/event-stream":
         # The body is a string (generators read it as text); each message has
-        # the schema the body's x-message-schema names.
+        # the schema of the items of the body's contentSchema.
         body_schema = resolve(content[media]["schema"])
         assert body_schema["type"] == "string"
-        message_ptr = body_schema["x-message-schema"]["$ref"]
+        message_ptr = body_schema["contentSchema"]["items"]["$ref"]
         messages = sse_messages(resp.get_data(as_text=True))
         for message in messages:
             assert errors_of(validator(message_ptr), message) == [], message
@@ -204,7 +204,7 @@ def check_response(resp: TestResponse, path: str, method: str = "get", thin: str
         return resp.get_data(as_text=True)
     if media == "application/x-ndjson":
         body_schema = resolve(content[media]["schema"])
-        line_ptr = body_schema["x-line-schema"]["$ref"]
+        line_ptr = body_schema["contentSchema"]["items"]["$ref"]
         lines = [json.loads(line) for line in resp.get_data(as_text=True).splitlines()]
         for line in lines:
             assert errors_of(validator(line_ptr), line) == [], line

@@ -535,7 +535,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One of the organiser's webhooks */
+        /**
+         * One of the organiser's webhooks
+         * @description The webhook's URL, batch and events (never its secret), with the organiser token that registered it.
+         */
         get: operations["getWebhook"];
         put?: never;
         post?: never;
@@ -601,7 +604,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This API description (YAML) */
+        /**
+         * This API description (YAML)
+         * @description This OpenAPI 3.1 document, as served to generators and tools.
+         */
         get: operations["getOpenApiYaml"];
         put?: never;
         post?: never;
@@ -618,7 +624,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This API description (JSON) */
+        /**
+         * This API description (JSON)
+         * @description This OpenAPI 3.1 document as JSON.
+         */
         get: operations["getOpenApiJson"];
         put?: never;
         post?: never;
@@ -677,7 +686,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A static file of the browser client */
+        /**
+         * A static file of the browser client
+         * @description A script module, the style sheet or an icon of the browser client, served with long-lived caching.
+         */
         get: operations["getWebAsset"];
         put?: never;
         post?: never;
@@ -956,7 +968,7 @@ export interface components {
              * @description The seat that plays first; it must be one of the game's seats (`422 invalid_config` otherwise).
              * @default 0
              */
-            start_seat: number;
+            start_seat?: number;
         };
         /** @description One entry per seat, 2 to 4 for `ttr-sf`; names must differ, ignoring case (`400 invalid_request`). */
         TtrSfPlayers: components["schemas"]["PlayerIn"][];
@@ -966,7 +978,7 @@ export interface components {
             seed?: components["schemas"]["Seed"];
             open_deal?: components["schemas"]["OpenDealRequest"];
             /** @default 0 */
-            start_seat: number;
+            start_seat?: number;
         };
         /** @description A batch of `ttr-sf` games, one per table. */
         CreateTtrSfBatch: {
@@ -993,7 +1005,7 @@ export interface components {
              * @description The seat that plays first; it must be one of the game's seats (`422 invalid_config` otherwise).
              * @default 0
              */
-            start_seat: number;
+            start_seat?: number;
         };
         /** @description One entry per seat, 2 to 6 for `cable-car`; names must differ, ignoring case (`400 invalid_request`). */
         CableCarPlayers: components["schemas"]["PlayerIn"][];
@@ -1003,7 +1015,7 @@ export interface components {
             seed?: components["schemas"]["Seed"];
             open_deal?: components["schemas"]["OpenDealRequest"];
             /** @default 0 */
-            start_seat: number;
+            start_seat?: number;
         };
         /** @description A batch of `cable-car` games, one per table. */
         CreateCableCarBatch: {

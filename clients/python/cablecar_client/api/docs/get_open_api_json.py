@@ -77,6 +77,8 @@ def sync_detailed(
 ) -> Response[OpenApiDocument | Problem]:
     """ This API description (JSON)
 
+     This OpenAPI 3.1 document as JSON.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -103,6 +105,8 @@ def sync(
 ) -> OpenApiDocument | Problem | None:
     """ This API description (JSON)
 
+     This OpenAPI 3.1 document as JSON.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -123,6 +127,8 @@ async def asyncio_detailed(
 
 ) -> Response[OpenApiDocument | Problem]:
     """ This API description (JSON)
+
+     This OpenAPI 3.1 document as JSON.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,6 +155,8 @@ async def asyncio(
 
 ) -> OpenApiDocument | Problem | None:
     """ This API description (JSON)
+
+     This OpenAPI 3.1 document as JSON.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -73,6 +73,8 @@ def sync_detailed(
 ) -> Response[Problem | str]:
     """ This API description (YAML)
 
+     This OpenAPI 3.1 document, as served to generators and tools.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -99,6 +101,8 @@ def sync(
 ) -> Problem | str | None:
     """ This API description (YAML)
 
+     This OpenAPI 3.1 document, as served to generators and tools.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -119,6 +123,8 @@ async def asyncio_detailed(
 
 ) -> Response[Problem | str]:
     """ This API description (YAML)
+
+     This OpenAPI 3.1 document, as served to generators and tools.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -145,6 +151,8 @@ async def asyncio(
 
 ) -> Problem | str | None:
     """ This API description (YAML)
+
+     This OpenAPI 3.1 document, as served to generators and tools.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -82,6 +82,8 @@ def sync_detailed(
 ) -> Response[Problem | str]:
     """ A static file of the browser client
 
+     A script module, the style sheet or an icon of the browser client, served with long-lived caching.
+
     Args:
         asset (str):
 
@@ -113,6 +115,8 @@ def sync(
 ) -> Problem | str | None:
     """ A static file of the browser client
 
+     A script module, the style sheet or an icon of the browser client, served with long-lived caching.
+
     Args:
         asset (str):
 
@@ -138,6 +142,8 @@ async def asyncio_detailed(
 
 ) -> Response[Problem | str]:
     """ A static file of the browser client
+
+     A script module, the style sheet or an icon of the browser client, served with long-lived caching.
 
     Args:
         asset (str):
@@ -169,6 +175,8 @@ async def asyncio(
 
 ) -> Problem | str | None:
     """ A static file of the browser client
+
+     A script module, the style sheet or an icon of the browser client, served with long-lived caching.
 
     Args:
         asset (str):

@@ -107,6 +107,8 @@ def sync_detailed(
 ) -> Response[Problem | Webhook]:
     """ One of the organiser's webhooks
 
+     The webhook's URL, batch and events (never its secret), with the organiser token that registered it.
+
     Args:
         webhook_id (str):
 
@@ -138,6 +140,8 @@ def sync(
 ) -> Problem | Webhook | None:
     """ One of the organiser's webhooks
 
+     The webhook's URL, batch and events (never its secret), with the organiser token that registered it.
+
     Args:
         webhook_id (str):
 
@@ -163,6 +167,8 @@ async def asyncio_detailed(
 
 ) -> Response[Problem | Webhook]:
     """ One of the organiser's webhooks
+
+     The webhook's URL, batch and events (never its secret), with the organiser token that registered it.
 
     Args:
         webhook_id (str):
@@ -194,6 +200,8 @@ async def asyncio(
 
 ) -> Problem | Webhook | None:
     """ One of the organiser's webhooks
+
+     The webhook's URL, batch and events (never its secret), with the organiser token that registered it.
 
     Args:
         webhook_id (str):
