@@ -16,7 +16,6 @@ import json
 from typing import Any
 
 import pytest
-
 from cablecar_client import AuthenticatedClient, Client
 from cablecar_client.api.actions import get_legal_actions, post_action
 from cablecar_client.api.audit import audit_game, export_game, export_game_ndjson
