@@ -12,7 +12,7 @@ from domain.core import STATUS_FINISHED, STATUSES
 from service.auth import organiser_caller
 from service.batches import BatchService, TableResult, TableSpec, results_csv
 from service.ratelimit import limits
-from service.routes.edge import authorization, json_body
+from service.routes.edge import authorization, creation_key, json_body
 from service.runtime import runtime
 from service.schemas.tournament import (
     BatchCreatedSchema,
@@ -41,15 +41,17 @@ def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
         TableSpec(tuple(p["name"] for p in t["players"]), t["seed"], t["start_seat"], t["open_deal"]) for t in data["tables"]
     ]
     service = _service()
-    service.check_size(len(tables))
-    limits(current_app).charge_creation(len(tables), organiser.organiser_id)  # every game of it counts
-    created = service.create(organiser, data["type"], tables, data["name"])
+    key = creation_key(runtime().settings, "batch", data, organiser.organiser_id)
+    if key is None or service.created_with(organiser, key) is None:  # a retry creates nothing: not charged
+        service.check_size(len(tables))
+        limits(current_app).charge_creation(len(tables), organiser.organiser_id)  # every game of it counts
+    created = service.create(organiser, data["type"], tables, data["name"], key)
     games = [
         {
             "table": index,
             "id": game.game_id,
             "status": game.status,
-            "version": len(game.events),
+            "version": game.version,
             "seed_commitment": game.metadata["seed_commitment"],
             "seed_source": game.metadata["seed_source"],
             "open_deal": game.metadata["open_deal"],

@@ -9,7 +9,10 @@ from typing import Any
 
 from flask import Flask, Response, request
 
+from service.config import Settings
+from service.creation_keys import CreationKey, check_key, request_hash
 from service.errors import InvalidRequest, UnsupportedMediaType
+from service.keys import creation_secret
 from service.text import has_control_characters, header_has_control_characters
 
 #: The deepest JSON body accepted; real bodies (a batch) are 5 levels deep,
@@ -82,6 +85,16 @@ def _check_json(body: Any) -> None:
                 message = f"keys {_CONTROLS}"
                 raise InvalidRequest(f"{field}: {message}", errors=[{"field": field, "message": message}])
             pending.append((item, f"{prefix}.{key}" if prefix else key, depth + 1))
+
+
+def creation_key(settings: Settings, kind: str, body: Any, scope: str) -> CreationKey | None:
+    """The ``Idempotency-Key`` of a creating POST, bound to its scope (the
+    organiser, or ``""``) and to ``body`` as the server read it; None without
+    one (:mod:`service.creation_keys`)."""
+    key = check_key(request.headers.get("Idempotency-Key"))
+    if key is None:
+        return None
+    return CreationKey(creation_secret(settings), scope, key, request_hash(kind, body))
 
 
 def authorization() -> str | None:

@@ -9,10 +9,11 @@ from marshmallow import ValidationError
 
 from service.auth import creating_organiser, game_caller, require_seat
 from service.commands import ActionRequest
+from service.creation_keys import IDEMPOTENCY_MAX
 from service.errors import InvalidRequest
 from service.presentation import game_summary, game_view
 from service.ratelimit import limits
-from service.routes.edge import authorization, json_body
+from service.routes.edge import authorization, creation_key, json_body
 from service.runtime import runtime
 from service.schemas.requests import (
     MAX_INT,
@@ -34,7 +35,6 @@ from service.schemas.responses import (
 
 bp = Blueprint("games", __name__, url_prefix="/v1")
 
-IDEMPOTENCY_MAX = 200
 #: the largest ``expected_version`` accepted (fits every database integer type)
 VERSION_MAX = 2**53
 
@@ -60,7 +60,9 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     rt = runtime()
     organiser = creating_organiser(rt.store, authorization(), rt.settings.create_requires_organiser)
     data = _CREATE_GAME.load(json_body())
-    limits(current_app).charge_creation(1, organiser.organiser_id if organiser else None)
+    key = creation_key(rt.settings, "game", data, organiser.organiser_id if organiser else "")
+    if key is None or rt.commands.created_with(key) is None:  # a retry creates nothing: it is not charged
+        limits(current_app).charge_creation(1, organiser.organiser_id if organiser else None)
     created = rt.commands.create(
         data["type"],
         [p["name"] for p in data["players"]],
@@ -68,6 +70,7 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
         data["start_seat"],
         {"organiser": organiser.organiser_id} if organiser else None,
         data["open_deal"],
+        key,
     )
     meta = created.record.metadata
     body = {

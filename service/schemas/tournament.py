@@ -43,7 +43,7 @@ class CreateWebhookSchema(Schema):
     url = fields.Url(
         required=True, schemes={"http", "https"}, require_tld=False, validate=validate.Length(max=2000)
     )
-    batch = fields.String(load_default=None, validate=ID)
+    batch = fields.String(load_default=None, allow_none=True, validate=ID)
     events = fields.List(
         fields.String(validate=validate.OneOf(WEBHOOK_EVENTS)),
         load_default=lambda: list(WEBHOOK_EVENTS),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import uuid
 from typing import Any
 
 import pytest
@@ -143,8 +144,12 @@ def test_a_whole_game_through_the_generated_client(live_server: str, game_type: 
     body = (CreateTtrSfGame(type_="ttr-sf", players=players, seed="client-ttr") if game_type == "ttr-sf"
             else CreateCableCarGame(type_="cable-car", players=players, seed="client-cable"))
     # Creating needs no token; the operation also takes an organiser's, hence its client type.
-    created = create_game.sync(client=_spectator(live_server), body=body)  # type: ignore[arg-type]
+    key = f"create-{uuid.uuid4()}"
+    created = create_game.sync(client=_spectator(live_server), body=body, idempotency_key=key)  # type: ignore[arg-type]
     assert isinstance(created, GameCreated) and created.type_ == game_type
+    # a retry of the creation (its answer lost) gets the same game and tokens
+    again = create_game.sync(client=_spectator(live_server), body=body, idempotency_key=key)  # type: ignore[arg-type]
+    assert isinstance(again, GameCreated) and again.to_dict() == created.to_dict()
     final = play_to_the_end(live_server, created.id, {s.seat: s.token for s in created.seats})
     assert isinstance(final, TtrSfView if game_type == "ttr-sf" else CableCarView)
     assert final.result is not None and final.result is not UNSET
@@ -156,8 +161,14 @@ def test_a_batch_and_its_results_as_json_and_csv(live_server: str) -> None:
     assert isinstance(organiser, OrganiserCreated)
     org = _as(live_server, organiser.token)
     tables = [TtrSfTable(players=[PlayerIn(name="Cy"), PlayerIn(name="Di")], seed="client-batch")]
-    batch = create_batch.sync(client=org, body=CreateTtrSfBatch(type_="ttr-sf", tables=tables, name="Round 1"))
+    body = CreateTtrSfBatch(type_="ttr-sf", tables=tables, name="Round 1")
+    batch = create_batch.sync(client=org, body=body, idempotency_key="round-1")
     assert isinstance(batch, BatchCreated) and len(batch.games) == 1
+    retried = create_batch.sync(client=org, body=body, idempotency_key="round-1")
+    assert isinstance(retried, BatchCreated) and retried.to_dict() == batch.to_dict()
+    other = create_batch.sync(client=org, body=CreateTtrSfBatch(type_="ttr-sf", tables=tables, name="Round 2"),
+                              idempotency_key="round-1")
+    assert isinstance(other, Problem) and other.code == "idempotency_key_reused"
     game = batch.games[0]
     final = play_to_the_end(live_server, game.id, {s.seat: s.token for s in game.seats})
 

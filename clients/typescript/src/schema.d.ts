@@ -2135,7 +2135,10 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description `invalid_config`: the game cannot be created like this (`reason` says why). */
+        /**
+         * @description `invalid_config`: the game cannot be created like this (`reason` says why); or `idempotency_key_reused`:
+         *     the `Idempotency-Key` was used for another request.
+         */
         InvalidConfig: {
             headers: {
                 [name: string]: unknown;
@@ -2167,6 +2170,15 @@ export interface components {
          *     type); `text/plain` and form bodies are refused, so no web page can post here without a CORS preflight.
          */
         UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description `idempotency_key_reused`: the `Idempotency-Key` was used for another request. */
+        IdempotencyKeyReused: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2206,6 +2218,14 @@ export interface components {
         GameId: string;
         /** @description A game type id. */
         GameType: components["schemas"]["GameTypeId"];
+        /**
+         * @description Makes the request safe to retry: the same key with the same body returns the first answer (an action's
+         *     says `replayed: true`) and writes nothing; with a different body it is `422 idempotency_key_reused`.
+         *     On a POST that creates something the key names what it creates (ids and tokens are derived from it,
+         *     per caller), so it is as secret as the tokens: use a fresh random one (a UUID) per request.
+         * @example 7c4f1a52-5f0e-4d43-9d1e-0c1f7b0b9f3e
+         */
+        IdempotencyKey: string;
         /** @description `application/x-ndjson` for NDJSON; anything else (or nothing) gives one JSON document. */
         AcceptExport: string;
         /** @description `text/csv` for CSV; anything else (or nothing) gives JSON. */
@@ -2352,7 +2372,16 @@ export interface operations {
     createGame: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the same key with the same body returns the first answer (an action's
+                 *     says `replayed: true`) and writes nothing; with a different body it is `422 idempotency_key_reused`.
+                 *     On a POST that creates something the key names what it creates (ids and tokens are derived from it,
+                 *     per caller), so it is as secret as the tokens: use a fresh random one (a UUID) per request.
+                 * @example 7c4f1a52-5f0e-4d43-9d1e-0c1f7b0b9f3e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2484,11 +2513,13 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the request safe to retry: the same key with the same body returns the first answer
-                 *     (`replayed: true`) and writes nothing; with a different body it is `422 idempotency_key_reused`.
+                 * @description Makes the request safe to retry: the same key with the same body returns the first answer (an action's
+                 *     says `replayed: true`) and writes nothing; with a different body it is `422 idempotency_key_reused`.
+                 *     On a POST that creates something the key names what it creates (ids and tokens are derived from it,
+                 *     per caller), so it is as secret as the tokens: use a fresh random one (a UUID) per request.
                  * @example 7c4f1a52-5f0e-4d43-9d1e-0c1f7b0b9f3e
                  */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 /**
@@ -2779,7 +2810,16 @@ export interface operations {
     createOrganiser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the same key with the same body returns the first answer (an action's
+                 *     says `replayed: true`) and writes nothing; with a different body it is `422 idempotency_key_reused`.
+                 *     On a POST that creates something the key names what it creates (ids and tokens are derived from it,
+                 *     per caller), so it is as secret as the tokens: use a fresh random one (a UUID) per request.
+                 * @example 7c4f1a52-5f0e-4d43-9d1e-0c1f7b0b9f3e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2815,6 +2855,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
@@ -2891,7 +2932,16 @@ export interface operations {
     createBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the same key with the same body returns the first answer (an action's
+                 *     says `replayed: true`) and writes nothing; with a different body it is `422 idempotency_key_reused`.
+                 *     On a POST that creates something the key names what it creates (ids and tokens are derived from it,
+                 *     per caller), so it is as secret as the tokens: use a fresh random one (a UUID) per request.
+                 * @example 7c4f1a52-5f0e-4d43-9d1e-0c1f7b0b9f3e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2920,7 +2970,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description `invalid_config`: a table cannot be created (`table` is its index, `reason` says why); nothing was created. */
+            /**
+             * @description `invalid_config`: a table cannot be created (`table` is its index, `reason` says why); nothing was
+             *     created. Or `idempotency_key_reused`: the `Idempotency-Key` was used for another request.
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3073,7 +3126,16 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the same key with the same body returns the first answer (an action's
+                 *     says `replayed: true`) and writes nothing; with a different body it is `422 idempotency_key_reused`.
+                 *     On a POST that creates something the key names what it creates (ids and tokens are derived from it,
+                 *     per caller), so it is as secret as the tokens: use a fresh random one (a UUID) per request.
+                 * @example 7c4f1a52-5f0e-4d43-9d1e-0c1f7b0b9f3e
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3126,6 +3188,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };

@@ -12,6 +12,7 @@ from ...models.create_cable_car_game import CreateCableCarGame
 from ...models.create_ttr_sf_game import CreateTtrSfGame
 from ...models.game_created import GameCreated
 from ...models.problem import Problem
+from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -19,9 +20,13 @@ from typing import cast
 def _get_kwargs(
     *,
     body: CreateCableCarGame | CreateTtrSfGame,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
 
 
     
@@ -123,6 +128,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: CreateCableCarGame | CreateTtrSfGame,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[GameCreated | Problem]:
     """ Create and start a game
@@ -149,6 +155,7 @@ def sync_detailed(
     one.
 
     Args:
+        idempotency_key (str | Unset):
         body (CreateCableCarGame | CreateTtrSfGame): A new game: `type` chooses the game and with
             it how many players it takes (`GET /v1/game-types`).
 
@@ -163,6 +170,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -176,6 +184,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: CreateCableCarGame | CreateTtrSfGame,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> GameCreated | Problem | None:
     """ Create and start a game
@@ -202,6 +211,7 @@ def sync(
     one.
 
     Args:
+        idempotency_key (str | Unset):
         body (CreateCableCarGame | CreateTtrSfGame): A new game: `type` chooses the game and with
             it how many players it takes (`GET /v1/game-types`).
 
@@ -217,6 +227,7 @@ def sync(
     return sync_detailed(
         client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     ).parsed
 
@@ -224,6 +235,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: CreateCableCarGame | CreateTtrSfGame,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[GameCreated | Problem]:
     """ Create and start a game
@@ -250,6 +262,7 @@ async def asyncio_detailed(
     one.
 
     Args:
+        idempotency_key (str | Unset):
         body (CreateCableCarGame | CreateTtrSfGame): A new game: `type` chooses the game and with
             it how many players it takes (`GET /v1/game-types`).
 
@@ -264,6 +277,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -277,6 +291,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: CreateCableCarGame | CreateTtrSfGame,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> GameCreated | Problem | None:
     """ Create and start a game
@@ -303,6 +318,7 @@ async def asyncio(
     one.
 
     Args:
+        idempotency_key (str | Unset):
         body (CreateCableCarGame | CreateTtrSfGame): A new game: `type` chooses the game and with
             it how many players it takes (`GET /v1/game-types`).
 
@@ -318,5 +334,6 @@ async def asyncio(
     return (await asyncio_detailed(
         client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     )).parsed

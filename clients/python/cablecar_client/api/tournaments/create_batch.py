@@ -12,6 +12,7 @@ from ...models.batch_created import BatchCreated
 from ...models.create_cable_car_batch import CreateCableCarBatch
 from ...models.create_ttr_sf_batch import CreateTtrSfBatch
 from ...models.problem import Problem
+from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -19,9 +20,13 @@ from typing import cast
 def _get_kwargs(
     *,
     body: CreateCableCarBatch | CreateTtrSfBatch,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
 
 
     
@@ -130,6 +135,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: CreateCableCarBatch | CreateTtrSfBatch,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[BatchCreated | Problem]:
     """ Create every game of a tournament round at once
@@ -149,6 +155,7 @@ def sync_detailed(
     limits*).
 
     Args:
+        idempotency_key (str | Unset):
         body (CreateCableCarBatch | CreateTtrSfBatch): A batch of games of one type, one per
             table; `type` fixes the player counts of every table.
 
@@ -163,6 +170,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -176,6 +184,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: CreateCableCarBatch | CreateTtrSfBatch,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> BatchCreated | Problem | None:
     """ Create every game of a tournament round at once
@@ -195,6 +204,7 @@ def sync(
     limits*).
 
     Args:
+        idempotency_key (str | Unset):
         body (CreateCableCarBatch | CreateTtrSfBatch): A batch of games of one type, one per
             table; `type` fixes the player counts of every table.
 
@@ -210,6 +220,7 @@ def sync(
     return sync_detailed(
         client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     ).parsed
 
@@ -217,6 +228,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: CreateCableCarBatch | CreateTtrSfBatch,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[BatchCreated | Problem]:
     """ Create every game of a tournament round at once
@@ -236,6 +248,7 @@ async def asyncio_detailed(
     limits*).
 
     Args:
+        idempotency_key (str | Unset):
         body (CreateCableCarBatch | CreateTtrSfBatch): A batch of games of one type, one per
             table; `type` fixes the player counts of every table.
 
@@ -250,6 +263,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -263,6 +277,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: CreateCableCarBatch | CreateTtrSfBatch,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> BatchCreated | Problem | None:
     """ Create every game of a tournament round at once
@@ -282,6 +297,7 @@ async def asyncio(
     limits*).
 
     Args:
+        idempotency_key (str | Unset):
         body (CreateCableCarBatch | CreateTtrSfBatch): A batch of games of one type, one per
             table; `type` fixes the player counts of every table.
 
@@ -297,5 +313,6 @@ async def asyncio(
     return (await asyncio_detailed(
         client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     )).parsed

@@ -11,6 +11,7 @@ from ... import errors
 from ...models.create_organiser import CreateOrganiser
 from ...models.organiser_created import OrganiserCreated
 from ...models.problem import Problem
+from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -18,9 +19,13 @@ from typing import cast
 def _get_kwargs(
     *,
     body: CreateOrganiser,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
 
 
     
@@ -77,6 +82,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_415
 
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
         response_429 = Problem.from_dict(response.json())
 
@@ -110,6 +122,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: CreateOrganiser,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[OrganiserCreated | Problem]:
     """ Create an organiser (its token is shown once)
@@ -121,6 +134,7 @@ def sync_detailed(
     `cablecar organiser create NAME` instead.
 
     Args:
+        idempotency_key (str | Unset):
         body (CreateOrganiser):
 
     Raises:
@@ -134,6 +148,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -147,6 +162,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     body: CreateOrganiser,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> OrganiserCreated | Problem | None:
     """ Create an organiser (its token is shown once)
@@ -158,6 +174,7 @@ def sync(
     `cablecar organiser create NAME` instead.
 
     Args:
+        idempotency_key (str | Unset):
         body (CreateOrganiser):
 
     Raises:
@@ -172,6 +189,7 @@ def sync(
     return sync_detailed(
         client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     ).parsed
 
@@ -179,6 +197,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: CreateOrganiser,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[OrganiserCreated | Problem]:
     """ Create an organiser (its token is shown once)
@@ -190,6 +209,7 @@ async def asyncio_detailed(
     `cablecar organiser create NAME` instead.
 
     Args:
+        idempotency_key (str | Unset):
         body (CreateOrganiser):
 
     Raises:
@@ -203,6 +223,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -216,6 +237,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     body: CreateOrganiser,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> OrganiserCreated | Problem | None:
     """ Create an organiser (its token is shown once)
@@ -227,6 +249,7 @@ async def asyncio(
     `cablecar organiser create NAME` instead.
 
     Args:
+        idempotency_key (str | Unset):
         body (CreateOrganiser):
 
     Raises:
@@ -241,5 +264,6 @@ async def asyncio(
     return (await asyncio_detailed(
         client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     )).parsed

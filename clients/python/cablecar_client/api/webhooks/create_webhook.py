@@ -11,6 +11,7 @@ from ... import errors
 from ...models.create_webhook import CreateWebhook
 from ...models.problem import Problem
 from ...models.webhook_created import WebhookCreated
+from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -18,9 +19,13 @@ from typing import cast
 def _get_kwargs(
     *,
     body: CreateWebhook,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
 
 
     
@@ -91,6 +96,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_415
 
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
         response_429 = Problem.from_dict(response.json())
 
@@ -124,6 +136,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: CreateWebhook,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[Problem | WebhookCreated]:
     """ Register a webhook (its signing secret is shown once)
@@ -157,6 +170,7 @@ def sync_detailed(
     words that never repeat resolved addresses.
 
     Args:
+        idempotency_key (str | Unset):
         body (CreateWebhook):
 
     Raises:
@@ -170,6 +184,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -183,6 +198,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: CreateWebhook,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Problem | WebhookCreated | None:
     """ Register a webhook (its signing secret is shown once)
@@ -216,6 +232,7 @@ def sync(
     words that never repeat resolved addresses.
 
     Args:
+        idempotency_key (str | Unset):
         body (CreateWebhook):
 
     Raises:
@@ -230,6 +247,7 @@ def sync(
     return sync_detailed(
         client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     ).parsed
 
@@ -237,6 +255,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: CreateWebhook,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Response[Problem | WebhookCreated]:
     """ Register a webhook (its signing secret is shown once)
@@ -270,6 +289,7 @@ async def asyncio_detailed(
     words that never repeat resolved addresses.
 
     Args:
+        idempotency_key (str | Unset):
         body (CreateWebhook):
 
     Raises:
@@ -283,6 +303,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -296,6 +317,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: CreateWebhook,
+    idempotency_key: str | Unset = UNSET,
 
 ) -> Problem | WebhookCreated | None:
     """ Register a webhook (its signing secret is shown once)
@@ -329,6 +351,7 @@ async def asyncio(
     words that never repeat resolved addresses.
 
     Args:
+        idempotency_key (str | Unset):
         body (CreateWebhook):
 
     Raises:
@@ -343,5 +366,6 @@ async def asyncio(
     return (await asyncio_detailed(
         client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     )).parsed
