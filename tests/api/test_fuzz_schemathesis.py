@@ -66,6 +66,9 @@ EXCEPTIONS = (
                "whether a well-formed action is legal depends on the game's state (the rules), not its shape"),
     Exception_("postAction", "RejectedPositiveData", 400, "invalid_request",
                "the path does not name the game type: a well-formed body of the other game's actions is refused"),
+    Exception_("*", "RejectedPositiveData", 422, "idempotency_key_reused",
+               "the fuzzer sends the spec's example Idempotency-Key again with other bodies: refusing that is "
+               "the documented meaning of the key"),
     Exception_("*", "RejectedPositiveData", 400, "invalid_request",
                "a made-up cursor is well formed but was not handed out by the listing (cursors are opaque)"),
     Exception_("createGame", "RejectedPositiveData", 422, "invalid_config",
