@@ -1942,8 +1942,7 @@ export interface components {
         CableCarTerminal: {
             /** @example Ocean Beach */
             name: string;
-            /** @enum {string} */
-            edge: "N" | "E" | "S" | "W";
+            edge: components["schemas"]["Edge"];
             /** @description The two edge squares the terminal loop enters. */
             squares: components["schemas"]["Square"][];
         } & {
@@ -1957,7 +1956,10 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @enum {string} */
+        /**
+         * @description A tile or board edge, clockwise from north.
+         * @enum {string}
+         */
         Edge: "N" | "E" | "S" | "W";
         Segment: components["schemas"]["Edge"][];
         CableCarTileType: {

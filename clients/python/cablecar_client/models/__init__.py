@@ -25,7 +25,6 @@ from .cable_car_result import CableCarResult
 from .cable_car_stop import CableCarStop
 from .cable_car_table import CableCarTable
 from .cable_car_terminal import CableCarTerminal
-from .cable_car_terminal_edge import CableCarTerminalEdge
 from .cable_car_tile_id import CableCarTileId
 from .cable_car_tile_type import CableCarTileType
 from .cable_car_view import CableCarView
@@ -150,7 +149,6 @@ __all__ = (
     "CableCarStop",
     "CableCarTable",
     "CableCarTerminal",
-    "CableCarTerminalEdge",
     "CableCarTileId",
     "CableCarTileType",
     "CableCarView",

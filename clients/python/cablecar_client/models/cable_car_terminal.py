@@ -8,7 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.cable_car_terminal_edge import CableCarTerminalEdge
+from ..models.edge import Edge
 from typing import cast
 
 
@@ -25,12 +25,12 @@ class CableCarTerminal:
     """ 
         Attributes:
             name (str):
-            edge (CableCarTerminalEdge):
+            edge (Edge): A tile or board edge, clockwise from north.
             squares (list[list[int]]): The two edge squares the terminal loop enters.
      """
 
     name: str
-    edge: CableCarTerminalEdge
+    edge: Edge
     squares: list[list[int]]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -70,7 +70,7 @@ class CableCarTerminal:
         d = dict(src_dict)
         name = d.pop("name")
 
-        edge = CableCarTerminalEdge(d.pop("edge"))
+        edge = Edge(d.pop("edge"))
 
 
 
