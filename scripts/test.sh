@@ -33,6 +33,13 @@ eval "$(scripts/test-services.sh up)"
 trap 'scripts/test-services.sh down >/dev/null 2>&1 || true' EXIT
 export CABLECAR_TEST_DATABASE_URL CABLECAR_TEST_REDIS_URL
 
+# ---- the API contract (issue 15): spec linters, generated clients up to date, TypeScript client type-checked.
+# scripts/check-contract.sh installs its pinned npm tools (tools/contract, `npm ci`) and Node.js if missing;
+# the generated Python client (clients/python) is installed like any package a client author would use.
+.venv/bin/python -m pip install -q -e clients/python
+PYTHON=.venv/bin/python scripts/check-contract.sh
+# ---- end of the contract block
+
 echo "== ruff"
 .venv/bin/python -m ruff check domain events service tests bench
 echo "== mypy"

@@ -61,7 +61,7 @@ def create_app(
     from service.ratelimit import install as install_rate_limit
     from service.routes import batches, edge, games, meta, organisers, records, seats, web, webhooks
 
-    edge.install(app)
+    edge.install(app, settings.cors_origins)
     app.register_blueprint(meta.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(records.bp)

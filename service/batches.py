@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from domain.core import JSON, STATUS_CANCELLED, STATUS_FINISHED, Standing
 from domain.registry import game_definition
 from events.database import Database
-from events.store import GameRecord
+from events.store import GameRecord, IntegrityError
 from events.tournaments import BatchPage, BatchRecord, OrganiserRecord
 from service.commands import GameCommands, NewGame
-from service.errors import InvalidRequest, ServiceError
+from service.creation_keys import CreationKey
+from service.errors import BrokenGame, InvalidRequest, ServiceError
 from service.organisers import OrganiserService
 from service.queries import GameQueries
 
@@ -60,12 +61,28 @@ class TableSpec:
 
 
 @dataclass(frozen=True)
+class TableCreated:
+    """One game of a new batch as its creation answers it."""
+
+    game_id: str
+    status: str
+    version: int
+    metadata: Mapping[str, JSON]
+    seat_tokens: tuple[str, ...]
+    host_token: str
+
+    @classmethod
+    def of(cls, game: NewGame) -> TableCreated:
+        return cls(game.game_id, game.status, len(game.events), game.metadata, game.seat_tokens, game.host_token)
+
+
+@dataclass(frozen=True)
 class CreatedBatch:
     """A new batch and its games, in table order, with their tokens (shown
     only here, once)."""
 
     batch: BatchRecord
-    games: tuple[NewGame, ...]
+    games: tuple[TableCreated, ...]
 
 
 @dataclass(frozen=True)
@@ -169,18 +186,43 @@ class BatchService:
             message = f"a batch has 1 to {self.max_tables} tables, not {tables}"
             raise InvalidRequest(message, errors=[{"field": "tables", "message": message}])
 
+    def created_with(self, organiser: OrganiserRecord, key: CreationKey) -> CreatedBatch | None:
+        """The batch an Idempotency-Key created, as its creation answered (the
+        tokens derived again), or None; IdempotencyKeyReused when the key
+        made it for another request."""
+        batch = self.store.get_batch(key.identifier("batch"))
+        if batch is None:
+            return None
+        games: list[TableCreated] = []
+        for table in range(batch.tables):
+            created = self.commands.created_with(key, ("table", str(table)))
+            if created is None:  # a batch is written whole: its games are there
+                raise BrokenGame(f"batch {batch.batch_id} has no table {table}")
+            meta = created.record.metadata
+            games.append(TableCreated(created.record.game_id, created.status, created.version, meta,
+                                      created.seat_tokens, created.host_token))
+        return CreatedBatch(batch, tuple(games))
+
     def create(
-        self, organiser: OrganiserRecord, game_type: str, tables: Sequence[TableSpec], name: str | None = None
+        self,
+        organiser: OrganiserRecord,
+        game_type: str,
+        tables: Sequence[TableSpec],
+        name: str | None = None,
+        key: CreationKey | None = None,
     ) -> CreatedBatch:
         """Set up every table, then store the batch and all its games in one
         transaction.  A refused table is a problem naming its index
-        (``table``) and nothing is written."""
+        (``table``) and nothing is written.  With an Idempotency-Key, a batch
+        it already created is answered again."""
+        if key is not None and (before := self.created_with(organiser, key)) is not None:
+            return before
         try:
             game_definition(game_type)
         except KeyError as e:
-            raise InvalidRequest(f"unknown game type {game_type!r}; see /v1/games-types") from e
+            raise InvalidRequest(f"unknown game type {game_type!r}; see /v1/game-types") from e
         self.check_size(len(tables))
-        batch_id = secrets.token_hex(8)
+        batch_id = key.identifier("batch") if key else secrets.token_hex(8)
         prepared: list[NewGame] = []
         for index, table in enumerate(tables):
             extra = {"batch": batch_id, "batch_table": index, "organiser": organiser.organiser_id}
@@ -188,23 +230,29 @@ class BatchService:
                 prepared.append(
                     self.commands.new_game(
                         game_type, table.players, table.seed, table.start_seat, extra, table.open_deal,
-                        table.time_control,
+                        table.time_control, key, ("table", str(index)),
                     )
                 )
             except ServiceError as e:
                 raise e.with_detail(f"table {index}: {e.detail}", table=index) from e
-        batch = self.store.create_batch(
-            batch_id,
-            organiser.organiser_id,
-            name,
-            game_type,
-            [(p.game_id, p.game_type, p.metadata, p.events, p.status) for p in prepared],
-        )
+        try:
+            batch = self.store.create_batch(
+                batch_id,
+                organiser.organiser_id,
+                name,
+                game_type,
+                [(p.game_id, p.game_type, p.metadata, p.events, p.status) for p in prepared],
+            )
+        except IntegrityError:
+            # a concurrent request with the same key created it first
+            if key is None or (before := self.created_with(organiser, key)) is None:
+                raise
+            return before
         for p in prepared:
             if self.queries.timekeeper is not None and p.metadata.get("time_control"):
                 # the sweeper finds a timed table's first deadline in the index
                 self.queries.timekeeper.record(self.queries.load(p.game_id, settle=False))
-        return CreatedBatch(batch, tuple(prepared))
+        return CreatedBatch(batch, tuple(TableCreated.of(p) for p in prepared))
 
     def batches(self, organiser: OrganiserRecord, limit: int, cursor: str | None) -> BatchPage:
         """A page of the organiser's batches, newest first."""

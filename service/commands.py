@@ -24,6 +24,7 @@ from events.envelope import canonical_json
 from events.seeds import deal_seed, seed_commitment
 from events.store import (
     AppendResult,
+    GameExists,
     GameNotFound,
     GameRecord,
     GuardFailed,
@@ -33,6 +34,7 @@ from events.store import (
     StoredEvent,
 )
 from service import auth
+from service.creation_keys import REQUEST_HASH, CreationKey, refuse_reuse
 from service.errors import IdempotencyKeyReused, InvalidConfig, InvalidRequest
 from service.presentation import render_event
 from service.queries import GameQueries, Loaded, advanced, definition_of
@@ -139,15 +141,19 @@ class GameCommands:
         extra_metadata: Mapping[str, JSON] | None = None,
         open_deal: bool = False,
         time_control: Mapping[str, JSON] | None = None,
+        key: CreationKey | None = None,
+        key_parts: tuple[str, ...] = (),
     ) -> NewGame:
         """Run the setup of a new game in memory (nothing is written).
 
         The deal mixes a fresh server secret with ``seed`` unless
-        ``open_deal`` asks for the caller's seed alone (see :mod:`events.seeds`)."""
+        ``open_deal`` asks for the caller's seed alone (see :mod:`events.seeds`).
+        With an Idempotency-Key (``key``, and ``key_parts`` naming the game
+        among those it creates) the id and tokens are derived from it."""
         try:
             definition = game_definition(type_id)
         except KeyError as e:
-            raise InvalidRequest(f"unknown game type {type_id!r}; see /v1/games-types") from e
+            raise InvalidRequest(f"unknown game type {type_id!r}; see /v1/game-types") from e
         if not definition.min_players <= len(players) <= definition.max_players:
             raise InvalidConfig(
                 f"{definition.title} is played by {definition.min_players} to {definition.max_players} players,"
@@ -164,15 +170,19 @@ class GameCommands:
         caller_seed = seed
         seed = deal_seed(server_secret, caller_seed)
         salt = secrets.token_hex(16)
-        game_id = secrets.token_hex(8)
+        game_id = key.identifier("game", *key_parts) if key else secrets.token_hex(8)
         try:
             control = parse_time_control(time_control)
             domain_events = definition.setup(GameConfig(tuple(players), seed, start_seat, control))
         except DomainError as e:
             raise InvalidConfig(e.detail, reason=e.code) from e
         state = replay(definition, domain_events)
-        seat_tokens = tuple(new_token("st", game_id) for _ in players)
-        host_token = new_token("ht", game_id)
+        if key is None:
+            seat_tokens = tuple(new_token("st", game_id) for _ in players)
+            host_token = new_token("ht", game_id)
+        else:
+            seat_tokens = tuple(key.token("st", game_id, str(seat)) for seat in range(len(players)))
+            host_token = key.token("ht", game_id)
         metadata: dict[str, JSON] = {
             "players": list(players),
             "start_seat": start_seat,
@@ -191,6 +201,10 @@ class GameCommands:
         if control.timed:
             metadata["time_control"] = control.to_json()
         metadata.update(extra_metadata or {})
+        if key is not None:
+            # what a retry with the key compares, and the first answer's status and version
+            metadata[REQUEST_HASH] = key.hash
+            metadata["creation_answer"] = {"status": definition.status(state), "version": len(domain_events)}
         return NewGame(
             game_id=game_id,
             game_type=definition.type_id,
@@ -211,11 +225,21 @@ class GameCommands:
         extra_metadata: Mapping[str, JSON] | None = None,
         open_deal: bool = False,
         time_control: Mapping[str, JSON] | None = None,
+        key: CreationKey | None = None,
     ) -> CreatedGame:
         """Set up and store a new game; returns its tokens (shown once).
-        ``extra_metadata`` (e.g. the creating organiser) is stored with it."""
-        new = self.new_game(type_id, players, seed, start_seat, extra_metadata, open_deal, time_control)
-        stored = self.store.create_game(new.game_id, new.game_type, new.metadata, new.events, new.status)
+        ``extra_metadata`` (e.g. the creating organiser) is stored with it.
+        With an Idempotency-Key, a game it already created is answered again."""
+        if key is not None and (before := self.created_with(key)) is not None:
+            return before
+        new = self.new_game(type_id, players, seed, start_seat, extra_metadata, open_deal, time_control, key)
+        try:
+            stored = self.store.create_game(new.game_id, new.game_type, new.metadata, new.events, new.status)
+        except GameExists:
+            # a concurrent request with the same key created it first
+            if key is None or (before := self.created_with(key)) is None:
+                raise
+            return before
         record = self.queries.record(new.game_id)
         definition = definition_of(new.game_type)
         state, snapshot = None, None
@@ -246,6 +270,27 @@ class GameCommands:
                 if attempt == MAX_RETRIES - 1:
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def created_with(self, key: CreationKey, key_parts: tuple[str, ...] = ()) -> CreatedGame | None:
+        """The game an Idempotency-Key created, as its creation answered (the
+        tokens derived again), or None; IdempotencyKeyReused when the key
+        made it for another request."""
+        try:
+            record = self.queries.record(key.identifier("game", *key_parts))
+        except GameNotFound:
+            return None
+        if not key.same_request(record.metadata.get(REQUEST_HASH)):
+            raise refuse_reuse()
+        answer = record.metadata.get("creation_answer")
+        assert isinstance(answer, dict)
+        seats = len(record.metadata.get("players", []))
+        return CreatedGame(
+            record,
+            int(answer["version"]),
+            tuple(key.token("st", record.game_id, str(seat)) for seat in range(seats)),
+            key.token("ht", record.game_id),
+            str(answer["status"]),
+        )
 
     # -------------------------------------------------------------------- act
     def act(self, game_id: str, request: ActionRequest) -> ActionOutcome:

@@ -202,6 +202,11 @@ class Settings:
         "how often the timeout sweeper looks for passed deadlines (0: no sweeper in the server workers;"
         " reads and actions still time seats out)",
     )
+    cors_origins: str = _declare(
+        "CABLECAR_CORS_ORIGINS", "",
+        "origins whose web pages may call the API (comma-separated, e.g. `https://app.example.org`, or `*`); "
+        "unset: none (no CORS headers)",
+    )
     bind: str = _declare(
         "CABLECAR_BIND", "0.0.0.0:8000", "address gunicorn listens on (`cablecar serve`: `--host`, `--port`)"
     )

@@ -46,6 +46,12 @@ def cache_key(settings: Settings) -> bytes:
     return hmac.new(_secret(settings), b"cablecar-cache/1", hashlib.sha256).digest()
 
 
+def creation_secret(settings: Settings) -> bytes:
+    """The key from which an Idempotency-Key of a creating POST derives ids
+    and tokens (:mod:`service.creation_keys`), derived from the server's secret."""
+    return hmac.new(_secret(settings), b"cablecar-create/1", hashlib.sha256).digest()
+
+
 def _secret(settings: Settings) -> bytes:
     require_secret_key(settings)
     if settings.secret_key.strip():

@@ -10,9 +10,9 @@ from flask import Blueprint, Response, current_app, request, url_for
 
 from domain.core import STATUSES
 from service.auth import organiser_caller
-from service.batches import ENDED, BatchService, TableSpec, results_csv
+from service.batches import ENDED, BatchService, TableResult, TableSpec, results_csv
 from service.ratelimit import limits
-from service.routes.edge import authorization, json_body
+from service.routes.edge import authorization, creation_key, json_body
 from service.runtime import runtime
 from service.schemas.tournament import (
     BatchCreatedSchema,
@@ -44,15 +44,17 @@ def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
         for t in data["tables"]
     ]
     service = _service()
-    service.check_size(len(tables))
-    limits(current_app).charge_creation(len(tables), organiser.organiser_id)  # every game of it counts
-    created = service.create(organiser, data["type"], tables, data["name"])
+    key = creation_key(runtime().settings, "batch", data, organiser.organiser_id)
+    if key is None or service.created_with(organiser, key) is None:  # a retry creates nothing: not charged
+        service.check_size(len(tables))
+        limits(current_app).charge_creation(len(tables), organiser.organiser_id)  # every game of it counts
+    created = service.create(organiser, data["type"], tables, data["name"], key)
     games = [
         {
             "table": index,
             "id": game.game_id,
             "status": game.status,
-            "version": len(game.events),
+            "version": game.version,
             "seed_commitment": game.metadata["seed_commitment"],
             "seed_source": game.metadata["seed_source"],
             "open_deal": game.metadata["open_deal"],
@@ -138,8 +140,8 @@ def batch_results(batch_id: str) -> Response:
         and request.accept_mimetypes["text/csv"] > request.accept_mimetypes["application/json"]
     )
     if wants_csv:
-        resp = Response(results_csv(batch.batch_id, tables), mimetype="text/csv")
-        resp.headers["Content-Disposition"] = f'attachment; filename="batch-{batch.batch_id}-results.csv"'
+        resp = _csv(batch.batch_id, tables)
+        resp.vary.add("Accept")
         return resp
     body = {
         "batch": batch.batch_id,
@@ -168,4 +170,21 @@ def batch_results(batch_id: str) -> Response:
             for t in tables
         ],
     }
-    return Response(json_text(BatchResultsSchema().dump(body)), mimetype="application/json")
+    resp = Response(json_text(BatchResultsSchema().dump(body)), mimetype="application/json")
+    resp.vary.add("Accept")
+    return resp
+
+
+@bp.get("/batches/<batch_id>/results.csv")
+def batch_results_csv(batch_id: str) -> Response:
+    """The results as CSV whatever ``Accept`` says (one format per operation,
+    for generated clients)."""
+    organiser = organiser_caller(runtime().store, authorization())
+    batch, tables = _service().results(organiser, batch_id)
+    return _csv(batch.batch_id, tables)
+
+
+def _csv(batch_id: str, tables: tuple[TableResult, ...]) -> Response:
+    resp = Response(results_csv(batch_id, tables), mimetype="text/csv")
+    resp.headers["Content-Disposition"] = f'attachment; filename="batch-{batch_id}-results.csv"'
+    return resp

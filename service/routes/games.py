@@ -9,10 +9,11 @@ from marshmallow import ValidationError
 
 from service.auth import creating_organiser, game_caller, require_seat
 from service.commands import ActionRequest
+from service.creation_keys import IDEMPOTENCY_MAX
 from service.errors import InvalidRequest
 from service.presentation import game_summary, game_view
 from service.ratelimit import limits
-from service.routes.edge import authorization, json_body
+from service.routes.edge import authorization, creation_key, json_body
 from service.runtime import runtime
 from service.schemas.requests import (
     MAX_INT,
@@ -35,7 +36,6 @@ from service.text import json_text
 
 bp = Blueprint("games", __name__, url_prefix="/v1")
 
-IDEMPOTENCY_MAX = 200
 #: the largest ``expected_version`` accepted (fits every database integer type)
 VERSION_MAX = 2**53
 
@@ -61,7 +61,9 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     rt = runtime()
     organiser = creating_organiser(rt.store, authorization(), rt.settings.create_requires_organiser)
     data = _CREATE_GAME.load(json_body())
-    limits(current_app).charge_creation(1, organiser.organiser_id if organiser else None)
+    key = creation_key(rt.settings, "game", data, organiser.organiser_id if organiser else "")
+    if key is None or rt.commands.created_with(key) is None:  # a retry creates nothing: it is not charged
+        limits(current_app).charge_creation(1, organiser.organiser_id if organiser else None)
     created = rt.commands.create(
         data["type"],
         [p["name"] for p in data["players"]],
@@ -70,6 +72,7 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
         {"organiser": organiser.organiser_id} if organiser else None,
         data["open_deal"],
         data["time_control"],
+        key,
     )
     meta = created.record.metadata
     body = {
@@ -113,10 +116,12 @@ def get_game(game_id: str) -> Response | dict[str, Any]:
         loaded = rt.queries.load(game_id, record=record)
     etag_version = at if at is not None else (loaded.version if loaded else record.version)
     etag = f'"{etag_version}"'
-    if request.if_none_match and request.if_none_match.contains(str(etag_version)):
+    # RFC 9110 section 13.1.2: If-None-Match compares weakly, so W/"8" matches "8".
+    if request.if_none_match and request.if_none_match.contains_weak(str(etag_version)):
         resp = Response(status=304)
         resp.headers["ETag"] = etag
         resp.headers["Vary"] = "Authorization"
+        resp.headers["Cache-Control"] = "no-cache"
         return resp
     if loaded is None:
         loaded = rt.queries.load(game_id, at, record=record)
@@ -144,7 +149,7 @@ def legal_actions(game_id: str) -> dict[str, Any]:
         "version": loaded.version,
         "seat": seat,
         "total": len(everything),
-        "next_cursor": end if end < len(everything) else None,
+        "next_cursor": str(end) if end < len(everything) else None,
         "actions": actions,
     })
 
@@ -186,12 +191,17 @@ def list_events(game_id: str) -> dict[str, Any]:
     record = rt.queries.record(game_id)
     caller = game_caller(rt.store, record, authorization())
     loaded = rt.queries.load(game_id, record=record)
-    events = rt.queries.events(loaded, caller.seat, q["after"], q["limit"])
-    last = events[-1]["seq"] if events else q["after"]
+    after = q["cursor"] if q["cursor"] is not None else q["after"]
+    events = rt.queries.events(loaded, caller.seat, after, q["limit"])
+    last = events[-1]["seq"] if events else after
     next_after = last if events and last < loaded.version else None
-    return _EVENTS_PAGE.dump(
-        {"game_id": game_id, "version": loaded.version, "events": events, "next_after": next_after}
-    )
+    return _EVENTS_PAGE.dump({
+        "game_id": game_id,
+        "version": loaded.version,
+        "events": events,
+        "next_cursor": None if next_after is None else str(next_after),
+        "next_after": next_after,
+    })
 
 
 @bp.get("/games/<game_id>/events/stream")

@@ -37,7 +37,7 @@ def openapi_dict() -> dict[str, Any]:
     return data
 
 
-@bp.get("/v1/games-types")
+@bp.get("/v1/game-types")
 def game_types() -> dict[str, Any]:
     """The game types this server plays, each with its action bodies (all derived
     from the game definitions)."""
@@ -55,6 +55,21 @@ def game_types() -> dict[str, Any]:
         for g in all_games()
     ]
     return GameTypesSchema().dump({"types": types})
+
+
+@bp.get("/v1/games-types")
+def game_types_deprecated() -> Response:
+    """The path of the first releases, kept answering (deprecated)."""
+    resp = Response(_json_text(game_types()), mimetype="application/json")
+    resp.headers["Deprecation"] = "true"
+    resp.headers["Link"] = '</v1/game-types>; rel="successor-version"'
+    return resp
+
+
+def _json_text(body: Any) -> str:
+    from flask import json
+
+    return json.dumps(body)
 
 
 @bp.get("/v1/boards/<type_id>")

@@ -23,7 +23,7 @@ class CreateOrganiserSchema(Schema):
 
 class TableInSchema(PlayersSchema):
     """One table of a new batch (the fields of ``POST /v1/games`` but ``type``)."""
-    seed = fields.String(load_default=None, validate=SEED)
+    seed = fields.String(load_default=None, allow_none=True, validate=SEED)
     open_deal = StrictBoolean(load_default=False)
     start_seat = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=7))
     # this table's time control (default: the batch's); checked by domain.clocks
@@ -37,7 +37,7 @@ class CreateBatchSchema(Schema):
     tables = fields.List(
         fields.Nested(TableInSchema), required=True, validate=validate.Length(min=1)
     )
-    name = fields.String(load_default=None, validate=LABEL)
+    name = fields.String(load_default=None, allow_none=True, validate=LABEL)
     # every table's time control unless the table names its own
     time_control = fields.Dict(load_default=None, allow_none=True)
 
@@ -48,7 +48,7 @@ class CreateWebhookSchema(Schema):
     url = fields.Url(
         required=True, schemes={"http", "https"}, require_tld=False, validate=validate.Length(max=2000)
     )
-    batch = fields.String(load_default=None, validate=ID)
+    batch = fields.String(load_default=None, allow_none=True, validate=ID)
     events = fields.List(
         fields.String(validate=validate.OneOf(WEBHOOK_EVENTS)),
         load_default=lambda: list(WEBHOOK_EVENTS),

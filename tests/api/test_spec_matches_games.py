@@ -86,16 +86,23 @@ def facts(document: Mapping[str, Any], node: Any) -> Any:
 def disagreements(document: Mapping[str, Any], games: Iterable[GameDefinition[Any]]) -> list[str]:
     """Every way the action schemas of ``document`` differ from the moves of ``games``."""
     problems: list[str] = []
-    request = document["components"]["schemas"]["ActionRequest"]
-    mapping: dict[str, str] = request["discriminator"]["mapping"]
-    listed = {item["$ref"] for item in request["oneOf"]}
-    if listed != set(mapping.values()):
-        problems.append(f"ActionRequest: oneOf {sorted(listed)} and the discriminator {sorted(mapping.values())} differ")
+    # ActionRequest is one union per game type (``x-game-type``), each
+    # discriminated by ``type``; a move belongs to its own game's union.
+    unions: dict[str, dict[str, str]] = {}
+    for ref in document["components"]["schemas"]["ActionRequest"]["oneOf"]:
+        union = resolve(document, ref)
+        mapping_of: dict[str, str] = union["discriminator"]["mapping"]
+        listed = {item["$ref"] for item in union["oneOf"]}
+        if listed != set(mapping_of.values()):
+            problems.append(f"{ref['$ref']}: oneOf {sorted(listed)} and the discriminator "
+                            f"{sorted(mapping_of.values())} differ")
+        unions[union["x-game-type"]] = mapping_of
+    mapping = {kind: target for mapping_of in unions.values() for kind, target in mapping_of.items()}
     moves = {m.type: (g, m) for g in games for m in g.moves}
     for kind in sorted(set(mapping) - set(moves)):
         problems.append(f"{kind}: an action schema in the spec that is no game's move")
     for kind, (game, move) in sorted(moves.items()):
-        if kind not in mapping:
+        if kind not in unions.get(game.type_id, {}):
             problems.append(f"{game.type_id} {kind}: a move without an action schema in the spec")
             continue
         schema = resolve(document, {"$ref": mapping[kind]})
@@ -160,11 +167,15 @@ def test_the_comparison_notices_each_kind_of_disagreement() -> None:
         s["Square"]["maxItems"] = 3
 
     def dropped_roll(s: dict[str, Any]) -> None:
-        s["ActionRequest"]["oneOf"].pop()
-        del s["ActionRequest"]["discriminator"]["mapping"]["roll"]
+        s["CableCarAction"]["oneOf"].pop()
+        del s["CableCarAction"]["discriminator"]["mapping"]["roll"]
+
+    def roll_in_the_other_game(s: dict[str, Any]) -> None:
+        s["TtrSfAction"]["oneOf"].append(s["CableCarAction"]["oneOf"].pop())
+        s["TtrSfAction"]["discriminator"]["mapping"]["roll"] = s["CableCarAction"]["discriminator"]["mapping"].pop("roll")
 
     for change in (tighter_route, souvenir_required, renamed_from, one_more_source, wider_rows,
-                   three_placements, longer_square, dropped_roll):
+                   three_placements, longer_square, dropped_roll, roll_in_the_other_game):
         assert disagreements(edited(change), all_games()), change.__name__
 
 

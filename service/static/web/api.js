@@ -95,7 +95,7 @@ export function board(type) {
 
 /** The game types the server plays. */
 export function gameTypes() {
-  return request("v1/games-types");
+  return request("v1/game-types");
 }
 
 /** A page of games, newest first. */

@@ -44,7 +44,7 @@ export class GamePage {
     this.replay = place.replay;
     this.startAt = place.at;
     this.view = null; // the newest view
-    this.title = null; // the game type's title, as GET /v1/games-types lists it
+    this.title = null; // the game type's title, as GET /v1/game-types lists it
     this.shown = null; // the view on the board (the replay position, or the newest)
     this.at = null;
     this.events = [];

@@ -150,7 +150,7 @@ function gameRow(game, types) {
 
 /** Draw the lobby into `root`. */
 export async function renderLobby(root) {
-  // The game types, their titles and player ranges come from the server (GET /v1/games-types).
+  // The game types, their titles and player ranges come from the server (GET /v1/game-types).
   let types = [];
   const problem = h("p", { class: "problem", role: "alert", hidden: true });
   const createdSlot = h("div");
