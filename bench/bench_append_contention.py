@@ -89,7 +89,7 @@ def measure(url: str, clients: int, seconds: float, events: int) -> tuple[float,
 
 def _sql(url: str, statement: str) -> None:
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(statement)  # type: ignore[arg-type]
+        conn.execute(statement.encode())
 
 
 def installers(url: str) -> dict[str, Callable[[], None]]:
@@ -103,7 +103,12 @@ def installers(url: str) -> dict[str, Callable[[], None]]:
 
     def install(function: str, notify: bool) -> Callable[[], None]:
         switch = "ENABLE" if notify else "DISABLE"
-        return lambda: (_sql(url, function), _sql(url, f"ALTER TABLE games {switch} TRIGGER games_notify_version"))
+
+        def run() -> None:
+            _sql(url, function)
+            _sql(url, f"ALTER TABLE games {switch} TRIGGER games_notify_version")
+
+        return run
 
     return {"shipped": install(shipped, True), "no NOTIFY": install(shipped, False), "old lock": install(locked, True)}
 
