@@ -113,6 +113,12 @@ _INSERT_GAME = (
     " VALUES (%s, %s, %s, %s, %s, %s, %s, %s::jsonb)"
 )
 
+#: Record a watched game and read its version (see ``PostgresStore._watched_version``).
+_RECORD_WATCH = (
+    "WITH w AS (INSERT INTO game_watches (game_id, listener_pid) VALUES (%s, %s) ON CONFLICT DO NOTHING)"
+    " SELECT version FROM games WHERE game_id = %s FOR SHARE"
+)
+
 #: Lease due deliveries: ``(owner, lease_until, now, now, limit)``.
 _CLAIM = (
     "UPDATE webhook_deliveries d SET lease_owner = %s, lease_until = %s FROM webhooks w"
@@ -331,7 +337,7 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, Database):
         listening = self._listener.ensure_started(min(max(timeout, 0.0), 1.0))
         with self._listener.watch(game_id):
             while True:
-                if self.version(game_id) > after_seq:
+                if self._watched_version(game_id) > after_seq:
                     return True
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
@@ -340,6 +346,22 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, Database):
                 if self._listener.wait(game_id, after_seq, min(remaining, step)):
                     return True
                 listening = self._listener.listening
+
+    def _watched_version(self, game_id: str) -> int:
+        """The game's version, recording it in ``game_watches`` first if the
+        listener has not (so that appends NOTIFY for it: migration 0006).
+        The record and the read are one statement that locks the game row
+        FOR SHARE: an append that was under way either commits first (and
+        this read sees it) or fires its trigger after the record commits."""
+        pid = self._listener.unrecorded_pid(game_id)
+        if pid is None:
+            return self.version(game_id)
+        with self._db.connection() as conn:
+            row = conn.execute(_RECORD_WATCH, (game_id, pid, game_id)).fetchone()
+        self._listener.recorded(game_id, pid)
+        if row is None:
+            raise GameNotFound(game_id)
+        return int(row[0])
 
     def close(self) -> None:
         """Stop the listener thread and close every pooled connection."""

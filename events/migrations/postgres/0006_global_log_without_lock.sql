@@ -268,3 +268,28 @@ ALTER FUNCTION cablecar_append_batch(text, bigint, text, text, text, text, text[
 ALTER FUNCTION cablecar_append_one(text, bigint, text, text, text, text, text, integer, text, integer, text, text,
                                    text[], text)
     SET cablecar.appending = 'on';
+
+-- NOTIFY only for games someone waits on.  PostgreSQL serialises the commits
+-- of all notifying transactions on one lock (async.c, PreCommit_Notify), so
+-- a NOTIFY on every append was a second global commit order.  A listening
+-- connection (events/postgres/listener.py) records the games its process
+-- waits on here, under its backend pid; rows of connections that are gone
+-- are swept by the next listener to connect, and only cost a spare NOTIFY.
+-- A registration locks the game row FOR SHARE in the same statement, so an
+-- append either committed before it (the waiter reads the new version) or
+-- runs its trigger after it committed (and sees the row).
+CREATE UNLOGGED TABLE game_watches (
+    game_id      text NOT NULL,
+    listener_pid integer NOT NULL,
+    PRIMARY KEY (game_id, listener_pid)
+);
+
+CREATE OR REPLACE FUNCTION cablecar_notify_version() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM game_watches w WHERE w.game_id = NEW.game_id) THEN
+        PERFORM pg_notify('cablecar_events', NEW.version::text || ' ' || NEW.game_id);
+    END IF;
+    RETURN NULL;
+END;
+$$;
