@@ -42,7 +42,7 @@ class LazySequence(Sequence[T]):
                     item = next(source, _END)
                     if item is _END:
                         break
-                    made.append(item)  # type: ignore[arg-type]
+                    made.append(item)
                 else:
                     return
             self._source = None
