@@ -113,22 +113,28 @@ def installers(url: str) -> dict[str, Callable[[], None]]:
     return {"shipped": install(shipped, True), "no NOTIFY": install(shipped, False), "old lock": install(locked, True)}
 
 
+def set_durable(admin_url: str, on: bool) -> None:
+    """Turn fsync and synchronous_commit on (or back to the server's configuration)."""
+    if on:
+        statements = ["ALTER SYSTEM SET fsync = on", "ALTER SYSTEM SET synchronous_commit = on"]
+    else:
+        statements = ["ALTER SYSTEM RESET fsync", "ALTER SYSTEM RESET synchronous_commit"]
+    for statement in [*statements, "SELECT pg_reload_conf()"]:
+        _sql(admin_url, statement)
+    time.sleep(0.5)  # the reload reaches every backend asynchronously
+
+
 @contextmanager
 def durable(admin_url: str, on: bool) -> Iterator[None]:
-    """fsync and synchronous_commit on for the block (if ``on``), as they were after."""
+    """fsync and synchronous_commit on for the block (if ``on``), as configured after."""
     if not on:
         yield
         return
-    for statement in ("ALTER SYSTEM SET fsync = on", "ALTER SYSTEM SET synchronous_commit = on",
-                      "SELECT pg_reload_conf()"):
-        _sql(admin_url, statement)
-    time.sleep(0.5)
+    set_durable(admin_url, True)
     try:
         yield
     finally:
-        for statement in ("ALTER SYSTEM RESET fsync", "ALTER SYSTEM RESET synchronous_commit",
-                          "SELECT pg_reload_conf()"):
-            _sql(admin_url, statement)
+        set_durable(admin_url, False)
 
 
 @contextmanager
