@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain.core import JSON, STATUS_FINISHED, Action, GameConfig, replay
+from domain.core import JSON, STATUS_FINISHED, GameConfig, replay
 from domain.registry import game_definition
 from events.codec import dumps_payload, encode
 
