@@ -14,6 +14,7 @@ from service.presentation import game_summary, game_view
 from service.ratelimit import limits
 from service.routes.edge import authorization, json_body
 from service.runtime import runtime
+from service.schemas import fastdump
 from service.schemas.requests import (
     MAX_INT,
     CreateGameSchema,
@@ -24,7 +25,6 @@ from service.schemas.requests import (
     ViewQuerySchema,
 )
 from service.schemas.responses import (
-    ActionResultSchema,
     EventsPageSchema,
     GameCreatedSchema,
     GamesPageSchema,
@@ -39,7 +39,6 @@ IDEMPOTENCY_MAX = 200
 VERSION_MAX = 2**53
 
 # schemas are built once: building one copies all its fields
-_ACTION_RESULT = ActionResultSchema()
 _CREATE_GAME = CreateGameSchema()
 _EVENTS_PAGE = EventsPageSchema()
 _EVENTS_QUERY = EventsQuerySchema()
@@ -145,8 +144,8 @@ def legal_actions(game_id: str) -> dict[str, Any]:
 def post_action(game_id: str) -> tuple[dict[str, Any], int]:
     """Send one action for the caller's seat."""
     outcome = runtime().commands.act(game_id, _action_request())
-    result = {"version": outcome.version, "events": list(outcome.events), "replayed": outcome.replayed}
-    return _ACTION_RESULT.dump(result), 201
+    # the hottest answer: the same dict as ActionResultSchema().dump, in one pass (schemas/fastdump.py)
+    return fastdump.action_result(outcome.version, outcome.events, outcome.replayed), 201
 
 
 def _action_request() -> ActionRequest:
