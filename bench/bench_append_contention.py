@@ -11,7 +11,7 @@ seconds per variant, on a scratch database:
   wake-ups) off: PostgreSQL serialises the commits of notifying transactions
   on one lock, so this prices what is left of a global commit order;
 * **old lock**: the shipped functions with the transaction-long global
-  advisory lock the store took before migration 0006
+  advisory lock the store took before migration 0008
   (``pg_advisory_xact_lock`` just before the inserts, held until commit):
   what the old scheme cost.
 
@@ -48,7 +48,7 @@ from events.postgres import PostgresStore  # noqa: E402
 from events.store import MetadataGuard, NewEvent  # noqa: E402
 
 GUARD = MetadataGuard(("seat_token_hashes", 0), "a" * 64)
-#: The advisory lock key the store used before migration 0006.
+#: The advisory lock key the store used before migration 0008.
 OLD_POSITION_LOCK_KEY = 0x0CAB1E_CA4_0002
 VARIANTS = ("shipped", "no NOTIFY", "old lock")
 _DRAW = "r_position := cablecar_draw_positions("

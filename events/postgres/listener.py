@@ -8,7 +8,7 @@ the threads waiting in this process through a ``threading.Condition``.
 
 Versions are remembered only for games somebody is waiting on, so memory
 stays bounded.  Appends NOTIFY only for games recorded in ``game_watches``
-(migration 0006: notifying commits are serialised by PostgreSQL, so
+(migration 0008: notifying commits are serialised by PostgreSQL, so
 unconditional NOTIFYs made every append wait for every other): a game is
 recorded, under this connection's backend pid, before its first wait (see
 :meth:`PostgresStore.wait_for_events`) and its row deleted by this thread

@@ -5,7 +5,7 @@ Writes
     ``append`` is ONE round trip: the events are validated, numbered (seq =
     expected + i) and their canonical hash documents prepared here, then the
     ``cablecar_append_one`` / ``cablecar_append_batch`` database functions
-    (migration ``0006_global_log_without_lock.sql``)
+    (migration ``0008_global_log_without_lock.sql``)
     check a metadata guard (:class:`~events.store.MetadataGuard`), the
     idempotency key and the version, finish the hash chain on the game's
     ``last_hash`` and claim
@@ -30,7 +30,7 @@ Global positions
     (``pg_snapshot_xmin(pg_current_snapshot())``).  Here the pair
     (transaction id, index in the transaction) is packed into the position
     itself, ``xid << 16 | index`` (migration
-    ``0006_global_log_without_lock.sql``), so the cursor stays one growing
+    ``0008_global_log_without_lock.sql``), so the cursor stays one growing
     number and no second column or index is needed.  Every transaction below
     the horizon has ended; one that commits later has an id at or above it,
     so its positions land above everything already read.  A transaction
@@ -145,7 +145,7 @@ def _int_array(items: Sequence[int | None]) -> str:
 
 
 def _batch_args(pending: Sequence[PendingEvent]) -> tuple[str, ...]:
-    """The per-event array arguments of ``cablecar_append_batch`` (migration 0006)."""
+    """The per-event array arguments of ``cablecar_append_batch`` (migration 0008)."""
     return (
         _text_array([p.type for p in pending]),
         _int_array([p.schema_version for p in pending]),
@@ -253,7 +253,7 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, Database):
         prepared here, and the ``cablecar_append_one`` / ``cablecar_append_batch``
         database functions check the guard, the idempotency key and the
         version, finish the hash chain, claim the game row and insert
-        (migration ``0006_global_log_without_lock.sql``)."""
+        (migration ``0008_global_log_without_lock.sql``)."""
         check_append_args(events, expected_version, status)
         recorded_at = format_timestamp(self._clock())
         pending = number(game_id, expected_version, events, recorded_at, idempotency_key)
@@ -349,7 +349,7 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, Database):
 
     def _watched_version(self, game_id: str) -> int:
         """The game's version, recording it in ``game_watches`` first if the
-        listener has not (so that appends NOTIFY for it: migration 0006).
+        listener has not (so that appends NOTIFY for it: migration 0008).
         The record and the read are one statement that locks the game row
         FOR SHARE: an append that was under way either commits first (and
         this read sees it) or fires its trigger after the record commits."""

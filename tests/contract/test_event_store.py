@@ -611,7 +611,7 @@ def test_notification_payloads_parse() -> None:
 @pytest.mark.postgres
 def test_postgres_notifies_only_for_watched_games(backend: Backend, new_id: NewId) -> None:
     """Notifying commits are serialised by PostgreSQL, so appends NOTIFY only
-    for games a listener recorded in game_watches (migration 0006)."""
+    for games a listener recorded in game_watches (migration 0008)."""
     if backend.name != "postgres":
         pytest.skip("LISTEN/NOTIFY is PostgreSQL's")
     import psycopg
