@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from domain.body import ENVELOPE_KEYS, build, dump_fields, malformed
-from domain.errors import GameFinished, MalformedAction, NotYourTurn
+from domain.clocks import NO_TIME_CONTROL, Moment, TimeControl
+from domain.errors import GameFinished, IllegalAction, MalformedAction, NotYourTurn
 
 #: a JSON value (the one alias of the project)
 JSON = Any
@@ -32,7 +33,9 @@ STATUS_SETUP = "setup"
 STATUS_PLAYING = "playing"
 STATUS_LAST_ROUND = "last_round"
 STATUS_FINISHED = "finished"
-STATUSES = (STATUS_SETUP, STATUS_PLAYING, STATUS_LAST_ROUND, STATUS_FINISHED)
+#: a host ended the game before its end: no result (see :mod:`domain.forfeits`)
+STATUS_CANCELLED = "cancelled"
+STATUSES = (STATUS_SETUP, STATUS_PLAYING, STATUS_LAST_ROUND, STATUS_FINISHED, STATUS_CANCELLED)
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
@@ -113,11 +116,14 @@ class Action:
 
 @dataclass(frozen=True)
 class GameConfig:
-    """Everything needed to set a game up: player names, first seat, seed."""
+    """Everything needed to set a game up: player names, first seat, seed,
+    and the time control (recorded in the setup event, so replays and the
+    audit know it)."""
 
     players: tuple[str, ...]
     seed: str
     start_seat: int = 0
+    time_control: TimeControl = NO_TIME_CONTROL
 
 
 @dataclass(frozen=True)
@@ -211,7 +217,7 @@ class GameDefinition(Generic[S]):
     setup: Callable[[GameConfig], list[Event]]
     #: apply one recorded event (``None`` before the first); never raises for a recorded event
     evolve: Callable[[S | None, Event], S]
-    #: every action the seat may send now (empty when it may not act)
+    #: every move the seat may make now (empty when it may not act); see :meth:`sendable`
     legal_actions: Callable[[S, int], Sequence[Action]]
     #: the (seat, action) whose move ``event`` opens, else None (the verifier re-runs moves)
     action_of: Callable[[Event], tuple[int, Action] | None]
@@ -231,6 +237,16 @@ class GameDefinition(Generic[S]):
     result: Callable[[S], dict[str, JSON] | None]
     #: each seat's standing once finished, else None
     standings: Callable[[S], tuple[Standing, ...] | None]
+    #: ``seat`` goes out by ``event`` (``seat_resigned`` / ``seat_timed_out``):
+    #: emits it and what follows (default setup choices, the turn handed on,
+    #: the end when one seat is left); see :mod:`domain.forfeits`
+    forfeit: Callable[[Decision[S], int, Event], None]
+    #: every seat's standing now: ``in``, ``resigned`` or ``timed_out``
+    seat_standings: Callable[[S], tuple[str, ...]]
+    #: a number that changes whenever a new turn begins (the clocks' turn boundaries)
+    turn_number: Callable[[S], int]
+    #: the time control the game was created with
+    time_control: Callable[[S], TimeControl]
     #: lifts of stored event payloads written under older schema versions
     upcasters: tuple[Upcast, ...] = ()
 
@@ -277,6 +293,46 @@ class GameDefinition(Generic[S]):
         decision = Decision(state, self.evolve)
         m.decide(decision, seat, action)
         return decision.events
+
+
+    def sendable(self, state: S, seat: int) -> list[Action]:
+        """Every action ``seat`` may send now: its legal moves, then
+        ``resign`` while it is still in and the game is not over."""
+        from domain.forfeits import Resign  # imports this module
+
+        if self.is_over(state) or self.seat_standings(state)[seat] != "in":
+            return []
+        return [*self.legal_actions(state, seat), Resign()]
+
+    def moment(self, state: S, at: float) -> Moment:
+        """What the clocks need to know of ``state``, reached at time ``at``."""
+        over = self.is_over(state)
+        return Moment(at, () if over else tuple(self.active_seats(state)), self.turn_number(state),
+                      self.status(state) == STATUS_SETUP, over)
+
+    def time_out(self, state: S, seat: int) -> list[Event]:
+        """The events of ``seat`` running out of time (the server appends them
+        once the seat's deadline has passed); GameFinished once over,
+        IllegalAction for a seat that is already out."""
+        if self.is_over(state):
+            raise GameFinished()
+        if not 0 <= seat < self.seat_count(state):
+            raise NotYourTurn(f"seat {seat} is not a seat of this game")
+        if self.seat_standings(state)[seat] != "in":
+            raise IllegalAction("already_out", f"seat {seat} is already out; it cannot time out")
+        from domain.forfeits import SeatTimedOut  # imports this module
+
+        decision = Decision(state, self.evolve)
+        self.forfeit(decision, seat, SeatTimedOut(seat))
+        return decision.events
+
+    def cancel(self, state: S) -> list[Event]:
+        """The event of a host cancelling the game; GameFinished once over."""
+        if self.is_over(state):
+            raise GameFinished("the game is over; it can no longer be cancelled")
+        from domain.forfeits import GameCancelled  # imports this module
+
+        return [GameCancelled()]
 
 
 def replay(game: GameDefinition[S], events: Sequence[Event], state: S | None = None) -> S:

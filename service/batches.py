@@ -17,7 +17,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from domain.core import JSON, STATUS_FINISHED, Standing
+from domain.core import JSON, STATUS_CANCELLED, STATUS_FINISHED, Standing
 from domain.registry import game_definition
 from events.database import Database
 from events.store import GameRecord
@@ -28,6 +28,9 @@ from service.organisers import OrganiserService
 from service.queries import GameQueries
 
 #: Columns of the results CSV, one row per player of every table.
+#: the statuses of a table that will not change any more
+ENDED = (STATUS_FINISHED, STATUS_CANCELLED)
+
 CSV_COLUMNS = (
     "batch",
     "table",
@@ -40,6 +43,7 @@ CSV_COLUMNS = (
     "rank",
     "winner",
     "completed_tickets",
+    "standing",
 )
 
 
@@ -52,6 +56,7 @@ class TableSpec:
     seed: str | None = None
     start_seat: int = 0
     open_deal: bool = False
+    time_control: Mapping[str, JSON] | None = None
 
 
 @dataclass(frozen=True)
@@ -74,6 +79,8 @@ class PlayerResult:
     rank: int | None
     winner: bool
     completed_tickets: int | None
+    #: ``in`` (played on to the end), ``resigned`` or ``timed_out``
+    standing: str = "in"
 
 
 @dataclass(frozen=True)
@@ -89,17 +96,24 @@ class TableResult:
     players: tuple[PlayerResult, ...]
 
 
-def rank_players(names: Sequence[str], standings: Sequence[Standing] | None) -> tuple[PlayerResult, ...]:
+def rank_players(
+    names: Sequence[str], standings: Sequence[Standing] | None, seat_standings: Sequence[str] = ()
+) -> tuple[PlayerResult, ...]:
     """Each seat's score, rank and win from the game's ``standings``
-    (:meth:`domain.core.GameDefinition.standings`); without standings (the
-    game is not finished) nothing is ranked."""
+    (:meth:`domain.core.GameDefinition.standings`), and whether it is still
+    in, resigned or timed out; without standings (the game is not finished)
+    nothing is ranked."""
     by_seat = {s.seat: s for s in standings or ()}
     return tuple(
-        PlayerResult(seat, name, None, None, False, None)
+        PlayerResult(seat, name, None, None, False, None, _standing(seat_standings, seat))
         if (s := by_seat.get(seat)) is None
-        else PlayerResult(seat, name, s.score, s.rank, s.winner, s.completed_tickets)
+        else PlayerResult(seat, name, s.score, s.rank, s.winner, s.completed_tickets, _standing(seat_standings, seat))
         for seat, name in enumerate(names)
     )
+
+
+def _standing(seat_standings: Sequence[str], seat: int) -> str:
+    return seat_standings[seat] if seat < len(seat_standings) else "in"
 
 
 def _csv_cell(value: JSON) -> str:
@@ -132,6 +146,7 @@ def results_csv(batch_id: str, tables: Sequence[TableResult]) -> str:
                 p.rank,
                 p.winner,
                 p.completed_tickets,
+                p.standing,
             )
             writer.writerow([_csv_cell(v) for v in row])
     return out.getvalue()
@@ -172,7 +187,8 @@ class BatchService:
             try:
                 prepared.append(
                     self.commands.new_game(
-                        game_type, table.players, table.seed, table.start_seat, extra, table.open_deal
+                        game_type, table.players, table.seed, table.start_seat, extra, table.open_deal,
+                        table.time_control,
                     )
                 )
             except ServiceError as e:
@@ -184,6 +200,10 @@ class BatchService:
             game_type,
             [(p.game_id, p.game_type, p.metadata, p.events, p.status) for p in prepared],
         )
+        for p in prepared:
+            if self.queries.timekeeper is not None and p.metadata.get("time_control"):
+                # the sweeper finds a timed table's first deadline in the index
+                self.queries.timekeeper.record(self.queries.load(p.game_id, settle=False))
         return CreatedBatch(batch, tuple(prepared))
 
     def batches(self, organiser: OrganiserRecord, limit: int, cursor: str | None) -> BatchPage:
@@ -216,19 +236,24 @@ class BatchService:
             names = [str(n) for n in record.metadata.get("players", [])]
             result: Mapping[str, JSON] | None = None
             standings: tuple[Standing, ...] | None = None
-            if record.status == STATUS_FINISHED:
+            seat_standings: tuple[str, ...] = ()
+            status = record.status
+            if status in ENDED or record.metadata.get("time_control"):
+                # a timed table's row may lag a timeout due now: loading settles it
                 loaded = self.queries.load(record.game_id)
+                status = loaded.definition.status(loaded.state)
                 result = loaded.definition.result(loaded.state)
                 standings = loaded.definition.standings(loaded.state)
+                seat_standings = loaded.definition.seat_standings(loaded.state)
             tables.append(
                 TableResult(
                     table=int(record.metadata.get("batch_table", 0)),
                     game_id=record.game_id,
                     game_type=record.game_type,
-                    status=record.status,
+                    status=status,
                     winners=tuple(result.get("winners", ())) if result else (),
                     reason=result.get("reason") if result else None,
-                    players=rank_players(names, standings),
+                    players=rank_players(names, standings, seat_standings),
                 )
             )
         return batch, tuple(tables)

@@ -19,7 +19,10 @@ from domain.cablecar.events import (
 from domain.cablecar.geometry import square_index
 from domain.cablecar.state import CableCarState, PlayerState, Ride, Space
 from domain.cablecar.tiles import ORIENTATION
+from domain.clocks import parse_time_control
 from domain.core import JSON, Event
+from domain.forfeits import STATUS_CANCELLED as REASON_CANCELLED
+from domain.forfeits import GameCancelled, SeatResigned, SeatTimedOut, marked_out
 from domain.rng import Rng
 
 
@@ -42,6 +45,8 @@ def _setup(event: GameSetUp) -> CableCarState:
         pile=tuple(event.pile),
         rng=Rng(event.rng_key, event.rng_counter),
         turn=event.start_seat,
+        out=(None,) * len(event.players),
+        time_control=parse_time_control(event.time_control),
     )
 
 
@@ -118,4 +123,8 @@ def evolve(state: CableCarState | None, event: Event) -> CableCarState:
         return dataclasses.replace(
             state, finished=True, winners=tuple(event.winners), end_reason=event.reason
         )
+    if isinstance(event, SeatResigned | SeatTimedOut):
+        return dataclasses.replace(state, out=marked_out(state.out, event.seat, event))
+    if isinstance(event, GameCancelled):
+        return dataclasses.replace(state, finished=True, end_reason=REASON_CANCELLED)
     raise ValueError(f"unknown event {event.TYPE!r}")

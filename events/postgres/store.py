@@ -58,7 +58,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 import psycopg
 
@@ -68,6 +68,7 @@ from events.envelope import PendingEvent, canonical_json, number
 from events.postgres.connection import PostgresConnections
 from events.postgres.listener import VersionListener
 from events.sql.catalogue import SqlCatalogue
+from events.sql.deadlines import SqlDeadlineIndex
 from events.sql.deliveries import SqlDeliveryLog
 from events.sql.dialect import POSTGRES
 from events.sql.rows import (
@@ -156,7 +157,7 @@ def _batch_args(pending: Sequence[PendingEvent]) -> tuple[str, ...]:
     )
 
 
-class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, Database):
+class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, Database):
     """The event log, tournaments and delivery log on PostgreSQL (see the
     module docs)."""
 
@@ -294,6 +295,13 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, Database):
             stored.append(p.stored(prev_hash, digest, position))
             prev_hash = digest
         return AppendResult(tuple(stored), replayed=False, request_hash=request_hash)
+
+    def database_time(self) -> datetime:
+        """``clock_timestamp()`` of the database (the injected clock of a test store)."""
+        if self._clock is not system_clock:
+            return self._clock()
+        row = self._rows("SELECT clock_timestamp()")[0]
+        return cast(datetime, row[0])
 
     def compare_and_set_metadata(self, game_id: str, key: str, expected: JSON, value: JSON) -> bool:
         """Set ``metadata[key]`` if it equals ``expected`` (jsonb equality), in one statement."""

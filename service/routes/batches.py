@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from flask import Blueprint, Response, current_app, json, request, url_for
+from flask import Blueprint, Response, current_app, request, url_for
 
-from domain.core import STATUS_FINISHED, STATUSES
+from domain.core import STATUSES
 from service.auth import organiser_caller
-from service.batches import BatchService, TableSpec, results_csv
+from service.batches import ENDED, BatchService, TableSpec, results_csv
 from service.ratelimit import limits
 from service.routes.edge import authorization, json_body
 from service.runtime import runtime
@@ -23,6 +23,7 @@ from service.schemas.tournament import (
     CreateBatchSchema,
     ResultsQuerySchema,
 )
+from service.text import json_text
 
 bp = Blueprint("batches", __name__, url_prefix="/v1")
 
@@ -38,7 +39,9 @@ def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
     organiser = organiser_caller(runtime().store, authorization())
     data = CreateBatchSchema().load(json_body())
     tables = [
-        TableSpec(tuple(p["name"] for p in t["players"]), t["seed"], t["start_seat"], t["open_deal"]) for t in data["tables"]
+        TableSpec(tuple(p["name"] for p in t["players"]), t["seed"], t["start_seat"], t["open_deal"],
+                  t["time_control"] if t["time_control"] is not None else data["time_control"])
+        for t in data["tables"]
     ]
     service = _service()
     service.check_size(len(tables))
@@ -105,7 +108,7 @@ def get_batch(batch_id: str) -> dict[str, Any]:
         "name": batch.name,
         "type": batch.game_type,
         "created_at": batch.created_at,
-        "finished": all(r.status == STATUS_FINISHED for r in records),
+        "finished": all(r.status in ENDED for r in records),
         "status_counts": {status: counts.get(status, 0) for status in STATUSES},
         "games": [
             {
@@ -141,7 +144,7 @@ def batch_results(batch_id: str) -> Response:
     body = {
         "batch": batch.batch_id,
         "type": batch.game_type,
-        "finished": all(t.status == STATUS_FINISHED for t in tables),
+        "finished": all(t.status in ENDED for t in tables),
         "tables": [
             {
                 "table": t.table,
@@ -157,6 +160,7 @@ def batch_results(batch_id: str) -> Response:
                         "rank": p.rank,
                         "winner": p.winner,
                         "completed_tickets": p.completed_tickets,
+                        "standing": p.standing,
                     }
                     for p in t.players
                 ],
@@ -164,4 +168,4 @@ def batch_results(batch_id: str) -> Response:
             for t in tables
         ],
     }
-    return Response(json.dumps(BatchResultsSchema().dump(body)), mimetype="application/json")
+    return Response(json_text(BatchResultsSchema().dump(body)), mimetype="application/json")

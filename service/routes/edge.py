@@ -39,9 +39,8 @@ def json_body() -> Any:
         raise InvalidRequest("a JSON body is required")
     mimetype = request.mimetype
     if mimetype != "application/json" and not mimetype.endswith("+json"):
-        raise UnsupportedMediaType(
-            f"the body must be sent as Content-Type: application/json, not {mimetype or 'nothing'!r}"
-        )
+        sent = f"not {mimetype!r}" if mimetype else "and this request had no Content-Type header"
+        raise UnsupportedMediaType(f"the body must be sent as Content-Type: application/json, {sent}")
     try:
         body = request.get_json(force=True)
     except RecursionError as e:

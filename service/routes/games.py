@@ -31,6 +31,7 @@ from service.schemas.responses import (
     GameViewSchema,
     LegalActionsSchema,
 )
+from service.text import json_text
 
 bp = Blueprint("games", __name__, url_prefix="/v1")
 
@@ -67,6 +68,7 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
         data["start_seat"],
         {"organiser": organiser.organiser_id} if organiser else None,
         data["open_deal"],
+        data["time_control"],
     )
     meta = created.record.metadata
     body = {
@@ -103,16 +105,21 @@ def get_game(game_id: str) -> Response | dict[str, Any]:
     record = rt.queries.record(game_id)
     caller = game_caller(rt.store, record, authorization())
     at = q["at"] if q["at"] is None else rt.queries.check_at(record, q["at"])
-    etag_version = at if at is not None else record.version
+    loaded = None
+    if at is None and record.metadata.get("time_control"):
+        # a timeout may be due: the newest version is the one after it
+        loaded = rt.queries.load(game_id, record=record)
+    etag_version = at if at is not None else (loaded.version if loaded else record.version)
     etag = f'"{etag_version}"'
     if request.if_none_match and request.if_none_match.contains(str(etag_version)):
         resp = Response(status=304)
         resp.headers["ETag"] = etag
         resp.headers["Vary"] = "Authorization"
         return resp
-    loaded = rt.queries.load(game_id, at, record=record)
+    if loaded is None:
+        loaded = rt.queries.load(game_id, at, record=record)
     body = _GAME_VIEW.dump(game_view(loaded, caller.seat))
-    resp = Response(_json(body), mimetype="application/json")
+    resp = Response(json_text(body), mimetype="application/json")
     resp.headers["ETag"] = f'"{loaded.version}"'
     resp.headers["Vary"] = "Authorization"
     resp.headers["Cache-Control"] = "no-cache"
@@ -211,9 +218,3 @@ def stream_events(game_id: str) -> Response:
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"
     return resp
-
-
-def _json(body: Any) -> str:
-    from flask import json
-
-    return json.dumps(body)

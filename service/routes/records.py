@@ -9,6 +9,7 @@ from flask import Blueprint, Response, request
 
 from service.records import audit_game, export_game
 from service.runtime import runtime
+from service.text import json_text
 
 bp = Blueprint("records", __name__, url_prefix="/v1")
 
@@ -23,7 +24,7 @@ def export(game_id: str) -> Response:
         lines = [json.dumps({"kind": "header", **header}, separators=(",", ":"))]
         lines += [json.dumps({"kind": "event", **e}, separators=(",", ":")) for e in events]
         return Response("\n".join(lines) + "\n", mimetype="application/x-ndjson")
-    return Response(json.dumps({**header, "events": events}), mimetype="application/json")
+    return Response(json_text({**header, "events": events}), mimetype="application/json")
 
 
 @bp.get("/games/<game_id>/audit")

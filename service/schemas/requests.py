@@ -6,6 +6,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from domain.core import STATUSES
 from service.text import has_control_characters, name_problem
 
 
@@ -77,12 +78,14 @@ class CreateGameSchema(PlayersSchema):
     seed = fields.String(load_default=None, validate=SEED)
     open_deal = StrictBoolean(load_default=False)
     start_seat = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=7))
+    # its fields and bounds are the domain's to check (domain.clocks.parse_time_control)
+    time_control = fields.Dict(load_default=None, allow_none=True)
 
 
 class ListGamesQuerySchema(Schema):
     """Query of ``GET /v1/games``."""
 
-    status = fields.String(load_default=None, validate=validate.OneOf(["setup", "playing", "last_round", "finished"]))
+    status = fields.String(load_default=None, validate=validate.OneOf(list(STATUSES)))
     type = fields.String(load_default=None, validate=validate.Length(min=1, max=40))
     batch = fields.String(load_default=None, validate=validate.Length(min=1, max=80))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))

@@ -20,6 +20,7 @@ from flask.testing import FlaskClient
 
 from service.app import create_app
 from service.config import Settings
+from service.statecodec import FORMAT
 from tests.api.conftest import create
 
 pytestmark = pytest.mark.redis

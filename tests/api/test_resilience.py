@@ -3,6 +3,7 @@ but correct), rate limiting (429 with Retry-After), and the cache itself."""
 
 from __future__ import annotations
 
+import json
 import socket
 import uuid
 from pathlib import Path
@@ -49,7 +50,7 @@ def _closed_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_store_down_gives_503_and_writes_nothing(tmp_path: Path) -> None:
+def test_store_down_gives_503_and_writes_nothing(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     store = FlakyStore(events.open_store(None, tmp_path))
     app = create_app(Settings(data_dir=str(tmp_path)), store=store)  # type: ignore[arg-type]
     client = app.test_client()
@@ -58,6 +59,9 @@ def test_store_down_gives_503_and_writes_nothing(tmp_path: Path) -> None:
     store.down = True
     health = client.get("/v1/health")
     assert health.status_code == 503 and health.get_json()["status"] == "unavailable"
+    # why is logged, not told to the public (a real error names the database's address)
+    assert "connection refused (test)" not in health.get_data(as_text=True)
+    assert "connection refused (test)" in caplog.text
     resp = act(client, game, v["active_seats"][0], {"type": "draw_card", "source": "deck"})
     assert resp.status_code == 503 and resp.get_json()["code"] == "unavailable"
     assert resp.headers["Retry-After"]
@@ -75,6 +79,7 @@ def test_dead_redis_degrades_but_answers_correctly(tmp_path: Path) -> None:
     health = client.get("/v1/health").get_json()
     assert health["status"] == "degraded" and health["cache"]["backend"] == "redis"
     assert health["cache"]["ok"] is False
+    assert "127.0.0.1" not in json.dumps(health)
     game = create(client)
     v = finish_setup(client, game)
     resp = act(client, game, v["active_seats"][0], {"type": "draw_card", "source": "deck"})
@@ -166,11 +171,11 @@ def test_the_legal_action_memo_keeps_only_long_lists() -> None:
         computed.append(state)
         return ["a"] * state
 
-    definition = SimpleNamespace(legal_actions=legal_actions)
+    definition = SimpleNamespace(sendable=legal_actions)
     queries = GameQueries(store=None, cache=None)  # type: ignore[arg-type]  # the memo needs neither
     record = SimpleNamespace(game_id="g")
-    short = Loaded(record, definition, 2, 1)  # type: ignore[arg-type]
-    long = Loaded(record, definition, LEGAL_MEMO_MIN, 2)  # type: ignore[arg-type]
+    short = Loaded(record, definition, 2, 1, None)  # type: ignore[arg-type]
+    long = Loaded(record, definition, LEGAL_MEMO_MIN, 2, None)  # type: ignore[arg-type]
     for loaded in (short, short, long, long):
         assert len(queries.legal_actions(loaded, 0)) == loaded.state
     assert computed == [2, 2, LEGAL_MEMO_MIN]  # the short list computed each time, the long one kept
