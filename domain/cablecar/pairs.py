@@ -33,6 +33,7 @@ from domain.cablecar.board import Board
 from domain.cablecar.geometry import (
     NEIGHBOUR,
     SQUARE_COUNT,
+    STATIC_CONSTRAINT,
     STOP_AT,
     STOP_SQUARE,
     STOPS_NEXT_TO,
@@ -41,6 +42,7 @@ from domain.cablecar.geometry import (
 )
 from domain.cablecar.placement import (
     apply,
+    constraint,
     distinct_tiles,
     exchanges_at,
     joint_firsts,
@@ -161,21 +163,77 @@ class PairTables:
             yield from zip(repeat(first), seconds, strict=False)
 
     def count(self) -> int:
-        """How many pairs :meth:`pairs` yields, without building them (the
-        same walk as :func:`_after`, counting slice lengths instead)."""
+        """How many pairs :meth:`pairs` yields, without building them.
+
+        The same walk as :func:`_after`, but a first placement changes what
+        its neighbour ``n`` accepts only through the one edge they share, so
+        the number of seconds on ``n`` depends on ``(n, must, forbid, tiles
+        left in hand)`` alone: it is computed once per distinct key (with the
+        public rules, on the board after the first) and looked up after."""
         board, hand = self.board, self.hand
         total = 0
+        on_neighbour: dict[tuple[int, int, int, tuple[str, ...]], int] = {}
         for square in TILE_SQUARES:
+            neighbours = [n for n in NEIGHBOUR[square] if n >= 0 and n not in STOP_AT]
+            holes = sorted([square, *neighbours])
+            on_empty = board.cells[square] is None
+            racers = [r for r in _racing(board, square) if r < square] if on_empty else []
+            # each counted neighbour: its constraint now, and the edge bit it shares with ``square``
+            counted = [
+                (n, *constraint(board, n), _shared_edge(n, square))
+                for n in neighbours
+                if not (on_empty and n < square and board.cells[n] is None and _order_free(board, n, square))
+            ]
             for t in distinct_tiles(hand):
-                for first in self.candidates[square].get(t, ()):
-                    total += _count_after(board, hand, square, first, self.empties, self.exchanges)
+                firsts = self.candidates[square].get(t, ())
+                if not firsts:
+                    continue
+                # the hand after any first of tile ``t`` on ``square`` (the rotation does not matter)
+                tiles1 = distinct_tiles(_after_first(board, hand, square, firsts[0])[1])
+                per_first = 0
+                for t1 in tiles1:
+                    if on_empty:
+                        per_first += self.empties[t1].span_len(square + 1, SQUARE_COUNT, holes)
+                        per_first += sum(self.empties[t1].span_len(r, r + 1, ()) for r in racers)
+                    else:
+                        per_first += self.empties[t1].span_len(0, SQUARE_COUNT, holes)
+                    per_first += self.exchanges[t1].span_len(0, SQUARE_COUNT, holes)
+                total += per_first * len(firsts)
+                for first in firsts:
+                    laid_edges = ORIENTATION[(first.tile, first.rotation)].edges
+                    for n, must, forbid, edge in counted:
+                        if edge is not None:
+                            bit = 1 << edge
+                            must, forbid = must & ~bit, forbid & ~bit
+                            if laid_edges >> (edge ^ 2) & 1:
+                                must |= bit
+                            elif laid_edges:
+                                forbid |= bit
+                        key = (n, must, forbid, tiles1)
+                        found = on_neighbour.get(key)
+                        if found is None:
+                            # the neighbour reads only the edges of the board (stops claimed do not matter)
+                            board1 = board.with_tile(square, ORIENTATION[(first.tile, first.rotation)])
+                            found = sum(len(c) for c in square_candidates(board1, n, tiles1).values())
+                            on_neighbour[key] = found
+                        total += found
         for first, partner in joint_firsts(board, hand):
-            square = square_index(first.row, first.col)
-            board1, hand1 = apply(
-                board, hand, outcome(board, first, square, ORIENTATION[(first.tile, first.rotation)])
-            )
+            board1, hand1 = _after_first(board, hand, square_index(first.row, first.col), first)
             total += len(tuple(exchanges_at(board1, partner, hand1)))
         return total
+
+
+def _after_first(board: Board, hand: tuple[str, ...], square: int, first: Placement) -> tuple[Board, tuple[str, ...]]:
+    """The board and hand after ``first`` on ``square``."""
+    return apply(board, hand, outcome(board, first, square, ORIENTATION[(first.tile, first.rotation)]))
+
+
+def _shared_edge(n: int, square: int) -> int | None:
+    """The edge of ``n`` that faces ``square`` if the rules read it there (an open edge), else None."""
+    for e, other in STATIC_CONSTRAINT[n].open:
+        if other == square:
+            return e
+    return None
 
 
 def legal_pairs(board: Board, hand: tuple[str, ...]) -> list[Pair]:
@@ -218,34 +276,3 @@ def _after(
             if found:
                 yield first, found
 
-
-def _count_after(
-    board: Board,
-    hand: tuple[str, ...],
-    square: int,
-    first: Placement,
-    empties: dict[str, _Index],
-    exchanges: dict[str, _Index],
-) -> int:
-    """How many pairs :func:`_after` yields for ``first``."""
-    board1, hand1 = apply(
-        board, hand, outcome(board, first, square, ORIENTATION[(first.tile, first.rotation)])
-    )
-    tiles1 = distinct_tiles(hand1)
-    neighbours = [n for n in NEIGHBOUR[square] if n >= 0 and n not in STOP_AT]
-    holes = sorted([square, *neighbours])
-    on_empty = board.cells[square] is None
-    racers = [r for r in _racing(board, square) if r < square] if on_empty else []
-    total = 0
-    for t in tiles1:
-        if on_empty:
-            total += empties[t].span_len(square + 1, SQUARE_COUNT, holes)
-            total += sum(empties[t].span_len(r, r + 1, ()) for r in racers)
-        else:
-            total += empties[t].span_len(0, SQUARE_COUNT, holes)
-        total += exchanges[t].span_len(0, SQUARE_COUNT, holes)
-    for n in neighbours:
-        if on_empty and n < square and board.cells[n] is None and _order_free(board, n, square):
-            continue  # listed with n first
-        total += sum(len(found) for found in square_candidates(board1, n, tiles1).values())
-    return total
