@@ -76,3 +76,12 @@ def test_threads_share_one_production() -> None:
     for t in threads:
         t.join()
     assert sorted(x for page in pages for x in page) == list(range(50_000))
+
+
+def test_what_a_seat_may_send_stays_lazy_with_resign_last() -> None:
+    state = sample_states()[1]
+    sendable = GAME.sendable(state, state.turn)
+    assert isinstance(sendable, LazySequence)
+    assert sendable[:3] == list(GAME.legal_actions(state, state.turn)[:3])
+    assert len(sendable) == len(GAME.legal_actions(state, state.turn)) + 1
+    assert sendable[len(sendable) - 1].TYPE == "resign"
