@@ -29,7 +29,6 @@ from service.schemas.responses import (
     GameCreatedSchema,
     GamesPageSchema,
     GameViewSchema,
-    LegalActionsSchema,
 )
 from service.text import json_text
 
@@ -47,7 +46,6 @@ _GAME_CREATED = GameCreatedSchema()
 _GAME_VIEW = GameViewSchema()
 _GAMES_PAGE = GamesPageSchema()
 _LEGAL_ACTIONS_QUERY = LegalActionsQuerySchema()
-_LEGAL_ACTIONS = LegalActionsSchema()
 _LIST_GAMES_QUERY = ListGamesQuerySchema()
 _STREAM_QUERY = StreamQuerySchema()
 _VIEW_QUERY = ViewQuerySchema()
@@ -137,14 +135,11 @@ def legal_actions(game_id: str) -> dict[str, Any]:
     everything = rt.queries.legal_actions(loaded, seat)
     start, end = q["cursor"], q["cursor"] + q["limit"]
     actions = [a.to_body() for a in everything[start:end]]
-    return _LEGAL_ACTIONS.dump({
-        "game_id": game_id,
-        "version": loaded.version,
-        "seat": seat,
-        "total": len(everything),
-        "next_cursor": end if end < len(everything) else None,
-        "actions": actions,
-    })
+    total = len(everything)
+    # the same dict as LegalActionsSchema().dump, in one pass (schemas/fastdump.py)
+    return fastdump.legal_actions_page(
+        game_id, loaded.version, seat, total, end if end < total else None, actions
+    )
 
 
 @bp.post("/games/<game_id>/actions")

@@ -33,3 +33,16 @@ def event(rendered: Mapping[str, Any]) -> dict[str, Any]:
 def action_result(version: int, events: Sequence[Mapping[str, Any]], replayed: bool) -> dict[str, Any]:
     """The ``POST .../actions`` answer as ``ActionResultSchema().dump`` writes it."""
     return {"version": version, "events": [event(e) for e in events], "replayed": replayed}
+
+
+#: LegalActionsSchema's fields, in its order (all required).
+LEGAL_ACTIONS_FIELDS = ("game_id", "version", "seat", "total", "next_cursor", "actions")
+
+
+def legal_actions_page(
+    game_id: str, version: int, seat: int, total: int, next_cursor: int | None, actions: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """A ``GET .../legal-actions`` page as ``LegalActionsSchema().dump`` writes it
+    (up to 10,000 action bodies: marshmallow's per-item field calls were most of a page's cost)."""
+    return {"game_id": game_id, "version": version, "seat": seat, "total": total, "next_cursor": next_cursor,
+            "actions": [dict(a) for a in actions]}

@@ -27,3 +27,17 @@ def test_fastdump_knows_every_field_of_the_schemas() -> None:
     assert set(EventSchema().fields) == set(EVENT_REQUIRED) | set(EVENT_OPTIONAL)
     assert {n for n, f in EventSchema().fields.items() if f.required} == set(EVENT_REQUIRED)
     assert set(ActionResultSchema().fields) == {"version", "events", "replayed"}
+
+
+def test_a_legal_actions_page_is_what_the_schema_writes() -> None:
+    from service.schemas.fastdump import LEGAL_ACTIONS_FIELDS, legal_actions_page
+    from service.schemas.responses import LegalActionsSchema
+
+    actions = [{"type": "lay_tiles", "placements": [{"row": 1, "col": 2, "tile": "curve", "rotation": 3}]},
+               {"type": "start_ride", "terminal": "Presidio"}]
+    for cursor in (None, 2):
+        fast = legal_actions_page("g", 9, 1, 5, cursor, actions)
+        slow = LegalActionsSchema().dump({"game_id": "g", "version": 9, "seat": 1, "total": 5,
+                                          "next_cursor": cursor, "actions": actions})
+        assert fast == slow and list(fast) == list(slow)
+    assert tuple(LegalActionsSchema().fields) == LEGAL_ACTIONS_FIELDS
