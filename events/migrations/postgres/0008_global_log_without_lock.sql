@@ -62,6 +62,7 @@ CREATE TRIGGER events_append_only
     FOR EACH STATEMENT EXECUTE FUNCTION cablecar_events_append_only();
 
 DROP FUNCTION cablecar_append(text, bigint, text, text, text, text, text, text[], text);
+DROP FUNCTION cablecar_append_precheck(text, bigint, text, bigint);  -- inlined below
 DROP FUNCTION cablecar_append_one(text, bigint, text, text, text, text, text, integer, text, integer, text, text,
                                   text[], text);
 
