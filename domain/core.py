@@ -19,11 +19,13 @@ import dataclasses
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from domain.body import ENVELOPE_KEYS, build, dump_fields, malformed
 from domain.clocks import NO_TIME_CONTROL, Moment, TimeControl
 from domain.errors import GameFinished, IllegalAction, MalformedAction, NotYourTurn
+from domain.lazy import LazySequence
 
 #: a JSON value (the one alias of the project)
 JSON = Any
@@ -295,14 +297,18 @@ class GameDefinition(Generic[S]):
         return decision.events
 
 
-    def sendable(self, state: S, seat: int) -> list[Action]:
+    def sendable(self, state: S, seat: int) -> Sequence[Action]:
         """Every action ``seat`` may send now: its legal moves, then
-        ``resign`` while it is still in and the game is not over."""
+        ``resign`` while it is still in and the game is not over (a lazy
+        list of moves stays lazy: a first page must not wait for all of them)."""
         from domain.forfeits import Resign  # imports this module
 
         if self.is_over(state) or not 0 <= seat < self.seat_count(state) or self.seat_standings(state)[seat] != "in":
             return []
-        return [*self.legal_actions(state, seat), Resign()]
+        legal = self.legal_actions(state, seat)
+        if isinstance(legal, LazySequence):
+            return LazySequence(chain(legal, (Resign(),)), lambda: len(legal) + 1)
+        return [*legal, Resign()]
 
     def moment(self, state: S, at: float) -> Moment:
         """What the clocks need to know of ``state``, reached at time ``at``."""

@@ -13,6 +13,7 @@ from service import problems
 from service.cache import StateCache, open_cache
 from service.commands import GameCommands
 from service.config import Settings
+from service.jsonprovider import OrjsonProvider
 from service.keys import require_secret_key
 from service.queries import GameQueries
 from service.runtime import Runtime
@@ -47,9 +48,9 @@ def create_app(
     cache = cache or open_cache(settings)
     # No default /static/ route: the web page's files are served by routes/web.py, with its headers.
     app = Flask(__name__, static_folder=None)
+    app.json = OrjsonProvider(app)
     app.config["PROBLEM_BASE"] = settings.problem_base
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
-    app.json.sort_keys = False  # type: ignore[attr-defined]
     queries = GameQueries(store, cache)
     commands = GameCommands(queries, store)
     timekeeper = Timekeeper(queries, store, clock)

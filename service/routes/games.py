@@ -15,6 +15,7 @@ from service.presentation import game_summary, game_view
 from service.ratelimit import limits
 from service.routes.edge import authorization, creation_key, json_body
 from service.runtime import runtime
+from service.schemas import fastdump
 from service.schemas.requests import (
     MAX_INT,
     CreateGameSchema,
@@ -25,12 +26,10 @@ from service.schemas.requests import (
     ViewQuerySchema,
 )
 from service.schemas.responses import (
-    ActionResultSchema,
     EventsPageSchema,
     GameCreatedSchema,
     GamesPageSchema,
     GameViewSchema,
-    LegalActionsSchema,
 )
 from service.text import json_text
 
@@ -40,7 +39,6 @@ bp = Blueprint("games", __name__, url_prefix="/v1")
 VERSION_MAX = 2**53
 
 # schemas are built once: building one copies all its fields
-_ACTION_RESULT = ActionResultSchema()
 _CREATE_GAME = CreateGameSchema()
 _EVENTS_PAGE = EventsPageSchema()
 _EVENTS_QUERY = EventsQuerySchema()
@@ -48,7 +46,6 @@ _GAME_CREATED = GameCreatedSchema()
 _GAME_VIEW = GameViewSchema()
 _GAMES_PAGE = GamesPageSchema()
 _LEGAL_ACTIONS_QUERY = LegalActionsQuerySchema()
-_LEGAL_ACTIONS = LegalActionsSchema()
 _LIST_GAMES_QUERY = ListGamesQuerySchema()
 _STREAM_QUERY = StreamQuerySchema()
 _VIEW_QUERY = ViewQuerySchema()
@@ -144,22 +141,19 @@ def legal_actions(game_id: str) -> dict[str, Any]:
     everything = rt.queries.legal_actions(loaded, seat)
     start, end = q["cursor"], q["cursor"] + q["limit"]
     actions = [a.to_body() for a in everything[start:end]]
-    return _LEGAL_ACTIONS.dump({
-        "game_id": game_id,
-        "version": loaded.version,
-        "seat": seat,
-        "total": len(everything),
-        "next_cursor": str(end) if end < len(everything) else None,
-        "actions": actions,
-    })
+    total = len(everything)
+    # the same dict as LegalActionsSchema().dump, in one pass (schemas/fastdump.py)
+    return fastdump.legal_actions_page(
+        game_id, loaded.version, seat, total, str(end) if end < total else None, actions
+    )
 
 
 @bp.post("/games/<game_id>/actions")
 def post_action(game_id: str) -> tuple[dict[str, Any], int]:
     """Send one action for the caller's seat."""
     outcome = runtime().commands.act(game_id, _action_request())
-    result = {"version": outcome.version, "events": list(outcome.events), "replayed": outcome.replayed}
-    return _ACTION_RESULT.dump(result), 201
+    # the hottest answer: the same dict as ActionResultSchema().dump, in one pass (schemas/fastdump.py)
+    return fastdump.action_result(outcome.version, outcome.events, outcome.replayed), 201
 
 
 def _action_request() -> ActionRequest:
