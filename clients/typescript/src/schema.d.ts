@@ -91,6 +91,12 @@ export interface paths {
          *     `"open_deal": true` is the deal made from the caller's `seed` alone (reproducible by anyone who knows it);
          *     every view, listing and export then shows `open_deal: true`.
          *
+         *     `time_control` sets the game's deadlines (see *Time controls, resignations and forfeits*): omitted or `null`
+         *     it is `{"kind": "none"}`. A `time_control` that is not an object is `400 invalid_request`; an unknown
+         *     `kind`, a missing or unknown field, a time that is not a whole number of seconds or out of range (1 s to
+         *     7 days; an increment 0 s to 7 days) is `422 invalid_config` with `reason` `time_control`. Nothing is
+         *     written then. A timed game's clocks start with its opening events. The answer echoes the `time_control`.
+         *
          *     No token is needed, unless the operator accepts new games from organisers only (`401 unauthorized`
          *     without an organiser token). Sent with an **organiser token**, the game becomes the organiser's: its
          *     webhooks cover it and the organiser reads it like a spectator (a wrong organiser token is
@@ -119,7 +125,11 @@ export interface paths {
          *     with a matching `If-None-Match` the answer is `304` without a body.
          *
          *     The fields every view has are fixed (`GameViewCommon`); each game type adds its own (`TtrSfView`,
-         *     `CableCarView`), told apart by `type`.
+         *     `CableCarView`), told apart by `type`. Every view has `time_control`, `clocks` and `deadline` (see *Time
+         *     controls, resignations and forfeits*) and each player's `standing`.
+         *
+         *     Reading a timed game at its current version first appends the timeouts already due (the answer, and its
+         *     `ETag`, is then the version after them); `?at=N` only replays.
          */
         get: operations["getGame"];
         put?: never;
@@ -140,7 +150,9 @@ export interface paths {
         /**
          * Every action the caller's seat may send now
          * @description With a seat token: every action the rules allow that seat now, each a ready-to-send body for
-         *     `POST /v1/games/{id}/actions`. Empty when the seat is not in `active_seats` or the game is finished.
+         *     `POST /v1/games/{id}/actions`. While the seat is still in (it has not resigned or timed out) and the game is
+         *     not over, the last entry is `{"type": "resign"}`; it is the only entry when the seat is not in
+         *     `active_seats`. Empty for a seat that is out and once the game is over (finished or cancelled).
          *
          *     The list is paged in a fixed order (a cable-car turn can have well over 100 000 legal pairs of tile
          *     placements): `total` counts them all; pass `next_cursor` back as `cursor` for the next page. The cursor
@@ -152,7 +164,8 @@ export interface paths {
          *     exchanges last; each placement is written in the lowest rotation giving its track layout, and two
          *     placements on empty squares whose order does not matter are listed once, lower square first (the other
          *     order and the equivalent rotations are accepted too). A client can therefore build a turn
-         *     incrementally: read pages until the first placement's square changes.
+         *     incrementally: read pages until the first placement's square changes. `resign` is always last (and counted
+         *     in `total`).
          */
         get: operations["getLegalActions"];
         put?: never;
@@ -177,6 +190,15 @@ export interface paths {
          * @description With a seat token: one action. The body is one of the action bodies of the game's type (the `type` field
          *     tells which), optionally with `expected_version`. An accepted action answers `201` with the new version and
          *     the events it wrote (redacted for the caller). A refused action writes nothing.
+         *
+         *     `{"type": "resign"}` (both game types) gives up for the token's seat at any time before the end, also out
+         *     of turn; it writes `seat_resigned` and what the forfeit rules make follow (ttr-sf: the default setup
+         *     choices it owed, the turn passed on; when one seat is left in, `game_ended` with reason `forfeit`). See
+         *     *Time controls, resignations and forfeits*. A seat that is already out gets `422 illegal_action`
+         *     (`already_out`).
+         *
+         *     In a timed game the timeouts already due are appended first; an action racing a timeout with
+         *     `expected_version` gets `409 stale_version` if the timeout was first.
          */
         post: operations["postAction"];
         delete?: never;
@@ -195,9 +217,10 @@ export interface paths {
         /**
          * The event log as the caller may see it
          * @description The events after the `cursor` (from the first without one), ascending, at most `limit`. Other seats' secrets
-         *     are redacted (set to `null`) until the game is finished; then every payload is complete and carries its
-         *     hash-chain links. Page on with `cursor=next_cursor` until `next_cursor` is `null`. (`after` and
-         *     `next_after`, the event `seq` to continue after, still answer for older clients.)
+         *     are redacted (set to `null`) until the game is over (finished or cancelled); then every payload is complete
+         *     and carries its hash-chain links. Page on with `cursor=next_cursor` until `next_cursor` is `null`. (`after`
+         *     and `next_after`, the event `seq` to continue after, still answer for older clients.) Reading a timed game
+         *     first appends the timeouts already due.
          */
         get: operations["listEvents"];
         put?: never;
@@ -222,8 +245,11 @@ export interface paths {
          *     * `retry: 2000` first (reconnect delay for `EventSource`);
          *     * one message per event: `id: <seq>` and `data: <Event JSON>` (as in `GET /v1/games/{id}/events`);
          *     * `: keep-alive` comment lines while nothing happens;
-         *     * once the game is finished: `event: end` with `data: {"version": N, "status": "finished"}`, then the
-         *       server closes the stream.
+         *     * once the game is over: `event: end` with `data: {"version": N, "status": "finished"}` (also for a game
+         *       its host cancelled: its last event is then `game_cancelled`), then the server closes the stream.
+         *
+         *     A timeout, a resignation and a cancel arrive like any other event (`seat_timed_out`, `seat_resigned`,
+         *     `game_cancelled`).
          *
          *     The server also closes an open stream after a few minutes (300 s by default), and at once when
          *     the worker serving it stops; reconnect with `Last-Event-ID`. Opening streams is rate limited per
@@ -260,9 +286,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The complete record of a finished game
-         * @description Once the game is finished: every event unredacted with its full envelope and hash-chain links, the seed and
-         *     salt behind `seed_commitment`, the result, and the chain's head. Anybody can recompute the hash chain, check
+         * The complete record of a finished (or cancelled) game
+         * @description Once the game is over (finished, or cancelled by its host): every event unredacted with its full envelope
+         *     and hash-chain links, the seed and salt behind `seed_commitment`, the result (`null` for a cancelled game),
+         *     and the chain's head. Anybody can recompute the hash chain, check
          *     `sha256(salt + ":" + seed)` against the commitment, and replay the game with the published rules.
          *
          *     `Accept: application/x-ndjson` gives the same record as newline-delimited JSON (`ExportLine`s: a first line
@@ -311,8 +338,10 @@ export interface paths {
          * Verify a stored game
          * @description Runs the offline verifier (`cablecar verify`) on the stored game: the hash chain, the seed against the
          *     commitment made at creation, the opening events re-derived from the seed, every move replayed through the
-         *     rules, and the final status and result. For a game in progress the server uses its secret seed without
-         *     revealing it. `ok` is true when every check passed.
+         *     rules (and every timeout checked against the recorded timestamps: the seat's deadline, derived from the
+         *     events before it, had passed when it was recorded; its consequences are the forfeit rules'), and the final
+         *     status and result. For a game in progress the server uses its secret seed without revealing it. `ok` is
+         *     true when every check passed.
          */
         get: operations["auditGame"];
         put?: never;
@@ -340,6 +369,37 @@ export interface paths {
          *     (`409 game_finished`).
          */
         post: operations["rotateSeatToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the game with no result (host token only)
+         * @description The host ends the game before its end, during setup or play: the server appends `game_cancelled` (payload
+         *     `{}`, envelope `seat` `null`). The game's `status` becomes `cancelled`, `result` is `null`, no seat wins or
+         *     ranks, and no further action, timeout or cancel is accepted. Like a finished game, a cancelled one is over:
+         *     its views and event log hide nothing, it can be exported and audited, and a batch counts it as done. The
+         *     organiser's webhooks get `game.cancelled` (no `game.finished`).
+         *
+         *     Only the game's **host token** may do this: no token (or a malformed or wrong one) is
+         *     `401 unauthorized`; a seat token of the game, an organiser token, or a token of another game is
+         *     `403 forbidden`. There is no body (one sent is ignored). A game that is already over (finished, or cancelled
+         *     before) is `409 game_finished` and nothing is written.
+         *
+         *     The answer is the game as a spectator sees it after the cancel, with `ETag` its version.
+         */
+        post: operations["cancelGame"];
         delete?: never;
         options?: never;
         head?: never;
@@ -405,8 +465,15 @@ export interface paths {
         /**
          * Create every game of a tournament round at once
          * @description With an organiser token: creates one game per table, **all or none**. Every table is set up first; a table
-         *     that cannot be created (player count, start seat) is refused with its index in `table` and nothing at all is
-         *     written. The answer holds every game with every seat token and host token, shown only here.
+         *     that cannot be created (player count, start seat, time control) is refused with its index in `table` and
+         *     nothing at all is written. The answer holds every game with every seat token and host token, shown only
+         *     here.
+         *
+         *     `time_control` at the top level applies to every table; a table's own `time_control` (an object, also
+         *     `{"kind": "none"}`) replaces it for that table, while an absent or `null` one keeps the batch's. Without
+         *     either, the table is untimed. A bad top-level `time_control` is reported on the first table it applies to.
+         *     See *Time controls, resignations and forfeits*: with a time control, a round finishes even when players
+         *     vanish.
          *
          *     Each game is an ordinary game (play it with its seat tokens) that remembers its batch: `GET /v1/games?batch=`
          *     lists them, and the organiser's webhooks cover them.
@@ -430,7 +497,9 @@ export interface paths {
         };
         /**
          * A batch's games and how far each is
-         * @description With the organiser token that created the batch. Games are in table order.
+         * @description With the organiser token that created the batch. Games are in table order, each with its stored status (a
+         *     timeout that is due shows once the sweeper, or a read of that game, has appended it). `finished` is true
+         *     once every game is over (finished or cancelled).
          */
         get: operations["getBatch"];
         put?: never;
@@ -452,8 +521,12 @@ export interface paths {
          * Per table, the players' scores, ranks and winners (JSON or CSV)
          * @description With the organiser token that created the batch. For each table: its players with `score` and `rank`
          *     (ttr-sf: the final total, ranked by total then completed tickets, ties sharing a rank; cable-car: the
-         *     winner ranks 1, the others 2), `winner`, and `completed_tickets` (ttr-sf). Tables still being played are
-         *     listed unranked.
+         *     winner ranks 1, the others 2), `winner`, `completed_tickets` (ttr-sf) and `standing` (`in`: played on to
+         *     the end or still playing; `resigned`; `timed_out`). A seat that is out ranks below every seat still in,
+         *     whatever its points (seats out rank among themselves in the usual order); when one seat is left in it wins
+         *     (`reason` `forfeit`). Tables still being played, and cancelled tables, are listed unranked. The timeouts
+         *     due in a timed table are appended before it is reported. `finished` is true once every table is over
+         *     (finished or cancelled).
          *
          *     `Accept: text/csv` (or the older `?format=csv`) gives the same as CSV (`BatchResultsCsv`).
          *     `GET /v1/batches/{batch_id}/results.csv` always answers CSV, for clients (and generated ones) that type each
@@ -505,7 +578,9 @@ export interface paths {
          * Register a webhook (its signing secret is shown once)
          * @description With an organiser token: the server will POST a `WebhookDelivery` to `url` for each of `events` that happens
          *     after now in the organiser's games (those created with its token: batches, and `POST /v1/games` sent with
-         *     it), or only in `batch`'s games. See the top-level `webhooks` section for the request the receiver gets and
+         *     it), or only in `batch`'s games. `events` are some of `game.started`, `game.seat_out` (a seat resigned or
+         *     timed out; one delivery per seat), `game.finished` and `game.cancelled` (the host cancelled the game);
+         *     without `events`, all four. See the top-level `webhooks` section for the request the receiver gets and
          *     how to check its signature with `secret`, which is shown only in this answer.
          *
          *     Deliveries go to public addresses only: a `url` naming a loopback, private, link-local or other non-public
@@ -712,9 +787,14 @@ export interface webhooks {
         put?: never;
         /**
          * What a registered webhook URL receives
-         * @description For every subscribed event (`game.started`: a game's opening events were stored; `game.finished`: its last
-         *     move was) the server POSTs a `WebhookDelivery` to the webhook's URL, from a background dispatcher that reads
-         *     the event log: a player's action never waits for, or fails because of, a webhook.
+         * @description For every subscribed event (`game.started`: a game's opening events were stored; `game.seat_out`: a seat
+         *     resigned or timed out, one delivery per seat, while the game may go on; `game.finished`: its last move was,
+         *     also when it ended by forfeit; `game.cancelled`: its host cancelled it) the server POSTs a `WebhookDelivery`
+         *     to the webhook's URL, from a background dispatcher that reads the event log: a player's action never waits
+         *     for, or fails because of, a webhook. The `game.finished` result says per seat whether it played to the end
+         *     (`standing` `in`), resigned or timed out; a `game.seat_out` body names the seat in `seat` (`seat`,
+         *     `standing`, and the `seq` of its `seat_resigned` or `seat_timed_out` event). A game its host cancelled
+         *     sends `game.cancelled` and no `game.finished`.
          *
          *     **Check the signature** before trusting a body: `X-CableCar-Signature` is `sha256=` followed by the hex
          *     HMAC-SHA256 of the raw request body, keyed with the webhook's `secret`. Compare in constant time.
@@ -749,18 +829,21 @@ export interface components {
         GameTypeId: "ttr-sf" | "cable-car";
         /**
          * @description A status to filter on: `setup` (setup choices still to make), `playing`, `last_round` (ttr-sf: the final
-         *     round has started), `finished`.
+         *     round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended by its host with
+         *     no result).
          * @enum {string}
          */
-        GameStatus: "setup" | "playing" | "last_round" | "finished";
+        GameStatus: "setup" | "playing" | "last_round" | "finished" | "cancelled";
         /**
          * @description A game's status in an answer: `setup` (setup choices still to make), `playing`, `last_round` (ttr-sf: the
-         *     final round has started), `finished`. Open: a later server may answer a status not listed here; a client
+         *     final round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended by its host
+         *     with no result). Open: a later server may answer a status not listed here; a client
          *     should treat one it does not know as "not playable by me now".
          * @example setup
          * @example playing
          * @example last_round
          * @example finished
+         * @example cancelled
          */
         GameStatusValue: string;
         /**
@@ -969,6 +1052,12 @@ export interface components {
              * @default 0
              */
             start_seat?: number;
+            /**
+             * @description The game's deadlines (see *Time controls, resignations and forfeits*); omitted or `null`:
+             *     `{"kind": "none"}`. Not an object: `400 invalid_request`; an unknown kind, a missing or unknown field, or
+             *     a time that is not a whole number or out of range: `422 invalid_config` (`reason` `time_control`).
+             */
+            time_control?: components["schemas"]["TimeControl"] | null;
         };
         /** @description One entry per seat, 2 to 4 for `ttr-sf`; names must differ, ignoring case (`400 invalid_request`). */
         TtrSfPlayers: components["schemas"]["PlayerIn"][];
@@ -979,6 +1068,11 @@ export interface components {
             open_deal?: components["schemas"]["OpenDealRequest"];
             /** @default 0 */
             start_seat?: number;
+            /**
+             * @description This table's time control; it replaces the batch's (`{"kind": "none"}` makes the table untimed).
+             *     Omitted or `null`: the batch's.
+             */
+            time_control?: components["schemas"]["TimeControl"] | null;
         };
         /** @description A batch of `ttr-sf` games, one per table. */
         CreateTtrSfBatch: {
@@ -990,6 +1084,11 @@ export interface components {
             /** @description At most the server's table cap (`CABLECAR_MAX_BATCH_TABLES`, 50 by default; more is `400`). */
             tables: components["schemas"]["TtrSfTable"][];
             name?: components["schemas"]["Label"];
+            /**
+             * @description Every table's time control (as in `POST /v1/games`), unless a table names its own; omitted or `null`:
+             *     none.
+             */
+            time_control?: components["schemas"]["TimeControl"] | null;
         };
         /** @description A new `cable-car` game (2 to 6 players). Player names are in seat order. */
         CreateCableCarGame: {
@@ -1006,6 +1105,12 @@ export interface components {
              * @default 0
              */
             start_seat?: number;
+            /**
+             * @description The game's deadlines (see *Time controls, resignations and forfeits*); omitted or `null`:
+             *     `{"kind": "none"}`. Not an object: `400 invalid_request`; an unknown kind, a missing or unknown field, or
+             *     a time that is not a whole number or out of range: `422 invalid_config` (`reason` `time_control`).
+             */
+            time_control?: components["schemas"]["TimeControl"] | null;
         };
         /** @description One entry per seat, 2 to 6 for `cable-car`; names must differ, ignoring case (`400 invalid_request`). */
         CableCarPlayers: components["schemas"]["PlayerIn"][];
@@ -1016,6 +1121,11 @@ export interface components {
             open_deal?: components["schemas"]["OpenDealRequest"];
             /** @default 0 */
             start_seat?: number;
+            /**
+             * @description This table's time control; it replaces the batch's (`{"kind": "none"}` makes the table untimed).
+             *     Omitted or `null`: the batch's.
+             */
+            time_control?: components["schemas"]["TimeControl"] | null;
         };
         /** @description A batch of `cable-car` games, one per table. */
         CreateCableCarBatch: {
@@ -1027,11 +1137,114 @@ export interface components {
             /** @description At most the server's table cap (`CABLECAR_MAX_BATCH_TABLES`, 50 by default; more is `400`). */
             tables: components["schemas"]["CableCarTable"][];
             name?: components["schemas"]["Label"];
+            /**
+             * @description Every table's time control (as in `POST /v1/games`), unless a table names its own; omitted or `null`:
+             *     none.
+             */
+            time_control?: components["schemas"]["TimeControl"] | null;
         };
         /** @description A tag mixed with the server's secret seed (reproducible per table, not predictable). With `open_deal` it alone fixes every shuffle and die roll. Omit it (or send `null`) for a random server seed. */
         Seed: string | null;
         /** @description A label, e.g. the round (no control characters). */
         Label: string | null;
+        /**
+         * @description Whether a seat is still in (`in`; it stays `in` once the game ended if it played to the end), `resigned`,
+         *     or `timed_out` (its deadline passed). A seat that resigned or timed out is out: its turns are skipped, it
+         *     never wins and it ranks below every seat still in (see *Time controls, resignations and forfeits*). Open:
+         *     treat a value you do not know as out.
+         * @example in
+         * @example resigned
+         * @example timed_out
+         */
+        Standing: string;
+        /**
+         * @description How long the seats may think (see *Time controls, resignations and forfeits*): `kind` tells which. In a view
+         *     it is the control as created, a `clock` with its `increment_seconds` always shown.
+         */
+        TimeControl: components["schemas"]["NoTimeControl"] | components["schemas"]["PerTurnTimeControl"] | components["schemas"]["ClockTimeControl"];
+        /** @description No deadlines (the default). */
+        NoTimeControl: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "none";
+        };
+        /**
+         * @description Each turn must be finished within `seconds`; the setup steps (ttr-sf) within `setup_seconds`, by default
+         *     `seconds`. A seat whose turn is not running always has a whole turn ahead.
+         */
+        PerTurnTimeControl: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "per_turn";
+            /**
+             * @description Seconds per turn (1 s to 7 days).
+             * @example 60
+             */
+            seconds: number;
+            /**
+             * @description Seconds for each seat's setup steps (1 s to 7 days); default `seconds`.
+             * @example 300
+             */
+            setup_seconds?: number;
+        };
+        /**
+         * @description A chess clock per seat: the bank starts at `initial_seconds`, drains while the seat is active and gains
+         *     `increment_seconds` for every turn the seat completes. With `setup_seconds` the setup steps (ttr-sf) use
+         *     that separate allowance and leave the bank alone; without it they drain the bank.
+         */
+        ClockTimeControl: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "clock";
+            /**
+             * @description Each seat's bank at the start (1 s to 7 days).
+             * @example 600
+             */
+            initial_seconds: number;
+            /**
+             * @description Added to the bank for every completed turn (0 s to 7 days).
+             * @default 0
+             * @example 5
+             */
+            increment_seconds?: number;
+            /**
+             * @description A separate allowance for each seat's setup steps (1 s to 7 days); without it they drain the bank.
+             * @example 120
+             */
+            setup_seconds?: number;
+        };
+        /** @description One seat's clock at the view's version. */
+        SeatClock: {
+            seat: components["schemas"]["Seat"];
+            /**
+             * @description Seconds the seat had left at the view's version (the time of its last event), to the millisecond. For
+             *     `per_turn`: a running seat's time left in its turn (or setup), a waiting seat a whole turn; for `clock`:
+             *     the bank less the time a running seat had used of it by then (or what was left of its separate setup
+             *     allowance).
+             * @example 12.5
+             */
+            remaining_seconds: number;
+            /** @description Whether the seat's time is running (it is active and the game is not over). */
+            running: boolean;
+        };
+        /**
+         * @description Every seat's clock at the view's version, in seat order; empty for an untimed game. Once the game is over
+         *     no clock runs.
+         */
+        SeatClocks: components["schemas"]["SeatClock"][];
+        /**
+         * Format: date-time
+         * @description When the earliest running deadline passes (ISO 8601, UTC), or `null` (untimed, or over). The seat whose
+         *     clock runs out then is timed out by the server (see *Time controls, resignations and forfeits*).
+         * @example 2025-05-01T12:05:12.500000Z
+         */
+        Deadline: string | null;
         GameCreated: {
             /** @description The game id. */
             id: string;
@@ -1043,8 +1256,9 @@ export interface components {
             seed_source: components["schemas"]["SeedSource"];
             open_deal?: components["schemas"]["OpenDeal"];
             seats: components["schemas"]["SeatToken"][];
-            /** @description The host's token (reads the game; cannot act). Shown only here. */
+            /** @description The host's token (reads the game, rotates seat tokens, cancels; cannot act). Shown only here. */
             host_token: string;
+            time_control: components["schemas"]["TimeControl"];
         };
         SeatToken: {
             seat: components["schemas"]["Seat"];
@@ -1098,7 +1312,10 @@ export interface components {
             /** @description The game's seed commitment. */
             seed_commitment?: string | null;
             open_deal?: components["schemas"]["OpenDeal"];
-            /** @description The seats that may act now (several during setup, none once finished). */
+            /**
+             * @description The seats that may make a move now (several during setup, none once the game is over). Any seat still
+             *     in may also resign at any time.
+             */
             active_seats: components["schemas"]["Seat"][];
             /** @description The face-up row, slot 0 first; `null` marks an empty slot (deck and discard pile both empty). */
             face_up: (components["schemas"]["TtrCard"] | null)[];
@@ -1126,7 +1343,8 @@ export interface components {
             };
             /**
              * @description Finer than `status`: `setup`, `turn_start`, `second_draw` (the seat took one card and must take a
-             *     second), `choosing_tickets` (the seat drew tickets and must keep some), `finished`. Open: a later
+             *     second), `choosing_tickets` (the seat drew tickets and must keep some), `finished` (once over, also
+             *     cancelled). Open: a later
              *     server may add phases, so treat an unknown value as "not my move to plan".
              * @example setup
              * @example turn_start
@@ -1135,7 +1353,7 @@ export interface components {
              * @example finished
              */
             phase?: string;
-            /** @description The seat whose turn it is (`null` during setup and once finished). */
+            /** @description The seat whose turn it is (`null` during setup and once over). */
             turn?: components["schemas"]["Seat"] | null;
             start_seat?: components["schemas"]["Seat"];
             /** @description During the last round, the turns left before the end; else `null`. */
@@ -1143,8 +1361,11 @@ export interface components {
             /** @description One entry per seat, in seat order. */
             players: components["schemas"]["TtrSfPlayer"][];
             me?: components["schemas"]["TtrSfMe"];
-            /** @description Once finished, the final result; else `null`. */
+            /** @description Once finished, the final result; `null` before, and for a cancelled game. */
             result?: components["schemas"]["TtrSfResult"] | null;
+            time_control: components["schemas"]["TimeControl"];
+            clocks: components["schemas"]["SeatClocks"];
+            deadline: components["schemas"]["Deadline"];
         } & {
             [key: string]: unknown;
         };
@@ -1188,13 +1409,14 @@ export interface components {
             pending_ticket_count?: number;
             /** @description Souvenir symbols held. */
             souvenirs: string[];
-            /** @description Route ids claimed, in claim order. */
+            /** @description Route ids claimed, in claim order (they stay claimed when the seat is out). */
             routes?: string[];
-            /** @description Once finished only, the cards held (colour → count). */
+            standing: components["schemas"]["Standing"];
+            /** @description Once over only, the cards held (colour → count). */
             hand?: {
                 [key: string]: number;
             };
-            /** @description Once finished only, the tickets kept. */
+            /** @description Once over only, the tickets kept. */
             tickets?: components["schemas"]["TtrTicket"][];
         } & {
             [key: string]: unknown;
@@ -1217,12 +1439,17 @@ export interface components {
             [key: string]: unknown;
         };
         TtrSfResult: {
-            /** @description The winning seats (several on a tie). */
+            /**
+             * @description The winning seats (several on a tie); only seats still in can win. Empty when every seat went out
+             *     together (reason `forfeit`).
+             */
             winners: components["schemas"]["Seat"][];
             /**
-             * @description Why the game ended (`final_round` or `stalemate`; open).
+             * @description Why the game ended (open): `final_round` (the last round was played), `stalemate` (every seat still in
+             *     passed in a row), `forfeit` (one seat was left in and wins, or none was).
              * @example final_round
              * @example stalemate
+             * @example forfeit
              */
             reason?: string;
             players: components["schemas"]["TtrPlayerResult"][];
@@ -1247,9 +1474,12 @@ export interface components {
             /** @description The game's seed commitment. */
             seed_commitment?: string | null;
             open_deal?: components["schemas"]["OpenDeal"];
-            /** @description The seats that may act now (several during setup, none once finished). */
+            /**
+             * @description The seats that may make a move now (several during setup, none once the game is over). Any seat still
+             *     in may also resign at any time.
+             */
             active_seats: components["schemas"]["Seat"][];
-            /** @description The seat whose turn it is (`null` once finished). */
+            /** @description The seat whose turn it is (`null` once over). */
             turn: components["schemas"]["Seat"] | null;
             turn_number: number;
             /** @description The tiles on the board. */
@@ -1263,8 +1493,11 @@ export interface components {
             /** @description One entry per seat, in seat order. */
             players: components["schemas"]["CableCarPlayer"][];
             me?: components["schemas"]["CableCarMe"];
-            /** @description Once finished, the final result; else absent. */
+            /** @description Once finished, the final result; `null` (or absent) before, and for a cancelled game. */
             result?: components["schemas"]["CableCarResult"] | null;
+            time_control: components["schemas"]["TimeControl"];
+            clocks: components["schemas"]["SeatClocks"];
+            deadline: components["schemas"]["Deadline"];
         } & {
             [key: string]: unknown;
         };
@@ -1285,6 +1518,7 @@ export interface components {
             playing: number;
             last_round: number;
             finished: number;
+            cancelled: number;
         } & {
             [key: string]: number;
         };
@@ -1312,9 +1546,9 @@ export interface components {
         CableCarPlayer: {
             seat: components["schemas"]["Seat"];
             name: string;
-            /** @description The seat's line once it rides (or the game is finished), else `null` (secret). */
+            /** @description The seat's line once it rides (or the game is over), else `null` (secret). */
             line: components["schemas"]["CableCarLineId"] | null;
-            /** @description The stop letters of its route card once it rides (or the game is finished), else `null`. */
+            /** @description The stop letters of its route card once it rides (or the game is over), else `null`. */
             route: string[] | null;
             /** @description Tile ids held (hands are open). */
             hand: components["schemas"]["CableCarTileId"][];
@@ -1327,6 +1561,7 @@ export interface components {
             ride: components["schemas"]["Ride"] | null;
             /** @description The last die face it rolled (`1`–`4` or `H`). */
             last_roll: string | null;
+            standing: components["schemas"]["Standing"];
         } & {
             [key: string]: unknown;
         };
@@ -1369,14 +1604,28 @@ export interface components {
             [key: string]: unknown;
         };
         CableCarResult: {
-            /** @description The seat whose tram arrived first; empty when the game stalled. */
+            /**
+             * @description The seat whose tram arrived first, or the one seat left in; empty when the game stalled or every seat
+             *     went out together.
+             */
             winners: components["schemas"]["Seat"][];
             /**
-             * @description Why the game ended (`destination_reached` or `stalled`; open).
+             * @description Why the game ended (open): `destination_reached` (a tram arrived), `stalled` (every seat still in passed
+             *     in a row: nobody wins), `forfeit` (one seat was left in and wins, or none was).
              * @example destination_reached
              * @example stalled
+             * @example forfeit
              */
             reason: string;
+            /** @description Every seat in seat order, with its standing. */
+            players: components["schemas"]["CableCarPlayerResult"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description One seat of a finished cable-car game. */
+        CableCarPlayerResult: {
+            seat: components["schemas"]["Seat"];
+            standing: components["schemas"]["Standing"];
         } & {
             [key: string]: unknown;
         };
@@ -1395,13 +1644,14 @@ export interface components {
          * @description One action: a body of the game's own type (`TtrSfAction` on a `ttr-sf` game, `CableCarAction` on a
          *     `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of the other
          *     game type's actions is `400 invalid_request` (the path does not name the game type, so the schema
-         *     cannot refuse it). `type` names the action; every body may carry `expected_version`.
+         *     cannot refuse it). `type` names the action; every body may carry `expected_version`. `resign` (`Resign`)
+         *     is an action of both game types, so the two unions overlap on it: `anyOf`, not `oneOf`.
          */
         ActionRequest: components["schemas"]["TtrSfAction"] | components["schemas"]["CableCarAction"];
         /** @description An action of a `ttr-sf` game. */
-        TtrSfAction: components["schemas"]["PlaceSouvenirStack"] | components["schemas"]["KeepTickets"] | components["schemas"]["DrawCard"] | components["schemas"]["ClaimRoute"] | components["schemas"]["DrawTickets"];
+        TtrSfAction: components["schemas"]["Resign"] | components["schemas"]["PlaceSouvenirStack"] | components["schemas"]["KeepTickets"] | components["schemas"]["DrawCard"] | components["schemas"]["ClaimRoute"] | components["schemas"]["DrawTickets"];
         /** @description An action of a `cable-car` game. */
-        CableCarAction: components["schemas"]["LayTiles"] | components["schemas"]["StartRide"] | components["schemas"]["Roll"];
+        CableCarAction: components["schemas"]["Resign"] | components["schemas"]["LayTiles"] | components["schemas"]["StartRide"] | components["schemas"]["Roll"];
         /** @description Refuse the action with `409 stale_version` unless the game is at exactly this version. */
         ExpectedVersion: number | null;
         /** @description `ttr-sf`, setup: place a set-aside souvenir stack on a location without a stack. */
@@ -1523,6 +1773,20 @@ export interface components {
             type: "roll";
             expected_version?: components["schemas"]["ExpectedVersion"];
         };
+        /**
+         * @description Both game types: the sending seat gives up and is out (writes `seat_resigned`; see *Time controls,
+         *     resignations and forfeits*). Accepted at any time before the end, also out of turn and during setup; only
+         *     for the token's own seat. A seat already out: `422 illegal_action` (`already_out`); after the end:
+         *     `409 game_finished`.
+         */
+        Resign: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "resign";
+            expected_version?: components["schemas"]["ExpectedVersion"];
+        };
         ActionResult: {
             /** @description The game's version after the action. */
             version: number;
@@ -1537,7 +1801,15 @@ export interface components {
          *
          *     `ttr-sf` event types: `game_set_up`, `cards_dealt`, `tickets_dealt`, `face_up_refilled`, `face_up_reset`,
          *     `deck_rebuilt`, `souvenir_stack_placed`, `tickets_kept`, `play_started`, `card_drawn`, `route_claimed`,
-         *     `tickets_drawn`, `turn_ended`, `turn_passed`, `last_round_started`, `game_ended`.
+         *     `tickets_drawn`, `turn_ended`, `turn_passed`, `last_round_started`, `game_ended`. `cable-car` event types:
+         *     `game_set_up`, `tiles_laid`, `tiles_drawn`, `turn_passed`, `turn_ended`, `ride_started`, `die_rolled`,
+         *     `game_ended`.
+         *
+         *     Both game types also have `seat_resigned` (`{"seat": n}`, written by the resigning seat's `resign`),
+         *     `seat_timed_out` (`{"seat": n}`, appended by the server when that seat's deadline passed) and
+         *     `game_cancelled` (`{}`, the host's cancel); the events that follow a forfeit in the same write (default
+         *     setup choices, the turn passed on, `game_ended` with reason `forfeit`) carry the same envelope `seat`. The
+         *     `game_set_up` payload has `time_control` (as created) when the game is timed, and no such field otherwise.
          */
         Event: {
             /** @description Position in the game's log (1, 2, 3, … without gaps); the game's version after this event. */
@@ -1545,7 +1817,10 @@ export interface components {
             /** @example card_drawn */
             type: string;
             schema_version: number;
-            /** @description The seat whose action wrote the event; `null` for events written at creation. */
+            /**
+             * @description The seat whose action wrote the event; `null` for events written at creation and for those the server
+             *     or the host wrote (`seat_timed_out` and what follows it, `game_cancelled`).
+             */
             seat: number | null;
             /**
              * Format: date-time
@@ -1588,7 +1863,7 @@ export interface components {
         ExportNdjson: string;
         /**
          * @description CSV (RFC 4180, CRLF line ends) with a header row and one row per player: columns
-         *     `batch,table,game_id,type,status,seat,name,score,rank,winner,completed_tickets` (`CsvResultRow`); a cell
+         *     `batch,table,game_id,type,status,seat,name,score,rank,winner,completed_tickets,standing` (`CsvResultRow`); a cell
          *     that a spreadsheet would run as a formula starts with `'`.
          */
         BatchResultsCsv: string;
@@ -1606,8 +1881,17 @@ export interface components {
             /** @enum {string} */
             winner: "true" | "false";
             completed_tickets: string;
+            /**
+             * @description The seat's `standing` (`in`, `resigned`, `timed_out`; open).
+             * @example in
+             * @example timed_out
+             */
+            standing: string;
         };
-        /** @description The data of the `end` message sent when the game is finished, just before the server closes the stream. */
+        /**
+         * @description The data of the `end` message sent when the game is over, just before the server closes the stream;
+         *     `status` is `finished` also for a cancelled game.
+         */
         StreamEnd: {
             version: number;
             /** @constant */
@@ -1737,7 +2021,9 @@ export interface components {
             /**
              * @description The checks in the order they ran: `chain` (hash chain intact from genesis), `seed` (the seed matches the
              *     commitment published at creation), `setup` (the opening events re-derived from the seed), `moves`
-             *     (every move replayed through the rules), `result` (final status and result equal the replay). A record
+             *     (every move replayed through the rules; every `seat_timed_out` recorded at or after that seat's deadline
+             *     as derived from the recorded timestamps, with the consequences the forfeit rules give; a
+             *     `game_cancelled` only before the end), `result` (final status and result equal the replay). A record
              *     that cannot be checked at all has a single `game_type` or `format` check; `rules_version` appears when
              *     the record was made under other rules. Later checks are skipped when an earlier one fails.
              */
@@ -1786,7 +2072,7 @@ export interface components {
             type: components["schemas"]["GameTypeId"];
             /** Format: date-time */
             created_at: string;
-            /** @description True once every game is finished. */
+            /** @description True once every game is over (finished or cancelled). */
             finished: boolean;
             status_counts: components["schemas"]["StatusCounts"];
             games: components["schemas"]["BatchGame"][];
@@ -1794,7 +2080,7 @@ export interface components {
         BatchResults: {
             batch: string;
             type: components["schemas"]["GameTypeId"];
-            /** @description True once every table is finished. */
+            /** @description True once every table is over (finished or cancelled). */
             finished: boolean;
             tables: components["schemas"]["TableResult"][];
         };
@@ -1802,17 +2088,25 @@ export interface components {
             table: number;
             game_id: string;
             status: components["schemas"]["GameStatusValue"];
-            /** @description The winning seats (empty until finished, and for a stalled cable-car game). */
+            /**
+             * @description The winning seats (empty until finished, for a cancelled game, for a stalled cable-car game, and when
+             *     every seat went out together).
+             */
             winners: components["schemas"]["Seat"][];
-            /** @description Why the game ended (the game type's `result.reason`). */
+            /**
+             * @description Why the game ended (the game type's `result.reason`, e.g. `forfeit`); null until finished and for a
+             *     cancelled game.
+             */
             reason: string | null;
             players: components["schemas"]["PlayerResult"][];
         };
         /**
-         * @description `game.started`: a game was created; `game.finished`: its last move was made.
+         * @description `game.started`: a game was created; `game.finished`: its last move was made (also when it ended by
+         *     forfeit); `game.seat_out`: a seat resigned or timed out (one delivery per seat; the game may go on);
+         *     `game.cancelled`: its host cancelled it (no `game.finished` follows).
          * @enum {string}
          */
-        WebhookEvent: "game.started" | "game.finished";
+        WebhookEvent: "game.started" | "game.finished" | "game.seat_out" | "game.cancelled";
         CreateWebhook: {
             /**
              * Format: uri
@@ -1821,7 +2115,7 @@ export interface components {
             url: string;
             /** @description Only this batch's games (one of the organiser's batches); without it, all the organiser's games. */
             batch?: string | null;
-            /** @description The events to deliver (default both). */
+            /** @description The events to deliver (default all four). */
             events?: components["schemas"]["WebhookEvent"][];
         };
         Webhook: {
@@ -1886,6 +2180,14 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             game: components["schemas"]["WebhookGame"];
+            seat?: components["schemas"]["WebhookSeatOut"];
+        };
+        /** @description In a `game.seat_out` delivery only: the seat that went out. */
+        WebhookSeatOut: {
+            seat: components["schemas"]["Seat"];
+            standing: components["schemas"]["Standing"];
+            /** @description The `seq` of its `seat_resigned` or `seat_timed_out` event. */
+            seq: number;
         };
         SeatTokenRotated: {
             game_id: string;
@@ -2014,6 +2316,7 @@ export interface components {
             total: number;
             completed_tickets: number;
             tickets: components["schemas"]["TtrTicketResult"][];
+            standing: components["schemas"]["Standing"];
         } & {
             [key: string]: unknown;
         };
@@ -2057,11 +2360,15 @@ export interface components {
             name: string;
             /** @description The final total (ttr-sf); null for cable-car and until finished. */
             score: number | null;
-            /** @description 1 for the best; ties share a rank; null until finished. */
+            /**
+             * @description 1 for the best; ties share a rank; seats that are out rank below every seat still in; null until
+             *     finished and for a cancelled game.
+             */
             rank: number | null;
             winner: boolean;
             /** @description Completed tickets (ttr-sf); null otherwise. */
             completed_tickets: number | null;
+            standing: components["schemas"]["Standing"];
         };
         DeliveryAttempt: {
             attempt: number;
@@ -2117,8 +2424,9 @@ export interface components {
             };
         };
         /**
-         * @description `not_your_turn` (the seat may not act now), `stale_version` (`expected_version` is not the game's version;
-         *     `current_version` says what it is) or `game_finished`.
+         * @description `not_your_turn` (the seat may not act now, e.g. it is out), `stale_version` (`expected_version` is not the
+         *     game's version, e.g. a timeout was appended first; `current_version` says what it is) or `game_finished`
+         *     (the game is over: finished or cancelled).
          */
         ActionConflict: {
             headers: {
@@ -2128,7 +2436,10 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description `illegal_action` (the rules forbid it; `reason` names the rule) or `idempotency_key_reused`. */
+        /**
+         * @description `illegal_action` (the rules forbid it; `reason` names the rule, e.g. `already_out` for a resign by a seat
+         *     that is out) or `idempotency_key_reused`.
+         */
         ActionRefused: {
             headers: {
                 [name: string]: unknown;
@@ -2138,8 +2449,10 @@ export interface components {
             };
         };
         /**
-         * @description `invalid_config`: the game cannot be created like this (`reason` says why); or `idempotency_key_reused`:
-         *     the `Idempotency-Key` was used for another request.
+         * @description `invalid_config`: the game cannot be created like this (`reason` says why: e.g. `player_count`, or
+         *     `time_control` for an unknown kind, a missing or unknown field, or a time that is not a whole number of
+         *     seconds or out of range; nothing was written); or `idempotency_key_reused`: the `Idempotency-Key` was used
+         *     for another request.
          */
         InvalidConfig: {
             headers: {
@@ -2149,7 +2462,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description `game_not_finished`: the complete record is published only once the game is finished. */
+        /** @description `game_not_finished`: the complete record is published only once the game is over (finished or cancelled). */
         GameNotFinished: {
             headers: {
                 [name: string]: unknown;
@@ -2809,6 +3122,49 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    cancelGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game id (16 hexadecimal characters, as returned by `POST /v1/games`).
+                 * @example 3f9a1c2b7d4e5f60
+                 */
+                id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The game was cancelled; the spectator view of it. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameView"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `game_finished`: the game is already over (finished or cancelled); nothing was written. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createOrganiser: {
         parameters: {
             query?: never;
@@ -3053,9 +3409,12 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["BatchResults"];
                     /**
-                     * @example batch,table,game_id,type,status,seat,name,score,rank,winner,completed_tickets
-                     *     7c1e2a9b0d3f4e51,0,3f9a1c2b7d4e5f60,ttr-sf,finished,0,Ada,41,1,true,3
-                     *     7c1e2a9b0d3f4e51,0,3f9a1c2b7d4e5f60,ttr-sf,finished,1,Bo,29,2,false,2
+                     * @example batch,table,game_id,type,status,seat,name,score,rank,winner,completed_tickets,standing
+                     *     7c1e2a9b0d3f4e51,0,3f9a1c2b7d4e5f60,ttr-sf,finished,0,Ada,41,1,true,3,in
+                     *     7c1e2a9b0d3f4e51,0,3f9a1c2b7d4e5f60,ttr-sf,finished,1,Bo,29,2,false,2,in
+                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,0,Cy,18,2,false,1,in
+                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,1,Di,33,3,false,2,timed_out
+                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,2,Ed,24,1,true,2,in
                      */
                     "text/csv": components["schemas"]["BatchResultsCsv"];
                 };

@@ -21,6 +21,7 @@ from .cable_car_line import CableCarLine
 from .cable_car_line_id import CableCarLineId
 from .cable_car_me import CableCarMe
 from .cable_car_player import CableCarPlayer
+from .cable_car_player_result import CableCarPlayerResult
 from .cable_car_result import CableCarResult
 from .cable_car_stop import CableCarStop
 from .cable_car_table import CableCarTable
@@ -32,6 +33,7 @@ from .cable_car_view_stops import CableCarViewStops
 from .chain_head import ChainHead
 from .claim_route import ClaimRoute
 from .claim_route_cards import ClaimRouteCards
+from .clock_time_control import ClockTimeControl
 from .component_health import ComponentHealth
 from .create_cable_car_batch import CreateCableCarBatch
 from .create_cable_car_game import CreateCableCarGame
@@ -71,11 +73,13 @@ from .health import Health
 from .keep_tickets import KeepTickets
 from .lay_tiles import LayTiles
 from .legal_actions import LegalActions
+from .no_time_control import NoTimeControl
 from .open_api_document import OpenApiDocument
 from .open_api_document_info import OpenApiDocumentInfo
 from .open_api_document_paths import OpenApiDocumentPaths
 from .organiser import Organiser
 from .organiser_created import OrganiserCreated
+from .per_turn_time_control import PerTurnTimeControl
 from .place_souvenir_stack import PlaceSouvenirStack
 from .placed_tile import PlacedTile
 from .placement import Placement
@@ -83,8 +87,10 @@ from .player_counts import PlayerCounts
 from .player_in import PlayerIn
 from .player_result import PlayerResult
 from .problem import Problem
+from .resign import Resign
 from .ride import Ride
 from .roll import Roll
+from .seat_clock import SeatClock
 from .seat_name import SeatName
 from .seat_token import SeatToken
 from .seat_token_rotated import SeatTokenRotated
@@ -121,6 +127,7 @@ from .webhook_created import WebhookCreated
 from .webhook_delivery import WebhookDelivery
 from .webhook_event import WebhookEvent
 from .webhook_game import WebhookGame
+from .webhook_seat_out import WebhookSeatOut
 from .webhooks import Webhooks
 
 __all__ = (
@@ -145,6 +152,7 @@ __all__ = (
     "CableCarLineId",
     "CableCarMe",
     "CableCarPlayer",
+    "CableCarPlayerResult",
     "CableCarResult",
     "CableCarStop",
     "CableCarTable",
@@ -156,6 +164,7 @@ __all__ = (
     "ChainHead",
     "ClaimRoute",
     "ClaimRouteCards",
+    "ClockTimeControl",
     "ComponentHealth",
     "CreateCableCarBatch",
     "CreateCableCarGame",
@@ -195,11 +204,13 @@ __all__ = (
     "KeepTickets",
     "LayTiles",
     "LegalActions",
+    "NoTimeControl",
     "OpenApiDocument",
     "OpenApiDocumentInfo",
     "OpenApiDocumentPaths",
     "Organiser",
     "OrganiserCreated",
+    "PerTurnTimeControl",
     "PlacedTile",
     "Placement",
     "PlaceSouvenirStack",
@@ -207,8 +218,10 @@ __all__ = (
     "PlayerIn",
     "PlayerResult",
     "Problem",
+    "Resign",
     "Ride",
     "Roll",
+    "SeatClock",
     "SeatName",
     "SeatToken",
     "SeatTokenRotated",
@@ -246,4 +259,5 @@ __all__ = (
     "WebhookEvent",
     "WebhookGame",
     "Webhooks",
+    "WebhookSeatOut",
 )

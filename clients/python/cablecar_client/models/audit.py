@@ -32,7 +32,9 @@ class Audit:
             checks (list[AuditCheck]): The checks in the order they ran: `chain` (hash chain intact from genesis), `seed`
                 (the seed matches the
                 commitment published at creation), `setup` (the opening events re-derived from the seed), `moves`
-                (every move replayed through the rules), `result` (final status and result equal the replay). A record
+                (every move replayed through the rules; every `seat_timed_out` recorded at or after that seat's deadline
+                as derived from the recorded timestamps, with the consequences the forfeit rules give; a
+                `game_cancelled` only before the end), `result` (final status and result equal the replay). A record
                 that cannot be checked at all has a single `game_type` or `format` check; `rules_version` appears when
                 the record was made under other rules. Later checks are skipped when an earlier one fails.
             problems (list[str]): Further problems found, one sentence each.

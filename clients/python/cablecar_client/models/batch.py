@@ -33,7 +33,7 @@ class Batch:
             type_ (GameTypeId): `ttr-sf`: Ticket to Ride San Francisco (2–4 players); `cable-car`: the cable-car tile game
                 (2–6 players).
             created_at (datetime.datetime):
-            finished (bool): True once every game is finished.
+            finished (bool): True once every game is over (finished or cancelled).
             status_counts (StatusCounts): How many games have each status (a status a later server adds appears as one more
                 key).
             games (list[BatchGame]):

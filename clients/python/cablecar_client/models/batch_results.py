@@ -29,7 +29,7 @@ class BatchResults:
             batch (str):
             type_ (GameTypeId): `ttr-sf`: Ticket to Ride San Francisco (2–4 players); `cable-car`: the cable-car tile game
                 (2–6 players).
-            finished (bool): True once every table is finished.
+            finished (bool): True once every table is over (finished or cancelled).
             tables (list[TableResult]):
      """
 

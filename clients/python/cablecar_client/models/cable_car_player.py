@@ -30,15 +30,19 @@ class CableCarPlayer:
         Attributes:
             seat (int): A seat number, 0-based, in turn order.
             name (str):
-            line (CableCarLineId | None): The seat's line once it rides (or the game is finished), else `null` (secret).
-            route (list[str] | None): The stop letters of its route card once it rides (or the game is finished), else
-                `null`.
+            line (CableCarLineId | None): The seat's line once it rides (or the game is over), else `null` (secret).
+            route (list[str] | None): The stop letters of its route card once it rides (or the game is over), else `null`.
             hand (list[CableCarTileId]): Tile ids held (hands are open).
             hand_count (int):
             riding (bool): Whether the seat has started its inaugural ride (it lays no more tiles).
             tram (None | Tram): Where its tram is, once riding.
             ride (None | Ride): The fixed path of its ride, once riding.
             last_roll (None | str): The last die face it rolled (`1`–`4` or `H`).
+            standing (str): Whether a seat is still in (`in`; it stays `in` once the game ended if it played to the end),
+                `resigned`,
+                or `timed_out` (its deadline passed). A seat that resigned or timed out is out: its turns are skipped, it
+                never wins and it ranks below every seat still in (see *Time controls, resignations and forfeits*). Open:
+                treat a value you do not know as out.
      """
 
     seat: int
@@ -51,6 +55,7 @@ class CableCarPlayer:
     tram: None | Tram
     ride: None | Ride
     last_roll: None | str
+    standing: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -104,6 +109,8 @@ class CableCarPlayer:
         last_roll: None | str
         last_roll = self.last_roll
 
+        standing = self.standing
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -118,6 +125,7 @@ class CableCarPlayer:
             "tram": tram,
             "ride": ride,
             "last_roll": last_roll,
+            "standing": standing,
         })
 
         return field_dict
@@ -225,6 +233,8 @@ class CableCarPlayer:
         last_roll = _parse_last_roll(d.pop("last_roll"))
 
 
+        standing = d.pop("standing")
+
         cable_car_player = cls(
             seat=seat,
             name=name,
@@ -236,6 +246,7 @@ class CableCarPlayer:
             tram=tram,
             ride=ride,
             last_roll=last_roll,
+            standing=standing,
         )
 
 

@@ -10,6 +10,8 @@ from ..types import UNSET, Unset
 
 from typing import cast
 
+if TYPE_CHECKING:
+  from ..models.cable_car_player_result import CableCarPlayerResult
 
 
 
@@ -23,12 +25,18 @@ T = TypeVar("T", bound="CableCarResult")
 class CableCarResult:
     """ 
         Attributes:
-            winners (list[int]): The seat whose tram arrived first; empty when the game stalled.
-            reason (str): Why the game ended (`destination_reached` or `stalled`; open).
+            winners (list[int]): The seat whose tram arrived first, or the one seat left in; empty when the game stalled or
+                every seat
+                went out together.
+            reason (str): Why the game ended (open): `destination_reached` (a tram arrived), `stalled` (every seat still in
+                passed
+                in a row: nobody wins), `forfeit` (one seat was left in and wins, or none was).
+            players (list[CableCarPlayerResult]): Every seat in seat order, with its standing.
      """
 
     winners: list[int]
     reason: str
+    players: list[CableCarPlayerResult]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -36,11 +44,19 @@ class CableCarResult:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.cable_car_player_result import CableCarPlayerResult # noqa: PLC0415
         winners = self.winners
 
 
 
         reason = self.reason
+
+        players = []
+        for players_item_data in self.players:
+            players_item = players_item_data.to_dict()
+            players.append(players_item)
+
+
 
 
         field_dict: dict[str, Any] = {}
@@ -48,6 +64,7 @@ class CableCarResult:
         field_dict.update({
             "winners": winners,
             "reason": reason,
+            "players": players,
         })
 
         return field_dict
@@ -56,15 +73,27 @@ class CableCarResult:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.cable_car_player_result import CableCarPlayerResult # noqa: PLC0415
         d = dict(src_dict)
         winners = cast(list[int], d.pop("winners"))
 
 
         reason = d.pop("reason")
 
+        players = []
+        _players = d.pop("players")
+        for players_item_data in (_players):
+            players_item = CableCarPlayerResult.from_dict(players_item_data)
+
+
+
+            players.append(players_item)
+
+
         cable_car_result = cls(
             winners=winners,
             reason=reason,
+            players=players,
         )
 
 

@@ -11,13 +11,18 @@ from ..types import UNSET, Unset
 from ..types import UNSET, Unset
 from typing import cast
 from typing import Literal, cast
+import datetime
 
 if TYPE_CHECKING:
   from ..models.cable_car_me import CableCarMe
   from ..models.cable_car_player import CableCarPlayer
   from ..models.cable_car_result import CableCarResult
   from ..models.cable_car_view_stops import CableCarViewStops
+  from ..models.clock_time_control import ClockTimeControl
+  from ..models.no_time_control import NoTimeControl
+  from ..models.per_turn_time_control import PerTurnTimeControl
   from ..models.placed_tile import PlacedTile
+  from ..models.seat_clock import SeatClock
 
 
 
@@ -37,22 +42,35 @@ class CableCarView:
             id (str): The game id.
             status (str): A game's status in an answer: `setup` (setup choices still to make), `playing`, `last_round` (ttr-
                 sf: the
-                final round has started), `finished`. Open: a later server may answer a status not listed here; a client
+                final round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended by its host
+                with no result). Open: a later server may answer a status not listed here; a client
                 should treat one it does not know as "not playable by me now".
             version (int): The seq of the last event this view includes (the `ETag`).
-            active_seats (list[int]): The seats that may act now (several during setup, none once finished).
-            turn (int | None): The seat whose turn it is (`null` once finished).
+            active_seats (list[int]): The seats that may make a move now (several during setup, none once the game is over).
+                Any seat still
+                in may also resign at any time.
+            turn (int | None): The seat whose turn it is (`null` once over).
             turn_number (int):
             tiles (list[PlacedTile]): The tiles on the board.
             stops (CableCarViewStops): Stop letter → the `[row, col]` of its stop tile once one is laid next to it, else
                 `null`.
             pile_count (int): Tiles left in the draw pile.
             players (list[CableCarPlayer]): One entry per seat, in seat order.
+            time_control (ClockTimeControl | NoTimeControl | PerTurnTimeControl): How long the seats may think (see *Time
+                controls, resignations and forfeits*): `kind` tells which. In a view
+                it is the control as created, a `clock` with its `increment_seconds` always shown.
+            clocks (list[SeatClock]): Every seat's clock at the view's version, in seat order; empty for an untimed game.
+                Once the game is over
+                no clock runs.
+            deadline (datetime.datetime | None): When the earliest running deadline passes (ISO 8601, UTC), or `null`
+                (untimed, or over). The seat whose
+                clock runs out then is timed out by the server (see *Time controls, resignations and forfeits*).
             seed_commitment (None | str | Unset): The game's seed commitment.
             open_deal (bool | Unset): True when the caller's seed alone made the deal (anyone who knows it knows every
                 hand); false when a server secret, committed at creation and revealed by the export, was mixed in.
             me (CableCarMe | Unset): The caller's own secrets.
-            result (CableCarResult | None | Unset): Once finished, the final result; else absent.
+            result (CableCarResult | None | Unset): Once finished, the final result; `null` (or absent) before, and for a
+                cancelled game.
      """
 
     type_: Literal['cable-car']
@@ -66,6 +84,9 @@ class CableCarView:
     stops: CableCarViewStops
     pile_count: int
     players: list[CableCarPlayer]
+    time_control: ClockTimeControl | NoTimeControl | PerTurnTimeControl
+    clocks: list[SeatClock]
+    deadline: datetime.datetime | None
     seed_commitment: None | str | Unset = UNSET
     open_deal: bool | Unset = UNSET
     me: CableCarMe | Unset = UNSET
@@ -81,7 +102,11 @@ class CableCarView:
         from ..models.cable_car_player import CableCarPlayer # noqa: PLC0415
         from ..models.cable_car_result import CableCarResult # noqa: PLC0415
         from ..models.cable_car_view_stops import CableCarViewStops # noqa: PLC0415
+        from ..models.clock_time_control import ClockTimeControl # noqa: PLC0415
+        from ..models.no_time_control import NoTimeControl # noqa: PLC0415
+        from ..models.per_turn_time_control import PerTurnTimeControl # noqa: PLC0415
         from ..models.placed_tile import PlacedTile # noqa: PLC0415
+        from ..models.seat_clock import SeatClock # noqa: PLC0415
         type_ = self.type_
 
         id = self.id
@@ -116,6 +141,28 @@ class CableCarView:
             players.append(players_item)
 
 
+
+        time_control: dict[str, Any]
+        if isinstance(self.time_control, NoTimeControl):
+            time_control = self.time_control.to_dict()
+        elif isinstance(self.time_control, PerTurnTimeControl):
+            time_control = self.time_control.to_dict()
+        else:
+            time_control = self.time_control.to_dict()
+
+
+        clocks = []
+        for componentsschemas_seat_clocks_item_data in self.clocks:
+            componentsschemas_seat_clocks_item = componentsschemas_seat_clocks_item_data.to_dict()
+            clocks.append(componentsschemas_seat_clocks_item)
+
+
+
+        deadline: None | str
+        if isinstance(self.deadline, datetime.datetime):
+            deadline = self.deadline.isoformat()
+        else:
+            deadline = self.deadline
 
         seed_commitment: None | str | Unset
         if isinstance(self.seed_commitment, Unset):
@@ -152,6 +199,9 @@ class CableCarView:
             "stops": stops,
             "pile_count": pile_count,
             "players": players,
+            "time_control": time_control,
+            "clocks": clocks,
+            "deadline": deadline,
         })
         if seed_commitment is not UNSET:
             field_dict["seed_commitment"] = seed_commitment
@@ -172,7 +222,11 @@ class CableCarView:
         from ..models.cable_car_player import CableCarPlayer # noqa: PLC0415
         from ..models.cable_car_result import CableCarResult # noqa: PLC0415
         from ..models.cable_car_view_stops import CableCarViewStops # noqa: PLC0415
+        from ..models.clock_time_control import ClockTimeControl # noqa: PLC0415
+        from ..models.no_time_control import NoTimeControl # noqa: PLC0415
+        from ..models.per_turn_time_control import PerTurnTimeControl # noqa: PLC0415
         from ..models.placed_tile import PlacedTile # noqa: PLC0415
+        from ..models.seat_clock import SeatClock # noqa: PLC0415
         d = dict(src_dict)
         type_ = cast(Literal['cable-car'] , d.pop("type"))
         if type_ != 'cable-car':
@@ -222,6 +276,66 @@ class CableCarView:
 
 
             players.append(players_item)
+
+
+        def _parse_time_control(data: object) -> ClockTimeControl | NoTimeControl | PerTurnTimeControl:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_time_control_type_0 = NoTimeControl.from_dict(data)
+
+
+
+                return componentsschemas_time_control_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_time_control_type_1 = PerTurnTimeControl.from_dict(data)
+
+
+
+                return componentsschemas_time_control_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            componentsschemas_time_control_type_2 = ClockTimeControl.from_dict(data)
+
+
+
+            return componentsschemas_time_control_type_2
+
+        time_control = _parse_time_control(d.pop("time_control"))
+
+
+        clocks = []
+        _clocks = d.pop("clocks")
+        for componentsschemas_seat_clocks_item_data in (_clocks):
+            componentsschemas_seat_clocks_item = SeatClock.from_dict(componentsschemas_seat_clocks_item_data)
+
+
+
+            clocks.append(componentsschemas_seat_clocks_item)
+
+
+        def _parse_deadline(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                componentsschemas_deadline_type_0 = datetime.datetime.fromisoformat(data)
+
+
+
+                return componentsschemas_deadline_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        deadline = _parse_deadline(d.pop("deadline"))
 
 
         def _parse_seed_commitment(data: object) -> None | str | Unset:
@@ -278,6 +392,9 @@ class CableCarView:
             stops=stops,
             pile_count=pile_count,
             players=players,
+            time_control=time_control,
+            clocks=clocks,
+            deadline=deadline,
             seed_commitment=seed_commitment,
             open_deal=open_deal,
             me=me,

@@ -14,6 +14,9 @@ from typing import Literal, cast
 
 if TYPE_CHECKING:
   from ..models.cable_car_table import CableCarTable
+  from ..models.clock_time_control import ClockTimeControl
+  from ..models.no_time_control import NoTimeControl
+  from ..models.per_turn_time_control import PerTurnTimeControl
 
 
 
@@ -32,11 +35,15 @@ class CreateCableCarBatch:
             tables (list[CableCarTable]): At most the server's table cap (`CABLECAR_MAX_BATCH_TABLES`, 50 by default; more
                 is `400`).
             name (None | str | Unset): A label, e.g. the round (no control characters).
+            time_control (ClockTimeControl | None | NoTimeControl | PerTurnTimeControl | Unset): Every table's time control
+                (as in `POST /v1/games`), unless a table names its own; omitted or `null`:
+                none.
      """
 
     type_: Literal['cable-car']
     tables: list[CableCarTable]
     name: None | str | Unset = UNSET
+    time_control: ClockTimeControl | None | NoTimeControl | PerTurnTimeControl | Unset = UNSET
 
 
 
@@ -44,6 +51,9 @@ class CreateCableCarBatch:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.cable_car_table import CableCarTable # noqa: PLC0415
+        from ..models.clock_time_control import ClockTimeControl # noqa: PLC0415
+        from ..models.no_time_control import NoTimeControl # noqa: PLC0415
+        from ..models.per_turn_time_control import PerTurnTimeControl # noqa: PLC0415
         type_ = self.type_
 
         tables = []
@@ -59,6 +69,18 @@ class CreateCableCarBatch:
         else:
             name = self.name
 
+        time_control: dict[str, Any] | None | Unset
+        if isinstance(self.time_control, Unset):
+            time_control = UNSET
+        elif isinstance(self.time_control, NoTimeControl):
+            time_control = self.time_control.to_dict()
+        elif isinstance(self.time_control, PerTurnTimeControl):
+            time_control = self.time_control.to_dict()
+        elif isinstance(self.time_control, ClockTimeControl):
+            time_control = self.time_control.to_dict()
+        else:
+            time_control = self.time_control
+
 
         field_dict: dict[str, Any] = {}
 
@@ -68,6 +90,8 @@ class CreateCableCarBatch:
         })
         if name is not UNSET:
             field_dict["name"] = name
+        if time_control is not UNSET:
+            field_dict["time_control"] = time_control
 
         return field_dict
 
@@ -76,6 +100,9 @@ class CreateCableCarBatch:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.cable_car_table import CableCarTable # noqa: PLC0415
+        from ..models.clock_time_control import ClockTimeControl # noqa: PLC0415
+        from ..models.no_time_control import NoTimeControl # noqa: PLC0415
+        from ..models.per_turn_time_control import PerTurnTimeControl # noqa: PLC0415
         d = dict(src_dict)
         type_ = cast(Literal['cable-car'] , d.pop("type"))
         if type_ != 'cable-car':
@@ -101,10 +128,51 @@ class CreateCableCarBatch:
         name = _parse_name(d.pop("name", UNSET))
 
 
+        def _parse_time_control(data: object) -> ClockTimeControl | None | NoTimeControl | PerTurnTimeControl | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_time_control_type_0 = NoTimeControl.from_dict(data)
+
+
+
+                return componentsschemas_time_control_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_time_control_type_1 = PerTurnTimeControl.from_dict(data)
+
+
+
+                return componentsschemas_time_control_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_time_control_type_2 = ClockTimeControl.from_dict(data)
+
+
+
+                return componentsschemas_time_control_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ClockTimeControl | None | NoTimeControl | PerTurnTimeControl | Unset, data)
+
+        time_control = _parse_time_control(d.pop("time_control", UNSET))
+
+
         create_cable_car_batch = cls(
             type_=type_,
             tables=tables,
             name=name,
+            time_control=time_control,
         )
 
         return create_cable_car_batch

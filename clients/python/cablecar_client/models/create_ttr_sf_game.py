@@ -13,6 +13,9 @@ from typing import cast
 from typing import Literal, cast
 
 if TYPE_CHECKING:
+  from ..models.clock_time_control import ClockTimeControl
+  from ..models.no_time_control import NoTimeControl
+  from ..models.per_turn_time_control import PerTurnTimeControl
   from ..models.player_in import PlayerIn
 
 
@@ -38,6 +41,10 @@ class CreateTtrSfGame:
                 every seat.
             start_seat (int | Unset): The seat that plays first; it must be one of the game's seats (`422 invalid_config`
                 otherwise). Default: 0.
+            time_control (ClockTimeControl | None | NoTimeControl | PerTurnTimeControl | Unset): The game's deadlines (see
+                *Time controls, resignations and forfeits*); omitted or `null`:
+                `{"kind": "none"}`. Not an object: `400 invalid_request`; an unknown kind, a missing or unknown field, or
+                a time that is not a whole number or out of range: `422 invalid_config` (`reason` `time_control`).
      """
 
     type_: Literal['ttr-sf']
@@ -45,12 +52,16 @@ class CreateTtrSfGame:
     seed: None | str | Unset = UNSET
     open_deal: bool | Unset = UNSET
     start_seat: int | Unset = 0
+    time_control: ClockTimeControl | None | NoTimeControl | PerTurnTimeControl | Unset = UNSET
 
 
 
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.clock_time_control import ClockTimeControl # noqa: PLC0415
+        from ..models.no_time_control import NoTimeControl # noqa: PLC0415
+        from ..models.per_turn_time_control import PerTurnTimeControl # noqa: PLC0415
         from ..models.player_in import PlayerIn # noqa: PLC0415
         type_ = self.type_
 
@@ -71,6 +82,18 @@ class CreateTtrSfGame:
 
         start_seat = self.start_seat
 
+        time_control: dict[str, Any] | None | Unset
+        if isinstance(self.time_control, Unset):
+            time_control = UNSET
+        elif isinstance(self.time_control, NoTimeControl):
+            time_control = self.time_control.to_dict()
+        elif isinstance(self.time_control, PerTurnTimeControl):
+            time_control = self.time_control.to_dict()
+        elif isinstance(self.time_control, ClockTimeControl):
+            time_control = self.time_control.to_dict()
+        else:
+            time_control = self.time_control
+
 
         field_dict: dict[str, Any] = {}
 
@@ -84,6 +107,8 @@ class CreateTtrSfGame:
             field_dict["open_deal"] = open_deal
         if start_seat is not UNSET:
             field_dict["start_seat"] = start_seat
+        if time_control is not UNSET:
+            field_dict["time_control"] = time_control
 
         return field_dict
 
@@ -91,6 +116,9 @@ class CreateTtrSfGame:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.clock_time_control import ClockTimeControl # noqa: PLC0415
+        from ..models.no_time_control import NoTimeControl # noqa: PLC0415
+        from ..models.per_turn_time_control import PerTurnTimeControl # noqa: PLC0415
         from ..models.player_in import PlayerIn # noqa: PLC0415
         d = dict(src_dict)
         type_ = cast(Literal['ttr-sf'] , d.pop("type"))
@@ -121,12 +149,53 @@ class CreateTtrSfGame:
 
         start_seat = d.pop("start_seat", UNSET)
 
+        def _parse_time_control(data: object) -> ClockTimeControl | None | NoTimeControl | PerTurnTimeControl | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_time_control_type_0 = NoTimeControl.from_dict(data)
+
+
+
+                return componentsschemas_time_control_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_time_control_type_1 = PerTurnTimeControl.from_dict(data)
+
+
+
+                return componentsschemas_time_control_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_time_control_type_2 = ClockTimeControl.from_dict(data)
+
+
+
+                return componentsschemas_time_control_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ClockTimeControl | None | NoTimeControl | PerTurnTimeControl | Unset, data)
+
+        time_control = _parse_time_control(d.pop("time_control", UNSET))
+
+
         create_ttr_sf_game = cls(
             type_=type_,
             players=players,
             seed=seed,
             open_deal=open_deal,
             start_seat=start_seat,
+            time_control=time_control,
         )
 
         return create_ttr_sf_game

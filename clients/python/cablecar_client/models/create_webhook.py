@@ -28,7 +28,7 @@ class CreateWebhook:
             url (str): An `http://` or `https://` URL the server can reach.
             batch (None | str | Unset): Only this batch's games (one of the organiser's batches); without it, all the
                 organiser's games.
-            events (list[WebhookEvent] | Unset): The events to deliver (default both).
+            events (list[WebhookEvent] | Unset): The events to deliver (default all four).
      """
 
     url: str

@@ -35,6 +35,7 @@ class CsvResultRow:
             rank (str):
             winner (CsvResultRowWinner):
             completed_tickets (str):
+            standing (str): The seat's `standing` (`in`, `resigned`, `timed_out`; open).
      """
 
     batch: str
@@ -48,6 +49,7 @@ class CsvResultRow:
     rank: str
     winner: CsvResultRowWinner
     completed_tickets: str
+    standing: str
 
 
 
@@ -76,6 +78,8 @@ class CsvResultRow:
 
         completed_tickets = self.completed_tickets
 
+        standing = self.standing
+
 
         field_dict: dict[str, Any] = {}
 
@@ -91,6 +95,7 @@ class CsvResultRow:
             "rank": rank,
             "winner": winner,
             "completed_tickets": completed_tickets,
+            "standing": standing,
         })
 
         return field_dict
@@ -125,6 +130,8 @@ class CsvResultRow:
 
         completed_tickets = d.pop("completed_tickets")
 
+        standing = d.pop("standing")
+
         csv_result_row = cls(
             batch=batch,
             table=table,
@@ -137,6 +144,7 @@ class CsvResultRow:
             rank=rank,
             winner=winner,
             completed_tickets=completed_tickets,
+            standing=standing,
         )
 
         return csv_result_row

@@ -29,7 +29,10 @@ class Delivery:
     """ 
         Attributes:
             id (str):
-            event (WebhookEvent): `game.started`: a game was created; `game.finished`: its last move was made.
+            event (WebhookEvent): `game.started`: a game was created; `game.finished`: its last move was made (also when it
+                ended by
+                forfeit); `game.seat_out`: a seat resigned or timed out (one delivery per seat; the game may go on);
+                `game.cancelled`: its host cancelled it (no `game.finished` follows).
             game_id (str):
             state (str): `pending` (waiting for its first attempt or a retry), `delivered` (a 2xx answer) or `failed` (given
                 up); open.

@@ -30,13 +30,23 @@ class Event:
 
     `ttr-sf` event types: `game_set_up`, `cards_dealt`, `tickets_dealt`, `face_up_refilled`, `face_up_reset`,
     `deck_rebuilt`, `souvenir_stack_placed`, `tickets_kept`, `play_started`, `card_drawn`, `route_claimed`,
-    `tickets_drawn`, `turn_ended`, `turn_passed`, `last_round_started`, `game_ended`.
+    `tickets_drawn`, `turn_ended`, `turn_passed`, `last_round_started`, `game_ended`. `cable-car` event types:
+    `game_set_up`, `tiles_laid`, `tiles_drawn`, `turn_passed`, `turn_ended`, `ride_started`, `die_rolled`,
+    `game_ended`.
+
+    Both game types also have `seat_resigned` (`{"seat": n}`, written by the resigning seat's `resign`),
+    `seat_timed_out` (`{"seat": n}`, appended by the server when that seat's deadline passed) and
+    `game_cancelled` (`{}`, the host's cancel); the events that follow a forfeit in the same write (default
+    setup choices, the turn passed on, `game_ended` with reason `forfeit`) carry the same envelope `seat`. The
+    `game_set_up` payload has `time_control` (as created) when the game is timed, and no such field otherwise.
 
         Attributes:
             seq (int): Position in the game's log (1, 2, 3, … without gaps); the game's version after this event.
             type_ (str):
             schema_version (int):
-            seat (int | None): The seat whose action wrote the event; `null` for events written at creation.
+            seat (int | None): The seat whose action wrote the event; `null` for events written at creation and for those
+                the server
+                or the host wrote (`seat_timed_out` and what follows it, `game_cancelled`).
             recorded_at (datetime.datetime): When the event was written (ISO 8601, UTC).
             payload (EventPayload):
             prev_hash (str | Unset): The `hash` of the previous event (finished games only).

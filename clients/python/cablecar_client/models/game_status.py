@@ -1,6 +1,7 @@
 from enum import StrEnum
 
 class GameStatus(StrEnum):
+    CANCELLED = "cancelled"
     FINISHED = "finished"
     LAST_ROUND = "last_round"
     PLAYING = "playing"

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
   from ..models.keep_tickets import KeepTickets
   from ..models.lay_tiles import LayTiles
   from ..models.place_souvenir_stack import PlaceSouvenirStack
+  from ..models.resign import Resign
   from ..models.roll import Roll
   from ..models.start_ride import StartRide
 
@@ -37,8 +38,8 @@ class LegalActions:
             seat (int): A seat number, 0-based, in turn order.
             total (int): The number of legal actions (all pages).
             next_cursor (None | str): Pass as `cursor` for the next page; `null` on the last page (a string since 0.2.0).
-            actions (list[ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Roll |
-                StartRide]): Ready-to-send action bodies.
+            actions (list[ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Resign | Roll
+                | StartRide]): Ready-to-send action bodies.
      """
 
     game_id: str
@@ -46,7 +47,7 @@ class LegalActions:
     seat: int
     total: int
     next_cursor: None | str
-    actions: list[ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Roll | StartRide]
+    actions: list[ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Resign | Roll | StartRide]
 
 
 
@@ -59,6 +60,7 @@ class LegalActions:
         from ..models.keep_tickets import KeepTickets # noqa: PLC0415
         from ..models.lay_tiles import LayTiles # noqa: PLC0415
         from ..models.place_souvenir_stack import PlaceSouvenirStack # noqa: PLC0415
+        from ..models.resign import Resign # noqa: PLC0415
         from ..models.roll import Roll # noqa: PLC0415
         from ..models.start_ride import StartRide # noqa: PLC0415
         game_id = self.game_id
@@ -75,7 +77,9 @@ class LegalActions:
         actions = []
         for actions_item_data in self.actions:
             actions_item: dict[str, Any]
-            if isinstance(actions_item_data, PlaceSouvenirStack):
+            if isinstance(actions_item_data, Resign):
+                actions_item = actions_item_data.to_dict()
+            elif isinstance(actions_item_data, PlaceSouvenirStack):
                 actions_item = actions_item_data.to_dict()
             elif isinstance(actions_item_data, KeepTickets):
                 actions_item = actions_item_data.to_dict()
@@ -120,6 +124,7 @@ class LegalActions:
         from ..models.keep_tickets import KeepTickets # noqa: PLC0415
         from ..models.lay_tiles import LayTiles # noqa: PLC0415
         from ..models.place_souvenir_stack import PlaceSouvenirStack # noqa: PLC0415
+        from ..models.resign import Resign # noqa: PLC0415
         from ..models.roll import Roll # noqa: PLC0415
         from ..models.start_ride import StartRide # noqa: PLC0415
         d = dict(src_dict)
@@ -142,11 +147,11 @@ class LegalActions:
         actions = []
         _actions = d.pop("actions")
         for actions_item_data in (_actions):
-            def _parse_actions_item(data: object) -> ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Roll | StartRide:
+            def _parse_actions_item(data: object) -> ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Resign | Roll | StartRide:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_ttr_sf_action_type_0 = PlaceSouvenirStack.from_dict(data)
+                    componentsschemas_ttr_sf_action_type_0 = Resign.from_dict(data)
 
 
 
@@ -156,7 +161,7 @@ class LegalActions:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_ttr_sf_action_type_1 = KeepTickets.from_dict(data)
+                    componentsschemas_ttr_sf_action_type_1 = PlaceSouvenirStack.from_dict(data)
 
 
 
@@ -166,7 +171,7 @@ class LegalActions:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_ttr_sf_action_type_2 = DrawCard.from_dict(data)
+                    componentsschemas_ttr_sf_action_type_2 = KeepTickets.from_dict(data)
 
 
 
@@ -176,7 +181,7 @@ class LegalActions:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_ttr_sf_action_type_3 = ClaimRoute.from_dict(data)
+                    componentsschemas_ttr_sf_action_type_3 = DrawCard.from_dict(data)
 
 
 
@@ -186,7 +191,7 @@ class LegalActions:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_ttr_sf_action_type_4 = DrawTickets.from_dict(data)
+                    componentsschemas_ttr_sf_action_type_4 = ClaimRoute.from_dict(data)
 
 
 
@@ -196,30 +201,40 @@ class LegalActions:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_cable_car_action_type_0 = LayTiles.from_dict(data)
+                    componentsschemas_ttr_sf_action_type_5 = DrawTickets.from_dict(data)
 
 
 
-                    return componentsschemas_cable_car_action_type_0
+                    return componentsschemas_ttr_sf_action_type_5
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_cable_car_action_type_1 = StartRide.from_dict(data)
+                    componentsschemas_cable_car_action_type_1 = LayTiles.from_dict(data)
 
 
 
                     return componentsschemas_cable_car_action_type_1
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_cable_car_action_type_2 = StartRide.from_dict(data)
+
+
+
+                    return componentsschemas_cable_car_action_type_2
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_cable_car_action_type_2 = Roll.from_dict(data)
+                componentsschemas_cable_car_action_type_3 = Roll.from_dict(data)
 
 
 
-                return componentsschemas_cable_car_action_type_2
+                return componentsschemas_cable_car_action_type_3
 
             actions_item = _parse_actions_item(actions_item_data)
 

@@ -26,9 +26,16 @@ class PlayerResult:
             seat (int): A seat number, 0-based, in turn order.
             name (str):
             score (int | None): The final total (ttr-sf); null for cable-car and until finished.
-            rank (int | None): 1 for the best; ties share a rank; null until finished.
+            rank (int | None): 1 for the best; ties share a rank; seats that are out rank below every seat still in; null
+                until
+                finished and for a cancelled game.
             winner (bool):
             completed_tickets (int | None): Completed tickets (ttr-sf); null otherwise.
+            standing (str): Whether a seat is still in (`in`; it stays `in` once the game ended if it played to the end),
+                `resigned`,
+                or `timed_out` (its deadline passed). A seat that resigned or timed out is out: its turns are skipped, it
+                never wins and it ranks below every seat still in (see *Time controls, resignations and forfeits*). Open:
+                treat a value you do not know as out.
      """
 
     seat: int
@@ -37,6 +44,7 @@ class PlayerResult:
     rank: int | None
     winner: bool
     completed_tickets: int | None
+    standing: str
 
 
 
@@ -58,6 +66,8 @@ class PlayerResult:
         completed_tickets: int | None
         completed_tickets = self.completed_tickets
 
+        standing = self.standing
+
 
         field_dict: dict[str, Any] = {}
 
@@ -68,6 +78,7 @@ class PlayerResult:
             "rank": rank,
             "winner": winner,
             "completed_tickets": completed_tickets,
+            "standing": standing,
         })
 
         return field_dict
@@ -107,6 +118,8 @@ class PlayerResult:
         completed_tickets = _parse_completed_tickets(d.pop("completed_tickets"))
 
 
+        standing = d.pop("standing")
+
         player_result = cls(
             seat=seat,
             name=name,
@@ -114,6 +127,7 @@ class PlayerResult:
             rank=rank,
             winner=winner,
             completed_tickets=completed_tickets,
+            standing=standing,
         )
 
         return player_result

@@ -27,12 +27,14 @@ class StatusCounts:
             playing (int):
             last_round (int):
             finished (int):
+            cancelled (int):
      """
 
     setup: int
     playing: int
     last_round: int
     finished: int
+    cancelled: int
     additional_properties: dict[str, int] = _attrs_field(init=False, factory=dict)
 
 
@@ -48,6 +50,8 @@ class StatusCounts:
 
         finished = self.finished
 
+        cancelled = self.cancelled
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -56,6 +60,7 @@ class StatusCounts:
             "playing": playing,
             "last_round": last_round,
             "finished": finished,
+            "cancelled": cancelled,
         })
 
         return field_dict
@@ -73,11 +78,14 @@ class StatusCounts:
 
         finished = d.pop("finished")
 
+        cancelled = d.pop("cancelled")
+
         status_counts = cls(
             setup=setup,
             playing=playing,
             last_round=last_round,
             finished=finished,
+            cancelled=cancelled,
         )
 
 

@@ -21,7 +21,8 @@ T = TypeVar("T", bound="StreamEnd")
 
 @_attrs_define
 class StreamEnd:
-    """ The data of the `end` message sent when the game is finished, just before the server closes the stream.
+    """ The data of the `end` message sent when the game is over, just before the server closes the stream;
+    `status` is `finished` also for a cancelled game.
 
         Attributes:
             version (int):

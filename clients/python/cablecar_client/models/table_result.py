@@ -29,10 +29,15 @@ class TableResult:
             game_id (str):
             status (str): A game's status in an answer: `setup` (setup choices still to make), `playing`, `last_round` (ttr-
                 sf: the
-                final round has started), `finished`. Open: a later server may answer a status not listed here; a client
+                final round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended by its host
+                with no result). Open: a later server may answer a status not listed here; a client
                 should treat one it does not know as "not playable by me now".
-            winners (list[int]): The winning seats (empty until finished, and for a stalled cable-car game).
-            reason (None | str): Why the game ended (the game type's `result.reason`).
+            winners (list[int]): The winning seats (empty until finished, for a cancelled game, for a stalled cable-car
+                game, and when
+                every seat went out together).
+            reason (None | str): Why the game ended (the game type's `result.reason`, e.g. `forfeit`); null until finished
+                and for a
+                cancelled game.
             players (list[PlayerResult]):
      """
 

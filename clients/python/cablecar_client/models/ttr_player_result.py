@@ -32,6 +32,11 @@ class TtrPlayerResult:
             total (int):
             completed_tickets (int):
             tickets (list[TtrTicketResult]):
+            standing (str): Whether a seat is still in (`in`; it stays `in` once the game ended if it played to the end),
+                `resigned`,
+                or `timed_out` (its deadline passed). A seat that resigned or timed out is out: its turns are skipped, it
+                never wins and it ranks below every seat still in (see *Time controls, resignations and forfeits*). Open:
+                treat a value you do not know as out.
      """
 
     seat: int
@@ -41,6 +46,7 @@ class TtrPlayerResult:
     total: int
     completed_tickets: int
     tickets: list[TtrTicketResult]
+    standing: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -68,6 +74,8 @@ class TtrPlayerResult:
 
 
 
+        standing = self.standing
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -79,6 +87,7 @@ class TtrPlayerResult:
             "total": total,
             "completed_tickets": completed_tickets,
             "tickets": tickets,
+            "standing": standing,
         })
 
         return field_dict
@@ -111,6 +120,8 @@ class TtrPlayerResult:
             tickets.append(tickets_item)
 
 
+        standing = d.pop("standing")
+
         ttr_player_result = cls(
             seat=seat,
             route_points=route_points,
@@ -119,6 +130,7 @@ class TtrPlayerResult:
             total=total,
             completed_tickets=completed_tickets,
             tickets=tickets,
+            standing=standing,
         )
 
 

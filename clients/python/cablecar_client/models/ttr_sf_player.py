@@ -35,10 +35,15 @@ class TtrSfPlayer:
             hand_count (int):
             ticket_count (int): Tickets kept.
             souvenirs (list[str]): Souvenir symbols held.
+            standing (str): Whether a seat is still in (`in`; it stays `in` once the game ended if it played to the end),
+                `resigned`,
+                or `timed_out` (its deadline passed). A seat that resigned or timed out is out: its turns are skipped, it
+                never wins and it ranks below every seat still in (see *Time controls, resignations and forfeits*). Open:
+                treat a value you do not know as out.
             pending_ticket_count (int | Unset): Tickets dealt or drawn and not chosen yet.
-            routes (list[str] | Unset): Route ids claimed, in claim order.
-            hand (TtrSfPlayerHand | Unset): Once finished only, the cards held (colour → count).
-            tickets (list[TtrTicket] | Unset): Once finished only, the tickets kept.
+            routes (list[str] | Unset): Route ids claimed, in claim order (they stay claimed when the seat is out).
+            hand (TtrSfPlayerHand | Unset): Once over only, the cards held (colour → count).
+            tickets (list[TtrTicket] | Unset): Once over only, the tickets kept.
      """
 
     seat: int
@@ -49,6 +54,7 @@ class TtrSfPlayer:
     hand_count: int
     ticket_count: int
     souvenirs: list[str]
+    standing: str
     pending_ticket_count: int | Unset = UNSET
     routes: list[str] | Unset = UNSET
     hand: TtrSfPlayerHand | Unset = UNSET
@@ -79,6 +85,8 @@ class TtrSfPlayer:
         souvenirs = self.souvenirs
 
 
+
+        standing = self.standing
 
         pending_ticket_count = self.pending_ticket_count
 
@@ -113,6 +121,7 @@ class TtrSfPlayer:
             "hand_count": hand_count,
             "ticket_count": ticket_count,
             "souvenirs": souvenirs,
+            "standing": standing,
         })
         if pending_ticket_count is not UNSET:
             field_dict["pending_ticket_count"] = pending_ticket_count
@@ -148,6 +157,8 @@ class TtrSfPlayer:
 
         souvenirs = cast(list[str], d.pop("souvenirs"))
 
+
+        standing = d.pop("standing")
 
         pending_ticket_count = d.pop("pending_ticket_count", UNSET)
 
@@ -185,6 +196,7 @@ class TtrSfPlayer:
             hand_count=hand_count,
             ticket_count=ticket_count,
             souvenirs=souvenirs,
+            standing=standing,
             pending_ticket_count=pending_ticket_count,
             routes=routes,
             hand=hand,

@@ -20,7 +20,7 @@ T = TypeVar("T", bound="TtrSfPlayerHand")
 
 @_attrs_define
 class TtrSfPlayerHand:
-    """ Once finished only, the cards held (colour → count).
+    """ Once over only, the cards held (colour → count).
 
      """
 

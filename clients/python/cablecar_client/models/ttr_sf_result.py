@@ -26,9 +26,13 @@ T = TypeVar("T", bound="TtrSfResult")
 class TtrSfResult:
     """ 
         Attributes:
-            winners (list[int]): The winning seats (several on a tie).
+            winners (list[int]): The winning seats (several on a tie); only seats still in can win. Empty when every seat
+                went out
+                together (reason `forfeit`).
             players (list[TtrPlayerResult]):
-            reason (str | Unset): Why the game ended (`final_round` or `stalemate`; open).
+            reason (str | Unset): Why the game ended (open): `final_round` (the last round was played), `stalemate` (every
+                seat still in
+                passed in a row), `forfeit` (one seat was left in and wins, or none was).
      """
 
     winners: list[int]

@@ -12,6 +12,9 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.clock_time_control import ClockTimeControl
+  from ..models.no_time_control import NoTimeControl
+  from ..models.per_turn_time_control import PerTurnTimeControl
   from ..models.player_in import PlayerIn
 
 
@@ -35,18 +38,25 @@ class TtrSfTable:
                 seed can reproduce every hand: for tests, puzzles and replays, never for competitive play. The game shows it to
                 every seat.
             start_seat (int | Unset):  Default: 0.
+            time_control (ClockTimeControl | None | NoTimeControl | PerTurnTimeControl | Unset): This table's time control;
+                it replaces the batch's (`{"kind": "none"}` makes the table untimed).
+                Omitted or `null`: the batch's.
      """
 
     players: list[PlayerIn]
     seed: None | str | Unset = UNSET
     open_deal: bool | Unset = UNSET
     start_seat: int | Unset = 0
+    time_control: ClockTimeControl | None | NoTimeControl | PerTurnTimeControl | Unset = UNSET
 
 
 
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.clock_time_control import ClockTimeControl # noqa: PLC0415
+        from ..models.no_time_control import NoTimeControl # noqa: PLC0415
+        from ..models.per_turn_time_control import PerTurnTimeControl # noqa: PLC0415
         from ..models.player_in import PlayerIn # noqa: PLC0415
         players = []
         for componentsschemas_ttr_sf_players_item_data in self.players:
@@ -65,6 +75,18 @@ class TtrSfTable:
 
         start_seat = self.start_seat
 
+        time_control: dict[str, Any] | None | Unset
+        if isinstance(self.time_control, Unset):
+            time_control = UNSET
+        elif isinstance(self.time_control, NoTimeControl):
+            time_control = self.time_control.to_dict()
+        elif isinstance(self.time_control, PerTurnTimeControl):
+            time_control = self.time_control.to_dict()
+        elif isinstance(self.time_control, ClockTimeControl):
+            time_control = self.time_control.to_dict()
+        else:
+            time_control = self.time_control
+
 
         field_dict: dict[str, Any] = {}
 
@@ -77,6 +99,8 @@ class TtrSfTable:
             field_dict["open_deal"] = open_deal
         if start_seat is not UNSET:
             field_dict["start_seat"] = start_seat
+        if time_control is not UNSET:
+            field_dict["time_control"] = time_control
 
         return field_dict
 
@@ -84,6 +108,9 @@ class TtrSfTable:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.clock_time_control import ClockTimeControl # noqa: PLC0415
+        from ..models.no_time_control import NoTimeControl # noqa: PLC0415
+        from ..models.per_turn_time_control import PerTurnTimeControl # noqa: PLC0415
         from ..models.player_in import PlayerIn # noqa: PLC0415
         d = dict(src_dict)
         players = []
@@ -110,11 +137,52 @@ class TtrSfTable:
 
         start_seat = d.pop("start_seat", UNSET)
 
+        def _parse_time_control(data: object) -> ClockTimeControl | None | NoTimeControl | PerTurnTimeControl | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_time_control_type_0 = NoTimeControl.from_dict(data)
+
+
+
+                return componentsschemas_time_control_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_time_control_type_1 = PerTurnTimeControl.from_dict(data)
+
+
+
+                return componentsschemas_time_control_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_time_control_type_2 = ClockTimeControl.from_dict(data)
+
+
+
+                return componentsschemas_time_control_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ClockTimeControl | None | NoTimeControl | PerTurnTimeControl | Unset, data)
+
+        time_control = _parse_time_control(d.pop("time_control", UNSET))
+
+
         ttr_sf_table = cls(
             players=players,
             seed=seed,
             open_deal=open_deal,
             start_seat=start_seat,
+            time_control=time_control,
         )
 
         return ttr_sf_table

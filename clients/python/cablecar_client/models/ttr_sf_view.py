@@ -12,8 +12,13 @@ from ..models.ttr_card import TtrCard
 from ..types import UNSET, Unset
 from typing import cast
 from typing import Literal, cast
+import datetime
 
 if TYPE_CHECKING:
+  from ..models.clock_time_control import ClockTimeControl
+  from ..models.no_time_control import NoTimeControl
+  from ..models.per_turn_time_control import PerTurnTimeControl
+  from ..models.seat_clock import SeatClock
   from ..models.ttr_sf_me import TtrSfMe
   from ..models.ttr_sf_player import TtrSfPlayer
   from ..models.ttr_sf_result import TtrSfResult
@@ -39,10 +44,13 @@ class TtrSfView:
             id (str): The game id.
             status (str): A game's status in an answer: `setup` (setup choices still to make), `playing`, `last_round` (ttr-
                 sf: the
-                final round has started), `finished`. Open: a later server may answer a status not listed here; a client
+                final round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended by its host
+                with no result). Open: a later server may answer a status not listed here; a client
                 should treat one it does not know as "not playable by me now".
             version (int): The seq of the last event this view includes (the `ETag`).
-            active_seats (list[int]): The seats that may act now (several during setup, none once finished).
+            active_seats (list[int]): The seats that may make a move now (several during setup, none once the game is over).
+                Any seat still
+                in may also resign at any time.
             face_up (list[None | TtrCard]): The face-up row, slot 0 first; `null` marks an empty slot (deck and discard pile
                 both empty).
             deck_count (int):
@@ -52,6 +60,15 @@ class TtrSfView:
             souvenir_stacks (TtrSfViewSouvenirStacks): Location id → its souvenir stack (a stack may be empty).
             set_aside (list[str]): Souvenir symbols still to be placed during setup.
             players (list[TtrSfPlayer]): One entry per seat, in seat order.
+            time_control (ClockTimeControl | NoTimeControl | PerTurnTimeControl): How long the seats may think (see *Time
+                controls, resignations and forfeits*): `kind` tells which. In a view
+                it is the control as created, a `clock` with its `increment_seconds` always shown.
+            clocks (list[SeatClock]): Every seat's clock at the view's version, in seat order; empty for an untimed game.
+                Once the game is over
+                no clock runs.
+            deadline (datetime.datetime | None): When the earliest running deadline passes (ISO 8601, UTC), or `null`
+                (untimed, or over). The seat whose
+                clock runs out then is timed out by the server (see *Time controls, resignations and forfeits*).
             seed_commitment (None | str | Unset): The game's seed commitment.
             open_deal (bool | Unset): True when the caller's seed alone made the deal (anyone who knows it knows every
                 hand); false when a server secret, committed at creation and revealed by the export, was mixed in.
@@ -61,13 +78,14 @@ class TtrSfView:
             souvenirs_in_box (TtrSfViewSouvenirsInBox | Unset): Souvenir symbol → tokens not on the board and not held.
             phase (str | Unset): Finer than `status`: `setup`, `turn_start`, `second_draw` (the seat took one card and must
                 take a
-                second), `choosing_tickets` (the seat drew tickets and must keep some), `finished`. Open: a later
+                second), `choosing_tickets` (the seat drew tickets and must keep some), `finished` (once over, also
+                cancelled). Open: a later
                 server may add phases, so treat an unknown value as "not my move to plan".
-            turn (int | None | Unset): The seat whose turn it is (`null` during setup and once finished).
+            turn (int | None | Unset): The seat whose turn it is (`null` during setup and once over).
             start_seat (int | Unset): A seat number, 0-based, in turn order.
             final_turns_left (int | None | Unset): During the last round, the turns left before the end; else `null`.
             me (TtrSfMe | Unset): The caller's own secrets.
-            result (None | TtrSfResult | Unset): Once finished, the final result; else `null`.
+            result (None | TtrSfResult | Unset): Once finished, the final result; `null` before, and for a cancelled game.
      """
 
     type_: Literal['ttr-sf']
@@ -83,6 +101,9 @@ class TtrSfView:
     souvenir_stacks: TtrSfViewSouvenirStacks
     set_aside: list[str]
     players: list[TtrSfPlayer]
+    time_control: ClockTimeControl | NoTimeControl | PerTurnTimeControl
+    clocks: list[SeatClock]
+    deadline: datetime.datetime | None
     seed_commitment: None | str | Unset = UNSET
     open_deal: bool | Unset = UNSET
     set_aside_stack_size: int | None | Unset = UNSET
@@ -101,6 +122,10 @@ class TtrSfView:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.clock_time_control import ClockTimeControl # noqa: PLC0415
+        from ..models.no_time_control import NoTimeControl # noqa: PLC0415
+        from ..models.per_turn_time_control import PerTurnTimeControl # noqa: PLC0415
+        from ..models.seat_clock import SeatClock # noqa: PLC0415
         from ..models.ttr_sf_me import TtrSfMe # noqa: PLC0415
         from ..models.ttr_sf_player import TtrSfPlayer # noqa: PLC0415
         from ..models.ttr_sf_result import TtrSfResult # noqa: PLC0415
@@ -150,6 +175,28 @@ class TtrSfView:
             players.append(players_item)
 
 
+
+        time_control: dict[str, Any]
+        if isinstance(self.time_control, NoTimeControl):
+            time_control = self.time_control.to_dict()
+        elif isinstance(self.time_control, PerTurnTimeControl):
+            time_control = self.time_control.to_dict()
+        else:
+            time_control = self.time_control.to_dict()
+
+
+        clocks = []
+        for componentsschemas_seat_clocks_item_data in self.clocks:
+            componentsschemas_seat_clocks_item = componentsschemas_seat_clocks_item_data.to_dict()
+            clocks.append(componentsschemas_seat_clocks_item)
+
+
+
+        deadline: None | str
+        if isinstance(self.deadline, datetime.datetime):
+            deadline = self.deadline.isoformat()
+        else:
+            deadline = self.deadline
 
         seed_commitment: None | str | Unset
         if isinstance(self.seed_commitment, Unset):
@@ -220,6 +267,9 @@ class TtrSfView:
             "souvenir_stacks": souvenir_stacks,
             "set_aside": set_aside,
             "players": players,
+            "time_control": time_control,
+            "clocks": clocks,
+            "deadline": deadline,
         })
         if seed_commitment is not UNSET:
             field_dict["seed_commitment"] = seed_commitment
@@ -250,6 +300,10 @@ class TtrSfView:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.clock_time_control import ClockTimeControl # noqa: PLC0415
+        from ..models.no_time_control import NoTimeControl # noqa: PLC0415
+        from ..models.per_turn_time_control import PerTurnTimeControl # noqa: PLC0415
+        from ..models.seat_clock import SeatClock # noqa: PLC0415
         from ..models.ttr_sf_me import TtrSfMe # noqa: PLC0415
         from ..models.ttr_sf_player import TtrSfPlayer # noqa: PLC0415
         from ..models.ttr_sf_result import TtrSfResult # noqa: PLC0415
@@ -320,6 +374,66 @@ class TtrSfView:
 
 
             players.append(players_item)
+
+
+        def _parse_time_control(data: object) -> ClockTimeControl | NoTimeControl | PerTurnTimeControl:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_time_control_type_0 = NoTimeControl.from_dict(data)
+
+
+
+                return componentsschemas_time_control_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_time_control_type_1 = PerTurnTimeControl.from_dict(data)
+
+
+
+                return componentsschemas_time_control_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            componentsschemas_time_control_type_2 = ClockTimeControl.from_dict(data)
+
+
+
+            return componentsschemas_time_control_type_2
+
+        time_control = _parse_time_control(d.pop("time_control"))
+
+
+        clocks = []
+        _clocks = d.pop("clocks")
+        for componentsschemas_seat_clocks_item_data in (_clocks):
+            componentsschemas_seat_clocks_item = SeatClock.from_dict(componentsschemas_seat_clocks_item_data)
+
+
+
+            clocks.append(componentsschemas_seat_clocks_item)
+
+
+        def _parse_deadline(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                componentsschemas_deadline_type_0 = datetime.datetime.fromisoformat(data)
+
+
+
+                return componentsschemas_deadline_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        deadline = _parse_deadline(d.pop("deadline"))
 
 
         def _parse_seed_commitment(data: object) -> None | str | Unset:
@@ -432,6 +546,9 @@ class TtrSfView:
             souvenir_stacks=souvenir_stacks,
             set_aside=set_aside,
             players=players,
+            time_control=time_control,
+            clocks=clocks,
+            deadline=deadline,
             seed_commitment=seed_commitment,
             open_deal=open_deal,
             set_aside_stack_size=set_aside_stack_size,

@@ -9,11 +9,13 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.webhook_event import WebhookEvent
+from ..types import UNSET, Unset
 from typing import cast
 import datetime
 
 if TYPE_CHECKING:
   from ..models.webhook_game import WebhookGame
+  from ..models.webhook_seat_out import WebhookSeatOut
 
 
 
@@ -29,15 +31,20 @@ class WebhookDelivery:
 
         Attributes:
             id (str): The delivery id (also in `X-CableCar-Delivery`).
-            type_ (WebhookEvent): `game.started`: a game was created; `game.finished`: its last move was made.
+            type_ (WebhookEvent): `game.started`: a game was created; `game.finished`: its last move was made (also when it
+                ended by
+                forfeit); `game.seat_out`: a seat resigned or timed out (one delivery per seat; the game may go on);
+                `game.cancelled`: its host cancelled it (no `game.finished` follows).
             created_at (datetime.datetime):
             game (WebhookGame):
+            seat (WebhookSeatOut | Unset): In a `game.seat_out` delivery only: the seat that went out.
      """
 
     id: str
     type_: WebhookEvent
     created_at: datetime.datetime
     game: WebhookGame
+    seat: WebhookSeatOut | Unset = UNSET
 
 
 
@@ -45,6 +52,7 @@ class WebhookDelivery:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.webhook_game import WebhookGame # noqa: PLC0415
+        from ..models.webhook_seat_out import WebhookSeatOut # noqa: PLC0415
         id = self.id
 
         type_ = self.type_.value
@@ -52,6 +60,10 @@ class WebhookDelivery:
         created_at = self.created_at.isoformat()
 
         game = self.game.to_dict()
+
+        seat: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.seat, Unset):
+            seat = self.seat.to_dict()
 
 
         field_dict: dict[str, Any] = {}
@@ -62,6 +74,8 @@ class WebhookDelivery:
             "created_at": created_at,
             "game": game,
         })
+        if seat is not UNSET:
+            field_dict["seat"] = seat
 
         return field_dict
 
@@ -70,6 +84,7 @@ class WebhookDelivery:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.webhook_game import WebhookGame # noqa: PLC0415
+        from ..models.webhook_seat_out import WebhookSeatOut # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -88,11 +103,22 @@ class WebhookDelivery:
 
 
 
+        _seat = d.pop("seat", UNSET)
+        seat: WebhookSeatOut | Unset
+        if isinstance(_seat,  Unset):
+            seat = UNSET
+        else:
+            seat = WebhookSeatOut.from_dict(_seat)
+
+
+
+
         webhook_delivery = cls(
             id=id,
             type_=type_,
             created_at=created_at,
             game=game,
+            seat=seat,
         )
 
         return webhook_delivery

@@ -33,7 +33,8 @@ class WebhookGame:
                 (2–6 players).
             status (str): A game's status in an answer: `setup` (setup choices still to make), `playing`, `last_round` (ttr-
                 sf: the
-                final round has started), `finished`. Open: a later server may answer a status not listed here; a client
+                final round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended by its host
+                with no result). Open: a later server may answer a status not listed here; a client
                 should treat one it does not know as "not playable by me now".
             batch (None | str):
             result (CableCarResult | None | TtrSfResult | Unset): A finished game's result as its type defines it

@@ -123,7 +123,10 @@ def sync_detailed(
     """ Every action the caller's seat may send now
 
      With a seat token: every action the rules allow that seat now, each a ready-to-send body for
-    `POST /v1/games/{id}/actions`. Empty when the seat is not in `active_seats` or the game is finished.
+    `POST /v1/games/{id}/actions`. While the seat is still in (it has not resigned or timed out) and the
+    game is
+    not over, the last entry is `{"type": "resign"}`; it is the only entry when the seat is not in
+    `active_seats`. Empty for a seat that is out and once the game is over (finished or cancelled).
 
     The list is paged in a fixed order (a cable-car turn can have well over 100 000 legal pairs of tile
     placements): `total` counts them all; pass `next_cursor` back as `cursor` for the next page. The
@@ -139,7 +142,9 @@ def sync_detailed(
     placements on empty squares whose order does not matter are listed once, lower square first (the
     other
     order and the equivalent rotations are accepted too). A client can therefore build a turn
-    incrementally: read pages until the first placement's square changes.
+    incrementally: read pages until the first placement's square changes. `resign` is always last (and
+    counted
+    in `total`).
 
     Args:
         id (str):
@@ -181,7 +186,10 @@ def sync(
     """ Every action the caller's seat may send now
 
      With a seat token: every action the rules allow that seat now, each a ready-to-send body for
-    `POST /v1/games/{id}/actions`. Empty when the seat is not in `active_seats` or the game is finished.
+    `POST /v1/games/{id}/actions`. While the seat is still in (it has not resigned or timed out) and the
+    game is
+    not over, the last entry is `{"type": "resign"}`; it is the only entry when the seat is not in
+    `active_seats`. Empty for a seat that is out and once the game is over (finished or cancelled).
 
     The list is paged in a fixed order (a cable-car turn can have well over 100 000 legal pairs of tile
     placements): `total` counts them all; pass `next_cursor` back as `cursor` for the next page. The
@@ -197,7 +205,9 @@ def sync(
     placements on empty squares whose order does not matter are listed once, lower square first (the
     other
     order and the equivalent rotations are accepted too). A client can therefore build a turn
-    incrementally: read pages until the first placement's square changes.
+    incrementally: read pages until the first placement's square changes. `resign` is always last (and
+    counted
+    in `total`).
 
     Args:
         id (str):
@@ -234,7 +244,10 @@ async def asyncio_detailed(
     """ Every action the caller's seat may send now
 
      With a seat token: every action the rules allow that seat now, each a ready-to-send body for
-    `POST /v1/games/{id}/actions`. Empty when the seat is not in `active_seats` or the game is finished.
+    `POST /v1/games/{id}/actions`. While the seat is still in (it has not resigned or timed out) and the
+    game is
+    not over, the last entry is `{"type": "resign"}`; it is the only entry when the seat is not in
+    `active_seats`. Empty for a seat that is out and once the game is over (finished or cancelled).
 
     The list is paged in a fixed order (a cable-car turn can have well over 100 000 legal pairs of tile
     placements): `total` counts them all; pass `next_cursor` back as `cursor` for the next page. The
@@ -250,7 +263,9 @@ async def asyncio_detailed(
     placements on empty squares whose order does not matter are listed once, lower square first (the
     other
     order and the equivalent rotations are accepted too). A client can therefore build a turn
-    incrementally: read pages until the first placement's square changes.
+    incrementally: read pages until the first placement's square changes. `resign` is always last (and
+    counted
+    in `total`).
 
     Args:
         id (str):
@@ -292,7 +307,10 @@ async def asyncio(
     """ Every action the caller's seat may send now
 
      With a seat token: every action the rules allow that seat now, each a ready-to-send body for
-    `POST /v1/games/{id}/actions`. Empty when the seat is not in `active_seats` or the game is finished.
+    `POST /v1/games/{id}/actions`. While the seat is still in (it has not resigned or timed out) and the
+    game is
+    not over, the last entry is `{"type": "resign"}`; it is the only entry when the seat is not in
+    `active_seats`. Empty for a seat that is out and once the game is over (finished or cancelled).
 
     The list is paged in a fixed order (a cable-car turn can have well over 100 000 legal pairs of tile
     placements): `total` counts them all; pass `next_cursor` back as `cursor` for the next page. The
@@ -308,7 +326,9 @@ async def asyncio(
     placements on empty squares whose order does not matter are listed once, lower square first (the
     other
     order and the equivalent rotations are accepted too). A client can therefore build a turn
-    incrementally: read pages until the first placement's square changes.
+    incrementally: read pages until the first placement's square changes. `resign` is always last (and
+    counted
+    in `total`).
 
     Args:
         id (str):

@@ -16,6 +16,7 @@ from ...models.keep_tickets import KeepTickets
 from ...models.lay_tiles import LayTiles
 from ...models.place_souvenir_stack import PlaceSouvenirStack
 from ...models.problem import Problem
+from ...models.resign import Resign
 from ...models.roll import Roll
 from ...models.start_ride import StartRide
 from ...types import UNSET, Unset
@@ -26,7 +27,7 @@ from typing import cast
 def _get_kwargs(
     id: str,
     *,
-    body: ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Roll | StartRide,
+    body: ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Resign | Roll | StartRide,
     idempotency_key: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
@@ -46,7 +47,9 @@ def _get_kwargs(
     }
 
     
-    if isinstance(body, PlaceSouvenirStack):
+    if isinstance(body, Resign):
+        _kwargs["json"] = body.to_dict()
+    elif isinstance(body, PlaceSouvenirStack):
         _kwargs["json"] = body.to_dict()
     elif isinstance(body, KeepTickets):
         _kwargs["json"] = body.to_dict()
@@ -168,7 +171,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Roll | StartRide,
+    body: ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Resign | Roll | StartRide,
     idempotency_key: str | Unset = UNSET,
 
 ) -> Response[ActionResult | Problem]:
@@ -180,17 +183,30 @@ def sync_detailed(
     version and
     the events it wrote (redacted for the caller). A refused action writes nothing.
 
+    `{"type": "resign"}` (both game types) gives up for the token's seat at any time before the end,
+    also out
+    of turn; it writes `seat_resigned` and what the forfeit rules make follow (ttr-sf: the default setup
+    choices it owed, the turn passed on; when one seat is left in, `game_ended` with reason `forfeit`).
+    See
+    *Time controls, resignations and forfeits*. A seat that is already out gets `422 illegal_action`
+    (`already_out`).
+
+    In a timed game the timeouts already due are appended first; an action racing a timeout with
+    `expected_version` gets `409 stale_version` if the timeout was first.
+
     Args:
         id (str):
         idempotency_key (str | Unset):
         body (ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack |
-            Roll | StartRide): One action: a body of the game's own type (`TtrSfAction` on a `ttr-sf`
-            game, `CableCarAction` on a
+            Resign | Roll | StartRide): One action: a body of the game's own type (`TtrSfAction` on a
+            `ttr-sf` game, `CableCarAction` on a
             `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of
             the other
             game type's actions is `400 invalid_request` (the path does not name the game type, so the
             schema
             cannot refuse it). `type` names the action; every body may carry `expected_version`.
+            `resign` (`Resign`)
+            is an action of both game types, so the two unions overlap on it: `anyOf`, not `oneOf`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -218,7 +234,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Roll | StartRide,
+    body: ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Resign | Roll | StartRide,
     idempotency_key: str | Unset = UNSET,
 
 ) -> ActionResult | Problem | None:
@@ -230,17 +246,30 @@ def sync(
     version and
     the events it wrote (redacted for the caller). A refused action writes nothing.
 
+    `{"type": "resign"}` (both game types) gives up for the token's seat at any time before the end,
+    also out
+    of turn; it writes `seat_resigned` and what the forfeit rules make follow (ttr-sf: the default setup
+    choices it owed, the turn passed on; when one seat is left in, `game_ended` with reason `forfeit`).
+    See
+    *Time controls, resignations and forfeits*. A seat that is already out gets `422 illegal_action`
+    (`already_out`).
+
+    In a timed game the timeouts already due are appended first; an action racing a timeout with
+    `expected_version` gets `409 stale_version` if the timeout was first.
+
     Args:
         id (str):
         idempotency_key (str | Unset):
         body (ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack |
-            Roll | StartRide): One action: a body of the game's own type (`TtrSfAction` on a `ttr-sf`
-            game, `CableCarAction` on a
+            Resign | Roll | StartRide): One action: a body of the game's own type (`TtrSfAction` on a
+            `ttr-sf` game, `CableCarAction` on a
             `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of
             the other
             game type's actions is `400 invalid_request` (the path does not name the game type, so the
             schema
             cannot refuse it). `type` names the action; every body may carry `expected_version`.
+            `resign` (`Resign`)
+            is an action of both game types, so the two unions overlap on it: `anyOf`, not `oneOf`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -263,7 +292,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Roll | StartRide,
+    body: ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Resign | Roll | StartRide,
     idempotency_key: str | Unset = UNSET,
 
 ) -> Response[ActionResult | Problem]:
@@ -275,17 +304,30 @@ async def asyncio_detailed(
     version and
     the events it wrote (redacted for the caller). A refused action writes nothing.
 
+    `{"type": "resign"}` (both game types) gives up for the token's seat at any time before the end,
+    also out
+    of turn; it writes `seat_resigned` and what the forfeit rules make follow (ttr-sf: the default setup
+    choices it owed, the turn passed on; when one seat is left in, `game_ended` with reason `forfeit`).
+    See
+    *Time controls, resignations and forfeits*. A seat that is already out gets `422 illegal_action`
+    (`already_out`).
+
+    In a timed game the timeouts already due are appended first; an action racing a timeout with
+    `expected_version` gets `409 stale_version` if the timeout was first.
+
     Args:
         id (str):
         idempotency_key (str | Unset):
         body (ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack |
-            Roll | StartRide): One action: a body of the game's own type (`TtrSfAction` on a `ttr-sf`
-            game, `CableCarAction` on a
+            Resign | Roll | StartRide): One action: a body of the game's own type (`TtrSfAction` on a
+            `ttr-sf` game, `CableCarAction` on a
             `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of
             the other
             game type's actions is `400 invalid_request` (the path does not name the game type, so the
             schema
             cannot refuse it). `type` names the action; every body may carry `expected_version`.
+            `resign` (`Resign`)
+            is an action of both game types, so the two unions overlap on it: `anyOf`, not `oneOf`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -313,7 +355,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Roll | StartRide,
+    body: ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Resign | Roll | StartRide,
     idempotency_key: str | Unset = UNSET,
 
 ) -> ActionResult | Problem | None:
@@ -325,17 +367,30 @@ async def asyncio(
     version and
     the events it wrote (redacted for the caller). A refused action writes nothing.
 
+    `{"type": "resign"}` (both game types) gives up for the token's seat at any time before the end,
+    also out
+    of turn; it writes `seat_resigned` and what the forfeit rules make follow (ttr-sf: the default setup
+    choices it owed, the turn passed on; when one seat is left in, `game_ended` with reason `forfeit`).
+    See
+    *Time controls, resignations and forfeits*. A seat that is already out gets `422 illegal_action`
+    (`already_out`).
+
+    In a timed game the timeouts already due are appended first; an action racing a timeout with
+    `expected_version` gets `409 stale_version` if the timeout was first.
+
     Args:
         id (str):
         idempotency_key (str | Unset):
         body (ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack |
-            Roll | StartRide): One action: a body of the game's own type (`TtrSfAction` on a `ttr-sf`
-            game, `CableCarAction` on a
+            Resign | Roll | StartRide): One action: a body of the game's own type (`TtrSfAction` on a
+            `ttr-sf` game, `CableCarAction` on a
             `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of
             the other
             game type's actions is `400 invalid_request` (the path does not name the game type, so the
             schema
             cannot refuse it). `type` names the action; every body may carry `expected_version`.
+            `resign` (`Resign`)
+            is an action of both game types, so the two unions overlap on it: `anyOf`, not `oneOf`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

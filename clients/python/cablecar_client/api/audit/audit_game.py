@@ -97,9 +97,13 @@ def sync_detailed(
     the
     commitment made at creation, the opening events re-derived from the seed, every move replayed
     through the
-    rules, and the final status and result. For a game in progress the server uses its secret seed
-    without
-    revealing it. `ok` is true when every check passed.
+    rules (and every timeout checked against the recorded timestamps: the seat's deadline, derived from
+    the
+    events before it, had passed when it was recorded; its consequences are the forfeit rules'), and the
+    final
+    status and result. For a game in progress the server uses its secret seed without revealing it. `ok`
+    is
+    true when every check passed.
 
     Args:
         id (str):
@@ -136,9 +140,13 @@ def sync(
     the
     commitment made at creation, the opening events re-derived from the seed, every move replayed
     through the
-    rules, and the final status and result. For a game in progress the server uses its secret seed
-    without
-    revealing it. `ok` is true when every check passed.
+    rules (and every timeout checked against the recorded timestamps: the seat's deadline, derived from
+    the
+    events before it, had passed when it was recorded; its consequences are the forfeit rules'), and the
+    final
+    status and result. For a game in progress the server uses its secret seed without revealing it. `ok`
+    is
+    true when every check passed.
 
     Args:
         id (str):
@@ -170,9 +178,13 @@ async def asyncio_detailed(
     the
     commitment made at creation, the opening events re-derived from the seed, every move replayed
     through the
-    rules, and the final status and result. For a game in progress the server uses its secret seed
-    without
-    revealing it. `ok` is true when every check passed.
+    rules (and every timeout checked against the recorded timestamps: the seat's deadline, derived from
+    the
+    events before it, had passed when it was recorded; its consequences are the forfeit rules'), and the
+    final
+    status and result. For a game in progress the server uses its secret seed without revealing it. `ok`
+    is
+    true when every check passed.
 
     Args:
         id (str):
@@ -209,9 +221,13 @@ async def asyncio(
     the
     commitment made at creation, the opening events re-derived from the seed, every move replayed
     through the
-    rules, and the final status and result. For a game in progress the server uses its secret seed
-    without
-    revealing it. `ok` is true when every check passed.
+    rules (and every timeout checked against the recorded timestamps: the seat's deadline, derived from
+    the
+    events before it, had passed when it was recorded; its consequences are the forfeit rules'), and the
+    final
+    status and result. For a game in progress the server uses its secret seed without revealing it. `ok`
+    is
+    true when every check passed.
 
     Args:
         id (str):

@@ -107,12 +107,13 @@ def sync_detailed(
     accept: str | Unset = UNSET,
 
 ) -> Response[Export | Problem]:
-    """ The complete record of a finished game
+    """ The complete record of a finished (or cancelled) game
 
-     Once the game is finished: every event unredacted with its full envelope and hash-chain links, the
-    seed and
-    salt behind `seed_commitment`, the result, and the chain's head. Anybody can recompute the hash
-    chain, check
+     Once the game is over (finished, or cancelled by its host): every event unredacted with its full
+    envelope
+    and hash-chain links, the seed and salt behind `seed_commitment`, the result (`null` for a cancelled
+    game),
+    and the chain's head. Anybody can recompute the hash chain, check
     `sha256(salt + ":" + seed)` against the commitment, and replay the game with the published rules.
 
     `Accept: application/x-ndjson` gives the same record as newline-delimited JSON (`ExportLine`s: a
@@ -154,12 +155,13 @@ def sync(
     accept: str | Unset = UNSET,
 
 ) -> Export | Problem | None:
-    """ The complete record of a finished game
+    """ The complete record of a finished (or cancelled) game
 
-     Once the game is finished: every event unredacted with its full envelope and hash-chain links, the
-    seed and
-    salt behind `seed_commitment`, the result, and the chain's head. Anybody can recompute the hash
-    chain, check
+     Once the game is over (finished, or cancelled by its host): every event unredacted with its full
+    envelope
+    and hash-chain links, the seed and salt behind `seed_commitment`, the result (`null` for a cancelled
+    game),
+    and the chain's head. Anybody can recompute the hash chain, check
     `sha256(salt + ":" + seed)` against the commitment, and replay the game with the published rules.
 
     `Accept: application/x-ndjson` gives the same record as newline-delimited JSON (`ExportLine`s: a
@@ -196,12 +198,13 @@ async def asyncio_detailed(
     accept: str | Unset = UNSET,
 
 ) -> Response[Export | Problem]:
-    """ The complete record of a finished game
+    """ The complete record of a finished (or cancelled) game
 
-     Once the game is finished: every event unredacted with its full envelope and hash-chain links, the
-    seed and
-    salt behind `seed_commitment`, the result, and the chain's head. Anybody can recompute the hash
-    chain, check
+     Once the game is over (finished, or cancelled by its host): every event unredacted with its full
+    envelope
+    and hash-chain links, the seed and salt behind `seed_commitment`, the result (`null` for a cancelled
+    game),
+    and the chain's head. Anybody can recompute the hash chain, check
     `sha256(salt + ":" + seed)` against the commitment, and replay the game with the published rules.
 
     `Accept: application/x-ndjson` gives the same record as newline-delimited JSON (`ExportLine`s: a
@@ -243,12 +246,13 @@ async def asyncio(
     accept: str | Unset = UNSET,
 
 ) -> Export | Problem | None:
-    """ The complete record of a finished game
+    """ The complete record of a finished (or cancelled) game
 
-     Once the game is finished: every event unredacted with its full envelope and hash-chain links, the
-    seed and
-    salt behind `seed_commitment`, the result, and the chain's head. Anybody can recompute the hash
-    chain, check
+     Once the game is over (finished, or cancelled by its host): every event unredacted with its full
+    envelope
+    and hash-chain links, the seed and salt behind `seed_commitment`, the result (`null` for a cancelled
+    game),
+    and the chain's head. Anybody can recompute the hash chain, check
     `sha256(salt + ":" + seed)` against the commitment, and replay the game with the published rules.
 
     `Accept: application/x-ndjson` gives the same record as newline-delimited JSON (`ExportLine`s: a

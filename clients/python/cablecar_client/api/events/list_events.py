@@ -128,10 +128,13 @@ def sync_detailed(
 
      The events after the `cursor` (from the first without one), ascending, at most `limit`. Other seats'
     secrets
-    are redacted (set to `null`) until the game is finished; then every payload is complete and carries
-    its
-    hash-chain links. Page on with `cursor=next_cursor` until `next_cursor` is `null`. (`after` and
-    `next_after`, the event `seq` to continue after, still answer for older clients.)
+    are redacted (set to `null`) until the game is over (finished or cancelled); then every payload is
+    complete
+    and carries its hash-chain links. Page on with `cursor=next_cursor` until `next_cursor` is `null`.
+    (`after`
+    and `next_after`, the event `seq` to continue after, still answer for older clients.) Reading a
+    timed game
+    first appends the timeouts already due.
 
     Args:
         id (str):
@@ -177,10 +180,13 @@ def sync(
 
      The events after the `cursor` (from the first without one), ascending, at most `limit`. Other seats'
     secrets
-    are redacted (set to `null`) until the game is finished; then every payload is complete and carries
-    its
-    hash-chain links. Page on with `cursor=next_cursor` until `next_cursor` is `null`. (`after` and
-    `next_after`, the event `seq` to continue after, still answer for older clients.)
+    are redacted (set to `null`) until the game is over (finished or cancelled); then every payload is
+    complete
+    and carries its hash-chain links. Page on with `cursor=next_cursor` until `next_cursor` is `null`.
+    (`after`
+    and `next_after`, the event `seq` to continue after, still answer for older clients.) Reading a
+    timed game
+    first appends the timeouts already due.
 
     Args:
         id (str):
@@ -221,10 +227,13 @@ async def asyncio_detailed(
 
      The events after the `cursor` (from the first without one), ascending, at most `limit`. Other seats'
     secrets
-    are redacted (set to `null`) until the game is finished; then every payload is complete and carries
-    its
-    hash-chain links. Page on with `cursor=next_cursor` until `next_cursor` is `null`. (`after` and
-    `next_after`, the event `seq` to continue after, still answer for older clients.)
+    are redacted (set to `null`) until the game is over (finished or cancelled); then every payload is
+    complete
+    and carries its hash-chain links. Page on with `cursor=next_cursor` until `next_cursor` is `null`.
+    (`after`
+    and `next_after`, the event `seq` to continue after, still answer for older clients.) Reading a
+    timed game
+    first appends the timeouts already due.
 
     Args:
         id (str):
@@ -270,10 +279,13 @@ async def asyncio(
 
      The events after the `cursor` (from the first without one), ascending, at most `limit`. Other seats'
     secrets
-    are redacted (set to `null`) until the game is finished; then every payload is complete and carries
-    its
-    hash-chain links. Page on with `cursor=next_cursor` until `next_cursor` is `null`. (`after` and
-    `next_after`, the event `seq` to continue after, still answer for older clients.)
+    are redacted (set to `null`) until the game is over (finished or cancelled); then every payload is
+    complete
+    and carries its hash-chain links. Page on with `cursor=next_cursor` until `next_cursor` is `null`.
+    (`after`
+    and `next_after`, the event `seq` to continue after, still answer for older clients.) Reading a
+    timed game
+    first appends the timeouts already due.
 
     Args:
         id (str):

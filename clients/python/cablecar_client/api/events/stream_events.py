@@ -126,9 +126,13 @@ def sync_detailed(
     * `retry: 2000` first (reconnect delay for `EventSource`);
     * one message per event: `id: <seq>` and `data: <Event JSON>` (as in `GET /v1/games/{id}/events`);
     * `: keep-alive` comment lines while nothing happens;
-    * once the game is finished: `event: end` with `data: {"version": N, "status": "finished"}`, then
-    the
-      server closes the stream.
+    * once the game is over: `event: end` with `data: {"version": N, "status": "finished"}` (also for a
+    game
+      its host cancelled: its last event is then `game_cancelled`), then the server closes the stream.
+
+    A timeout, a resignation and a cancel arrive like any other event (`seat_timed_out`,
+    `seat_resigned`,
+    `game_cancelled`).
 
     The server also closes an open stream after a few minutes (300 s by default), and at once when
     the worker serving it stops; reconnect with `Last-Event-ID`. Opening streams is rate limited per
@@ -190,9 +194,13 @@ def sync(
     * `retry: 2000` first (reconnect delay for `EventSource`);
     * one message per event: `id: <seq>` and `data: <Event JSON>` (as in `GET /v1/games/{id}/events`);
     * `: keep-alive` comment lines while nothing happens;
-    * once the game is finished: `event: end` with `data: {"version": N, "status": "finished"}`, then
-    the
-      server closes the stream.
+    * once the game is over: `event: end` with `data: {"version": N, "status": "finished"}` (also for a
+    game
+      its host cancelled: its last event is then `game_cancelled`), then the server closes the stream.
+
+    A timeout, a resignation and a cancel arrive like any other event (`seat_timed_out`,
+    `seat_resigned`,
+    `game_cancelled`).
 
     The server also closes an open stream after a few minutes (300 s by default), and at once when
     the worker serving it stops; reconnect with `Last-Event-ID`. Opening streams is rate limited per
@@ -249,9 +257,13 @@ async def asyncio_detailed(
     * `retry: 2000` first (reconnect delay for `EventSource`);
     * one message per event: `id: <seq>` and `data: <Event JSON>` (as in `GET /v1/games/{id}/events`);
     * `: keep-alive` comment lines while nothing happens;
-    * once the game is finished: `event: end` with `data: {"version": N, "status": "finished"}`, then
-    the
-      server closes the stream.
+    * once the game is over: `event: end` with `data: {"version": N, "status": "finished"}` (also for a
+    game
+      its host cancelled: its last event is then `game_cancelled`), then the server closes the stream.
+
+    A timeout, a resignation and a cancel arrive like any other event (`seat_timed_out`,
+    `seat_resigned`,
+    `game_cancelled`).
 
     The server also closes an open stream after a few minutes (300 s by default), and at once when
     the worker serving it stops; reconnect with `Last-Event-ID`. Opening streams is rate limited per
@@ -313,9 +325,13 @@ async def asyncio(
     * `retry: 2000` first (reconnect delay for `EventSource`);
     * one message per event: `id: <seq>` and `data: <Event JSON>` (as in `GET /v1/games/{id}/events`);
     * `: keep-alive` comment lines while nothing happens;
-    * once the game is finished: `event: end` with `data: {"version": N, "status": "finished"}`, then
-    the
-      server closes the stream.
+    * once the game is over: `event: end` with `data: {"version": N, "status": "finished"}` (also for a
+    game
+      its host cancelled: its last event is then `game_cancelled`), then the server closes the stream.
+
+    A timeout, a resignation and a cancel arrive like any other event (`seat_timed_out`,
+    `seat_resigned`,
+    `game_cancelled`).
 
     The server also closes an open stream after a few minutes (300 s by default), and at once when
     the worker serving it stops; reconnect with `Last-Event-ID`. Opening streams is rate limited per

@@ -146,6 +146,16 @@ def sync_detailed(
     knows it);
     every view, listing and export then shows `open_deal: true`.
 
+    `time_control` sets the game's deadlines (see *Time controls, resignations and forfeits*): omitted
+    or `null`
+    it is `{"kind": "none"}`. A `time_control` that is not an object is `400 invalid_request`; an
+    unknown
+    `kind`, a missing or unknown field, a time that is not a whole number of seconds or out of range (1
+    s to
+    7 days; an increment 0 s to 7 days) is `422 invalid_config` with `reason` `time_control`. Nothing is
+    written then. A timed game's clocks start with its opening events. The answer echoes the
+    `time_control`.
+
     No token is needed, unless the operator accepts new games from organisers only (`401 unauthorized`
     without an organiser token). Sent with an **organiser token**, the game becomes the organiser's: its
     webhooks cover it and the organiser reads it like a spectator (a wrong organiser token is
@@ -202,6 +212,16 @@ def sync(
     knows it);
     every view, listing and export then shows `open_deal: true`.
 
+    `time_control` sets the game's deadlines (see *Time controls, resignations and forfeits*): omitted
+    or `null`
+    it is `{"kind": "none"}`. A `time_control` that is not an object is `400 invalid_request`; an
+    unknown
+    `kind`, a missing or unknown field, a time that is not a whole number of seconds or out of range (1
+    s to
+    7 days; an increment 0 s to 7 days) is `422 invalid_config` with `reason` `time_control`. Nothing is
+    written then. A timed game's clocks start with its opening events. The answer echoes the
+    `time_control`.
+
     No token is needed, unless the operator accepts new games from organisers only (`401 unauthorized`
     without an organiser token). Sent with an **organiser token**, the game becomes the organiser's: its
     webhooks cover it and the organiser reads it like a spectator (a wrong organiser token is
@@ -252,6 +272,16 @@ async def asyncio_detailed(
     `"open_deal": true` is the deal made from the caller's `seed` alone (reproducible by anyone who
     knows it);
     every view, listing and export then shows `open_deal: true`.
+
+    `time_control` sets the game's deadlines (see *Time controls, resignations and forfeits*): omitted
+    or `null`
+    it is `{"kind": "none"}`. A `time_control` that is not an object is `400 invalid_request`; an
+    unknown
+    `kind`, a missing or unknown field, a time that is not a whole number of seconds or out of range (1
+    s to
+    7 days; an increment 0 s to 7 days) is `422 invalid_config` with `reason` `time_control`. Nothing is
+    written then. A timed game's clocks start with its opening events. The answer echoes the
+    `time_control`.
 
     No token is needed, unless the operator accepts new games from organisers only (`401 unauthorized`
     without an organiser token). Sent with an **organiser token**, the game becomes the organiser's: its
@@ -308,6 +338,16 @@ async def asyncio(
     `"open_deal": true` is the deal made from the caller's `seed` alone (reproducible by anyone who
     knows it);
     every view, listing and export then shows `open_deal: true`.
+
+    `time_control` sets the game's deadlines (see *Time controls, resignations and forfeits*): omitted
+    or `null`
+    it is `{"kind": "none"}`. A `time_control` that is not an object is `400 invalid_request`; an
+    unknown
+    `kind`, a missing or unknown field, a time that is not a whole number of seconds or out of range (1
+    s to
+    7 days; an increment 0 s to 7 days) is `422 invalid_config` with `reason` `time_control`. Nothing is
+    written then. A timed game's clocks start with its opening events. The answer echoes the
+    `time_control`.
 
     No token is needed, unless the operator accepts new games from organisers only (`401 unauthorized`
     without an organiser token). Sent with an **organiser token**, the game becomes the organiser's: its

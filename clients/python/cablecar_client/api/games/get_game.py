@@ -154,7 +154,13 @@ def sync_detailed(
     with a matching `If-None-Match` the answer is `304` without a body.
 
     The fields every view has are fixed (`GameViewCommon`); each game type adds its own (`TtrSfView`,
-    `CableCarView`), told apart by `type`.
+    `CableCarView`), told apart by `type`. Every view has `time_control`, `clocks` and `deadline` (see
+    *Time
+    controls, resignations and forfeits*) and each player's `standing`.
+
+    Reading a timed game at its current version first appends the timeouts already due (the answer, and
+    its
+    `ETag`, is then the version after them); `?at=N` only replays.
 
     Args:
         id (str):
@@ -200,7 +206,13 @@ def sync(
     with a matching `If-None-Match` the answer is `304` without a body.
 
     The fields every view has are fixed (`GameViewCommon`); each game type adds its own (`TtrSfView`,
-    `CableCarView`), told apart by `type`.
+    `CableCarView`), told apart by `type`. Every view has `time_control`, `clocks` and `deadline` (see
+    *Time
+    controls, resignations and forfeits*) and each player's `standing`.
+
+    Reading a timed game at its current version first appends the timeouts already due (the answer, and
+    its
+    `ETag`, is then the version after them); `?at=N` only replays.
 
     Args:
         id (str):
@@ -241,7 +253,13 @@ async def asyncio_detailed(
     with a matching `If-None-Match` the answer is `304` without a body.
 
     The fields every view has are fixed (`GameViewCommon`); each game type adds its own (`TtrSfView`,
-    `CableCarView`), told apart by `type`.
+    `CableCarView`), told apart by `type`. Every view has `time_control`, `clocks` and `deadline` (see
+    *Time
+    controls, resignations and forfeits*) and each player's `standing`.
+
+    Reading a timed game at its current version first appends the timeouts already due (the answer, and
+    its
+    `ETag`, is then the version after them); `?at=N` only replays.
 
     Args:
         id (str):
@@ -287,7 +305,13 @@ async def asyncio(
     with a matching `If-None-Match` the answer is `304` without a body.
 
     The fields every view has are fixed (`GameViewCommon`); each game type adds its own (`TtrSfView`,
-    `CableCarView`), told apart by `type`.
+    `CableCarView`), told apart by `type`. Every view has `time_control`, `clocks` and `deadline` (see
+    *Time
+    controls, resignations and forfeits*) and each player's `standing`.
+
+    Reading a timed game at its current version first appends the timeouts already due (the answer, and
+    its
+    `ETag`, is then the version after them); `?at=N` only replays.
 
     Args:
         id (str):

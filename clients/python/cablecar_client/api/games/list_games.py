@@ -123,7 +123,9 @@ def sync_detailed(
     Args:
         status (GameStatus | Unset): A status to filter on: `setup` (setup choices still to make),
             `playing`, `last_round` (ttr-sf: the final
-            round has started), `finished`.
+            round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended
+            by its host with
+            no result).
         type_ (str | Unset):
         batch (str | Unset):
         limit (int | Unset):  Default: 50.
@@ -174,7 +176,9 @@ def sync(
     Args:
         status (GameStatus | Unset): A status to filter on: `setup` (setup choices still to make),
             `playing`, `last_round` (ttr-sf: the final
-            round has started), `finished`.
+            round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended
+            by its host with
+            no result).
         type_ (str | Unset):
         batch (str | Unset):
         limit (int | Unset):  Default: 50.
@@ -220,7 +224,9 @@ async def asyncio_detailed(
     Args:
         status (GameStatus | Unset): A status to filter on: `setup` (setup choices still to make),
             `playing`, `last_round` (ttr-sf: the final
-            round has started), `finished`.
+            round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended
+            by its host with
+            no result).
         type_ (str | Unset):
         batch (str | Unset):
         limit (int | Unset):  Default: 50.
@@ -271,7 +277,9 @@ async def asyncio(
     Args:
         status (GameStatus | Unset): A status to filter on: `setup` (setup choices still to make),
             `playing`, `last_round` (ttr-sf: the final
-            round has started), `finished`.
+            round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended
+            by its host with
+            no result).
         type_ (str | Unset):
         batch (str | Unset):
         limit (int | Unset):  Default: 50.

@@ -142,9 +142,21 @@ def sync_detailed(
 
      With an organiser token: creates one game per table, **all or none**. Every table is set up first; a
     table
-    that cannot be created (player count, start seat) is refused with its index in `table` and nothing
-    at all is
-    written. The answer holds every game with every seat token and host token, shown only here.
+    that cannot be created (player count, start seat, time control) is refused with its index in `table`
+    and
+    nothing at all is written. The answer holds every game with every seat token and host token, shown
+    only
+    here.
+
+    `time_control` at the top level applies to every table; a table's own `time_control` (an object,
+    also
+    `{"kind": "none"}`) replaces it for that table, while an absent or `null` one keeps the batch's.
+    Without
+    either, the table is untimed. A bad top-level `time_control` is reported on the first table it
+    applies to.
+    See *Time controls, resignations and forfeits*: with a time control, a round finishes even when
+    players
+    vanish.
 
     Each game is an ordinary game (play it with its seat tokens) that remembers its batch: `GET
     /v1/games?batch=`
@@ -191,9 +203,21 @@ def sync(
 
      With an organiser token: creates one game per table, **all or none**. Every table is set up first; a
     table
-    that cannot be created (player count, start seat) is refused with its index in `table` and nothing
-    at all is
-    written. The answer holds every game with every seat token and host token, shown only here.
+    that cannot be created (player count, start seat, time control) is refused with its index in `table`
+    and
+    nothing at all is written. The answer holds every game with every seat token and host token, shown
+    only
+    here.
+
+    `time_control` at the top level applies to every table; a table's own `time_control` (an object,
+    also
+    `{"kind": "none"}`) replaces it for that table, while an absent or `null` one keeps the batch's.
+    Without
+    either, the table is untimed. A bad top-level `time_control` is reported on the first table it
+    applies to.
+    See *Time controls, resignations and forfeits*: with a time control, a round finishes even when
+    players
+    vanish.
 
     Each game is an ordinary game (play it with its seat tokens) that remembers its batch: `GET
     /v1/games?batch=`
@@ -235,9 +259,21 @@ async def asyncio_detailed(
 
      With an organiser token: creates one game per table, **all or none**. Every table is set up first; a
     table
-    that cannot be created (player count, start seat) is refused with its index in `table` and nothing
-    at all is
-    written. The answer holds every game with every seat token and host token, shown only here.
+    that cannot be created (player count, start seat, time control) is refused with its index in `table`
+    and
+    nothing at all is written. The answer holds every game with every seat token and host token, shown
+    only
+    here.
+
+    `time_control` at the top level applies to every table; a table's own `time_control` (an object,
+    also
+    `{"kind": "none"}`) replaces it for that table, while an absent or `null` one keeps the batch's.
+    Without
+    either, the table is untimed. A bad top-level `time_control` is reported on the first table it
+    applies to.
+    See *Time controls, resignations and forfeits*: with a time control, a round finishes even when
+    players
+    vanish.
 
     Each game is an ordinary game (play it with its seat tokens) that remembers its batch: `GET
     /v1/games?batch=`
@@ -284,9 +320,21 @@ async def asyncio(
 
      With an organiser token: creates one game per table, **all or none**. Every table is set up first; a
     table
-    that cannot be created (player count, start seat) is refused with its index in `table` and nothing
-    at all is
-    written. The answer holds every game with every seat token and host token, shown only here.
+    that cannot be created (player count, start seat, time control) is refused with its index in `table`
+    and
+    nothing at all is written. The answer holds every game with every seat token and host token, shown
+    only
+    here.
+
+    `time_control` at the top level applies to every table; a table's own `time_control` (an object,
+    also
+    `{"kind": "none"}`) replaces it for that table, while an absent or `null` one keeps the batch's.
+    Without
+    either, the table is untimed. A bad top-level `time_control` is reported on the first table it
+    applies to.
+    See *Time controls, resignations and forfeits*: with a time control, a round finishes even when
+    players
+    vanish.
 
     Each game is an ordinary game (play it with its seat tokens) that remembers its batch: `GET
     /v1/games?batch=`

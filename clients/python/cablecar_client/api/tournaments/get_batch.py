@@ -107,7 +107,11 @@ def sync_detailed(
 ) -> Response[Batch | Problem]:
     """ A batch's games and how far each is
 
-     With the organiser token that created the batch. Games are in table order.
+     With the organiser token that created the batch. Games are in table order, each with its stored
+    status (a
+    timeout that is due shows once the sweeper, or a read of that game, has appended it). `finished` is
+    true
+    once every game is over (finished or cancelled).
 
     Args:
         batch_id (str):
@@ -140,7 +144,11 @@ def sync(
 ) -> Batch | Problem | None:
     """ A batch's games and how far each is
 
-     With the organiser token that created the batch. Games are in table order.
+     With the organiser token that created the batch. Games are in table order, each with its stored
+    status (a
+    timeout that is due shows once the sweeper, or a read of that game, has appended it). `finished` is
+    true
+    once every game is over (finished or cancelled).
 
     Args:
         batch_id (str):
@@ -168,7 +176,11 @@ async def asyncio_detailed(
 ) -> Response[Batch | Problem]:
     """ A batch's games and how far each is
 
-     With the organiser token that created the batch. Games are in table order.
+     With the organiser token that created the batch. Games are in table order, each with its stored
+    status (a
+    timeout that is due shows once the sweeper, or a read of that game, has appended it). `finished` is
+    true
+    once every game is over (finished or cancelled).
 
     Args:
         batch_id (str):
@@ -201,7 +213,11 @@ async def asyncio(
 ) -> Batch | Problem | None:
     """ A batch's games and how far each is
 
-     With the organiser token that created the batch. Games are in table order.
+     With the organiser token that created the batch. Games are in table order, each with its stored
+    status (a
+    timeout that is due shows once the sweeper, or a read of that game, has appended it). `finished` is
+    true
+    once every game is over (finished or cancelled).
 
     Args:
         batch_id (str):

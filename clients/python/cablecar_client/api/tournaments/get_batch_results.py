@@ -133,9 +133,16 @@ def sync_detailed(
      With the organiser token that created the batch. For each table: its players with `score` and `rank`
     (ttr-sf: the final total, ranked by total then completed tickets, ties sharing a rank; cable-car:
     the
-    winner ranks 1, the others 2), `winner`, and `completed_tickets` (ttr-sf). Tables still being played
-    are
-    listed unranked.
+    winner ranks 1, the others 2), `winner`, `completed_tickets` (ttr-sf) and `standing` (`in`: played
+    on to
+    the end or still playing; `resigned`; `timed_out`). A seat that is out ranks below every seat still
+    in,
+    whatever its points (seats out rank among themselves in the usual order); when one seat is left in
+    it wins
+    (`reason` `forfeit`). Tables still being played, and cancelled tables, are listed unranked. The
+    timeouts
+    due in a timed table are appended before it is reported. `finished` is true once every table is over
+    (finished or cancelled).
 
     `Accept: text/csv` (or the older `?format=csv`) gives the same as CSV (`BatchResultsCsv`).
     `GET /v1/batches/{batch_id}/results.csv` always answers CSV, for clients (and generated ones) that
@@ -182,9 +189,16 @@ def sync(
      With the organiser token that created the batch. For each table: its players with `score` and `rank`
     (ttr-sf: the final total, ranked by total then completed tickets, ties sharing a rank; cable-car:
     the
-    winner ranks 1, the others 2), `winner`, and `completed_tickets` (ttr-sf). Tables still being played
-    are
-    listed unranked.
+    winner ranks 1, the others 2), `winner`, `completed_tickets` (ttr-sf) and `standing` (`in`: played
+    on to
+    the end or still playing; `resigned`; `timed_out`). A seat that is out ranks below every seat still
+    in,
+    whatever its points (seats out rank among themselves in the usual order); when one seat is left in
+    it wins
+    (`reason` `forfeit`). Tables still being played, and cancelled tables, are listed unranked. The
+    timeouts
+    due in a timed table are appended before it is reported. `finished` is true once every table is over
+    (finished or cancelled).
 
     `Accept: text/csv` (or the older `?format=csv`) gives the same as CSV (`BatchResultsCsv`).
     `GET /v1/batches/{batch_id}/results.csv` always answers CSV, for clients (and generated ones) that
@@ -226,9 +240,16 @@ async def asyncio_detailed(
      With the organiser token that created the batch. For each table: its players with `score` and `rank`
     (ttr-sf: the final total, ranked by total then completed tickets, ties sharing a rank; cable-car:
     the
-    winner ranks 1, the others 2), `winner`, and `completed_tickets` (ttr-sf). Tables still being played
-    are
-    listed unranked.
+    winner ranks 1, the others 2), `winner`, `completed_tickets` (ttr-sf) and `standing` (`in`: played
+    on to
+    the end or still playing; `resigned`; `timed_out`). A seat that is out ranks below every seat still
+    in,
+    whatever its points (seats out rank among themselves in the usual order); when one seat is left in
+    it wins
+    (`reason` `forfeit`). Tables still being played, and cancelled tables, are listed unranked. The
+    timeouts
+    due in a timed table are appended before it is reported. `finished` is true once every table is over
+    (finished or cancelled).
 
     `Accept: text/csv` (or the older `?format=csv`) gives the same as CSV (`BatchResultsCsv`).
     `GET /v1/batches/{batch_id}/results.csv` always answers CSV, for clients (and generated ones) that
@@ -275,9 +296,16 @@ async def asyncio(
      With the organiser token that created the batch. For each table: its players with `score` and `rank`
     (ttr-sf: the final total, ranked by total then completed tickets, ties sharing a rank; cable-car:
     the
-    winner ranks 1, the others 2), `winner`, and `completed_tickets` (ttr-sf). Tables still being played
-    are
-    listed unranked.
+    winner ranks 1, the others 2), `winner`, `completed_tickets` (ttr-sf) and `standing` (`in`: played
+    on to
+    the end or still playing; `resigned`; `timed_out`). A seat that is out ranks below every seat still
+    in,
+    whatever its points (seats out rank among themselves in the usual order); when one seat is left in
+    it wins
+    (`reason` `forfeit`). Tables still being played, and cancelled tables, are listed unranked. The
+    timeouts
+    due in a timed table are appended before it is reported. `finished` is true once every table is over
+    (finished or cancelled).
 
     `Accept: text/csv` (or the older `?format=csv`) gives the same as CSV (`BatchResultsCsv`).
     `GET /v1/batches/{batch_id}/results.csv` always answers CSV, for clients (and generated ones) that

@@ -145,8 +145,12 @@ def sync_detailed(
     happens
     after now in the organiser's games (those created with its token: batches, and `POST /v1/games` sent
     with
-    it), or only in `batch`'s games. See the top-level `webhooks` section for the request the receiver
-    gets and
+    it), or only in `batch`'s games. `events` are some of `game.started`, `game.seat_out` (a seat
+    resigned or
+    timed out; one delivery per seat), `game.finished` and `game.cancelled` (the host cancelled the
+    game);
+    without `events`, all four. See the top-level `webhooks` section for the request the receiver gets
+    and
     how to check its signature with `secret`, which is shown only in this answer.
 
     Deliveries go to public addresses only: a `url` naming a loopback, private, link-local or other non-
@@ -207,8 +211,12 @@ def sync(
     happens
     after now in the organiser's games (those created with its token: batches, and `POST /v1/games` sent
     with
-    it), or only in `batch`'s games. See the top-level `webhooks` section for the request the receiver
-    gets and
+    it), or only in `batch`'s games. `events` are some of `game.started`, `game.seat_out` (a seat
+    resigned or
+    timed out; one delivery per seat), `game.finished` and `game.cancelled` (the host cancelled the
+    game);
+    without `events`, all four. See the top-level `webhooks` section for the request the receiver gets
+    and
     how to check its signature with `secret`, which is shown only in this answer.
 
     Deliveries go to public addresses only: a `url` naming a loopback, private, link-local or other non-
@@ -264,8 +272,12 @@ async def asyncio_detailed(
     happens
     after now in the organiser's games (those created with its token: batches, and `POST /v1/games` sent
     with
-    it), or only in `batch`'s games. See the top-level `webhooks` section for the request the receiver
-    gets and
+    it), or only in `batch`'s games. `events` are some of `game.started`, `game.seat_out` (a seat
+    resigned or
+    timed out; one delivery per seat), `game.finished` and `game.cancelled` (the host cancelled the
+    game);
+    without `events`, all four. See the top-level `webhooks` section for the request the receiver gets
+    and
     how to check its signature with `secret`, which is shown only in this answer.
 
     Deliveries go to public addresses only: a `url` naming a loopback, private, link-local or other non-
@@ -326,8 +338,12 @@ async def asyncio(
     happens
     after now in the organiser's games (those created with its token: batches, and `POST /v1/games` sent
     with
-    it), or only in `batch`'s games. See the top-level `webhooks` section for the request the receiver
-    gets and
+    it), or only in `batch`'s games. `events` are some of `game.started`, `game.seat_out` (a seat
+    resigned or
+    timed out; one delivery per seat), `game.finished` and `game.cancelled` (the host cancelled the
+    game);
+    without `events`, all four. See the top-level `webhooks` section for the request the receiver gets
+    and
     how to check its signature with `secret`, which is shown only in this answer.
 
     Deliveries go to public addresses only: a `url` naming a loopback, private, link-local or other non-
