@@ -2115,7 +2115,10 @@ export interface components {
             url: string;
             /** @description Only this batch's games (one of the organiser's batches); without it, all the organiser's games. */
             batch?: string | null;
-            /** @description The events to deliver (default all four). */
+            /**
+             * @description The events to deliver (default all four). A name sent twice counts once; the webhook lists its events
+             *     in the order `game.started`, `game.finished`, `game.seat_out`, `game.cancelled`.
+             */
             events?: components["schemas"]["WebhookEvent"][];
         };
         Webhook: {
