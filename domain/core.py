@@ -113,11 +113,17 @@ class Action:
 
 @dataclass(frozen=True)
 class GameConfig:
-    """Everything needed to set a game up: player names, first seat, seed."""
+    """Everything needed to set a game up: player names, first seat, seed.
+
+    ``rules_version`` None means the game's current rules; the verifier names
+    the version a record was made under, which may be one the game still
+    decides for old records (:attr:`GameDefinition.legacy_rules_versions`).
+    """
 
     players: tuple[str, ...]
     seed: str
     start_seat: int = 0
+    rules_version: str | None = None
 
 
 @dataclass(frozen=True)
@@ -233,6 +239,8 @@ class GameDefinition(Generic[S]):
     standings: Callable[[S], tuple[Standing, ...] | None]
     #: lifts of stored event payloads written under older schema versions
     upcasters: tuple[Upcast, ...] = ()
+    #: older rules versions whose games the rules still decide as they were (for verifying old records)
+    legacy_rules_versions: tuple[str, ...] = ()
 
     @functools.cached_property
     def event_types(self) -> Mapping[str, type[Event]]:

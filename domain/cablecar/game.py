@@ -9,7 +9,7 @@ from domain.cablecar.evolve import evolve
 from domain.cablecar.legal import legal_actions
 from domain.cablecar.rules import MOVES
 from domain.cablecar.scoring import result, standings
-from domain.cablecar.setup import BOARD_VERSION, RULES_VERSION, setup
+from domain.cablecar.setup import BOARD_VERSION, LEGACY_RULES_VERSIONS, RULES_VERSION, setup
 from domain.cablecar.state import CableCarState
 from domain.cablecar.turns import active_seats
 from domain.cablecar.view import board_payload, redact, status, view
@@ -37,4 +37,5 @@ GAME: GameDefinition[CableCarState] = GameDefinition(
     redact=redact,
     result=result,
     standings=standings,
+    legacy_rules_versions=LEGACY_RULES_VERSIONS,
 )

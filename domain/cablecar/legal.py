@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from domain.cablecar.actions import LayTiles, Roll, StartRide
+from domain.cablecar.drawing import draw_options
 from domain.cablecar.network import best_path, line_terminals
 from domain.cablecar.pairs import legal_pairs
 from domain.cablecar.placement import single_placements
@@ -16,10 +17,13 @@ def legal_actions(state: CableCarState, seat: int) -> list[Action]:
     Lay actions: every legal ordered pair (adjacent double exchanges
     included), each placement in the lowest rotation of its distinct track
     layout; single placements only when no pair exists.  ``start_ride`` once
-    per terminal (the server picks the shortest path).
+    per terminal (the server picks the shortest path).  After laying, while
+    the seat chooses its draw: one ``draw_tile`` per distinct choice.
     """
     if state.finished or seat != state.turn:
         return []
+    if state.drawing:
+        return list(draw_options(state, seat))
     player = state.players[seat]
     if player.riding:
         return [Roll()]

@@ -13,6 +13,9 @@ from dataclasses import replace
 from typing import Any
 
 from domain.core import Event
+
+#: the first rules: a stuck three-ferry row was re-checked only when a card was turned up
+LEGACY_RULES = "ttr-sf/1"
 from domain.rng import Rng
 from domain.ttr.actions import SOURCE_DECK, SOURCE_FACE_UP
 from domain.ttr.board import load_board
@@ -80,6 +83,7 @@ def initial_state(event: GameSetUp) -> TtrState:
         box=box,
         phase=PHASE_SETUP,
         turn=event.start_seat,
+        rules=1 if event.rules_version == LEGACY_RULES else 2,
     )
 
 

@@ -10,7 +10,7 @@ from domain.ttr.evolve import evolve
 from domain.ttr.legal import legal_actions
 from domain.ttr.rules import MOVES
 from domain.ttr.scoring import result, standings
-from domain.ttr.setup import MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, setup
+from domain.ttr.setup import LEGACY_RULES_VERSIONS, MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, setup
 from domain.ttr.state import TtrState
 from domain.ttr.upcasters import UPCASTERS
 from domain.ttr.view import redact, view
@@ -38,4 +38,5 @@ GAME: GameDefinition[TtrState] = GameDefinition(
     result=result,
     standings=standings,
     upcasters=UPCASTERS,
+    legacy_rules_versions=LEGACY_RULES_VERSIONS,
 )

@@ -104,6 +104,8 @@ class TtrState:
     final_turns_left: int | None = None
     passes: int = 0
     end_reason: str | None = None
+    #: the generation of the rules the game was created under (1: ``ttr-sf/1``)
+    rules: int = 2
 
     @property
     def num_players(self) -> int:
