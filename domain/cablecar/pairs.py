@@ -143,14 +143,20 @@ def _after(
     )
     tiles1 = distinct_tiles(hand1)
     neighbours = [n for n in NEIGHBOUR[square] if n >= 0 and n not in STOP_AT]
+    if board.rules >= 2:
+        # rule 5 (further travel) looks one square further: the first tile changes what
+        # the empty squares next to it can still take, so their neighbours are recomputed too
+        ring = {m for n in neighbours if board.cells[n] is None for m in NEIGHBOUR[n] if m >= 0}
+        neighbours += sorted(ring - {square, *neighbours} - STOP_AT.keys())
     holes = sorted([square, *neighbours])
+    recomputed = set(neighbours)
     on_empty = board.cells[square] is None
     out: list[Pair] = []
     for t in tiles1:
         if on_empty:
             slices = list(empties[t].span(square + 1, SQUARE_COUNT, holes))
             for racer in _racing(board, square):
-                if racer < square:
+                if racer < square and racer not in recomputed:
                     slices += empties[t].span(racer, racer + 1, ())
         else:
             slices = list(empties[t].span(0, SQUARE_COUNT, holes))
