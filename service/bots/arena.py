@@ -1,0 +1,111 @@
+"""Bots playing whole games in process, through the pure rules (no HTTP, no store).
+
+Each seat gets exactly what a client would get over HTTP: its own view
+(``GAME.view(state, seat)``) and its legal actions as ready-to-send bodies;
+the chosen body is parsed and decided like a request.  For a cable-car lay
+turn the list is the first page a client would fetch (up to
+:data:`FIRST_PAGE` pairs, in the server's order): the whole list can hold
+well over 100 000 pairs, and a planning bot builds its own tiles from the
+view anyway.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.cablecar.actions import LayTiles, StartRide
+from domain.cablecar.network import best_path, line_terminals
+from domain.cablecar.placement import seconds_after, single_placements
+from domain.cablecar.state import CableCarState
+from domain.core import Action, GameConfig, GameDefinition, replay
+from domain.registry import game_definition
+from service.bots.strategies import Strategy
+
+FIRST_PAGE = 1000
+#: moves after which a game is cut off (no real game comes near it)
+MAX_MOVES = 3000
+
+
+@dataclass
+class GameRecord:
+    """One finished in-process game: who played what and how it ended."""
+
+    game_type: str
+    seed: str
+    strategies: tuple[str, ...]
+    winners: tuple[int, ...]
+    reason: str | None
+    scores: tuple[int | None, ...]
+    moves: int
+    turns: int
+    #: per seat: seconds each decision took
+    think: list[list[float]] = field(default_factory=list)
+
+
+def _cablecar_first_page(state: CableCarState, seat: int) -> list[Action]:
+    """The legal actions of a cable-car lay turn up to the first page, cheaply."""
+    player = state.players[seat]
+    out: list[Action] = []
+    if best_path(state.board, player.line, player.route) is not None:
+        out += [StartRide(t.name) for t in line_terminals(player.line)]
+    singles = single_placements(state.board, player.hand)
+    for first in singles:
+        out += [LayTiles((first, second)) for second in seconds_after(state.board, player.hand, first)]
+        if len(out) >= FIRST_PAGE:
+            return out[:FIRST_PAGE]
+    if not any(isinstance(a, LayTiles) for a in out):
+        out += [LayTiles((p,)) for p in singles]
+    return out[:FIRST_PAGE]
+
+
+def legal_bodies(game: GameDefinition[Any], state: Any, seat: int) -> list[dict[str, Any]]:
+    """The legal actions of ``seat`` as bodies (a cable-car lay turn: the first page)."""
+    if game.type_id == "cable-car" and not state.drawing and not state.players[seat].riding:
+        actions = _cablecar_first_page(state, seat)
+    else:
+        actions = list(game.legal_actions(state, seat))
+    return [a.to_body() for a in actions]
+
+
+def play(
+    game_type: str,
+    strategies: Sequence[tuple[str, Strategy]],
+    seed: str,
+    rng: random.Random,
+    max_moves: int = MAX_MOVES,
+) -> GameRecord:
+    """Play one seeded game, seat ``i`` by ``strategies[i]`` (name, strategy)."""
+    game = game_definition(game_type)
+    names = tuple(f"{name}-{i + 1}" for i, (name, _) in enumerate(strategies))
+    state = replay(game, game.setup(GameConfig(names, seed)))
+    think: list[list[float]] = [[] for _ in strategies]
+    moves = 0
+    while not game.is_over(state) and moves < max_moves:
+        seat = game.active_seats(state)[0]
+        view = game.view(state, seat)
+        bodies = legal_bodies(game, state, seat)
+        started = time.perf_counter()
+        body = strategies[seat][1](view, bodies, rng)
+        think[seat].append(time.perf_counter() - started)
+        action = game.parse_action(body)
+        state = replay(game, game.decide(state, seat, action), state)
+        moves += 1
+    result = game.result(state) or {}
+    standings = game.standings(state) or ()
+    scores = tuple(s.score for s in standings) if standings else (None,) * len(strategies)
+    turns = getattr(state, "turn_number", moves)
+    return GameRecord(
+        game_type=game_type,
+        seed=seed,
+        strategies=tuple(name for name, _ in strategies),
+        winners=tuple(result.get("winners") or ()),
+        reason=result.get("reason") if game.is_over(state) else "cut_off",
+        scores=scores,
+        moves=moves,
+        turns=int(turns),
+        think=think,
+    )
