@@ -46,26 +46,29 @@ class GameRecord:
     think: list[list[float]] = field(default_factory=list)
 
 
-def _cablecar_first_page(state: CableCarState, seat: int) -> list[Action]:
-    """The legal actions of a cable-car lay turn up to the first page, cheaply."""
+def _cablecar_first_page(state: CableCarState, seat: int, page: int) -> list[Action]:
+    """The legal actions of a cable-car lay turn up to ``page`` lay pairs, cheaply."""
     player = state.players[seat]
     out: list[Action] = []
     if best_path(state.board, player.line, player.route) is not None:
         out += [StartRide(t.name) for t in line_terminals(player.line)]
+    if page <= 0:
+        return out
     singles = single_placements(state.board, player.hand)
     for first in singles:
         out += [LayTiles((first, second)) for second in seconds_after(state.board, player.hand, first)]
-        if len(out) >= FIRST_PAGE:
-            return out[:FIRST_PAGE]
+        if len(out) >= page:
+            return out[:page]
     if not any(isinstance(a, LayTiles) for a in out):
         out += [LayTiles((p,)) for p in singles]
-    return out[:FIRST_PAGE]
+    return out[:page]
 
 
-def legal_bodies(game: GameDefinition[Any], state: Any, seat: int) -> list[dict[str, Any]]:
-    """The legal actions of ``seat`` as bodies (a cable-car lay turn: the first page)."""
+def legal_bodies(game: GameDefinition[Any], state: Any, seat: int, lay_page: int = FIRST_PAGE) -> list[dict[str, Any]]:
+    """The legal actions of ``seat`` as bodies; a cable-car lay turn lists at most
+    ``lay_page`` lay pairs (0: none, for bots that build their own from the view)."""
     if game.type_id == "cable-car" and not state.drawing and not state.players[seat].riding:
-        actions = _cablecar_first_page(state, seat)
+        actions = _cablecar_first_page(state, seat, lay_page)
     else:
         actions = list(game.legal_actions(state, seat))
     return [a.to_body() for a in actions]
@@ -78,7 +81,9 @@ def play(
     rng: random.Random,
     max_moves: int = MAX_MOVES,
 ) -> GameRecord:
-    """Play one seeded game, seat ``i`` by ``strategies[i]`` (name, strategy)."""
+    """Play one seeded game, seat ``i`` by ``strategies[i]`` (name, strategy).
+
+    Cable-car seats played by ``planner`` get no lay pairs listed (it lays from the view)."""
     game = game_definition(game_type)
     names = tuple(f"{name}-{i + 1}" for i, (name, _) in enumerate(strategies))
     state = replay(game, game.setup(GameConfig(names, seed)))
@@ -87,7 +92,7 @@ def play(
     while not game.is_over(state) and moves < max_moves:
         seat = game.active_seats(state)[0]
         view = game.view(state, seat)
-        bodies = legal_bodies(game, state, seat)
+        bodies = legal_bodies(game, state, seat, 0 if strategies[seat][0] == "planner" else FIRST_PAGE)
         started = time.perf_counter()
         body = strategies[seat][1](view, bodies, rng)
         think[seat].append(time.perf_counter() - started)

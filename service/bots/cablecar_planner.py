@@ -123,94 +123,108 @@ def _stop_bits(board: Board, route: Sequence[str]) -> dict[int, int]:
     return bits
 
 
-def _step_cost(board: Board, square: int, entry: int, exit_: int, hand: Sequence[str]) -> tuple[float, str] | None:
-    cell = board.cells[square]
-    bit = SEGMENT_BIT[frozenset((entry, exit_))]
-    if cell is not None:
-        if cell.segments & bit:
-            return DRIVE_COST, "drive"
-        if cell.tree:
+class _Costs:
+    """Step costs on one board, each computed once per decision."""
+
+    def __init__(self, board: Board, hand: Sequence[str]) -> None:
+        self.board = board
+        self.hand = set(hand)
+        self.cons: dict[int, tuple[int, int]] = {}
+        self.steps: dict[tuple[int, int, int], tuple[float, str] | None] = {}
+
+    def _constraint(self, square: int) -> tuple[int, int]:
+        found = self.cons.get(square)
+        if found is None:
+            must, forbid, _ = constraints(self.board, square)
+            found = self.cons[square] = (must, forbid)
+        return found
+
+    def step(self, square: int, entry: int, exit_: int) -> tuple[float, str] | None:
+        key = (square, entry, exit_)
+        if key in self.steps:
+            return self.steps[key]
+        found = self.steps[key] = self.steps[(square, exit_, entry)] = self._cost(square, entry, exit_)
+        return found
+
+    def _cost(self, square: int, entry: int, exit_: int) -> tuple[float, str] | None:
+        cell = self.board.cells[square]
+        bit = SEGMENT_BIT[frozenset((entry, exit_))]
+        if cell is not None:
+            if cell.segments & bit:
+                return DRIVE_COST, "drive"
+            if cell.tree:
+                return None
+            must, forbid = self._constraint(square)
+            for t in TILE_IDS:
+                for o in upgrades(t, cell):
+                    if o.segments & bit and not o.edges & forbid and o.edges & must == must:
+                        return EXCHANGE_COST - (0.6 if t in self.hand else 0.0), "exchange"
             return None
-        must, forbid, _ = constraints(board, square)
-        for t in TILE_IDS:
-            for o in upgrades(t, cell):
-                if o.segments & bit and not o.edges & forbid and o.edges & must == must:
-                    return EXCHANGE_COST - (0.6 if t in hand else 0.0), "exchange"
-        return None
-    must, forbid, _ = constraints(board, square)
-    cost = FIT_COST.get((must | 1 << entry | 1 << exit_, forbid, bit))
-    return None if cost is None else (cost, "lay")
+        must, forbid = self._constraint(square)
+        cost = FIT_COST.get((must | 1 << entry | 1 << exit_, forbid, bit))
+        return None if cost is None else (cost, "lay")
 
 
 def plan(board: Board, line: str, route: Sequence[str], hand: Sequence[str]) -> list[Step] | None:
-    """The cheapest track for ``line`` through ``route`` (see the module docstring), or None."""
+    """The cheapest track for ``line`` through ``route`` (see the module docstring), or None.
+
+    Step costs do not depend on the direction of travel, so one search (from
+    the line's first terminal) finds the cheapest track either way."""
     bits = _stop_bits(board, route)
     full = (1 << len(route)) - 1
-    terminals = line_terminals(line)
-    best: list[Step] | None = None
-    best_cost = float("inf")
-    for origin, destination in ((terminals[0], terminals[1]), (terminals[1], terminals[0])):
-        found = _search(board, origin.name, destination.name, bits, full, hand)
-        if found is not None and found[0] < best_cost:
-            best_cost, best = found
-    return best
+    origin, destination = line_terminals(line)
+    return _search(_Costs(board, hand), origin.name, destination.name, bits, full)
 
 
-def _search(
-    board: Board, origin: str, destination: str, bits: dict[int, int], full: int, hand: Sequence[str]
-) -> tuple[float, list[Step]] | None:
+_Node = tuple[int, int, int]
+
+
+def _search(costs: _Costs, origin: str, destination: str, bits: dict[int, int], full: int) -> list[Step] | None:
     start = TERMINALS[origin]
     edge = terminal_edge(start)
-    Node = tuple[int, int, int]
-    dist: dict[Node, float] = {}
-    parent: dict[Node, tuple[Node | None, Step | None]] = {}
-    heap: list[tuple[float, Node]] = []
+    dist: dict[_Node, float] = {}
+    parent: dict[_Node, tuple[_Node | None, tuple[int, int, int, str] | None]] = {}
+    heap: list[tuple[float, _Node]] = []
     for sq in terminal_squares(start):
         node = (sq, edge, bits.get(sq, 0))
         dist[node] = 0.0
         parent[node] = (None, None)
         heap.append((0.0, node))
     heapq.heapify(heap)
-    cache: dict[tuple[int, int, int], tuple[float, str] | None] = {}
+    stops = set(STOP_SQUARE.values())
     while heap:
         d, node = heapq.heappop(heap)
-        if d > dist.get(node, float("inf")):
+        if d > dist[node]:
             continue
         square, entry, mask = node
+        kinds = EDGE_KIND[square]
         for e in EDGES:
             if e == entry:
                 continue
-            key = (square, entry, e)
-            if key not in cache:
-                cache[key] = _step_cost(board, square, entry, e, hand)
-            found = cache[key]
+            found = costs.step(square, entry, e)
             if found is None:
                 continue
             cost, work = found
-            step = Step(square, entry, e, work)
-            kind = EDGE_KIND[square][e]
-            if kind is EdgeKind.TERMINAL:
-                if TERMINAL_END[(square, e)].name == destination and mask == full:
-                    steps = [step]
-                    back: Node | None = node
-                    while back is not None:
-                        previous, s = parent[back]
-                        if s is not None:
-                            steps.append(s)
-                        back = previous
-                    return d + cost, list(reversed(steps))
-                continue
-            if kind is not EdgeKind.SQUARE:
-                continue
-            n = NEIGHBOUR[square][e]
-            if n in STOP_SQUARE.values():
-                continue
-            nxt = (n, e ^ 2, mask | bits.get(n, 0))
-            nd = d + cost
-            if nd < dist.get(nxt, float("inf")):
-                dist[nxt] = nd
-                parent[nxt] = (node, step)
-                heapq.heappush(heap, (nd, nxt))
+            kind = kinds[e]
+            if kind is EdgeKind.SQUARE:
+                n = NEIGHBOUR[square][e]
+                if n in stops:
+                    continue
+                nxt = (n, e ^ 2, mask | bits.get(n, 0))
+                nd = d + cost
+                if nd < dist.get(nxt, 1e18):
+                    dist[nxt] = nd
+                    parent[nxt] = (node, (square, entry, e, work))
+                    heapq.heappush(heap, (nd, nxt))
+            elif kind is EdgeKind.TERMINAL and mask == full and TERMINAL_END[(square, e)].name == destination:
+                steps = [Step(square, entry, e, work)]
+                back: _Node | None = node
+                while back is not None:
+                    previous, s = parent[back]
+                    if s is not None:
+                        steps.append(Step(*s))
+                    back = previous
+                return list(reversed(steps))
     return None
 
 
