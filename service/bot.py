@@ -16,10 +16,14 @@ the public HTTP contract (and only the Python standard library):
 Strategies pick among the legal actions: ``random`` (uniform), ``greedy``
 (Ticket to Ride: claim the most valuable route it can, keep every ticket it
 is dealt, else draw cards; cable cars: start the ride as soon as it can).
+The command line also offers the planning bots of :mod:`service.bots`
+(``planner`` for either game, ``mcts`` for Ticket to Ride), one per seat.
 
 Usage::
 
     cablecar bot play --url http://127.0.0.1:8000 --type ttr-sf --players 3 --games 2
+    cablecar bot play --type cable-car --players 4 --games 20 --strategy planner --local
+    cablecar bot play --type ttr-sf --players 2 --games 50 --strategy mcts,planner --think-ms 50
     cablecar bot seat --url http://127.0.0.1:8000 --game ID --token st_...
 """
 
@@ -30,6 +34,7 @@ import hashlib
 import http.client
 import json
 import random
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -160,6 +165,7 @@ def create_game(client: Client, game_type: str, names: Sequence[str], seed: str 
 
 
 def play_turn(client: Client, run: GameRun, seat: int, strategy: Strategy, rng: random.Random) -> bool:
+    # (``strategy`` plays this seat; play_game gives each seat its own)
     """Let ``seat`` send one action if it can; True if an action was accepted."""
     legal = client.request("GET", f"/v1/games/{run.game_id}/legal-actions", token=run.tokens[seat])
     if not legal["actions"]:
@@ -183,9 +189,16 @@ def play_turn(client: Client, run: GameRun, seat: int, strategy: Strategy, rng: 
 
 
 def play_game(
-    client: Client, run: GameRun, strategy: Strategy, rng: random.Random, max_actions: int = 5000
+    client: Client,
+    run: GameRun,
+    strategy: Strategy | Sequence[Strategy],
+    rng: random.Random,
+    max_actions: int = 5000,
 ) -> dict[str, Any]:
-    """Play every seat of ``run`` until the game is finished; return the final view."""
+    """Play every seat of ``run`` until the game is finished; return the final view.
+
+    ``strategy`` plays every seat, or is one strategy per seat."""
+    per_seat = [strategy] * len(run.tokens) if callable(strategy) else list(strategy)
     for _ in range(max_actions):
         view = client.request("GET", f"/v1/games/{run.game_id}")
         if view["status"] == "finished":
@@ -193,7 +206,7 @@ def play_game(
             return view
         moved = False
         for seat in view["active_seats"]:
-            moved = play_turn(client, run, seat, strategy, rng) or moved
+            moved = play_turn(client, run, seat, per_seat[seat], rng) or moved
         if not moved and not view["active_seats"]:
             time.sleep(0.05)
     raise RuntimeError(f"game {run.game_id} did not finish within {max_actions} rounds")
@@ -231,24 +244,57 @@ def play_seat(
 
 
 def _play_cmd(args: argparse.Namespace) -> int:
+    # the planning bots and the report live in service.bots; this module stays an example
+    from service.bots.arena import play
+    from service.bots.report import Progress, Tally, final_scores
+    from service.bots.strategies import UnknownStrategy, parse_strategies, strategy
+
+    try:
+        names = parse_strategies(args.strategy, args.players, args.type)
+    except UnknownStrategy as e:
+        print(f"cablecar bot play: {e}", file=sys.stderr)
+        return 2
     client = Client(args.url)
-    strategy = STRATEGIES[args.strategy]
     rng = random.Random(args.seed)
-    names = [f"bot-{i + 1}" for i in range(args.players)]
+    tally = Tally()
+    progress = Progress(args.games)
     for n in range(args.games):
         seed = f"{args.seed}-{n}" if args.seed is not None else None
-        run = create_game(client, args.type, names, seed)
-        view = play_game(client, run, strategy, rng)
-        result = view.get("result") or {}
-        print(json.dumps({"game": run.game_id, "actions": run.actions_sent, "conflicts": run.conflicts,
-                          "winners": result.get("winners"),
-                          "totals": [p.get("total") for p in result.get("players", [])]}))
+        strategies = [strategy(name, args.type, args.think_ms) for name in names]
+        if args.local:
+            record = play(args.type, list(zip(names, strategies, strict=True)), seed or uuid.uuid4().hex, rng)
+            line = {"game": n + 1, "strategies": names, "winners": list(record.winners),
+                    "reason": record.reason, "scores": list(record.scores), "moves": record.moves}
+            tally.add(names, record.winners, record.scores)
+        else:
+            run = create_game(client, args.type, [f"{name}-{i + 1}" for i, name in enumerate(names)], seed)
+            view = play_game(client, run, strategies, rng)
+            result = view.get("result") or {}
+            scores = final_scores(view)
+            line = {"game": run.game_id, "strategies": names, "actions": run.actions_sent,
+                    "conflicts": run.conflicts, "winners": result.get("winners"),
+                    "reason": result.get("reason"), "scores": scores}
+            tally.add(names, result.get("winners") or [], scores)
+        progress.update(n + 1, f"last: {line['reason']}")
+        if progress.shown:
+            sys.stderr.write("\r")
+        print(json.dumps(line), flush=True)
+    progress.close()
+    print(tally.table())
     return 0
 
 
 def _seat_cmd(args: argparse.Namespace) -> int:
+    from service.bots.strategies import UnknownStrategy, strategy
+
     client = Client(args.url)
-    view = play_seat(client, args.game, args.token, STRATEGIES[args.strategy], random.Random(args.seed))
+    game = client.request("GET", f"/v1/games/{args.game}", token=args.token)
+    try:
+        chosen = strategy(args.strategy, game["type"], args.think_ms)
+    except UnknownStrategy as e:
+        print(f"cablecar bot seat: {e}", file=sys.stderr)
+        return 2
+    view = play_seat(client, args.game, args.token, chosen, random.Random(args.seed))
     print(json.dumps({"game": args.game, "status": view["status"], "result": view.get("result")}))
     return 0
 
@@ -262,13 +308,19 @@ def add_parser(sub: Any) -> None:
     play.add_argument("--type", default="ttr-sf")
     play.add_argument("--players", type=int, default=2)
     play.add_argument("--games", type=int, default=1)
-    play.add_argument("--strategy", choices=sorted(STRATEGIES), default="greedy")
+    play.add_argument("--strategy", default="planner",
+                      help="one strategy per seat, comma-separated (random, greedy, planner, mcts); "
+                           "a shorter list repeats round the table")
+    play.add_argument("--think-ms", type=int, default=50, help="mcts: thinking time per move")
+    play.add_argument("--local", action="store_true",
+                      help="play in this process through the rules (no server, nothing stored)")
     play.add_argument("--seed", default=None)
     play.set_defaults(func=_play_cmd)
     seat = bot_sub.add_parser("seat", help="play one seat of an existing game")
     seat.add_argument("--url", default="http://127.0.0.1:8000")
     seat.add_argument("--game", required=True)
     seat.add_argument("--token", required=True)
-    seat.add_argument("--strategy", choices=sorted(STRATEGIES), default="greedy")
+    seat.add_argument("--strategy", default="greedy", help="random, greedy, planner or mcts (ttr-sf)")
+    seat.add_argument("--think-ms", type=int, default=50, help="mcts: thinking time per move")
     seat.add_argument("--seed", default=None)
     seat.set_defaults(func=_seat_cmd)
