@@ -7,20 +7,23 @@ It is given its seat's view and nothing else.  Each iteration
    deck) at random from what is left once its own hand, its own tickets and
    the face-up row are taken out (:func:`determinise`, which reads the view
    only, so hidden state is out of its reach);
-2. **selects** a move of its own by UCB1 among a few candidates (the
-   planner's move, every route it can claim now, the face-up cards, a blind
-   draw, tickets), with the planner's move given a head start;
-3. **plays out** a short future in that sampled world with the planner
-   policy for every seat, through the pure rules of ``domain/``;
+2. plays **every candidate** move of its own (the planner's move, the
+   routes it can claim now, the face-up cards, a blind draw, tickets) in
+   that world, each followed by the same short **playout** (the planner
+   policy for every seat, the same randomness: common random numbers, so
+   moves are compared in the same future) through the pure rules of
+   ``domain/``;
 4. **scores** the outcome: the seat's expected final total (route and
    souvenir points, tickets done or still reachable with its cars) minus
    the best other seat's, squashed to 0..1.
 
 It stops when the think budget (``think_s``) is spent, or after a fixed
-number of iterations (tests), and plays the most visited move.  The tree
-is one level deep (moves of its own at the root; the playouts do the rest):
-with a budget of tens of milliseconds, deeper trees would see too few
-visits per node to tell moves apart.
+number of sampled worlds (tests), and plays the planner's move unless
+another did better in the same worlds by a clear margin (two standard
+errors of the paired differences).  The tree is one level deep
+(its own moves at the root, over sampled worlds of its information set;
+the playouts do the rest): with a budget of tens of milliseconds, deeper
+trees would see too few visits per node to tell moves apart.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from typing import Any
 from domain.core import Action
 from domain.rng import Rng
 from domain.ttr import GAME
-from domain.ttr.actions import ClaimRoute, DrawCard, DrawTickets
+from domain.ttr.actions import ClaimRoute, DrawCard
 from domain.ttr.board import load_board
 from domain.ttr.cards import hand_of
 from domain.ttr.state import (
@@ -45,15 +48,17 @@ from domain.ttr.state import (
     SouvenirStack,
     TtrState,
 )
-from service.bots.ttr_planner import TICKETS, Situation, choose, plan_routes
+from service.bots.ttr_planner import TICKETS, Situation, _weights, choose, shortest
 
 BOARD = load_board()
 #: playout length, in moves of all seats
-HORIZON = 8
-#: UCB1 exploration constant and the planner move's head start (in virtual wins/visits)
-EXPLORE = 0.7
-PRIOR_VISITS = 3
-PRIOR_VALUE = 0.55
+HORIZON = 4
+#: how much better (in average outcome, 0..1) another move must look to overrule the planner's
+PRIOR_EDGE = 0.02
+#: sampled worlds needed before the planner's move may be overruled
+MIN_WORLDS = 3
+#: candidate moves searched at most
+MAX_CANDIDATES = 8
 
 
 def determinise(view: Mapping[str, Any], rng: random.Random) -> TtrState:
@@ -121,14 +126,23 @@ def planner_move(state: TtrState, seat: int, rng: random.Random) -> Action | Non
 
 
 def estimate(state: TtrState, seat: int) -> float:
-    """Expected final total of ``seat``: points so far plus tickets done or still reachable."""
+    """Expected final total of ``seat``: points so far, plus each open ticket weighted by
+    the chance of finishing it (its remaining cost in cars against the turns likely left)."""
     player = state.players[seat]
     sit = Situation.from_state(state, seat)
-    _, reachable = plan_routes(sit, player.tickets)
+    weights = _weights(sit)
+    turns_left = max(1.0, min(p.cars for p in state.players) / 2.5)
+    if state.final_turns_left is not None:
+        turns_left = 1.0
     total = float(player.score) + BOARD.souvenir_points[len(set(player.souvenirs))]
     for tid in player.tickets:
-        points = TICKETS[tid].points
-        total += points * (0.6 if tid in reachable else -1.0)
+        ticket = TICKETS[tid]
+        found = shortest(sit, ticket.a, ticket.b, set(), weights)
+        if found is None or found[0] > player.cars:
+            total -= ticket.points
+            continue
+        chance = 1.0 / (1.0 + math.exp(-(turns_left - found[0]) / 2.0)) if found[0] > 0 else 1.0
+        total += ticket.points * (2.0 * chance - 1.0)
     return total
 
 
@@ -151,14 +165,14 @@ def candidates(state: TtrState, seat: int, rng: random.Random) -> list[Action]:
     for a in legal:
         if isinstance(a, ClaimRoute) and a.route not in claims:
             claims[a.route] = a
-    extra: list[Action] = [*claims.values()]
-    extra += [a for a in legal if isinstance(a, DrawCard | DrawTickets)]
+    extra: list[Action] = sorted(claims.values(), key=lambda a: -BOARD.routes_by_id[a.route].length)  # type: ignore[attr-defined]
+    extra += [a for a in legal if isinstance(a, DrawCard)]
     if not extra:
         extra = list(legal)
     for a in extra:
         if a not in out:
             out.append(a)
-    return out[:12]
+    return out[:MAX_CANDIDATES]
 
 
 def playout(state: TtrState, rng: random.Random, horizon: int) -> TtrState:
@@ -179,6 +193,24 @@ def playout(state: TtrState, rng: random.Random, horizon: int) -> TtrState:
     return state
 
 
+def overruling(outcomes: list[list[float]]) -> int:
+    """The candidate to play: the planner's (0) unless another one did better in the
+    same worlds by more than :data:`PRIOR_EDGE` plus two standard errors of the paired
+    differences, over at least :data:`MIN_WORLDS` worlds."""
+    base = outcomes[0]
+    best, best_margin = 0, 0.0
+    for i, mine in enumerate(outcomes[1:], 1):
+        diffs = [a - b for a, b in zip(mine, base, strict=False)]
+        if len(diffs) < MIN_WORLDS:
+            continue
+        mean = sum(diffs) / len(diffs)
+        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1) / len(diffs))
+        margin = mean - 2.0 * spread - PRIOR_EDGE
+        if margin > best_margin:
+            best, best_margin = i, margin
+    return best
+
+
 class MctsBot:
     """Information-set Monte Carlo search with a time (or iteration) budget per move."""
 
@@ -197,40 +229,39 @@ class MctsBot:
         return self.search(view, rng).to_body()
 
     def search(self, view: dict[str, Any], rng: random.Random) -> Action:
-        """The most visited move after the budget is spent."""
+        """The planner's move unless another did clearly better over the sampled worlds.
+
+        Every candidate is played out in the same sampled world with the same
+        playout randomness (common random numbers), so moves are compared
+        pairwise in the same futures (:func:`overruling`)."""
         seat = view["me"]["seat"]
-        deadline = time.perf_counter() + self.think_s
+        started = time.perf_counter()
+        deadline = started + self.think_s
         root = determinise(view, rng)
         moves = candidates(root, seat, rng)
-        visits = [float(PRIOR_VISITS if i == 0 else 0) for i in range(len(moves))]
-        wins = [PRIOR_VISITS * PRIOR_VALUE if i == 0 else 0.0 for i in range(len(moves))]
-        n = 0
-        started = time.perf_counter()
+        if len(moves) == 1:
+            self.last_iterations = 0
+            return moves[0]
+        outcomes: list[list[float]] = [[] for _ in moves]
+        worlds = 0
         while True:
             if self.iterations is not None:
-                if n >= self.iterations:
+                if worlds >= self.iterations:
                     break
-            elif n:
-                # stop when one more iteration of the average length would overrun the budget
+            elif worlds:
                 now = time.perf_counter()
-                if now + (now - started) / n >= deadline:
+                if now + (now - started) / worlds >= deadline:
                     break
-            world = determinise(view, rng) if n else root
-            total = sum(visits) + 1
-            pick = max(
-                range(len(moves)),
-                key=lambda i: math.inf if visits[i] == 0 else wins[i] / visits[i]
-                + EXPLORE * math.sqrt(math.log(total) / visits[i]),
-            )
-            state = world
-            for event in GAME.decide(state, seat, moves[pick]):
-                state = GAME.evolve(state, event)
-            outcome = value(playout(state, rng, self.horizon), seat)
-            visits[pick] += 1
-            wins[pick] += outcome
-            n += 1
-        self.last_iterations = n
-        return moves[max(range(len(moves)), key=lambda i: (visits[i], wins[i]))]
-
-
-
+            world = determinise(view, rng) if worlds else root
+            seed = rng.getrandbits(64)
+            for i, move in enumerate(moves):
+                if not worlds and i > 1 and time.perf_counter() >= deadline:
+                    moves, outcomes = moves[:i], outcomes[:i]  # the budget allows no more in any world
+                    break
+                state = world
+                for event in GAME.decide(state, seat, move):
+                    state = GAME.evolve(state, event)
+                outcomes[i].append(value(playout(state, random.Random(seed), self.horizon), seat))
+            worlds += 1
+        self.last_iterations = worlds
+        return moves[overruling(outcomes)]

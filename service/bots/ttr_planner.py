@@ -42,6 +42,10 @@ for _r in ROUTES:
     ADJ.setdefault(_r.a, []).append(_r)
     ADJ.setdefault(_r.b, []).append(_r)
 SOUVENIR_WEIGHT = 0.4
+#: location -> (route, the location at its other end)
+NEXT: dict[str, list[tuple[Route, str]]] = {
+    loc: [(r, r.b if r.a == loc else r.a) for r in routes] for loc, routes in ADJ.items()
+}
 
 
 @dataclass
@@ -124,17 +128,25 @@ class Situation:
         return None
 
 
-def _weight(sit: Situation, route: Route) -> float | None:
-    if sit.claimed.get(route.id) == sit.seat:
-        return 0.0
-    if not sit.open_to_me(route):
-        return None
-    bonus = SOUVENIR_WEIGHT if sit.souvenir_at(route.a) or sit.souvenir_at(route.b) else 0.0
-    return route.length + 0.5 * route.ferries - bonus
+def _weights(sit: Situation) -> list[float | None]:
+    """Each route's cost in a path (by route index): own routes are free, closed ones None."""
+    out: list[float | None] = []
+    for route in ROUTES:
+        if sit.claimed.get(route.id) == sit.seat:
+            out.append(0.0)
+        elif not sit.open_to_me(route):
+            out.append(None)
+        else:
+            bonus = SOUVENIR_WEIGHT if sit.souvenir_at(route.a) or sit.souvenir_at(route.b) else 0.0
+            out.append(route.length + 0.5 * route.ferries - bonus)
+    return out
 
 
-def shortest(sit: Situation, a: str, b: str, free: set[str]) -> tuple[float, list[Route]] | None:
+def shortest(
+    sit: Situation, a: str, b: str, free: set[str], weights: list[float | None] | None = None
+) -> tuple[float, list[Route]] | None:
     """The cheapest chain of routes joining ``a`` and ``b`` (own and ``free`` routes cost nothing)."""
+    weights = weights if weights is not None else _weights(sit)
     dist = {a: 0.0}
     back: dict[str, tuple[str, Route]] = {}
     heap = [(0.0, a)]
@@ -148,12 +160,11 @@ def shortest(sit: Situation, a: str, b: str, free: set[str]) -> tuple[float, lis
             return d, path
         if d > dist[loc]:
             continue
-        for route in ADJ.get(loc, ()):
-            w = 0.0 if route.id in free else _weight(sit, route)
+        for route, other in NEXT[loc]:
+            w = 0.0 if route.id in free else weights[route.index]
             if w is None:
                 continue
-            other = route.b if route.a == loc else route.a
-            if d + w < dist.get(other, float("inf")):
+            if d + w < dist.get(other, 1e18):
                 dist[other] = d + w
                 back[other] = (loc, route)
                 heapq.heappush(heap, (d + w, other))
@@ -166,9 +177,10 @@ def plan_routes(sit: Situation, tickets: Iterable[str]) -> tuple[list[Route], li
     planned: dict[str, Route] = {}
     done: list[str] = []
     cars = sit.cars[sit.seat]
+    weights = _weights(sit)
     for tid in sorted(tickets, key=lambda t: -TICKETS[t].points):
         t = TICKETS[tid]
-        found = shortest(sit, t.a, t.b, set(planned))
+        found = shortest(sit, t.a, t.b, set(planned), weights)
         if found is None:
             continue
         new = [r for r in found[1] if r.id not in planned and sit.claimed.get(r.id) != sit.seat]
