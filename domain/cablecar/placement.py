@@ -142,17 +142,17 @@ def edge_violation(
                 detail = f"rule 5: the track on the {side} edge of {_where(square)} would end at the bare edge of the tile on {_where(n)}"
                 found.append((5, e, IllegalAction("dead_end", detail)))
     if board.rules >= 2:
-        e = blocked_end(board, square, orientation.edges, orientation.tree)  # only towards empty squares
-        if e is not None:
-            n = NEIGHBOUR[square][e]
-            side = _EDGE_NAMES[e]
-            if orientation.edges >> e & 1:
+        end = blocked_end(board, square, orientation.edges, orientation.tree)  # only towards empty squares
+        if end is not None:
+            n = NEIGHBOUR[square][end]
+            side = _EDGE_NAMES[end]
+            if orientation.edges >> end & 1:
                 detail = (f"rule 5 (further travel): the track on the {side} edge of {_where(square)} leads into "
                           f"{_where(n)}, a square no tile can ever fill")
             else:
                 detail = (f"rule 5 (further travel): the bare {side} edge of this tree tile would leave the track "
                           f"leading into {_where(n)} with no way on (no tile could ever fill it)")
-            found.append((5, e, IllegalAction("dead_end", detail)))
+            found.append((5, end, IllegalAction("dead_end", detail)))
     return min(found, key=lambda f: (f[0], f[1]))[2] if found else None
 
 

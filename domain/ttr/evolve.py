@@ -13,9 +13,6 @@ from dataclasses import replace
 from typing import Any
 
 from domain.core import Event
-
-#: the first rules: a stuck three-ferry row was re-checked only when a card was turned up
-LEGACY_RULES = "ttr-sf/1"
 from domain.rng import Rng
 from domain.ttr.actions import SOURCE_DECK, SOURCE_FACE_UP
 from domain.ttr.board import load_board
@@ -51,6 +48,9 @@ from domain.ttr.state import (
     TtrState,
     evolved,
 )
+
+#: the first rules: a stuck three-ferry row was re-checked only when a card was turned up
+LEGACY_RULES = "ttr-sf/1"
 
 
 def initial_state(event: GameSetUp) -> TtrState:

@@ -281,11 +281,7 @@ def choose_lay(
     urgent = {sq for sq in need if any(stop in NEIGHBOUR[sq] for stop in open_stops)}
     useful = {t for t in TILE_IDS if any(square_candidates(board, sq, (t,)) for sq in need)}
     firsts = [p for _, p in _serving(board, hand, need, urgent)]
-    tried = 0
-    for first in firsts:
-        tried += 1
-        if tried > 6:
-            break
+    for first in firsts[:6]:
         sq = square_index(first.row, first.col)
         laid = outcome(board, first, sq, ORIENTATION[(first.tile, first.rotation)])
         board1, hand1 = apply(board, hand, laid)

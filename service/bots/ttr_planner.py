@@ -216,10 +216,7 @@ def _needs(sit: Situation, routes: Sequence[Route]) -> list[float]:
     want = [0.0] * len(CARD_TYPES)
     hand = list(sit.hand)
     for route in sorted(routes, key=lambda r: -r.length):
-        if route.color == GRAY:
-            colour = max(COLOURS, key=lambda c: hand[CARD_INDEX[c]])
-        else:
-            colour = route.color
+        colour = max(COLOURS, key=lambda c: hand[CARD_INDEX[c]]) if route.color == GRAY else route.color
         i = CARD_INDEX[colour]
         short = route.length - route.ferries - hand[i]
         hand[i] = max(0, hand[i] - (route.length - route.ferries))
@@ -255,8 +252,8 @@ def choose_keep(sit: Situation, pending: Sequence[str], kept: Sequence[str]) -> 
     for size in range(1, len(pending) + 1):
         for subset in combinations(pending, size):
             routes, done = plan_routes(sit, [*kept, *subset])
-            value = sum(TICKETS[t].points for t in done) - sum(TICKETS[t].points for t in subset if t not in done) * 2
-            value -= 0.1 * sum(r.length for r in routes)
+            missed = sum(TICKETS[t].points for t in subset if t not in done)
+            value = sum(TICKETS[t].points for t in done) - 2.0 * missed - 0.1 * sum(r.length for r in routes)
             if best is None or value > best[0]:
                 best = (value, subset)
     assert best is not None
@@ -318,10 +315,8 @@ def planner_strategy(view: dict[str, Any], actions: list[dict[str, Any]], rng: r
     """The planner as a reference-bot strategy (view + legal actions -> action body)."""
     sit = Situation.from_view(view)
     second = view["phase"] == "second_draw"
-    if view["phase"] == "setup" and not sit.pending:
-        action = _place_stack(sit)
-    else:
-        action = choose(sit, second, rng)
+    setup_stack = view["phase"] == "setup" and not sit.pending
+    action = _place_stack(sit) if setup_stack else choose(sit, second, rng)
     body = action.to_body() if action is not None else None
     if body is None or body not in actions:
         # never send what the rules would refuse: fall back on a listed action of the same kind

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from domain.cablecar import GAME
 import pytest
 
+from domain.cablecar import GAME
 from domain.cablecar.actions import DrawTile, LayTiles
 from domain.cablecar.events import GameEnded, TileDrawn, TilesDrawn, TilesLaid, TurnEnded, TurnPassed
 from domain.cablecar.state import CableCarState, Ride
