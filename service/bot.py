@@ -275,11 +275,10 @@ def _play_cmd(args: argparse.Namespace) -> int:
                     "conflicts": run.conflicts, "winners": result.get("winners"),
                     "reason": result.get("reason"), "scores": scores}
             tally.add(names, result.get("winners") or [], scores)
-        progress.update(n + 1, f"last: {line['reason']}")
-        if progress.shown:
-            sys.stderr.write("\r")
+        progress.clear()
         print(json.dumps(line), flush=True)
-    progress.close()
+        progress.update(n + 1, f"last: {line['reason']}")
+    progress.clear()
     print(tally.table())
     return 0
 

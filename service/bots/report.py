@@ -61,6 +61,12 @@ class Progress:
         self.stream.write(f"\r[{bar}] {done}/{self.total} {note[:40]:<40}")
         self.stream.flush()
 
+    def clear(self) -> None:
+        """Wipe the bar so that a line can be printed in its place (it comes back on the next update)."""
+        if self.shown:
+            self.stream.write("\r" + " " * (self.width + 60) + "\r")
+            self.stream.flush()
+
     def close(self) -> None:
         if self.shown:
             self.stream.write("\n")

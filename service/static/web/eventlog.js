@@ -72,8 +72,11 @@ const CABLE_CAR = {
       )
       .join(" and "),
   tiles_drawn: (e, c) =>
-    `${who(c, e.payload.seat)} drew ${plural(e.payload.tiles.length, "tile")}` +
+    `${who(c, e.payload.seat)} drew ${plural(e.payload.tiles.length + (e.payload.from_riders || []).length, "tile")}` +
     (e.payload.from_riders && e.payload.from_riders.length ? " (some from riders' hands)" : ""),
+  tile_drawn: (e, c) =>
+    `${who(c, e.payload.seat)} drew a ${titleCase(e.payload.tile)} ` +
+    (e.payload.source === "pile" ? "from the pile" : `from ${who(c, e.payload.rider)}'s open hand`),
   turn_passed: (e, c) => `${who(c, e.payload.seat)} passes (${String(e.payload.reason).replace(/_/g, " ")})`,
   turn_ended: (e, c) => `${who(c, e.payload.seat)}'s turn ends; ${who(c, e.payload.next_seat)} is next`,
   ride_started: (e, c) =>
@@ -82,7 +85,10 @@ const CABLE_CAR = {
   die_rolled: (e, c) =>
     `${who(c, e.payload.seat)} rolled ${e.payload.face === "H" ? "H (to the next stop)" : e.payload.face}: ` +
     `space ${e.payload.start} → ${e.payload.end}`,
-  game_ended: (e, c) => `Game over. ${winners(c, e.payload.winners)}`,
+  game_ended: (e, c) =>
+    e.payload.reason === "stalled"
+      ? "Game over: every seat passed in a row, nothing can change any more (stalled). Nobody wins."
+      : `Game over. ${winners(c, e.payload.winners)}`,
 };
 
 function winners(ctx, seats) {

@@ -56,3 +56,22 @@ def test_the_ladder_smoke_mode_plays_every_row(capsys: pytest.CaptureFixture[str
     assert len(rows) == sum(1 for r in ladder.ROWS if r.game == "ttr-sf")
     low, high = ladder.wilson(7, 10)
     assert 0.39 < low < 0.40 and 0.89 < high < 0.90  # the 95 % Wilson interval of 7/10
+
+
+def test_the_progress_bar_draws_on_a_terminal_only() -> None:
+    import io
+
+    from service.bots.report import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    bar = Progress(4, screen, width=8)
+    bar.update(2, "half")
+    bar.clear()
+    assert "[####....] 2/4 half" in screen.getvalue() and screen.getvalue().endswith("\r")
+    quiet = io.StringIO()
+    Progress(4, quiet).update(2)
+    assert quiet.getvalue() == ""
