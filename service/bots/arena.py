@@ -22,12 +22,32 @@ from domain.cablecar.network import best_path, line_terminals
 from domain.cablecar.placement import seconds_after, single_placements
 from domain.cablecar.state import CableCarState
 from domain.core import Action, GameConfig, GameDefinition, replay
+from domain.errors import DomainError
 from domain.registry import game_definition
 from service.bots.strategies import Strategy
 
 FIRST_PAGE = 1000
 #: moves after which a game is cut off (no real game comes near it)
 MAX_MOVES = 3000
+
+
+class BotError(Exception):
+    """A bot sent an action the rules refuse (a bug in the bot: the game cannot go on)."""
+
+    def __init__(self, seed: str, seat: int, strategy: str, body: dict[str, Any], error: DomainError) -> None:
+        super().__init__(f"game {seed!r}: seat {seat} ({strategy}) sent {body}: {error.code}: {error.detail}")
+        self.seed, self.seat, self.strategy, self.body, self.code = seed, seat, strategy, body, error.code
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # picklable across processes (the ladder plays games in a process pool)
+        return (_rebuilt, (str(self), self.seed, self.seat, self.strategy, self.body, self.code))
+
+
+def _rebuilt(message: str, seed: str, seat: int, strategy: str, body: dict[str, Any], code: str) -> BotError:
+    error = BotError.__new__(BotError)
+    Exception.__init__(error, message)
+    error.seed, error.seat, error.strategy, error.body, error.code = seed, seat, strategy, body, code
+    return error
 
 
 @dataclass
@@ -44,6 +64,8 @@ class GameRecord:
     turns: int
     #: per seat: seconds each decision took
     think: list[list[float]] = field(default_factory=list)
+    #: why the game could not go on (a bot's refused action), else None
+    error: str | None = None
 
 
 def _cablecar_first_page(state: CableCarState, seat: int, page: int) -> list[Action]:
@@ -96,8 +118,11 @@ def play(
         started = time.perf_counter()
         body = strategies[seat][1](view, bodies, rng)
         think[seat].append(time.perf_counter() - started)
-        action = game.parse_action(body)
-        state = replay(game, game.decide(state, seat, action), state)
+        try:
+            events = game.decide(state, seat, game.parse_action(body))
+        except DomainError as e:
+            raise BotError(seed, seat, strategies[seat][0], body, e) from e
+        state = replay(game, events, state)
         moves += 1
     result = game.result(state) or {}
     standings = game.standings(state) or ()

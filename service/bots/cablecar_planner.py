@@ -46,6 +46,8 @@ from domain.cablecar.placement import (
     apply,
     check_turn,
     constraints,
+    exchanges_at,
+    joint_firsts,
     outcome,
     seconds_after,
     single_placements,
@@ -304,6 +306,13 @@ def choose_lay(
         seconds = seconds_after(board, hand, first)
         if seconds:
             return first, seconds[0]
+    # two adjacent exchanges, neither legal alone, still make a pair (and then one tile is not enough)
+    for first, partner in joint_firsts(board, hand):
+        laid = outcome(board, first, square_index(first.row, first.col), ORIENTATION[(first.tile, first.rotation)])
+        board1, hand1 = apply(board, hand, laid)
+        found = exchanges_at(board1, partner, hand1)
+        if found:
+            return first, found[0]
     return (singles[0],) if singles else ()
 
 
