@@ -62,8 +62,11 @@ class GameRecord:
     scores: tuple[int | None, ...]
     moves: int
     turns: int
-    #: per seat: seconds each decision took
+    #: per seat: the CPU seconds of the deciding thread per decision (what the bot itself
+    #: used, whatever else shares the machine)
     think: list[list[float]] = field(default_factory=list)
+    #: per seat: the wall-clock seconds per decision
+    think_wall: list[list[float]] = field(default_factory=list)
     #: why the game could not go on (a bot's refused action), else None
     error: str | None = None
 
@@ -110,14 +113,16 @@ def play(
     names = tuple(f"{name}-{i + 1}" for i, (name, _) in enumerate(strategies))
     state = replay(game, game.setup(GameConfig(names, seed)))
     think: list[list[float]] = [[] for _ in strategies]
+    wall: list[list[float]] = [[] for _ in strategies]
     moves = 0
     while not game.is_over(state) and moves < max_moves:
         seat = game.active_seats(state)[0]
         view = game.view(state, seat)
         bodies = legal_bodies(game, state, seat, 0 if strategies[seat][0] == "planner" else FIRST_PAGE)
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.thread_time()
         body = strategies[seat][1](view, bodies, rng)
-        think[seat].append(time.perf_counter() - started)
+        think[seat].append(time.thread_time() - cpu)
+        wall[seat].append(time.perf_counter() - started)
         try:
             events = game.decide(state, seat, game.parse_action(body))
         except DomainError as e:
@@ -138,4 +143,5 @@ def play(
         moves=moves,
         turns=int(turns),
         think=think,
+        think_wall=wall,
     )
