@@ -1,13 +1,16 @@
-# Cable Car game server: gunicorn on a slim Python image, as a non-root user.
+# Cable Car game server: one image for every role (the web server, `cablecar
+# migrate`, `cablecar webhooks run`), gunicorn on a slim Python, as a non-root user.
 FROM python:3.11-slim AS build
 WORKDIR /src
-COPY pyproject.toml README.md ./
+# pyproject.toml names README.md (readme) and LICENSE (license-files): the build needs all three.
+COPY pyproject.toml README.md LICENSE ./
 COPY domain ./domain
 COPY events ./events
 COPY service ./service
 RUN pip install --no-cache-dir --prefix=/install .
 
 FROM python:3.11-slim
+# CABLECAR_DATA_DIR: the embedded store (no DATABASE_URL) and its secret key live in the volume below.
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
     CABLECAR_DATA_DIR=/var/lib/cablecar CABLECAR_BIND=0.0.0.0:8000
 COPY --from=build /install /usr/local
@@ -15,7 +18,9 @@ RUN useradd --system --create-home --uid 10001 cablecar \
     && mkdir -p /var/lib/cablecar && chown cablecar /var/lib/cablecar
 USER cablecar
 WORKDIR /home/cablecar
+VOLUME /var/lib/cablecar
 EXPOSE 8000
+# Probes the address in CABLECAR_BIND, so a server moved to another port is still checked.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
-  CMD python -c "import urllib.request,sys; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8000/v1/health', timeout=2).status == 200 else 1)"
+  CMD ["python", "-m", "service.healthcheck"]
 CMD ["gunicorn", "-c", "python:service.gunicorn_conf", "service.wsgi:app"]

@@ -30,9 +30,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from domain.clocks import NO_TIME_CONTROL, Clocks  # noqa: E402
 from domain.core import Event, GameConfig, GameDefinition, replay  # noqa: E402
 from domain.registry import GAMES  # noqa: E402
-from service.statecodec import StateCodec  # noqa: E402
+from service.statecodec import Snapshot, StateCodec  # noqa: E402
 
 
 def play(game: GameDefinition[Any], players: int, seed: str) -> list[Event]:
@@ -75,7 +76,9 @@ def main(argv: list[str] | None = None) -> int:
         events = play(game, 4, f"bench-cache-{type_id}")
         for label, upto in (("mid-game", len(events) // 2), ("end", len(events))):
             tail = events[:upto]
-            state = replay(game, tail)
+            game_state = replay(game, tail)
+            clocks = Clocks.start(NO_TIME_CONTROL, game.seat_count(game_state), game.moment(game_state, 0.0))
+            state = Snapshot(game_state, clocks)  # what the cache keeps
             data = codec.encode(state)
             assert codec.decode(data) == state
             encode = per_call(lambda s=state: codec.encode(s), args.repeat)

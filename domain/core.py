@@ -19,10 +19,13 @@ import dataclasses
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from domain.body import ENVELOPE_KEYS, build, dump_fields, malformed
-from domain.errors import GameFinished, MalformedAction, NotYourTurn
+from domain.clocks import NO_TIME_CONTROL, Moment, TimeControl
+from domain.errors import GameFinished, IllegalAction, MalformedAction, NotYourTurn
+from domain.lazy import LazySequence
 
 #: a JSON value (the one alias of the project)
 JSON = Any
@@ -32,7 +35,9 @@ STATUS_SETUP = "setup"
 STATUS_PLAYING = "playing"
 STATUS_LAST_ROUND = "last_round"
 STATUS_FINISHED = "finished"
-STATUSES = (STATUS_SETUP, STATUS_PLAYING, STATUS_LAST_ROUND, STATUS_FINISHED)
+#: a host ended the game before its end: no result (see :mod:`domain.forfeits`)
+STATUS_CANCELLED = "cancelled"
+STATUSES = (STATUS_SETUP, STATUS_PLAYING, STATUS_LAST_ROUND, STATUS_FINISHED, STATUS_CANCELLED)
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
@@ -113,7 +118,9 @@ class Action:
 
 @dataclass(frozen=True)
 class GameConfig:
-    """Everything needed to set a game up: player names, first seat, seed.
+    """Everything needed to set a game up: player names, first seat, seed,
+    and the time control (recorded in the setup event, so replays and the
+    audit know it).
 
     ``rules_version`` None means the game's current rules; the verifier names
     the version a record was made under, which may be one the game still
@@ -123,6 +130,7 @@ class GameConfig:
     players: tuple[str, ...]
     seed: str
     start_seat: int = 0
+    time_control: TimeControl = NO_TIME_CONTROL
     rules_version: str | None = None
 
 
@@ -217,7 +225,7 @@ class GameDefinition(Generic[S]):
     setup: Callable[[GameConfig], list[Event]]
     #: apply one recorded event (``None`` before the first); never raises for a recorded event
     evolve: Callable[[S | None, Event], S]
-    #: every action the seat may send now (empty when it may not act)
+    #: every move the seat may make now (empty when it may not act); see :meth:`sendable`
     legal_actions: Callable[[S, int], Sequence[Action]]
     #: the (seat, action) whose move ``event`` opens, else None (the verifier re-runs moves)
     action_of: Callable[[Event], tuple[int, Action] | None]
@@ -237,6 +245,16 @@ class GameDefinition(Generic[S]):
     result: Callable[[S], dict[str, JSON] | None]
     #: each seat's standing once finished, else None
     standings: Callable[[S], tuple[Standing, ...] | None]
+    #: seats go out together, one ``seat_resigned`` / ``seat_timed_out`` event
+    #: each: emits them and what follows (default setup choices, the turn
+    #: handed on, the end when one seat or none is left); see :mod:`domain.forfeits`
+    forfeit: Callable[[Decision[S], Sequence[Event]], None]
+    #: every seat's standing now: ``in``, ``resigned`` or ``timed_out``
+    seat_standings: Callable[[S], tuple[str, ...]]
+    #: a number that changes whenever a new turn begins (the clocks' turn boundaries)
+    turn_number: Callable[[S], int]
+    #: the time control the game was created with
+    time_control: Callable[[S], TimeControl]
     #: lifts of stored event payloads written under older schema versions
     upcasters: tuple[Upcast, ...] = ()
     #: older rules versions whose games the rules still decide as they were (for verifying old records)
@@ -285,6 +303,55 @@ class GameDefinition(Generic[S]):
         decision = Decision(state, self.evolve)
         m.decide(decision, seat, action)
         return decision.events
+
+
+    def sendable(self, state: S, seat: int) -> Sequence[Action]:
+        """Every action ``seat`` may send now: its legal moves, then
+        ``resign`` while it is still in and the game is not over (a lazy
+        list of moves stays lazy: a first page must not wait for all of them)."""
+        from domain.forfeits import Resign  # imports this module
+
+        if self.is_over(state) or not 0 <= seat < self.seat_count(state) or self.seat_standings(state)[seat] != "in":
+            return []
+        legal = self.legal_actions(state, seat)
+        if isinstance(legal, LazySequence):
+            return LazySequence(chain(legal, (Resign(),)), lambda: len(legal) + 1)
+        return [*legal, Resign()]
+
+    def moment(self, state: S, at: float) -> Moment:
+        """What the clocks need to know of ``state``, reached at time ``at``."""
+        over = self.is_over(state)
+        out = tuple(seat for seat, standing in enumerate(self.seat_standings(state)) if standing != "in")
+        return Moment(at, () if over else tuple(self.active_seats(state)), self.turn_number(state),
+                      self.status(state) == STATUS_SETUP, over, out)
+
+    def time_out(self, state: S, seats: Sequence[int]) -> list[Event]:
+        """The events of ``seats`` running out of time together (the server
+        appends them once their deadline, the same for all, has passed; a
+        simultaneous setup step can have several seats miss one deadline);
+        GameFinished once over, IllegalAction for a seat that is already out."""
+        if self.is_over(state):
+            raise GameFinished()
+        if not seats or len(set(seats)) != len(seats):
+            raise IllegalAction("bad_timeout", "a timeout names one or more different seats")
+        for seat in seats:
+            if not 0 <= seat < self.seat_count(state):
+                raise NotYourTurn(f"seat {seat} is not a seat of this game")
+            if self.seat_standings(state)[seat] != "in":
+                raise IllegalAction("already_out", f"seat {seat} is already out; it cannot time out")
+        from domain.forfeits import SeatTimedOut  # imports this module
+
+        decision = Decision(state, self.evolve)
+        self.forfeit(decision, [SeatTimedOut(seat) for seat in sorted(seats)])
+        return decision.events
+
+    def cancel(self, state: S) -> list[Event]:
+        """The event of a host cancelling the game; GameFinished once over."""
+        if self.is_over(state):
+            raise GameFinished("the game is over; it can no longer be cancelled")
+        from domain.forfeits import GameCancelled  # imports this module
+
+        return [GameCancelled()]
 
 
 def replay(game: GameDefinition[S], events: Sequence[Event], state: S | None = None) -> S:

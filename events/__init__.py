@@ -19,23 +19,29 @@ from events.store import EventStore
 DEFAULT_SQLITE_NAME = "cablecar.sqlite3"
 
 
-def open_store(url: str | None, data_dir: str | Path = "data") -> Database:
+def open_store(url: str | None, data_dir: str | Path | None = None, *, pool_size: int = 10) -> Database:
     """Open the event store named by ``url``.
 
     * ``postgresql://...`` or ``postgres://...``: PostgreSQL (schema migrated
-      on first use);
+      on first use), with at most ``pool_size`` pooled connections;
     * ``sqlite:///path/to/file``: that SQLite file (its folder is created);
-    * ``None`` (or empty): the SQLite file ``<data_dir>/cablecar.sqlite3``.
+    * ``None`` (or empty): the SQLite file ``<data_dir>/cablecar.sqlite3``
+      (the folder is the caller's to choose: no default here, since one
+      relative to the current directory would silently split a store).
 
     Raises ``ValueError`` for any other scheme and StoreUnavailable if a
     SQLite file cannot be opened."""
     if url and url.startswith(("postgresql://", "postgres://")):
         from events.postgres import PostgresStore
 
-        return PostgresStore(url)
+        if pool_size < 1:
+            raise ValueError(f"a connection pool holds at least one connection, not {pool_size}")
+        return PostgresStore(url, max_size=pool_size)
     if url and url.startswith("sqlite:///"):
         path = Path(url[len("sqlite:///") :])
     elif not url:
+        if data_dir is None:
+            raise ValueError("no event store URL and no data folder for the embedded one")
         path = Path(data_dir) / DEFAULT_SQLITE_NAME
     else:
         raise ValueError(f"unsupported event store URL {url!r} (use postgresql://... or sqlite:///path)")

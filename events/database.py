@@ -1,5 +1,5 @@
 """What ``events.open_store`` returns: one database holding the event log,
-the tournaments and the webhook delivery log.
+the tournaments, the webhook delivery log and the deadline index.
 
 One object implements the three interfaces because some writes span them
 (a batch's games are created in the batch's transaction; a webhook starts at
@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from abc import ABC
 
+from events.deadlines import DeadlineIndex
 from events.deliveries import DeliveryLog
 from events.store import EventStore
 from events.tournaments import TournamentStore
 
 
-class Database(EventStore, TournamentStore, DeliveryLog, ABC):
-    """An :class:`EventStore`, :class:`TournamentStore` and :class:`DeliveryLog`
-    over one database."""
+class Database(EventStore, TournamentStore, DeliveryLog, DeadlineIndex, ABC):
+    """An :class:`EventStore`, :class:`TournamentStore`, :class:`DeliveryLog`
+    and :class:`DeadlineIndex` over one database."""

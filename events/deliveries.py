@@ -40,6 +40,9 @@ class NewDelivery:
     game_id: str
     event: str
     body: str
+    #: the seq of the event that caused it, for events a game can cause more
+    #: than once (a seat going out); 0 for those it causes once
+    occurrence: int = 0
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,11 @@ with no server and no database:
    with the caller's seed, if any), or the caller's seed in an open deal;
 4. ``moves``: every move (recovered from its first event) is accepted by the
    rules in the state before it and produces exactly the recorded events;
+   every timeout (``seat_timed_out``, appended by the server) is one the
+   clocks allow: the seat's deadline, derived from the recorded timestamps
+   of the events before it, had passed when it was recorded, and its
+   consequences are what the forfeit rules produce; a ``game_cancelled`` is
+   accepted only before the end;
 5. ``result``: the final state's status, version and result equal the record.
 
 Messages name the event (``seq N (type)``) and the differing *field names*,
@@ -25,13 +30,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.clocks import Clocks, parse_time_control
 from domain.core import JSON, Event, GameConfig, GameDefinition
 from domain.errors import DomainError
+from domain.forfeits import GameCancelled, SeatTimedOut
 from domain.registry import game_definition
 from events.codec import current_payload, decode
 from events.envelope import canonical_json, verify_events
 from events.seeds import deal_seed, is_open_deal, seed_commitment
 from events.store import StoredEvent
+from events.timestamps import parse_timestamp
 
 ENVELOPE_FIELDS = ("game_id", "seq", "position", "type", "schema_version", "payload", "recorded_at", "seat",
                    "idempotency_key", "prev_hash", "hash")
@@ -198,7 +206,8 @@ def verify_record(
     players = tuple(str(p) for p in game_info.get("players", []))
     start_seat = int(game_info.get("start_seat", 0))
     try:
-        opening = game.setup(GameConfig(players, str(seed), start_seat, _rules(rules_version)))
+        control = parse_time_control(events[0].payload.get("time_control") if events else None)
+        opening = game.setup(GameConfig(players, str(seed), start_seat, control, _rules(rules_version)))
     except DomainError as e:
         checks.append(Check("setup", False, f"the rules cannot set this game up: {e.detail}"))
         return Verdict(game_id, tuple(checks))
@@ -225,6 +234,8 @@ def verify_record(
     moves = _Problems()
     i = len(opening)
     count = 0
+    clocks = Clocks.start(game.time_control(state), game.seat_count(state),
+                          game.moment(state, _seconds(events[i - 1].recorded_at)))
     while i < len(events) and not moves.items:
         stored = events[i]
         try:
@@ -232,16 +243,11 @@ def verify_record(
         except Exception as e:
             moves.add(f"{_label(stored)}: cannot be decoded ({type(e).__name__})")
             break
-        move = game.action_of(first)
-        if move is None:
-            moves.add(f"{_label(stored)}: does not start a move (events were removed or reordered)")
+        opened = _opened(game, state, first, events[i:], clocks)
+        if isinstance(opened, str):
+            moves.add(opened)
             break
-        seat, action = move
-        try:
-            produced_events = game.decide(state, seat, action)
-        except DomainError as e:
-            moves.add(f"{_label(stored)}: the rules refuse this move of seat {seat}: {e.code}")
-            break
+        seat, produced_events = opened
         for j, produced in enumerate(produced_events):
             if i + j >= len(events):
                 moves.add(f"{_label(stored)}: the record ends inside this move ({produced.TYPE} missing)")
@@ -251,6 +257,7 @@ def verify_record(
                 moves.add(why)
                 break
             state = game.evolve(state, produced)
+            clocks = clocks.advance(game.moment(state, _seconds(events[i + j].recorded_at)))
         i += len(produced_events)
         count += 1
     checks.append(Check("moves", not moves.items,
@@ -262,14 +269,70 @@ def verify_record(
     outcome: list[str] = []
     if game_info.get("status") not in (None, game.status(state)):
         outcome.append(f"recorded status {game_info.get('status')!r} but the rules give {game.status(state)!r}")
-    if "result" in header and header.get("result") != game.result(state):
+    derived_result = _as_recorded_then(header.get("result"), game.result(state))
+    if "result" in header and header.get("result") != derived_result:
         recorded = header.get("result") or {}
-        derived = game.result(state) or {}
+        derived = derived_result or {}
         fields = _differing_fields(recorded, derived)
         outcome.append(f"recorded result differs from the replayed one in {', '.join(fields) or 'shape'}")
     checks.append(Check("result", not outcome,
                         "final status and result equal the replay" if not outcome else "; ".join(outcome)))
     return Verdict(game_id, tuple(checks))
+
+
+def _as_recorded_then(recorded: JSON, derived: dict[str, JSON] | None) -> dict[str, JSON] | None:
+    """``derived`` in the shape of a result recorded before seats had a
+    ``standing`` (such a game has no forfeit, so every seat's was ``in``)."""
+    players = recorded.get("players") if isinstance(recorded, dict) else None
+    if derived is None or not isinstance(recorded, dict):
+        return derived
+    if players is None and "players" in derived and all(
+        set(p) == {"seat", "standing"} for p in derived["players"]
+    ):
+        return {k: v for k, v in derived.items() if k != "players"}
+    if isinstance(players, list) and players and all(isinstance(p, dict) and "standing" not in p for p in players):
+        return {**derived, "players": [{k: v for k, v in p.items() if k != "standing"} for p in derived["players"]]}
+    return derived
+
+
+def _seconds(recorded_at: str) -> float:
+    return parse_timestamp(recorded_at).timestamp()
+
+
+def _opened(
+    game: GameDefinition[Any], state: Any, first: Event, rest: Sequence[StoredEvent], clocks: Clocks
+) -> tuple[int | None, list[Event]] | str:
+    """The acting seat and the events the rules produce for what ``first``
+    (the event ``rest[0]`` holds) opens: a seat's move, a timeout of one or
+    more seats that missed one deadline, a cancel; or why they refuse it."""
+    stored = rest[0]
+    try:
+        if isinstance(first, SeatTimedOut):
+            at = _seconds(stored.recorded_at)
+            running = dict(clocks.deadlines())
+            seats: list[int] = []
+            for later in rest:
+                if later.type != SeatTimedOut.TYPE:
+                    break
+                seat = later.payload.get("seat")
+                due = running.get(seat) if isinstance(seat, int) else None
+                if due is None or not isinstance(seat, int):
+                    return f"{_label(later)}: seat {seat} had no running deadline to time out"
+                if at < due:
+                    return f"{_label(later)}: recorded {due - at:.3f} s before seat {seat}'s deadline"
+                if seats and due != running[seats[0]]:
+                    return f"{_label(later)}: seats with different deadlines timed out together"
+                seats.append(seat)
+            return None, game.time_out(state, seats)
+        if isinstance(first, GameCancelled):
+            return None, game.cancel(state)
+        move = game.action_of(first)
+        if move is None:
+            return f"{_label(stored)}: does not start a move (events were removed or reordered)"
+        seat, action = move
+        return seat, game.decide(state, seat, action)
+    except DomainError as e:
+        return f"{_label(stored)}: the rules refuse this: {e.code}"
 
 
 def verify_export(export: Mapping[str, JSON]) -> Verdict:

@@ -5,11 +5,13 @@
 #   scripts/test-services.sh status         # print the export lines if both are up, else exit 1
 #   scripts/test-services.sh down           # stop both and delete their data
 #
-# stdout carries only the `export` lines; every log goes to files under the
-# state directory ($CABLECAR_TEST_SERVICES_DIR, default /tmp/cablecar-test-services).
-# PostgreSQL's initdb/pg_ctl refuse to run as root, so as root they run as the
-# `postgres` user; as any other user they run directly.  A missing redis-server
-# (or PostgreSQL) is installed with apt-get when running as root.
+# stdout carries only the `export` lines; the servers' data and every log go
+# under the state directory ($CABLECAR_TEST_SERVICES_DIR, default
+# /tmp/cablecar-test-services).  PostgreSQL's initdb/pg_ctl refuse to run as
+# root, so as root they run as the `postgres` user (whose data then goes to /tmp
+# if it cannot reach the state directory, as under /root); as any other user they
+# run directly.  A missing redis-server (or PostgreSQL) is installed with apt-get
+# when running as root, said on standard error; otherwise the error names it.
 set -euo pipefail
 
 STATE_DIR="${CABLECAR_TEST_SERVICES_DIR:-/tmp/cablecar-test-services}"
@@ -32,8 +34,9 @@ free_port() {
 is_root() { [ "$(id -u)" -eq 0 ]; }
 
 apt_install() {
-    is_root || die "$1 is missing and only root can install it (apt-get install $1)"
+    is_root || die "$1 is missing and only root can install it: apt-get install $1"
     log "installing $1 with apt-get"
+    echo "test-services: installing $1 with apt-get" >&2
     { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y "$1"; } >>"$LOG" 2>&1 \
         || die "apt-get install $1 failed"
 }
@@ -54,6 +57,18 @@ pg_bindir() {
         fi
     done
     return 1
+}
+
+# A new folder for a server's data, in the state directory when the user running
+# PostgreSQL can reach it.
+pg_new_dir() {
+    # (the new folder is then given to postgres: only the way there must be open)
+    if ! is_root || runuser -u postgres -- test -x "$STATE_DIR" 2>/dev/null; then
+        mktemp -d "$STATE_DIR/pg-XXXXXX"
+    else
+        log "the postgres user cannot reach $STATE_DIR: PostgreSQL's data goes to /tmp"
+        mktemp -d /tmp/cablecar-test-pg-XXXXXX
+    fi
 }
 
 # Run a PostgreSQL server binary as the postgres user when we are root.
@@ -81,7 +96,7 @@ pg_start() {
         # A server that died without a clean stop leaves postmaster.pid behind
         # (its PID may even be reused): start over in a new throwaway folder.
         [ -n "${PG_DIR:-}" ] && log "abandoning $PG_DIR (server gone without a clean stop)"
-        PG_DIR="$(mktemp -d /tmp/cablecar-test-pg-XXXXXX)"
+        PG_DIR="$(pg_new_dir)"
         PG_PORT="$(free_port)"
         if is_root; then chown postgres: "$PG_DIR"; fi
         log "initdb in $PG_DIR (port $PG_PORT)"

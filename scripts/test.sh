@@ -1,35 +1,44 @@
 #!/usr/bin/env bash
-# The whole test suite, from a fresh machine: installs the Python dependencies
-# into .venv, starts a throwaway PostgreSQL and Redis (scripts/test-services.sh),
-# installs Chromium for the browser tests when it is missing, runs the linters,
-# the type checker and every test suite (unit, contract, api, e2e, browser), then
-# stops the servers.
+# The whole test suite, from a fresh Debian/Ubuntu machine: installs the Python
+# dependencies into .venv (scripts/venv.sh), starts a throwaway PostgreSQL and
+# Redis (scripts/test-services.sh), runs the linters, the type checker and every
+# test suite (unit, contract, api, e2e, browser), then stops the servers.
 #
 #   scripts/test.sh              # everything
 #   scripts/test.sh tests/unit   # extra arguments go to pytest
+#
+# Needs Python >= 3.11 and the Debian packages python3-venv, postgresql,
+# redis-server and chromium (the browser tests drive it).  As root the missing
+# ones are installed with apt-get, each install said on a line; as anyone else
+# the script stops at once, naming the packages to install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/venv.sh
 
-PY="${PYTHON:-python3}"
-if [ ! -x .venv/bin/python ]; then
-    "$PY" -m venv .venv
-fi
-.venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e ".[test]"
+has_postgres() {
+    command -v pg_ctl >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1
+}
 
-# The browser tests (tests/browser) drive Debian's Chromium through Playwright.
-if [ ! -x /usr/bin/chromium ]; then
-    if [ "$(id -u)" = 0 ]; then
-        echo "== installing chromium (browser tests)"
-        apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-    else
-        echo "warning: /usr/bin/chromium is missing and this is not root: run 'apt-get install chromium'" >&2
-    fi
+missing=()
+has_postgres || missing+=(postgresql)
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+[ -x "${CABLECAR_CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
+if [ "${#missing[@]}" -gt 0 ]; then
+    apt_install "${missing[*]}" "the test servers and the browser tests"
 fi
+
+ensure_venv test
 
 eval "$(scripts/test-services.sh up)"
 trap 'scripts/test-services.sh down >/dev/null 2>&1 || true' EXIT
 export CABLECAR_TEST_DATABASE_URL CABLECAR_TEST_REDIS_URL
+
+# ---- the API contract (issue 15): spec linters, generated clients up to date, TypeScript client type-checked.
+# scripts/check-contract.sh installs its pinned npm tools (tools/contract, `npm ci`) and Node.js if missing;
+# the generated Python client (clients/python) is installed like any package a client author would use.
+.venv/bin/python -m pip install -q -e clients/python
+PYTHON=.venv/bin/python scripts/check-contract.sh
+# ---- end of the contract block
 
 echo "== ruff"
 .venv/bin/python -m ruff check domain events service tests bench

@@ -8,50 +8,61 @@ from flask import Flask
 
 import events
 from events.database import Database
+from events.timestamps import Clock, system_clock
 from service import problems
 from service.cache import StateCache, open_cache
 from service.commands import GameCommands
 from service.config import Settings
+from service.jsonprovider import OrjsonProvider
 from service.keys import require_secret_key
 from service.queries import GameQueries
 from service.runtime import Runtime
 from service.sse import StreamHub
+from service.timekeeper import Sweeper, Timekeeper
 from service.webhooks.dispatcher import WebhookDispatcher
 from service.webhooks.policy import DispatchPolicy
 
 #: ``app.extensions`` key of the webhook dispatcher :func:`start_dispatcher`
 #: started on the app.
 WEBHOOKS_EXTENSION = "cablecar.webhooks"
+#: ``app.extensions`` key of the timeout sweeper :func:`start_sweeper` started.
+SWEEPER_EXTENSION = "cablecar.sweeper"
 
 
 def create_app(
     settings: Settings | None = None,
     store: Database | None = None,
     cache: StateCache | None = None,
+    clock: Clock = system_clock,
 ) -> Flask:
     """Build the app.  Without arguments everything comes from the environment
-    (embedded default: SQLite under ``data/`` and an in-process cache).
+    (embedded default: SQLite in ``settings.data_path()`` and an in-process cache).
     Raises :class:`service.keys.MissingSecretKey` for PostgreSQL without a
     secret key.
-    No webhook dispatcher runs until :func:`start_dispatcher` starts one."""
+    No webhook dispatcher runs until :func:`start_dispatcher` starts one.
+    ``clock`` is this process's clock for deadlines (tests pass the one
+    their store stamps events with)."""
     settings = settings or Settings.from_env()
     require_secret_key(settings)
-    store = store or events.open_store(settings.database_url, settings.data_dir)
+    store = store or events.open_store(settings.database_url, settings.data_path(), pool_size=settings.db_pool_size)
     cache = cache or open_cache(settings)
     # No default /static/ route: the web page's files are served by routes/web.py, with its headers.
     app = Flask(__name__, static_folder=None)
+    app.json = OrjsonProvider(app)
     app.config["PROBLEM_BASE"] = settings.problem_base
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
-    app.json.sort_keys = False  # type: ignore[attr-defined]
     queries = GameQueries(store, cache)
+    commands = GameCommands(queries, store)
+    timekeeper = Timekeeper(queries, store, clock)
+    queries.timekeeper, timekeeper.commands = timekeeper, commands
     streams = StreamHub(queries, settings.sse_max_streams, settings.sse_max_streams_per_address)
-    app.extensions["cablecar"] = Runtime(settings, store, cache, queries, GameCommands(queries, store), streams)
+    app.extensions["cablecar"] = Runtime(settings, store, cache, queries, commands, streams, timekeeper)
     problems.register(app)
 
     from service.ratelimit import install as install_rate_limit
     from service.routes import batches, edge, games, meta, organisers, records, seats, web, webhooks
 
-    edge.install(app)
+    edge.install(app, settings.cors_origins)
     app.register_blueprint(meta.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(records.bp)
@@ -79,6 +90,27 @@ def start_dispatcher(app: Flask) -> WebhookDispatcher | None:
     app.extensions[WEBHOOKS_EXTENSION] = dispatcher
     dispatcher.start()
     return dispatcher
+
+
+def start_sweeper(app: Flask) -> Sweeper | None:
+    """Start this process's timeout sweeper (one of them works at a time
+    across every process, see :mod:`service.timekeeper`), unless
+    ``CABLECAR_TIMEOUT_SWEEP_SECONDS`` is 0.  Called once per server worker."""
+    rt = app.extensions["cablecar"]
+    assert isinstance(rt, Runtime)
+    if rt.settings.timeout_sweep_seconds <= 0:
+        return None
+    sweeper = Sweeper(rt.timekeeper, rt.settings.timeout_sweep_seconds)
+    app.extensions[SWEEPER_EXTENSION] = sweeper
+    sweeper.start()
+    return sweeper
+
+
+def stop_sweeper(app: Flask, timeout: float = 5.0) -> None:
+    """Stop the sweeper :func:`start_sweeper` started, if any."""
+    sweeper = app.extensions.pop(SWEEPER_EXTENSION, None)
+    if sweeper is not None:
+        sweeper.stop(timeout)
 
 
 def stop_dispatcher(app: Flask, timeout: float) -> None:

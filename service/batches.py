@@ -17,17 +17,21 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from domain.core import JSON, STATUS_FINISHED, Standing
+from domain.core import JSON, STATUS_CANCELLED, STATUS_FINISHED, Standing
 from domain.registry import game_definition
 from events.database import Database
-from events.store import GameRecord
+from events.store import GameRecord, IntegrityError
 from events.tournaments import BatchPage, BatchRecord, OrganiserRecord
 from service.commands import GameCommands, NewGame
-from service.errors import InvalidRequest, ServiceError
+from service.creation_keys import CreationKey
+from service.errors import BrokenGame, InvalidRequest, ServiceError
 from service.organisers import OrganiserService
 from service.queries import GameQueries
 
 #: Columns of the results CSV, one row per player of every table.
+#: the statuses of a table that will not change any more
+ENDED = (STATUS_FINISHED, STATUS_CANCELLED)
+
 CSV_COLUMNS = (
     "batch",
     "table",
@@ -40,6 +44,7 @@ CSV_COLUMNS = (
     "rank",
     "winner",
     "completed_tickets",
+    "standing",
 )
 
 
@@ -52,6 +57,23 @@ class TableSpec:
     seed: str | None = None
     start_seat: int = 0
     open_deal: bool = False
+    time_control: Mapping[str, JSON] | None = None
+
+
+@dataclass(frozen=True)
+class TableCreated:
+    """One game of a new batch as its creation answers it."""
+
+    game_id: str
+    status: str
+    version: int
+    metadata: Mapping[str, JSON]
+    seat_tokens: tuple[str, ...]
+    host_token: str
+
+    @classmethod
+    def of(cls, game: NewGame) -> TableCreated:
+        return cls(game.game_id, game.status, len(game.events), game.metadata, game.seat_tokens, game.host_token)
 
 
 @dataclass(frozen=True)
@@ -60,7 +82,7 @@ class CreatedBatch:
     only here, once)."""
 
     batch: BatchRecord
-    games: tuple[NewGame, ...]
+    games: tuple[TableCreated, ...]
 
 
 @dataclass(frozen=True)
@@ -74,6 +96,8 @@ class PlayerResult:
     rank: int | None
     winner: bool
     completed_tickets: int | None
+    #: ``in`` (played on to the end), ``resigned`` or ``timed_out``
+    standing: str = "in"
 
 
 @dataclass(frozen=True)
@@ -89,17 +113,24 @@ class TableResult:
     players: tuple[PlayerResult, ...]
 
 
-def rank_players(names: Sequence[str], standings: Sequence[Standing] | None) -> tuple[PlayerResult, ...]:
+def rank_players(
+    names: Sequence[str], standings: Sequence[Standing] | None, seat_standings: Sequence[str] = ()
+) -> tuple[PlayerResult, ...]:
     """Each seat's score, rank and win from the game's ``standings``
-    (:meth:`domain.core.GameDefinition.standings`); without standings (the
-    game is not finished) nothing is ranked."""
+    (:meth:`domain.core.GameDefinition.standings`), and whether it is still
+    in, resigned or timed out; without standings (the game is not finished)
+    nothing is ranked."""
     by_seat = {s.seat: s for s in standings or ()}
     return tuple(
-        PlayerResult(seat, name, None, None, False, None)
+        PlayerResult(seat, name, None, None, False, None, _standing(seat_standings, seat))
         if (s := by_seat.get(seat)) is None
-        else PlayerResult(seat, name, s.score, s.rank, s.winner, s.completed_tickets)
+        else PlayerResult(seat, name, s.score, s.rank, s.winner, s.completed_tickets, _standing(seat_standings, seat))
         for seat, name in enumerate(names)
     )
+
+
+def _standing(seat_standings: Sequence[str], seat: int) -> str:
+    return seat_standings[seat] if seat < len(seat_standings) else "in"
 
 
 def _csv_cell(value: JSON) -> str:
@@ -132,6 +163,7 @@ def results_csv(batch_id: str, tables: Sequence[TableResult]) -> str:
                 p.rank,
                 p.winner,
                 p.completed_tickets,
+                p.standing,
             )
             writer.writerow([_csv_cell(v) for v in row])
     return out.getvalue()
@@ -154,37 +186,73 @@ class BatchService:
             message = f"a batch has 1 to {self.max_tables} tables, not {tables}"
             raise InvalidRequest(message, errors=[{"field": "tables", "message": message}])
 
+    def created_with(self, organiser: OrganiserRecord, key: CreationKey) -> CreatedBatch | None:
+        """The batch an Idempotency-Key created, as its creation answered (the
+        tokens derived again), or None; IdempotencyKeyReused when the key
+        made it for another request."""
+        batch = self.store.get_batch(key.identifier("batch"))
+        if batch is None:
+            return None
+        games: list[TableCreated] = []
+        for table in range(batch.tables):
+            created = self.commands.created_with(key, ("table", str(table)))
+            if created is None:  # a batch is written whole: its games are there
+                raise BrokenGame(f"batch {batch.batch_id} has no table {table}")
+            meta = created.record.metadata
+            games.append(TableCreated(created.record.game_id, created.status, created.version, meta,
+                                      created.seat_tokens, created.host_token))
+        return CreatedBatch(batch, tuple(games))
+
     def create(
-        self, organiser: OrganiserRecord, game_type: str, tables: Sequence[TableSpec], name: str | None = None
+        self,
+        organiser: OrganiserRecord,
+        game_type: str,
+        tables: Sequence[TableSpec],
+        name: str | None = None,
+        key: CreationKey | None = None,
     ) -> CreatedBatch:
         """Set up every table, then store the batch and all its games in one
         transaction.  A refused table is a problem naming its index
-        (``table``) and nothing is written."""
+        (``table``) and nothing is written.  With an Idempotency-Key, a batch
+        it already created is answered again."""
+        if key is not None and (before := self.created_with(organiser, key)) is not None:
+            return before
         try:
             game_definition(game_type)
         except KeyError as e:
-            raise InvalidRequest(f"unknown game type {game_type!r}; see /v1/games-types") from e
+            raise InvalidRequest(f"unknown game type {game_type!r}; see /v1/game-types") from e
         self.check_size(len(tables))
-        batch_id = secrets.token_hex(8)
+        batch_id = key.identifier("batch") if key else secrets.token_hex(8)
         prepared: list[NewGame] = []
         for index, table in enumerate(tables):
             extra = {"batch": batch_id, "batch_table": index, "organiser": organiser.organiser_id}
             try:
                 prepared.append(
                     self.commands.new_game(
-                        game_type, table.players, table.seed, table.start_seat, extra, table.open_deal
+                        game_type, table.players, table.seed, table.start_seat, extra, table.open_deal,
+                        table.time_control, key, ("table", str(index)),
                     )
                 )
             except ServiceError as e:
                 raise e.with_detail(f"table {index}: {e.detail}", table=index) from e
-        batch = self.store.create_batch(
-            batch_id,
-            organiser.organiser_id,
-            name,
-            game_type,
-            [(p.game_id, p.game_type, p.metadata, p.events, p.status) for p in prepared],
-        )
-        return CreatedBatch(batch, tuple(prepared))
+        try:
+            batch = self.store.create_batch(
+                batch_id,
+                organiser.organiser_id,
+                name,
+                game_type,
+                [(p.game_id, p.game_type, p.metadata, p.events, p.status) for p in prepared],
+            )
+        except IntegrityError:
+            # a concurrent request with the same key created it first
+            if key is None or (before := self.created_with(organiser, key)) is None:
+                raise
+            return before
+        for p in prepared:
+            if self.queries.timekeeper is not None and p.metadata.get("time_control"):
+                # the sweeper finds a timed table's first deadline in the index
+                self.queries.timekeeper.record(self.queries.load(p.game_id, settle=False))
+        return CreatedBatch(batch, tuple(TableCreated.of(p) for p in prepared))
 
     def batches(self, organiser: OrganiserRecord, limit: int, cursor: str | None) -> BatchPage:
         """A page of the organiser's batches, newest first."""
@@ -216,19 +284,24 @@ class BatchService:
             names = [str(n) for n in record.metadata.get("players", [])]
             result: Mapping[str, JSON] | None = None
             standings: tuple[Standing, ...] | None = None
-            if record.status == STATUS_FINISHED:
+            seat_standings: tuple[str, ...] = ()
+            status = record.status
+            if status in ENDED or record.metadata.get("time_control"):
+                # a timed table's row may lag a timeout due now: loading settles it
                 loaded = self.queries.load(record.game_id)
+                status = loaded.definition.status(loaded.state)
                 result = loaded.definition.result(loaded.state)
                 standings = loaded.definition.standings(loaded.state)
+                seat_standings = loaded.definition.seat_standings(loaded.state)
             tables.append(
                 TableResult(
                     table=int(record.metadata.get("batch_table", 0)),
                     game_id=record.game_id,
                     game_type=record.game_type,
-                    status=record.status,
+                    status=status,
                     winners=tuple(result.get("winners", ())) if result else (),
                     reason=result.get("reason") if result else None,
-                    players=rank_players(names, standings),
+                    players=rank_players(names, standings, seat_standings),
                 )
             )
         return batch, tuple(tables)

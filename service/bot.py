@@ -155,23 +155,49 @@ class GameRun:
     final_view: dict[str, Any] = field(default_factory=dict)
 
 
-def create_game(client: Client, game_type: str, names: Sequence[str], seed: str | None = None) -> GameRun:
+#: the statuses of a game that takes no more actions
+OVER = ("finished", "cancelled")
+#: what a bot keeps in hand when it thinks against a clock (network and server time)
+CLOCK_MARGIN_SECONDS = 0.5
+
+
+def create_game(
+    client: Client, game_type: str, names: Sequence[str], seed: str | None = None,
+    time_control: dict[str, Any] | None = None,
+) -> GameRun:
     """Create a game and keep its seat tokens."""
     body: dict[str, Any] = {"type": game_type, "players": [{"name": n} for n in names]}
     if seed is not None:
         body["seed"] = seed
+    if time_control is not None:
+        body["time_control"] = time_control
     created = client.request("POST", "/v1/games", body)
     return GameRun(created["id"], game_type, [s["token"] for s in created["seats"]])
 
 
-def play_turn(client: Client, run: GameRun, seat: int, strategy: Strategy, rng: random.Random) -> bool:
-    # (``strategy`` plays this seat; play_game gives each seat its own)
-    """Let ``seat`` send one action if it can; True if an action was accepted."""
+def think_time(view: dict[str, Any], seat: int, think_ms: int) -> float:
+    """Seconds to think before moving: ``think_ms``, but never so long that
+    the seat's running clock (if any) would run out."""
+    wanted = think_ms / 1000
+    for clock in view.get("clocks") or ():
+        if clock["seat"] == seat and clock["running"]:
+            return max(0.0, min(wanted, clock["remaining_seconds"] - CLOCK_MARGIN_SECONDS))
+    return wanted
+
+
+def play_turn(
+    client: Client, run: GameRun, seat: int, strategy: Strategy, rng: random.Random, think_ms: int = 0
+) -> bool:
+    """Let ``seat`` send one action if it can; True if an action was accepted.
+    A bot never resigns: ``resign`` is left out of its choices."""
     legal = client.request("GET", f"/v1/games/{run.game_id}/legal-actions", token=run.tokens[seat])
-    if not legal["actions"]:
+    moves = [a for a in legal["actions"] if a["type"] != "resign"]
+    if not moves:
         return False
     view = client.request("GET", f"/v1/games/{run.game_id}", token=run.tokens[seat])
-    action = dict(strategy(view, legal["actions"], rng))
+    if think_ms:
+        time.sleep(think_time(view, view.get("me", {}).get("seat", seat), think_ms))
+    action = dict(strategy(view, moves, rng))
     action["expected_version"] = legal["version"]
     key = hashlib.sha256(f"{run.game_id}:{seat}:{legal['version']}:{uuid.uuid4()}".encode()).hexdigest()[:32]
     try:
@@ -180,7 +206,7 @@ def play_turn(client: Client, run: GameRun, seat: int, strategy: Strategy, rng: 
             headers={"Idempotency-Key": key},
         )
     except ApiProblem as e:
-        if e.code in ("stale_version", "not_your_turn"):
+        if e.code in ("stale_version", "not_your_turn", "game_finished"):
             run.conflicts += 1
             return False
         raise
@@ -189,34 +215,34 @@ def play_turn(client: Client, run: GameRun, seat: int, strategy: Strategy, rng: 
 
 
 def play_game(
-    client: Client,
-    run: GameRun,
-    strategy: Strategy | Sequence[Strategy],
-    rng: random.Random,
-    max_actions: int = 5000,
+    client: Client, run: GameRun, strategy: Strategy | Sequence[Strategy], rng: random.Random,
+    max_actions: int = 5000, think_ms: int | Sequence[int] = 0,
 ) -> dict[str, Any]:
-    """Play every seat of ``run`` until the game is finished; return the final view.
+    """Play every seat of ``run`` until the game is over; return the final view.
 
-    ``strategy`` plays every seat, or is one strategy per seat."""
+    ``strategy`` and ``think_ms`` are one for every seat, or one per seat."""
     per_seat = [strategy] * len(run.tokens) if callable(strategy) else list(strategy)
+    waits = [think_ms] * len(run.tokens) if isinstance(think_ms, int) else list(think_ms)
     for _ in range(max_actions):
         view = client.request("GET", f"/v1/games/{run.game_id}")
-        if view["status"] == "finished":
+        if view["status"] in OVER:
             run.final_view = view
             return view
         moved = False
         for seat in view["active_seats"]:
-            moved = play_turn(client, run, seat, per_seat[seat], rng) or moved
+            moved = play_turn(client, run, seat, per_seat[seat], rng, waits[seat]) or moved
         if not moved and not view["active_seats"]:
             time.sleep(0.05)
     raise RuntimeError(f"game {run.game_id} did not finish within {max_actions} rounds")
 
 
 def play_seat(
-    client: Client, game_id: str, token: str, strategy: Strategy, rng: random.Random, poll: float = 0.1
+    client: Client, game_id: str, token: str, strategy: Strategy, rng: random.Random, poll: float = 0.1,
+    think_ms: int = 0,
 ) -> dict[str, Any]:
-    """Play one seat of an existing game until it is finished (other seats are
-    played by other clients).  Waits with ETag/If-None-Match polling."""
+    """Play one seat of an existing game until it is over or the seat is out
+    (other seats are played by other clients).  Waits with ETag/If-None-Match
+    polling; thinks ``think_ms`` per move within its clock."""
     run = GameRun(game_id, "", [token])
     etag = None
     while True:
@@ -237,9 +263,11 @@ def play_seat(
         except (urllib.error.URLError, ConnectionError, TimeoutError, http.client.HTTPException):
             time.sleep(poll)  # a read is safe to repeat
             continue
-        if view["status"] == "finished":
+        me = view.get("me", {}).get("seat")
+        out = me is not None and view["players"][me].get("standing", "in") != "in"
+        if view["status"] in OVER or out:
             return view
-        if not play_turn(client, run, 0, strategy, rng):
+        if not play_turn(client, run, 0, strategy, rng, think_ms):
             time.sleep(poll)
 
 
@@ -247,7 +275,7 @@ def _play_cmd(args: argparse.Namespace) -> int:
     # the planning bots and the report live in service.bots; this module stays an example
     from service.bots.arena import play
     from service.bots.report import Progress, Tally, final_scores
-    from service.bots.strategies import UnknownStrategy, parse_strategies, strategy
+    from service.bots.strategies import DEFAULT_THINK_MS, UnknownStrategy, parse_strategies, strategy
 
     try:
         names = parse_strategies(args.strategy, args.players, args.type)
@@ -258,17 +286,21 @@ def _play_cmd(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     tally = Tally()
     progress = Progress(args.games)
+    # mcts spends --think-ms searching (default 50); the other bots wait that long before moving
+    budget = args.think_ms or DEFAULT_THINK_MS
+    waits = [0 if name == "mcts" else args.think_ms for name in names]
     for n in range(args.games):
         seed = f"{args.seed}-{n}" if args.seed is not None else None
-        strategies = [strategy(name, args.type, args.think_ms) for name in names]
+        strategies = [strategy(name, args.type, budget) for name in names]
         if args.local:
             record = play(args.type, list(zip(names, strategies, strict=True)), seed or uuid.uuid4().hex, rng)
             line = {"game": n + 1, "strategies": names, "winners": list(record.winners),
                     "reason": record.reason, "scores": list(record.scores), "moves": record.moves}
             tally.add(names, record.winners, record.scores)
         else:
-            run = create_game(client, args.type, [f"{name}-{i + 1}" for i, name in enumerate(names)], seed)
-            view = play_game(client, run, strategies, rng)
+            seats = [f"{name}-{i + 1}" for i, name in enumerate(names)]
+            run = create_game(client, args.type, seats, seed, _time_control(args))
+            view = play_game(client, run, strategies, rng, think_ms=waits)
             result = view.get("result") or {}
             scores = final_scores(view)
             line = {"game": run.game_id, "strategies": names, "actions": run.actions_sent,
@@ -284,42 +316,90 @@ def _play_cmd(args: argparse.Namespace) -> int:
 
 
 def _seat_cmd(args: argparse.Namespace) -> int:
-    from service.bots.strategies import UnknownStrategy, strategy
+    from service.bots.strategies import DEFAULT_THINK_MS, UnknownStrategy, strategy
 
     client = Client(args.url)
     game = client.request("GET", f"/v1/games/{args.game}", token=args.token)
     try:
-        chosen = strategy(args.strategy, game["type"], args.think_ms)
+        chosen = strategy(args.strategy, game["type"], args.think_ms or DEFAULT_THINK_MS)
     except UnknownStrategy as e:
         print(f"cablecar bot seat: {e}", file=sys.stderr)
         return 2
-    view = play_seat(client, args.game, args.token, chosen, random.Random(args.seed))
+    view = play_seat(client, args.game, args.token, chosen, random.Random(args.seed),
+                     think_ms=0 if args.strategy == "mcts" else args.think_ms)
     print(json.dumps({"game": args.game, "status": view["status"], "result": view.get("result")}))
     return 0
+
+
+def _game_types() -> list[str]:
+    # The types this installation knows (a server of the same version plays them).
+    from domain.registry import all_games
+
+    return sorted(g.type_id for g in all_games())
+
+
+def _time_control(args: argparse.Namespace) -> dict[str, Any] | None:
+    if args.per_turn is not None:
+        return {"kind": "per_turn", "seconds": args.per_turn}
+    if args.clock is not None:
+        return {"kind": "clock", "initial_seconds": args.clock[0], "increment_seconds": args.clock[1]}
+    return None
+
+
+def _whole(text: str, minimum: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
+    return value
+
+
+def _not_negative(text: str) -> int:
+    return _whole(text, 0)
+
+
+def _positive(text: str) -> int:
+    return _whole(text, 1)
+
+
+def _clock(text: str) -> tuple[int, int]:
+    """``INITIAL[+INCREMENT]`` in seconds, e.g. ``300+5``."""
+    initial, _, increment = text.partition("+")
+    return _positive(initial), _not_negative(increment or "0")
 
 
 def add_parser(sub: Any) -> None:
     """Add ``cablecar bot ...`` to the CLI."""
     bot = sub.add_parser("bot", help="reference client: bots playing over HTTP")
-    bot_sub = bot.add_subparsers(dest="bot_command", required=True)
+    bot_sub = bot.add_subparsers(dest="bot_command", required=True, metavar="COMMAND")
     play = bot_sub.add_parser("play", help="create games and play every seat until they end")
-    play.add_argument("--url", default="http://127.0.0.1:8000")
-    play.add_argument("--type", default="ttr-sf")
-    play.add_argument("--players", type=int, default=2)
-    play.add_argument("--games", type=int, default=1)
+    play.add_argument("--url", default="http://127.0.0.1:8000", help="base URL of the server")
+    play.add_argument("--type", default="ttr-sf", choices=_game_types(), help="game type")
+    play.add_argument("--players", type=_positive, default=2, help="seats per game")
+    play.add_argument("--games", type=_positive, default=1, help="games to play, one after the other")
     play.add_argument("--strategy", default="planner",
-                      help="one strategy per seat, comma-separated (random, greedy, planner, mcts); "
+                      help="how the bots choose, one per seat, comma-separated (random, greedy, planner, mcts); "
                            "a shorter list repeats round the table")
-    play.add_argument("--think-ms", type=int, default=50, help="mcts: thinking time per move")
+    play.add_argument("--seed", default=None, help="seed of the games and the bots' choices (default: random)")
+    play.add_argument("--think-ms", type=_not_negative, default=0,
+                      help="milliseconds each bot thinks before a move (never past its clock); "
+                           "mcts searches that long (default 50)")
     play.add_argument("--local", action="store_true",
                       help="play in this process through the rules (no server, nothing stored)")
-    play.add_argument("--seed", default=None)
+    timing = play.add_mutually_exclusive_group()
+    timing.add_argument("--per-turn", type=_positive, default=None, metavar="SECONDS",
+                        help="create the games with a per-turn deadline of SECONDS")
+    timing.add_argument("--clock", type=_clock, default=None, metavar="INITIAL[+INCREMENT]",
+                        help="create the games with a chess clock per seat, e.g. 300+5 (seconds)")
     play.set_defaults(func=_play_cmd)
     seat = bot_sub.add_parser("seat", help="play one seat of an existing game")
-    seat.add_argument("--url", default="http://127.0.0.1:8000")
-    seat.add_argument("--game", required=True)
-    seat.add_argument("--token", required=True)
-    seat.add_argument("--strategy", default="greedy", help="random, greedy, planner or mcts (ttr-sf)")
-    seat.add_argument("--think-ms", type=int, default=50, help="mcts: thinking time per move")
-    seat.add_argument("--seed", default=None)
+    seat.add_argument("--url", default="http://127.0.0.1:8000", help="base URL of the server")
+    seat.add_argument("--game", required=True, help="the game's id")
+    seat.add_argument("--token", required=True, help="the seat's token (st_...)")
+    seat.add_argument("--strategy", default="greedy", help="how the bot chooses: random, greedy, planner or mcts (ttr-sf)")
+    seat.add_argument("--seed", default=None, help="seed of the bot's choices (default: random)")
+    seat.add_argument("--think-ms", type=_not_negative, default=0,
+                      help="milliseconds the bot thinks before a move (never past its clock)")
     seat.set_defaults(func=_seat_cmd)

@@ -170,7 +170,6 @@ return 0
         self._ttl = ttl_seconds
         self._retry_after = retry_after
         self._down_until = 0.0
-        self._last_error = ""
         self._lock = threading.Lock()
         self._put_script = self._redis.register_script(self._PUT)
         self._drop_script = self._redis.register_script(self._DROP)
@@ -181,7 +180,6 @@ return 0
     def _failed(self, err: Exception) -> None:
         with self._lock:
             self.stats.errors += 1
-            self._last_error = f"{type(err).__name__}: {err}"
             self._down_until = time.monotonic() + self._retry_after
         log.warning("redis cache unavailable, serving from the event store: %s", err)
 
@@ -206,7 +204,6 @@ return 0
         except Exception as e:  # redis.RedisError and socket errors
             self._failed(e)
             return None
-        self._last_error = ""
         if raw is None:
             return None
         try:
@@ -258,7 +255,8 @@ return 0
             self._redis.ping()
         except Exception as e:
             self._failed(e)
-            return CacheHealth(self.backend, False, f"redis unreachable ({self._last_error}); serving from the event store")
+            # The error names Redis's address: it is in the server log (_failed), never in this public answer.
+            return CacheHealth(self.backend, False, "redis unreachable; serving from the event store")
         self._down_until = 0.0
         rejected = f"; {self.stats.rejected} forged or unreadable entries ignored" if self.stats.rejected else ""
         return CacheHealth(self.backend, True, "redis reachable" + rejected)

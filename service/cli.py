@@ -1,14 +1,23 @@
-"""The ``cablecar`` command: serve, migrate, bot, verify, organiser, webhooks."""
+"""The ``cablecar`` command: serve, migrate, bot, verify, organiser, webhooks.
+
+Every failure a user can cause or meet (a server that is down, a refused
+request, an unreachable database, a taken port, a file that is no export) is
+one line on standard error and a non-zero exit code; ``--debug`` shows the
+full traceback instead.  Each subcommand declares its own options; ``bot``
+declares its own in ``service/bot.py`` (``add_parser``).
+"""
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
+import urllib.error
 from collections.abc import Sequence
+from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from service.bot import ApiProblem
 from service.bot import add_parser as add_bot
 
 if TYPE_CHECKING:
@@ -16,127 +25,117 @@ if TYPE_CHECKING:
     from service.config import Settings
     from service.queries import GameQueries
 
+#: exit codes: a failure, and a command that cannot run as given (argparse's too)
+FAILED, USAGE = 1, 2
+
+
+def version() -> str:
+    """The installed package's version."""
+    try:
+        return metadata.version("cablecar")
+    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        from service.routes.meta import SERVICE_VERSION
+
+        return SERVICE_VERSION
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Shows each option's default after its help, unless it has none worth saying."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if (
+            action.option_strings
+            and "%(default)" not in text
+            and default not in (None, argparse.SUPPRESS)
+            and not isinstance(default, bool)
+        ):
+            text += " (default: %(default)s)"
+        return text
+
+
+class Parser(argparse.ArgumentParser):
+    """The parser of ``cablecar`` and of every subcommand under it (argparse makes
+    a subcommand's parser of its parent's class): the same help layout, and
+    ``--debug`` accepted after any subcommand too."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+        self.add_argument(
+            "--debug", action="store_true", default=argparse.SUPPRESS,
+            help="on failure, show the full traceback instead of one line",
+        )
+
+
+def _data_dir_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--data-dir", metavar="DIR", default=None,
+        help="folder of the embedded SQLite store (default: $CABLECAR_DATA_DIR, else the platform's "
+             "user data folder; printed when the command starts)",
+    )
+
 
 def _serve(args: argparse.Namespace) -> int:
-    from gunicorn.app.base import BaseApplication
+    from service.serving import serve
 
-    from service.config import Settings
-    from service.keys import MissingSecretKey, require_secret_key
-
-    settings = Settings.from_env()
-    try:
-        require_secret_key(settings)
-    except MissingSecretKey as e:
-        print(f"cablecar serve: {e}", file=sys.stderr)
-        return 2
-    if settings.database_url is None:
-        os.makedirs(settings.data_dir, exist_ok=True)
-        print(f"cablecar: embedded mode: SQLite in {os.path.abspath(settings.data_dir)}, in-process cache")
-    workers = args.workers if args.workers is not None else settings.workers
-    threads = args.threads if args.threads is not None else settings.threads
-
-    class _App(BaseApplication):
-        def load_config(self) -> None:
-            # Everything of production's configuration (its worker hooks start the
-            # webhook dispatchers), then what this command's options say.
-            import service.gunicorn_conf as conf
-
-            for key, value in vars(conf).items():
-                if key in self.cfg.settings:
-                    self.cfg.set(key, value)
-            self.cfg.set("bind", f"{args.host}:{args.port}")
-            self.cfg.set("workers", workers)
-            self.cfg.set("threads", threads)
-            self.cfg.set("accesslog", "-" if args.access_log else None)
-
-        def load(self) -> Any:
-            # Imported in the worker, after a gevent worker has monkey-patched it.
-            from service.app import create_app
-
-            return create_app(settings)
-
-    import service.gunicorn_conf as conf
-
-    per_worker = f"{threads} threads" if conf.worker_class == "gthread" else "gevent"
-    print(f"cablecar: serving on http://{args.host}:{args.port} ({workers} workers, {per_worker})")
-    _App().run()
-    return 0
+    return serve(args)
 
 
 def _migrate(args: argparse.Namespace) -> int:
     from events import migrate
+    from service.config import Settings
+    from service.location import redact
 
-    url = args.database_url or os.environ.get("DATABASE_URL")
+    url = args.database_url or Settings.from_env().database_url
     if not url:
         print("cablecar migrate: set DATABASE_URL (or --database-url) to a PostgreSQL URL; "
               "the embedded SQLite store migrates itself when opened", file=sys.stderr)
-        return 2
+        return USAGE
+    print(f"cablecar: migrating {redact(url)}")
     applied = migrate.migrate(url)
     print("applied: " + (", ".join(applied) if applied else "nothing (schema up to date)"))
     return 0
-
-
-def load_export(text: str) -> dict[str, Any]:
-    """An export document from its JSON or NDJSON text."""
-    import json
-
-    stripped = text.lstrip()
-    if stripped.startswith("{") and "\n{" not in stripped.strip():
-        data = json.loads(stripped)
-        if not isinstance(data, dict):
-            raise ValueError("an export is a JSON object")
-        return data
-    header: dict[str, Any] | None = None
-    events: list[Any] = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except ValueError as e:
-            raise ValueError(f"line {number} is not JSON: {e}") from e
-        kind = item.pop("kind", None) if isinstance(item, dict) else None
-        if kind == "header" and header is None:
-            header = item
-        elif kind == "event":
-            events.append(item)
-        else:
-            raise ValueError(f"line {number}: expected a header line then event lines")
-    if header is None:
-        raise ValueError("no header line found")
-    return {**header, "events": events}
 
 
 def _verify(args: argparse.Namespace) -> int:
     import json
 
     from events.verify import verify_export
+    from service.exportfile import NotAnExport, read_export
 
     try:
         text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-        export = load_export(text)
-    except (OSError, ValueError) as e:
-        print(f"cablecar verify: cannot read {args.file}: {e}", file=sys.stderr)
-        return 2
-    verdict = verify_export(export)
+        document = read_export(text)
+    except (OSError, UnicodeDecodeError, NotAnExport) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else e
+        print(f"cablecar verify: {args.file}: {reason}", file=sys.stderr)
+        return USAGE
+    verdict = verify_export(document.export)
     if args.json:
         print(json.dumps(verdict.to_json(), indent=2))
     else:
+        print(f"read {args.file}: {document.summary}")
         for check in verdict.checks:
             print(f"{'ok  ' if check.ok else 'FAIL'} {check.name:<8} {check.detail}")
         print(f"verdict: game {verdict.game_id} is {'VALID' if verdict.ok else 'NOT VALID'}")
-    return 0 if verdict.ok else 1
+    return 0 if verdict.ok else FAILED
 
 
-def _open_runtime() -> tuple[Settings, Database, GameQueries]:
-    """The configured store and the game queries on an in-process cache."""
+def _open_runtime(args: argparse.Namespace) -> tuple[Settings, Database, GameQueries]:
+    """The configured store (said where, first) and the game queries on an in-process cache."""
     import events
     from service.cache import InProcessCache
     from service.config import Settings
+    from service.location import describe, new_store_notes, with_data_dir
     from service.queries import GameQueries
 
-    settings = Settings.from_env()
-    store = events.open_store(settings.database_url, settings.data_dir)
+    settings = with_data_dir(Settings.from_env(), args.data_dir)
+    for note in new_store_notes(settings):
+        print(f"cablecar: note: {note}", file=sys.stderr)
+    print(f"cablecar: {describe(settings)}", file=sys.stderr)
+    store = events.open_store(settings.database_url, settings.data_path(), pool_size=settings.db_pool_size)
     return settings, store, GameQueries(store, InProcessCache(settings.cache_entries))
 
 
@@ -150,7 +149,7 @@ def _organiser_name(text: str) -> str:
 def _organiser_create(args: argparse.Namespace) -> int:
     from service.organisers import OrganiserService
 
-    _, store, _ = _open_runtime()
+    _, store, _ = _open_runtime(args)
     try:
         created = OrganiserService(store).create(args.name)
     finally:
@@ -168,7 +167,7 @@ def _webhooks_run(args: argparse.Namespace) -> int:
     from service.webhooks.dispatcher import WebhookDispatcher
     from service.webhooks.policy import DispatchPolicy
 
-    settings, store, queries = _open_runtime()
+    settings, store, queries = _open_runtime(args)
     policy = DispatchPolicy.from_settings(settings)
     dispatcher = WebhookDispatcher(store, queries, policy)
     try:
@@ -191,19 +190,37 @@ def _webhooks_run(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``cablecar``."""
-    parser = argparse.ArgumentParser(prog="cablecar", description="Cable Car game server")
-    sub = parser.add_subparsers(dest="command", required=True)
+    from service.config import declared
 
-    serve = sub.add_parser("serve", help="run the HTTP server (gunicorn)")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--workers", type=int, default=None)
-    serve.add_argument("--threads", type=int, default=None)
-    serve.add_argument("--access-log", action="store_true", help="log every request")
+    parser = Parser(
+        prog="cablecar",
+        description="Cable Car game server: serve the API, migrate PostgreSQL, play bots, verify records.",
+        epilog="Run `cablecar COMMAND --help` for a command's options.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    parser.set_defaults(debug=False)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve = sub.add_parser(
+        "serve", help="run the HTTP server (gunicorn)",
+        description="Run the HTTP server. Without DATABASE_URL it keeps its data in one folder, "
+                    "printed at start (see --data-dir).",
+    )
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (0.0.0.0: every interface)")
+    serve.add_argument("--port", type=int, default=8000, help="TCP port to listen on")
+    serve.add_argument("--workers", type=int, default=None,
+                       help=f"worker processes (default: $CABLECAR_WORKERS, else {declared('workers').default})")
+    serve.add_argument("--threads", type=int, default=None,
+                       help="threads per worker on the embedded store "
+                            f"(default: $CABLECAR_THREADS, else {declared('threads').default})")
+    serve.add_argument("--access-log", action="store_true", help="log every request to standard output")
+    _data_dir_option(serve)
     serve.set_defaults(func=_serve)
 
     mig = sub.add_parser("migrate", help="apply the PostgreSQL schema migrations")
-    mig.add_argument("--database-url", default=None)
+    mig.add_argument("--database-url", default=None, metavar="URL",
+                     help="postgresql://user:password@host:5432/db (default: $DATABASE_URL)")
     mig.set_defaults(func=_migrate)
 
     ver = sub.add_parser("verify", help="verify an exported game offline (no server, no database)")
@@ -212,29 +229,63 @@ def build_parser() -> argparse.ArgumentParser:
     ver.set_defaults(func=_verify)
 
     org = sub.add_parser("organiser", help="manage tournament organisers")
-    org_sub = org.add_subparsers(dest="organiser_command", required=True)
+    org_sub = org.add_subparsers(dest="organiser_command", required=True, metavar="COMMAND")
     org_create = org_sub.add_parser("create", help="create an organiser and print its token (shown once)")
     org_create.add_argument("name", type=_organiser_name, help="the organiser's name (a label)")
+    _data_dir_option(org_create)
     org_create.set_defaults(func=_organiser_create)
 
     hooks = sub.add_parser("webhooks", help="deliver webhooks")
-    hooks_sub = hooks.add_subparsers(dest="webhooks_command", required=True)
+    hooks_sub = hooks.add_subparsers(dest="webhooks_command", required=True, metavar="COMMAND")
     hooks_run = hooks_sub.add_parser(
         "run", help="run a webhook dispatcher in this process (any number may run, on any hosts)"
     )
     hooks_run.add_argument("--once", action="store_true", help="make one pass and exit (e.g. from cron)")
+    _data_dir_option(hooks_run)
     hooks_run.set_defaults(func=_webhooks_run)
 
     add_bot(sub)
     return parser
 
 
+def explain(error: BaseException, args: argparse.Namespace) -> str:
+    """One line saying what went wrong, for an error a user can meet."""
+    from events.store import StoreError, StoreUnavailable
+
+    url = getattr(args, "url", None)
+    if isinstance(error, ApiProblem):
+        return f"the server refused: {error.status} {error.code}: {error.body.get('detail', '')}".rstrip(": ")
+    if isinstance(error, urllib.error.URLError):
+        reason = getattr(error.reason, "strerror", None) or error.reason
+        return f"cannot reach the server at {url}: {reason} (is `cablecar serve` running there? see --url)"
+    if isinstance(error, ConnectionError | TimeoutError) and url:
+        return f"lost the connection to the server at {url}: {error}"
+    if isinstance(error, StoreUnavailable):
+        return f"the event store cannot be reached: {error}"
+    if isinstance(error, StoreError):
+        return f"the event store refused: {error}"
+    if isinstance(error, OSError) and error.strerror and error.filename:
+        return f"{error.filename}: {error.strerror}"
+    return str(error) or type(error).__name__
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cablecar`` console script."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    result = args.func(args)
-    return int(result or 0)
+    args = build_parser().parse_args(argv)
+    name = " ".join(
+        str(part) for part in (args.command, getattr(args, f"{args.command}_command", None)) if part
+    )
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print(f"cablecar {name}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:
+        if args.debug:
+            raise
+        # One line even when a driver's message has several (psycopg adds a hint line).
+        print(f"cablecar {name}: error: {' '.join(explain(e, args).split())}", file=sys.stderr)
+        return FAILED
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -15,13 +15,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from domain.clocks import parse_time_control
 from domain.core import JSON, Action, GameConfig, GameDefinition, replay
 from domain.errors import DomainError, GameFinished, MalformedAction
 from domain.registry import game_definition
-from events.codec import encode
+from events.codec import decode, encode
 from events.envelope import canonical_json
 from events.seeds import deal_seed, seed_commitment
 from events.store import (
+    AppendResult,
+    GameExists,
     GameNotFound,
     GameRecord,
     GuardFailed,
@@ -31,9 +34,10 @@ from events.store import (
     StoredEvent,
 )
 from service import auth
+from service.creation_keys import REQUEST_HASH, CreationKey, refuse_reuse
 from service.errors import IdempotencyKeyReused, InvalidConfig, InvalidRequest
 from service.presentation import render_event
-from service.queries import GameQueries, Loaded, definition_of
+from service.queries import GameQueries, Loaded, advanced, definition_of
 from service.tokens import hash_token, new_token
 
 #: decisions retried when another action is appended first (no expected version)
@@ -136,15 +140,20 @@ class GameCommands:
         start_seat: int = 0,
         extra_metadata: Mapping[str, JSON] | None = None,
         open_deal: bool = False,
+        time_control: Mapping[str, JSON] | None = None,
+        key: CreationKey | None = None,
+        key_parts: tuple[str, ...] = (),
     ) -> NewGame:
         """Run the setup of a new game in memory (nothing is written).
 
         The deal mixes a fresh server secret with ``seed`` unless
-        ``open_deal`` asks for the caller's seed alone (see :mod:`events.seeds`)."""
+        ``open_deal`` asks for the caller's seed alone (see :mod:`events.seeds`).
+        With an Idempotency-Key (``key``, and ``key_parts`` naming the game
+        among those it creates) the id and tokens are derived from it."""
         try:
             definition = game_definition(type_id)
         except KeyError as e:
-            raise InvalidRequest(f"unknown game type {type_id!r}; see /v1/games-types") from e
+            raise InvalidRequest(f"unknown game type {type_id!r}; see /v1/game-types") from e
         if not definition.min_players <= len(players) <= definition.max_players:
             raise InvalidConfig(
                 f"{definition.title} is played by {definition.min_players} to {definition.max_players} players,"
@@ -161,14 +170,19 @@ class GameCommands:
         caller_seed = seed
         seed = deal_seed(server_secret, caller_seed)
         salt = secrets.token_hex(16)
-        game_id = secrets.token_hex(8)
+        game_id = key.identifier("game", *key_parts) if key else secrets.token_hex(8)
         try:
-            domain_events = definition.setup(GameConfig(tuple(players), seed, start_seat))
+            control = parse_time_control(time_control)
+            domain_events = definition.setup(GameConfig(tuple(players), seed, start_seat, control))
         except DomainError as e:
             raise InvalidConfig(e.detail, reason=e.code) from e
         state = replay(definition, domain_events)
-        seat_tokens = tuple(new_token("st", game_id) for _ in players)
-        host_token = new_token("ht", game_id)
+        if key is None:
+            seat_tokens = tuple(new_token("st", game_id) for _ in players)
+            host_token = new_token("ht", game_id)
+        else:
+            seat_tokens = tuple(key.token("st", game_id, str(seat)) for seat in range(len(players)))
+            host_token = key.token("ht", game_id)
         metadata: dict[str, JSON] = {
             "players": list(players),
             "start_seat": start_seat,
@@ -184,7 +198,13 @@ class GameCommands:
             "seat_token_hashes": [hash_token(t) for t in seat_tokens],
             "host_token_hash": hash_token(host_token),
         }
+        if control.timed:
+            metadata["time_control"] = control.to_json()
         metadata.update(extra_metadata or {})
+        if key is not None:
+            # what a retry with the key compares, and the first answer's status and version
+            metadata[REQUEST_HASH] = key.hash
+            metadata["creation_answer"] = {"status": definition.status(state), "version": len(domain_events)}
         return NewGame(
             game_id=game_id,
             game_type=definition.type_id,
@@ -204,14 +224,73 @@ class GameCommands:
         start_seat: int = 0,
         extra_metadata: Mapping[str, JSON] | None = None,
         open_deal: bool = False,
+        time_control: Mapping[str, JSON] | None = None,
+        key: CreationKey | None = None,
     ) -> CreatedGame:
         """Set up and store a new game; returns its tokens (shown once).
-        ``extra_metadata`` (e.g. the creating organiser) is stored with it."""
-        new = self.new_game(type_id, players, seed, start_seat, extra_metadata, open_deal)
-        stored = self.store.create_game(new.game_id, new.game_type, new.metadata, new.events, new.status)
+        ``extra_metadata`` (e.g. the creating organiser) is stored with it.
+        With an Idempotency-Key, a game it already created is answered again."""
+        if key is not None and (before := self.created_with(key)) is not None:
+            return before
+        new = self.new_game(type_id, players, seed, start_seat, extra_metadata, open_deal, time_control, key)
+        try:
+            stored = self.store.create_game(new.game_id, new.game_type, new.metadata, new.events, new.status)
+        except GameExists:
+            # a concurrent request with the same key created it first
+            if key is None or (before := self.created_with(key)) is None:
+                raise
+            return before
         record = self.queries.record(new.game_id)
-        self.cache.put(new.game_id, stored[-1].seq, new.state)
+        definition = definition_of(new.game_type)
+        state, snapshot = None, None
+        for event in stored:
+            state = definition.evolve(state, decode(definition, event))
+            snapshot = advanced(definition, snapshot, state, event.recorded_at)
+        assert snapshot is not None
+        self._stored(Loaded(record, definition, snapshot.state, stored[-1].seq, snapshot.clocks))
         return CreatedGame(record, stored[-1].seq, new.seat_tokens, new.host_token, new.status)
+
+    def _stored(self, loaded: Loaded) -> None:
+        """Keep the newest state of a game just written, and its next deadline."""
+        self.cache.put(loaded.record.game_id, loaded.version, loaded.snapshot)
+        if self.queries.timekeeper is not None:
+            self.queries.timekeeper.record(loaded)
+
+    # ----------------------------------------------------------------- cancel
+    def cancel(self, game_id: str, authorization: str | None) -> Loaded:
+        """The host ends the game with no result; 409 ``game_finished`` once it is over."""
+        record = self.queries.record(game_id)
+        auth.require_host(auth.game_caller(self.tokens, record, authorization))
+        for attempt in range(MAX_RETRIES):
+            loaded = self.queries.load(game_id)
+            events = loaded.definition.cancel(loaded.state)
+            try:
+                return self.append_events(loaded, None, events)
+            except StaleVersion:
+                if attempt == MAX_RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def created_with(self, key: CreationKey, key_parts: tuple[str, ...] = ()) -> CreatedGame | None:
+        """The game an Idempotency-Key created, as its creation answered (the
+        tokens derived again), or None; IdempotencyKeyReused when the key
+        made it for another request."""
+        try:
+            record = self.queries.record(key.identifier("game", *key_parts))
+        except GameNotFound:
+            return None
+        if not key.same_request(record.metadata.get(REQUEST_HASH)):
+            raise refuse_reuse()
+        answer = record.metadata.get("creation_answer")
+        assert isinstance(answer, dict)
+        seats = len(record.metadata.get("players", []))
+        return CreatedGame(
+            record,
+            int(answer["version"]),
+            tuple(key.token("st", record.game_id, str(seat)) for seat in range(seats)),
+            key.token("ht", record.game_id),
+            str(answer["status"]),
+        )
 
     # -------------------------------------------------------------------- act
     def act(self, game_id: str, request: ActionRequest) -> ActionOutcome:
@@ -255,19 +334,22 @@ class GameCommands:
         held = self.cache.get_local(record.game_id)
         if held is None:
             return None
-        version, state = held
+        version, snapshot = held
+        timekeeper = self.queries.timekeeper
+        if timekeeper is not None and timekeeper.maybe_due(snapshot.clocks):
+            return None  # a timeout may be due: the full path appends it first
         if request.expected_version is not None and request.expected_version != version:
             return None
         seat = auth.seat_of_token(record, request.authorization)
         if seat is None:
             return None
         self.cache.stats.hits += 1
-        loaded = Loaded(record, parsed.definition, state, version)
+        loaded = Loaded(record, parsed.definition, snapshot.state, version, snapshot.clocks)
         try:
             action = parsed.action()
             if loaded.finished:
                 return None
-            domain_events = parsed.definition.decide(state, seat, action)
+            domain_events = parsed.definition.decide(loaded.state, seat, action)
         except DomainError:
             return None
         request_hash = _request_hash(seat, action, request.expected_version)
@@ -311,26 +393,55 @@ class GameCommands:
         """Append the events ``seat``'s action produced on ``loaded`` (with
         ``loaded.version`` as the expected version) and build the answer: the
         first answer again when the key was used.  Store errors propagate."""
+        written = self._append(loaded, seat, domain_events, idempotency_key, request_hash, guard)
+        if isinstance(written, AppendResult):
+            return self._replayed(loaded.record.game_id, seat, written.events, written.request_hash, request_hash)
+        after, stored_events = written
+        rendered = tuple(
+            render_event(after, stored, seat, event) for stored, event in zip(stored_events, domain_events, strict=True)
+        )
+        return ActionOutcome(after.version, rendered, False)
+
+    def append_events(self, loaded: Loaded, seat: int | None, domain_events: Sequence[Any]) -> Loaded:
+        """Append events the server decided (a timeout, a cancel; ``seat``
+        None) after ``loaded.version``; the game after them.  StaleVersion if
+        anything was appended since."""
+        written = self._append(loaded, seat, domain_events)
+        assert not isinstance(written, AppendResult), "no idempotency key, no replay"
+        return written[0]
+
+    def _append(
+        self,
+        loaded: Loaded,
+        seat: int | None,
+        domain_events: Sequence[Any],
+        idempotency_key: str | None = None,
+        request_hash: str | None = None,
+        guard: MetadataGuard | None = None,
+    ) -> tuple[Loaded, tuple[StoredEvent, ...]] | AppendResult:
+        """Append and keep the new state; the replayed result when the key was used."""
         definition, game_id = loaded.definition, loaded.record.game_id
-        new_state = replay(definition, domain_events, loaded.state)
+        states, state = [], loaded.state
+        for event in domain_events:
+            state = definition.evolve(state, event)
+            states.append(state)
         result = self.store.append(
             game_id,
             loaded.version,
             [encode(definition, e, seat) for e in domain_events],
             idempotency_key=idempotency_key,
             request_hash=request_hash,
-            status=definition.status(new_state),
+            status=definition.status(state),
             guard=guard,
         )
         if result.replayed:
-            return self._replayed(game_id, seat, result.events, result.request_hash, request_hash)
-        version = result.events[-1].seq
-        self.cache.put(game_id, version, new_state)
-        after = Loaded(loaded.record, definition, new_state, version)
-        rendered = tuple(
-            render_event(after, stored, seat, event) for stored, event in zip(result.events, domain_events, strict=True)
-        )
-        return ActionOutcome(version, rendered, False)
+            return result
+        snapshot = loaded.snapshot
+        for stored, after_event in zip(result.events, states, strict=True):
+            snapshot = advanced(definition, snapshot, after_event, stored.recorded_at)
+        after = Loaded(loaded.record, definition, snapshot.state, result.events[-1].seq, snapshot.clocks)
+        self._stored(after)
+        return after, result.events
 
     def _replayed(
         self, game_id: str, seat: int, events: Sequence[StoredEvent], stored_hash: str | None, request_hash: str

@@ -7,8 +7,12 @@ text.  The app reads them with :meth:`Settings.from_env`, gunicorn through
 against :data:`SETTINGS`.
 
 With nothing set, the service stores events in a SQLite file under
-``CABLECAR_DATA_DIR`` (default ``./data``) and caches rebuilt state in
-process memory.  ``DATABASE_URL`` selects PostgreSQL and ``REDIS_URL`` Redis.
+``CABLECAR_DATA_DIR`` (default: the platform's user data folder, the same
+whatever the current directory, so that the server and every CLI command
+open one store) and caches rebuilt state in process memory.
+``DATABASE_URL`` selects PostgreSQL and ``REDIS_URL`` Redis.
+
+``python -m service.config`` prints the README's configuration table.
 """
 
 from __future__ import annotations
@@ -17,7 +21,10 @@ import dataclasses
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
+
+import platformdirs
 
 T = TypeVar("T")
 
@@ -78,15 +85,26 @@ class Settings:
         "`redis://:password@host:6379/0` selects Redis (shared by every worker and host; `rediss://` for TLS); "
         "unset: an in-process cache",
     )
-    data_dir: str = _declare("CABLECAR_DATA_DIR", "data", "folder of the embedded SQLite store")
+    data_dir: str = _declare(
+        "CABLECAR_DATA_DIR", "",
+        "folder of the embedded SQLite store and its `secret.key` (or `--data-dir` of `cablecar serve` and the store commands); unset: the "
+        "platform's user data folder, `~/.local/share/cablecar` on Linux (`$XDG_DATA_HOME/cablecar` "
+        "when that is set), printed by `cablecar serve`",
+    )
     secret_key: str = _declare(
         "CABLECAR_SECRET_KEY", "",
         "signs the states shared through Redis; required with PostgreSQL, the same on every host "
-        "(make one: `python -c 'import secrets; print(secrets.token_hex(32))'`); "
-        "unset on SQLite: a key generated once into `$CABLECAR_DATA_DIR/secret.key`",
+        "(make one: `python3 -c 'import secrets; print(secrets.token_hex(32))'`); "
+        "unset on SQLite: a key generated once into `secret.key` in the data folder",
     )
     problem_base: str = _declare(
         "CABLECAR_PROBLEM_BASE", "https://cablecar.dev/errors/", "base of the `type` URI of problem+json answers"
+    )
+    db_pool_size: int = _declare(
+        "CABLECAR_DB_POOL_SIZE", 10,
+        "with PostgreSQL: connections each worker process keeps at most in its pool (plus one listening "
+        "for new events); keep `CABLECAR_WORKERS` × (this + 1), summed over every host, below the "
+        "server's `max_connections`",
     )
     cache_entries: int = _declare(
         "CABLECAR_CACHE_ENTRIES", 2048, "games the in-process cache keeps (without Redis)"
@@ -179,6 +197,16 @@ class Settings:
         "CABLECAR_WEBHOOK_PRIVATE_ADDRESSES", False,
         "allow webhooks to loopback, private-network and other non-public addresses (local development)",
     )
+    timeout_sweep_seconds: float = _declare(
+        "CABLECAR_TIMEOUT_SWEEP_SECONDS", 0.2,
+        "how often the timeout sweeper looks for passed deadlines (0: no sweeper in the server workers;"
+        " reads and actions still time seats out)",
+    )
+    cors_origins: str = _declare(
+        "CABLECAR_CORS_ORIGINS", "",
+        "origins whose web pages may call the API (comma-separated, e.g. `https://app.example.org`, or `*`); "
+        "unset: none (no CORS headers)",
+    )
     bind: str = _declare(
         "CABLECAR_BIND", "0.0.0.0:8000", "address gunicorn listens on (`cablecar serve`: `--host`, `--port`)"
     )
@@ -205,6 +233,13 @@ class Settings:
     )
     log_level: str = _declare("CABLECAR_LOG_LEVEL", "info", "gunicorn's log level")
 
+    def data_path(self) -> Path:
+        """The folder of the embedded store: ``data_dir``, else the platform's
+        user data folder (absolute either way, so the message naming it is exact)."""
+        if self.data_dir.strip():
+            return Path(self.data_dir).expanduser().absolute()
+        return platformdirs.user_data_path("cablecar", appauthor=False)
+
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """Read settings from ``env`` (default: ``os.environ``)."""
@@ -220,9 +255,33 @@ SETTINGS: tuple[Setting, ...] = tuple(
 )
 
 
+def table_row(setting: Setting) -> str:
+    """The README configuration table's row of ``setting`` (Markdown)."""
+    default = setting.default
+    if default is None or default == "":
+        shown = "unset"
+    elif isinstance(default, bool):
+        shown = f"`{str(default).lower()}`"
+    elif isinstance(default, float):
+        shown = f"`{default:g}`"
+    else:
+        shown = f"`{default}`"
+    return f"| `{setting.env}` | {shown} | {setting.help} |"
+
+
+def table() -> str:
+    """The README's whole configuration table."""
+    rows = ["| variable | default | meaning |", "|---|---|---|", *(table_row(s) for s in SETTINGS)]
+    return "\n".join(rows)
+
+
 def declared(name: str) -> Setting:
     """The declaration of the :class:`Settings` field ``name``."""
     for setting in SETTINGS:
         if setting.name == name:
             return setting
     raise KeyError(name)
+
+
+if __name__ == "__main__":  # pragma: no cover - prints what the README's table must say
+    print(table())

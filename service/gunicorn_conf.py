@@ -82,8 +82,8 @@ access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(b)s %(L)ss'
 
 
 def post_worker_init(worker: Any) -> None:
-    """Start this worker's webhook dispatcher on the app it serves."""
-    from service.app import start_dispatcher
+    """Start this worker's webhook dispatcher and timeout sweeper on the app it serves."""
+    from service.app import start_dispatcher, start_sweeper
 
     if not isinstance(worker.wsgi, Flask) or "cablecar" not in worker.wsgi.extensions:
         # Another WSGI app under this configuration (e.g. the benchmark's baseline):
@@ -95,6 +95,7 @@ def post_worker_init(worker: Any) -> None:
         )
         return
     start_dispatcher(worker.wsgi)
+    start_sweeper(worker.wsgi)
     streams = worker.wsgi.extensions["cablecar"].streams
     if worker.cfg.worker_class_str == "gthread":
         streams.limit(max(1, worker.cfg.threads // 2))
@@ -118,8 +119,9 @@ def _close_streams_on_stop(worker: Any, streams: Any) -> None:
 
 def worker_exit(server: Any, worker: Any) -> None:
     """Let the dispatcher finish the attempt it is making (within the graceful timeout)."""
-    from service.app import stop_dispatcher
+    from service.app import stop_dispatcher, stop_sweeper
 
     app = getattr(worker, "wsgi", None)  # absent when the worker failed to load the app
     if isinstance(app, Flask):
+        stop_sweeper(app)
         stop_dispatcher(app, timeout=graceful_timeout / 2)

@@ -21,7 +21,7 @@ from pathlib import Path
 from service.config import Settings
 
 #: how to make a key, in every message asking for one
-GENERATE = "python -c 'import secrets; print(secrets.token_hex(32))'"
+GENERATE = "python3 -c 'import secrets; print(secrets.token_hex(32))'"
 #: the per-install key's file, in ``CABLECAR_DATA_DIR``
 KEY_FILE = "secret.key"
 
@@ -46,11 +46,17 @@ def cache_key(settings: Settings) -> bytes:
     return hmac.new(_secret(settings), b"cablecar-cache/1", hashlib.sha256).digest()
 
 
+def creation_secret(settings: Settings) -> bytes:
+    """The key from which an Idempotency-Key of a creating POST derives ids
+    and tokens (:mod:`service.creation_keys`), derived from the server's secret."""
+    return hmac.new(_secret(settings), b"cablecar-create/1", hashlib.sha256).digest()
+
+
 def _secret(settings: Settings) -> bytes:
     require_secret_key(settings)
     if settings.secret_key.strip():
         return settings.secret_key.encode()
-    return _installed_secret(Path(settings.data_dir))
+    return _installed_secret(settings.data_path())
 
 
 def _installed_secret(folder: Path) -> bytes:

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 
 from events.database import Database
 from events.deliveries import DeliveryPage
+from events.store import IntegrityError
 from events.tournaments import BatchRecord, OrganiserRecord, WebhookRecord
 from service.config import declared
+from service.creation_keys import CreationKey, refuse_reuse
 from service.errors import Forbidden, InvalidRequest, LimitReached, NotFound
 from service.tokens import hash_token, new_token
 from service.webhooks.signing import WEBHOOK_EVENTS
@@ -45,20 +47,49 @@ class OrganiserService:
         self.private_addresses = private_addresses
         self.max_webhooks = max_webhooks
 
-    def create(self, name: str) -> CreatedOrganiser:
+    def create(self, name: str, key: CreationKey | None = None) -> CreatedOrganiser:
         """Create an organiser; its token (``ot_<id>_<secret>``, 256 random
-        bits) is returned once and stored only as a SHA-256 hash."""
-        organiser_id = new_organiser_id()
-        token = new_token("ot", organiser_id)
-        record = self.store.create_organiser(organiser_id, name, hash_token(token))
+        bits) is returned once and stored only as a SHA-256 hash.  With an
+        Idempotency-Key, the organiser it already created is answered again."""
+        if key is not None and (before := self._created_with(key, name)) is not None:
+            return before
+        organiser_id = key.identifier("organiser") if key else new_organiser_id()
+        token = key.token("ot", organiser_id) if key else new_token("ot", organiser_id)
+        try:
+            record = self.store.create_organiser(organiser_id, name, hash_token(token))
+        except IntegrityError:
+            # a concurrent request with the same key created it first
+            if key is None or (before := self._created_with(key, name)) is None:
+                raise
+            return before
         return CreatedOrganiser(record, token)
+
+    def _created_with(self, key: CreationKey, name: str) -> CreatedOrganiser | None:
+        """The organiser ``key`` created (its token derived again), or None;
+        IdempotencyKeyReused when it was created with another name (the whole
+        of its request)."""
+        record = self.store.get_organiser(key.identifier("organiser"))
+        if record is None:
+            return None
+        if record.name != name:
+            raise refuse_reuse()
+        return CreatedOrganiser(record, key.token("ot", record.organiser_id))
 
     # ------------------------------------------------------------- webhooks
     def register_webhook(
-        self, organiser: OrganiserRecord, url: str, events: Sequence[str], batch_id: str | None
+        self,
+        organiser: OrganiserRecord,
+        url: str,
+        events: Sequence[str],
+        batch_id: str | None,
+        key: CreationKey | None = None,
     ) -> WebhookRecord:
         """Register a webhook for the organiser's games (or one of its
-        batches); the answer holds the signing secret, shown only then."""
+        batches); the answer holds the signing secret, shown only then.  With
+        an Idempotency-Key, the webhook it already registered is answered again
+        (the same request: the same URL, events and batch)."""
+        if key is not None and (before := self._registered_with(key, url, events, batch_id)) is not None:
+            return before
         unknown = sorted(set(events) - set(WEBHOOK_EVENTS))
         if unknown or not events:
             raise InvalidRequest(f"events must be some of {list(WEBHOOK_EVENTS)}")
@@ -76,9 +107,26 @@ class OrganiserService:
             )
         ordered = [e for e in WEBHOOK_EVENTS if e in events]
         secret = SECRET_PREFIX + secrets.token_urlsafe(32)
-        return self.store.create_webhook(
-            secrets.token_hex(8), organiser.organiser_id, url, ordered, secret, batch_id
-        )
+        webhook_id = key.identifier("webhook") if key else secrets.token_hex(8)
+        try:
+            return self.store.create_webhook(webhook_id, organiser.organiser_id, url, ordered, secret, batch_id)
+        except IntegrityError:
+            # a concurrent request with the same key registered it first
+            if key is None or (before := self._registered_with(key, url, events, batch_id)) is None:
+                raise
+            return before
+
+    def _registered_with(
+        self, key: CreationKey, url: str, events: Sequence[str], batch_id: str | None
+    ) -> WebhookRecord | None:
+        """The webhook ``key`` registered (even if deleted since), or None;
+        IdempotencyKeyReused when it was registered for another request."""
+        hook = self.store.get_webhook(key.identifier("webhook"))
+        if hook is None:
+            return None
+        if (hook.url, set(hook.events), hook.batch_id) != (url, set(events), batch_id):
+            raise refuse_reuse()
+        return hook
 
     def webhooks(self, organiser: OrganiserRecord) -> tuple[WebhookRecord, ...]:
         """The organiser's active webhooks, oldest first."""

@@ -3,12 +3,14 @@ each as a given seat (``None``: a spectator) may see them."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from domain.core import JSON
 from events.codec import decode
 from events.seeds import is_open_deal
 from events.store import GameRecord, StoredEvent
+from events.timestamps import format_timestamp
 
 if TYPE_CHECKING:  # queries renders events with this module
     from service.queries import Loaded
@@ -41,8 +43,27 @@ def game_view(loaded: Loaded, seat: int | None) -> dict[str, JSON]:
         seed_commitment=loaded.record.metadata.get("seed_commitment"),
         # every seat must be able to see that the caller's seed alone made the deal
         open_deal=is_open_deal(loaded.record.metadata),
+        **clock_fields(loaded),
     )
     return view
+
+
+def clock_fields(loaded: Loaded) -> dict[str, JSON]:
+    """``time_control``, ``clocks`` (each seat's time left at the view's
+    version) and ``deadline`` (ISO-8601 UTC of the earliest running deadline)."""
+    clocks = loaded.clocks
+    due = None if loaded.finished else clocks.deadline()
+    return {
+        "time_control": clocks.control.to_json(),
+        "clocks": [
+            {"seat": r.seat, "remaining_seconds": round(r.remaining_seconds, 3), "running": r.running}
+            for r in clocks.readings()
+        ] if not loaded.finished else [
+            {"seat": r.seat, "remaining_seconds": round(r.remaining_seconds, 3), "running": False}
+            for r in clocks.readings()
+        ],
+        "deadline": None if due is None else format_timestamp(datetime.fromtimestamp(due, UTC)),
+    }
 
 
 def render_event(loaded: Loaded, stored: StoredEvent, seat: int | None, domain_event: Any = None) -> dict[str, JSON]:

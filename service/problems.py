@@ -12,13 +12,14 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Flask, Response, current_app, json
+from flask import Flask, Response, current_app
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from domain.errors import DomainError
 from events.store import GameNotFound, InvalidCursor, StaleVersion, StoreUnavailable
 from service.errors import RateLimited, ServiceError, StreamsBusy
+from service.text import json_text
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,7 @@ def problem(status: int, code: str, detail: str, **extra: Any) -> Response:
         "detail": detail,
     }
     body.update({k: v for k, v in extra.items() if v is not None})
-    resp = Response(json.dumps(body), status=status, mimetype="application/problem+json")
+    resp = Response(json_text(body), status=status, mimetype="application/problem+json")
     return resp
 
 

@@ -9,17 +9,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from domain.core import JSON, STATUS_FINISHED, Action, GameDefinition
+from domain.clocks import Clocks
+from domain.core import JSON, Action, GameDefinition
 from domain.registry import game_definition
 from events.codec import decode
 from events.envelope import GENESIS_HASH, recompute_hash
 from events.store import DamagedEvent, EventStore, GameRecord, StoredEvent
+from events.timestamps import parse_timestamp
 from service.cache import StateCache
 from service.errors import BrokenGame, GameDamaged, InvalidRequest, NotFound
 from service.lru import LRU
 from service.presentation import render_event
+from service.statecodec import Snapshot
+
+if TYPE_CHECKING:  # the timekeeper appends through the commands, which read through this module
+    from service.timekeeper import Timekeeper
 
 #: legal-action lists shorter than this are cheap to recompute and not kept
 LEGAL_MEMO_MIN = 2_000
@@ -37,17 +43,38 @@ def definition_of(type_id: str) -> GameDefinition[Any]:
 
 @dataclass(frozen=True)
 class Loaded:
-    """A game's record, its rules and its state rebuilt at ``version``."""
+    """A game's record, its rules, and its state and clocks rebuilt at ``version``."""
 
     record: GameRecord
     definition: GameDefinition[Any]
     state: Any
     version: int
+    clocks: Clocks
 
     @property
     def finished(self) -> bool:
-        """Whether the game has ended."""
-        return bool(self.definition.status(self.state) == STATUS_FINISHED)
+        """Whether the game has ended (finished, or cancelled by its host)."""
+        return bool(self.definition.is_over(self.state))
+
+    @property
+    def snapshot(self) -> Snapshot:
+        """What the cache keeps of this game at this version."""
+        return Snapshot(self.state, self.clocks)
+
+
+def seconds_of(recorded_at: str) -> float:
+    """A stored event's timestamp as seconds since the epoch (what the clocks count in)."""
+    return parse_timestamp(recorded_at).timestamp()
+
+
+def advanced(definition: GameDefinition[Any], snapshot: Snapshot | None, state: Any, recorded_at: str) -> Snapshot:
+    """The snapshot after an event that led to ``state`` was recorded at ``recorded_at``."""
+    moment = definition.moment(state, seconds_of(recorded_at))
+    if snapshot is None:
+        clocks = Clocks.start(definition.time_control(state), definition.seat_count(state), moment)
+    else:
+        clocks = snapshot.clocks.advance(moment)
+    return Snapshot(state, clocks)
 
 
 class GameQueries:
@@ -56,6 +83,8 @@ class GameQueries:
     def __init__(self, store: EventStore, cache: StateCache, recent_records: int = 1024) -> None:
         self.store = store
         self.cache = cache
+        #: appends the timeouts due in a game a read finds (set by the runtime; None: reads never write)
+        self.timekeeper: Timekeeper | None = None
         # Only what never changes or is re-checked is used from a remembered
         # row: the game type, and seat token hashes an append re-checks.
         self._records: LRU[str, GameRecord] = LRU(recent_records)
@@ -81,44 +110,62 @@ class GameQueries:
             raise InvalidRequest(f"at must be between 1 and the game's version ({record.version})")
         return at
 
-    def load(self, game_id: str, at: int | None = None, record: GameRecord | None = None) -> Loaded:
+    def load(
+        self, game_id: str, at: int | None = None, record: GameRecord | None = None, settle: bool = True
+    ) -> Loaded:
         """The game's state now, or after event ``at`` (checked with
         :meth:`check_at` by the caller).
 
         ``record`` is the game's row if the caller has just read it (saves a
-        query); the state returned is never older than that row."""
+        query); the state returned is never older than that row.  Unless
+        ``settle`` is false, the timeouts already due are appended first."""
         if record is None:
             record = self.record(game_id)
         definition = definition_of(record.game_type)
         if at is not None:
             cached = self.cache.get(game_id, at)
             if cached is not None and cached[0] == at:
-                return Loaded(record, definition, cached[1], at)
+                return self._loaded(record, definition, cached[1], at)
             events = self.stored_events(game_id, 0, at)
-            return Loaded(record, definition, self._rebuilt(definition, events, None), at)
+            return self._loaded(record, definition, self._rebuilt(definition, events, None), at)
         cached = self.cache.get(game_id, record.version)
         if cached is not None and cached[0] == record.version:
             self.cache.stats.hits += 1
-            return Loaded(record, definition, cached[1], record.version)
+            loaded = self._loaded(record, definition, cached[1], record.version)
+            return self._settled(loaded) if settle else loaded
+        snapshot: Snapshot | None
         if cached is not None and cached[0] < record.version:
             self.cache.stats.partial_hits += 1
-            base_version, state = cached
+            base_version, snapshot = cached
         else:
             self.cache.stats.misses += 1
-            base_version, state = 0, None
+            base_version, snapshot = 0, None
         events = self.stored_events(game_id, base_version)
-        if not events and state is None:
+        if not events and snapshot is None:
             raise BrokenGame(f"game {game_id} has no events")
         if events and events[-1].seq > record.version and events[-1].seq > self.store.version(game_id):
             # rows past the version the append path recorded were written behind its back
             raise GameDamaged(game_id, self.store.version(game_id) + 1)
         if events:
-            state = self._rebuilt(definition, events, state)
+            snapshot = self._rebuilt(definition, events, snapshot)
             version = events[-1].seq
-            self.cache.put(game_id, version, state)
+            self.cache.put(game_id, version, snapshot)
         else:
             version = base_version
-        return Loaded(record, definition, state, version)
+        assert snapshot is not None
+        loaded = self._loaded(record, definition, snapshot, version)
+        return self._settled(loaded) if settle else loaded
+
+    @staticmethod
+    def _loaded(record: GameRecord, definition: GameDefinition[Any], snapshot: Snapshot, version: int) -> Loaded:
+        return Loaded(record, definition, snapshot.state, version, snapshot.clocks)
+
+    def _settled(self, loaded: Loaded) -> Loaded:
+        """``loaded``, or the game after the timeouts due in it were appended
+        (see :mod:`service.timekeeper`): a read never shows a seat whose time ran out as playing."""
+        if self.timekeeper is None or loaded.finished or loaded.clocks.deadline() is None:
+            return loaded
+        return self.timekeeper.settle(loaded)
 
     def stored_events(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
         """Events ``after+1``, ``after+2``, ... from the store, each checked:
@@ -137,15 +184,18 @@ class GameQueries:
         return events
 
     @staticmethod
-    def _rebuilt(definition: GameDefinition[Any], events: Sequence[StoredEvent], state: Any) -> Any:
-        """``state`` with checked stored ``events`` applied; an event the rules
-        cannot read or apply is a damaged game, not a crash."""
+    def _rebuilt(definition: GameDefinition[Any], events: Sequence[StoredEvent], snapshot: Snapshot | None) -> Snapshot:
+        """``snapshot`` with checked stored ``events`` applied; an event the
+        rules cannot read or apply is a damaged game, not a crash."""
+        state = None if snapshot is None else snapshot.state
         for event in events:
             try:
                 state = definition.evolve(state, decode(definition, event))
+                snapshot = advanced(definition, snapshot, state, event.recorded_at)
             except Exception as e:
                 raise GameDamaged(event.game_id, event.seq) from e
-        return state
+        assert snapshot is not None
+        return snapshot
 
     def legal_actions(self, loaded: Loaded, seat: int) -> Sequence[Action]:
         """Every action ``seat`` may send in ``loaded`` (long lists are kept
@@ -153,7 +203,7 @@ class GameQueries:
         key = (loaded.record.game_id, loaded.version, seat)
         found = self._legal.get(key)
         if found is None:
-            found = loaded.definition.legal_actions(loaded.state, seat)
+            found = loaded.definition.sendable(loaded.state, seat)
             if len(found) >= LEGAL_MEMO_MIN:
                 self._legal.put(key, found)
         return found

@@ -12,6 +12,7 @@ from service.commands import GameCommands
 from service.config import Settings
 from service.queries import GameQueries
 from service.sse import StreamHub
+from service.timekeeper import Timekeeper
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,7 @@ class Runtime:
     queries: GameQueries
     commands: GameCommands
     streams: StreamHub
+    timekeeper: Timekeeper
 
 
 def runtime() -> Runtime:

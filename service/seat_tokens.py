@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.core import STATUS_FINISHED
+from domain.core import STATUS_CANCELLED, STATUS_FINISHED
 from domain.errors import GameFinished
 from events.store import EventStore
 from service.errors import KeptChanging, NotFound
@@ -39,8 +39,8 @@ def rotate_seat_token(store: EventStore, game_id: str, seat: int) -> RotatedSeat
         hashes = list(record.metadata.get("seat_token_hashes", []))
         if not 0 <= seat < len(hashes):
             raise NotFound(f"game {game_id} has no seat {seat}")
-        if record.status == STATUS_FINISHED:
-            raise GameFinished("the game is finished; its seat tokens can no longer act")
+        if record.status in (STATUS_FINISHED, STATUS_CANCELLED):
+            raise GameFinished(f"the game is {record.status}; its seat tokens can no longer act")
         token = new_token("st", game_id)
         rotated = [*hashes[:seat], hash_token(token), *hashes[seat + 1 :]]
         if store.compare_and_set_metadata(game_id, "seat_token_hashes", hashes, rotated):

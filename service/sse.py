@@ -198,7 +198,8 @@ class StreamHub:
                         yield message
                     continue
                 if loaded.finished:
-                    yield format_event(None, {"version": loaded.version, "status": "finished"}, "end")
+                    status = loaded.definition.status(loaded.state)  # finished or cancelled
+                    yield format_event(None, {"version": loaded.version, "status": status}, "end")
                     return
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:

@@ -32,6 +32,7 @@ import typing
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from domain.clocks import Clocks
 from domain.core import GameDefinition
 
 Encode = Callable[[Any], Any]
@@ -39,7 +40,8 @@ Decode = Callable[[Any], Any]
 
 #: Version of the encoding; it is part of every cache entry's signed header,
 #: so entries written in another format are ignored rather than misread.
-FORMAT = 1
+#: 2: an entry is a :class:`Snapshot` (the state and its clocks).
+FORMAT = 2
 
 _SCALARS: tuple[type, ...] = (str, int, float, bool, type(None))
 #: distinct records of scalars a codec keeps per class for reuse (a bound: entries are outside input)
@@ -230,6 +232,15 @@ class _Compiler:
         return encode, decode
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What the cache keeps of a game at a version: its state and its clocks
+    (both derived from the events; the clocks from their timestamps)."""
+
+    state: Any
+    clocks: Clocks
+
+
 def state_class(game: GameDefinition[Any]) -> type:
     """The class of ``game``'s states: the return annotation of its ``evolve``."""
     found = typing.get_type_hints(game.evolve).get("return")
@@ -239,11 +250,11 @@ def state_class(game: GameDefinition[Any]) -> type:
 
 
 class StateCodec:
-    """Encodes the states of the given games to JSON bytes and back.
+    """Encodes :class:`Snapshot` s of the given games to JSON bytes and back.
 
-    ``encode`` raises :class:`UnsupportedState` for a value that is not the
-    state of one of these games; ``decode`` raises :class:`Undecodable` for
-    anything that is not such a state's encoding."""
+    ``encode`` raises :class:`UnsupportedState` for a value that is not a
+    snapshot of one of these games; ``decode`` raises :class:`Undecodable` for
+    anything that is not such a snapshot's encoding."""
 
     def __init__(self, games: Iterable[GameDefinition[Any]]) -> None:
         compiler = _Compiler()
@@ -254,27 +265,30 @@ class StateCodec:
             encode, decode = compiler.compile(cls, game.type_id)
             self._by_class[cls] = (game.type_id, encode)
             self._by_type[game.type_id] = decode
+        self._clocks = compiler.compile(Clocks, "clocks")
 
-    def encode(self, state: Any) -> bytes:
-        """``state`` as UTF-8 JSON: ``[type id, fields]``."""
+    def encode(self, snapshot: Snapshot) -> bytes:
+        """``snapshot`` as UTF-8 JSON: ``[type id, state fields, clock fields]``."""
+        state = getattr(snapshot, "state", None)
         found = self._by_class.get(type(state))
-        if found is None:
-            raise UnsupportedState(f"not the state of a registered game: {type(state).__qualname__}")
+        if found is None or type(snapshot) is not Snapshot:
+            raise UnsupportedState(f"not a snapshot of a registered game: {type(snapshot).__qualname__}")
         type_id, encode = found
-        return json.dumps([type_id, encode(state)], separators=(",", ":"), allow_nan=False).encode()
+        body = [type_id, encode(state), self._clocks[0](snapshot.clocks)]
+        return json.dumps(body, separators=(",", ":"), allow_nan=False).encode()
 
-    def decode(self, data: bytes) -> Any:
-        """The state ``data`` encodes; raises :class:`Undecodable`."""
+    def decode(self, data: bytes) -> Snapshot:
+        """The snapshot ``data`` encodes; raises :class:`Undecodable`."""
         try:
             value = json.loads(data)
         except (ValueError, RecursionError) as e:  # UnicodeDecodeError is a ValueError
             raise Undecodable(f"not JSON: {e}") from None
-        if type(value) is not list or len(value) != 2 or type(value[0]) is not str:
-            raise Undecodable("expected [type id, state]")
+        if type(value) is not list or len(value) != 3 or type(value[0]) is not str:
+            raise Undecodable("expected [type id, state, clocks]")
         decode = self._by_type.get(value[0])
         if decode is None:
             raise Undecodable(f"no registered game type {value[0][:40]!r}")
         try:
-            return decode(value[1])
+            return Snapshot(decode(value[1]), self._clocks[1](value[2]))
         except (TypeError, ValueError, RecursionError) as e:  # a constructor refusing its values
             raise Undecodable(f"{value[0]}: {e}") from None

@@ -3,8 +3,10 @@ request edge, the schemas and the access log."""
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
+from typing import Any
 
 #: C0 controls, DEL, C1 controls and lone surrogates: no input needs them, a
 #: surrogate cannot even be encoded as UTF-8, and PostgreSQL cannot store NUL.
@@ -42,3 +44,9 @@ def name_problem(name: str) -> str | None:
         if unicodedata.category(c) in _NOT_IN_NAMES:
             return f"must not contain control or format characters (U+{ord(c):04X})"
     return None
+
+
+def json_text(body: Any) -> str:
+    """``body`` as the API writes every JSON answer: compact, as Flask writes
+    the answers routes return as dicts, and ending in a new line."""
+    return json.dumps(body, separators=(",", ":")) + "\n"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bench.load.stack import ROOT
 
-SECTIONS = ("load", "fullpath", "flaskbase", "profile", "growth", "faults", "streams", "security", "fuzz")
+SECTIONS = ("load", "fullpath", "flaskbase", "profile", "growth", "faults", "streams", "security", "fuzz", "scaling")
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,11 @@ class HarnessConfig:
     #: event streams held open at once in the streams section
     streams: int = 1000
     sections: tuple[str, ...] = SECTIONS
+    #: PostgreSQL with fsync=on and synchronous_commit=on (the baseline commits the same way)
+    durable: bool = False
+    scaling_clients: tuple[int, ...] = (1, 4, 16, 64)
+    scaling_seconds: float = 4.0
+    scaling_rounds: int = 2
     report: Path = ROOT / "bench" / "results" / "REPORT.md"
     services_dir: Path = Path("/tmp/cablecar-bench-services")
     workdir: Path = Path("/tmp/cablecar-bench-run")
@@ -67,6 +72,12 @@ def parse_args(argv: Sequence[str] | None = None, command: str = "bash bench/run
     p.add_argument("--schemathesis-max-time", type=int, default=d.schemathesis_max_time)
     p.add_argument("--body-examples", type=int, default=d.body_examples, help="hypothesis action bodies")
     p.add_argument("--streams", type=int, default=d.streams, help="event streams open at once (streams section)")
+    p.add_argument("--durable", action="store_true",
+                   help="PostgreSQL with fsync=on and synchronous_commit=on (default: both off, as in the tests)")
+    p.add_argument("--scaling-clients", default=",".join(map(str, d.scaling_clients)),
+                   help="client counts of the scaling section")
+    p.add_argument("--scaling-seconds", type=float, default=d.scaling_seconds, help="seconds per scaling cell")
+    p.add_argument("--scaling-rounds", type=int, default=d.scaling_rounds)
     p.add_argument("--only", default=",".join(d.sections), help=f"comma-separated sections of {SECTIONS}")
     p.add_argument("--report", type=Path, default=d.report)
     p.add_argument("--services-dir", type=Path, default=d.services_dir,
@@ -84,6 +95,8 @@ def parse_args(argv: Sequence[str] | None = None, command: str = "bash bench/run
         fault_seconds=a.fault_seconds, fault_warmup=a.fault_warmup, outage=a.outage, racers=a.racers,
         race_rounds=a.race_rounds, growth_reps=a.growth_reps, schemathesis_examples=a.schemathesis_examples,
         schemathesis_max_time=a.schemathesis_max_time, body_examples=a.body_examples, streams=a.streams, sections=sections,
+        durable=a.durable, scaling_clients=tuple(int(c) for c in a.scaling_clients.split(",") if c.strip()),
+        scaling_seconds=a.scaling_seconds, scaling_rounds=max(1, a.scaling_rounds),
         report=a.report, services_dir=a.services_dir, workdir=a.workdir, keep_services=a.keep_services,
         command=command,
     )

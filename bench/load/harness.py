@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from bench.baseline_app import create_table
+from bench.bench_append_contention import set_durable
 from bench.load.cachestats import CacheCounts, delta, read_counts, redis_keyspace
 from bench.load.clients import BaselineClient, BotPlayer, Phase, ScriptedPlayer
 from bench.load.config import HarnessConfig
@@ -33,6 +34,7 @@ from bench.load.growth import GrowthResult, longest_script, measure_growth
 from bench.load.integrity import IntegrityReport, audit_game, check_games
 from bench.load.load import Client, PhaseResult, run_phase
 from bench.load.profile import ActionProfile, profile_actions
+from bench.load.scaling import ScalingRow, run_scaling
 from bench.load.scripts import GameScript, make_script
 from bench.load.security import Attack, run_security
 from bench.load.stack import ROOT, Gunicorn, ServerSpec, Services
@@ -106,6 +108,7 @@ class RunResults:
     streams: StreamsSection | None = None
     security: tuple[Attack, ...] | None = None
     fuzz: FuzzSection | None = None
+    scaling: tuple[ScalingRow, ...] | None = None
     failures: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -167,7 +170,16 @@ class Harness:
         cfg = self.config
         self.log(f"starting PostgreSQL and Redis (state in {cfg.services_dir})")
         services = Services.up(cfg.services_dir)
+        if cfg.durable:
+            set_durable(services.base_database_url, True)
+        return self._run_on(services, started)
+
+    def _run_on(self, services: Services, started: float) -> RunResults:
+        cfg = self.config
         self.results.environment = environment(services)
+        self.results.environment["postgresql durability"] = (
+            "fsync=on, synchronous_commit=on (--durable)" if cfg.durable else "fsync=off, synchronous_commit=off"
+        )
         database_url = services.fresh_database()
         create_table(database_url)
         self.log(f"fresh database {database_url.rsplit('/', 1)[1]}; deciding {cfg.scripts} scripted games")
@@ -230,6 +242,11 @@ class Harness:
                 self.results.security = self.guarded("security", lambda: self.run_security(database_url, services))
             if "fuzz" in cfg.sections:
                 self.results.fuzz = self.guarded("fuzz", lambda: self.run_fuzz(service))
+            if "scaling" in cfg.sections:
+                self.log(f"scaling: {cfg.scaling_clients} clients, shipped vs old lock")
+                self.results.scaling = self.guarded("scaling", lambda: run_scaling(
+                    services.base_database_url, cfg.scaling_clients, cfg.scaling_seconds, cfg.scaling_rounds, self.log
+                ))
         finally:
             store.close()
             service.stop()
@@ -239,6 +256,8 @@ class Harness:
             if fullpath is not None:
                 fullpath.stop()
             self.guarded("drop database", lambda: services.drop_database(database_url))
+            if cfg.durable:  # the private server's settings as scripts/test-services.sh made them
+                self.guarded("durability reset", lambda: set_durable(services.base_database_url, False))
             if not cfg.keep_services:
                 self.guarded("services down", services.down)
         self.results.seconds = time.monotonic() - started

@@ -14,6 +14,7 @@ from bench.load.harness import FuzzSection, LoadSection, RunResults
 from bench.load.integrity import IntegrityReport
 from bench.load.load import PhaseResult
 from bench.load.profile import ActionProfile
+from bench.load.scaling import render_scaling
 from bench.load.security import render_security
 from bench.load.stats import Recorder, latencies
 from bench.load.streams import render_streams
@@ -100,6 +101,8 @@ def render(results: RunResults) -> str:
         out += render_security(results.security)
     if results.fuzz is not None:
         out += _fuzz(results.fuzz)
+    if results.scaling is not None:
+        out += render_scaling(results.scaling, cfg.durable, cfg.scaling_seconds, cfg.scaling_rounds)
     out += _findings(results)
     out += _method()
     return "\n".join(out) + "\n"
@@ -152,6 +155,13 @@ def _headline(results: RunResults) -> list[str]:
         rows.append(["bad input: inputs tried / inputs answered 5xx",
                      f"{st_cases + results.fuzz.bodies.inputs:,} / {st_5xx + results.fuzz.bodies.server_errors} "
                      "(schemathesis counts unique failures)"])
+    if results.scaling:
+        cells = {(r.clients, r.variant): r for r in results.scaling}
+        for n in sorted({r.clients for r in results.scaling}):
+            new, old = cells.get((n, "shipped")), cells.get((n, "old lock"))
+            if new is not None and old is not None and old.rate:
+                rows.append([f"appends/s at {n} clients, no lock / old global lock",
+                             f"{new.rate:,.0f} / {old.rate:,.0f} (x{new.rate / old.rate:.2f})"])
     return ["## Headline", "", *_table(["measure", "value"], rows), ""]
 
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain.core import JSON, STATUS_FINISHED, Action, GameConfig, replay
+from domain.core import JSON, STATUS_FINISHED, GameConfig, replay
 from domain.registry import game_definition
 from events.codec import dumps_payload, encode
 
@@ -129,7 +129,7 @@ def make_script(
     actions: list[ScriptedAction] = []
     while game.status(state) != STATUS_FINISHED and len(actions) < max_actions:
         seat = game.active_seats(state)[0]
-        legal: list[Action] = game.legal_actions(state, seat)
+        legal = game.legal_actions(state, seat)
         body = policy([a.to_body() for a in legal], rng)
         events = game.decide(state, seat, game.parse_action(body))
         state = replay(game, events, state)

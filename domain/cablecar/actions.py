@@ -34,6 +34,7 @@ from typing import ClassVar
 from domain.body import AnyOf, Integer, ListOf, Record, Text, body_field, malformed
 from domain.cablecar.events import DieRolled, RideStarted, TileDrawn, TilesLaid
 from domain.core import Action, Event
+from domain.forfeits import Resign, SeatResigned
 
 #: one step of a requested ride path: a square ``(row, col)`` or a terminal loop's name
 PathStep = tuple[int, int] | str
@@ -116,6 +117,8 @@ class DrawTile(Action):
 
 def action_of(event: Event) -> tuple[int, Action] | None:
     """The (seat, action) whose move ``event`` opens, or None for other events."""
+    if isinstance(event, SeatResigned):
+        return event.seat, Resign()
     if isinstance(event, TilesLaid):
         placements = tuple(Placement(p["tile"], p["row"], p["col"], p["rotation"]) for p in event.placements)
         return event.seat, LayTiles(placements)

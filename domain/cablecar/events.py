@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from domain.core import JSON, Event
+from domain.forfeits import FORFEIT_EVENTS
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,16 @@ class GameSetUp(Event):
     pile_count: int
     rng_key: str | None
     rng_counter: int
+    #: the time control as created; absent for an untimed game, so untimed
+    #: games (and every game from before time controls) keep their exact payload
+    time_control: Mapping[str, JSON] | None = None
+
+    def to_payload(self) -> dict[str, JSON]:
+        """The stored payload; without ``time_control`` when there is none."""
+        payload = super().to_payload()
+        if payload.get("time_control") is None:
+            del payload["time_control"]
+        return payload
 
 
 @dataclass(frozen=True)
@@ -175,4 +186,5 @@ EVENT_CLASSES: tuple[type[Event], ...] = (
     RideStarted,
     DieRolled,
     GameEnded,
+    *FORFEIT_EVENTS,
 )

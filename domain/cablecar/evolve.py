@@ -20,7 +20,10 @@ from domain.cablecar.events import (
 from domain.cablecar.geometry import square_index
 from domain.cablecar.state import CableCarState, PlayerState, Ride, Space
 from domain.cablecar.tiles import ORIENTATION
+from domain.clocks import parse_time_control
 from domain.core import JSON, Event
+from domain.forfeits import STATUS_CANCELLED as REASON_CANCELLED
+from domain.forfeits import GameCancelled, SeatResigned, SeatTimedOut, marked_out
 from domain.rng import Rng
 
 #: the first rules of the game: no further-travel ruling, draws always automatic
@@ -46,6 +49,8 @@ def _setup(event: GameSetUp) -> CableCarState:
         pile=tuple(event.pile),
         rng=Rng(event.rng_key, event.rng_counter),
         turn=event.start_seat,
+        out=(None,) * len(event.players),
+        time_control=parse_time_control(event.time_control),
     )
 
 
@@ -136,4 +141,10 @@ def evolve(state: CableCarState | None, event: Event) -> CableCarState:
         return dataclasses.replace(
             state, finished=True, winners=tuple(event.winners), end_reason=event.reason
         )
+    if isinstance(event, SeatResigned | SeatTimedOut):
+        # the passes in a row start again: a stall is every seat *still in* passing in
+        # a row, and passes made before by a seat now out must not count towards it
+        return dataclasses.replace(state, out=marked_out(state.out, event.seat, event), passes=0)
+    if isinstance(event, GameCancelled):
+        return dataclasses.replace(state, finished=True, end_reason=REASON_CANCELLED)
     raise ValueError(f"unknown event {event.TYPE!r}")

@@ -11,9 +11,10 @@ from domain.cablecar.rules import MOVES
 from domain.cablecar.scoring import result, standings
 from domain.cablecar.setup import BOARD_VERSION, LEGACY_RULES_VERSIONS, RULES_VERSION, setup
 from domain.cablecar.state import CableCarState
-from domain.cablecar.turns import active_seats
+from domain.cablecar.turns import active_seats, forfeit
 from domain.cablecar.view import board_payload, redact, status, view
 from domain.core import GameDefinition
+from domain.forfeits import standings_of
 
 GAME: GameDefinition[CableCarState] = GameDefinition(
     type_id="cable-car",
@@ -37,5 +38,9 @@ GAME: GameDefinition[CableCarState] = GameDefinition(
     redact=redact,
     result=result,
     standings=standings,
+    forfeit=forfeit,
+    seat_standings=lambda state: standings_of(state.out),
+    turn_number=lambda state: state.turn_number,
+    time_control=lambda state: state.time_control,
     legacy_rules_versions=LEGACY_RULES_VERSIONS,
 )

@@ -2,23 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from itertools import chain
+
 from domain.cablecar.actions import LayTiles, Roll, StartRide
 from domain.cablecar.drawing import draw_options
 from domain.cablecar.network import best_path, line_terminals
-from domain.cablecar.pairs import legal_pairs
+from domain.cablecar.pairs import PairTables
 from domain.cablecar.placement import single_placements
 from domain.cablecar.state import CableCarState
 from domain.core import Action
+from domain.lazy import LazySequence
 
 
-def legal_actions(state: CableCarState, seat: int) -> list[Action]:
+def legal_actions(state: CableCarState, seat: int) -> Sequence[Action]:
     """Every action ``seat`` may send now.
 
     Lay actions: every legal ordered pair (adjacent double exchanges
     included), each placement in the lowest rotation of its distinct track
     layout; single placements only when no pair exists.  ``start_ride`` once
-    per terminal (the server picks the shortest path).  After laying, while
-    the seat chooses its draw: one ``draw_tile`` per distinct choice.
+    per terminal (the server picks the shortest path).  A laying turn's list
+    is a :class:`~domain.lazy.LazySequence`: its pairs are generated as far
+    as they are read, so a first page does not wait for all of them.  After
+    laying, while the seat chooses its draw: one ``draw_tile`` per distinct
+    choice.
     """
     if state.finished or seat != state.turn:
         return []
@@ -27,13 +34,12 @@ def legal_actions(state: CableCarState, seat: int) -> list[Action]:
     player = state.players[seat]
     if player.riding:
         return [Roll()]
-    actions: list[Action] = []
+    rides: list[Action] = []
     path = best_path(state.board, player.line, player.route)
     if path is not None:
-        actions += [StartRide(t.name) for t in line_terminals(player.line)]
-    pairs = legal_pairs(state.board, player.hand)
-    if pairs:
-        actions += [LayTiles(pair) for pair in pairs]
-    else:
-        actions += [LayTiles((p,)) for p in single_placements(state.board, player.hand)]
-    return actions
+        rides = [StartRide(t.name) for t in line_terminals(player.line)]
+    tables = PairTables(state.board, player.hand)
+    if next(tables.chunks(), None) is None:
+        return rides + [LayTiles((p,)) for p in single_placements(state.board, player.hand)]
+    lays: Iterator[Action] = (LayTiles(pair) for pair in tables.pairs())
+    return LazySequence(chain(rides, lays), lambda: len(rides) + tables.count())

@@ -24,7 +24,7 @@ slices, without a Python-level loop per pair.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 
@@ -33,6 +33,7 @@ from domain.cablecar.board import Board
 from domain.cablecar.geometry import (
     NEIGHBOUR,
     SQUARE_COUNT,
+    STATIC_CONSTRAINT,
     STOP_AT,
     STOP_SQUARE,
     STOPS_NEXT_TO,
@@ -41,6 +42,7 @@ from domain.cablecar.geometry import (
 )
 from domain.cablecar.placement import (
     apply,
+    constraint,
     distinct_tiles,
     exchanges_at,
     joint_firsts,
@@ -76,6 +78,16 @@ class _Index:
             yield self.placements[self.start[a] : self.start[high]]
 
 
+    def span_len(self, low: int, high: int, holes: Sequence[int]) -> int:
+        """How many placements :meth:`span` yields, without slicing."""
+        start = self.start
+        total = start[high] - start[low] if low < high else 0
+        for hole in holes:
+            if low <= hole < high:
+                total -= start[hole + 1] - start[hole]
+        return total
+
+
 def _build_index(per_square: Sequence[tuple[int, tuple[Placement, ...]]]) -> _Index:
     placements: list[Placement] = []
     start = [0] * (SQUARE_COUNT + 1)
@@ -104,29 +116,134 @@ def _racing(board: Board, square: int) -> list[int]:
     return sorted(out)
 
 
+Chunk = tuple[Placement, Sequence[Placement]]
+
+
+class PairTables:
+    """The per-board indexes of a turn, from which its pairs are generated
+    lazily, chunk by chunk (a first placement and a run of seconds), in the
+    documented order: by the first's square, then tile type in hand order,
+    then candidate; joint firsts (double exchanges) last.  Building them is
+    a small fraction of listing every pair, so a first page costs little."""
+
+    def __init__(self, board: Board, hand: tuple[str, ...]) -> None:
+        cells = board.cells
+        self.board = board
+        self.hand = hand
+        self.candidates = {square: square_candidates(board, square, TILE_IDS) for square in TILE_SQUARES}
+        self.empties: dict[str, _Index] = {}
+        self.exchanges: dict[str, _Index] = {}
+        for t in TILE_IDS:
+            self.empties[t] = _build_index(
+                [(s, c[t]) for s, c in self.candidates.items() if t in c and cells[s] is None]
+            )
+            self.exchanges[t] = _build_index(
+                [(s, c[t]) for s, c in self.candidates.items() if t in c and cells[s] is not None]
+            )
+
+    def chunks(self) -> Iterator[Chunk]:
+        """Every pair, as ``(first, seconds)`` runs, in the documented order."""
+        board, hand = self.board, self.hand
+        for square in TILE_SQUARES:
+            for t in distinct_tiles(hand):
+                for first in self.candidates[square].get(t, ()):
+                    yield from _after(board, hand, square, first, self.empties, self.exchanges)
+        for first, partner in joint_firsts(board, hand):
+            square = square_index(first.row, first.col)
+            board1, hand1 = apply(
+                board, hand, outcome(board, first, square, ORIENTATION[(first.tile, first.rotation)])
+            )
+            seconds = tuple(exchanges_at(board1, partner, hand1))
+            if seconds:
+                yield first, seconds
+
+    def pairs(self) -> Iterator[Pair]:
+        """Every pair, one at a time, in the documented order."""
+        for first, seconds in self.chunks():
+            yield from zip(repeat(first), seconds, strict=False)
+
+    def count(self) -> int:
+        """How many pairs :meth:`pairs` yields, without building them.
+
+        The same walk as :func:`_after`, but a first placement changes what
+        its neighbour ``n`` accepts only through the one edge they share, so
+        the number of seconds on ``n`` depends on ``(n, must, forbid, tiles
+        left in hand)`` alone: it is computed once per distinct key (with the
+        public rules, on the board after the first) and looked up after."""
+        board, hand = self.board, self.hand
+        if board.rules >= 2:
+            # rule 5 (further travel) makes a neighbour's seconds depend on squares two away
+            # from the first tile, which the shortcut below does not see: count by walking.
+            # (Correct but slower; a shortcut that keys on those squares too is still to do.)
+            return sum(len(seconds) for _, seconds in self.chunks())
+        total = 0
+        on_neighbour: dict[tuple[int, int, int, tuple[str, ...]], int] = {}
+        for square in TILE_SQUARES:
+            neighbours = [n for n in NEIGHBOUR[square] if n >= 0 and n not in STOP_AT]
+            holes = sorted([square, *neighbours])
+            on_empty = board.cells[square] is None
+            racers = [r for r in _racing(board, square) if r < square] if on_empty else []
+            # each counted neighbour: its constraint now, and the edge bit it shares with ``square``
+            counted = [
+                (n, *constraint(board, n), _shared_edge(n, square))
+                for n in neighbours
+                if not (on_empty and n < square and board.cells[n] is None and _order_free(board, n, square))
+            ]
+            for t in distinct_tiles(hand):
+                firsts = self.candidates[square].get(t, ())
+                if not firsts:
+                    continue
+                # the hand after any first of tile ``t`` on ``square`` (the rotation does not matter)
+                tiles1 = distinct_tiles(_after_first(board, hand, square, firsts[0])[1])
+                per_first = 0
+                for t1 in tiles1:
+                    if on_empty:
+                        per_first += self.empties[t1].span_len(square + 1, SQUARE_COUNT, holes)
+                        per_first += sum(self.empties[t1].span_len(r, r + 1, ()) for r in racers)
+                    else:
+                        per_first += self.empties[t1].span_len(0, SQUARE_COUNT, holes)
+                    per_first += self.exchanges[t1].span_len(0, SQUARE_COUNT, holes)
+                total += per_first * len(firsts)
+                for first in firsts:
+                    laid_edges = ORIENTATION[(first.tile, first.rotation)].edges
+                    for n, must, forbid, edge in counted:
+                        if edge is not None:
+                            bit = 1 << edge
+                            must, forbid = must & ~bit, forbid & ~bit
+                            if laid_edges >> (edge ^ 2) & 1:
+                                must |= bit
+                            elif laid_edges:
+                                forbid |= bit
+                        key = (n, must, forbid, tiles1)
+                        found = on_neighbour.get(key)
+                        if found is None:
+                            # the neighbour reads only the edges of the board (stops claimed do not matter)
+                            board1 = board.with_tile(square, ORIENTATION[(first.tile, first.rotation)])
+                            found = sum(len(c) for c in square_candidates(board1, n, tiles1).values())
+                            on_neighbour[key] = found
+                        total += found
+        for first, partner in joint_firsts(board, hand):
+            board1, hand1 = _after_first(board, hand, square_index(first.row, first.col), first)
+            total += len(tuple(exchanges_at(board1, partner, hand1)))
+        return total
+
+
+def _after_first(board: Board, hand: tuple[str, ...], square: int, first: Placement) -> tuple[Board, tuple[str, ...]]:
+    """The board and hand after ``first`` on ``square``."""
+    return apply(board, hand, outcome(board, first, square, ORIENTATION[(first.tile, first.rotation)]))
+
+
+def _shared_edge(n: int, square: int) -> int | None:
+    """The edge of ``n`` that faces ``square`` if the rules read it there (an open edge), else None."""
+    for e, other in STATIC_CONSTRAINT[n].open:
+        if other == square:
+            return e
+    return None
+
+
 def legal_pairs(board: Board, hand: tuple[str, ...]) -> list[Pair]:
     """Every legal pair of placements (see the module docstring for which)."""
-    cells = board.cells
-    candidates = {square: square_candidates(board, square, TILE_IDS) for square in TILE_SQUARES}
-    empties: dict[str, _Index] = {}
-    exchanges: dict[str, _Index] = {}
-    for t in TILE_IDS:
-        empties[t] = _build_index([(s, c[t]) for s, c in candidates.items() if t in c and cells[s] is None])
-        exchanges[t] = _build_index(
-            [(s, c[t]) for s, c in candidates.items() if t in c and cells[s] is not None]
-        )
-    pairs: list[Pair] = []
-    for square in TILE_SQUARES:
-        for t in distinct_tiles(hand):
-            for first in candidates[square].get(t, ()):
-                pairs.extend(_after(board, hand, square, first, empties, exchanges))
-    for first, partner in joint_firsts(board, hand):
-        square = square_index(first.row, first.col)
-        board1, hand1 = apply(
-            board, hand, outcome(board, first, square, ORIENTATION[(first.tile, first.rotation)])
-        )
-        pairs.extend((first, second) for second in exchanges_at(board1, partner, hand1))
-    return pairs
+    return list(PairTables(board, hand).pairs())
 
 
 def _after(
@@ -136,8 +253,8 @@ def _after(
     first: Placement,
     empties: dict[str, _Index],
     exchanges: dict[str, _Index],
-) -> Iterable[Pair]:
-    """The pairs starting with the legal-alone ``first`` on ``square``."""
+) -> Iterator[Chunk]:
+    """The pairs starting with the legal-alone ``first`` on ``square``, as runs of seconds."""
     board1, hand1 = apply(
         board, hand, outcome(board, first, square, ORIENTATION[(first.tile, first.rotation)])
     )
@@ -151,7 +268,6 @@ def _after(
     holes = sorted([square, *neighbours])
     recomputed = set(neighbours)
     on_empty = board.cells[square] is None
-    out: list[Pair] = []
     for t in tiles1:
         if on_empty:
             slices = list(empties[t].span(square + 1, SQUARE_COUNT, holes))
@@ -162,10 +278,12 @@ def _after(
             slices = list(empties[t].span(0, SQUARE_COUNT, holes))
         slices += exchanges[t].span(0, SQUARE_COUNT, holes)
         for chunk in slices:
-            out.extend(zip(repeat(first), chunk, strict=False))
+            if chunk:
+                yield first, chunk
     for n in neighbours:
         if on_empty and n < square and board.cells[n] is None and _order_free(board, n, square):
             continue  # listed with n first
         for found in square_candidates(board1, n, tiles1).values():
-            out.extend(zip(repeat(first), found, strict=False))
-    return out
+            if found:
+                yield first, found
+

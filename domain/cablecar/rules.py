@@ -22,9 +22,10 @@ from domain.cablecar.network import RidePath, best_path, line_terminals, trace_p
 from domain.cablecar.placement import Laid, check_turn, has_legal_pair
 from domain.cablecar.ride import DIE_FACES, target
 from domain.cablecar.state import CableCarState
-from domain.cablecar.turns import end_turn
+from domain.cablecar.turns import end_turn, forfeit
 from domain.core import JSON, Decision, Move
 from domain.errors import IllegalAction, NotYourTurn
+from domain.forfeits import resign_move, standings_of
 
 REASON_ARRIVED = "destination_reached"
 
@@ -133,5 +134,6 @@ MOVES: tuple[Move[CableCarState], ...] = (
     Move(LayTiles, _lay),
     Move(StartRide, _start_ride),
     Move(Roll, _roll),
+    resign_move(forfeit, lambda state: standings_of(state.out)),
     Move(DrawTile, _draw_tile),
 )

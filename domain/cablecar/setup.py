@@ -108,4 +108,5 @@ def deal(config: GameConfig) -> GameSetUp:
         pile_count=len(pile),
         rng_key=rng.key,
         rng_counter=rng.counter,
+        time_control=config.time_control.to_json() if config.time_control.timed else None,
     )

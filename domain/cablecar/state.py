@@ -6,6 +6,8 @@ import dataclasses
 from dataclasses import dataclass
 
 from domain.cablecar.board import Board
+from domain.clocks import NO_TIME_CONTROL, TimeControl
+from domain.forfeits import next_in
 from domain.rng import Rng
 
 #: One space of a ride: a square index (0-143) or a terminal's name.
@@ -73,6 +75,13 @@ class CableCarState:
     finished: bool = False
     winners: tuple[int, ...] = ()
     end_reason: str | None = None
+    #: per seat: None while in, else ``resigned`` / ``timed_out`` (see domain.forfeits)
+    out: tuple[str | None, ...] = ()
+    time_control: TimeControl = NO_TIME_CONTROL
+
+    def __post_init__(self) -> None:
+        if not self.out:  # a state built without forfeits in mind: every seat is in
+            object.__setattr__(self, "out", (None,) * len(self.players))
 
     @property
     def player_count(self) -> int:
@@ -90,8 +99,13 @@ class CableCarState:
         return dataclasses.replace(self, players=tuple(players))
 
     def next_seat(self, seat: int) -> int:
-        """The seat after ``seat`` in clockwise order."""
-        return (seat + 1) % len(self.players)
+        """The next seat after ``seat`` in clockwise order that is still in."""
+        return next_in(self.out, seat)
+
+    @property
+    def seats_in(self) -> tuple[int, ...]:
+        """The seats that have not resigned or timed out."""
+        return tuple(seat for seat, o in enumerate(self.out) if o is None)
 
     def revealed(self, seat: int) -> bool:
         """Whether ``seat``'s line and route cards are public."""

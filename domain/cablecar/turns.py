@@ -2,18 +2,24 @@
 
 Seats act one at a time, clockwise from the start seat.  **Rulings**: the
 next seat that can neither lay a tile nor start its ride passes
-(``turn_passed``); when every seat has passed in a row nothing can ever
-change, and the game ends without a winner (``game_ended`` with reason
-``stalled``).
+(``turn_passed``); when every seat still in has passed in a row nothing can
+ever change, and the game ends without a winner (``game_ended`` with reason
+``stalled``).  A seat that resigned or timed out is skipped (see
+:mod:`domain.forfeits`): its tiles stay on the board, its open hand stays
+as it is, and when one seat is left in, that seat wins (reason ``forfeit``).
+The game has no setup choices, so a forfeit owes no default choice.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from domain.cablecar.events import GameEnded, TurnEnded, TurnPassed
 from domain.cablecar.network import best_path
 from domain.cablecar.placement import can_lay
 from domain.cablecar.state import CableCarState
-from domain.core import Decision
+from domain.core import Decision, Event
+from domain.forfeits import REASON_FORFEIT
 
 REASON_CANNOT_LAY = "no_legal_placement"
 REASON_STALLED = "stalled"
@@ -41,7 +47,7 @@ def end_turn(decision: Decision[CableCarState], seat: int) -> None:
         if can_act(decision.state, following):
             return
         decision.emit(TurnPassed(following, REASON_CANNOT_LAY))
-        if decision.state.passes >= decision.state.player_count:
+        if decision.state.passes >= len(decision.state.seats_in):
             decision.emit(GameEnded((), REASON_STALLED))
             return
         current = following
@@ -54,6 +60,21 @@ def open_play(decision: Decision[CableCarState]) -> None:
         return
     decision.emit(TurnPassed(first, REASON_CANNOT_LAY))
     end_turn(decision, first)
+
+
+def forfeit(decision: Decision[CableCarState], outs: Sequence[Event]) -> None:
+    """The seats of ``outs`` go out together: the game ends if one seat (it
+    wins) or none is left in, else a turn one of them was playing passes to
+    the next seat still in."""
+    turn = decision.state.turn
+    playing_turn = any(getattr(e, "seat", None) == turn for e in outs)
+    for event in outs:
+        decision.emit(event)
+    left = decision.state.seats_in
+    if len(left) <= 1:
+        decision.emit(GameEnded(left, REASON_FORFEIT))
+    elif playing_turn:
+        end_turn(decision, turn)
 
 
 def active_seats(state: CableCarState) -> tuple[int, ...]:

@@ -19,10 +19,14 @@ from domain.cablecar.state import CableCarState, PlayerState, Ride, Space
 from domain.cablecar.tiles import DISTINCT, Orientation
 from domain.cablecar.turns import active_seats
 from domain.core import JSON, STATUS_FINISHED, STATUS_PLAYING, Event
+from domain.forfeits import STATUS_CANCELLED, standings_of
 
 
 def status(state: CableCarState) -> str:
-    """``playing`` from the start (there are no setup choices), ``finished`` at the end."""
+    """``playing`` from the start (there are no setup choices), ``finished``
+    at the end, ``cancelled`` when a host cancelled it."""
+    if state.end_reason == STATUS_CANCELLED:
+        return STATUS_CANCELLED
     return STATUS_FINISHED if state.finished else STATUS_PLAYING
 
 
@@ -73,6 +77,7 @@ def _player(state: CableCarState, seat: int, p: PlayerState) -> dict[str, JSON]:
         "tram": _tram(p.ride) if p.ride is not None else None,
         "ride": _ride(p.ride) if p.ride is not None else None,
         "last_roll": p.last_roll,
+        "standing": standings_of(state.out)[seat],
     }
 
 

@@ -22,6 +22,7 @@ from typing import ClassVar
 
 from domain.body import Integer, ListOf, MapOf, Text, body_field, malformed
 from domain.core import Action, Event
+from domain.forfeits import Resign, SeatResigned
 from domain.ttr.cards import CARD_TYPES
 from domain.ttr.events import CardDrawn, RouteClaimed, SouvenirStackPlaced, TicketsDrawn, TicketsKept
 
@@ -117,6 +118,8 @@ def canonical_payment(cards: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
 
 def action_of(event: Event) -> tuple[int, Action] | None:
     """The (seat, action) whose move ``event`` opens, or None for other events."""
+    if isinstance(event, SeatResigned):
+        return event.seat, Resign()
     if isinstance(event, SouvenirStackPlaced):
         return event.seat, PlaceSouvenirStack(event.symbol, event.location)
     if isinstance(event, TicketsKept) and event.kept is not None:

@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from domain.core import Event
+from domain.core import JSON, Event
+from domain.forfeits import FORFEIT_EVENTS
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,16 @@ class GameSetUp(Event):
     set_aside: tuple[str, ...]
     set_aside_size: int
     placers: tuple[int, ...]
+    #: the time control as created; absent for an untimed game, so untimed
+    #: games (and every game from before time controls) keep their exact payload
+    time_control: Mapping[str, JSON] | None = None
+
+    def to_payload(self) -> dict[str, JSON]:
+        """The stored payload; without ``time_control`` when there is none."""
+        payload = super().to_payload()
+        if payload.get("time_control") is None:
+            del payload["time_control"]
+        return payload
 
 
 @dataclass(frozen=True)
@@ -203,7 +214,8 @@ class LastRoundStarted(Event):
 
 @dataclass(frozen=True)
 class GameEnded(Event):
-    """The game is over (``reason``: ``final_round`` or ``stalemate``) with
+    """The game is over (``reason``: ``final_round``, ``stalemate`` or
+    ``forfeit``: one seat left in) with
     these final ``totals`` (by seat) and ``winners``."""
 
     TYPE: ClassVar[str] = "game_ended"
@@ -230,4 +242,5 @@ EVENT_CLASSES: tuple[type[Event], ...] = (
     TurnPassed,
     LastRoundStarted,
     GameEnded,
+    *FORFEIT_EVENTS,
 )

@@ -12,7 +12,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from domain.clocks import parse_time_control
 from domain.core import Event
+from domain.forfeits import GameCancelled, SeatResigned, SeatTimedOut, marked_out, next_in
 from domain.rng import Rng
 from domain.ttr.actions import SOURCE_DECK, SOURCE_FACE_UP
 from domain.ttr.board import load_board
@@ -36,6 +38,7 @@ from domain.ttr.events import (
     TurnPassed,
 )
 from domain.ttr.state import (
+    END_CANCELLED,
     PHASE_CHOOSING_TICKETS,
     PHASE_FINISHED,
     PHASE_SECOND_DRAW,
@@ -83,6 +86,8 @@ def initial_state(event: GameSetUp) -> TtrState:
         box=box,
         phase=PHASE_SETUP,
         turn=event.start_seat,
+        out=(None,) * len(event.players),
+        time_control=parse_time_control(event.time_control),
         rules=1 if event.rules_version == LEGACY_RULES else 2,
     )
 
@@ -152,7 +157,7 @@ def _tickets_kept(state: TtrState, event: TicketsKept) -> TtrState:
 
 
 def _play_started(state: TtrState, event: PlayStarted) -> TtrState:
-    return evolved(state, phase=PHASE_TURN_START, turn=event.seat)
+    return evolved(state, phase=PHASE_TURN_START, turn=event.seat, turns=state.turns + 1)
 
 
 def _card_drawn(state: TtrState, event: CardDrawn) -> TtrState:
@@ -214,13 +219,15 @@ def _tickets_drawn(state: TtrState, event: TicketsDrawn) -> TtrState:
 
 
 def _next_turn(state: TtrState, passes: int) -> TtrState:
+    """The turn passes to the next seat still in (seats that are out are skipped)."""
     left = state.final_turns_left
     return evolved(
         state,
-        turn=(state.turn + 1) % state.num_players,
+        turn=next_in(state.out, state.turn),
         phase=PHASE_TURN_START,
         passes=passes,
         final_turns_left=None if left is None else left - 1,
+        turns=state.turns + 1,
     )
 
 
@@ -233,11 +240,34 @@ def _turn_passed(state: TtrState, event: TurnPassed) -> TtrState:
 
 
 def _last_round_started(state: TtrState, event: LastRoundStarted) -> TtrState:
-    return evolved(state, final_turns_left=state.num_players)
+    return evolved(state, final_turns_left=len(state.seats_in))
 
 
 def _game_ended(state: TtrState, event: GameEnded) -> TtrState:
     return evolved(state, phase=PHASE_FINISHED, end_reason=event.reason)
+
+
+def _upcoming(state: TtrState) -> tuple[int, ...]:
+    """The seats still to play in the last round, the seat to play first."""
+    seats, seat = [], state.turn
+    for _ in range(state.final_turns_left or 0):
+        seats.append(seat)
+        seat = next_in(state.out, seat)
+    return tuple(seats)
+
+
+def _seat_out(state: TtrState, event: SeatResigned | SeatTimedOut) -> TtrState:
+    """``event.seat`` is out.  In the last round, a final turn it had still
+    to play is dropped (unless it is playing it now: the turn's end, which
+    follows, uses it up)."""
+    left = state.final_turns_left
+    if left is not None and event.seat != state.turn and event.seat in _upcoming(state):
+        left -= 1
+    return evolved(state, out=marked_out(state.out, event.seat, event), final_turns_left=left)
+
+
+def _game_cancelled(state: TtrState, event: GameCancelled) -> TtrState:
+    return evolved(state, phase=PHASE_FINISHED, end_reason=END_CANCELLED)
 
 
 _HANDLERS: Mapping[type[Event], Callable[[TtrState, Any], TtrState]] = {
@@ -256,6 +286,9 @@ _HANDLERS: Mapping[type[Event], Callable[[TtrState, Any], TtrState]] = {
     TurnPassed: _turn_passed,
     LastRoundStarted: _last_round_started,
     GameEnded: _game_ended,
+    SeatResigned: _seat_out,
+    SeatTimedOut: _seat_out,
+    GameCancelled: _game_cancelled,
 }
 
 

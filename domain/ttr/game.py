@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from domain.core import GameDefinition
+from domain.forfeits import standings_of
 from domain.ttr.actions import action_of
 from domain.ttr.board import BOARD_VERSION, board_json
 from domain.ttr.events import EVENT_CLASSES
@@ -12,6 +13,7 @@ from domain.ttr.rules import MOVES
 from domain.ttr.scoring import result, standings
 from domain.ttr.setup import LEGACY_RULES_VERSIONS, MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, setup
 from domain.ttr.state import TtrState
+from domain.ttr.turns import forfeit
 from domain.ttr.upcasters import UPCASTERS
 from domain.ttr.view import redact, view
 
@@ -37,6 +39,10 @@ GAME: GameDefinition[TtrState] = GameDefinition(
     redact=redact,
     result=result,
     standings=standings,
+    forfeit=forfeit,
+    seat_standings=lambda state: standings_of(state.out),
+    turn_number=lambda state: state.turns,
+    time_control=lambda state: state.time_control,
     upcasters=UPCASTERS,
     legacy_rules_versions=LEGACY_RULES_VERSIONS,
 )

@@ -62,7 +62,8 @@ def claims(state: TtrState, seat: int) -> list[Action]:
 
 
 def legal_actions(state: TtrState, seat: int) -> list[Action]:
-    """Every action ``seat`` may send now (empty when it may not act)."""
+    """Every move ``seat`` may make now (empty when it may not act; ``resign``
+    is added by :meth:`domain.core.GameDefinition.sendable`)."""
     if seat not in state.active_seats():
         return []
     player = state.players[seat]

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from domain.core import Decision, Move
 from domain.errors import IllegalAction, NotYourTurn
+from domain.forfeits import resign_move, standings_of
 from domain.ttr.actions import (
     SOURCE_DECK,
     ClaimRoute,
@@ -54,7 +55,7 @@ from domain.ttr.state import (
     TtrState,
 )
 from domain.ttr.supply import can_take_card, restock
-from domain.ttr.turns import end_turn, start_play
+from domain.ttr.turns import end_turn, forfeit, place_for_seats_out, start_play
 
 #: tickets drawn by one draw_tickets action
 TICKETS_PER_DRAW = 2
@@ -102,6 +103,7 @@ def _place_souvenir(decision: Decision[TtrState], seat: int, action: PlaceSouven
             seat=seat, symbol=action.symbol, location=action.location, count=state.set_aside_size
         )
     )
+    place_for_seats_out(decision)
     if decision.state.setup_done():
         start_play(decision)
 
@@ -230,4 +232,5 @@ MOVES: tuple[Move[TtrState], ...] = (
     Move(DrawCard, _draw_card),
     Move(ClaimRoute, _claim_route),
     Move(DrawTickets, _draw_tickets),
+    resign_move(forfeit, lambda state: standings_of(state.out)),
 )

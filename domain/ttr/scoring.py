@@ -7,8 +7,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from domain.core import JSON, Standing, to_json
+from domain.forfeits import ranked_with_forfeits, standings_of
 from domain.ttr.board import load_board
-from domain.ttr.state import PlayerState, TtrState
+from domain.ttr.state import END_CANCELLED, PlayerState, TtrState
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,35 +101,44 @@ def final_scores(state: TtrState) -> tuple[SeatScore, ...]:
     return tuple(seat_score(seat, player) for seat, player in enumerate(state.players))
 
 
-def winners(scores: Iterable[SeatScore]) -> tuple[int, ...]:
-    """Highest total; ties broken by more completed tickets; still tied: shared."""
-    ranked = list(scores)
+def winners(scores: Iterable[SeatScore], out: Sequence[str | None]) -> tuple[int, ...]:
+    """Among the seats still in: highest total; ties broken by more completed
+    tickets; still tied: shared.  Seats that are out never win."""
+    ranked = [s for s in scores if out[s.seat] is None]
+    if not ranked:  # every seat went out: nobody wins
+        return ()
     best = max((s.total, s.completed_tickets) for s in ranked)
     return tuple(s.seat for s in ranked if (s.total, s.completed_tickets) == best)
 
 
 def result(state: TtrState) -> dict[str, JSON] | None:
-    """The final result (``winners``, ``reason``, ``players`` breakdown) once finished."""
-    if not state.finished:
+    """The final result (``winners``, ``reason``, ``players`` breakdown, each
+    with its ``standing``) once finished; None for a cancelled game."""
+    if not state.finished or state.end_reason == END_CANCELLED:
         return None
     scores = final_scores(state)
-    return {"winners": list(winners(scores)), "reason": state.end_reason, "players": to_json(scores)}
+    standing = standings_of(state.out)
+    players = [{**to_json(s), "standing": standing[s.seat]} for s in scores]
+    return {"winners": list(winners(scores, state.out)), "reason": state.end_reason, "players": players}
 
 
 def standings(state: TtrState) -> tuple[Standing, ...] | None:
     """Each seat's standing once finished (see :func:`rank`), else None."""
-    return rank(final_scores(state)) if state.finished else None
+    if not state.finished or state.end_reason == END_CANCELLED:
+        return None
+    return rank(final_scores(state), state.out)
 
 
-def rank(scores: Sequence[SeatScore]) -> tuple[Standing, ...]:
+def rank(scores: Sequence[SeatScore], out: Sequence[str | None]) -> tuple[Standing, ...]:
     """Each seat ranked by (total, completed tickets), the game's own
-    tie-break: 1 + the number of seats with a better pair, so ties share a rank."""
-    best = set(winners(scores))
-    keys = {s.seat: (s.total, s.completed_tickets) for s in scores}
+    tie-break, every seat still in above every seat that is out: 1 + the
+    number of seats ranked better, so ties share a rank."""
+    best = set(winners(scores, out))
+    ranks = ranked_with_forfeits([(s.total, s.completed_tickets) for s in scores], out)
     return tuple(
         Standing(
             seat=s.seat,
-            rank=1 + sum(1 for other in keys.values() if other > keys[s.seat]),
+            rank=ranks[s.seat],
             winner=s.seat in best,
             score=s.total,
             completed_tickets=s.completed_tickets,

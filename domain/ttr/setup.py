@@ -91,6 +91,7 @@ def setup(config: GameConfig) -> list[Event]:
         set_aside=symbols[fixed:],
         set_aside_size=set_aside_size,
         placers=placers,
+        time_control=config.time_control.to_json() if config.time_control.timed else None,
     )
     return opening_events(first)
 

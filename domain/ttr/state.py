@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from domain.core import STATUS_FINISHED, STATUS_LAST_ROUND, STATUS_PLAYING, STATUS_SETUP
+from domain.clocks import NO_TIME_CONTROL, TimeControl
+from domain.core import STATUS_CANCELLED, STATUS_FINISHED, STATUS_LAST_ROUND, STATUS_PLAYING, STATUS_SETUP
 from domain.rng import Rng
 from domain.ttr.cards import FERRY_INDEX, Hand
 
@@ -29,6 +30,8 @@ PHASE_FINISHED = "finished"
 #: why a game ended
 END_FINAL_ROUND = "final_round"
 END_STALEMATE = "stalemate"
+END_FORFEIT = "forfeit"
+END_CANCELLED = "cancelled"
 
 R = TypeVar("R", "PlayerState", "TtrState")
 
@@ -104,8 +107,17 @@ class TtrState:
     final_turns_left: int | None = None
     passes: int = 0
     end_reason: str | None = None
+    #: per seat: None while in, else ``resigned`` / ``timed_out`` (see domain.forfeits)
+    out: tuple[str | None, ...] = ()
+    #: turns begun since play started (the clocks' turn boundaries)
+    turns: int = 0
+    time_control: TimeControl = NO_TIME_CONTROL
     #: the generation of the rules the game was created under (1: ``ttr-sf/1``)
     rules: int = 2
+
+    def __post_init__(self) -> None:
+        if not self.out:  # a state built without forfeits in mind: every seat is in
+            object.__setattr__(self, "out", (None,) * len(self.players))
 
     @property
     def num_players(self) -> int:
@@ -114,7 +126,9 @@ class TtrState:
 
     @property
     def status(self) -> str:
-        """``setup``, ``playing``, ``last_round`` or ``finished``."""
+        """``setup``, ``playing``, ``last_round``, ``finished`` or ``cancelled``."""
+        if self.end_reason == END_CANCELLED:
+            return STATUS_CANCELLED
         if self.phase == PHASE_SETUP:
             return STATUS_SETUP
         if self.phase == PHASE_FINISHED:
@@ -125,6 +139,11 @@ class TtrState:
     def finished(self) -> bool:
         """Whether the game is over."""
         return self.phase == PHASE_FINISHED
+
+    @property
+    def seats_in(self) -> tuple[int, ...]:
+        """The seats that have not resigned or timed out."""
+        return tuple(seat for seat, o in enumerate(self.out) if o is None)
 
     @property
     def next_placer(self) -> int | None:

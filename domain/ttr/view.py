@@ -8,6 +8,7 @@ After the end everything is public.
 from __future__ import annotations
 
 from domain.core import JSON, Event
+from domain.forfeits import standings_of
 from domain.ttr.actions import SOURCE_DECK
 from domain.ttr.board import load_board
 from domain.ttr.cards import hand_dict
@@ -43,6 +44,7 @@ def _player_json(state: TtrState, seat: int, player: PlayerState) -> dict[str, J
         "pending_ticket_count": len(player.pending),
         "souvenirs": list(player.souvenirs),
         "routes": list(player.routes),
+        "standing": standings_of(state.out)[seat],
     }
     if state.finished:
         data["hand"] = hand_dict(player.hand)

@@ -1,5 +1,5 @@
 """The PostgreSQL backend (see :mod:`events.postgres.store`)."""
 
-from events.postgres.store import POSITION_LOCK_KEY, PostgresStore
+from events.postgres.store import PostgresStore
 
-__all__ = ["POSITION_LOCK_KEY", "PostgresStore"]
+__all__ = ["PostgresStore"]

@@ -4,8 +4,8 @@
 Writes
     ``append`` is ONE round trip: the events are validated, numbered (seq =
     expected + i) and their canonical hash documents prepared here, then the
-    ``cablecar_append_one`` / ``cablecar_append`` database functions
-    (migrations ``0002_append_function.sql``, ``0004_append_guard.sql``)
+    ``cablecar_append_one`` / ``cablecar_append_batch`` database functions
+    (migration ``0008_global_log_without_lock.sql``)
     check a metadata guard (:class:`~events.store.MetadataGuard`), the
     idempotency key and the version, finish the hash chain on the game's
     ``last_hash`` and claim
@@ -17,20 +17,26 @@ Writes
     wins.  Game creation runs its inserts in one pipelined transaction.
 
 Global positions
-    ``events.position`` is an identity column, drawn inside the transaction
-    *after* taking a transaction-scoped advisory lock
-    (``pg_advisory_xact_lock(POSITION_LOCK_KEY)``) that is held until commit.
-    Sequences alone hand out numbers in call order but transactions commit
-    in any order, so a reader could see position 11 before 10 commits and
-    then skip 10 forever.  Under the lock, the transaction holding position
-    N is committed (and visible: PostgreSQL releases locks after marking the
-    transaction visible) before any other transaction can draw N+1, so a
-    stream consumer that has read past P never later finds an event <= P.
-    The cost: the lock serialises the last step of every write (insert +
-    commit) across all games, bounding global write throughput at about one
-    commit latency per append; the per-game row lock is taken first, and the
-    lock is never held while waiting for anything else, so there is no
-    deadlock.
+    No lock is shared between games: appends to different games commit in
+    parallel.  The readers' guarantee (``read_all`` never hands out a
+    position below one it handed out before, so a tailing reader never skips
+    a committed event) comes from the *transaction id / snapshot xmin*
+    technique of transactional-outbox readers (as in eugene-khyst's
+    ``postgresql-event-sourcing``, "Reliable transactional outbox with
+    PostgreSQL", also used by Eventuous' and Marten-style subscriptions):
+    each event records its writer's top-level transaction id
+    (``pg_current_xact_id()``) and readers only read events of transactions
+    older than the oldest one still running
+    (``pg_snapshot_xmin(pg_current_snapshot())``).  Here the pair
+    (transaction id, index in the transaction) is packed into the position
+    itself, ``xid << 16 | index`` (migration
+    ``0008_global_log_without_lock.sql``), so the cursor stays one growing
+    number and no second column or index is needed.  Every transaction below
+    the horizon has ended; one that commits later has an id at or above it,
+    so its positions land above everything already read.  A transaction
+    holding an id open (a long migration, a stuck session) holds the horizon
+    back: readers wait for it, they never skip past it.  Positions skip
+    numbers (by design, as the contract allows).
 
 Availability
     The pool never blocks longer than ``timeout`` seconds (default 5):
@@ -52,7 +58,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 import psycopg
 
@@ -62,6 +68,7 @@ from events.envelope import PendingEvent, canonical_json, number
 from events.postgres.connection import PostgresConnections
 from events.postgres.listener import VersionListener
 from events.sql.catalogue import SqlCatalogue
+from events.sql.deadlines import SqlDeadlineIndex
 from events.sql.deliveries import SqlDeliveryLog
 from events.sql.dialect import POSTGRES
 from events.sql.rows import (
@@ -88,17 +95,15 @@ from events.store import (
 )
 from events.timestamps import Clock, format_timestamp, system_clock
 
-#: Advisory lock key (any constant bigint) serialising position assignment.
-POSITION_LOCK_KEY = 0x0CAB1E_CA4_0002
-
 _INSERT_EVENT = (
     "INSERT INTO events (game_id, seq, type, schema_version, payload, recorded_at, seat,"
     " idempotency_key, prev_hash, hash) VALUES (%s, %s, %s, %s, %s::json, %s, %s, %s, %s, %s)"
     " RETURNING position"
 )
 _APPEND = (
-    "SELECT r_outcome, r_value, r_request_hash, r_prev_hash, r_written"
-    " FROM cablecar_append(%s, %s, %s, %s, %s, %s, %s, %s::text[], %s)"
+    "SELECT r_outcome, r_value, r_request_hash, r_prev_hash, r_position, r_hashes FROM cablecar_append_batch("
+    "%s, %s, %s, %s, %s, %s, %s::text[], %s::integer[], %s::integer[], %s::text[], %s::text[], %s::text[],"
+    " %s::text[], %s)"
 )
 _APPEND_ONE = (
     "SELECT r_outcome, r_value, r_request_hash, r_prev_hash, r_position, r_hash"
@@ -107,6 +112,12 @@ _APPEND_ONE = (
 _INSERT_GAME = (
     "INSERT INTO games (game_id, game_type, status, version, last_hash, created_at, updated_at, metadata)"
     " VALUES (%s, %s, %s, %s, %s, %s, %s, %s::jsonb)"
+)
+
+#: Record a watched game and read its version (see ``PostgresStore._watched_version``).
+_RECORD_WATCH = (
+    "WITH w AS (INSERT INTO game_watches (game_id, listener_pid) VALUES (%s, %s) ON CONFLICT DO NOTHING)"
+    " SELECT version FROM games WHERE game_id = %s FOR SHARE"
 )
 
 #: Lease due deliveries: ``(owner, lease_until, now, now, limit)``.
@@ -129,25 +140,24 @@ def _text_array(items: Sequence[str | int]) -> str:
     return "{" + ",".join(quoted) + "}"
 
 
-def _batch_json(pending: Sequence[PendingEvent]) -> str:
-    """The ``p_events`` argument of ``cablecar_append`` (see its migration)."""
-    return canonical_json(
-        [
-            {
-                "type": p.type,
-                "schema_version": p.schema_version,
-                "seat": p.seat,
-                "payload": p.payload_json,
-                "head": p.head,
-                "tail": p.tail,
-            }
-            for p in pending
-        ]
+def _int_array(items: Sequence[int | None]) -> str:
+    """A PostgreSQL ``integer[]`` literal (``{1,NULL}``)."""
+    return "{" + ",".join("NULL" if item is None else str(int(item)) for item in items) + "}"
+
+
+def _batch_args(pending: Sequence[PendingEvent]) -> tuple[str, ...]:
+    """The per-event array arguments of ``cablecar_append_batch`` (migration 0008)."""
+    return (
+        _text_array([p.type for p in pending]),
+        _int_array([p.schema_version for p in pending]),
+        _int_array([p.seat for p in pending]),
+        _text_array([p.payload_json for p in pending]),
+        _text_array([p.head for p in pending]),
+        _text_array([p.tail for p in pending]),
     )
 
 
-
-class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, Database):
+class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, Database):
     """The event log, tournaments and delivery log on PostgreSQL (see the
     module docs)."""
 
@@ -212,7 +222,6 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, Database):
                 if sealed:
                     # the events_append_only trigger (migration 0005) admits this transaction's inserts
                     conn.execute("SELECT set_config('cablecar.appending', 'on', true)")
-                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (POSITION_LOCK_KEY,))
                     event_cur.executemany(_INSERT_EVENT, [event_params(e) for e in sealed], returning=True)
             positions = iter(self._returned_positions(event_cur) if sealed else [])
         return [tuple(e.at(next(positions)) for e in game.events) for game in prepared]
@@ -242,10 +251,10 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, Database):
         :meth:`EventStore.append`); ``ValueError`` for an empty or malformed batch.
 
         One round trip: the events are numbered and their hash documents
-        prepared here, and the ``cablecar_append`` database function checks
-        the guard, the idempotency key and the version, finishes the hash
-        chain, claims the game row and inserts (migrations
-        ``0002_append_function.sql``, ``0004_append_guard.sql``)."""
+        prepared here, and the ``cablecar_append_one`` / ``cablecar_append_batch``
+        database functions check the guard, the idempotency key and the
+        version, finish the hash chain, claim the game row and insert
+        (migration ``0008_global_log_without_lock.sql``)."""
         check_append_args(events, expected_version, status)
         recorded_at = format_timestamp(self._clock())
         pending = number(game_id, expected_version, events, recorded_at, idempotency_key)
@@ -261,10 +270,11 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, Database):
                 written = [(position, digest)]
                 last_seq = position
             else:
-                row = conn.execute(_APPEND, (*head, _batch_json(pending), *guard_args)).fetchone()
+                row = conn.execute(_APPEND, (*head, *_batch_args(pending), *guard_args)).fetchone()
                 assert row is not None
-                outcome, value, stored_request_hash, prev_hash, written = row
-                last_seq = written[0] if outcome == "replayed" else None
+                outcome, value, stored_request_hash, prev_hash, position, hashes = row
+                last_seq = position
+                written = [] if hashes is None else [(position + i, h) for i, h in enumerate(hashes)]
             if outcome == "replayed":
                 replayed = conn.execute(
                     f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = %s AND seq BETWEEN %s AND %s"
@@ -285,6 +295,13 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, Database):
             stored.append(p.stored(prev_hash, digest, position))
             prev_hash = digest
         return AppendResult(tuple(stored), replayed=False, request_hash=request_hash)
+
+    def database_time(self) -> datetime:
+        """``clock_timestamp()`` of the database (the injected clock of a test store)."""
+        if self._clock is not system_clock:
+            return self._clock()
+        row = self._rows("SELECT clock_timestamp()")[0]
+        return cast(datetime, row[0])
 
     def compare_and_set_metadata(self, game_id: str, key: str, expected: JSON, value: JSON) -> bool:
         """Set ``metadata[key]`` if it equals ``expected`` (jsonb equality), in one statement."""
@@ -328,7 +345,7 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, Database):
         listening = self._listener.ensure_started(min(max(timeout, 0.0), 1.0))
         with self._listener.watch(game_id):
             while True:
-                if self.version(game_id) > after_seq:
+                if self._watched_version(game_id) > after_seq:
                     return True
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
@@ -337,6 +354,22 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, Database):
                 if self._listener.wait(game_id, after_seq, min(remaining, step)):
                     return True
                 listening = self._listener.listening
+
+    def _watched_version(self, game_id: str) -> int:
+        """The game's version, recording it in ``game_watches`` first if the
+        listener has not (so that appends NOTIFY for it: migration 0008).
+        The record and the read are one statement that locks the game row
+        FOR SHARE: an append that was under way either commits first (and
+        this read sees it) or fires its trigger after the record commits."""
+        pid = self._listener.unrecorded_pid(game_id)
+        if pid is None:
+            return self.version(game_id)
+        with self._db.connection() as conn:
+            row = conn.execute(_RECORD_WATCH, (game_id, pid, game_id)).fetchone()
+        self._listener.recorded(game_id, pid)
+        if row is None:
+            raise GameNotFound(game_id)
+        return int(row[0])
 
     def close(self) -> None:
         """Stop the listener thread and close every pooled connection."""

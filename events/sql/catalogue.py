@@ -125,7 +125,10 @@ class SqlCatalogue(SqlDatabase, EventStore):
         check_page(limit)
         d = self.dialect
         rows = self._rows(
-            d.sql(f"SELECT {EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?"),
+            d.sql(
+                f"SELECT {EVENT_COLUMNS} FROM events WHERE position > ? AND {d.readable_position}"
+                " ORDER BY position LIMIT ?"
+            ),
             (after_position, limit),
         )
         return events_from_rows(rows, d)

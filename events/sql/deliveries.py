@@ -61,10 +61,12 @@ class SqlDeliveryLog(SqlDatabase, DeliveryLog):
                 cur.executemany(
                     d.sql(
                         "INSERT INTO webhook_deliveries (delivery_id, webhook_id, game_id, event, body, state,"
-                        " attempts, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?)"
-                        " ON CONFLICT (webhook_id, game_id, event) DO NOTHING"
+                        " attempts, created_at, next_attempt_at, occurrence)"
+                        " VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)"
+                        " ON CONFLICT (webhook_id, game_id, event, occurrence) DO NOTHING"
                     ),
-                    [(x.delivery_id, x.webhook_id, x.game_id, x.event, x.body, stamp, stamp) for x in deliveries],
+                    [(x.delivery_id, x.webhook_id, x.game_id, x.event, x.body, stamp, stamp, x.occurrence)
+                     for x in deliveries],
                 )
             cur.execute(d.sql("UPDATE dispatch_cursors SET position = ? WHERE name = 'webhooks'"), (new_cursor,))
         return True

@@ -56,6 +56,11 @@ class Dialect:
     unlimited: int | None
     #: ``metadata['batch']`` as an SQL expression (matching the index)
     batch_of_game: str
+    #: the condition a global-log reader adds so that it never reads past an
+    #: event that an unfinished transaction may still precede (see
+    #: events/postgres/store.py "Global positions"); SQLite commits one
+    #: writer at a time, in position order, so it needs none
+    readable_position: str = "true"
 
     def sql(self, text: str) -> str:
         """``text`` (``?`` placeholders) in this driver's parameter style."""
@@ -89,6 +94,7 @@ class Dialect:
 POSTGRES = Dialect(
     name="postgres", native_types=True, for_update=" FOR UPDATE", unlimited=None,
     batch_of_game="metadata ->> 'batch'",
+    readable_position="position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16)",
 )
 SQLITE = Dialect(
     name="sqlite", native_types=False, for_update="", unlimited=-1,

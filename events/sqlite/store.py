@@ -34,6 +34,7 @@ from events.deliveries import ClaimedDelivery
 from events.envelope import SealedEvent, number
 from events.migrate import migrate_sqlite
 from events.sql.catalogue import SqlCatalogue, replay
+from events.sql.deadlines import SqlDeadlineIndex
 from events.sql.deliveries import SqlDeliveryLog
 from events.sql.dialect import SQLITE, loads_object
 from events.sql.rows import (
@@ -95,7 +96,7 @@ def _event_rows(sealed: Sequence[SealedEvent], first_position: int) -> list[tupl
     return [(first_position + i, *event_params(e)) for i, e in enumerate(sealed)]
 
 
-class SqliteStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, Database):
+class SqliteStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, Database):
     """The event log, tournaments and delivery log on a SQLite file (see the
     module docs)."""
 
@@ -162,6 +163,10 @@ class SqliteStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, Database):
         return created
 
     # -- writes ------------------------------------------------------------------
+
+    def database_time(self) -> datetime:
+        """The process's clock: with SQLite the process is the database."""
+        return self._clock()
 
     def append(
         self,

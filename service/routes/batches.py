@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from flask import Blueprint, Response, current_app, json, request, url_for
+from flask import Blueprint, Response, current_app, request, url_for
 
-from domain.core import STATUS_FINISHED, STATUSES
+from domain.core import STATUSES
 from service.auth import organiser_caller
-from service.batches import BatchService, TableSpec, results_csv
+from service.batches import ENDED, BatchService, TableResult, TableSpec, results_csv
 from service.ratelimit import limits
-from service.routes.edge import authorization, json_body
+from service.routes.edge import authorization, creation_key, json_body
 from service.runtime import runtime
 from service.schemas.tournament import (
     BatchCreatedSchema,
@@ -23,6 +23,7 @@ from service.schemas.tournament import (
     CreateBatchSchema,
     ResultsQuerySchema,
 )
+from service.text import json_text
 
 bp = Blueprint("batches", __name__, url_prefix="/v1")
 
@@ -38,18 +39,22 @@ def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
     organiser = organiser_caller(runtime().store, authorization())
     data = CreateBatchSchema().load(json_body())
     tables = [
-        TableSpec(tuple(p["name"] for p in t["players"]), t["seed"], t["start_seat"], t["open_deal"]) for t in data["tables"]
+        TableSpec(tuple(p["name"] for p in t["players"]), t["seed"], t["start_seat"], t["open_deal"],
+                  t["time_control"] if t["time_control"] is not None else data["time_control"])
+        for t in data["tables"]
     ]
     service = _service()
-    service.check_size(len(tables))
-    limits(current_app).charge_creation(len(tables), organiser.organiser_id)  # every game of it counts
-    created = service.create(organiser, data["type"], tables, data["name"])
+    key = creation_key(runtime().settings, "batch", data, organiser.organiser_id)
+    if key is None or service.created_with(organiser, key) is None:  # a retry creates nothing: not charged
+        service.check_size(len(tables))
+        limits(current_app).charge_creation(len(tables), organiser.organiser_id)  # every game of it counts
+    created = service.create(organiser, data["type"], tables, data["name"], key)
     games = [
         {
             "table": index,
             "id": game.game_id,
             "status": game.status,
-            "version": len(game.events),
+            "version": game.version,
             "seed_commitment": game.metadata["seed_commitment"],
             "seed_source": game.metadata["seed_source"],
             "open_deal": game.metadata["open_deal"],
@@ -105,7 +110,7 @@ def get_batch(batch_id: str) -> dict[str, Any]:
         "name": batch.name,
         "type": batch.game_type,
         "created_at": batch.created_at,
-        "finished": all(r.status == STATUS_FINISHED for r in records),
+        "finished": all(r.status in ENDED for r in records),
         "status_counts": {status: counts.get(status, 0) for status in STATUSES},
         "games": [
             {
@@ -135,13 +140,13 @@ def batch_results(batch_id: str) -> Response:
         and request.accept_mimetypes["text/csv"] > request.accept_mimetypes["application/json"]
     )
     if wants_csv:
-        resp = Response(results_csv(batch.batch_id, tables), mimetype="text/csv")
-        resp.headers["Content-Disposition"] = f'attachment; filename="batch-{batch.batch_id}-results.csv"'
+        resp = _csv(batch.batch_id, tables)
+        resp.vary.add("Accept")
         return resp
     body = {
         "batch": batch.batch_id,
         "type": batch.game_type,
-        "finished": all(t.status == STATUS_FINISHED for t in tables),
+        "finished": all(t.status in ENDED for t in tables),
         "tables": [
             {
                 "table": t.table,
@@ -157,6 +162,7 @@ def batch_results(batch_id: str) -> Response:
                         "rank": p.rank,
                         "winner": p.winner,
                         "completed_tickets": p.completed_tickets,
+                        "standing": p.standing,
                     }
                     for p in t.players
                 ],
@@ -164,4 +170,21 @@ def batch_results(batch_id: str) -> Response:
             for t in tables
         ],
     }
-    return Response(json.dumps(BatchResultsSchema().dump(body)), mimetype="application/json")
+    resp = Response(json_text(BatchResultsSchema().dump(body)), mimetype="application/json")
+    resp.vary.add("Accept")
+    return resp
+
+
+@bp.get("/batches/<batch_id>/results.csv")
+def batch_results_csv(batch_id: str) -> Response:
+    """The results as CSV whatever ``Accept`` says (one format per operation,
+    for generated clients)."""
+    organiser = organiser_caller(runtime().store, authorization())
+    batch, tables = _service().results(organiser, batch_id)
+    return _csv(batch.batch_id, tables)
+
+
+def _csv(batch_id: str, tables: tuple[TableResult, ...]) -> Response:
+    resp = Response(results_csv(batch_id, tables), mimetype="text/csv")
+    resp.headers["Content-Disposition"] = f'attachment; filename="batch-{batch_id}-results.csv"'
+    return resp

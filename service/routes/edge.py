@@ -9,7 +9,10 @@ from typing import Any
 
 from flask import Flask, Response, request
 
+from service.config import Settings
+from service.creation_keys import CreationKey, check_key, request_hash
 from service.errors import InvalidRequest, UnsupportedMediaType
+from service.keys import creation_secret
 from service.text import has_control_characters, header_has_control_characters
 
 #: The deepest JSON body accepted; real bodies (a batch) are 5 levels deep,
@@ -39,9 +42,8 @@ def json_body() -> Any:
         raise InvalidRequest("a JSON body is required")
     mimetype = request.mimetype
     if mimetype != "application/json" and not mimetype.endswith("+json"):
-        raise UnsupportedMediaType(
-            f"the body must be sent as Content-Type: application/json, not {mimetype or 'nothing'!r}"
-        )
+        sent = f"not {mimetype!r}" if mimetype else "and this request had no Content-Type header"
+        raise UnsupportedMediaType(f"the body must be sent as Content-Type: application/json, {sent}")
     try:
         body = request.get_json(force=True)
     except RecursionError as e:
@@ -84,6 +86,16 @@ def _check_json(body: Any) -> None:
             pending.append((item, f"{prefix}.{key}" if prefix else key, depth + 1))
 
 
+def creation_key(settings: Settings, kind: str, body: Any, scope: str) -> CreationKey | None:
+    """The ``Idempotency-Key`` of a creating POST, bound to its scope (the
+    organiser, or ``""``) and to ``body`` as the server read it; None without
+    one (:mod:`service.creation_keys`)."""
+    key = check_key(request.headers.get("Idempotency-Key"))
+    if key is None:
+        return None
+    return CreationKey(creation_secret(settings), scope, key, request_hash(kind, body))
+
+
 def authorization() -> str | None:
     """The ``Authorization`` header, as sent (``service.auth`` reads it)."""
     return request.headers.get("Authorization")
@@ -105,17 +117,91 @@ def _refuse_control_characters() -> None:
 
 def _protect(resp: Response) -> Response:
     """Headers on every answer: no content sniffing, no framing by another
-    site, and no caching of an answer that carries a secret."""
+    site, no caching of an answer that carries a secret, no shared caching
+    of an answer to a token, and the challenge of a 401."""
     resp.headers["X-Content-Type-Options"] = "nosniff"
     resp.headers["X-Frame-Options"] = "DENY"
     resp.headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
     if request.endpoint in SECRET_ENDPOINTS:
         resp.headers["Cache-Control"] = "no-store"
+    elif "Authorization" in request.headers:
+        # What a token sees is that token's: a shared cache must not keep it
+        # for the next caller (RFC 9111 section 5.2.2.7).
+        current = resp.headers.get("Cache-Control")
+        if current is None:
+            resp.headers["Cache-Control"] = "private, no-cache"
+        elif "private" not in current and "no-store" not in current:
+            resp.headers["Cache-Control"] = f"private, {current}"
+    if resp.status_code == 401:
+        # RFC 9110 section 11.6.1: a 401 names the scheme it wants.
+        resp.headers["WWW-Authenticate"] = f'Bearer realm="{REALM}"'
     return resp
 
 
-def install(app: Flask) -> None:
+#: the realm named by ``WWW-Authenticate`` on a 401
+REALM = "cablecar"
+
+#: what a cross-origin page may send and read (CORS, when origins are allowed)
+CORS_METHODS = "GET, POST, DELETE, OPTIONS"
+CORS_REQUEST_HEADERS = "Authorization, Content-Type, Idempotency-Key, If-None-Match, Last-Event-ID, Accept"
+CORS_EXPOSED_HEADERS = (
+    "ETag, Location, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate"
+)
+#: how long a browser may keep a preflight's answer (seconds)
+CORS_MAX_AGE = "600"
+
+
+def cors_origins(setting: str) -> frozenset[str]:
+    """The origins ``CABLECAR_CORS_ORIGINS`` allows (``*`` for any); empty: CORS is off."""
+    return frozenset(o.strip().rstrip("/") for o in setting.split(",") if o.strip())
+
+
+class _Cors:
+    """CORS for the origins allowed: preflights answered before any route
+    (they carry no token), the allowing headers on every answer to an
+    allowed origin.  Tokens travel in ``Authorization``, never in cookies,
+    so credentials are not allowed and ``*`` is safe to send."""
+
+    def __init__(self, origins: frozenset[str]) -> None:
+        self.origins = origins
+
+    def _allowed(self) -> str | None:
+        origin = request.headers.get("Origin")
+        if origin is None:
+            return None
+        if "*" in self.origins:
+            return "*"
+        return origin if origin.rstrip("/") in self.origins else None
+
+    def preflight(self) -> Response | None:
+        if request.method != "OPTIONS" or "Access-Control-Request-Method" not in request.headers:
+            return None
+        resp = Response(status=204)
+        if self._allowed() is not None:
+            resp.headers["Access-Control-Allow-Methods"] = CORS_METHODS
+            resp.headers["Access-Control-Allow-Headers"] = CORS_REQUEST_HEADERS
+            resp.headers["Access-Control-Max-Age"] = CORS_MAX_AGE
+        return resp
+
+    def headers(self, resp: Response) -> Response:
+        allowed = self._allowed()
+        if allowed is not None:
+            resp.headers["Access-Control-Allow-Origin"] = allowed
+            resp.headers["Access-Control-Expose-Headers"] = CORS_EXPOSED_HEADERS
+        if allowed != "*":
+            resp.vary.add("Origin")
+        return resp
+
+
+def install(app: Flask, cors: str = "") -> None:
     """Check every request's path, query and headers before its route runs,
-    and give every answer (errors included) the protective headers."""
+    and give every answer (errors included) the protective headers; with
+    ``cors`` origins (``CABLECAR_CORS_ORIGINS``), answer CORS preflights and
+    let those origins read the answers."""
+    origins = cors_origins(cors)
+    if origins:
+        policy = _Cors(origins)
+        app.before_request(policy.preflight)
+        app.after_request(policy.headers)
     app.before_request(_refuse_control_characters)
     app.after_request(_protect)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -17,6 +18,7 @@ from service.schemas.action_bodies import action_bodies
 from service.schemas.responses import GameTypesSchema, HealthSchema
 
 bp = Blueprint("meta", __name__)
+log = logging.getLogger("cablecar.health")
 
 SERVICE_VERSION = "0.1.0"
 
@@ -35,7 +37,7 @@ def openapi_dict() -> dict[str, Any]:
     return data
 
 
-@bp.get("/v1/games-types")
+@bp.get("/v1/game-types")
 def game_types() -> dict[str, Any]:
     """The game types this server plays, each with its action bodies (all derived
     from the game definitions)."""
@@ -53,6 +55,21 @@ def game_types() -> dict[str, Any]:
         for g in all_games()
     ]
     return GameTypesSchema().dump({"types": types})
+
+
+@bp.get("/v1/games-types")
+def game_types_deprecated() -> Response:
+    """The path of the first releases, kept answering (deprecated)."""
+    resp = Response(_json_text(game_types()), mimetype="application/json")
+    resp.headers["Deprecation"] = "true"
+    resp.headers["Link"] = '</v1/game-types>; rel="successor-version"'
+    return resp
+
+
+def _json_text(body: Any) -> str:
+    from flask import json
+
+    return json.dumps(body)
 
 
 @bp.get("/v1/boards/<type_id>")
@@ -73,7 +90,9 @@ def health() -> tuple[dict[str, Any], int]:
         rt.store.ping()
         store = {"backend": backend, "ok": True, "detail": "reachable"}
     except StoreError as e:
-        store = {"backend": backend, "ok": False, "detail": f"unreachable: {e}"}
+        # The error may name the database's host and port: the log has it, the public answer does not.
+        log.warning("health: the event store is unreachable: %s", e)
+        store = {"backend": backend, "ok": False, "detail": "unreachable (the server log says why)"}
     cache_health = rt.cache.health()
     cache = {"backend": cache_health.backend, "ok": cache_health.ok, "detail": cache_health.detail}
     if not store["ok"]:

@@ -10,7 +10,7 @@ from flask import Blueprint
 from service.auth import organiser_caller
 from service.errors import Forbidden
 from service.organisers import OrganiserService
-from service.routes.edge import authorization, json_body
+from service.routes.edge import authorization, creation_key, json_body
 from service.runtime import runtime
 from service.schemas.tournament import CreateOrganiserSchema, OrganiserCreatedSchema, OrganiserSchema
 
@@ -27,7 +27,7 @@ def create_organiser() -> tuple[dict[str, Any], int]:
             "organisers are created by the operator here (cablecar organiser create NAME)"
         )
     data = CreateOrganiserSchema().load(json_body())
-    created = OrganiserService(rt.store).create(data["name"])
+    created = OrganiserService(rt.store).create(data["name"], creation_key(rt.settings, "organiser", data, ""))
     body = {
         "id": created.record.organiser_id,
         "name": created.record.name,

@@ -9,21 +9,37 @@ from flask import Blueprint, Response, request
 
 from service.records import audit_game, export_game
 from service.runtime import runtime
+from service.text import json_text
 
 bp = Blueprint("records", __name__, url_prefix="/v1")
 
 
 @bp.get("/games/<game_id>/export")
 def export(game_id: str) -> Response:
-    """The complete record of a finished game, as JSON or NDJSON."""
+    """The complete record of a finished game, as JSON or (``Accept``) NDJSON."""
     header, events = export_game(runtime().queries, game_id)
     best = request.accept_mimetypes.best_match(["application/json", "application/x-ndjson"])
     if best == "application/x-ndjson" and request.accept_mimetypes["application/x-ndjson"] > \
             request.accept_mimetypes["application/json"]:
-        lines = [json.dumps({"kind": "header", **header}, separators=(",", ":"))]
-        lines += [json.dumps({"kind": "event", **e}, separators=(",", ":")) for e in events]
-        return Response("\n".join(lines) + "\n", mimetype="application/x-ndjson")
-    return Response(json.dumps({**header, "events": events}), mimetype="application/json")
+        resp = _ndjson(header, events)
+    else:
+        resp = Response(json_text({**header, "events": events}), mimetype="application/json")
+    resp.vary.add("Accept")
+    return resp
+
+
+@bp.get("/games/<game_id>/export.ndjson")
+def export_ndjson(game_id: str) -> Response:
+    """The complete record of a finished game as NDJSON, whatever ``Accept`` says
+    (one format per operation, for generated clients)."""
+    header, events = export_game(runtime().queries, game_id)
+    return _ndjson(header, events)
+
+
+def _ndjson(header: dict[str, Any], events: list[dict[str, Any]]) -> Response:
+    lines = [json.dumps({"kind": "header", **header}, separators=(",", ":"))]
+    lines += [json.dumps({"kind": "event", **e}, separators=(",", ":")) for e in events]
+    return Response("\n".join(lines) + "\n", mimetype="application/x-ndjson")
 
 
 @bp.get("/games/<game_id>/audit")

@@ -12,7 +12,7 @@ from events.deliveries import DeliveryRecord
 from events.tournaments import WebhookRecord
 from service.auth import organiser_caller
 from service.organisers import OrganiserService
-from service.routes.edge import authorization, json_body
+from service.routes.edge import authorization, creation_key, json_body
 from service.runtime import runtime
 from service.schemas.tournament import (
     CreateWebhookSchema,
@@ -74,7 +74,8 @@ def create_webhook() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Register a webhook; the signing secret is shown only in this answer."""
     organiser = organiser_caller(runtime().store, authorization())
     data = CreateWebhookSchema().load(json_body())
-    hook = _service().register_webhook(organiser, data["url"], data["events"], data["batch"])
+    key = creation_key(runtime().settings, "webhook", data, organiser.organiser_id)
+    hook = _service().register_webhook(organiser, data["url"], data["events"], data["batch"], key)
     location = url_for("webhooks.get_webhook", webhook_id=hook.webhook_id)
     return (
         WebhookCreatedSchema().dump({**webhook_json(hook), "secret": hook.secret}),

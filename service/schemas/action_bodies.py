@@ -1,7 +1,7 @@
 """The action bodies of a game, as JSON Schema, derived from its moves.
 
 This is the one translation of :mod:`domain.body` shapes into JSON Schema.
-``GET /v1/games-types`` lists it for clients, and a test holds the
+``GET /v1/game-types`` lists it for clients, and a test holds the
 hand-written ``openapi.yaml`` to it, so the spec cannot drift from the rules.
 Only the action's own fields are described here; ``type`` and
 ``expected_version`` belong to every body (:data:`domain.body.ENVELOPE_KEYS`).

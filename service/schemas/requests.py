@@ -6,6 +6,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from domain.core import STATUSES
 from service.text import has_control_characters, name_problem
 
 
@@ -74,15 +75,17 @@ class CreateGameSchema(PlayersSchema):
     """Body of ``POST /v1/games``."""
 
     type = fields.String(required=True, validate=validate.Length(min=1, max=40))
-    seed = fields.String(load_default=None, validate=SEED)
+    seed = fields.String(load_default=None, allow_none=True, validate=SEED)
     open_deal = StrictBoolean(load_default=False)
     start_seat = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=7))
+    # its fields and bounds are the domain's to check (domain.clocks.parse_time_control)
+    time_control = fields.Dict(load_default=None, allow_none=True)
 
 
 class ListGamesQuerySchema(Schema):
     """Query of ``GET /v1/games``."""
 
-    status = fields.String(load_default=None, validate=validate.OneOf(["setup", "playing", "last_round", "finished"]))
+    status = fields.String(load_default=None, validate=validate.OneOf(list(STATUSES)))
     type = fields.String(load_default=None, validate=validate.Length(min=1, max=40))
     batch = fields.String(load_default=None, validate=validate.Length(min=1, max=80))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
@@ -95,9 +98,23 @@ class ViewQuerySchema(Schema):
     at = fields.Integer(load_default=None, validate=validate.Range(min=1, max=MAX_INT))
 
 
-class EventsQuerySchema(Schema):
-    """Query of ``GET /v1/games/{id}/events``."""
+class SeqCursor(fields.Field):
+    """A cursor of a list numbered from 0 (the events after a seq, the legal
+    actions from an offset): opaque to clients, digits to the server; an
+    integer sent by an older client is the same cursor."""
 
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        text = str(value)
+        if not text.isascii() or not text.isdigit() or len(text) > 16 or int(text) > MAX_INT:
+            raise ValidationError("not a cursor returned by this listing")
+        return int(text)
+
+
+class EventsQuerySchema(Schema):
+    """Query of ``GET /v1/games/{id}/events`` (``after`` is the deprecated
+    alias of ``cursor``)."""
+
+    cursor = SeqCursor(load_default=None)
     after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INT))
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
@@ -113,4 +130,4 @@ class LegalActionsQuerySchema(Schema):
     well over 100,000 legal tile pairs, so the list is paged)."""
 
     limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=10000))
-    cursor = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INT))
+    cursor = SeqCursor(load_default=0)

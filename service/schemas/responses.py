@@ -42,7 +42,7 @@ class GameTypeSchema(Schema):
 
 
 class GameTypesSchema(Schema):
-    """``GET /v1/games-types``."""
+    """``GET /v1/game-types``."""
 
     types = fields.List(fields.Nested(GameTypeSchema), required=True)
 
@@ -72,6 +72,7 @@ class GameCreatedSchema(NewGameSchema):
     """``POST /v1/games`` answer: the only time tokens are shown."""
 
     type = fields.String(required=True)
+    time_control = fields.Dict(required=True)
 
 
 class SeatSchema(Schema):
@@ -147,7 +148,8 @@ class EventsPageSchema(Schema):
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
     events = fields.List(fields.Nested(EventSchema), required=True)
-    next_after = fields.Integer(allow_none=True, required=True)
+    next_cursor = fields.String(allow_none=True, required=True)
+    next_after = fields.Integer(allow_none=True, required=True)  # deprecated alias of next_cursor
 
 
 class LegalActionsSchema(Schema):
@@ -157,7 +159,7 @@ class LegalActionsSchema(Schema):
     version = fields.Integer(required=True)
     seat = fields.Integer(required=True)
     total = fields.Integer(required=True)
-    next_cursor = fields.Integer(allow_none=True, required=True)
+    next_cursor = fields.String(allow_none=True, required=True)
     actions = fields.List(fields.Dict(), required=True)
 
 

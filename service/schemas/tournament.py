@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from domain.forfeits import STANDINGS
 from service.schemas.requests import LABEL, SEED, PlayersSchema, StrictBoolean
 from service.schemas.responses import NewGameSchema
 from service.webhooks.signing import WEBHOOK_EVENTS
@@ -22,9 +23,11 @@ class CreateOrganiserSchema(Schema):
 
 class TableInSchema(PlayersSchema):
     """One table of a new batch (the fields of ``POST /v1/games`` but ``type``)."""
-    seed = fields.String(load_default=None, validate=SEED)
+    seed = fields.String(load_default=None, allow_none=True, validate=SEED)
     open_deal = StrictBoolean(load_default=False)
     start_seat = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=7))
+    # this table's time control (default: the batch's); checked by domain.clocks
+    time_control = fields.Dict(load_default=None, allow_none=True)
 
 
 class CreateBatchSchema(Schema):
@@ -34,7 +37,9 @@ class CreateBatchSchema(Schema):
     tables = fields.List(
         fields.Nested(TableInSchema), required=True, validate=validate.Length(min=1)
     )
-    name = fields.String(load_default=None, validate=LABEL)
+    name = fields.String(load_default=None, allow_none=True, validate=LABEL)
+    # every table's time control unless the table names its own
+    time_control = fields.Dict(load_default=None, allow_none=True)
 
 
 class CreateWebhookSchema(Schema):
@@ -43,7 +48,7 @@ class CreateWebhookSchema(Schema):
     url = fields.Url(
         required=True, schemes={"http", "https"}, require_tld=False, validate=validate.Length(max=2000)
     )
-    batch = fields.String(load_default=None, validate=ID)
+    batch = fields.String(load_default=None, allow_none=True, validate=ID)
     events = fields.List(
         fields.String(validate=validate.OneOf(WEBHOOK_EVENTS)),
         load_default=lambda: list(WEBHOOK_EVENTS),
@@ -160,6 +165,7 @@ class PlayerResultSchema(Schema):
     rank = fields.Integer(allow_none=True, required=True)
     winner = fields.Boolean(required=True)
     completed_tickets = fields.Integer(allow_none=True, required=True)
+    standing = fields.String(required=True, validate=validate.OneOf(STANDINGS))
 
 
 class TableResultSchema(Schema):

@@ -39,11 +39,13 @@ import functools
 import logging
 import threading
 import uuid
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from domain.core import JSON, STATUS_FINISHED
+from domain.core import JSON, STATUS_CANCELLED, STATUS_FINISHED
+from domain.forfeits import STANDING_RESIGNED, STANDING_TIMED_OUT, SeatResigned, SeatTimedOut
 from events.database import Database
 from events.deliveries import AttemptOutcome, ClaimedDelivery, NewDelivery
 from events.store import GameRecord, StoredEvent, StoreError
@@ -51,8 +53,18 @@ from events.timestamps import Clock, format_timestamp, system_clock
 from events.tournaments import WebhookRecord
 from service.queries import GameQueries
 from service.webhooks.policy import DispatchPolicy
-from service.webhooks.signing import GAME_FINISHED, GAME_STARTED, delivery_body, delivery_headers
+from service.webhooks.signing import (
+    GAME_CANCELLED,
+    GAME_FINISHED,
+    GAME_SEAT_OUT,
+    GAME_STARTED,
+    delivery_body,
+    delivery_headers,
+)
 from service.webhooks.transport import Sender, http_send
+
+#: the stored event types of a seat going out, and the standing each gives
+SEAT_OUT_EVENTS = {SeatResigned.TYPE: STANDING_RESIGNED, SeatTimedOut.TYPE: STANDING_TIMED_OUT}
 
 log = logging.getLogger("cablecar.webhooks")
 
@@ -120,10 +132,13 @@ class WebhookDispatcher:
         # game in this page (maybe the one that finished it) can matter.
         last: dict[str, StoredEvent] = {}
         first: dict[str, StoredEvent] = {}
+        out: dict[str, list[StoredEvent]] = defaultdict(list)
         for event in events:
             last[event.game_id] = event
             if event.seq == 1:
                 first[event.game_id] = event
+            if event.type in SEAT_OUT_EVENTS:
+                out[event.game_id].append(event)
         webhooks: dict[str, tuple[WebhookRecord, ...]] = {}
         deliveries: list[NewDelivery] = []
         for game_id, final in last.items():
@@ -136,12 +151,13 @@ class WebhookDispatcher:
             occurred: list[tuple[str, StoredEvent]] = []
             if game_id in first:
                 occurred.append((GAME_STARTED, first[game_id]))
-            if record.status == STATUS_FINISHED and final.seq == record.version:
-                occurred.append((GAME_FINISHED, final))
+            occurred += [(GAME_SEAT_OUT, e) for e in out[game_id]]
+            if final.seq == record.version and record.status in (STATUS_FINISHED, STATUS_CANCELLED):
+                occurred.append((GAME_FINISHED if record.status == STATUS_FINISHED else GAME_CANCELLED, final))
             for kind, event in occurred:
                 for hook in webhooks[organiser]:
                     if self._wants(hook, kind, event, record):
-                        deliveries.append(self._new_delivery(hook, kind, record, created_at))
+                        deliveries.append(self._new_delivery(hook, kind, record, created_at, event))
         return deliveries
 
     @staticmethod
@@ -153,12 +169,16 @@ class WebhookDispatcher:
         )
 
     def _new_delivery(
-        self, hook: WebhookRecord, kind: str, record: GameRecord, created_at: str
+        self, hook: WebhookRecord, kind: str, record: GameRecord, created_at: str, event: StoredEvent
     ) -> NewDelivery:
         delivery_id = uuid.uuid4().hex
         result = self._result(record) if kind == GAME_FINISHED else None
-        body = delivery_body(delivery_id, kind, created_at, record, result)
-        return NewDelivery(delivery_id, hook.webhook_id, record.game_id, kind, body)
+        seat_out = None
+        if kind == GAME_SEAT_OUT:
+            seat_out = {"seat": event.payload.get("seat"), "standing": SEAT_OUT_EVENTS[event.type], "seq": event.seq}
+        body = delivery_body(delivery_id, kind, created_at, record, result, seat_out)
+        occurrence = event.seq if kind == GAME_SEAT_OUT else 0
+        return NewDelivery(delivery_id, hook.webhook_id, record.game_id, kind, body, occurrence)
 
     def _result(self, record: GameRecord) -> JSON | None:
         try:

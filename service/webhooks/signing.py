@@ -14,7 +14,11 @@ from events.store import GameRecord
 #: The event types a webhook can subscribe to.
 GAME_STARTED = "game.started"
 GAME_FINISHED = "game.finished"
-WEBHOOK_EVENTS = (GAME_STARTED, GAME_FINISHED)
+#: a seat resigned or timed out (one delivery per seat; the game may go on)
+GAME_SEAT_OUT = "game.seat_out"
+#: the host cancelled the game
+GAME_CANCELLED = "game.cancelled"
+WEBHOOK_EVENTS = (GAME_STARTED, GAME_FINISHED, GAME_SEAT_OUT, GAME_CANCELLED)
 USER_AGENT = "cablecar-webhooks/1"
 
 
@@ -30,11 +34,14 @@ def signature_matches(secret: str, body: bytes, header: str | None) -> bool:
 
 
 def delivery_body(
-    delivery_id: str, event: str, created_at: str, record: GameRecord, result: JSON | None
+    delivery_id: str, event: str, created_at: str, record: GameRecord, result: JSON | None,
+    seat_out: JSON | None = None,
 ) -> str:
     """The JSON text of a delivery (sent, and signed, byte for byte the same on
     every attempt): ``{id, type, created_at, game: {id, type, status, batch,
-    result?}}``; ``result`` only for a finished game."""
+    result?}, seat?}``; ``result`` only for a finished game (each seat's
+    ``standing`` in it), ``seat`` (``{"seat", "standing", "seq"}``) only for
+    ``game.seat_out``."""
     game: dict[str, JSON] = {
         "id": record.game_id,
         "type": record.game_type,
@@ -43,7 +50,9 @@ def delivery_body(
     }
     if result is not None:
         game["result"] = result
-    body = {"id": delivery_id, "type": event, "created_at": created_at, "game": game}
+    body: dict[str, JSON] = {"id": delivery_id, "type": event, "created_at": created_at, "game": game}
+    if seat_out is not None:
+        body["seat"] = seat_out
     return json.dumps(body, separators=(",", ":"), ensure_ascii=False)
 
 

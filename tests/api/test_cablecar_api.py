@@ -80,7 +80,7 @@ def test_lay_tiles_paging_and_refusals(client: FlaskClient) -> None:
     game = create(client, "cable-car", 2, seed="lay")
     page = client.get(f"/v1/games/{game['id']}/legal-actions?limit=5",
                       headers=auth(game["seats"][0]["token"])).get_json()
-    assert page["total"] > 1000 and page["next_cursor"] == 5 and len(page["actions"]) == 5
+    assert page["total"] > 1000 and page["next_cursor"] == "5" and len(page["actions"]) == 5
     page2 = client.get(f"/v1/games/{game['id']}/legal-actions?limit=5&cursor=5",
                        headers=auth(game["seats"][0]["token"])).get_json()
     assert page2["actions"] != page["actions"]

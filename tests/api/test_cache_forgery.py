@@ -20,6 +20,7 @@ from flask.testing import FlaskClient
 
 from service.app import create_app
 from service.config import Settings
+from service.statecodec import FORMAT
 from tests.api.conftest import create
 
 pytestmark = pytest.mark.redis
@@ -91,7 +92,7 @@ def test_a_pickle_in_redis_is_never_run(client: FlaskClient, app: Flask, redis_u
     old_key = hashlib.sha256(f"cablecar-cache:None:{redis_url}".encode()).digest()
     forgeries = [
         version_part + hmac.new(old_key, version_part + body, hashlib.sha256).digest() + body,
-        version_part + b"01" + bytes(32) + body,  # today's layout, a made-up signature
+        version_part + b"%02d" % FORMAT + bytes(32) + body,  # today's layout, a made-up signature
     ]
     for forged in forgeries:
         _redis(app).set(_key(game), forged)
@@ -143,8 +144,8 @@ def test_a_forged_entry_ahead_of_the_game_does_not_block_the_cache(client: Flask
     game = create(client, players=2, seed="ahead")
     seen = _looked_at(client, game)
     redis = _redis(app)
-    mine = f"{seen['version']:08d}01".encode()
-    redis.set(_key(game), b"99999999" + b"01" + bytes(32) + b'["ttr-sf",[]]')
+    mine = f"{seen['version']:08d}{FORMAT:02d}".encode()
+    redis.set(_key(game), b"99999999" + b"%02d" % FORMAT + bytes(32) + b'["ttr-sf",[],[]]')
     assert _looked_at(client, game) == seen and _rejected(app) == 1
     assert redis.get(_key(game)).startswith(mine)
     # claiming another format (as another release would) it is not ours to judge, but no obstacle

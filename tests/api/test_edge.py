@@ -49,6 +49,9 @@ def test_bodies_not_sent_as_json_are_refused_with_415(client: FlaskClient, conte
     resp = client.post("/v1/games", data=json.dumps(GAME), headers=headers)
     assert resp.status_code == 415 and resp.mimetype == "application/problem+json"
     assert resp.get_json()["code"] == "unsupported_media_type"
+    # the answer names the content type that was sent, not "a JSON body is required"
+    sent = repr(content_type.split(";")[0]) if content_type else "no Content-Type header"
+    assert sent in resp.get_json()["detail"] and "application/json" in resp.get_json()["detail"]
     assert client.get("/v1/games").get_json()["games"] == []  # nothing written
     assert client.post("/v1/games", data=json.dumps(GAME), content_type="application/merge-patch+json"
                        ).status_code == 201
@@ -105,3 +108,25 @@ def test_names_are_trimmed(client: FlaskClient) -> None:
     assert resp.status_code == 400  # a tab is a control character
     resp = client.post("/v1/games", json={"type": "ttr-sf", "players": [{"name": "  Ada "}, {"name": "Bo"}]})
     assert resp.status_code == 201 and [s["name"] for s in resp.get_json()["seats"]] == ["Ada", "Bo"]
+
+
+def test_every_json_answer_is_written_one_way(client: FlaskClient) -> None:
+    """Compact, ending in a new line: dicts Flask writes, views, problems, exports, results."""
+    from service.text import json_text
+    from tests.api.conftest import play_to_end
+
+    org = client.post("/v1/organisers", json={"name": "Style"}).get_json()
+    batch = client.post("/v1/batches", json={"type": "ttr-sf", "tables": [{"players": GAME["players"]}]},
+                        headers=auth(org["token"])).get_json()
+    game = batch["games"][0]
+    play_to_end(client, game)
+    answers = [
+        client.get("/v1/health"),
+        client.get(f"/v1/games/{game['id']}"),
+        client.get("/v1/games/nope"),
+        client.get(f"/v1/games/{game['id']}/export"),
+        client.get(f"/v1/batches/{batch['id']}/results", headers=auth(org["token"])),
+        client.get("/v1/games"),
+    ]
+    for resp in answers:
+        assert resp.get_data(as_text=True) == json_text(resp.get_json()), resp.request.path

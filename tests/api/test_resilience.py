@@ -3,6 +3,7 @@ but correct), rate limiting (429 with Retry-After), and the cache itself."""
 
 from __future__ import annotations
 
+import json
 import socket
 import uuid
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 
 import events
+from domain.clocks import NO_TIME_CONTROL, Clocks
 from domain.core import GameConfig, replay
 from domain.registry import GAMES
 from events.store import StoreUnavailable
@@ -20,6 +22,7 @@ from service.cache import InProcessCache, LayeredCache, RedisCache
 from service.config import Settings
 from service.lru import LRU
 from service.queries import LEGAL_MEMO_MIN, GameQueries, Loaded
+from service.statecodec import Snapshot
 from tests.api.conftest import act, create, finish_setup, view
 
 
@@ -49,7 +52,7 @@ def _closed_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_store_down_gives_503_and_writes_nothing(tmp_path: Path) -> None:
+def test_store_down_gives_503_and_writes_nothing(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     store = FlakyStore(events.open_store(None, tmp_path))
     app = create_app(Settings(data_dir=str(tmp_path)), store=store)  # type: ignore[arg-type]
     client = app.test_client()
@@ -58,6 +61,9 @@ def test_store_down_gives_503_and_writes_nothing(tmp_path: Path) -> None:
     store.down = True
     health = client.get("/v1/health")
     assert health.status_code == 503 and health.get_json()["status"] == "unavailable"
+    # why is logged, not told to the public (a real error names the database's address)
+    assert "connection refused (test)" not in health.get_data(as_text=True)
+    assert "connection refused (test)" in caplog.text
     resp = act(client, game, v["active_seats"][0], {"type": "draw_card", "source": "deck"})
     assert resp.status_code == 503 and resp.get_json()["code"] == "unavailable"
     assert resp.headers["Retry-After"]
@@ -75,6 +81,7 @@ def test_dead_redis_degrades_but_answers_correctly(tmp_path: Path) -> None:
     health = client.get("/v1/health").get_json()
     assert health["status"] == "degraded" and health["cache"]["backend"] == "redis"
     assert health["cache"]["ok"] is False
+    assert "127.0.0.1" not in json.dumps(health)
     game = create(client)
     v = finish_setup(client, game)
     resp = act(client, game, v["active_seats"][0], {"type": "draw_card", "source": "deck"})
@@ -166,14 +173,20 @@ def test_the_legal_action_memo_keeps_only_long_lists() -> None:
         computed.append(state)
         return ["a"] * state
 
-    definition = SimpleNamespace(legal_actions=legal_actions)
+    definition = SimpleNamespace(sendable=legal_actions)
     queries = GameQueries(store=None, cache=None)  # type: ignore[arg-type]  # the memo needs neither
     record = SimpleNamespace(game_id="g")
-    short = Loaded(record, definition, 2, 1)  # type: ignore[arg-type]
-    long = Loaded(record, definition, LEGAL_MEMO_MIN, 2)  # type: ignore[arg-type]
+    short = Loaded(record, definition, 2, 1, None)  # type: ignore[arg-type]
+    long = Loaded(record, definition, LEGAL_MEMO_MIN, 2, None)  # type: ignore[arg-type]
     for loaded in (short, short, long, long):
         assert len(queries.legal_actions(loaded, 0)) == loaded.state
     assert computed == [2, 2, LEGAL_MEMO_MIN]  # the short list computed each time, the long one kept
+
+
+def _snapshot(game: Any, players: tuple[str, ...], seed: str) -> Snapshot:
+    """What the cache keeps of a new game: its state and its clocks."""
+    state = replay(game, game.setup(GameConfig(players=players, seed=seed)))
+    return Snapshot(state, Clocks.start(NO_TIME_CONTROL, len(players), game.moment(state, 0.0)))
 
 
 @pytest.mark.redis
@@ -187,8 +200,8 @@ def test_redis_cache_signed_entries(tmp_path: Path) -> None:
         pytest.skip("no test Redis")
     # the cache holds states of registered games only (data, never pickles)
     ttr = GAMES["ttr-sf"]
-    two = replay(ttr, ttr.setup(GameConfig(players=("a", "b"), seed="two")))
-    three = replay(ttr, ttr.setup(GameConfig(players=("a", "b", "c"), seed="three")))
+    two = _snapshot(ttr, ("a", "b"), "two")
+    three = _snapshot(ttr, ("a", "b", "c"), "three")
     cache = RedisCache(url, b"k1")
     key = f"test-{uuid.uuid4().hex}"  # the test Redis may be shared by other checkouts
     cache.put(key, 3, three)

@@ -174,7 +174,7 @@ def test_a_batch_is_followed_game_by_game(client: FlaskClient) -> None:
         (1, created["games"][1]["id"]),
     ]
     assert [g["status"] for g in status["games"]] == ["setup", "finished"]
-    assert status["status_counts"] == {"setup": 1, "playing": 0, "last_round": 0, "finished": 1}
+    assert status["status_counts"] == {"setup": 1, "playing": 0, "last_round": 0, "finished": 1, "cancelled": 0}
     assert status["finished"] is False and status["games"][0]["players"][1] == {"seat": 1, "name": "T0P1"}
     play_to_end(client, created["games"][0])
     assert (
@@ -236,7 +236,7 @@ def seat_score(seat: int, total: int, completed: int) -> SeatScore:
 
 def test_ranks_follow_each_game_types_standings() -> None:
     names = ["a", "b", "c", "d"]
-    ttr = ttr_rank([seat_score(0, 30, 1), seat_score(1, 40, 2), seat_score(2, 30, 1), seat_score(3, 30, 3)])
+    ttr = ttr_rank([seat_score(0, 30, 1), seat_score(1, 40, 2), seat_score(2, 30, 1), seat_score(3, 30, 3)], (None,) * 4)
     ranked = rank_players(names, ttr)
     assert [(p.score, p.rank, p.winner) for p in ranked] == [
         (30, 3, False),
@@ -244,7 +244,7 @@ def test_ranks_follow_each_game_types_standings() -> None:
         (30, 3, False),
         (30, 2, False),
     ]
-    tie = ttr_rank([seat_score(0, 9, 1), seat_score(1, 9, 1)])
+    tie = ttr_rank([seat_score(0, 9, 1), seat_score(1, 9, 1)], (None, None))
     assert [p.rank for p in rank_players(["a", "b"], tie)] == [1, 1]
     opening = replay(CABLE_CAR, CABLE_CAR.setup(GameConfig(players=tuple(names[:3]), seed="ranks")))
     arrived = replace(opening, finished=True, winners=(2,), end_reason="destination_reached")

@@ -109,14 +109,14 @@ def test_the_lobby_fits_a_phone(browser: Any, server: Server, shot: Callable[[An
 
 
 def test_the_lobby_offers_exactly_the_game_types_the_api_lists(browser: Any, server: Server) -> None:
-    """Titles and player ranges come from ``GET /v1/games-types``: a type the
+    """Titles and player ranges come from ``GET /v1/game-types``: a type the
     server answers with (here one added on the way) appears, with its range."""
-    served = server.api.call("GET", "/v1/games-types")
+    served = server.api.call("GET", "/v1/game-types")
     stones = {**served["types"][0], "type": "stones", "title": "Stones", "min_players": 2, "max_players": 2}
     listed = {"types": [*served["types"], stones]}
     context = browser.new_context()
     try:
-        context.route("**/v1/games-types", lambda route: route.fulfill(json=listed))
+        context.route("**/v1/game-types", lambda route: route.fulfill(json=listed))
         page = context.new_page()
         page.goto(server.base)
         page.wait_for_selector("#type-stones")
@@ -135,7 +135,7 @@ def test_the_lobby_offers_exactly_the_game_types_the_api_lists(browser: Any, ser
 def test_without_the_game_types_the_lobby_says_so_and_creates_nothing(browser: Any, server: Server) -> None:
     context = browser.new_context()
     try:
-        context.route("**/v1/games-types", lambda route: route.fulfill(
+        context.route("**/v1/game-types", lambda route: route.fulfill(
             status=503, content_type="application/problem+json",
             json={"type": "about:blank", "title": "Unavailable", "status": 503, "code": "unavailable",
                   "detail": "the event store cannot be reached"}))

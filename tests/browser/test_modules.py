@@ -122,3 +122,84 @@ def test_a_missing_game_says_so(pages: Pages) -> None:
     problem.wait_for()
     assert problem.inner_text().strip()
     assert page.locator("a", has_text="Back to the lobby").get_attribute("href") == "#"
+
+
+def test_clocks_count_down_from_the_views_deadline_and_read_as_clock_faces(pages: Pages) -> None:
+    page = pages.open()
+    page.wait_for_selector(".lobby")
+    out = run(
+        page,
+        "clocks.js",
+        """
+        const at = Date.parse("2026-01-01T12:00:00Z");
+        // both seats run (a setup step): seat 0 has 30 s left, seat 1 20 s; seat 2 waits
+        const view = {
+            status: "setup",
+            time_control: {kind: "clock", initial_seconds: 60, increment_seconds: 5, setup_seconds: 30},
+            clocks: [
+                {seat: 0, remaining_seconds: 30, running: true},
+                {seat: 1, remaining_seconds: 20, running: true},
+                {seat: 2, remaining_seconds: 45.5, running: false},
+            ],
+            deadline: new Date(at + 20000).toISOString(),
+        };
+        const live = new m.ClockSet(view, 0);
+        const replayed = new m.ClockSet(view, 0, {live: false});
+        const over = new m.ClockSet({...view, status: "cancelled"}, 0);
+        const none = {status: "playing", time_control: {kind: "none"}, clocks: [], deadline: null};
+        return {
+            at5: [0, 1, 2].map((s) => live.remaining(s, at + 5000)),
+            before: live.remaining(0, at - 3000),
+            after: live.remaining(1, at + 25000),
+            expired: live.expired(at + 21000),
+            replayed: [replayed.remaining(0, at + 5000), replayed.running(0)],
+            over: over.running(0),
+            timed: [m.timed(view), m.timed(none), m.showsClocks(view), m.showsClocks({...view, status: "finished"})],
+            faces: [0, 0.2, 8.2, 9.999, 59.5, 75, 600, 3725].map(m.formatClock),
+            words: [
+                m.describeTimeControl({kind: "none"}),
+                m.describeTimeControl({kind: "per_turn", seconds: 60}),
+                m.describeTimeControl({kind: "per_turn", seconds: 45, setup_seconds: 120}),
+                m.describeTimeControl({kind: "clock", initial_seconds: 600, increment_seconds: 5}),
+                m.describeTimeControl({kind: "clock", initial_seconds: 5400, increment_seconds: 0}),
+            ],
+            standings: [m.standingOf({}), m.standingOf({standing: "timed_out"})],
+            badge: m.standingBadge({standing: "timed_out"}).textContent,
+            noBadge: m.standingBadge({standing: "in"}),
+        };
+        """,
+    )
+    assert out["at5"] == [25, 15, 45.5], "running clocks count down together; a waiting one keeps its time"
+    assert out["before"] == 30, "never more than the time left at the view's version (a slow browser clock)"
+    assert out["after"] == 0, "never below zero"
+    assert out["expired"] == [1]
+    assert out["replayed"] == [30, False], "a replayed position shows its clocks standing still"
+    assert out["over"] is False, "no clock runs once the game is over"
+    assert out["timed"] == [True, False, True, False]
+    assert out["faces"] == ["0:00", "0:01", "0:09", "0:10", "1:00", "1:15", "10:00", "1:02:05"]
+    assert out["words"] == [
+        "no time limit",
+        "1 min per turn",
+        "45 s per turn (setup 2 min)",
+        "10 min clock + 5 s per turn",
+        "1 h 30 min clock",
+    ]
+    assert out["standings"] == ["in", "timed_out"]
+    assert out["badge"] == "timed out" and out["noBadge"] is None
+
+
+def test_a_token_says_whether_the_link_is_a_seat_or_the_host(pages: Pages) -> None:
+    page = pages.open()
+    page.wait_for_selector(".lobby")
+    kinds = run(
+        page,
+        "route.js",
+        """return [
+            m.tokenKind("st_0123456789abcdef_secret"),
+            m.tokenKind("ht_0123456789abcdef_secret"),
+            m.tokenKind("ot_x_secret"),
+            m.tokenKind(null),
+            m.parseFragment("#game=0123456789abcdef&token=ht_0123456789abcdef_a-b_c").token,
+        ];""",
+    )
+    assert kinds == ["seat", "host", None, None, "ht_0123456789abcdef_a-b_c"]

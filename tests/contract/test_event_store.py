@@ -606,3 +606,32 @@ def test_notification_payloads_parse() -> None:
     assert parse_notification("3 id with spaces") == ("id with spaces", 3)
     for bad in ("", "12", "x g", "-1 g", "12 "):
         assert parse_notification(bad) is None
+
+
+@pytest.mark.postgres
+def test_postgres_notifies_only_for_watched_games(backend: Backend, new_id: NewId) -> None:
+    """Notifying commits are serialised by PostgreSQL, so appends NOTIFY only
+    for games a listener recorded in game_watches (migration 0008)."""
+    if backend.name != "postgres":
+        pytest.skip("LISTEN/NOTIFY is PostgreSQL's")
+    import psycopg
+
+    from events.postgres import PostgresStore
+
+    waiter = PostgresStore(backend.url)
+    writer = backend.open()
+    quiet, watched = new_id(), new_id()
+    started(quiet, writer)
+    started(watched, writer)
+    with psycopg.connect(backend.url, autocommit=True) as spy:
+        spy.execute("LISTEN cablecar_events")
+        try:
+            assert not waiter.wait_for_events(watched, 1, timeout=0.2)  # records the game
+            writer.append(quiet, 1, [ev()])
+            writer.append(watched, 1, [ev()])
+            heard = [n.payload for n in spy.notifies(timeout=1.0, stop_after=2)]
+            assert heard == [f"2 {watched}"]
+        finally:
+            waiter.close()
+        rows = spy.execute("SELECT count(*) FROM game_watches WHERE game_id = %s", (watched,)).fetchone()
+        assert rows == (0,)  # a closing listener deletes its rows

@@ -20,8 +20,9 @@ from events.sqlite import SqliteStore
 from events.store import StoreUnavailable
 
 POSTGRES = ["0001_init.sql", "0002_append_function.sql", "0003_tournaments.sql", "0004_append_guard.sql",
-            "0005_append_only_inserts.sql"]
-SQLITE = ["0001_init.sql", "0002_tournaments.sql"]
+            "0005_append_only_inserts.sql", "0006_deadlines.sql", "0007_delivery_occurrence.sql",
+            "0008_global_log_without_lock.sql"]
+SQLITE = ["0001_init.sql", "0002_tournaments.sql", "0003_deadlines.sql", "0004_delivery_occurrence.sql"]
 
 
 def run_concurrently(url: str, n: int = 4) -> list[list[str]]:
@@ -144,10 +145,3 @@ def test_an_unreachable_postgres_fails_fast() -> None:
     with pytest.raises(StoreUnavailable):
         migrate("postgresql://cc@127.0.0.1:9/nothing?connect_timeout=2")
     assert time.monotonic() - t0 < 5
-
-
-def test_the_append_function_uses_the_position_lock_key() -> None:
-    from events.postgres import POSITION_LOCK_KEY
-
-    append_sql = next(m.sql for m in load_migrations("postgres") if m.name == "0002_append_function.sql")
-    assert f"pg_advisory_xact_lock({POSITION_LOCK_KEY})" in append_sql

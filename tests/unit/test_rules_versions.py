@@ -21,7 +21,7 @@ from service.bots.strategies import strategy
 def played(game: GameDefinition[Any], rules_version: str | None, seed: str) -> list[tuple[Event, int | None]]:
     """A whole game of planners under ``rules_version``: each event with its acting seat."""
     names = ("Ada", "Bo", "Cy")
-    events: list[tuple[Event, int | None]] = [(e, None) for e in game.setup(GameConfig(names, seed, 0, rules_version))]
+    events: list[tuple[Event, int | None]] = [(e, None) for e in game.setup(GameConfig(names, seed, 0, rules_version=rules_version))]
     state = replay(game, [e for e, _ in events])
     bots = [strategy("planner", game.type_id) for _ in names]
     rng = random.Random(seed)
@@ -39,7 +39,7 @@ def export_of(game: GameDefinition[Any], events: list[tuple[Event, int | None]],
     raw, prev = [], GENESIS_HASH
     for seq, (event, seat) in enumerate(events, 1):
         fields = {"game_id": "g1", "seq": seq, "type": event.TYPE, "schema_version": event.SCHEMA_VERSION,
-                  "payload": event.to_payload(), "recorded_at": "2026-01-01T00:00:00Z", "seat": seat,
+                  "payload": event.to_payload(), "recorded_at": "2026-01-01T00:00:00.000000Z", "seat": seat,
                   "idempotency_key": None, "prev_hash": prev}
         prev = event_hash(**fields)
         raw.append({**fields, "position": seq, "hash": prev})
@@ -70,6 +70,6 @@ def test_a_current_record_verifies_and_unknown_versions_are_refused(game: GameDe
     assert events[0][0].to_payload()["rules_version"] == game.rules_version
     assert verify_export(export_of(game, events, "new-rules", game.rules_version)).ok
     with pytest.raises(InvalidConfig):
-        game.setup(GameConfig(("Ada", "Bo"), "x", 0, "no-such-rules/9"))
+        game.setup(GameConfig(("Ada", "Bo"), "x", 0, rules_version="no-such-rules/9"))
     unknown = verify_export(export_of(game, events, "new-rules", "no-such-rules/9"))
     assert not unknown.ok and "rules_version" in {c.name for c in unknown.checks if not c.ok}

@@ -10,22 +10,9 @@ from pathlib import Path
 import pytest
 
 import service.gunicorn_conf
-from service.config import SETTINGS, Setting, Settings
+from service.config import SETTINGS, Settings, table, table_row
 
 README = Path(__file__).resolve().parents[2] / "README.md"
-
-
-def table_row(setting: Setting) -> str:
-    default = setting.default
-    if default is None or default == "":
-        shown = "unset"
-    elif isinstance(default, bool):
-        shown = f"`{str(default).lower()}`"
-    elif isinstance(default, float):
-        shown = f"`{default:g}`"
-    else:
-        shown = f"`{default}`"
-    return f"| `{setting.env}` | {shown} | {setting.help} |"
 
 
 def test_the_readme_lists_every_setting_with_its_true_default() -> None:
@@ -33,7 +20,9 @@ def test_the_readme_lists_every_setting_with_its_true_default() -> None:
     section = text.split("\n## Configuration\n", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if re.match(r"\| `[A-Z_]+` \|", line)]
     expected = [table_row(s) for s in SETTINGS]
-    assert rows == expected, "the README's configuration table should read:\n" + "\n".join(expected)
+    assert rows == expected, (
+        "the README's configuration table should read (`python -m service.config` prints it):\n" + table()
+    )
 
 
 def test_settings_are_read_from_their_variables() -> None:
@@ -77,3 +66,47 @@ def test_gunicorn_reads_the_same_settings(monkeypatch: pytest.MonkeyPatch) -> No
     assert (conf.workers, conf.loglevel) == (7, "debug")
     monkeypatch.undo()
     importlib.reload(service.gunicorn_conf)
+
+
+ROOT = README.parent
+#: Variables that are no setting of the app: the test suites' servers, and the
+#: compose file's own inputs (it builds REDIS_URL from the password).
+NOT_SETTINGS = re.compile(r"CABLECAR_(TEST_[A-Z_]+|REDIS_PASSWORD|IMAGE)$")
+
+
+def test_every_variable_the_code_reads_is_declared_once() -> None:
+    """Only service/config.py reads the environment, and every CABLECAR_ name
+    the code, the Dockerfile and the compose file mention is a declared setting."""
+    declared_names = {s.env for s in SETTINGS}
+    readers, unknown = [], set()
+    sources = [*ROOT.glob("domain/**/*.py"), *ROOT.glob("events/**/*.py"), *ROOT.glob("service/**/*.py"),
+               ROOT / "Dockerfile", ROOT / "docker-compose.yml"]
+    for path in sources:
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".py" and re.search(r"os\.environ|getenv\(", text) and path.name != "config.py":
+            readers.append(str(path.relative_to(ROOT)))
+        unknown |= {n for n in re.findall(r"\bCABLECAR_[A-Z_]*[A-Z]\b", text) if n not in declared_names}
+    assert readers == []
+    assert {n for n in unknown if not NOT_SETTINGS.match(n)} == set()
+
+
+def test_the_data_folder_does_not_follow_the_current_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert Settings().data_path() == tmp_path / "xdg" / "cablecar"
+    monkeypatch.chdir(tmp_path)
+    relative = Settings.from_env({"CABLECAR_DATA_DIR": "here"}).data_path()
+    assert relative == tmp_path / "here" and relative.is_absolute()
+
+
+def test_the_pool_size_reaches_the_postgres_store() -> None:
+    import events
+
+    store = events.open_store("postgresql://cc@127.0.0.1:9/x", pool_size=3)  # opened without connecting
+    try:
+        assert store._db._max_size == 3  # type: ignore[attr-defined]
+    finally:
+        store.close()
+    with pytest.raises(ValueError, match="at least one"):
+        events.open_store("postgresql://cc@127.0.0.1:9/x", pool_size=0)

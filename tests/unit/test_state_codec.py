@@ -16,9 +16,10 @@ from typing import Any
 
 import pytest
 
+from domain.clocks import Clocks, TimeControl
 from domain.core import Event, GameConfig, GameDefinition, replay
 from domain.registry import GAMES
-from service.statecodec import StateCodec, Undecodable, UnsupportedState, state_class
+from service.statecodec import Snapshot, StateCodec, Undecodable, UnsupportedState, state_class
 
 DEFINITIONS = sorted(GAMES.values(), key=lambda g: g.type_id)
 CODEC = StateCodec(DEFINITIONS)
@@ -26,21 +27,28 @@ CODEC = StateCodec(DEFINITIONS)
 EVERY = 7
 
 
+#: a chess clock, so that the snapshots' clocks hold banks, running turns and increments
+CONTROL = TimeControl("clock", initial_seconds=600, increment_seconds=5)
+
+
 @functools.cache
-def _states(game: GameDefinition[Any], players: int, seed: str) -> tuple[Any, ...]:
-    """States along a seeded random game, from the opening to the end (played once per test run)."""
+def _states(game: GameDefinition[Any], players: int, seed: str) -> tuple[Snapshot, ...]:
+    """Snapshots (states and their clocks) along a seeded random game, from
+    the opening to the end (played once per test run)."""
     rnd = random.Random(seed)
     events: list[Event] = game.setup(GameConfig(players=tuple(f"p{i}" for i in range(players)), seed=seed))
     state = replay(game, events)
-    seen = [state]
+    clocks = Clocks.start(CONTROL, game.seat_count(state), game.moment(state, 1_000.0))
+    seen = [Snapshot(state, clocks)]
     for move in range(3000):
         if game.is_over(state):
             break
         seat = rnd.choice(game.active_seats(state))
         state = replay(game, game.decide(state, seat, rnd.choice(list(game.legal_actions(state, seat)))), state)
+        clocks = clocks.advance(game.moment(state, 1_000.0 + 1.25 * move))
         if move % EVERY == 0:
-            seen.append(state)
-    return (*seen, state)
+            seen.append(Snapshot(state, clocks))
+    return (*seen, Snapshot(state, clocks))
 
 
 @pytest.mark.parametrize("game", DEFINITIONS, ids=lambda g: g.type_id)
@@ -50,7 +58,7 @@ def test_every_state_of_a_random_game_survives_the_codec(game: GameDefinition[An
     for state in _states(game, players, "codec"):
         data = CODEC.encode(state)
         back = CODEC.decode(data)
-        assert type(back) is type(state) and back == state
+        assert type(back.state) is type(state.state) and back == state
         assert CODEC.encode(back) == data
         assert json.loads(data)[0] == game.type_id
 
@@ -63,17 +71,20 @@ def _entry(game: GameDefinition[Any]) -> list[Any]:
 
 @pytest.mark.parametrize("game", DEFINITIONS, ids=lambda g: g.type_id)
 def test_anything_but_an_encoded_state_is_undecodable(game: GameDefinition[Any]) -> None:
-    type_id, fields = _entry(game)
+    type_id, fields, clocks = _entry(game)
     forged: list[Any] = [
         b"\x80\x04\x95 not json",  # a pickle
         b"[",
         b"[" * 100_000 + b"]" * 100_000,  # deeper than the parser goes
         json.dumps({"type": type_id, "state": fields}).encode(),
-        json.dumps(["os.system", fields]).encode(),  # no class is looked up by a name in the data
-        json.dumps([type_id, fields[:-1]]).encode(),  # a field short
-        json.dumps([type_id, [*fields, 0]]).encode(),  # a field too many
-        json.dumps([type_id, [{"py/object": "os.system"}, *fields[1:]]]).encode(),
-        json.dumps([type_id, [fields[0], *[[] if isinstance(f, str) else "x" for f in fields[1:]]]]).encode(),
+        json.dumps(["os.system", fields, clocks]).encode(),  # no class is looked up by a name in the data
+        json.dumps([type_id, fields]).encode(),  # an entry from before clocks
+        json.dumps([type_id, fields[:-1], clocks]).encode(),  # a field short
+        json.dumps([type_id, [*fields, 0], clocks]).encode(),  # a field too many
+        json.dumps([type_id, fields, clocks[:-1]]).encode(),  # clocks a field short
+        json.dumps([type_id, fields, [clocks[0], "x", clocks[2]]]).encode(),
+        json.dumps([type_id, [{"py/object": "os.system"}, *fields[1:]], clocks]).encode(),
+        json.dumps([type_id, [fields[0], *[[] if isinstance(f, str) else "x" for f in fields[1:]]], clocks]).encode(),
     ]
     for data in forged:
         with pytest.raises(Undecodable):
@@ -83,7 +94,7 @@ def test_anything_but_an_encoded_state_is_undecodable(game: GameDefinition[Any])
 def test_a_value_of_the_wrong_type_anywhere_is_undecodable() -> None:
     """Each leaf of an encoded state, replaced by a value of another JSON type, is refused."""
     game = GAMES["cable-car"]
-    type_id, fields = _entry(game)
+    type_id, fields, clocks = _entry(game)
 
     def leaves(value: Any, path: tuple[int, ...] = ()) -> list[tuple[int, ...]]:
         if isinstance(value, list):
@@ -107,7 +118,7 @@ def test_a_value_of_the_wrong_type_anywhere_is_undecodable() -> None:
                 original = original[i]
             if type(by) is type(original):
                 continue
-            data = json.dumps([type_id, replaced(fields, path, by)]).encode()
+            data = json.dumps([type_id, replaced(fields, path, by), clocks]).encode()
             try:
                 CODEC.decode(data)
             except Undecodable:
@@ -142,10 +153,15 @@ def test_states_the_codec_cannot_check_are_refused_when_it_is_built() -> None:
         with pytest.raises(UnsupportedState):
             StateCodec([dataclasses.replace(GAMES["ttr-sf"], type_id="fake", evolve=evolve)])
     with pytest.raises(UnsupportedState):
-        CODEC.encode(_Unregistered())
+        CODEC.encode(_Unregistered())  # type: ignore[arg-type]
+    a_state = _states(GAMES["ttr-sf"], 2, "codec")[0]
+    with pytest.raises(UnsupportedState):
+        CODEC.encode(Snapshot(_Unregistered(), a_state.clocks))
+    with pytest.raises(UnsupportedState):
+        CODEC.encode(a_state.state)  # a bare state (no clocks) is not what the cache keeps
 
 
 @pytest.mark.parametrize("game", DEFINITIONS, ids=lambda g: g.type_id)
 def test_the_state_class_is_what_evolve_returns(game: GameDefinition[Any]) -> None:
-    state = _states(game, game.min_players, "codec")[-1]
+    state = _states(game, game.min_players, "codec")[-1].state
     assert state_class(game) is type(state)

@@ -13,6 +13,32 @@ export class ApiError extends Error {
   }
 }
 
+// The server's clock, as far as the HTTP Date headers tell (whole seconds): the range
+// of offsets (server time - this browser's time, in ms) every answer so far allows.
+let skew = { lo: -Infinity, hi: Infinity };
+
+function noteServerDate(value, sentAt, receivedAt) {
+  const date = value ? Date.parse(value) : NaN;
+  if (!Number.isFinite(date)) return;
+  // The server stamped some moment in [date, date + 1 s) between sending and receiving.
+  const lo = date - receivedAt;
+  const hi = date + 1000 - sentAt;
+  const both = { lo: Math.max(skew.lo, lo), hi: Math.min(skew.hi, hi) };
+  skew = both.lo <= both.hi ? both : { lo, hi }; // the server's clock was set: start again
+}
+
+/** Milliseconds to add to this browser's clock to read the server's (0 when they agree
+ * within what the Date headers can tell). */
+export function serverOffset() {
+  if (skew.lo <= 0 && skew.hi >= 0) return 0;
+  return skew.lo > 0 ? skew.lo : skew.hi;
+}
+
+/** The server's time now, in milliseconds since the epoch (deadlines are in its time). */
+export function serverNow() {
+  return Date.now() + serverOffset();
+}
+
 function headers(token, extra) {
   const out = { Accept: "application/json", ...extra };
   if (token) out.Authorization = `Bearer ${token}`;
@@ -25,6 +51,7 @@ export async function request(path, { method = "GET", token = null, body, signal
   if (body !== undefined) extra["Content-Type"] = "application/json";
   if (key) extra["Idempotency-Key"] = key;
   let resp;
+  const sentAt = Date.now();
   try {
     resp = await fetch(path, {
       method,
@@ -38,6 +65,7 @@ export async function request(path, { method = "GET", token = null, body, signal
     if (err.name === "AbortError") throw err;
     throw new ApiError(0, { code: "network_error", detail: `The server could not be reached (${err.message}).` });
   }
+  noteServerDate(resp.headers.get("Date"), sentAt, Date.now());
   const text = await resp.text();
   let data = null;
   if (text) {
@@ -67,7 +95,7 @@ export function board(type) {
 
 /** The game types the server plays. */
 export function gameTypes() {
-  return request("v1/games-types");
+  return request("v1/game-types");
 }
 
 /** A page of games, newest first. */
@@ -79,7 +107,7 @@ export function listGames({ type, status, cursor, limit = 20 } = {}) {
   return request(`v1/games?${q}`);
 }
 
-/** Create and start a game: {type, players: [{name}], seed?, open_deal?}. */
+/** Create and start a game: {type, players: [{name}], seed?, open_deal?, time_control?}. */
 export function createGame(body) {
   return request("v1/games", { method: "POST", body });
 }
@@ -96,11 +124,17 @@ export function legalActions(id, token, { cursor = 0, limit = 1000, signal } = {
   return request(`v1/games/${encodeURIComponent(id)}/legal-actions?${q}`, { token, signal });
 }
 
-/** Send one action for the seat (exactly a body the server listed as legal). */
+/** Send one action for the seat (exactly a body the server listed as legal); without
+ * `expectedVersion` the server decides it on the newest state (a resignation). */
 export function sendAction(id, token, action, expectedVersion) {
-  const body = { ...action, expected_version: expectedVersion };
+  const body = expectedVersion === undefined || expectedVersion === null ? { ...action } : { ...action, expected_version: expectedVersion };
   const key = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
   return request(`v1/games/${encodeURIComponent(id)}/actions`, { method: "POST", token, body, key });
+}
+
+/** End the game with no result (host token); answers the spectator view. */
+export function cancelGame(id, hostToken) {
+  return request(`v1/games/${encodeURIComponent(id)}/cancel`, { method: "POST", token: hostToken });
 }
 
 /** The event log after `after`, every page of it, as the caller may see it. */

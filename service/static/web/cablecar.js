@@ -7,6 +7,7 @@ import { h, plural, swap, titleCase } from "./dom.js";
 import { cableCarBoard, squareCell, squaresContext, tileIcon } from "./cablecar-board.js";
 import { TRAM_COLORS } from "./palette.js";
 import { squareKey } from "./choices.js";
+import { clockCell, showsClocks, standingBadge, standingClass, standingOf } from "./clocks.js";
 
 const DIE_WORDS = { H: "H — on to the next stop" };
 
@@ -198,24 +199,29 @@ export class CableCarTable {
   }
 
   playersPanel(view) {
+    const clocks = showsClocks(view);
     const rows = view.players.map((p) => {
       const active = view.active_seats.includes(p.seat);
       const line = p.line ? this.line(p.line) : null;
       let state = "laying track";
       if (p.ride) state = `riding: space ${p.ride.position} of ${p.ride.length}`;
-      if (view.result && view.result.winners.includes(p.seat)) state = "arrived — winner";
+      if (standingOf(p) === "resigned") state = "resigned: out of the game";
+      if (standingOf(p) === "timed_out") state = "timed out: out of the game";
+      if (view.result && view.result.winners.includes(p.seat)) state = view.result.reason === "forfeit" ? "winner (last seat in)" : "arrived — winner";
       return h(
         "tr",
-        { class: active ? "active" : "", "data-seat": p.seat },
+        { class: (active ? "active" : "") + standingClass(p), "data-seat": p.seat },
         h(
           "th",
           { scope: "row" },
           h("span", { class: "swatch tram-swatch", "data-seat": p.seat % TRAM_COLORS.length }, String(p.seat + 1)),
           " ",
-          p.name,
+          h("span", { class: "name" }, p.name),
           p.seat === this.page.mySeat ? h("span", { class: "you" }, " (you)") : null,
           active ? h("span", { class: "to-act", title: "to act" }, " ▶") : null,
+          standingBadge(p),
         ),
+        clocks ? clockCell(p) : null,
         h("td", { class: "hand-cell" }, p.hand.map((t) => h("span", { class: "hand-tile", title: titleCase(t) }, tileIcon(this.tiles.get(t), 0, 26)))),
         h("td", {}, state, p.last_roll ? h("span", { class: "roll" }, ` · rolled ${p.last_roll}`) : null),
         h("td", {}, line ? h("span", { class: "line-chip", "data-color": line.color }, `line ${line.id}`) : "secret"),
@@ -231,7 +237,7 @@ export class CableCarTable {
         h(
           "table",
           { class: "players-table" },
-          h("thead", {}, h("tr", {}, ["Player", "Hand (open)", "Doing", "Line"].map((t) => h("th", { scope: "col" }, t)))),
+          h("thead", {}, h("tr", {}, ["Player", clocks ? "Time" : null, "Hand (open)", "Doing", "Line"].filter(Boolean).map((t) => h("th", { scope: "col" }, t)))),
           h("tbody", {}, rows),
         ),
       ),
@@ -479,8 +485,16 @@ export class CableCarTable {
       const line = p.line ? this.line(p.line) : null;
       return h(
         "tr",
-        { class: won ? "winner" : "" },
-        h("th", { scope: "row" }, h("span", { class: "swatch tram-swatch", "data-seat": p.seat % TRAM_COLORS.length }, String(p.seat + 1)), " ", p.name, won ? h("span", { class: "crown" }, " — winner") : null),
+        { class: (won ? "winner" : "") + standingClass(p), "data-seat": p.seat },
+        h(
+          "th",
+          { scope: "row" },
+          h("span", { class: "swatch tram-swatch", "data-seat": p.seat % TRAM_COLORS.length }, String(p.seat + 1)),
+          " ",
+          h("span", { class: "name" }, p.name),
+          won ? h("span", { class: "crown" }, " — winner") : null,
+          standingBadge(p),
+        ),
         h("td", {}, line ? h("span", { class: "line-chip", "data-color": line.color }, `line ${line.id}`) : "–"),
         h("td", {}, p.route ? p.route.map((l) => `${l} ${this.stopName(l)}`).join(", ") : "–"),
         h("td", {}, p.ride ? `${p.ride.from} → ${p.ride.to}: space ${p.ride.position} of ${p.ride.length}` : "did not ride"),

@@ -28,7 +28,15 @@ function square(p) {
   return `row ${p.row}, column ${p.col}`;
 }
 
+// Time controls and forfeits: the same in both games.
+const FORFEITS = {
+  seat_resigned: (e, c) => `${who(c, e.payload.seat)} resigned and is out of the game`,
+  seat_timed_out: (e, c) => `${who(c, e.payload.seat)} ran out of time and is out of the game`,
+  game_cancelled: () => "The host cancelled the game: no result",
+};
+
 const TTR = {
+  ...FORFEITS,
   game_set_up: (e, c) => `Game set up for ${e.payload.players.join(", ")}`,
   cards_dealt: () => "Two transport cards dealt to each player",
   tickets_dealt: () => "Two destination tickets dealt to each player",
@@ -56,10 +64,11 @@ const TTR = {
   turn_passed: (e, c) => `${who(c, e.payload.seat)} cannot act and passes`,
   last_round_started: (e, c) =>
     `${who(c, e.payload.seat)} has ${plural(e.payload.cars, "car")} left: everybody plays one last turn`,
-  game_ended: (e, c) => `Game over. ${winners(c, e.payload.winners)}`,
+  game_ended: (e, c) => `Game over${ended(e)}. ${winners(c, e.payload.winners)}`,
 };
 
 const CABLE_CAR = {
+  ...FORFEITS,
   game_set_up: (e) => `Game set up for ${e.payload.players.join(", ")}; ${plural(e.payload.pile_count, "tile")} in the pile`,
   tiles_laid: (e, c) =>
     `${who(c, e.payload.seat)} laid ` +
@@ -85,11 +94,13 @@ const CABLE_CAR = {
   die_rolled: (e, c) =>
     `${who(c, e.payload.seat)} rolled ${e.payload.face === "H" ? "H (to the next stop)" : e.payload.face}: ` +
     `space ${e.payload.start} → ${e.payload.end}`,
-  game_ended: (e, c) =>
-    e.payload.reason === "stalled"
-      ? "Game over: every seat passed in a row, nothing can change any more (stalled). Nobody wins."
-      : `Game over. ${winners(c, e.payload.winners)}`,
+  game_ended: (e, c) => `Game over${ended(e)}. ${winners(c, e.payload.winners)}`,
 };
+
+function ended(e) {
+  if (e.payload.reason === "stalled") return ": every seat passed in a row, nothing can change any more (stalled)";
+  return e.payload.reason === "forfeit" ? " (only one player is left in)" : "";
+}
 
 function winners(ctx, seats) {
   if (!seats || !seats.length) return "Nobody wins.";

@@ -7,11 +7,16 @@
 //
 // Replay: a slider over versions 1..N shows `GET /v1/games/{id}?at=N`, with the
 // event list beside the board.
+//
+// Timed games: every seat's clock counts down on the page (clocks.js), a seat may
+// resign (after a confirmation) and the host link (a host token in the fragment)
+// may cancel the game.
 
 import * as api from "./api.js";
 import { h, plural, replaceChildren } from "./dom.js";
 import { eventList, describeEvent } from "./eventlog.js";
-import { fragment } from "./route.js";
+import { fragment, tokenKind } from "./route.js";
+import { ClockSet, LOW_SECONDS, describeTimeControl, formatClock, standingOf, timed } from "./clocks.js";
 import { TtrTable } from "./ttr.js";
 import { CableCarTable } from "./cablecar.js";
 import { PlacementChooser } from "./choices.js";
@@ -20,6 +25,16 @@ const LEGAL_PAGE = { "ttr-sf": 1000, "cable-car": 10000 };
 const REPLAY_STEP_MS = 700;
 // Pages of cable-car choices fetched at the start of a turn (more on demand).
 const AUTO_PAGES = 2;
+// How often a running clock is redrawn, and how long after a clock ran out the page
+// reads the game again if no timeout arrived on the stream meanwhile.
+const TICK_MS = 250;
+const EXPIRED_RECHECK_MS = 1500;
+const EXPIRED_RECHECKS = 3;
+
+/** Whether the game has ended (finished, or cancelled by its host). */
+export function isOver(view) {
+  return view.status === "finished" || view.status === "cancelled";
+}
 
 export class GamePage {
   constructor(root, place) {
@@ -29,7 +44,7 @@ export class GamePage {
     this.replay = place.replay;
     this.startAt = place.at;
     this.view = null; // the newest view
-    this.title = null; // the game type's title, as GET /v1/games-types lists it
+    this.title = null; // the game type's title, as GET /v1/game-types lists it
     this.shown = null; // the view on the board (the replay position, or the newest)
     this.at = null;
     this.events = [];
@@ -51,6 +66,12 @@ export class GamePage {
     this.playTimer = null;
     this.bar = null; // the replay controls
     this.slots = null; // the page's frame
+    this.clocks = null; // the clocks of the view on the board (a ClockSet)
+    this.clocksOf = null; // ... and that view
+    this.ticker = null;
+    this.rechecks = null; // {version, count, at}: reads after a clock ran out
+    this.confirming = null; // "resign" or "cancel" while asking for a confirmation
+    this.lowWarned = null; // the version whose low-time warning was announced
   }
 
   /** Load the game and draw it; in live mode, start listening to its stream. */
@@ -88,6 +109,7 @@ export class GamePage {
     if (this.legalAbort) this.legalAbort.abort();
     if (this.replayAbort) this.replayAbort.abort();
     clearInterval(this.playTimer);
+    clearInterval(this.ticker);
   }
 
   fail(err) {
@@ -114,19 +136,29 @@ export class GamePage {
     return this.view && this.view.me ? this.view.me.seat : null;
   }
 
+  /** Whether this page holds the game's host token (it reads like a spectator). */
+  get isHost() {
+    return tokenKind(this.token) === "host" && this.mySeat === null;
+  }
+
+  /** Whether this page's seat is still in the game (not resigned, not timed out). */
+  get stillIn() {
+    return this.mySeat !== null && standingOf(this.view.players[this.mySeat]) === "in";
+  }
+
   get names() {
     return (this.shown || this.view).players.map((p) => p.name);
   }
 
   /** Whether this page may act now (a seat in active_seats, live, not finished). */
   get canAct() {
-    return !this.replay && this.mySeat !== null && this.view.active_seats.includes(this.mySeat) && this.view.status !== "finished";
+    return !this.replay && this.stillIn && this.view.active_seats.includes(this.mySeat) && !isOver(this.view);
   }
 
   // ------------------------------------------------------------------ live updates
 
   openStream() {
-    if (this.view.status === "finished" || this.stopped) return;
+    if (isOver(this.view) || this.stopped) return;
     const source = new EventSource(api.streamUrl(this.id, this.view.version));
     this.stream = source;
     source.addEventListener("open", () => this.setStreamState("live"));
@@ -189,6 +221,7 @@ export class GamePage {
     if (moved) {
       this.renderer.reset();
       this.loadLegal();
+      if (isOver(view)) this.confirming = null;
     }
     this.render();
   }
@@ -306,6 +339,46 @@ export class GamePage {
     await this.scheduleRefresh();
   }
 
+  /** Resign for this page's seat (after the confirmation): decided on the newest state,
+   * whatever happened since this page last looked. */
+  async resign() {
+    if (this.busy || !this.stillIn) return;
+    this.confirming = null;
+    await this.manage(() => api.sendAction(this.id, this.token, { type: "resign" }));
+  }
+
+  /** Cancel the game with the host token (after the confirmation). */
+  async cancel() {
+    if (this.busy || !this.isHost) return;
+    this.confirming = null;
+    await this.manage(() => api.cancelGame(this.id, this.token));
+  }
+
+  async manage(send) {
+    this.busy = true;
+    this.problem = null;
+    this.render();
+    try {
+      await send();
+    } catch (err) {
+      this.busy = false;
+      this.showProblem(err);
+      this.scheduleRefresh();
+      return;
+    }
+    this.busy = false;
+    await this.scheduleRefresh();
+  }
+
+  /** Ask for (or drop) a confirmation; the focus goes to the safe choice. */
+  confirm(what) {
+    this.confirming = what;
+    this.render();
+    const key = what ? `${what}-keep` : this.isHost ? "cancel-game" : "resign";
+    const el = this.root.querySelector(`[data-key="${key}"]`);
+    if (el) el.focus();
+  }
+
   showProblem(err) {
     this.problem = err && err.detail ? err.detail : String(err);
     this.render();
@@ -405,10 +478,15 @@ export class GamePage {
   }
 
   banner(view) {
+    if (view.status === "cancelled") return "The game was cancelled by its host: it has no result.";
     if (view.status === "finished") return "The game is over.";
     const names = view.players.map((p) => p.name);
     const active = view.active_seats.map((s) => names[s]);
     if (this.replay) return active.length ? `To act: ${active.join(", ")}` : "";
+    if (this.mySeat !== null && !this.stillIn) {
+      const gone = standingOf(view.players[this.mySeat]) === "timed_out" ? "ran out of time" : "resigned";
+      return `You ${gone}: the game goes on without you.` + (active.length ? ` Waiting for ${active.join(", ")}.` : "");
+    }
     if (this.mySeat !== null && view.active_seats.includes(this.mySeat)) {
       return view.status === "setup" ? "Setup: your choices are needed." : "Your turn.";
     }
@@ -418,7 +496,8 @@ export class GamePage {
 
   header(view) {
     const me = this.mySeat !== null ? view.players[this.mySeat] : null;
-    const who = me ? `You play seat ${this.mySeat + 1}: ${me.name}` : "You are watching as a spectator";
+    let who = me ? `You play seat ${this.mySeat + 1}: ${me.name}` : "You are watching as a spectator";
+    if (this.isHost) who = "You are the host (you watch as a spectator and may cancel the game)";
     const links = [];
     if (this.replay) {
       links.push(h("a", { href: fragment({ id: this.id, token: this.token }), class: "button small", "data-key": "to-live" }, view.status === "finished" ? "Final position" : "Live"));
@@ -443,11 +522,52 @@ export class GamePage {
           h("span", { class: "game-id" }, `game ${this.id}`),
           " · ",
           who,
+          timed(view) ? [" · ", h("span", { class: "time-control" }, `time limit: ${describeTimeControl(view.time_control)}`)] : null,
           this.replay ? null : [" · ", h("span", { class: "live-state", "data-state": this.streamState, "aria-live": "polite" }, liveLabel(this.streamState))],
         ),
       ),
-      h("nav", { class: "row", "aria-label": "Game views" }, links),
+      h("div", { class: "head-side" }, h("nav", { class: "row", "aria-label": "Game views" }, links), this.controls(view)),
     ];
+  }
+
+  /** Resign (a seat still in) or Cancel (the host), each behind a confirmation. */
+  controls(view) {
+    if (this.replay || isOver(view)) return null;
+    let what = null;
+    if (this.stillIn) what = "resign";
+    else if (this.isHost) what = "cancel";
+    if (!what) return null;
+    const words = {
+      resign: { open: "Resign…", ask: "Resign this game? You leave it for good and rank below every player still in.", yes: "Yes, resign", no: "Keep playing", key: "resign" },
+      cancel: { open: "Cancel the game…", ask: "Cancel this game for everybody? It ends at once with no result.", yes: "Yes, cancel the game", no: "Keep the game", key: "cancel-game" },
+    }[what];
+    const busy = this.busy;
+    if (this.confirming !== what) {
+      return h(
+        "div",
+        { class: "row manage" },
+        h("button", { type: "button", class: "small danger", "data-key": words.key, disabled: busy, onclick: () => this.confirm(what) }, words.open),
+      );
+    }
+    const box = h(
+      "div",
+      { class: "confirm manage", role: "group", "aria-label": words.open.replace("…", ""), "data-confirm": what },
+      h("p", { id: `${what}-ask` }, words.ask),
+      h(
+        "div",
+        { class: "row" },
+        h(
+          "button",
+          { type: "button", class: "small primary danger", "data-key": `${what}-confirm`, "aria-describedby": `${what}-ask`, disabled: busy, onclick: () => (what === "resign" ? this.resign() : this.cancel()) },
+          words.yes,
+        ),
+        h("button", { type: "button", class: "small secondary", "data-key": `${what}-keep`, onclick: () => this.confirm(null) }, words.no),
+      ),
+    );
+    box.addEventListener("keydown", (e) => {
+      if (e.key === "Escape") this.confirm(null);
+    });
+    return box;
   }
 
   /** The page's frame, built once: the parts that are redrawn go into its slots. */
@@ -456,6 +576,14 @@ export class GamePage {
     const head = h("div", { class: "game-head" });
     const banner = h("p", { class: "banner", role: "status" });
     const problem = h("p", { class: "problem", role: "alert", hidden: true });
+    const myClock = h(
+      "p",
+      { class: "my-clock", hidden: true },
+      h("span", { class: "my-clock-label" }, "Your time: "),
+      h("span", { class: "my-clock-time" }),
+      h("span", { class: "my-clock-warning" }),
+    );
+    const alert = h("p", { class: "sr-only clock-alert", role: "alert" });
     const board = h("div", { class: "board-area" });
     const panels = h("div", { class: "panels" });
     const side = h("div", { class: "side" }, this.replay ? this.replayBar().el : null, panels);
@@ -464,11 +592,13 @@ export class GamePage {
       { class: `game game-${this.type}${this.replay ? " replaying" : ""}` },
       head,
       banner,
+      myClock,
+      alert,
       problem,
       h("div", { class: "table" }, board, side),
     );
     replaceChildren(this.root, game);
-    this.slots = { game, head, banner, problem, board, panels };
+    this.slots = { game, head, banner, myClock, alert, problem, board, panels };
     return this.slots;
   }
 
@@ -485,7 +615,7 @@ export class GamePage {
     else replaceChildren(slots.board, h("p", {}, "Loading…"));
 
     const panels = this.renderer.panels(view);
-    if (view.status === "finished" && view.result) panels.push(this.renderer.result(view));
+    if (isOver(view) && view.result) panels.push(this.renderer.result(view));
     const log = h(
       "section",
       { class: "card log", "aria-labelledby": "log-title" },
@@ -503,9 +633,86 @@ export class GamePage {
     } else {
       list.scrollTop = wasAtBottom ? list.scrollHeight : oldScroll;
     }
+    this.startClocks(view);
+  }
+
+  // ------------------------------------------------------------------ clocks
+
+  /** The clocks of the view on the board; a live page keeps the running ones ticking. */
+  startClocks(view) {
+    if (this.clocksOf !== view) {
+      this.clocks = timed(view) ? new ClockSet(view, api.serverNow(), { live: !this.replay }) : null;
+      this.clocksOf = view;
+    }
+    const ticking = Boolean(this.clocks && this.clocks.live && (view.clocks || []).some((c) => c.running));
+    if (ticking && !this.ticker) this.ticker = setInterval(() => this.tick(), TICK_MS);
+    if (!ticking && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = null;
+    }
+    this.tick();
+  }
+
+  /** Redraw every clock in place (nothing else is redrawn), warn under ten seconds,
+   * and read the game again if a clock ran out and no timeout came on the stream. */
+  tick() {
+    if (this.stopped || !this.slots) return;
+    const clocks = this.clocks;
+    const view = this.clocksOf;
+    const now = api.serverNow();
+    for (const el of this.slots.panels.querySelectorAll(".clock[data-seat]")) {
+      const seat = Number(el.dataset.seat);
+      const left = clocks ? clocks.remaining(seat, now) : null;
+      const running = Boolean(clocks && clocks.running(seat));
+      const low = running && left !== null && left < LOW_SECONDS;
+      const text = left === null ? "–" : formatClock(left);
+      if (el.textContent !== text) el.textContent = text;
+      el.dataset.running = String(running);
+      el.classList.toggle("low", low);
+      const row = el.closest("tr");
+      if (row) row.classList.toggle("low-time", low);
+      const warning = el.parentElement.querySelector(".time-warning");
+      if (warning) {
+        warning.hidden = !low;
+        const words = low ? ` ${Math.ceil(left)} s left` : "";
+        if (warning.textContent !== words) warning.textContent = words;
+      }
+    }
+    // this seat's own clock, above the board, while it runs
+    const mine = this.slots.myClock;
+    const seat = this.mySeat;
+    const myRunning = Boolean(clocks && seat !== null && clocks.running(seat));
+    mine.hidden = !myRunning;
+    if (myRunning) {
+      const left = clocks.remaining(seat, now);
+      const low = left < LOW_SECONDS;
+      mine.classList.toggle("low", low);
+      mine.querySelector(".my-clock-time").textContent = formatClock(left);
+      mine.querySelector(".my-clock-warning").textContent = low ? ` — hurry: ${Math.ceil(left)} s left!` : "";
+      if (low && this.lowWarned !== view.version) {
+        this.lowWarned = view.version;
+        this.slots.alert.textContent = "Less than 10 seconds left in your turn.";
+      }
+    }
+    if (!myRunning || this.lowWarned !== view.version) {
+      if (this.slots.alert.textContent) this.slots.alert.textContent = ""; // announced again next time
+    }
+    if (clocks && clocks.live && !this.replay && clocks.expired(now).length) this.recheck(view.version);
+  }
+
+  /** A clock ran out: the server appends the timeout (its sweeper, or any read after
+   * the deadline), and the stream says so; should no message come, read again. */
+  recheck(version) {
+    const now = Date.now();
+    if (!this.rechecks || this.rechecks.version !== version) this.rechecks = { version, count: 0, at: now };
+    const r = this.rechecks;
+    if (r.count >= EXPIRED_RECHECKS || now - r.at < EXPIRED_RECHECK_MS) return;
+    r.count += 1;
+    r.at = now;
+    this.scheduleRefresh();
   }
 }
 
 function liveLabel(state) {
-  return { live: "● live", reconnecting: "reconnecting…", closed: "not live (reload to reconnect)", ended: "finished", off: "connecting…" }[state] || state;
+  return { live: "● live", reconnecting: "reconnecting…", closed: "not live (reload to reconnect)", ended: "game over", off: "connecting…" }[state] || state;
 }

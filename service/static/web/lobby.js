@@ -3,6 +3,7 @@
 import * as api from "./api.js";
 import { h, replaceChildren } from "./dom.js";
 import { absoluteLink, fragment } from "./route.js";
+import { describeTimeControl } from "./clocks.js";
 
 const HOW_TO = "Create a game, send each player their seat link, and watch or replay any game.";
 const DEFAULT_NAMES = ["Ada", "Bo", "Cy", "Di", "Ed", "Flo"];
@@ -54,6 +55,9 @@ function createdPanel(created, types) {
     shareRow(`Seat ${seat.seat + 1}: ${seat.name}`, absoluteLink({ id: created.id, token: seat.token }), `seat-${seat.seat}`, "Play"),
   );
   rows.push(shareRow("Spectators", absoluteLink({ id: created.id }), "spectator", "Watch"));
+  if (created.host_token) {
+    rows.push(shareRow("Host (you): may cancel the game", absoluteLink({ id: created.id, token: created.host_token }), "host", "Manage"));
+  }
   return h(
     "section",
     { class: "card created", "aria-labelledby": "created-title" },
@@ -62,10 +66,65 @@ function createdPanel(created, types) {
       "p",
       { class: "hint" },
       "Send each player their own seat link: it carries the seat's secret token, which the server shows only this once. ",
-      "The spectator link shows the game without any secrets.",
+      "The spectator link shows the game without any secrets. ",
+      "Keep the host link to yourself: it can cancel the game.",
     ),
+    created.time_control && created.time_control.kind !== "none" ? h("p", { class: "hint" }, `Time limit: ${describeTimeControl(created.time_control)}.`) : null,
     h("table", { class: "links" }, h("tbody", {}, rows)),
   );
+}
+
+/** The time limit of a new game: none, a deadline per turn, or a clock per player
+ * (minutes plus seconds added for each turn), and an optional allowance for the
+ * setup steps.  `value()` is the API's `time_control`, or null for none. */
+function timeControlChoice() {
+  const number = (id, value, label, extra = {}) =>
+    h("input", { type: "number", id, name: id, value, min: "0", step: "1", required: true, inputmode: "numeric", "aria-label": label, ...extra });
+  const turnSeconds = number("turn-seconds", "60", "Seconds per turn", { min: "1" });
+  const clockMinutes = number("clock-minutes", "10", "Minutes per player", { min: "0.1", step: "any", inputmode: "decimal" });
+  const clockIncrement = number("clock-increment", "5", "Seconds added per turn");
+  const setupSeconds = number("setup-seconds", "", "Seconds for the setup steps (optional)", { min: "1", required: false, placeholder: "–" });
+  const radio = (kind, checked) => h("input", { type: "radio", name: "time-kind", id: `time-${kind}`, value: kind, checked });
+  const kinds = { none: radio("none", true), per_turn: radio("per_turn", false), clock: radio("clock", false) };
+  const chosen = () => Object.keys(kinds).find((k) => kinds[k].checked) || "none";
+  const sync = () => {
+    const kind = chosen();
+    turnSeconds.disabled = kind !== "per_turn";
+    clockMinutes.disabled = clockIncrement.disabled = kind !== "clock";
+    setupSeconds.disabled = kind === "none";
+  };
+  for (const r of Object.values(kinds)) r.addEventListener("change", sync);
+  const el = h(
+    "fieldset",
+    { class: "time-choice" },
+    h("legend", {}, "Time limit"),
+    h("div", { class: "choice" }, kinds.none, h("label", { for: "time-none" }, "None")),
+    h("div", { class: "choice" }, kinds.per_turn, h("label", { for: "time-per_turn" }, "Per turn:"), turnSeconds, h("span", {}, "seconds")),
+    h(
+      "div",
+      { class: "choice" },
+      kinds.clock,
+      h("label", { for: "time-clock" }, "Clock:"),
+      clockMinutes,
+      h("span", {}, "min +"),
+      clockIncrement,
+      h("span", {}, "s per turn"),
+    ),
+    h("div", { class: "choice" }, h("label", { for: "setup-seconds" }, "Setup steps:"), setupSeconds, h("span", { class: "hint" }, "seconds (optional)")),
+  );
+  sync();
+  return {
+    el,
+    value() {
+      const kind = chosen();
+      if (kind === "none") return null;
+      const out = kind === "per_turn"
+        ? { kind, seconds: Math.round(Number(turnSeconds.value)) }
+        : { kind, initial_seconds: Math.round(Number(clockMinutes.value) * 60), increment_seconds: Math.round(Number(clockIncrement.value) || 0) };
+      if (setupSeconds.value.trim()) out.setup_seconds = Math.round(Number(setupSeconds.value));
+      return out;
+    },
+  };
 }
 
 function gameRow(game, types) {
@@ -91,7 +150,7 @@ function gameRow(game, types) {
 
 /** Draw the lobby into `root`. */
 export async function renderLobby(root) {
-  // The game types, their titles and player ranges come from the server (GET /v1/games-types).
+  // The game types, their titles and player ranges come from the server (GET /v1/game-types).
   let types = [];
   const problem = h("p", { class: "problem", role: "alert", hidden: true });
   const createdSlot = h("div");
@@ -101,6 +160,7 @@ export async function renderLobby(root) {
   const seedInput = h("input", { type: "text", id: "seed", name: "seed", maxlength: "200", autocomplete: "off", placeholder: "random" });
   const openDealInput = h("input", { type: "checkbox", id: "open-deal", name: "open_deal" });
   const submit = h("button", { type: "submit", class: "primary", "data-key": "create" }, "Create game");
+  const time = timeControlChoice();
   const intro = h("p", {}, HOW_TO);
 
   const chosenType = () => {
@@ -156,6 +216,7 @@ export async function renderLobby(root) {
     h("h2", { id: "new-title" }, "New game"),
     typeChoice,
     h("fieldset", {}, h("legend", {}, "Players (in seat order)"), namesList, addButton),
+    time.el,
     h("details", { class: "more" }, h("summary", {}, "More options"), h("label", { for: "seed" }, "Seed (optional, mixed with the server's secret) "), seedInput,
       h("label", { for: "open-deal" }, openDealInput, " Open deal: the seed alone deals (anyone who knows it knows every hand)")),
     h("div", { class: "row" }, submit),
@@ -169,9 +230,12 @@ export async function renderLobby(root) {
     const body = { type: chosenType().type, players: names.map((name) => ({ name })) };
     if (seedInput.value.trim()) body.seed = seedInput.value.trim();
     if (openDealInput.checked) body.open_deal = true;
+    const timeControl = time.value();
+    if (timeControl) body.time_control = timeControl;
     submit.disabled = true;
     try {
       const created = await api.createGame(body);
+      if (timeControl && !created.time_control) created.time_control = timeControl;
       replaceChildren(createdSlot, createdPanel(created, types));
       createdSlot.querySelector("h2").setAttribute("tabindex", "-1");
       createdSlot.querySelector("h2").focus();
@@ -190,7 +254,7 @@ export async function renderLobby(root) {
     "select",
     { id: "filter-status", "aria-label": "Status" },
     h("option", { value: "" }, "Any status"),
-    ["setup", "playing", "last_round", "finished"].map((s) => h("option", { value: s }, s.replace("_", " "))),
+    ["setup", "playing", "last_round", "finished", "cancelled"].map((s) => h("option", { value: s }, s.replace("_", " "))),
   );
   const tbody = h("tbody");
   const more = h("button", { type: "button", class: "secondary", hidden: true, "data-key": "more-games" }, "Show more");

@@ -3,6 +3,7 @@
 //   #                              the lobby
 //   #game=ID                       watch a game (spectator)
 //   #game=ID&token=st_...          play a seat
+//   #game=ID&token=ht_...          host a game: watch it, and cancel it
 //   #game=ID&replay                replay a game (optionally &at=N, and with a token)
 //
 // The fragment is never sent to the server, so seat tokens stay out of request
@@ -21,6 +22,15 @@ export function parseFragment(hash) {
     replay: params.has("replay"),
     at: Number.isFinite(at) && at > 0 ? at : null,
   };
+}
+
+/** What a token is by its documented shape (`st_<game>_<secret>` for a seat,
+ * `ht_<game>_<secret>` for the host): "seat", "host" or null. */
+export function tokenKind(token) {
+  if (!token) return null;
+  if (token.startsWith("st_")) return "seat";
+  if (token.startsWith("ht_")) return "host";
+  return null;
 }
 
 /** The fragment of a place (the inverse of parseFragment). */

@@ -4,6 +4,7 @@
 import { h, plural, titleCase } from "./dom.js";
 import { cardColor, souvenirShort } from "./palette.js";
 import { routeLabel, ttrMap } from "./ttr-map.js";
+import { clockCell, showsClocks, standingBadge, standingClass } from "./clocks.js";
 
 function locName(board, id) {
   const loc = board.locations.find((l) => l.id === id);
@@ -146,12 +147,23 @@ export class TtrTable {
   }
 
   playersPanel(view) {
+    const clocks = showsClocks(view);
     const rows = view.players.map((p) => {
       const active = view.active_seats.includes(p.seat);
       return h(
         "tr",
-        { class: active ? "active" : "", "data-seat": p.seat },
-        h("th", { scope: "row" }, seatSwatch(p), " ", p.name, p.seat === this.page.mySeat ? h("span", { class: "you" }, " (you)") : null, active ? h("span", { class: "to-act", title: "to act" }, " ▶") : null),
+        { class: (active ? "active" : "") + standingClass(p), "data-seat": p.seat },
+        h(
+          "th",
+          { scope: "row" },
+          seatSwatch(p),
+          " ",
+          h("span", { class: "name" }, p.name),
+          p.seat === this.page.mySeat ? h("span", { class: "you" }, " (you)") : null,
+          active ? h("span", { class: "to-act", title: "to act" }, " ▶") : null,
+          standingBadge(p),
+        ),
+        clocks ? clockCell(p) : null,
         h("td", { class: "num score" }, String(p.score)),
         h("td", { class: "num" }, String(p.cars)),
         h("td", { class: "num" }, String(p.hand_count)),
@@ -169,7 +181,7 @@ export class TtrTable {
         h(
           "table",
           { class: "players-table" },
-          h("thead", {}, h("tr", {}, ["Player", "Score", "Cars", "Cards", "Tickets", "Souvenirs"].map((t) => h("th", { scope: "col" }, t)))),
+          h("thead", {}, h("tr", {}, ["Player", clocks ? "Time" : null, "Score", "Cars", "Cards", "Tickets", "Souvenirs"].filter(Boolean).map((t) => h("th", { scope: "col" }, t)))),
           h("tbody", {}, rows),
         ),
       ),
@@ -416,14 +428,14 @@ export class TtrTable {
       return [
         h(
           "tr",
-          { class: won ? "winner" : "", "data-seat": p.seat },
-          h("th", { scope: "row" }, seatSwatch(p), " ", p.name, won ? h("span", { class: "crown" }, " ★ winner") : null),
+          { class: (won ? "winner" : "") + standingClass(p), "data-seat": p.seat },
+          h("th", { scope: "row" }, seatSwatch(p), " ", h("span", { class: "name" }, p.name), won ? h("span", { class: "crown" }, " ★ winner") : null, standingBadge(p)),
           h("td", { class: "num" }, String(s.route_points ?? p.score)),
           h("td", { class: "num" }, String(s.ticket_points ?? ""), h("span", { class: "hint sub" }, ` ${s.completed_tickets ?? 0}/${(s.tickets || []).length}`)),
           h("td", { class: "num" }, String(s.souvenir_points ?? "")),
           h("td", { class: "num total" }, String(s.total ?? "")),
         ),
-        tickets.length ? h("tr", { class: won ? "winner tickets-row" : "tickets-row" }, h("td", { colspan: "5" }, tickets)) : null,
+        tickets.length ? h("tr", { class: (won ? "winner tickets-row" : "tickets-row") + standingClass(p) }, h("td", { colspan: "5" }, tickets)) : null,
       ];
     });
     return h(

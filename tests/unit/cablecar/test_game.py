@@ -25,5 +25,8 @@ def test_event_types_cover_every_event_of_a_game() -> None:
         "ride_started",
         "die_rolled",
         "game_ended",
+        "seat_resigned",
+        "seat_timed_out",
+        "game_cancelled",
     }
     assert all(GAME.event_types[e.TYPE] is type(e) for e in events)

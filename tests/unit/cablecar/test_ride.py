@@ -28,6 +28,9 @@ ROUTE = ("H", "M")
 HAND = ("straight", "straight", "straight", "curve", "curve")
 
 
+BOTH_IN = [{"seat": 0, "standing": "in"}, {"seat": 1, "standing": "in"}]
+
+
 def ready() -> CableCarState:
     """Seat 0 (line 3, route H M) has a complete network; seat 1 has line 1."""
     board = board_of(presidio_route_board(), STOPS)
@@ -144,9 +147,9 @@ def test_reaching_the_destination_wins_at_once_and_surplus_pips_are_lost(start: 
     assert isinstance(events[0], DieRolled) and events[0].end == 27
     assert events[1:] == [GameEnded((0,), "destination_reached")]
     assert GAME.status(after) == "finished" and GAME.active_seats(after) == ()
-    assert GAME.result(after) == {"winners": [0], "reason": "destination_reached"}
+    assert GAME.result(after) == {"winners": [0], "reason": "destination_reached", "players": BOTH_IN}
     view = GAME.view(after, 1)
-    assert view["result"] == {"winners": [0], "reason": "destination_reached"}
+    assert view["result"] == {"winners": [0], "reason": "destination_reached", "players": BOTH_IN}
     assert view["players"][1]["line"] == "1"  # everything is revealed at the end
     with pytest.raises(GameFinished):
         act(after, 1, lay(place("straight", 8, 8), place("straight", 10, 5)))

@@ -59,7 +59,8 @@ def test_when_every_seat_passes_in_a_row_the_game_ends_without_a_winner() -> Non
         TurnPassed(0, "no_legal_placement"),
         GameEnded((), "stalled"),
     ]
-    assert GAME.status(after) == "finished" and GAME.result(after) == {"winners": [], "reason": "stalled"}
+    assert GAME.status(after) == "finished" and GAME.result(after) == {
+        "winners": [], "reason": "stalled", "players": [{"seat": s, "standing": "in"} for s in range(2)]}
 
 
 def test_riders_never_pass() -> None:

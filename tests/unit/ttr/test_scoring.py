@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.ttr import GAME
-from domain.ttr.scoring import SeatScore, final_scores, route_points, souvenir_points, winners
+from domain.ttr.scoring import SeatScore, final_scores, rank, route_points, souvenir_points, winners
 from domain.ttr.state import TtrState
 
 from .helpers import crafted
@@ -49,7 +49,7 @@ def test_tickets_count_by_connectivity_of_the_players_own_routes() -> None:
     # seat 1: routes 3; T22 japantown-sunset not joined (-4); total -1
     s1 = scores[1]
     assert (s1.route_points, s1.ticket_points, s1.souvenir_points, s1.total) == (3, -4, 0, -1)
-    assert winners(scores) == (0,)
+    assert winners(scores, (None, None)) == (0,)
 
 
 def test_another_players_route_does_not_complete_a_ticket() -> None:
@@ -66,9 +66,17 @@ def _score(seat: int, total: int, completed: int) -> SeatScore:
 
 
 def test_winners_highest_total_then_more_completed_tickets_then_shared() -> None:
-    assert winners([_score(0, 10, 0), _score(1, 12, 0)]) == (1,)
-    assert winners([_score(0, 12, 2), _score(1, 12, 1), _score(2, 3, 5)]) == (0,)
-    assert winners([_score(0, 12, 2), _score(1, 12, 2), _score(2, 12, 1)]) == (0, 1)
+    assert winners([_score(0, 10, 0), _score(1, 12, 0)], (None, None)) == (1,)
+    assert winners([_score(0, 12, 2), _score(1, 12, 1), _score(2, 3, 5)], (None,) * 3) == (0,)
+    assert winners([_score(0, 12, 2), _score(1, 12, 2), _score(2, 12, 1)], (None,) * 3) == (0, 1)
+
+
+def test_a_seat_that_is_out_never_wins_and_ranks_below_every_seat_in() -> None:
+    scores = [_score(0, 30, 2), _score(1, 12, 0), _score(2, 5, 0)]
+    out = ("resigned", None, None)
+    assert winners(scores, out) == (1,)
+    ranks = [s.rank for s in rank(scores, out)]
+    assert ranks == [3, 1, 2]
 
 
 def test_scores_during_play_equal_the_recount() -> None:

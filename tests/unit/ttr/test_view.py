@@ -32,6 +32,7 @@ TOP_LEVEL = {
 }
 PLAYER = {
     "seat",
+    "standing",
     "name",
     "color",
     "score",
@@ -98,6 +99,7 @@ def test_after_the_end_hands_and_tickets_are_public() -> None:
         "total",
         "completed_tickets",
         "tickets",
+        "standing",
     }
     assert result["players"][0]["tickets"] == [{"id": "T01", "completed": False, "points": -11}]
 

@@ -1,0 +1,124 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+import datetime
+
+if TYPE_CHECKING:
+  from ..models.seat_name import SeatName
+
+
+
+
+
+T = TypeVar("T", bound="BatchGame")
+
+
+
+@_attrs_define
+class BatchGame:
+    """ 
+        Attributes:
+            table (int):
+            id (str):
+            status (str): A game's status in an answer: `setup` (setup choices still to make), `playing`, `last_round` (ttr-
+                sf: the
+                final round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended by its host
+                with no result). Open: a later server may answer a status not listed here; a client
+                should treat one it does not know as "not playable by me now".
+            version (int):
+            updated_at (datetime.datetime):
+            players (list[SeatName]):
+     """
+
+    table: int
+    id: str
+    status: str
+    version: int
+    updated_at: datetime.datetime
+    players: list[SeatName]
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.seat_name import SeatName # noqa: PLC0415
+        table = self.table
+
+        id = self.id
+
+        status = self.status
+
+        version = self.version
+
+        updated_at = self.updated_at.isoformat()
+
+        players = []
+        for players_item_data in self.players:
+            players_item = players_item_data.to_dict()
+            players.append(players_item)
+
+
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "table": table,
+            "id": id,
+            "status": status,
+            "version": version,
+            "updated_at": updated_at,
+            "players": players,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.seat_name import SeatName # noqa: PLC0415
+        d = dict(src_dict)
+        table = d.pop("table")
+
+        id = d.pop("id")
+
+        status = d.pop("status")
+
+        version = d.pop("version")
+
+        updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
+
+
+
+
+        players = []
+        _players = d.pop("players")
+        for players_item_data in (_players):
+            players_item = SeatName.from_dict(players_item_data)
+
+
+
+            players.append(players_item)
+
+
+        batch_game = cls(
+            table=table,
+            id=id,
+            status=status,
+            version=version,
+            updated_at=updated_at,
+            players=players,
+        )
+
+        return batch_game
+

@@ -1,0 +1,86 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+from typing import Literal, cast
+
+
+
+
+
+
+T = TypeVar("T", bound="DrawTickets")
+
+
+
+@_attrs_define
+class DrawTickets:
+    """ `ttr-sf`: draw the top two tickets (then choose with `keep_tickets`).
+
+        Attributes:
+            type_ (Literal['draw_tickets']):
+            expected_version (int | None | Unset): Refuse the action with `409 stale_version` unless the game is at exactly
+                this version.
+     """
+
+    type_: Literal['draw_tickets']
+    expected_version: int | None | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        type_ = self.type_
+
+        expected_version: int | None | Unset
+        if isinstance(self.expected_version, Unset):
+            expected_version = UNSET
+        else:
+            expected_version = self.expected_version
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "type": type_,
+        })
+        if expected_version is not UNSET:
+            field_dict["expected_version"] = expected_version
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        type_ = cast(Literal['draw_tickets'] , d.pop("type"))
+        if type_ != 'draw_tickets':
+            raise ValueError(f"type must match const 'draw_tickets', got '{type_}'")
+
+        def _parse_expected_version(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        expected_version = _parse_expected_version(d.pop("expected_version", UNSET))
+
+
+        draw_tickets = cls(
+            type_=type_,
+            expected_version=expected_version,
+        )
+
+        return draw_tickets
+

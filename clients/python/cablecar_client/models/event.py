@@ -1,0 +1,152 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+import datetime
+
+if TYPE_CHECKING:
+  from ..models.event_payload import EventPayload
+
+
+
+
+
+T = TypeVar("T", bound="Event")
+
+
+
+@_attrs_define
+class Event:
+    """ One event of the log. `payload` depends on `type` (and `schema_version`); secrets of other seats are `null`
+    until the game is finished. `prev_hash` and `hash` (the hash chain) are shown once the game is finished.
+
+    `ttr-sf` event types: `game_set_up`, `cards_dealt`, `tickets_dealt`, `face_up_refilled`, `face_up_reset`,
+    `deck_rebuilt`, `souvenir_stack_placed`, `tickets_kept`, `play_started`, `card_drawn`, `route_claimed`,
+    `tickets_drawn`, `turn_ended`, `turn_passed`, `last_round_started`, `game_ended`. `cable-car` event types:
+    `game_set_up`, `tiles_laid`, `tiles_drawn`, `turn_passed`, `turn_ended`, `ride_started`, `die_rolled`,
+    `game_ended`.
+
+    Both game types also have `seat_resigned` (`{"seat": n}`, written by the resigning seat's `resign`),
+    `seat_timed_out` (`{"seat": n}`, appended by the server when that seat's deadline passed) and
+    `game_cancelled` (`{}`, the host's cancel); the events that follow a forfeit in the same write (default
+    setup choices, the turn passed on, `game_ended` with reason `forfeit`) carry the same envelope `seat`. The
+    `game_set_up` payload has `time_control` (as created) when the game is timed, and no such field otherwise.
+
+        Attributes:
+            seq (int): Position in the game's log (1, 2, 3, … without gaps); the game's version after this event.
+            type_ (str):
+            schema_version (int):
+            seat (int | None): The seat whose action wrote the event; `null` for events written at creation and for those
+                the server
+                or the host wrote (`seat_timed_out` and what follows it, `game_cancelled`).
+            recorded_at (datetime.datetime): When the event was written (ISO 8601, UTC).
+            payload (EventPayload):
+            prev_hash (str | Unset): The `hash` of the previous event (finished games only).
+            hash_ (str | Unset): SHA-256 over this event's envelope and `prev_hash` (finished games only).
+     """
+
+    seq: int
+    type_: str
+    schema_version: int
+    seat: int | None
+    recorded_at: datetime.datetime
+    payload: EventPayload
+    prev_hash: str | Unset = UNSET
+    hash_: str | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.event_payload import EventPayload # noqa: PLC0415
+        seq = self.seq
+
+        type_ = self.type_
+
+        schema_version = self.schema_version
+
+        seat: int | None
+        seat = self.seat
+
+        recorded_at = self.recorded_at.isoformat()
+
+        payload = self.payload.to_dict()
+
+        prev_hash = self.prev_hash
+
+        hash_ = self.hash_
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "seq": seq,
+            "type": type_,
+            "schema_version": schema_version,
+            "seat": seat,
+            "recorded_at": recorded_at,
+            "payload": payload,
+        })
+        if prev_hash is not UNSET:
+            field_dict["prev_hash"] = prev_hash
+        if hash_ is not UNSET:
+            field_dict["hash"] = hash_
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.event_payload import EventPayload # noqa: PLC0415
+        d = dict(src_dict)
+        seq = d.pop("seq")
+
+        type_ = d.pop("type")
+
+        schema_version = d.pop("schema_version")
+
+        def _parse_seat(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        seat = _parse_seat(d.pop("seat"))
+
+
+        recorded_at = datetime.datetime.fromisoformat(d.pop("recorded_at"))
+
+
+
+
+        payload = EventPayload.from_dict(d.pop("payload"))
+
+
+
+
+        prev_hash = d.pop("prev_hash", UNSET)
+
+        hash_ = d.pop("hash", UNSET)
+
+        event = cls(
+            seq=seq,
+            type_=type_,
+            schema_version=schema_version,
+            seat=seat,
+            recorded_at=recorded_at,
+            payload=payload,
+            prev_hash=prev_hash,
+            hash_=hash_,
+        )
+
+        return event
+

@@ -1,0 +1,167 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+import datetime
+
+if TYPE_CHECKING:
+  from ..models.seat_name import SeatName
+
+
+
+
+
+T = TypeVar("T", bound="GameSummary")
+
+
+
+@_attrs_define
+class GameSummary:
+    """ 
+        Attributes:
+            id (str):
+            type_ (str):
+            status (str): A game's status in an answer: `setup` (setup choices still to make), `playing`, `last_round` (ttr-
+                sf: the
+                final round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended by its host
+                with no result). Open: a later server may answer a status not listed here; a client
+                should treat one it does not know as "not playable by me now".
+            version (int):
+            created_at (datetime.datetime): When the game was created (ISO 8601, UTC).
+            updated_at (datetime.datetime): When the last event was written (ISO 8601, UTC).
+            players (list[SeatName]):
+            seed_commitment (str):
+            open_deal (bool): True when the caller's seed alone made the deal (anyone who knows it knows every hand); false
+                when a server secret, committed at creation and revealed by the export, was mixed in.
+            batch (None | str): The batch the game belongs to, if any.
+     """
+
+    id: str
+    type_: str
+    status: str
+    version: int
+    created_at: datetime.datetime
+    updated_at: datetime.datetime
+    players: list[SeatName]
+    seed_commitment: str
+    open_deal: bool
+    batch: None | str
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.seat_name import SeatName # noqa: PLC0415
+        id = self.id
+
+        type_ = self.type_
+
+        status = self.status
+
+        version = self.version
+
+        created_at = self.created_at.isoformat()
+
+        updated_at = self.updated_at.isoformat()
+
+        players = []
+        for players_item_data in self.players:
+            players_item = players_item_data.to_dict()
+            players.append(players_item)
+
+
+
+        seed_commitment = self.seed_commitment
+
+        open_deal = self.open_deal
+
+        batch: None | str
+        batch = self.batch
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "id": id,
+            "type": type_,
+            "status": status,
+            "version": version,
+            "created_at": created_at,
+            "updated_at": updated_at,
+            "players": players,
+            "seed_commitment": seed_commitment,
+            "open_deal": open_deal,
+            "batch": batch,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.seat_name import SeatName # noqa: PLC0415
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        type_ = d.pop("type")
+
+        status = d.pop("status")
+
+        version = d.pop("version")
+
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+
+
+
+        updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
+
+
+
+
+        players = []
+        _players = d.pop("players")
+        for players_item_data in (_players):
+            players_item = SeatName.from_dict(players_item_data)
+
+
+
+            players.append(players_item)
+
+
+        seed_commitment = d.pop("seed_commitment")
+
+        open_deal = d.pop("open_deal")
+
+        def _parse_batch(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        batch = _parse_batch(d.pop("batch"))
+
+
+        game_summary = cls(
+            id=id,
+            type_=type_,
+            status=status,
+            version=version,
+            created_at=created_at,
+            updated_at=updated_at,
+            players=players,
+            seed_commitment=seed_commitment,
+            open_deal=open_deal,
+            batch=batch,
+        )
+
+        return game_summary
+

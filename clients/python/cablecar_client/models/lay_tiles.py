@@ -1,0 +1,111 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+from typing import Literal, cast
+
+if TYPE_CHECKING:
+  from ..models.placement import Placement
+
+
+
+
+
+T = TypeVar("T", bound="LayTiles")
+
+
+
+@_attrs_define
+class LayTiles:
+    """ `cable-car`: lay two tiles from the hand (one only when no second legal placement exists), in order.
+
+        Attributes:
+            type_ (Literal['lay_tiles']):
+            placements (list[Placement]):
+            expected_version (int | None | Unset): Refuse the action with `409 stale_version` unless the game is at exactly
+                this version.
+     """
+
+    type_: Literal['lay_tiles']
+    placements: list[Placement]
+    expected_version: int | None | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.placement import Placement # noqa: PLC0415
+        type_ = self.type_
+
+        placements = []
+        for placements_item_data in self.placements:
+            placements_item = placements_item_data.to_dict()
+            placements.append(placements_item)
+
+
+
+        expected_version: int | None | Unset
+        if isinstance(self.expected_version, Unset):
+            expected_version = UNSET
+        else:
+            expected_version = self.expected_version
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "type": type_,
+            "placements": placements,
+        })
+        if expected_version is not UNSET:
+            field_dict["expected_version"] = expected_version
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.placement import Placement # noqa: PLC0415
+        d = dict(src_dict)
+        type_ = cast(Literal['lay_tiles'] , d.pop("type"))
+        if type_ != 'lay_tiles':
+            raise ValueError(f"type must match const 'lay_tiles', got '{type_}'")
+
+        placements = []
+        _placements = d.pop("placements")
+        for placements_item_data in (_placements):
+            placements_item = Placement.from_dict(placements_item_data)
+
+
+
+            placements.append(placements_item)
+
+
+        def _parse_expected_version(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        expected_version = _parse_expected_version(d.pop("expected_version", UNSET))
+
+
+        lay_tiles = cls(
+            type_=type_,
+            placements=placements,
+            expected_version=expected_version,
+        )
+
+        return lay_tiles
+

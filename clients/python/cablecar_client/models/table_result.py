@@ -1,0 +1,134 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.player_result import PlayerResult
+
+
+
+
+
+T = TypeVar("T", bound="TableResult")
+
+
+
+@_attrs_define
+class TableResult:
+    """ 
+        Attributes:
+            table (int):
+            game_id (str):
+            status (str): A game's status in an answer: `setup` (setup choices still to make), `playing`, `last_round` (ttr-
+                sf: the
+                final round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended by its host
+                with no result). Open: a later server may answer a status not listed here; a client
+                should treat one it does not know as "not playable by me now".
+            winners (list[int]): The winning seats (empty until finished, for a cancelled game, for a stalled cable-car
+                game, and when
+                every seat went out together).
+            reason (None | str): Why the game ended (the game type's `result.reason`, e.g. `forfeit`); null until finished
+                and for a
+                cancelled game.
+            players (list[PlayerResult]):
+     """
+
+    table: int
+    game_id: str
+    status: str
+    winners: list[int]
+    reason: None | str
+    players: list[PlayerResult]
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.player_result import PlayerResult # noqa: PLC0415
+        table = self.table
+
+        game_id = self.game_id
+
+        status = self.status
+
+        winners = self.winners
+
+
+
+        reason: None | str
+        reason = self.reason
+
+        players = []
+        for players_item_data in self.players:
+            players_item = players_item_data.to_dict()
+            players.append(players_item)
+
+
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "table": table,
+            "game_id": game_id,
+            "status": status,
+            "winners": winners,
+            "reason": reason,
+            "players": players,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.player_result import PlayerResult # noqa: PLC0415
+        d = dict(src_dict)
+        table = d.pop("table")
+
+        game_id = d.pop("game_id")
+
+        status = d.pop("status")
+
+        winners = cast(list[int], d.pop("winners"))
+
+
+        def _parse_reason(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        reason = _parse_reason(d.pop("reason"))
+
+
+        players = []
+        _players = d.pop("players")
+        for players_item_data in (_players):
+            players_item = PlayerResult.from_dict(players_item_data)
+
+
+
+            players.append(players_item)
+
+
+        table_result = cls(
+            table=table,
+            game_id=game_id,
+            status=status,
+            winners=winners,
+            reason=reason,
+            players=players,
+        )
+
+        return table_result
+

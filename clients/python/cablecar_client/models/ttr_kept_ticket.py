@@ -1,0 +1,108 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+
+
+
+
+
+
+T = TypeVar("T", bound="TtrKeptTicket")
+
+
+
+@_attrs_define
+class TtrKeptTicket:
+    """ 
+        Attributes:
+            id (str):
+            from_ (str): A location id.
+            to (str): A location id.
+            points (int):
+            completed (bool):
+     """
+
+    id: str
+    from_: str
+    to: str
+    points: int
+    completed: bool
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        from_ = self.from_
+
+        to = self.to
+
+        points = self.points
+
+        completed = self.completed
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "id": id,
+            "from": from_,
+            "to": to,
+            "points": points,
+            "completed": completed,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        from_ = d.pop("from")
+
+        to = d.pop("to")
+
+        points = d.pop("points")
+
+        completed = d.pop("completed")
+
+        ttr_kept_ticket = cls(
+            id=id,
+            from_=from_,
+            to=to,
+            points=points,
+            completed=completed,
+        )
+
+
+        ttr_kept_ticket.additional_properties = d
+        return ttr_kept_ticket
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,50 @@
+"""The deadline index on both SQL backends (the same statements: times are
+passed in, taken from :meth:`~events.deadlines.DeadlineIndex.database_time`)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from events.deadlines import DeadlineIndex
+from events.sql.database import SqlDatabase
+
+
+class SqlDeadlineIndex(SqlDatabase, DeadlineIndex):
+    """:class:`DeadlineIndex` on a :class:`SqlDatabase`, but for :meth:`database_time`."""
+
+    def set_deadline(self, game_id: str, version: int, due: datetime | None) -> None:
+        d = self.dialect
+        stamp = None if due is None else d.time_param(due)
+        with self._transaction() as cur:
+            cur.execute(
+                d.sql(
+                    "INSERT INTO deadlines (game_id, version, due_at) VALUES (?, ?, ?)"
+                    " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, due_at = excluded.due_at"
+                    " WHERE deadlines.version < excluded.version"
+                ),
+                (game_id, version, stamp),
+            )
+
+    def due_games(self, now: datetime, limit: int = 100) -> list[str]:
+        d = self.dialect
+        rows = self._rows(
+            d.sql("SELECT game_id FROM deadlines WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at LIMIT ?"),
+            (d.time_param(now), limit),
+        )
+        return [str(row[0]) for row in rows]
+
+    def hold_lease(self, name: str, owner: str, now: datetime, seconds: float) -> bool:
+        d = self.dialect
+        until = d.time_param(now + timedelta(seconds=seconds))
+        stamp = d.time_param(now)
+        with self._transaction() as cur:
+            cur.execute(
+                d.sql("INSERT INTO leases (name, owner, until) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING"),
+                (name, owner, until),
+            )
+            cur.execute(
+                d.sql("UPDATE leases SET owner = ?, until = ? WHERE name = ? AND (owner = ? OR until < ?)"),
+                (owner, until, name, owner, stamp),
+            )
+            held = cur.execute(d.sql("SELECT owner FROM leases WHERE name = ?"), (name,)).fetchone()
+        return bool(held and held[0] == owner)

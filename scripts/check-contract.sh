@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The contract checks (issue 15), run by scripts/test.sh and on their own:
+#   openapi-spec-validator, Spectral and Redocly on service/openapi.yaml (zero errors),
+#   the committed generated clients against a fresh generation (scripts/generate-clients.sh --check),
+#   and the TypeScript client type-checked with `tsc --noEmit`.
+# The npm tools are pinned in tools/contract/package-lock.json and installed with `npm ci`; Node.js comes
+# from Debian when it is missing (as root).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PY="${PYTHON:-.venv/bin/python}"
+[ -x "$PY" ] || PY=python3
+
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ]; then
+        echo "== installing Node.js and npm (contract linters, TypeScript client)"
+        apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+    else
+        echo "error: Node.js is missing and this is not root: run 'apt-get install nodejs npm'" >&2
+        exit 1
+    fi
+fi
+TOOLS=tools/contract
+if [ ! -d "$TOOLS/node_modules" ] || [ "$TOOLS/package-lock.json" -nt "$TOOLS/node_modules/.package-lock.json" ]; then
+    echo "== npm ci (tools/contract)"
+    (cd "$TOOLS" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi
+BIN="$TOOLS/node_modules/.bin"
+
+echo "== openapi-spec-validator"
+"$PY" -m openapi_spec_validator service/openapi.yaml
+echo "== spectral"
+"$BIN/spectral" lint service/openapi.yaml --ruleset "$TOOLS/spectral.yaml" --fail-severity error
+echo "== redocly"
+"$BIN/redocly" lint --config "$TOOLS/redocly.yaml" --format stylish
+echo "== generated clients are up to date"
+PYTHON="$PY" scripts/generate-clients.sh --check
+echo "== tsc --noEmit (clients/typescript)"
+"$BIN/tsc" --noEmit -p clients/typescript

@@ -1,0 +1,82 @@
+"""``Idempotency-Key`` on the POSTs that create something: a game, a batch,
+an organiser, a webhook.  The semantics are those of actions: the same key
+with the same body gets the first answer again, and nothing more is created;
+the same key with another body is ``422 idempotency_key_reused``.
+
+Actions remember a key next to the events it wrote (``idempotency_keys``).
+A creation has no game to look in before it happens, so the key *names* what
+it creates instead: the ids (and the tokens, which are stored only as hashes)
+are derived from the server's secret, the caller's scope (its organiser, or
+nobody) and the key.  A retry derives the same ids, the store's own unique ids
+refuse a second creation (also a concurrent one), and the first record, which
+carries the hash of the request that made it, gives the first answer back.
+
+So a key is as secret as the tokens it makes: use a fresh random one (a
+UUID v4) per creation, and keep it no longer than the retries need.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from dataclasses import dataclass
+from typing import Any
+
+from events.envelope import canonical_json
+from service.errors import IdempotencyKeyReused, InvalidRequest
+
+#: the longest Idempotency-Key accepted (as for actions)
+IDEMPOTENCY_MAX = 200
+#: the metadata key of a created game that holds the hash of the request that made it
+REQUEST_HASH = "creation_request_hash"
+
+
+def request_hash(kind: str, body: Any) -> str:
+    """What a key is bound to: the kind of thing created and the request body
+    as the server read it (so key order and defaults do not matter)."""
+    return hashlib.sha256(canonical_json({"create": kind, "body": body}).encode()).hexdigest()
+
+
+def check_key(header: str | None) -> str | None:
+    """The Idempotency-Key header's value, None without one; InvalidRequest
+    when it is empty or too long."""
+    if header is None:
+        return None
+    if not 1 <= len(header) <= IDEMPOTENCY_MAX:
+        message = f"must be 1 to {IDEMPOTENCY_MAX} characters"
+        raise InvalidRequest(f"Idempotency-Key: {message}", errors=[{"field": "Idempotency-Key", "message": message}])
+    return header
+
+
+def refuse_reuse() -> IdempotencyKeyReused:
+    """The refusal of a key already used for another request."""
+    return IdempotencyKeyReused("this Idempotency-Key was already used for a different request")
+
+
+@dataclass(frozen=True)
+class CreationKey:
+    """The ids and secrets one Idempotency-Key fixes, within one scope (an
+    organiser id, or ``""`` for a caller without a token)."""
+
+    secret: bytes
+    scope: str
+    key: str
+    hash: str  # of the request that uses the key
+
+    def _derive(self, *parts: str) -> bytes:
+        message = "\0".join(("cablecar-create/1", self.scope, self.key, *parts)).encode()
+        return hmac.new(self.secret, message, hashlib.sha256).digest()
+
+    def identifier(self, kind: str, *parts: str) -> str:
+        """A 16-hex-digit id (as random ids are) for the ``kind`` created."""
+        return self._derive("id", kind, *parts).hex()[:16]
+
+    def token(self, kind: str, scope: str, *parts: str) -> str:
+        """A token (``kind``: st, ht, ot) of ``scope`` with 256 derived bits."""
+        secret = base64.urlsafe_b64encode(self._derive("token", kind, scope, *parts)).decode().rstrip("=")
+        return f"{kind}_{scope}_{secret}"
+
+    def same_request(self, stored_hash: object) -> bool:
+        """Whether the first request with this key was this one (constant time)."""
+        return isinstance(stored_hash, str) and hmac.compare_digest(stored_hash, self.hash)

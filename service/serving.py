@@ -1,0 +1,93 @@
+"""``cablecar serve``: gunicorn with production's configuration, on one address.
+
+Before gunicorn starts, the address is tried, so that a taken port is one
+clear line and an immediate exit, rather than a "serving on" line followed by
+gunicorn's five attempts to bind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import socket
+import sys
+from typing import Any
+
+from service.config import Settings
+from service.keys import MissingSecretKey, require_secret_key
+from service.location import describe, new_store_notes, with_data_dir
+
+
+class CannotListen(OSError):
+    """The address ``cablecar serve`` was told to listen on cannot be used
+    (an OSError, so the CLI reports it as one line)."""
+
+
+def check_address(host: str, port: int) -> None:
+    """Raise :class:`CannotListen` unless ``host:port`` can be listened on now.
+
+    Bound with ``SO_REUSEADDR`` as gunicorn binds, so that connections of a
+    server that just stopped (TIME_WAIT) do not count as the port being taken."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        raise CannotListen(f"cannot listen on {host!r}: {e.strerror}") from e
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as e:
+            if e.errno == errno.EADDRINUSE:
+                raise CannotListen(
+                    f"port {port} on {host} is already in use (another cablecar serve?): "
+                    "stop that server, or choose another port with --port"
+                ) from e
+            if e.errno == errno.EACCES:
+                raise CannotListen(f"not allowed to listen on port {port} (ports below 1024 need root)") from e
+            raise CannotListen(f"cannot listen on {host}:{port}: {e.strerror}") from e
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Run gunicorn in this process until it is stopped (Ctrl-C)."""
+    from gunicorn.app.base import BaseApplication
+
+    import service.gunicorn_conf as conf
+
+    settings = with_data_dir(Settings.from_env(), args.data_dir)
+    try:
+        require_secret_key(settings)
+    except MissingSecretKey as e:
+        print(f"cablecar serve: {e}", file=sys.stderr)
+        return 2
+    check_address(args.host, args.port)
+    workers = args.workers if args.workers is not None else settings.workers
+    threads = args.threads if args.threads is not None else settings.threads
+
+    class _App(BaseApplication):
+        def load_config(self) -> None:
+            # Everything of production's configuration (its worker hooks start the
+            # webhook dispatchers), then what this command's options say.
+            for key, value in vars(conf).items():
+                if key in self.cfg.settings:
+                    self.cfg.set(key, value)
+            self.cfg.set("bind", f"{args.host}:{args.port}")
+            self.cfg.set("workers", workers)
+            self.cfg.set("threads", threads)
+            self.cfg.set("accesslog", "-" if args.access_log else None)
+
+        def load(self) -> Any:
+            # Imported in the worker, after a gevent worker has monkey-patched it.
+            from service.app import create_app
+
+            return create_app(settings)
+
+    for note in new_store_notes(settings):
+        print(f"cablecar: note: {note}", file=sys.stderr)
+    print(f"cablecar: {describe(settings)}")
+    per_worker = f"{threads} threads each" if conf.worker_class == "gthread" else "gevent"
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"cablecar: serving on http://{host}:{args.port} ({workers} workers, {per_worker}); Ctrl-C stops")
+    sys.stdout.flush()
+    _App().run()
+    return 0

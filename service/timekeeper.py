@@ -1,0 +1,152 @@
+"""Timeouts: a seat whose deadline passed is timed out by an appended event.
+
+The deadline comes from the game's clocks (:mod:`domain.clocks`, derived
+from the events' timestamps).  A ``seat_timed_out`` is appended with the
+version the deadline was read at as the expected version, so it can never
+race a real action: whichever reaches the log first wins and the other gets
+the ordinary stale-version answer.
+
+Whether a deadline has passed is decided by the database's clock
+(:meth:`events.deadlines.DeadlineIndex.database_time`), so workers whose
+clocks disagree agree on it.  The event's ``recorded_at`` is stamped by the
+appending worker, so a timeout is appended only once *both* clocks have
+passed the deadline: a worker whose clock lags the database's times out a
+little late, never early, and the audit's check (the timeout was recorded at
+or after the deadline) holds whichever worker appended it.
+
+Two ways find due timeouts, so correctness never depends on the first:
+
+* :class:`Sweeper`: one background thread per process, of which exactly one
+  across every worker and instance works at a time (it holds the lease
+  ``timeouts`` in the database); it looks up due games in the deadline index
+  several times a second;
+* :meth:`Timekeeper.settle`: every read or action of a game first appends
+  the timeouts already due in it.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from domain.clocks import Clocks
+from events.deadlines import DeadlineIndex
+from events.store import GameNotFound, StaleVersion
+from events.timestamps import Clock, system_clock
+from service.errors import ServiceError
+from service.queries import GameQueries, Loaded
+
+if TYPE_CHECKING:
+    from service.commands import GameCommands
+
+log = logging.getLogger(__name__)
+
+#: the sweeper's lease, renewed every loop; another process takes over this long after a holder dies
+LEASE_SECONDS = 5.0
+LEASE_NAME = "timeouts"
+
+
+class Timekeeper:
+    """Keeps the deadline index current and appends the timeouts that are due."""
+
+    def __init__(
+        self, queries: GameQueries, index: DeadlineIndex, local_clock: Clock = system_clock
+    ) -> None:
+        self.queries = queries
+        self.index = index
+        self._local = local_clock
+        self.commands: GameCommands | None = None  # set by the runtime once the commands exist
+
+    def record(self, loaded: Loaded) -> None:
+        """Write ``loaded``'s next deadline to the index (timed games only)."""
+        if not loaded.clocks.control.timed:
+            return
+        due = None if loaded.finished else loaded.clocks.deadline()
+        moment = None if due is None else datetime.fromtimestamp(due, UTC)
+        self.index.set_deadline(loaded.record.game_id, loaded.version, moment)
+
+    def maybe_due(self, clocks: Clocks) -> bool:
+        """Whether a deadline of ``clocks`` may have passed (by this process's clock)."""
+        due = clocks.deadline()
+        return due is not None and due <= self._local().timestamp()
+
+    def settle(self, loaded: Loaded) -> Loaded:
+        """``loaded`` after appending every timeout already due in it (the
+        newest state, also when another writer got there first)."""
+        assert self.commands is not None, "the runtime wires the commands in"
+        for _ in range(loaded.definition.seat_count(loaded.state)):
+            due = None if loaded.finished else loaded.clocks.deadline()
+            # the local clock first: it is free, and it must have passed the deadline too
+            if due is None or self._local().timestamp() < due:
+                return loaded
+            now = min(self.index.database_time().timestamp(), self._local().timestamp())
+            passed = [(seat, at) for seat, at in loaded.clocks.deadlines() if at <= now]
+            if not passed:
+                return loaded
+            # seats that missed the same deadline (a simultaneous setup step) go out together
+            seats = [seat for seat, at in passed if at == passed[0][1]]
+            events = loaded.definition.time_out(loaded.state, seats)
+            try:
+                loaded = self.commands.append_events(loaded, None, events)
+            except StaleVersion:  # another writer was first: go on from the newest state
+                loaded = self.queries.load(loaded.record.game_id, settle=False)
+        return loaded
+
+    def sweep(self, limit: int = 100) -> int:
+        """Settle every game the index says is due; the number settled."""
+        settled = 0
+        for game_id in self.index.due_games(self.index.database_time(), limit):
+            try:
+                loaded = self.queries.load(game_id)  # settles
+                self.record(loaded)
+                settled += 1
+            except (GameNotFound, ServiceError) as e:
+                log.warning("timeout sweep: game %s skipped: %s", game_id, e)
+        return settled
+
+
+class Sweeper:
+    """The background thread that sweeps due timeouts while it holds the lease."""
+
+    def __init__(self, timekeeper: Timekeeper, interval: float = 0.2,
+                 on_error: Callable[[Exception], None] | None = None) -> None:
+        self.timekeeper = timekeeper
+        self.interval = interval
+        self.owner = secrets.token_hex(8)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._on_error = on_error
+
+    def start(self) -> None:
+        """Start sweeping (once)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="timeout-sweeper", daemon=True)
+            self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop and wait for the thread."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def run_once(self) -> int:
+        """One round: renew (or take) the lease, then sweep if held."""
+        index = self.timekeeper.index
+        if not index.hold_lease(LEASE_NAME, self.owner, index.database_time(), LEASE_SECONDS):
+            return 0
+        return self.timekeeper.sweep()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.run_once()
+            except Exception as e:  # a database outage must not end the thread
+                log.warning("timeout sweeper: %s", e)
+                if self._on_error is not None:
+                    self._on_error(e)
+            self._stop.wait(self.interval)

@@ -1,0 +1,151 @@
+"""The Dockerfile and docker-compose.yml, read by real parsers and checked for
+their wiring (no Docker engine needed): what the image build needs is copied,
+the volume is the data folder, the health check follows CABLECAR_BIND, one
+image serves migrate and web, every variable compose sets is one the app reads.
+
+``data/compose-spec.json`` is the Compose Specification's JSON schema as
+published in the ``docker-compose`` 1.29.2 package (Apache License 2.0, the
+Compose Specification authors), kept here so the test needs no network.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+from dockerfile_parse import DockerfileParser
+
+from service import healthcheck
+from service.app import create_app
+from service.cli import build_parser
+from service.config import SETTINGS, Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = Path(__file__).with_name("data") / "compose-spec.json"
+
+
+@pytest.fixture(scope="module")
+def dockerfile() -> DockerfileParser:
+    parser = DockerfileParser(fileobj=(ROOT / "Dockerfile").open("rb"))
+    assert parser.baseimage, "the Dockerfile has no FROM"
+    return parser
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict[str, Any]:
+    data = yaml.safe_load((ROOT / "docker-compose.yml").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def _stages(parser: DockerfileParser) -> list[list[dict[str, Any]]]:
+    stages: list[list[dict[str, Any]]] = []
+    for instruction in parser.structure:
+        if instruction["instruction"] == "FROM":
+            stages.append([])
+        if stages:  # comments may come before the first FROM
+            stages[-1].append(instruction)
+    return stages
+
+
+def _of(stage: list[dict[str, Any]], name: str) -> list[str]:
+    return [i["value"] for i in stage if i["instruction"] == name]
+
+
+def test_the_build_stage_copies_everything_pyproject_names(dockerfile: DockerfileParser) -> None:
+    build, _ = _stages(dockerfile)
+    copied = {src for value in _of(build, "COPY") for src in shlex.split(value)[:-1]}
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]
+    needed = {"pyproject.toml", project["readme"], *project["license-files"]}
+    needed |= {p.rstrip("*") for p in packages["include"]}
+    assert needed <= copied
+
+
+def test_the_image_runs_as_a_user_with_a_data_volume_and_a_health_check(dockerfile: DockerfileParser) -> None:
+    _, final = _stages(dockerfile)
+    env = dockerfile.envs
+    assert {name for name in env if name.startswith("CABLECAR_")} <= {s.env for s in SETTINGS}
+    assert _of(final, "USER") == ["cablecar"]
+    volumes = [json.loads(v) if v.startswith("[") else v.split() for v in _of(final, "VOLUME")]
+    assert [env["CABLECAR_DATA_DIR"]] in volumes
+    bind_port = env["CABLECAR_BIND"].rpartition(":")[2]
+    assert _of(final, "EXPOSE") == [bind_port]
+    [check] = _of(final, "HEALTHCHECK")
+    assert json.loads(check.split("CMD", 1)[1]) == ["python", "-m", healthcheck.__name__]
+    [cmd] = _of(final, "CMD")
+    assert json.loads(cmd)[:3] == ["gunicorn", "-c", "python:service.gunicorn_conf"]
+
+
+def test_the_build_context_leaves_out_local_state() -> None:
+    ignored = {line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
+               if line.strip() and not line.startswith("#")}
+    assert {".git", ".venv", "data", ".hypothesis", "**/*.sqlite3", "**/secret.key"} <= ignored
+    assert not {"domain", "events", "service", "pyproject.toml", "README.md", "LICENSE"} & ignored
+
+
+def test_the_health_check_follows_the_bind_address() -> None:
+    assert healthcheck.probe_url("0.0.0.0:8000") == "http://127.0.0.1:8000/v1/health"
+    assert healthcheck.probe_url("[::]:9000") == "http://[::1]:9000/v1/health"
+    assert healthcheck.probe_url("10.1.2.3:8080") == "http://10.1.2.3:8080/v1/health"
+    with pytest.raises(ValueError, match="CABLECAR_BIND"):
+        healthcheck.probe_url("unix:/run/cablecar.sock")
+
+
+def test_the_health_check_path_is_a_route_of_the_app(tmp_path: Path) -> None:
+    app = create_app(Settings(data_dir=str(tmp_path), webhooks=False))
+    try:
+        assert healthcheck.PATH in {rule.rule for rule in app.url_map.iter_rules()}
+        assert app.test_client().get(healthcheck.PATH).status_code == 200
+    finally:
+        app.extensions["cablecar"].store.close()
+
+
+def test_compose_follows_the_compose_specification(compose: dict[str, Any]) -> None:
+    schema = json.loads(SCHEMA.read_text())
+    errors = [e.message for e in jsonschema.Draft201909Validator(schema).iter_errors(compose)]
+    assert errors == []
+
+
+def test_compose_builds_one_image_for_migrate_and_web(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    built = [name for name, s in services.items() if "build" in s]
+    assert built == ["migrate"]
+    assert services["web"]["image"] == services["migrate"]["image"]
+    assert services["web"].get("pull_policy") == "never"  # the image is local, never pulled
+    command = services["migrate"]["command"]
+    assert command[0] == "cablecar" and build_parser().parse_args(command[1:]).command == "migrate"
+    for name in ("postgres", "redis", "web", "proxy"):
+        assert services[name]["restart"] == "unless-stopped", name
+
+
+def test_compose_runs_replicas_behind_one_port(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    web, proxy = services["web"], services["proxy"]
+    assert web["deploy"]["replicas"] >= 2 and "ports" not in web
+    [published] = proxy["ports"]
+    bind_port = web["environment"]["CABLECAR_BIND"].rpartition(":")[2]
+    conf = (ROOT / "docker" / "nginx.conf").read_text()
+    mounted = {v.split(":")[0] for v in proxy["volumes"]}
+    assert "./docker/nginx.conf" in mounted
+    assert re.search(rf"server\s+web:{bind_port};", conf), "the proxy forwards to the port web listens on"
+    listen = re.search(r"listen\s+(\d+);", conf)
+    assert listen and published.split(":")[1] == listen.group(1)
+    assert web["environment"]["CABLECAR_TRUSTED_PROXIES"] == "1"
+
+
+def test_every_variable_compose_gives_the_app_is_a_setting(compose: dict[str, Any]) -> None:
+    declared = {s.env for s in SETTINGS}
+    for name in ("migrate", "web"):
+        given = set(compose["services"][name]["environment"])
+        assert given <= declared, f"{name}: {sorted(given - declared)} are read by nothing"
+    settings = Settings.from_env({k: str(v) for k, v in compose["services"]["web"]["environment"].items()
+                                  if "${" not in str(v)})
+    assert settings.database_url and settings.database_url.startswith("postgresql://")
