@@ -112,8 +112,13 @@ def check_draw(state: CableCarState, seat: int, action: DrawTile) -> TileDrawn:
         return TileDrawn(seat, SOURCE_PILE, None, state.pile[0])
     rider, tile = action.rider, action.tile
     assert rider is not None and tile is not None  # the action's shape guarantees both
-    if not 0 <= rider < state.player_count or rider == seat or not state.players[rider].riding:
-        raise IllegalAction("not_a_rider", f"seat {rider} is not another player riding its tram")
+    if (
+        not 0 <= rider < state.player_count
+        or rider == seat
+        or not state.players[rider].riding
+        or state.out[rider] is not None
+    ):
+        raise IllegalAction("not_a_rider", f"seat {rider} is not another player riding its tram (and still in)")
     if tile not in state.players[rider].hand:
         raise IllegalAction("tile_not_in_hand", f"seat {rider} holds no {tile} tile")
     return TileDrawn(seat, SOURCE_RIDER, rider, tile)
