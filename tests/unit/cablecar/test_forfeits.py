@@ -329,3 +329,14 @@ def test_a_finished_game_cannot_be_cancelled() -> None:
     assert GAME.status(state) == "finished"
     with pytest.raises(GameFinished):
         GAME.cancel(state)
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_a_draw_choice_lost_with_a_rider_that_goes_out_ends_the_turn(how: str) -> None:
+    hands = (S5, ("curve", "switch_left", "tree_wye"), S5)
+    state = with_rider(state_of(hands=hands, pile=()), 1)
+    _, state = act(state, 0, PAIR)
+    assert state.drawing and GAME.legal_actions(state, 0)
+    _, state = go_out(state, 1, how)
+    # nothing is left to choose from: the turn is over instead of waiting for ever
+    assert not state.drawing and state.turn == 2
