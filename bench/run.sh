@@ -6,6 +6,8 @@
 #   bash bench/run.sh --seconds 20 --bot-seconds 10    # shorter
 #   bash bench/run.sh --only load,growth               # some sections
 #   bash bench/run.sh --help                           # every option
+#   bash bench/run.sh --only bots [--games N --jobs J] # the bot strength ladder (in process, no stack):
+#                                                      # writes bench/results/BOTS.md (bench/bots.py)
 #
 # Writes bench/results/REPORT.md.  Benchmarks never fail CI: the exit code is
 # non-zero only if the harness itself could not run.
@@ -19,6 +21,13 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PYTHON="${PYTHON:-python3}"
 if [ -x "$ROOT/.venv/bin/python" ]; then PYTHON="$ROOT/.venv/bin/python"; fi
+
+# The bot ladder needs no servers: it plays in process through the rules.
+if [ "${1:-}" = "--only" ] && [ "${2:-}" = "bots" ]; then
+    shift 2
+    cd "$ROOT"
+    exec env PYTHONPATH="$ROOT" "$PYTHON" -m bench.bots "$@"
+fi
 export CABLECAR_BENCH_COMMAND="bash bench/run.sh${*:+ $*}"
 if [ -n "${CABLECAR_BENCH_FROM:-}" ]; then
     CABLECAR_BENCH_COMMAND="CABLECAR_BENCH_FROM=${CABLECAR_BENCH_FROM} ${CABLECAR_BENCH_COMMAND}"

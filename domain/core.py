@@ -120,12 +120,18 @@ class Action:
 class GameConfig:
     """Everything needed to set a game up: player names, first seat, seed,
     and the time control (recorded in the setup event, so replays and the
-    audit know it)."""
+    audit know it).
+
+    ``rules_version`` None means the game's current rules; the verifier names
+    the version a record was made under, which may be one the game still
+    decides for old records (:attr:`GameDefinition.legacy_rules_versions`).
+    """
 
     players: tuple[str, ...]
     seed: str
     start_seat: int = 0
     time_control: TimeControl = NO_TIME_CONTROL
+    rules_version: str | None = None
 
 
 @dataclass(frozen=True)
@@ -251,6 +257,8 @@ class GameDefinition(Generic[S]):
     time_control: Callable[[S], TimeControl]
     #: lifts of stored event payloads written under older schema versions
     upcasters: tuple[Upcast, ...] = ()
+    #: older rules versions whose games the rules still decide as they were (for verifying old records)
+    legacy_rules_versions: tuple[str, ...] = ()
 
     @functools.cached_property
     def event_types(self) -> Mapping[str, type[Event]]:

@@ -138,6 +138,11 @@ def _derivation_problem(seed_info: Mapping[str, JSON], seed: str) -> str | None:
     return "the seed is not the revealed server secret mixed with the caller's seed"
 
 
+def _rules(version: JSON) -> str | None:
+    """The rules version to set a record up under (None: the current one)."""
+    return version if isinstance(version, str) else None
+
+
 def parse_events(game_id: str, raw_events: Sequence[Mapping[str, JSON]]) -> tuple[list[StoredEvent], list[str]]:
     """Envelopes from export JSON; malformed entries are reported, not raised."""
     events: list[StoredEvent] = []
@@ -169,7 +174,8 @@ def verify_record(
         game = game_definition(str(game_info.get("type")))
     except KeyError:
         return Verdict(game_id, (Check("game_type", False, f"unknown game type {game_info.get('type')!r}"),))
-    if game_info.get("rules_version") not in (None, game.rules_version):
+    rules_version = game_info.get("rules_version")
+    if rules_version not in (None, game.rules_version, *game.legacy_rules_versions):
         checks.append(Check("rules_version", False,
                             f"record made under rules {game_info.get('rules_version')!r}; "
                             f"this verifier implements {game.rules_version!r}"))
@@ -201,7 +207,7 @@ def verify_record(
     start_seat = int(game_info.get("start_seat", 0))
     try:
         control = parse_time_control(events[0].payload.get("time_control") if events else None)
-        opening = game.setup(GameConfig(players, str(seed), start_seat, control))
+        opening = game.setup(GameConfig(players, str(seed), start_seat, control, _rules(rules_version)))
     except DomainError as e:
         checks.append(Check("setup", False, f"the rules cannot set this game up: {e.detail}"))
         return Verdict(game_id, tuple(checks))

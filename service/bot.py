@@ -16,10 +16,14 @@ the public HTTP contract (and only the Python standard library):
 Strategies pick among the legal actions: ``random`` (uniform), ``greedy``
 (Ticket to Ride: claim the most valuable route it can, keep every ticket it
 is dealt, else draw cards; cable cars: start the ride as soon as it can).
+The command line also offers the planning bots of :mod:`service.bots`
+(``planner`` for either game, ``mcts`` for Ticket to Ride), one per seat.
 
 Usage::
 
     cablecar bot play --url http://127.0.0.1:8000 --type ttr-sf --players 3 --games 2
+    cablecar bot play --type cable-car --players 4 --games 20 --strategy planner --local
+    cablecar bot play --type ttr-sf --players 2 --games 50 --strategy mcts,planner --think-ms 50
     cablecar bot seat --url http://127.0.0.1:8000 --game ID --token st_...
 """
 
@@ -30,6 +34,7 @@ import hashlib
 import http.client
 import json
 import random
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -210,10 +215,14 @@ def play_turn(
 
 
 def play_game(
-    client: Client, run: GameRun, strategy: Strategy, rng: random.Random, max_actions: int = 5000,
-    think_ms: int = 0,
+    client: Client, run: GameRun, strategy: Strategy | Sequence[Strategy], rng: random.Random,
+    max_actions: int = 5000, think_ms: int | Sequence[int] = 0,
 ) -> dict[str, Any]:
-    """Play every seat of ``run`` until the game is over; return the final view."""
+    """Play every seat of ``run`` until the game is over; return the final view.
+
+    ``strategy`` and ``think_ms`` are one for every seat, or one per seat."""
+    per_seat = [strategy] * len(run.tokens) if callable(strategy) else list(strategy)
+    waits = [think_ms] * len(run.tokens) if isinstance(think_ms, int) else list(think_ms)
     for _ in range(max_actions):
         view = client.request("GET", f"/v1/games/{run.game_id}")
         if view["status"] in OVER:
@@ -221,7 +230,7 @@ def play_game(
             return view
         moved = False
         for seat in view["active_seats"]:
-            moved = play_turn(client, run, seat, strategy, rng, think_ms) or moved
+            moved = play_turn(client, run, seat, per_seat[seat], rng, waits[seat]) or moved
         if not moved and not view["active_seats"]:
             time.sleep(0.05)
     raise RuntimeError(f"game {run.game_id} did not finish within {max_actions} rounds")
@@ -263,25 +272,61 @@ def play_seat(
 
 
 def _play_cmd(args: argparse.Namespace) -> int:
+    # the planning bots and the report live in service.bots; this module stays an example
+    from service.bots.arena import play
+    from service.bots.report import Progress, Tally, final_scores
+    from service.bots.strategies import DEFAULT_THINK_MS, UnknownStrategy, parse_strategies, strategy
+
+    try:
+        names = parse_strategies(args.strategy, args.players, args.type)
+    except UnknownStrategy as e:
+        print(f"cablecar bot play: {e}", file=sys.stderr)
+        return 2
     client = Client(args.url)
-    strategy = STRATEGIES[args.strategy]
     rng = random.Random(args.seed)
-    names = [f"bot-{i + 1}" for i in range(args.players)]
+    tally = Tally()
+    progress = Progress(args.games)
+    # mcts spends --think-ms searching (default 50); the other bots wait that long before moving
+    budget = args.think_ms or DEFAULT_THINK_MS
+    waits = [0 if name == "mcts" else args.think_ms for name in names]
     for n in range(args.games):
         seed = f"{args.seed}-{n}" if args.seed is not None else None
-        run = create_game(client, args.type, names, seed, _time_control(args))
-        view = play_game(client, run, strategy, rng, think_ms=args.think_ms)
-        result = view.get("result") or {}
-        print(json.dumps({"game": run.game_id, "actions": run.actions_sent, "conflicts": run.conflicts,
-                          "winners": result.get("winners"),
-                          "totals": [p.get("total") for p in result.get("players", [])]}))
+        strategies = [strategy(name, args.type, budget) for name in names]
+        if args.local:
+            record = play(args.type, list(zip(names, strategies, strict=True)), seed or uuid.uuid4().hex, rng)
+            line = {"game": n + 1, "strategies": names, "winners": list(record.winners),
+                    "reason": record.reason, "scores": list(record.scores), "moves": record.moves}
+            tally.add(names, record.winners, record.scores)
+        else:
+            seats = [f"{name}-{i + 1}" for i, name in enumerate(names)]
+            run = create_game(client, args.type, seats, seed, _time_control(args))
+            view = play_game(client, run, strategies, rng, think_ms=waits)
+            result = view.get("result") or {}
+            scores = final_scores(view)
+            line = {"game": run.game_id, "strategies": names, "actions": run.actions_sent,
+                    "conflicts": run.conflicts, "winners": result.get("winners"),
+                    "reason": result.get("reason"), "scores": scores}
+            tally.add(names, result.get("winners") or [], scores)
+        progress.clear()
+        print(json.dumps(line), flush=True)
+        progress.update(n + 1, f"last: {line['reason']}")
+    progress.clear()
+    print(tally.table())
     return 0
 
 
 def _seat_cmd(args: argparse.Namespace) -> int:
+    from service.bots.strategies import DEFAULT_THINK_MS, UnknownStrategy, strategy
+
     client = Client(args.url)
-    view = play_seat(client, args.game, args.token, STRATEGIES[args.strategy], random.Random(args.seed),
-                     think_ms=args.think_ms)
+    game = client.request("GET", f"/v1/games/{args.game}", token=args.token)
+    try:
+        chosen = strategy(args.strategy, game["type"], args.think_ms or DEFAULT_THINK_MS)
+    except UnknownStrategy as e:
+        print(f"cablecar bot seat: {e}", file=sys.stderr)
+        return 2
+    view = play_seat(client, args.game, args.token, chosen, random.Random(args.seed),
+                     think_ms=0 if args.strategy == "mcts" else args.think_ms)
     print(json.dumps({"game": args.game, "status": view["status"], "result": view.get("result")}))
     return 0
 
@@ -334,10 +379,15 @@ def add_parser(sub: Any) -> None:
     play.add_argument("--type", default="ttr-sf", choices=_game_types(), help="game type")
     play.add_argument("--players", type=_positive, default=2, help="seats per game")
     play.add_argument("--games", type=_positive, default=1, help="games to play, one after the other")
-    play.add_argument("--strategy", choices=sorted(STRATEGIES), default="greedy", help="how the bots choose")
+    play.add_argument("--strategy", default="planner",
+                      help="how the bots choose, one per seat, comma-separated (random, greedy, planner, mcts); "
+                           "a shorter list repeats round the table")
     play.add_argument("--seed", default=None, help="seed of the games and the bots' choices (default: random)")
     play.add_argument("--think-ms", type=_not_negative, default=0,
-                      help="milliseconds each bot thinks before a move (never past its clock)")
+                      help="milliseconds each bot thinks before a move (never past its clock); "
+                           "mcts searches that long (default 50)")
+    play.add_argument("--local", action="store_true",
+                      help="play in this process through the rules (no server, nothing stored)")
     timing = play.add_mutually_exclusive_group()
     timing.add_argument("--per-turn", type=_positive, default=None, metavar="SECONDS",
                         help="create the games with a per-turn deadline of SECONDS")
@@ -348,7 +398,7 @@ def add_parser(sub: Any) -> None:
     seat.add_argument("--url", default="http://127.0.0.1:8000", help="base URL of the server")
     seat.add_argument("--game", required=True, help="the game's id")
     seat.add_argument("--token", required=True, help="the seat's token (st_...)")
-    seat.add_argument("--strategy", choices=sorted(STRATEGIES), default="greedy", help="how the bot chooses")
+    seat.add_argument("--strategy", default="greedy", help="how the bot chooses: random, greedy, planner or mcts (ttr-sf)")
     seat.add_argument("--seed", default=None, help="seed of the bot's choices (default: random)")
     seat.add_argument("--think-ms", type=_not_negative, default=0,
                       help="milliseconds the bot thinks before a move (never past its clock)")

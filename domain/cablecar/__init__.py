@@ -12,7 +12,8 @@ for type ``cable-car``.  Modules, by job (the same names as every game's):
 * game helpers, from the bottom up: ``components`` (the packaged board
   file), ``geometry`` (squares, edges, rotation, stops, terminals),
   ``tiles`` (orientations and lookup tables), ``board``, ``placement`` (the
-  placement rules, single-placement generation), ``pairs`` (fast enumeration
+  placement rules, single-placement generation), ``ends`` (rule 5, further
+  travel), ``pairs`` (fast enumeration
   of every legal pair), ``network`` (driving: completeness, shortest path,
   path checking), ``ride`` (tram movement), ``drawing``.
 
@@ -21,11 +22,22 @@ its module):
 
 * rule 4 is symmetric, and a terminal end counts as a neighbour with track
   (``placement``); an exchange must add track (``exchange_adds_no_track``);
-* draws are automatic: the pile in order, then, once it is empty, riders'
-  open hands clockwise from the drawer (``drawing``);
+* rule 5 (further travel): no track may lead into an empty square that no
+  tile of the set could ever fill given its permanent surroundings (board
+  edge, stops, terminal fronts, track leading in, tree tiles' bare edges),
+  and no tree tile may close such a square that track already leads into
+  (``ends``, refused as ``dead_end``);
+* drawing back up: once a player rides, the drawer chooses tile by tile
+  between the pile and any tile of a riding player's open hand
+  (``draw_tile``); the draw is automatic only where no choice exists
+  (``drawing``);
 * a seat that can neither lay a tile nor start its ride passes
-  automatically; when every seat has passed in a row the game ends
-  ``stalled`` without a winner (``turns``);
+  automatically; when every seat has passed in a row (a whole round with
+  no tile laid and no tram moved) the game ends ``stalled``, with no
+  winner (``turns``);
+* rules versions: ``cable-car/2`` has the two rulings above; games created
+  under ``cable-car/1`` are still decided as they were (board ``rules`` 1:
+  no further-travel check, every draw automatic), so their records verify;
 * a ride may drive over another line's terminal loop (one space) but never
   over its own terminals; ``H`` stops at every stop tile and every terminal
   space (``network``, ``ride``);

@@ -5,10 +5,13 @@ Bodies (fixed by the HTTP contract)::
     {"type": "lay_tiles", "placements": [{"tile": "curve", "row": 3, "col": 4, "rotation": 1}, ...]}
     {"type": "start_ride", "from": "Ocean Beach", "path": [[6, 1], [6, 2], ...]}
     {"type": "roll"}
+    {"type": "draw_tile", "source": "pile"}
+    {"type": "draw_tile", "source": "rider", "rider": 2, "tile": "curve"}
 
 ``lay_tiles`` carries one or two placements (one only when no legal pair
-exists); a placement on an occupied square is an exchange.  There is no
-field for drawing: draws are automatic (see :mod:`domain.cablecar.drawing`).
+exists); a placement on an occupied square is an exchange.  Drawing back up
+is automatic unless a riding player's open hand offers a choice; then the
+seat sends one ``draw_tile`` per tile (see :mod:`domain.cablecar.drawing`).
 
 ``start_ride``: ``from`` and ``path`` are both optional.  ``path`` lists the
 squares the tram drives through, in order, from the square next to the
@@ -28,8 +31,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from domain.body import AnyOf, Integer, ListOf, Record, Text, body_field
-from domain.cablecar.events import DieRolled, RideStarted, TilesLaid
+from domain.body import AnyOf, Integer, ListOf, Record, Text, body_field, malformed
+from domain.cablecar.events import DieRolled, RideStarted, TileDrawn, TilesLaid
 from domain.core import Action, Event
 from domain.forfeits import Resign, SeatResigned
 
@@ -89,6 +92,29 @@ class Roll(Action):
     TYPE: ClassVar[str] = "roll"
 
 
+SOURCE_PILE = "pile"
+SOURCE_RIDER = "rider"
+
+
+@dataclass(frozen=True)
+class DrawTile(Action):
+    """Draw one tile back up: the top of the pile, or ``tile`` from riding seat ``rider``'s
+    open hand (``rider`` and ``tile`` go with source ``rider`` only, and always with it)."""
+
+    TYPE: ClassVar[str] = "draw_tile"
+
+    source: str = body_field(Text(choices=(SOURCE_PILE, SOURCE_RIDER)))
+    rider: int | None = body_field(Integer(minimum=0, maximum=5), optional=True)
+    tile: str | None = body_field(Text(max_length=40), optional=True)
+
+    def __post_init__(self) -> None:
+        given = (self.rider is not None, self.tile is not None)
+        if self.source == SOURCE_PILE and any(given):
+            raise malformed("draw_tile: 'rider' and 'tile' go with source 'rider' only")
+        if self.source == SOURCE_RIDER and not all(given):
+            raise malformed("draw_tile: source 'rider' needs 'rider' (a seat) and 'tile' (a tile id)")
+
+
 def action_of(event: Event) -> tuple[int, Action] | None:
     """The (seat, action) whose move ``event`` opens, or None for other events."""
     if isinstance(event, SeatResigned):
@@ -101,4 +127,8 @@ def action_of(event: Event) -> tuple[int, Action] | None:
         return event.seat, StartRide(event.origin, path)
     if isinstance(event, DieRolled):
         return event.seat, Roll()
+    if isinstance(event, TileDrawn):
+        if event.source == SOURCE_PILE:
+            return event.seat, DrawTile(SOURCE_PILE)
+        return event.seat, DrawTile(SOURCE_RIDER, event.rider, event.tile)
     return None

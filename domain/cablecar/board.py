@@ -16,17 +16,21 @@ class Board:
     ``cells[i]`` is the orientation on square ``i`` (None when empty);
     ``edges[i]`` is its edge mask (0 for an empty square: every tile has
     track); ``stop_tiles[k]`` is the square of stop ``STOP_LETTERS[k]``'s tile,
-    or None while the stop has none.
+    or None while the stop has none.  ``rules`` is the generation of the
+    placement rules the game was created under: 1 (``cable-car/1``) lacks the
+    further-travel ruling of :mod:`domain.cablecar.ends`, so games recorded
+    then still verify; 2 has it.
     """
 
     cells: tuple[Orientation | None, ...]
     edges: tuple[int, ...]
     stop_tiles: tuple[int | None, ...]
+    rules: int = 2
 
     @classmethod
-    def empty(cls) -> Board:
+    def empty(cls, rules: int = 2) -> Board:
         """A board without tiles."""
-        return cls((None,) * SQUARE_COUNT, (0,) * SQUARE_COUNT, (None,) * len(STOP_LETTERS))
+        return cls((None,) * SQUARE_COUNT, (0,) * SQUARE_COUNT, (None,) * len(STOP_LETTERS), rules)
 
     def tile_at(self, square: int) -> Orientation | None:
         """The orientation on ``square``, or None."""
@@ -38,13 +42,13 @@ class Board:
         edges = list(self.edges)
         cells[square] = orientation
         edges[square] = orientation.edges
-        return Board(tuple(cells), tuple(edges), self.stop_tiles)
+        return Board(tuple(cells), tuple(edges), self.stop_tiles, self.rules)
 
     def with_stop_tile(self, letter: str, square: int) -> Board:
         """The board with ``square`` as the tile of stop ``letter``."""
         stops = list(self.stop_tiles)
         stops[STOP_LETTERS.index(letter)] = square
-        return Board(self.cells, self.edges, tuple(stops))
+        return Board(self.cells, self.edges, tuple(stops), self.rules)
 
     def stop_tile(self, letter: str) -> int | None:
         """The square of stop ``letter``'s tile, or None."""

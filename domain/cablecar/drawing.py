@@ -1,43 +1,124 @@
 """Drawing back up to a full hand.
 
 After laying, a player draws until it holds ``hand_size`` (5) tiles, so each
-exchange (whose removed tile went to the hand) means one draw less.  Draws
-are automatic, with no choice to make:
+exchange (whose removed tile went to the hand) means one draw less.
 
-1. from the top of the face-down pile, in order;
-2. once the pile is empty, from the open hands of riding players (who lay no
-   more tiles): riders in clockwise order starting after the drawing seat,
-   each giving the tiles at the front of its hand (the longest held) until
-   the draw is complete or every rider's hand is empty.
+**Ruling** (drawing from riders' hands).  Once a player rides, its hand is
+open and every other player, drawing back up, chooses tile by tile: the top
+of the face-down pile, or a tile of its choice from a riding player's hand
+(which rider, which tile).  The choice is a move of its own (``draw_tile``,
+offered by ``legal-actions``) made after ``lay_tiles``, one tile at a time,
+until the hand is full.  Where no choice exists the draw stays automatic:
+
+1. no rider holds a tile: the top of the pile, in order;
+2. the pile is empty and the riders together hold no more tiles than are
+   needed, or only one distinct tile can be taken: every such tile, riders
+   clockwise from the drawer, each giving its longest-held tiles first.
 
 When neither source has tiles left the player plays on with a short hand.
+Games created under ``cable-car/1`` (board ``rules`` 1) keep that rule's
+fully automatic draw (pile first, riders only once it is empty).
 """
 
 from __future__ import annotations
 
+from domain.cablecar.actions import SOURCE_PILE, SOURCE_RIDER, DrawTile
 from domain.cablecar.components import COMPONENTS
-from domain.cablecar.events import TilesDrawn
+from domain.cablecar.events import TileDrawn, TilesDrawn
 from domain.cablecar.state import CableCarState
+from domain.cablecar.turns import end_turn
+from domain.core import Decision
+from domain.errors import IllegalAction
 
 HAND_SIZE = COMPONENTS.hand_size
 
 
+def need(state: CableCarState, seat: int) -> int:
+    """How many tiles ``seat`` still has to draw to hold a full hand."""
+    return max(0, HAND_SIZE - len(state.players[seat].hand))
+
+
+def _riders(state: CableCarState, seat: int) -> list[int]:
+    """Riding seats holding tiles, clockwise from the seat after ``seat``."""
+    out = []
+    other = state.next_seat(seat)
+    while other != seat:
+        if state.players[other].riding and state.players[other].hand:
+            out.append(other)
+        other = state.next_seat(other)
+    return out
+
+
+def draw_options(state: CableCarState, seat: int) -> list[DrawTile]:
+    """Every distinct single draw open to ``seat``: the pile, then each rider's distinct tiles."""
+    out = [DrawTile(SOURCE_PILE)] if state.pile else []
+    for rider in _riders(state, seat):
+        out += [DrawTile(SOURCE_RIDER, rider, tile) for tile in dict.fromkeys(state.players[rider].hand)]
+    return out
+
+
+def has_choice(state: CableCarState, seat: int) -> bool:
+    """Whether ``seat``'s next draw is its choice (see the module's ruling)."""
+    if state.board.rules < 2 or need(state, seat) == 0:
+        return False
+    riders = _riders(state, seat)
+    if not riders:
+        return False
+    held = sum(len(state.players[r].hand) for r in riders)
+    if not state.pile and held <= need(state, seat):
+        return False
+    return len(draw_options(state, seat)) > 1
+
+
 def draw_up(state: CableCarState, seat: int) -> TilesDrawn | None:
-    """The draw ``seat`` makes after laying (None when it needs or finds nothing)."""
-    need = HAND_SIZE - len(state.players[seat].hand)
-    if need <= 0:
+    """The automatic draw of ``seat`` (None when it needs or finds nothing)."""
+    missing = need(state, seat)
+    if missing <= 0:
         return None
-    from_pile = state.pile[:need]
-    need -= len(from_pile)
+    from_pile = state.pile[:missing]
+    missing -= len(from_pile)
     from_riders: list[tuple[int, str]] = []
     other = state.next_seat(seat)
-    while need > 0 and other != seat:
+    while missing > 0 and other != seat:
         rider = state.players[other]
         if rider.riding:
-            taken = rider.hand[:need]
+            taken = rider.hand[:missing]
             from_riders.extend((other, tile) for tile in taken)
-            need -= len(taken)
+            missing -= len(taken)
         other = state.next_seat(other)
     if not from_pile and not from_riders:
         return None
     return TilesDrawn(seat, tuple(from_pile), tuple(from_riders))
+
+
+def finish_turn(decision: Decision[CableCarState], seat: int) -> None:
+    """After laying (or a chosen draw): wait for ``seat``'s choice when it has
+    one, else draw automatically and end the turn."""
+    if has_choice(decision.state, seat):
+        return
+    drawn = draw_up(decision.state, seat)
+    if drawn is not None:
+        decision.emit(drawn)
+    end_turn(decision, seat)
+
+
+def check_draw(state: CableCarState, seat: int, action: DrawTile) -> TileDrawn:
+    """The event of a chosen draw; raises IllegalAction when it cannot be made."""
+    if not state.drawing:
+        raise IllegalAction("not_drawing", "tiles are drawn after laying, when a choice of source exists")
+    if action.source == SOURCE_PILE:
+        if not state.pile:
+            raise IllegalAction("pile_empty", "the pile is empty: draw from a riding player's hand")
+        return TileDrawn(seat, SOURCE_PILE, None, state.pile[0])
+    rider, tile = action.rider, action.tile
+    assert rider is not None and tile is not None  # the action's shape guarantees both
+    if (
+        not 0 <= rider < state.player_count
+        or rider == seat
+        or not state.players[rider].riding
+        or state.out[rider] is not None
+    ):
+        raise IllegalAction("not_a_rider", f"seat {rider} is not another player riding its tram (and still in)")
+    if tile not in state.players[rider].hand:
+        raise IllegalAction("tile_not_in_hand", f"seat {rider} holds no {tile} tile")
+    return TileDrawn(seat, SOURCE_RIDER, rider, tile)

@@ -9,8 +9,9 @@ until that seat starts its ride (or the game ends); ``pile`` and
 :func:`domain.cablecar.view.redact` blanks them (``None``).
 
 A move is a run of events whose first one carries the acting ``seat``:
-``tiles_laid`` (a ``lay_tiles`` action), ``ride_started`` (``start_ride``)
-or ``die_rolled`` (``roll``); the others follow automatically.
+``tiles_laid`` (a ``lay_tiles`` action), ``tile_drawn`` (``draw_tile``),
+``ride_started`` (``start_ride``) or ``die_rolled`` (``roll``); the others
+follow automatically.
 """
 
 from __future__ import annotations
@@ -92,6 +93,19 @@ class TilesDrawn(Event):
 
 
 @dataclass(frozen=True)
+class TileDrawn(Event):
+    """``seat`` chose to draw ``tile``: the top of the pile (``source`` ``pile``) or
+    from riding seat ``rider``'s open hand (``source`` ``rider``)."""
+
+    TYPE: ClassVar[str] = "tile_drawn"
+
+    seat: int
+    source: str
+    rider: int | None
+    tile: str
+
+
+@dataclass(frozen=True)
 class TurnPassed(Event):
     """``seat`` could lay no legal tile and could not start a ride: it passes."""
 
@@ -166,6 +180,7 @@ EVENT_CLASSES: tuple[type[Event], ...] = (
     GameSetUp,
     TilesLaid,
     TilesDrawn,
+    TileDrawn,
     TurnPassed,
     TurnEnded,
     RideStarted,

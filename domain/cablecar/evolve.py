@@ -11,6 +11,7 @@ from domain.cablecar.events import (
     GameEnded,
     GameSetUp,
     RideStarted,
+    TileDrawn,
     TilesDrawn,
     TilesLaid,
     TurnEnded,
@@ -24,6 +25,9 @@ from domain.core import JSON, Event
 from domain.forfeits import STATUS_CANCELLED as REASON_CANCELLED
 from domain.forfeits import GameCancelled, SeatResigned, SeatTimedOut, marked_out
 from domain.rng import Rng
+
+#: the first rules of the game: no further-travel ruling, draws always automatic
+LEGACY_RULES = "cable-car/1"
 
 
 def _setup(event: GameSetUp) -> CableCarState:
@@ -41,7 +45,7 @@ def _setup(event: GameSetUp) -> CableCarState:
     return CableCarState(
         players=players,
         start_seat=event.start_seat,
-        board=Board.empty(),
+        board=Board.empty(1 if event.rules_version == LEGACY_RULES else 2),
         pile=tuple(event.pile),
         rng=Rng(event.rng_key, event.rng_counter),
         turn=event.start_seat,
@@ -68,7 +72,7 @@ def _laid(state: CableCarState, event: TilesLaid) -> CableCarState:
         if replaced is not None:
             hand += (replaced["tile"],)
     player = dataclasses.replace(state.players[event.seat], hand=hand)
-    return dataclasses.replace(state.with_player(event.seat, player), board=board, passes=0)
+    return dataclasses.replace(state.with_player(event.seat, player), board=board, passes=0, drawing=True)
 
 
 def _drawn(state: CableCarState, event: TilesDrawn) -> CableCarState:
@@ -80,6 +84,16 @@ def _drawn(state: CableCarState, event: TilesDrawn) -> CableCarState:
         gained += (tile,)
     player = state.players[event.seat]
     return state.with_player(event.seat, dataclasses.replace(player, hand=player.hand + gained))
+
+
+def _chosen(state: CableCarState, event: TileDrawn) -> CableCarState:
+    if event.rider is None:
+        state = dataclasses.replace(state, pile=state.pile[1:])
+    else:
+        giver = state.players[event.rider]
+        state = state.with_player(event.rider, dataclasses.replace(giver, hand=_remove(giver.hand, event.tile)))
+    player = state.players[event.seat]
+    return state.with_player(event.seat, dataclasses.replace(player, hand=player.hand + (event.tile,)))
 
 
 def _space(raw: JSON) -> Space:
@@ -111,10 +125,14 @@ def evolve(state: CableCarState | None, event: Event) -> CableCarState:
         return _laid(state, event)
     if isinstance(event, TilesDrawn):
         return _drawn(state, event)
+    if isinstance(event, TileDrawn):
+        return _chosen(state, event)
     if isinstance(event, TurnPassed):
         return dataclasses.replace(state, passes=state.passes + 1)
     if isinstance(event, TurnEnded):
-        return dataclasses.replace(state, turn=event.next_seat, turn_number=state.turn_number + 1)
+        return dataclasses.replace(
+            state, turn=event.next_seat, turn_number=state.turn_number + 1, drawing=False
+        )
     if isinstance(event, RideStarted):
         return _ride(state, event)
     if isinstance(event, DieRolled):

@@ -9,7 +9,7 @@ from domain.cablecar.evolve import evolve
 from domain.cablecar.legal import legal_actions
 from domain.cablecar.rules import MOVES
 from domain.cablecar.scoring import result, standings
-from domain.cablecar.setup import BOARD_VERSION, RULES_VERSION, setup
+from domain.cablecar.setup import BOARD_VERSION, LEGACY_RULES_VERSIONS, RULES_VERSION, setup
 from domain.cablecar.state import CableCarState
 from domain.cablecar.turns import active_seats, forfeit
 from domain.cablecar.view import board_payload, redact, status, view
@@ -42,4 +42,5 @@ GAME: GameDefinition[CableCarState] = GameDefinition(
     seat_standings=lambda state: standings_of(state.out),
     turn_number=lambda state: state.turn_number,
     time_control=lambda state: state.time_control,
+    legacy_rules_versions=LEGACY_RULES_VERSIONS,
 )

@@ -6,6 +6,7 @@ from collections.abc import Iterator, Sequence
 from itertools import chain
 
 from domain.cablecar.actions import LayTiles, Roll, StartRide
+from domain.cablecar.drawing import draw_options
 from domain.cablecar.network import best_path, line_terminals
 from domain.cablecar.pairs import PairTables
 from domain.cablecar.placement import single_placements
@@ -22,10 +23,14 @@ def legal_actions(state: CableCarState, seat: int) -> Sequence[Action]:
     layout; single placements only when no pair exists.  ``start_ride`` once
     per terminal (the server picks the shortest path).  A laying turn's list
     is a :class:`~domain.lazy.LazySequence`: its pairs are generated as far
-    as they are read, so a first page does not wait for all of them.
+    as they are read, so a first page does not wait for all of them.  After
+    laying, while the seat chooses its draw: one ``draw_tile`` per distinct
+    choice.
     """
     if state.finished or seat != state.turn:
         return []
+    if state.drawing:
+        return list(draw_options(state, seat))
     player = state.players[seat]
     if player.riding:
         return [Roll()]

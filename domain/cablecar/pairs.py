@@ -171,6 +171,11 @@ class PairTables:
         left in hand)`` alone: it is computed once per distinct key (with the
         public rules, on the board after the first) and looked up after."""
         board, hand = self.board, self.hand
+        if board.rules >= 2:
+            # rule 5 (further travel) makes a neighbour's seconds depend on squares two away
+            # from the first tile, which the shortcut below does not see: count by walking.
+            # (Correct but slower; a shortcut that keys on those squares too is still to do.)
+            return sum(len(seconds) for _, seconds in self.chunks())
         total = 0
         on_neighbour: dict[tuple[int, int, int, tuple[str, ...]], int] = {}
         for square in TILE_SQUARES:
@@ -255,13 +260,19 @@ def _after(
     )
     tiles1 = distinct_tiles(hand1)
     neighbours = [n for n in NEIGHBOUR[square] if n >= 0 and n not in STOP_AT]
+    if board.rules >= 2:
+        # rule 5 (further travel) looks one square further: the first tile changes what
+        # the empty squares next to it can still take, so their neighbours are recomputed too
+        ring = {m for n in neighbours if board.cells[n] is None for m in NEIGHBOUR[n] if m >= 0}
+        neighbours += sorted(ring - {square, *neighbours} - STOP_AT.keys())
     holes = sorted([square, *neighbours])
+    recomputed = set(neighbours)
     on_empty = board.cells[square] is None
     for t in tiles1:
         if on_empty:
             slices = list(empties[t].span(square + 1, SQUARE_COUNT, holes))
             for racer in _racing(board, square):
-                if racer < square:
+                if racer < square and racer not in recomputed:
                     slices += empties[t].span(racer, racer + 1, ())
         else:
             slices = list(empties[t].span(0, SQUARE_COUNT, holes))

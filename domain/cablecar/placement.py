@@ -10,7 +10,9 @@ The five placement rules become one edge constraint per square (see
 * a tile: track must meet track and bare edge must meet bare edge (rule 4,
   ``blocks_neighbour`` when the neighbour's track would be cut off, rule 5
   ``dead_end`` when this tile's track would end at a bare edge);
-* an empty square: anything goes (the track can be continued later).
+* an empty square: the track can be continued later, unless no tile could
+  ever fill that square (rule 5, further travel: ``dead_end``, see
+  :mod:`domain.cablecar.ends`; not in games created under ``cable-car/1``).
 
 A tile never covers a stop square (rule 3, ``covers_stop``).  An exchange
 (placement on an occupied square) must keep every segment of the old tile
@@ -30,6 +32,7 @@ from dataclasses import dataclass
 
 from domain.cablecar.actions import Placement
 from domain.cablecar.board import Board
+from domain.cablecar.ends import blocked_end, end_masks
 from domain.cablecar.geometry import (
     EDGE_KIND,
     EDGES,
@@ -47,7 +50,7 @@ from domain.cablecar.geometry import (
     square_of,
 )
 from domain.cablecar.state import CableCarState
-from domain.cablecar.tiles import ORIENTATION, TILE_IDS, Orientation, fits, fitting, upgrades
+from domain.cablecar.tiles import ORIENTATION, TILE_IDS, TREE_TILES, Orientation, fits, fitting, upgrades
 from domain.errors import IllegalAction
 
 _EDGE_NAMES = ("north", "east", "south", "west")
@@ -70,6 +73,13 @@ class Laid:
 
 def constraint(board: Board, square: int) -> tuple[int, int]:
     """``(must, forbid)`` edge masks a tile on ``square`` must satisfy now."""
+    must, forbid, _ = constraints(board, square)
+    return must, forbid
+
+
+def constraints(board: Board, square: int) -> tuple[int, int, int]:
+    """``(must, forbid, tree_must)``: :func:`constraint` plus the edges a tree
+    tile must also give track to (rule 5, see :mod:`domain.cablecar.ends`)."""
     static = STATIC_CONSTRAINT[square]
     must, forbid = static.must, static.forbid
     edges = board.edges
@@ -80,7 +90,10 @@ def constraint(board: Board, square: int) -> tuple[int, int]:
                 must |= 1 << e
             else:
                 forbid |= 1 << e
-    return must, forbid
+    if board.rules < 2:
+        return must, forbid, 0
+    ends, tree_must = end_masks(board, square)
+    return must, forbid | ends, tree_must
 
 
 def _where(square: int) -> str:
@@ -128,6 +141,18 @@ def edge_violation(
             elif has and not other_has:
                 detail = f"rule 5: the track on the {side} edge of {_where(square)} would end at the bare edge of the tile on {_where(n)}"
                 found.append((5, e, IllegalAction("dead_end", detail)))
+    if board.rules >= 2:
+        end = blocked_end(board, square, orientation.edges, orientation.tree)  # only towards empty squares
+        if end is not None:
+            n = NEIGHBOUR[square][end]
+            side = _EDGE_NAMES[end]
+            if orientation.edges >> end & 1:
+                detail = (f"rule 5 (further travel): the track on the {side} edge of {_where(square)} leads into "
+                          f"{_where(n)}, a square no tile can ever fill")
+            else:
+                detail = (f"rule 5 (further travel): the bare {side} edge of this tree tile would leave the track "
+                          f"leading into {_where(n)} with no way on (no tile could ever fill it)")
+            found.append((5, end, IllegalAction("dead_end", detail)))
     return min(found, key=lambda f: (f[0], f[1]))[2] if found else None
 
 
@@ -258,16 +283,16 @@ def square_candidates(board: Board, square: int, tiles: Sequence[str]) -> dict[s
     out: dict[str, tuple[Placement, ...]] = {}
     if not tiles or square in STOP_AT:
         return out
-    must, forbid = constraint(board, square)
+    must, forbid, tree_must = constraints(board, square)
     old = board.cells[square]
     if old is None:
         for t in tiles:
-            found = _laid_on_empty(square, t, must, forbid)
+            found = _laid_on_empty(square, t, must | tree_must if t in TREE_TILES else must, forbid)
             if found:
                 out[t] = found
     elif not old.tree:
         for t in tiles:
-            found = _exchanged(square, t, old.segments, must, forbid)
+            found = _exchanged(square, t, old.segments, must | tree_must if t in TREE_TILES else must, forbid)
             if found:
                 out[t] = found
     return out
@@ -299,7 +324,9 @@ def _joint_partner(board: Board, square: int, orientation: Orientation) -> int |
     ``orientation`` on occupied ``square`` must break exactly one edge
     constraint, a dead end towards an occupied, non-tree neighbour.
     """
-    must, forbid = constraint(board, square)
+    must, forbid, tree_must = constraints(board, square)
+    if orientation.tree:
+        must |= tree_must
     bad = (must & ~orientation.edges) | (orientation.edges & forbid)
     if bad == 0 or bad & (bad - 1) or bad & must:
         return None

@@ -2,7 +2,9 @@
 produces, or the rule it breaks.
 
 On its turn a seat that is not riding either lays tiles (``lay_tiles``: two
-placements, then an automatic draw, ending the turn) or, when its network is
+placements, then the draw back up: automatic, or one ``draw_tile`` per tile
+when a rider's open hand offers a choice, see :mod:`domain.cablecar.drawing`;
+the draw ends the turn) or, when its network is
 complete, starts its ride (``start_ride``) and then rolls in the same turn.
 A riding seat rolls (``roll``), which ends its turn unless its tram arrives,
 which ends the game.  Handing the turn over (and automatic passes) is
@@ -12,8 +14,8 @@ in :meth:`domain.core.GameDefinition.decide`.
 
 from __future__ import annotations
 
-from domain.cablecar.actions import LayTiles, Roll, StartRide
-from domain.cablecar.drawing import draw_up
+from domain.cablecar.actions import DrawTile, LayTiles, Roll, StartRide
+from domain.cablecar.drawing import check_draw, finish_turn
 from domain.cablecar.events import DieRolled, GameEnded, RideStarted, TilesLaid
 from domain.cablecar.geometry import square_of
 from domain.cablecar.network import RidePath, best_path, line_terminals, trace_path
@@ -41,9 +43,11 @@ def _laid_payload(laid: Laid) -> dict[str, JSON]:
     }
 
 
-def _own_turn(state: CableCarState, seat: int) -> None:
+def _own_turn(state: CableCarState, seat: int, drawing_ok: bool = False) -> None:
     if seat != state.turn:
         raise NotYourTurn()
+    if state.drawing and not drawing_ok:
+        raise IllegalAction("draw_in_progress", "the tiles have been laid: choose what to draw (draw_tile)")
 
 
 def _lay(decision: Decision[CableCarState], seat: int, action: LayTiles) -> None:
@@ -56,10 +60,13 @@ def _lay(decision: Decision[CableCarState], seat: int, action: LayTiles) -> None
         raise IllegalAction("must_lay_two", "two tiles must be laid while a legal pair exists")
     laid = check_turn(state.board, player.hand, action.placements)
     decision.emit(TilesLaid(seat, tuple(_laid_payload(x) for x in laid)))
-    drawn = draw_up(decision.state, seat)
-    if drawn is not None:
-        decision.emit(drawn)
-    end_turn(decision, seat)
+    finish_turn(decision, seat)
+
+
+def _draw_tile(decision: Decision[CableCarState], seat: int, action: DrawTile) -> None:
+    _own_turn(decision.state, seat, drawing_ok=True)
+    decision.emit(check_draw(decision.state, seat, action))
+    finish_turn(decision, seat)
 
 
 def _chosen_path(state: CableCarState, seat: int, action: StartRide) -> RidePath:
@@ -128,4 +135,5 @@ MOVES: tuple[Move[CableCarState], ...] = (
     Move(StartRide, _start_ride),
     Move(Roll, _roll),
     resign_move(forfeit, lambda state: standings_of(state.out)),
+    Move(DrawTile, _draw_tile),
 )

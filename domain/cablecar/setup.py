@@ -19,13 +19,16 @@ from collections import Counter
 
 from domain.cablecar.components import COMPONENTS
 from domain.cablecar.events import GameSetUp
-from domain.cablecar.evolve import evolve
+from domain.cablecar.evolve import LEGACY_RULES, evolve
 from domain.cablecar.turns import open_play
 from domain.core import Decision, Event, GameConfig
 from domain.errors import InvalidConfig
 from domain.rng import Rng
 
-RULES_VERSION = "cable-car/1"
+#: ``cable-car/2``: the further-travel ruling and the draw choice from riders' hands
+RULES_VERSION = "cable-car/2"
+#: older rules still decided as they were, so records made under them verify
+LEGACY_RULES_VERSIONS = (LEGACY_RULES,)
 BOARD_VERSION = "cable-car/1"
 RNG_PURPOSE = "cable-car"
 
@@ -56,6 +59,8 @@ def validate(config: GameConfig) -> None:
         )
     if not 0 <= config.start_seat < n:
         raise InvalidConfig("start_seat", f"start seat {config.start_seat} is not a seat of {n} players")
+    if config.rules_version not in (None, RULES_VERSION, *LEGACY_RULES_VERSIONS):
+        raise InvalidConfig("rules_version", f"cable-car has no rules version {config.rules_version!r}")
 
 
 def setup(config: GameConfig) -> list[Event]:
@@ -93,7 +98,7 @@ def deal(config: GameConfig) -> GameSetUp:
     return GameSetUp(
         players=tuple(config.players),
         start_seat=config.start_seat,
-        rules_version=RULES_VERSION,
+        rules_version=config.rules_version or RULES_VERSION,
         board_version=BOARD_VERSION,
         lines=tuple(lines[:n]),
         route_cards=tuple(deck[cards[i]].id for i in range(n)),

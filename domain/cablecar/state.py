@@ -70,6 +70,8 @@ class CableCarState:
     turn: int
     turn_number: int = 1
     passes: int = 0
+    #: the seat to play has laid and is choosing what to draw (``draw_tile``)
+    drawing: bool = False
     finished: bool = False
     winners: tuple[int, ...] = ()
     end_reason: str | None = None

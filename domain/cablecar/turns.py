@@ -75,6 +75,11 @@ def forfeit(decision: Decision[CableCarState], outs: Sequence[Event]) -> None:
         decision.emit(GameEnded(left, REASON_FORFEIT))
     elif playing_turn:
         end_turn(decision, turn)
+    elif decision.state.drawing:
+        # the seat choosing its draw may have lost its choice with the rider that went out
+        from domain.cablecar.drawing import finish_turn  # drawing imports this module
+
+        finish_turn(decision, turn)
 
 
 def active_seats(state: CableCarState) -> tuple[int, ...]:

@@ -52,6 +52,9 @@ from domain.ttr.state import (
     evolved,
 )
 
+#: the first rules: a stuck three-ferry row was re-checked only when a card was turned up
+LEGACY_RULES = "ttr-sf/1"
+
 
 def initial_state(event: GameSetUp) -> TtrState:
     """The state right after ``game_set_up`` (nothing dealt yet)."""
@@ -85,6 +88,7 @@ def initial_state(event: GameSetUp) -> TtrState:
         turn=event.start_seat,
         out=(None,) * len(event.players),
         time_control=parse_time_control(event.time_control),
+        rules=1 if event.rules_version == LEGACY_RULES else 2,
     )
 
 

@@ -11,7 +11,7 @@ from domain.ttr.evolve import evolve
 from domain.ttr.legal import legal_actions
 from domain.ttr.rules import MOVES
 from domain.ttr.scoring import result, standings
-from domain.ttr.setup import MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, setup
+from domain.ttr.setup import LEGACY_RULES_VERSIONS, MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, setup
 from domain.ttr.state import TtrState
 from domain.ttr.turns import forfeit
 from domain.ttr.upcasters import UPCASTERS
@@ -44,4 +44,5 @@ GAME: GameDefinition[TtrState] = GameDefinition(
     turn_number=lambda state: state.turns,
     time_control=lambda state: state.time_control,
     upcasters=UPCASTERS,
+    legacy_rules_versions=LEGACY_RULES_VERSIONS,
 )

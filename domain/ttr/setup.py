@@ -7,10 +7,13 @@ from domain.errors import InvalidConfig
 from domain.rng import Rng
 from domain.ttr.board import BOARD_VERSION, load_board
 from domain.ttr.events import CardsDealt, GameSetUp, TicketsDealt
-from domain.ttr.evolve import evolve, initial_state
+from domain.ttr.evolve import LEGACY_RULES, evolve, initial_state
 from domain.ttr.supply import restock
 
-RULES_VERSION = "ttr-sf/1"
+#: ``ttr-sf/2``: a face-up row with 3+ ferries is re-checked after every change to row, deck or discards
+RULES_VERSION = "ttr-sf/2"
+#: older rules still decided as they were, so records made under them verify
+LEGACY_RULES_VERSIONS = (LEGACY_RULES,)
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 CARDS_DEALT = 2
@@ -43,6 +46,8 @@ def _check_config(config: GameConfig) -> None:
         raise InvalidConfig(
             "start_seat", f"start_seat must be a seat 0..{players - 1}, not {config.start_seat}"
         )
+    if config.rules_version not in (None, RULES_VERSION, *LEGACY_RULES_VERSIONS):
+        raise InvalidConfig("rules_version", f"ttr-sf has no rules version {config.rules_version!r}")
 
 
 def souvenir_layout(players: int, start_seat: int) -> tuple[int, int, tuple[int, ...]]:
@@ -75,7 +80,7 @@ def setup(config: GameConfig) -> list[Event]:
     first = GameSetUp(
         players=tuple(config.players),
         start_seat=config.start_seat,
-        rules_version=RULES_VERSION,
+        rules_version=config.rules_version or RULES_VERSION,
         board_version=BOARD_VERSION,
         rng_key=rng.key,
         rng_counter=rng.counter,

@@ -112,6 +112,8 @@ class TtrState:
     #: turns begun since play started (the clocks' turn boundaries)
     turns: int = 0
     time_control: TimeControl = NO_TIME_CONTROL
+    #: the generation of the rules the game was created under (1: ``ttr-sf/1``)
+    rules: int = 2
 
     def __post_init__(self) -> None:
         if not self.out:  # a state built without forfeits in mind: every seat is in

@@ -7,10 +7,15 @@ Rulings applied here:
   empty and the discard pile is not, so "deck empty" implies "no card left";
 * with deck and discard pile both empty, empty face-up slots stay empty;
   they are refilled when cards come back (e.g. after a claim);
-* whenever cards were turned up and 3+ face-up cards are ferries, the row is
-  discarded and refilled, at most ``len(deck) + len(discard)`` times in a
-  row, and not at all when deck, discard and row together cannot make a row
-  with fewer than 3 ferries.
+* whenever 3+ face-up cards are ferries, the row is discarded and refilled,
+  at most ``len(deck) + len(discard)`` times in a row, and not at all when
+  deck, discard and row together cannot make a row with fewer than 3
+  ferries;
+* a row left with 3+ ferries that way is checked again after every change to
+  the row, the deck or the discard pile (e.g. cards paid for a claim come
+  back), not only when a card is turned up.  Games created under
+  ``ttr-sf/1`` (state ``rules`` 1) re-check only when a card was turned up,
+  as those rules did, so their records still verify.
 """
 
 from __future__ import annotations
@@ -77,7 +82,7 @@ def check_ferries(decision: Decision[TtrState]) -> None:
 
 def restock(decision: Decision[TtrState]) -> None:
     """Refill the row (and rebuild the deck) after cards moved; reset on 3 ferries."""
-    if fill_row(decision):
+    if fill_row(decision) or decision.state.rules >= 2:
         check_ferries(decision)
 
 

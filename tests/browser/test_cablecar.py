@@ -166,3 +166,28 @@ def test_a_seat_starts_its_ride_and_rolls_by_clicking(
     expect(watcher.locator(".events .event", has_text="rolled")).to_have_count(rolls)
     shot(rider, "cablecar_ride_seat")
     shot(watcher, "cablecar_ride_spectator")
+
+
+def test_a_seat_draws_from_a_riders_open_hand_by_clicking(
+    pages: Pages, server: Server, ride_ready_game: dict[str, Any], shot: Callable[[Any, str], Path]
+) -> None:
+    game = ride_ready_game
+    gid, tokens = game["id"], [s["token"] for s in game["seats"]]
+    if not server.api.view(gid)["players"][0]["riding"]:  # when run on its own
+        ride = next(a for a in server.api.legal(gid, tokens[0], limit=10) if a["type"] == "start_ride")
+        server.api.act(gid, tokens[0], ride)
+    if server.api.view(gid)["active_seats"] == [0]:
+        server.api.act(gid, tokens[0], {"type": "roll"})
+    assert server.api.view(gid)["active_seats"] == [1]
+    server.api.act(gid, tokens[1], server.api.legal(gid, tokens[1], limit=1)[0])  # lay two tiles
+    draws = [a for a in server.api.legal(gid, tokens[1]) if a["type"] == "draw_tile"]
+    assert any(a["source"] == "pile" for a in draws) and any(a["source"] == "rider" for a in draws)
+    page = pages.open(f"#game={gid}&token={tokens[1]}")
+    page.locator("button[data-key^=draw-]").first.wait_for()
+    assert page.locator("button[data-key^=draw-]").count() == len(draws)
+    pick = next(i for i, a in enumerate(draws) if a["source"] == "rider")
+    before = len(page.locator(".events .event").all())
+    page.click(f"button[data-key=draw-{pick}]")
+    expect(page.locator(".events .event")).not_to_have_count(before)
+    assert any("open hand" in t for t in page.locator(".events .event").all_inner_texts())
+    shot(page, "cablecar_draw_choice")

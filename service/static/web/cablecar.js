@@ -1,6 +1,7 @@
 // San Francisco cable cars at the table: the board, the players' open hands,
 // the seat's line and route, laying two tiles (chosen among the listed legal
-// pairs, with a preview), starting the ride and rolling the die.
+// pairs, with a preview), drawing from a rider's open hand, starting the ride
+// and rolling the die.
 
 import { h, plural, swap, titleCase } from "./dom.js";
 import { cableCarBoard, squareCell, squaresContext, tileIcon } from "./cablecar-board.js";
@@ -313,6 +314,11 @@ export class CableCarTable {
     }
     const rolls = chooser.others.filter((a) => a.type === "roll");
     const rides = chooser.others.filter((a) => a.type === "start_ride");
+    const draws = chooser.others.filter((a) => a.type === "draw_tile");
+    if (draws.length) {
+      parts.push(this.drawParts(view, draws, busy));
+      return h("section", { class: "card action", "aria-labelledby": "act-title" }, parts);
+    }
     if (rolls.length) {
       parts.push(h("button", { type: "button", class: "primary big", "data-key": "roll", disabled: busy, onclick: () => this.page.act(rolls[0]) }, "Roll the die"));
     }
@@ -329,6 +335,25 @@ export class CableCarTable {
     if (chooser.canLay || !chooser.complete) parts.push(...this.layingParts(view, chooser));
     if (chooser.complete && !chooser.canLay && !rolls.length && !rides.length) parts.push(h("p", {}, "Nothing to do."));
     return h("section", { class: "card action", "aria-labelledby": "act-title" }, parts);
+  }
+
+  /** Drawing back up while a rider's open hand offers a choice: one button per listed draw. */
+  drawParts(view, draws, busy) {
+    const label = (a) => {
+      if (a.source === "pile") return [h("span", {}, `Top of the pile (${plural(view.pile_count, "tile")} left)`)];
+      const rider = view.players[a.rider];
+      return [tileIcon(this.tiles.get(a.tile), 0, 34), h("span", {}, `${titleCase(a.tile)} from ${rider ? rider.name : `seat ${a.rider + 1}`}'s hand`)];
+    };
+    return h(
+      "div",
+      { class: "draw-choice" },
+      h("p", {}, "Draw back up to 5 tiles, one at a time: from the pile, or any tile of a riding player's open hand."),
+      h(
+        "div",
+        { class: "row" },
+        draws.map((a, i) => h("button", { type: "button", class: a.source === "pile" ? "primary" : "option", "data-key": `draw-${i}`, disabled: busy, onclick: () => this.page.act(a) }, ...label(a))),
+      ),
+    );
   }
 
   progressRow(chooser) {

@@ -81,8 +81,11 @@ const CABLE_CAR = {
       )
       .join(" and "),
   tiles_drawn: (e, c) =>
-    `${who(c, e.payload.seat)} drew ${plural(e.payload.tiles.length, "tile")}` +
+    `${who(c, e.payload.seat)} drew ${plural(e.payload.tiles.length + (e.payload.from_riders || []).length, "tile")}` +
     (e.payload.from_riders && e.payload.from_riders.length ? " (some from riders' hands)" : ""),
+  tile_drawn: (e, c) =>
+    `${who(c, e.payload.seat)} drew a ${titleCase(e.payload.tile)} ` +
+    (e.payload.source === "pile" ? "from the pile" : `from ${who(c, e.payload.rider)}'s open hand`),
   turn_passed: (e, c) => `${who(c, e.payload.seat)} passes (${String(e.payload.reason).replace(/_/g, " ")})`,
   turn_ended: (e, c) => `${who(c, e.payload.seat)}'s turn ends; ${who(c, e.payload.next_seat)} is next`,
   ride_started: (e, c) =>
@@ -95,6 +98,7 @@ const CABLE_CAR = {
 };
 
 function ended(e) {
+  if (e.payload.reason === "stalled") return ": every seat passed in a row, nothing can change any more (stalled)";
   return e.payload.reason === "forfeit" ? " (only one player is left in)" : "";
 }
 

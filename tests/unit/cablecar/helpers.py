@@ -149,6 +149,8 @@ def random_action(state: CableCarState, rnd: random.Random) -> Action:
     """A uniformly random-ish legal action for the seat to play (rides when it can)."""
     seat = state.turn
     player = state.players[seat]
+    if state.drawing:
+        return rnd.choice(GAME.legal_actions(state, seat))
     if player.riding:
         return Roll()
     if best_path(state.board, player.line, player.route) is not None:

@@ -18,7 +18,7 @@ import random
 import pytest
 
 from domain.cablecar import GAME
-from domain.cablecar.actions import Roll
+from domain.cablecar.actions import DrawTile, Roll
 from domain.cablecar.events import GameEnded, TilesDrawn, TurnEnded, TurnPassed
 from domain.cablecar.state import CableCarState, Ride
 from domain.core import Event, Standing, decode_event, replay
@@ -124,12 +124,22 @@ def test_the_tiles_of_a_seat_out_stay_on_the_board(how: str) -> None:
 
 @pytest.mark.parametrize("how", HOW)
 def test_nobody_draws_from_the_open_hand_of_a_rider_that_is_out(how: str) -> None:
+    # the riders still in hold exactly what is needed: the draw is automatic
+    hands = (S5, ("curve", "curve"), ("tree_wye", "switch_left"))
+    state = with_rider(with_rider(state_of(hands=hands, pile=()), 1), 2)
+    _, state = go_out(state, 1, how)
+    events, after = act(state, 0, PAIR)
+    assert events[1] == TilesDrawn(0, (), ((2, "tree_wye"), (2, "switch_left")))
+    assert after.players[1].hand == ("curve", "curve")
+    # with a choice, the seat that is out offers nothing either
     hands = (S5, ("curve", "curve"), ("tree_wye", "switch_left", "curve"))
     state = with_rider(with_rider(state_of(hands=hands, pile=()), 1), 2)
     _, state = go_out(state, 1, how)
-    events, state = act(state, 0, PAIR)
-    assert events[1] == TilesDrawn(0, (), ((2, "tree_wye"), (2, "switch_left")))
-    assert state.players[1].hand == ("curve", "curve")
+    _, state = act(state, 0, PAIR)
+    assert state.drawing
+    assert {a.rider for a in GAME.legal_actions(state, 0)} == {2}  # type: ignore[attr-defined]
+    with pytest.raises(IllegalAction):
+        GAME.decide(state, 0, DrawTile("rider", 1, "curve"))
 
 
 @pytest.mark.parametrize("how", HOW)
@@ -319,3 +329,14 @@ def test_a_finished_game_cannot_be_cancelled() -> None:
     assert GAME.status(state) == "finished"
     with pytest.raises(GameFinished):
         GAME.cancel(state)
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_a_draw_choice_lost_with_a_rider_that_goes_out_ends_the_turn(how: str) -> None:
+    hands = (S5, ("curve", "switch_left", "tree_wye"), S5)
+    state = with_rider(state_of(hands=hands, pile=()), 1)
+    _, state = act(state, 0, PAIR)
+    assert state.drawing and GAME.legal_actions(state, 0)
+    _, state = go_out(state, 1, how)
+    # nothing is left to choose from: the turn is over instead of waiting for ever
+    assert not state.drawing and state.turn == 2

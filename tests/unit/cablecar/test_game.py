@@ -19,6 +19,7 @@ def test_event_types_cover_every_event_of_a_game() -> None:
         "game_set_up",
         "tiles_laid",
         "tiles_drawn",
+        "tile_drawn",
         "turn_passed",
         "turn_ended",
         "ride_started",

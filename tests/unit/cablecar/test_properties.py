@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from domain.cablecar import GAME
 from domain.cablecar.actions import PathStep
+from domain.cablecar.ends import unfillable_squares
 from domain.cablecar.events import GameSetUp
 from domain.cablecar.geometry import NEIGHBOUR, STOP_SQUARE, square_of
 from domain.cablecar.network import trace_path
@@ -110,7 +111,11 @@ def test_random_games_keep_every_invariant(game: tuple[int, str, int]) -> None:
         check_tiles(state)
         check_stops(state)
         assert board_violations(state.board) == []
+        assert unfillable_squares(state.board) == []  # rule 5, further travel
         assert GAME.active_seats(state) == (() if state.finished else (state.turn,))
+        if state.drawing:  # every listed draw is one decide accepts
+            for action in GAME.legal_actions(state, state.turn):
+                GAME.decide(state, state.turn, action)
     for state in states[:: max(1, len(states) // 6)] + states[-1:]:
         check_secrets(state, setup)
     final = states[-1]
@@ -147,6 +152,9 @@ def test_games_with_a_rider_run_to_its_destination(players: int, seed: str, choi
         check_tiles(state)
         check_stops(state)
         assert board_violations(state.board) == []
+        if state.drawing:  # the riders' open hands offer a choice: each listed draw is accepted
+            for action in GAME.legal_actions(state, state.turn):
+                GAME.decide(state, state.turn, action)
         rider = state.players[start.turn]
         if rider.ride is not None:
             # the fixed path stays drivable whatever is exchanged under it

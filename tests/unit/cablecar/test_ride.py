@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from domain.cablecar import GAME
-from domain.cablecar.actions import Roll, StartRide
+from domain.cablecar.actions import DrawTile, Roll, StartRide
 from domain.cablecar.events import DieRolled, GameEnded, RideStarted, TurnEnded
 from domain.cablecar.geometry import square_index
 from domain.cablecar.network import best_path
@@ -159,4 +159,8 @@ def test_other_players_keep_laying_while_one_rides() -> None:
     events, after = act(riding(3, "1"), 0, Roll())
     assert after.turn == 1
     _, after = act(after, 1, lay(place("straight", 8, 8), place("straight", 10, 5)))
+    # the rider's open hand offers a choice: seat 1 draws tile by tile
+    assert after.drawing and DrawTile("pile") in GAME.legal_actions(after, 1)
+    while after.turn == 1:
+        _, after = act(after, 1, DrawTile("pile"))
     assert after.turn == 0 and GAME.legal_actions(after, 0) == [Roll()]

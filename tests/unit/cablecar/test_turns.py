@@ -1,14 +1,17 @@
-"""Turn order rulings: laying one tile, passing, stalling, drawing when the pile is empty."""
+"""Turn order rulings: laying one tile, passing, stalling, drawing (from the pile or riders' hands)."""
 
 from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from domain.cablecar import GAME
-from domain.cablecar.actions import LayTiles
-from domain.cablecar.events import GameEnded, TilesDrawn, TilesLaid, TurnEnded, TurnPassed
+from domain.cablecar.actions import DrawTile, LayTiles
+from domain.cablecar.events import GameEnded, TileDrawn, TilesDrawn, TilesLaid, TurnEnded, TurnPassed
 from domain.cablecar.state import CableCarState, Ride
 from domain.cablecar.turns import can_act
+from domain.errors import IllegalAction, NotYourTurn
 from tests.unit.cablecar.helpers import act, board_of, lay, place, presidio_route_board, state_of
 
 PAIR = lay(place("straight", 6, 6, 0), place("straight", 8, 8, 0))
@@ -76,25 +79,70 @@ def test_with_an_empty_pile_players_play_on_with_what_they_hold() -> None:
     assert len(after.players[1].hand) == 3
 
 
-def test_once_the_pile_is_empty_tiles_are_drawn_from_riders_hands() -> None:
-    hands = (("straight",) * 5, ("curve", "curve"), ("tree_wye", "switch_left", "curve"))
-    state = with_rider(with_rider(state_of(hands=hands, pile=("double_curve",)), 1), 2)
-    events, after = act(state, 0, PAIR)
-    # one from the pile, then clockwise from the drawer: seat 1's front tile
-    assert events[1] == TilesDrawn(0, ("double_curve",), ((1, "curve"),))
-    assert after.players[1].hand == ("curve",)
-    assert after.players[0].hand == ("straight",) * 3 + ("double_curve", "curve")
-    # seat 1's hand runs out: the rest comes from seat 2
-    short: tuple[tuple[str, ...], ...] = (("straight",) * 5, ("curve",), ("tree_wye", "switch_left"))
+def test_once_the_pile_is_empty_riders_hands_are_drawn_automatically_when_nothing_is_left_to_choose() -> None:
+    # seat 0 needs two; the riders hold exactly two: no choice, clockwise from the drawer
+    short: tuple[tuple[str, ...], ...] = (("straight",) * 5, ("curve",), ("tree_wye",))
     state = with_rider(with_rider(state_of(hands=short, pile=()), 1), 2)
     events, after = act(state, 0, PAIR)
     assert events[1] == TilesDrawn(0, (), ((1, "curve"), (2, "tree_wye")))
-    assert after.players[1].hand == () and after.players[2].hand == ("switch_left",)
+    assert after.players[1].hand == () and after.players[2].hand == () and after.turn == 1
+    # one rider, one kind of tile: no choice either
+    state = with_rider(state_of(hands=(("straight",) * 5, ("curve",) * 4), pile=()), 1)
+    events, after = act(state, 0, PAIR)
+    assert events[1] == TilesDrawn(0, (), ((1, "curve"), (1, "curve"))) and after.turn == 1
 
 
-def test_riders_hands_are_not_drawn_while_the_pile_has_tiles() -> None:
+def test_a_riders_open_hand_is_the_drawing_players_choice_tile_by_tile() -> None:
+    hands = (("straight",) * 5, ("curve", "switch_left"), ("tree_wye", "curve"))
+    state = with_rider(with_rider(state_of(hands=hands, pile=("double_curve", "straight")), 1), 2)
+    events, after = act(state, 0, PAIR)
+    # laid, then nothing drawn: the turn waits for the choice
+    assert [type(e) for e in events] == [TilesLaid] and after.drawing and after.turn == 0
+    offered = GAME.legal_actions(after, 0)
+    assert offered == [
+        DrawTile("pile"),
+        DrawTile("rider", 1, "curve"),
+        DrawTile("rider", 1, "switch_left"),
+        DrawTile("rider", 2, "tree_wye"),
+        DrawTile("rider", 2, "curve"),
+    ]
+    assert GAME.legal_actions(after, 1) == []
+    events, after = act(after, 0, DrawTile("rider", 2, "tree_wye"))
+    assert events == [TileDrawn(0, "rider", 2, "tree_wye")] and after.players[2].hand == ("curve",)
+    events, after = act(after, 0, DrawTile("pile"))
+    assert events == [TileDrawn(0, "pile", None, "double_curve"), TurnEnded(0, 1)]
+    assert after.players[0].hand == ("straight",) * 3 + ("tree_wye", "double_curve")
+    assert after.pile == ("straight",) and not after.drawing and after.turn == 1
+
+
+def test_a_draw_choice_refuses_what_is_not_offered_and_nothing_else_is_legal_meanwhile() -> None:
+    hands = (("straight",) * 5, ("curve", "switch_left", "curve"))
+    state = with_rider(state_of(hands=hands, pile=()), 1)
+    _, after = act(state, 0, lay(place("straight", 6, 6, 0), place("straight", 8, 8, 0)))
+    assert after.drawing
+    for action, code in [
+        (DrawTile("pile"), "pile_empty"),
+        (DrawTile("rider", 1, "tree_wye"), "tile_not_in_hand"),
+        (DrawTile("rider", 0, "straight"), "not_a_rider"),
+        (lay(place("straight", 4, 4, 0), place("straight", 2, 2, 0)), "draw_in_progress"),
+    ]:
+        with pytest.raises(IllegalAction) as refused:
+            GAME.decide(after, 0, action)
+        assert refused.value.code == code
+    with pytest.raises(NotYourTurn):
+        GAME.decide(after, 1, DrawTile("rider", 1, "curve"))
+    with pytest.raises(IllegalAction) as refused:
+        GAME.decide(state, 0, DrawTile("pile"))
+    assert refused.value.code == "not_drawing"
+
+
+def test_games_under_the_first_rules_keep_the_automatic_draw() -> None:
     hands = (("straight",) * 5, ("curve",) * 5)
     state = with_rider(state_of(hands=hands, pile=("tree_wye",) * 4), 1)
-    events, after = act(state, 0, PAIR)
+    legacy = dataclasses.replace(state, board=dataclasses.replace(state.board, rules=1))
+    events, after = act(legacy, 0, PAIR)
     assert events[1] == TilesDrawn(0, ("tree_wye", "tree_wye"), ())
-    assert after.players[1].hand == ("curve",) * 5
+    assert after.players[1].hand == ("curve",) * 5 and after.turn == 1
+    # the current rules offer the choice in the same position
+    _, after = act(state, 0, PAIR)
+    assert after.drawing and DrawTile("rider", 1, "curve") in GAME.legal_actions(after, 0)

@@ -3,6 +3,8 @@ three-ferry reset, deck rebuilds and the empty-supply rulings."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from domain.core import Action
@@ -213,3 +215,22 @@ def test_not_your_turn() -> None:
         GAME.decide(state, 1, DECK)
     with pytest.raises(DomainError):
         GAME.decide(state, 7, DECK)
+
+
+def test_a_stuck_three_ferry_row_is_checked_again_when_paid_cards_come_back() -> None:
+    # no reset can help at first (deck: two ferries, no discards): the row stays
+    row = ("ferry", "ferry", "ferry", "blue", "green")
+    hand0 = ("red", "red")
+    rest = remainder(row, hand0, ("ferry", "ferry"))
+    state = crafted(face_up=row, deck=("ferry", "ferry"), hands=[hand0, rest])
+    claim = ClaimRoute("golden-gate-bridge--presidio", (("red", 2),))
+    # the claim's two reds reach the discard pile: now a better row can be made, and it is
+    events, after = act(state, 0, claim)
+    assert types(events)[:2] == ["route_claimed", "face_up_reset"]
+    assert sum(1 for c in after.face_up if c == "ferry") < 3
+    assert card_total(after) == 44
+    # games made under the first rules re-checked only when a card was turned up
+    legacy = replace(state, rules=1)
+    events, after = act(legacy, 0, claim)
+    assert types(events) == ["route_claimed", "turn_ended"]
+    assert after.face_up == row

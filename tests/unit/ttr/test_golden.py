@@ -131,9 +131,9 @@ EXPECTED_TICKETS = {
 }
 
 
-def play() -> tuple[list[Event], Any]:
+def play(rules_version: str | None = None) -> tuple[list[Event], Any]:
     """Set the game up and play every move (each must be accepted)."""
-    events = GAME.setup(GameConfig(players=("Ada", "Bo"), seed=SEED, start_seat=0))
+    events = GAME.setup(GameConfig(players=("Ada", "Bo"), seed=SEED, start_seat=0, rules_version=rules_version))
     state = replay(GAME, events)
     for seat, body in MOVES:
         assert GAME.status(state) != "finished"
@@ -171,5 +171,15 @@ def test_golden_game_events_are_byte_identical() -> None:
     assert digest(first) == digest(second) == GOLDEN_DIGEST
 
 
+def test_the_golden_game_under_the_first_rules_is_the_game_recorded_then() -> None:
+    # the ferry re-check changed nothing in this game: only the version in game_set_up differs
+    legacy, _ = play("ttr-sf/1")
+    assert digest(legacy) == GOLDEN_DIGEST_V1
+    current, _ = play()
+    assert [e.to_payload() for e in legacy[1:]] == [e.to_payload() for e in current[1:]]
+
+
 #: digest of the 114 events of the golden game (setup included)
-GOLDEN_DIGEST = "2963269f6a9c9a06b9366150d26d3aea64b19bf131917f2d044463a45459db0a"
+GOLDEN_DIGEST = "2fbbf4a8f67b45b7344ee00103309cb0c70c3043cc8fa1eeb854eb4f870106af"
+#: the same game recorded under ``ttr-sf/1``
+GOLDEN_DIGEST_V1 = "2963269f6a9c9a06b9366150d26d3aea64b19bf131917f2d044463a45459db0a"

@@ -1,0 +1,75 @@
+"""Games created under an earlier rules version are still decided, and verified, as they were played."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from domain.cablecar import GAME as CABLE_CAR
+from domain.core import Event, GameConfig, GameDefinition, replay
+from domain.errors import InvalidConfig
+from domain.ttr import GAME as TTR
+from events.envelope import GENESIS_HASH, event_hash
+from events.seeds import seed_commitment
+from events.verify import verify_export
+from service.bots.arena import legal_bodies
+from service.bots.strategies import strategy
+
+
+def played(game: GameDefinition[Any], rules_version: str | None, seed: str) -> list[tuple[Event, int | None]]:
+    """A whole game of planners under ``rules_version``: each event with its acting seat."""
+    names = ("Ada", "Bo", "Cy")
+    events: list[tuple[Event, int | None]] = [(e, None) for e in game.setup(GameConfig(names, seed, 0, rules_version=rules_version))]
+    state = replay(game, [e for e, _ in events])
+    bots = [strategy("planner", game.type_id) for _ in names]
+    rng = random.Random(seed)
+    while not game.is_over(state):
+        seat = game.active_seats(state)[0]
+        body = bots[seat](game.view(state, seat), legal_bodies(game, state, seat, 0), rng)
+        new = game.decide(state, seat, game.parse_action(body))
+        events += [(e, seat) for e in new]
+        state = replay(game, new, state)
+    return events
+
+
+def export_of(game: GameDefinition[Any], events: list[tuple[Event, int | None]], seed: str, version: str) -> dict[str, Any]:
+    """An export document of ``events`` as the server would write it."""
+    raw, prev = [], GENESIS_HASH
+    for seq, (event, seat) in enumerate(events, 1):
+        fields = {"game_id": "g1", "seq": seq, "type": event.TYPE, "schema_version": event.SCHEMA_VERSION,
+                  "payload": event.to_payload(), "recorded_at": "2026-01-01T00:00:00.000000Z", "seat": seat,
+                  "idempotency_key": None, "prev_hash": prev}
+        prev = event_hash(**fields)
+        raw.append({**fields, "position": seq, "hash": prev})
+    state = replay(game, [e for e, _ in events])
+    return {
+        "game": {"id": "g1", "type": game.type_id, "rules_version": version, "players": ["Ada", "Bo", "Cy"],
+                 "start_seat": 0, "version": len(raw), "status": game.status(state)},
+        "seed": {"value": seed, "salt": "s", "commitment": seed_commitment(seed, "s")},
+        "result": game.result(state),
+        "events": raw,
+    }
+
+
+@pytest.mark.parametrize(("game", "old"), [(CABLE_CAR, "cable-car/1"), (TTR, "ttr-sf/1")])
+def test_a_record_made_under_the_first_rules_still_verifies(game: GameDefinition[Any], old: str) -> None:
+    events = played(game, old, "old-rules")
+    assert events[0][0].to_payload()["rules_version"] == old
+    verdict = verify_export(export_of(game, events, "old-rules", old))
+    assert verdict.ok, verdict.to_json()
+    # claiming the current rules for the same record is caught
+    relabelled = verify_export(export_of(game, events, "old-rules", game.rules_version))
+    assert not relabelled.ok
+
+
+@pytest.mark.parametrize("game", [CABLE_CAR, TTR])
+def test_a_current_record_verifies_and_unknown_versions_are_refused(game: GameDefinition[Any]) -> None:
+    events = played(game, None, "new-rules")
+    assert events[0][0].to_payload()["rules_version"] == game.rules_version
+    assert verify_export(export_of(game, events, "new-rules", game.rules_version)).ok
+    with pytest.raises(InvalidConfig):
+        game.setup(GameConfig(("Ada", "Bo"), "x", 0, rules_version="no-such-rules/9"))
+    unknown = verify_export(export_of(game, events, "new-rules", "no-such-rules/9"))
+    assert not unknown.ok and "rules_version" in {c.name for c in unknown.checks if not c.ok}
