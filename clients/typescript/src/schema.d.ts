@@ -1611,7 +1611,10 @@ export interface components {
             winners: components["schemas"]["Seat"][];
             /**
              * @description Why the game ended (open): `destination_reached` (a tram arrived), `stalled` (every seat still in passed
-             *     in a row: nobody wins), `forfeit` (one seat was left in and wins, or none was).
+             *     in a row: nobody wins), `forfeit` (one seat was left in and wins, or none was). **Ruling (stalled):** a
+             *     seat that can neither lay a tile nor start its ride passes automatically; when every seat still in has
+             *     passed in a row (a whole round with no tile laid and no tram moved), nothing can ever change and the
+             *     game ends with no winner.
              * @example destination_reached
              * @example stalled
              * @example forfeit
@@ -1651,7 +1654,7 @@ export interface components {
         /** @description An action of a `ttr-sf` game. */
         TtrSfAction: components["schemas"]["Resign"] | components["schemas"]["PlaceSouvenirStack"] | components["schemas"]["KeepTickets"] | components["schemas"]["DrawCard"] | components["schemas"]["ClaimRoute"] | components["schemas"]["DrawTickets"];
         /** @description An action of a `cable-car` game. */
-        CableCarAction: components["schemas"]["Resign"] | components["schemas"]["LayTiles"] | components["schemas"]["StartRide"] | components["schemas"]["Roll"];
+        CableCarAction: components["schemas"]["Resign"] | components["schemas"]["LayTiles"] | components["schemas"]["StartRide"] | components["schemas"]["Roll"] | components["schemas"]["DrawTile"];
         /** @description Refuse the action with `409 stale_version` unless the game is at exactly this version. */
         ExpectedVersion: number | null;
         /** @description `ttr-sf`, setup: place a set-aside souvenir stack on a location without a stack. */
@@ -1731,7 +1734,19 @@ export interface components {
             /** @description Clockwise quarter turns applied to the tile type's segments. */
             rotation: number;
         };
-        /** @description `cable-car`: lay two tiles from the hand (one only when no second legal placement exists), in order. */
+        /**
+         * @description `cable-car`: lay two tiles from the hand (one only when no second legal placement exists), in order. Then the
+         *     seat draws back up to 5: automatically from the pile, unless a riding player's open hand offers a choice; then
+         *     the turn waits for one `draw_tile` per tile (see `DrawTile`).
+         *
+         *     **Ruling (rule 5, further travel):** besides leading track off the board, into a stop or against a bare tile
+         *     edge, a placement must not lead track into an empty square that no tile of the set, in any rotation, could
+         *     ever fill given its permanent surroundings: the board edge and stop squares (no track), terminal fronts and
+         *     track already leading in (track needed), and the bare edges of tree tiles (never exchanged). Such a square is
+         *     one open on a single side only. A tree tile whose bare edge would close such a square that track already
+         *     leads into is refused too. Both are refused with `dead_end` (games created under `cable-car/1` keep that
+         *     rule's placement check). The bare edge of an ordinary tile does not count: an exchange can add track there.
+         */
         LayTiles: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1787,6 +1802,32 @@ export interface components {
             type: "resign";
             expected_version?: components["schemas"]["ExpectedVersion"];
         };
+        /**
+         * @description `cable-car`: draw one tile back up after `lay_tiles`, when a riding player's open hand offers a choice: the top
+         *     of the pile (`pile`), or `tile` from riding seat `rider`'s hand (`rider`). `legal-actions` lists every distinct
+         *     choice; the seat sends one per tile until it holds 5 (or nothing is left), and that ends its turn.
+         *
+         *     **Ruling (drawing from riders' hands):** once a player rides, its hand is open and every other player,
+         *     drawing back up, chooses tile by tile between the pile and any tile of any riding player's hand. The draw
+         *     stays automatic where there is no choice: nobody riding holds a tile (the pile, in order), or the pile is
+         *     empty and the riders hold no more tiles than are needed, or only one distinct tile can be taken (then every
+         *     such tile, riders clockwise from the drawer, longest-held first). Games created under `cable-car/1` keep
+         *     that rule's fully automatic draw.
+         */
+        DrawTile: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "draw_tile";
+            /** @enum {string} */
+            source: "pile" | "rider";
+            /** @description The riding seat to take the tile from; required with `rider`, absent with `pile`. */
+            rider?: number | null;
+            /** @description The tile type to take from that rider's hand (a `CableCarTileId`); required with `rider`. */
+            tile?: string | null;
+            expected_version?: components["schemas"]["ExpectedVersion"];
+        };
         ActionResult: {
             /** @description The game's version after the action. */
             version: number;
@@ -1802,8 +1843,12 @@ export interface components {
          *     `ttr-sf` event types: `game_set_up`, `cards_dealt`, `tickets_dealt`, `face_up_refilled`, `face_up_reset`,
          *     `deck_rebuilt`, `souvenir_stack_placed`, `tickets_kept`, `play_started`, `card_drawn`, `route_claimed`,
          *     `tickets_drawn`, `turn_ended`, `turn_passed`, `last_round_started`, `game_ended`. `cable-car` event types:
-         *     `game_set_up`, `tiles_laid`, `tiles_drawn`, `turn_passed`, `turn_ended`, `ride_started`, `die_rolled`,
-         *     `game_ended`.
+         *     `game_set_up`, `tiles_laid`, `tiles_drawn` (an automatic draw), `tile_drawn` (a chosen `draw_tile`:
+         *     `{seat, source, rider, tile}`), `turn_passed`, `turn_ended`, `ride_started`, `die_rolled`, `game_ended`.
+         *
+         *     Each game records the rules version it was created under (`rules_version`: `ttr-sf/2`, `cable-car/2`); a
+         *     game created under an earlier version (`ttr-sf/1`, `cable-car/1`) is still decided and verified under the
+         *     rules it was played by.
          *
          *     Both game types also have `seat_resigned` (`{"seat": n}`, written by the resigning seat's `resign`),
          *     `seat_timed_out` (`{"seat": n}`, appended by the server when that seat's deadline passed) and

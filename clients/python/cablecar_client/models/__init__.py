@@ -49,6 +49,8 @@ from .delivery_attempt import DeliveryAttempt
 from .draw_card import DrawCard
 from .draw_card_source import DrawCardSource
 from .draw_tickets import DrawTickets
+from .draw_tile import DrawTile
+from .draw_tile_source import DrawTileSource
 from .edge import Edge
 from .event import Event
 from .event_envelope import EventEnvelope
@@ -180,6 +182,8 @@ __all__ = (
     "DrawCard",
     "DrawCardSource",
     "DrawTickets",
+    "DrawTile",
+    "DrawTileSource",
     "Edge",
     "Event",
     "EventEnvelope",

@@ -30,7 +30,10 @@ class CableCarResult:
                 went out together.
             reason (str): Why the game ended (open): `destination_reached` (a tram arrived), `stalled` (every seat still in
                 passed
-                in a row: nobody wins), `forfeit` (one seat was left in and wins, or none was).
+                in a row: nobody wins), `forfeit` (one seat was left in and wins, or none was). **Ruling (stalled):** a
+                seat that can neither lay a tile nor start its ride passes automatically; when every seat still in has
+                passed in a row (a whole round with no tile laid and no tram moved), nothing can ever change and the
+                game ends with no winner.
             players (list[CableCarPlayerResult]): Every seat in seat order, with its standing.
      """
 

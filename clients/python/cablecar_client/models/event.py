@@ -31,8 +31,12 @@ class Event:
     `ttr-sf` event types: `game_set_up`, `cards_dealt`, `tickets_dealt`, `face_up_refilled`, `face_up_reset`,
     `deck_rebuilt`, `souvenir_stack_placed`, `tickets_kept`, `play_started`, `card_drawn`, `route_claimed`,
     `tickets_drawn`, `turn_ended`, `turn_passed`, `last_round_started`, `game_ended`. `cable-car` event types:
-    `game_set_up`, `tiles_laid`, `tiles_drawn`, `turn_passed`, `turn_ended`, `ride_started`, `die_rolled`,
-    `game_ended`.
+    `game_set_up`, `tiles_laid`, `tiles_drawn` (an automatic draw), `tile_drawn` (a chosen `draw_tile`:
+    `{seat, source, rider, tile}`), `turn_passed`, `turn_ended`, `ride_started`, `die_rolled`, `game_ended`.
+
+    Each game records the rules version it was created under (`rules_version`: `ttr-sf/2`, `cable-car/2`); a
+    game created under an earlier version (`ttr-sf/1`, `cable-car/1`) is still decided and verified under the
+    rules it was played by.
 
     Both game types also have `seat_resigned` (`{"seat": n}`, written by the resigning seat's `resign`),
     `seat_timed_out` (`{"seat": n}`, appended by the server when that seat's deadline passed) and

@@ -25,7 +25,17 @@ T = TypeVar("T", bound="LayTiles")
 
 @_attrs_define
 class LayTiles:
-    """ `cable-car`: lay two tiles from the hand (one only when no second legal placement exists), in order.
+    """ `cable-car`: lay two tiles from the hand (one only when no second legal placement exists), in order. Then the
+    seat draws back up to 5: automatically from the pile, unless a riding player's open hand offers a choice; then
+    the turn waits for one `draw_tile` per tile (see `DrawTile`).
+
+    **Ruling (rule 5, further travel):** besides leading track off the board, into a stop or against a bare tile
+    edge, a placement must not lead track into an empty square that no tile of the set, in any rotation, could
+    ever fill given its permanent surroundings: the board edge and stop squares (no track), terminal fronts and
+    track already leading in (track needed), and the bare edges of tree tiles (never exchanged). Such a square is
+    one open on a single side only. A tree tile whose bare edge would close such a square that track already
+    leads into is refused too. Both are refused with `dead_end` (games created under `cable-car/1` keep that
+    rule's placement check). The bare edge of an ordinary tile does not count: an exchange can add track there.
 
         Attributes:
             type_ (Literal['lay_tiles']):

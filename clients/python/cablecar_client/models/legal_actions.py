@@ -14,6 +14,7 @@ if TYPE_CHECKING:
   from ..models.claim_route import ClaimRoute
   from ..models.draw_card import DrawCard
   from ..models.draw_tickets import DrawTickets
+  from ..models.draw_tile import DrawTile
   from ..models.keep_tickets import KeepTickets
   from ..models.lay_tiles import LayTiles
   from ..models.place_souvenir_stack import PlaceSouvenirStack
@@ -38,8 +39,8 @@ class LegalActions:
             seat (int): A seat number, 0-based, in turn order.
             total (int): The number of legal actions (all pages).
             next_cursor (None | str): Pass as `cursor` for the next page; `null` on the last page (a string since 0.2.0).
-            actions (list[ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Resign | Roll
-                | StartRide]): Ready-to-send action bodies.
+            actions (list[ClaimRoute | DrawCard | DrawTickets | DrawTile | KeepTickets | LayTiles | PlaceSouvenirStack |
+                Resign | Roll | StartRide]): Ready-to-send action bodies.
      """
 
     game_id: str
@@ -47,7 +48,7 @@ class LegalActions:
     seat: int
     total: int
     next_cursor: None | str
-    actions: list[ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Resign | Roll | StartRide]
+    actions: list[ClaimRoute | DrawCard | DrawTickets | DrawTile | KeepTickets | LayTiles | PlaceSouvenirStack | Resign | Roll | StartRide]
 
 
 
@@ -57,6 +58,7 @@ class LegalActions:
         from ..models.claim_route import ClaimRoute # noqa: PLC0415
         from ..models.draw_card import DrawCard # noqa: PLC0415
         from ..models.draw_tickets import DrawTickets # noqa: PLC0415
+        from ..models.draw_tile import DrawTile # noqa: PLC0415
         from ..models.keep_tickets import KeepTickets # noqa: PLC0415
         from ..models.lay_tiles import LayTiles # noqa: PLC0415
         from ..models.place_souvenir_stack import PlaceSouvenirStack # noqa: PLC0415
@@ -93,6 +95,8 @@ class LegalActions:
                 actions_item = actions_item_data.to_dict()
             elif isinstance(actions_item_data, StartRide):
                 actions_item = actions_item_data.to_dict()
+            elif isinstance(actions_item_data, Roll):
+                actions_item = actions_item_data.to_dict()
             else:
                 actions_item = actions_item_data.to_dict()
 
@@ -121,6 +125,7 @@ class LegalActions:
         from ..models.claim_route import ClaimRoute # noqa: PLC0415
         from ..models.draw_card import DrawCard # noqa: PLC0415
         from ..models.draw_tickets import DrawTickets # noqa: PLC0415
+        from ..models.draw_tile import DrawTile # noqa: PLC0415
         from ..models.keep_tickets import KeepTickets # noqa: PLC0415
         from ..models.lay_tiles import LayTiles # noqa: PLC0415
         from ..models.place_souvenir_stack import PlaceSouvenirStack # noqa: PLC0415
@@ -147,7 +152,7 @@ class LegalActions:
         actions = []
         _actions = d.pop("actions")
         for actions_item_data in (_actions):
-            def _parse_actions_item(data: object) -> ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Resign | Roll | StartRide:
+            def _parse_actions_item(data: object) -> ClaimRoute | DrawCard | DrawTickets | DrawTile | KeepTickets | LayTiles | PlaceSouvenirStack | Resign | Roll | StartRide:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
@@ -228,13 +233,23 @@ class LegalActions:
                     return componentsschemas_cable_car_action_type_2
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_cable_car_action_type_3 = Roll.from_dict(data)
+
+
+
+                    return componentsschemas_cable_car_action_type_3
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_cable_car_action_type_3 = Roll.from_dict(data)
+                componentsschemas_cable_car_action_type_4 = DrawTile.from_dict(data)
 
 
 
-                return componentsschemas_cable_car_action_type_3
+                return componentsschemas_cable_car_action_type_4
 
             actions_item = _parse_actions_item(actions_item_data)
 

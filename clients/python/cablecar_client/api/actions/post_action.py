@@ -12,6 +12,7 @@ from ...models.action_result import ActionResult
 from ...models.claim_route import ClaimRoute
 from ...models.draw_card import DrawCard
 from ...models.draw_tickets import DrawTickets
+from ...models.draw_tile import DrawTile
 from ...models.keep_tickets import KeepTickets
 from ...models.lay_tiles import LayTiles
 from ...models.place_souvenir_stack import PlaceSouvenirStack
@@ -27,7 +28,7 @@ from typing import cast
 def _get_kwargs(
     id: str,
     *,
-    body: ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Resign | Roll | StartRide,
+    body: ClaimRoute | DrawCard | DrawTickets | DrawTile | KeepTickets | LayTiles | PlaceSouvenirStack | Resign | Roll | StartRide,
     idempotency_key: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
@@ -62,6 +63,8 @@ def _get_kwargs(
     elif isinstance(body, LayTiles):
         _kwargs["json"] = body.to_dict()
     elif isinstance(body, StartRide):
+        _kwargs["json"] = body.to_dict()
+    elif isinstance(body, Roll):
         _kwargs["json"] = body.to_dict()
     else:
         _kwargs["json"] = body.to_dict()
@@ -171,7 +174,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Resign | Roll | StartRide,
+    body: ClaimRoute | DrawCard | DrawTickets | DrawTile | KeepTickets | LayTiles | PlaceSouvenirStack | Resign | Roll | StartRide,
     idempotency_key: str | Unset = UNSET,
 
 ) -> Response[ActionResult | Problem]:
@@ -197,9 +200,9 @@ def sync_detailed(
     Args:
         id (str):
         idempotency_key (str | Unset):
-        body (ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack |
-            Resign | Roll | StartRide): One action: a body of the game's own type (`TtrSfAction` on a
-            `ttr-sf` game, `CableCarAction` on a
+        body (ClaimRoute | DrawCard | DrawTickets | DrawTile | KeepTickets | LayTiles |
+            PlaceSouvenirStack | Resign | Roll | StartRide): One action: a body of the game's own type
+            (`TtrSfAction` on a `ttr-sf` game, `CableCarAction` on a
             `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of
             the other
             game type's actions is `400 invalid_request` (the path does not name the game type, so the
@@ -234,7 +237,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Resign | Roll | StartRide,
+    body: ClaimRoute | DrawCard | DrawTickets | DrawTile | KeepTickets | LayTiles | PlaceSouvenirStack | Resign | Roll | StartRide,
     idempotency_key: str | Unset = UNSET,
 
 ) -> ActionResult | Problem | None:
@@ -260,9 +263,9 @@ def sync(
     Args:
         id (str):
         idempotency_key (str | Unset):
-        body (ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack |
-            Resign | Roll | StartRide): One action: a body of the game's own type (`TtrSfAction` on a
-            `ttr-sf` game, `CableCarAction` on a
+        body (ClaimRoute | DrawCard | DrawTickets | DrawTile | KeepTickets | LayTiles |
+            PlaceSouvenirStack | Resign | Roll | StartRide): One action: a body of the game's own type
+            (`TtrSfAction` on a `ttr-sf` game, `CableCarAction` on a
             `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of
             the other
             game type's actions is `400 invalid_request` (the path does not name the game type, so the
@@ -292,7 +295,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Resign | Roll | StartRide,
+    body: ClaimRoute | DrawCard | DrawTickets | DrawTile | KeepTickets | LayTiles | PlaceSouvenirStack | Resign | Roll | StartRide,
     idempotency_key: str | Unset = UNSET,
 
 ) -> Response[ActionResult | Problem]:
@@ -318,9 +321,9 @@ async def asyncio_detailed(
     Args:
         id (str):
         idempotency_key (str | Unset):
-        body (ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack |
-            Resign | Roll | StartRide): One action: a body of the game's own type (`TtrSfAction` on a
-            `ttr-sf` game, `CableCarAction` on a
+        body (ClaimRoute | DrawCard | DrawTickets | DrawTile | KeepTickets | LayTiles |
+            PlaceSouvenirStack | Resign | Roll | StartRide): One action: a body of the game's own type
+            (`TtrSfAction` on a `ttr-sf` game, `CableCarAction` on a
             `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of
             the other
             game type's actions is `400 invalid_request` (the path does not name the game type, so the
@@ -355,7 +358,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient,
-    body: ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack | Resign | Roll | StartRide,
+    body: ClaimRoute | DrawCard | DrawTickets | DrawTile | KeepTickets | LayTiles | PlaceSouvenirStack | Resign | Roll | StartRide,
     idempotency_key: str | Unset = UNSET,
 
 ) -> ActionResult | Problem | None:
@@ -381,9 +384,9 @@ async def asyncio(
     Args:
         id (str):
         idempotency_key (str | Unset):
-        body (ClaimRoute | DrawCard | DrawTickets | KeepTickets | LayTiles | PlaceSouvenirStack |
-            Resign | Roll | StartRide): One action: a body of the game's own type (`TtrSfAction` on a
-            `ttr-sf` game, `CableCarAction` on a
+        body (ClaimRoute | DrawCard | DrawTickets | DrawTile | KeepTickets | LayTiles |
+            PlaceSouvenirStack | Resign | Roll | StartRide): One action: a body of the game's own type
+            (`TtrSfAction` on a `ttr-sf` game, `CableCarAction` on a
             `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of
             the other
             game type's actions is `400 invalid_request` (the path does not name the game type, so the
