@@ -22,7 +22,8 @@ from domain.registry import game_definition
 from events.database import Database
 from events.store import GameRecord, IntegrityError
 from events.tournaments import BatchPage, BatchRecord, OrganiserRecord
-from service.commands import GameCommands, NewGame
+from service.commands import GameCommands
+from service.creation import NewGame
 from service.creation_keys import CreationKey
 from service.errors import BrokenGame, InvalidRequest, ServiceError
 from service.organisers import OrganiserService
