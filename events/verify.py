@@ -39,7 +39,7 @@ from events.codec import current_payload, decode
 from events.envelope import canonical_json, verify_events
 from events.seeds import deal_seed, is_open_deal, seed_commitment
 from events.store import StoredEvent
-from events.timestamps import parse_timestamp
+from events.timestamps import epoch_seconds
 
 ENVELOPE_FIELDS = ("game_id", "seq", "position", "type", "schema_version", "payload", "recorded_at", "seat",
                    "idempotency_key", "prev_hash", "hash")
@@ -235,7 +235,7 @@ def verify_record(
     i = len(opening)
     count = 0
     clocks = Clocks.start(game.time_control(state), game.seat_count(state),
-                          game.moment(state, _seconds(events[i - 1].recorded_at)))
+                          game.moment(state, epoch_seconds(events[i - 1].recorded_at)))
     while i < len(events) and not moves.items:
         stored = events[i]
         try:
@@ -257,7 +257,7 @@ def verify_record(
                 moves.add(why)
                 break
             state = game.evolve(state, produced)
-            clocks = clocks.advance(game.moment(state, _seconds(events[i + j].recorded_at)))
+            clocks = clocks.advance(game.moment(state, epoch_seconds(events[i + j].recorded_at)))
         i += len(produced_events)
         count += 1
     checks.append(Check("moves", not moves.items,
@@ -295,10 +295,6 @@ def _as_recorded_then(recorded: JSON, derived: dict[str, JSON] | None) -> dict[s
     return derived
 
 
-def _seconds(recorded_at: str) -> float:
-    return parse_timestamp(recorded_at).timestamp()
-
-
 def _opened(
     game: GameDefinition[Any], state: Any, first: Event, rest: Sequence[StoredEvent], clocks: Clocks
 ) -> tuple[int | None, list[Event]] | str:
@@ -308,7 +304,7 @@ def _opened(
     stored = rest[0]
     try:
         if isinstance(first, SeatTimedOut):
-            at = _seconds(stored.recorded_at)
+            at = epoch_seconds(stored.recorded_at)
             running = dict(clocks.deadlines())
             seats: list[int] = []
             for later in rest:

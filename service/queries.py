@@ -17,7 +17,7 @@ from domain.registry import game_definition
 from events.codec import decode
 from events.envelope import GENESIS_HASH, recompute_hash
 from events.store import DamagedEvent, EventStore, GameRecord, StoredEvent
-from events.timestamps import parse_timestamp
+from events.timestamps import epoch_seconds
 from service.cache import StateCache
 from service.errors import BrokenGame, GameDamaged, InvalidRequest, NotFound
 from service.lru import LRU
@@ -62,14 +62,9 @@ class Loaded:
         return Snapshot(self.state, self.clocks)
 
 
-def seconds_of(recorded_at: str) -> float:
-    """A stored event's timestamp as seconds since the epoch (what the clocks count in)."""
-    return parse_timestamp(recorded_at).timestamp()
-
-
 def advanced(definition: GameDefinition[Any], snapshot: Snapshot | None, state: Any, recorded_at: str) -> Snapshot:
     """The snapshot after an event that led to ``state`` was recorded at ``recorded_at``."""
-    moment = definition.moment(state, seconds_of(recorded_at))
+    moment = definition.moment(state, epoch_seconds(recorded_at))
     if snapshot is None:
         clocks = Clocks.start(definition.time_control(state), definition.seat_count(state), moment)
     else:
