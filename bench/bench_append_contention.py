@@ -51,7 +51,9 @@ GUARD = MetadataGuard(("seat_token_hashes", 0), "a" * 64)
 #: The advisory lock key the store used before migration 0008.
 OLD_POSITION_LOCK_KEY = 0x0CAB1E_CA4_0002
 VARIANTS = ("shipped", "no NOTIFY", "old lock")
-_DRAW = "r_position := cablecar_draw_positions("
+_DRAW = "r_position := (pg_current_xact_id()"
+#: the NOTIFY of a watched game, in the append function since migration 0009
+_WATCHED = "IF EXISTS (SELECT 1 FROM game_watches w WHERE w.game_id = p_game_id) THEN"
 
 
 def _appender(url: str, seconds: float, events: int, start: float, out: Queue[tuple[int, list[float]]]) -> None:
@@ -99,18 +101,14 @@ def installers(url: str) -> dict[str, Callable[[], None]]:
     assert row is not None
     shipped = str(row[0])
     assert _DRAW in shipped, "the append function no longer draws positions this way"
+    assert _WATCHED in shipped, "the append function no longer sends its NOTIFY this way"
     locked = shipped.replace(_DRAW, f"PERFORM pg_advisory_xact_lock({OLD_POSITION_LOCK_KEY});\n    {_DRAW}")
+    silent = shipped.replace(_WATCHED, "IF false THEN")
 
-    def install(function: str, notify: bool) -> Callable[[], None]:
-        switch = "ENABLE" if notify else "DISABLE"
+    def install(function: str) -> Callable[[], None]:
+        return lambda: _sql(url, function)
 
-        def run() -> None:
-            _sql(url, function)
-            _sql(url, f"ALTER TABLE games {switch} TRIGGER games_notify_version")
-
-        return run
-
-    return {"shipped": install(shipped, True), "no NOTIFY": install(shipped, False), "old lock": install(locked, True)}
+    return {"shipped": install(shipped), "no NOTIFY": install(silent), "old lock": install(locked)}
 
 
 def set_durable(admin_url: str, on: bool) -> None:
