@@ -53,8 +53,18 @@ def field_names(cls: type) -> tuple[str, ...]:
     return names
 
 
+#: the exact types the fast path of :func:`to_json` passes through (subclasses take the full path)
+_SCALAR_TYPES = frozenset(_SCALARS)
+
+
 def to_json(value: Any) -> JSON:
     """Convert a (possibly nested) dataclass / tuple value into plain JSON data."""
+    kind = type(value)
+    # every stored and shown event passes here: exact-type checks first
+    if kind in _SCALAR_TYPES:
+        return value
+    if kind is tuple or kind is list:
+        return [v if type(v) in _SCALAR_TYPES else to_json(v) for v in value]
     if isinstance(value, _SCALARS):
         return value
     if isinstance(value, list | tuple):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import Any
 
 from flask import Flask
 
@@ -29,6 +31,24 @@ WEBHOOKS_EXTENSION = "cablecar.webhooks"
 SWEEPER_EXTENSION = "cablecar.sweeper"
 
 
+class _App(Flask):
+    """Flask, remembering which views and hooks are plain functions: Flask
+    inspects each of them again on every request (``ensure_sync``), and an
+    action runs six of them.  This app has no coroutine views."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._plain: set[Callable[..., Any]] = set()
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        if func in self._plain:
+            return func
+        wrapped = super().ensure_sync(func)
+        if wrapped is func:
+            self._plain.add(func)
+        return wrapped
+
+
 def create_app(
     settings: Settings | None = None,
     store: Database | None = None,
@@ -47,7 +67,7 @@ def create_app(
     store = store or events.open_store(settings.database_url, settings.data_path(), pool_size=settings.db_pool_size)
     cache = cache or open_cache(settings)
     # No default /static/ route: the web page's files are served by routes/web.py, with its headers.
-    app = Flask(__name__, static_folder=None)
+    app = _App(__name__, static_folder=None)
     app.json = OrjsonProvider(app)
     app.config["PROBLEM_BASE"] = settings.problem_base
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
