@@ -318,7 +318,7 @@ class Harness:
             self.log(f"service write path chunk {r + 1}/{cfg.rounds}")
             before = read_counts(self.stats_dir)
             write_results.append(measured("write path", f"write-{r}", service.url, self._scripted(scripts, r), chunk))
-            time.sleep(0.6)  # let every worker dump its counters
+            time.sleep(1.2)  # let every worker dump its counters
             write_cache = write_cache.plus(delta(before, read_counts(self.stats_dir)))
             if fullpath is not None:
                 self.log(f"full-path write path chunk {r + 1}/{cfg.rounds}")
@@ -334,7 +334,7 @@ class Harness:
             return bot
 
         bots = measured("bot mix", "bots", service.url, make_bot, cfg.bot_seconds)
-        time.sleep(0.6)
+        time.sleep(1.2)
         bots_cache = delta(before, read_counts(self.stats_dir))
         keyspace_after = redis_keyspace(services.redis_url)
         keyspace = None

@@ -23,7 +23,8 @@ from typing import Any
 from service.runtime import Runtime
 from service.wsgi import app as service_app
 
-INTERVAL = 0.25
+#: seconds between dumps: each is a file write and a rename, which blocks a gevent worker
+INTERVAL = 1.0
 
 StartResponse = Callable[..., Any]
 
