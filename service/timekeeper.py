@@ -120,6 +120,8 @@ class Sweeper:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._on_error = on_error
+        #: whether the last round held the lease
+        self.holding = False
 
     def start(self) -> None:
         """Start sweeping (once)."""
@@ -137,7 +139,8 @@ class Sweeper:
     def run_once(self) -> int:
         """One round: renew (or take) the lease, then sweep if held."""
         index = self.timekeeper.index
-        if not index.hold_lease(LEASE_NAME, self.owner, index.database_time(), LEASE_SECONDS):
+        self.holding = index.hold_lease(LEASE_NAME, self.owner, index.database_time(), LEASE_SECONDS)
+        if not self.holding:
             return 0
         return self.timekeeper.sweep()
 
@@ -146,7 +149,11 @@ class Sweeper:
             try:
                 self.run_once()
             except Exception as e:  # a database outage must not end the thread
+                self.holding = False
                 log.warning("timeout sweeper: %s", e)
                 if self._on_error is not None:
                     self._on_error(e)
-            self._stop.wait(self.interval)
+            # Only the holder sweeps every interval; the others ask for the lease
+            # a few times per lease period (a takeover waits for the lease to
+            # lapse anyway), not two queries per worker every interval.
+            self._stop.wait(self.interval if self.holding else max(self.interval, LEASE_SECONDS / 5))
