@@ -108,7 +108,9 @@ def _end_bits(must: int, forbid: int, h: int) -> int:
 
 
 #: _END_BITS[(must * 16 + forbid) * 4 + h]: :func:`_end_bits`, tabulated
-_END_BITS: tuple[int, ...] = tuple(_end_bits(must, forbid, h) for must in range(16) for forbid in range(16) for h in range(4))
+_END_BITS: tuple[int, ...] = tuple(
+    _end_bits(must, forbid, h) for must in range(16) for forbid in range(16) for h in range(4)
+)
 
 #: per two-away square ``m``: ``(d, f, bits if track, if tree-bare, if bare, now)`` for each
 #: empty common neighbour in direction ``d`` of the first's square and ``f`` of ``m``
@@ -127,12 +129,14 @@ class _Counter:
         )
 
     def constraints(self, square: int) -> tuple[int, int, int]:
+        """``placement.constraints`` of ``square`` on the board."""
         found = self._constraints.get(square)
         if found is None:
             found = self._constraints[square] = constraints(self.board, square)
         return found
 
     def permanent(self, square: int) -> tuple[int, int]:
+        """``ends.permanent`` of empty ``square``, every neighbour included."""
         found = self._permanent.get(square)
         if found is None:
             found = self._permanent[square] = permanent(self.board, square, -1)
@@ -157,7 +161,9 @@ _OPEN_EDGES: tuple[tuple[int, ...], ...] = tuple(tuple(e for e, _ in c.open) for
 
 
 @functools.lru_cache(maxsize=4096)
-def _k_changes(pm: int, pf: int, g: int, open_edges: tuple[int, ...]) -> tuple[tuple[int, int, int, int, int], ...]:
+def _k_changes(
+    pm: int, pf: int, g: int, open_edges: tuple[int, ...]
+) -> tuple[tuple[int, int, int, int, int], ...]:
     """For an empty square ``k`` with permanent ``(pm, pf)`` and a tile about
     to be laid across its edge ``g``: each other open edge ``h`` whose far
     square's rule-5 bits towards ``k`` would differ with that tile's track
@@ -219,7 +225,8 @@ def count_pairs(
             if not (on_empty and m < s and cells[m] is None and order_free(board, m, s))
         ]
         unchanged: dict[str, int] = {}  # per tile left: its seconds on squares the first does not touch
-        old_tile = () if on_empty else (cells[s].tile,)  # type: ignore[union-attr]
+        cell = cells[s]
+        old_tile = () if cell is None else (cell.tile,)  # an exchange takes it back into the hand
         for t in laid:
             i = hand.index(t)
             tiles1 = distinct_tiles(hand[:i] + hand[i + 1 :] + old_tile)
@@ -228,7 +235,11 @@ def count_pairs(
                 n_t1 = unchanged.get(t1)
                 if n_t1 is None:
                     e, x = empties[t1], exchanges[t1]
-                    n_t1 = e.span_len(s + 1, SQUARE_COUNT, holes) if on_empty else e.span_len(0, SQUARE_COUNT, holes)
+                    n_t1 = (
+                        e.span_len(s + 1, SQUARE_COUNT, holes)
+                        if on_empty
+                        else e.span_len(0, SQUARE_COUNT, holes)
+                    )
                     n_t1 += sum(e.span_len(r, r + 1, ()) for r in racers)
                     if x.placements:
                         n_t1 += x.span_len(0, SQUARE_COUNT, holes)
@@ -248,12 +259,16 @@ def count_pairs(
                     total += _ring_delta(counter, m, entries, o, tiles1)
     for first, partner in joint_firsts(board, hand):
         square = square_index(first.row, first.col)
-        board1, hand1 = apply(board, hand, outcome(board, first, square, ORIENTATION[(first.tile, first.rotation)]))
+        board1, hand1 = apply(
+            board, hand, outcome(board, first, square, ORIENTATION[(first.tile, first.rotation)])
+        )
         total += len(exchanges_at(board1, partner, hand1))
     return total
 
 
-def _ring_delta(counter: _Counter, m: int, entries: Sequence[RingEntry], o: Orientation, tiles: tuple[str, ...]) -> int:
+def _ring_delta(
+    counter: _Counter, m: int, entries: Sequence[RingEntry], o: Orientation, tiles: tuple[str, ...]
+) -> int:
     """How many more (or fewer) seconds two-away square ``m`` has after ``o``."""
     must, forbid, tree_must = counter.constraints(m)
     new_forbid, new_tree_must = forbid, tree_must
@@ -268,4 +283,6 @@ def _ring_delta(counter: _Counter, m: int, entries: Sequence[RingEntry], o: Orie
     if not changed:
         return 0
     old = counter.old[m]
-    return _seconds(old, must, new_forbid, new_tree_must, tiles) - _seconds(old, must, forbid, tree_must, tiles)
+    return _seconds(old, must, new_forbid, new_tree_must, tiles) - _seconds(
+        old, must, forbid, tree_must, tiles
+    )

@@ -70,7 +70,6 @@ class _Index:
         if a < high:
             yield self.placements[self.start[a] : self.start[high]]
 
-
     def span_len(self, low: int, high: int, holes: Sequence[int]) -> int:
         """How many placements :meth:`span` yields, without slicing."""
         start = self.start
@@ -189,4 +188,3 @@ def _after(
         for found in square_candidates(board1, n, tiles1).values():
             if found:
                 yield first, found
-

@@ -83,7 +83,10 @@ TWO_AWAY = {
     "straight line": (
         {},
         ("tree_wye", "straight", "curve"),
-        [(P("tree_wye", 3, 12, 0), P("straight", 5, 12, 0)), (P("straight", 5, 12, 0), P("tree_wye", 3, 12, 0))],
+        [
+            (P("tree_wye", 3, 12, 0), P("straight", 5, 12, 0)),
+            (P("straight", 5, 12, 0), P("tree_wye", 3, 12, 0)),
+        ],
     ),
     # the same across the corner of (3, 9): (3, 8) and (4, 9) are diagonal
     "diagonal": (
@@ -106,7 +109,10 @@ TWO_AWAY = {
     "exchange adding track": (
         {**WALL_NORTH_EAST, (3, 8): ("straight", 0)},
         ("switch_left", "tree_wye", "curve"),
-        [(P("switch_left", 3, 8, 2), P("tree_wye", 4, 9, 2)), (P("tree_wye", 4, 9, 2), P("switch_left", 3, 8, 2))],
+        [
+            (P("switch_left", 3, 8, 2), P("tree_wye", 4, 9, 2)),
+            (P("tree_wye", 4, 9, 2), P("switch_left", 3, 8, 2)),
+        ],
     ),
 }
 
