@@ -206,7 +206,8 @@ def count_pairs(
             continue
         on_empty = cells[s] is None
         holes = [s]
-        # per counted neighbour: the edge of s towards it, its tile key, its constraint without that edge
+        # per counted neighbour: the edge of s towards it, its tile key, its constraint without its
+        # edge towards s (that bit of must/forbid/tree_must comes from s alone; nothing else changes)
         near: list[tuple[int, int, int, int, int, int]] = []
         for d, n in enumerate(NEIGHBOUR[s]):
             if n < 0 or n in STOP_AT:
@@ -219,6 +220,8 @@ def count_pairs(
             near.append((d, old_of[n], must & ~bit, forbid & ~bit, tree_must & ~bit, bit))
         holes.sort()
         racers = [r for r in racing(board, s) if r < s] if on_empty else []
+        # two-away squares are not holes: only a change of their rule-5 bits is added (as a
+        # difference), and only where _after would list them (the index skips the same ones)
         ring = [
             (m, entries)
             for m, entries in (counter.ring(s) if further else ())
