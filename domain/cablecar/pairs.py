@@ -13,13 +13,15 @@ exchange, or racing for a stop, are listed in every legal order.
 
 How it is fast
 --------------
-A first placement changes the constraints of its four neighbours only, and
+A first placement changes the constraints of its four neighbours (and,
+under rule 5, of the squares two away across an empty neighbour) only, and
 the hand by one tile out (and one exchanged tile in).  So the candidates of
 every square for *every* tile type are computed once for the board, indexed
 per tile by square; the seconds after a first placement are slices of those
-indexes (cut around the first's square and its neighbours) plus the
-neighbours' recomputed candidates.  Pairs are produced with ``zip`` over
-slices, without a Python-level loop per pair.
+indexes (cut around the squares it changes) plus those squares' recomputed
+candidates.  Pairs are produced with ``zip`` over slices, without a
+Python-level loop per pair; :mod:`domain.cablecar.paircount` counts them
+without producing them.
 """
 
 from __future__ import annotations
@@ -30,19 +32,10 @@ from itertools import repeat
 
 from domain.cablecar.actions import Placement
 from domain.cablecar.board import Board
-from domain.cablecar.geometry import (
-    NEIGHBOUR,
-    SQUARE_COUNT,
-    STATIC_CONSTRAINT,
-    STOP_AT,
-    STOP_SQUARE,
-    STOPS_NEXT_TO,
-    TILE_SQUARES,
-    square_index,
-)
+from domain.cablecar.geometry import NEIGHBOUR, SQUARE_COUNT, STOP_AT, TILE_SQUARES, square_index
+from domain.cablecar.paircount import count_pairs, order_free, racing
 from domain.cablecar.placement import (
     apply,
-    constraint,
     distinct_tiles,
     exchanges_at,
     joint_firsts,
@@ -77,7 +70,6 @@ class _Index:
         if a < high:
             yield self.placements[self.start[a] : self.start[high]]
 
-
     def span_len(self, low: int, high: int, holes: Sequence[int]) -> int:
         """How many placements :meth:`span` yields, without slicing."""
         start = self.start
@@ -97,23 +89,6 @@ def _build_index(per_square: Sequence[tuple[int, tuple[Placement, ...]]]) -> _In
         placements.extend(by_square.get(square, ()))
     start[SQUARE_COUNT] = len(placements)
     return _Index(tuple(placements), tuple(start))
-
-
-def _order_free(board: Board, a: int, b: int) -> bool:
-    """Whether empty squares ``a`` and ``b`` may be laid in either order with one result."""
-    shared = set(STOPS_NEXT_TO[a]) & set(STOPS_NEXT_TO[b])
-    return all(board.stop_tile(letter) is not None for letter in shared)
-
-
-def _racing(board: Board, square: int) -> list[int]:
-    """Empty squares that race ``square`` for a stop without a tile (order matters)."""
-    out: list[int] = []
-    for letter in STOPS_NEXT_TO[square]:
-        if board.stop_tile(letter) is None:
-            out += [
-                n for n in NEIGHBOUR[STOP_SQUARE[letter]] if n >= 0 and n != square and board.cells[n] is None
-            ]
-    return sorted(out)
 
 
 Chunk = tuple[Placement, Sequence[Placement]]
@@ -163,82 +138,9 @@ class PairTables:
             yield from zip(repeat(first), seconds, strict=False)
 
     def count(self) -> int:
-        """How many pairs :meth:`pairs` yields, without building them.
-
-        The same walk as :func:`_after`, but a first placement changes what
-        its neighbour ``n`` accepts only through the one edge they share, so
-        the number of seconds on ``n`` depends on ``(n, must, forbid, tiles
-        left in hand)`` alone: it is computed once per distinct key (with the
-        public rules, on the board after the first) and looked up after."""
-        board, hand = self.board, self.hand
-        if board.rules >= 2:
-            # rule 5 (further travel) makes a neighbour's seconds depend on squares two away
-            # from the first tile, which the shortcut below does not see: count by walking.
-            # (Correct but slower; a shortcut that keys on those squares too is still to do.)
-            return sum(len(seconds) for _, seconds in self.chunks())
-        total = 0
-        on_neighbour: dict[tuple[int, int, int, tuple[str, ...]], int] = {}
-        for square in TILE_SQUARES:
-            neighbours = [n for n in NEIGHBOUR[square] if n >= 0 and n not in STOP_AT]
-            holes = sorted([square, *neighbours])
-            on_empty = board.cells[square] is None
-            racers = [r for r in _racing(board, square) if r < square] if on_empty else []
-            # each counted neighbour: its constraint now, and the edge bit it shares with ``square``
-            counted = [
-                (n, *constraint(board, n), _shared_edge(n, square))
-                for n in neighbours
-                if not (on_empty and n < square and board.cells[n] is None and _order_free(board, n, square))
-            ]
-            for t in distinct_tiles(hand):
-                firsts = self.candidates[square].get(t, ())
-                if not firsts:
-                    continue
-                # the hand after any first of tile ``t`` on ``square`` (the rotation does not matter)
-                tiles1 = distinct_tiles(_after_first(board, hand, square, firsts[0])[1])
-                per_first = 0
-                for t1 in tiles1:
-                    if on_empty:
-                        per_first += self.empties[t1].span_len(square + 1, SQUARE_COUNT, holes)
-                        per_first += sum(self.empties[t1].span_len(r, r + 1, ()) for r in racers)
-                    else:
-                        per_first += self.empties[t1].span_len(0, SQUARE_COUNT, holes)
-                    per_first += self.exchanges[t1].span_len(0, SQUARE_COUNT, holes)
-                total += per_first * len(firsts)
-                for first in firsts:
-                    laid_edges = ORIENTATION[(first.tile, first.rotation)].edges
-                    for n, must, forbid, edge in counted:
-                        if edge is not None:
-                            bit = 1 << edge
-                            must, forbid = must & ~bit, forbid & ~bit
-                            if laid_edges >> (edge ^ 2) & 1:
-                                must |= bit
-                            elif laid_edges:
-                                forbid |= bit
-                        key = (n, must, forbid, tiles1)
-                        found = on_neighbour.get(key)
-                        if found is None:
-                            # the neighbour reads only the edges of the board (stops claimed do not matter)
-                            board1 = board.with_tile(square, ORIENTATION[(first.tile, first.rotation)])
-                            found = sum(len(c) for c in square_candidates(board1, n, tiles1).values())
-                            on_neighbour[key] = found
-                        total += found
-        for first, partner in joint_firsts(board, hand):
-            board1, hand1 = _after_first(board, hand, square_index(first.row, first.col), first)
-            total += len(tuple(exchanges_at(board1, partner, hand1)))
-        return total
-
-
-def _after_first(board: Board, hand: tuple[str, ...], square: int, first: Placement) -> tuple[Board, tuple[str, ...]]:
-    """The board and hand after ``first`` on ``square``."""
-    return apply(board, hand, outcome(board, first, square, ORIENTATION[(first.tile, first.rotation)]))
-
-
-def _shared_edge(n: int, square: int) -> int | None:
-    """The edge of ``n`` that faces ``square`` if the rules read it there (an open edge), else None."""
-    for e, other in STATIC_CONSTRAINT[n].open:
-        if other == square:
-            return e
-    return None
+        """How many pairs :meth:`pairs` yields, without building them (see
+        :mod:`domain.cablecar.paircount`)."""
+        return count_pairs(self.board, self.hand, self.candidates, self.empties, self.exchanges)
 
 
 def legal_pairs(board: Board, hand: tuple[str, ...]) -> list[Pair]:
@@ -271,7 +173,7 @@ def _after(
     for t in tiles1:
         if on_empty:
             slices = list(empties[t].span(square + 1, SQUARE_COUNT, holes))
-            for racer in _racing(board, square):
+            for racer in racing(board, square):
                 if racer < square and racer not in recomputed:
                     slices += empties[t].span(racer, racer + 1, ())
         else:
@@ -281,9 +183,8 @@ def _after(
             if chunk:
                 yield first, chunk
     for n in neighbours:
-        if on_empty and n < square and board.cells[n] is None and _order_free(board, n, square):
+        if on_empty and n < square and board.cells[n] is None and order_free(board, n, square):
             continue  # listed with n first
         for found in square_candidates(board1, n, tiles1).values():
             if found:
                 yield first, found
-
