@@ -1,7 +1,7 @@
 """A turn's end carried by the move's last event (both games' third rules version).
 
-A turn used to end with an event of its own (``turn_ended``): about one row in
-two of every game.  Under ``ttr-sf/3`` and ``cable-car/3`` the event a move
+A turn used to end with an event of its own (``turn_ended``): about one stored
+row in three.  Under ``ttr-sf/3`` and ``cable-car/3`` the event a move
 ends with says so instead (``ends_turn: true``), when it is one of the game's
 *carriers* (the events that commonly end a turn); ``evolve`` then applies the
 event and exactly what ``turn_ended`` would have.  Rarer paths (a turn ended
