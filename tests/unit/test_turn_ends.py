@@ -23,14 +23,17 @@ from domain.forfeits import Resign
 from domain.ttr import GAME as TTR
 from domain.ttr.actions import ClaimRoute, DrawCard, DrawTickets, KeepTickets
 from domain.ttr.events import TURN_END_CARRIERS as TTR_CARRIERS
-from domain.ttr.events import TurnPassed
+from domain.ttr.events import CardDrawn, TurnPassed
 from domain.turnends import carries_turn_end, without_turn_end
 from events.upcasting import UPCASTERS, UpcastError
 from tests.unit.cablecar import helpers as cc
 from tests.unit.ttr import helpers as ttr
 
 #: each game with the last rules version that records turn ends as events of their own
-GAMES = {TTR.type_id: (TTR, "ttr-sf/2"), CABLE_CAR.type_id: (CABLE_CAR, "cable-car/2")}
+GAMES: dict[str, tuple[GameDefinition[Any], str]] = {
+    TTR.type_id: (TTR, "ttr-sf/2"),
+    CABLE_CAR.type_id: (CABLE_CAR, "cable-car/2"),
+}
 CARRIERS = {TTR.type_id: TTR_CARRIERS, CABLE_CAR.type_id: CABLE_CAR_CARRIERS}
 
 
@@ -165,7 +168,7 @@ def test_an_old_carrier_payload_is_read_as_not_ending_the_turn() -> None:
     v1 = {"seat": 1, "source": "deck", "slot": None, "card": "red"}
     lifted = UPCASTERS.upcast("ttr-sf", "card_drawn", 1, v1, 2)
     assert lifted == {**v1, "ends_turn": False} and "ends_turn" not in v1
-    assert decode_event(TTR, "card_drawn", lifted) == TTR.event_types["card_drawn"](1, "deck", None, "red")
+    assert decode_event(TTR, "card_drawn", lifted) == CardDrawn(1, "deck", None, "red")
     route = {"seat": 0, "route": "a--b", "cards": ["red", "red"], "souvenir": None, "points": 2}
     assert UPCASTERS.upcast("ttr-sf", "route_claimed", 1, route, 3) == {
         **route, "cards": {"red": 2}, "ends_turn": False}
