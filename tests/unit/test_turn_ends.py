@@ -24,7 +24,7 @@ from domain.ttr import GAME as TTR
 from domain.ttr.actions import ClaimRoute, DrawCard, DrawTickets, KeepTickets
 from domain.ttr.events import TURN_END_CARRIERS as TTR_CARRIERS
 from domain.ttr.events import CardDrawn, TurnPassed
-from domain.turnends import carries_turn_end, without_turn_end
+from domain.turnends import ENDS_TURN, carries_turn_end, without_turn_end
 from events.upcasting import UPCASTERS, UpcastError
 from tests.unit.cablecar import helpers as cc
 from tests.unit.ttr import helpers as ttr
@@ -98,7 +98,7 @@ def _unfolds_to(game: GameDefinition[Any], new: list[Event], old: list[Event]) -
     i = 0
     for event in new:
         if carries_turn_end(event):
-            if old[i : i + 1] != [dataclasses.replace(event, ends_turn=False)] or not isinstance(
+            if old[i : i + 1] != [dataclasses.replace(event, **{ENDS_TURN: False})] or not isinstance(
                 old[i + 1] if i + 1 < len(old) else None, turn_ended
             ):
                 return False
