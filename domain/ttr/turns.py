@@ -64,8 +64,7 @@ def start_play(decision: Decision[TtrState]) -> None:
 def end_turn(decision: Decision[TtrState], seat: int) -> None:
     """End ``seat``'s turn (in the move's last event where the rules record
     it there, else with ``turn_ended``): maybe start the last round, then hand over."""
-    in_move = decision.state.rules >= TURN_END_IN_MOVE and carry_turn_end(decision, TURN_END_CARRIERS)
-    if not in_move:
+    if not (decision.state.rules >= TURN_END_IN_MOVE and carry_turn_end(decision, TURN_END_CARRIERS)):
         decision.emit(TurnEnded(seat=seat))
     cars = decision.state.players[seat].cars
     if decision.state.final_turns_left is None and cars <= LAST_ROUND_CARS:
