@@ -167,18 +167,30 @@ class Decision(Generic[S]):
     replay to exactly the state the decision ended in.
     """
 
-    __slots__ = ("_evolve", "events", "state")
+    __slots__ = ("_before", "_evolve", "events", "state")
 
     def __init__(self, state: S, evolve: Callable[[S | None, Event], S]) -> None:
         self.state = state
         self._evolve = evolve
         self.events: list[Event] = []
+        # the state before the last event, so that event can be amended without a replay
+        self._before = state
 
     def emit(self, *events: Event) -> None:
         """Record ``events`` and apply them to :attr:`state`."""
         for event in events:
             self.events.append(event)
+            self._before = self.state
             self.state = self._evolve(self.state, event)
+
+    def amend_last(self, event: Event) -> None:
+        """Replace the last emitted event by ``event`` (the same fact with more
+        said, e.g. that it ended the turn) and apply it to the state before
+        the old one.  ValueError when nothing was emitted yet."""
+        if not self.events:
+            raise ValueError("no event to amend: nothing was emitted in this decision")
+        self.events[-1] = event
+        self.state = self._evolve(self._before, event)
 
 
 @dataclass(frozen=True)

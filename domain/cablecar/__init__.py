@@ -35,9 +35,13 @@ its module):
   automatically; when every seat has passed in a row (a whole round with
   no tile laid and no tram moved) the game ends ``stalled``, with no
   winner (``turns``);
-* rules versions: ``cable-car/2`` has the two rulings above; games created
-  under ``cable-car/1`` are still decided as they were (board ``rules`` 1:
-  no further-travel check, every draw automatic), so their records verify;
+* rules versions (``docs/rules/versions.md``; state ``rules`` is N for
+  ``cable-car/N``): ``cable-car/2`` has the two rulings above; ``cable-car/3``,
+  the current one, has the rules of ``/2`` and records a turn's end in the
+  move's last event (``ends_turn``, :mod:`domain.turnends`) instead of a
+  ``turn_ended`` of its own; games created under ``cable-car/1`` (board
+  ``rules`` 1: no further-travel check, every draw automatic) and
+  ``cable-car/2`` are still decided as they were, so their records verify;
 * a ride may drive over another line's terminal loop (one space) but never
   over its own terminals; ``H`` stops at every stop tile and every terminal
   space (``network``, ``ride``);

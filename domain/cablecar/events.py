@@ -11,7 +11,10 @@ until that seat starts its ride (or the game ends); ``pile`` and
 A move is a run of events whose first one carries the acting ``seat``:
 ``tiles_laid`` (a ``lay_tiles`` action), ``tile_drawn`` (``draw_tile``),
 ``ride_started`` (``start_ride``) or ``die_rolled`` (``roll``); the others
-follow automatically.
+follow automatically.  Under ``cable-car/3`` the move's last event says when
+it ended the turn (``ends_turn``; the next seat is the next one still in) if
+it is one of :data:`TURN_END_CARRIERS`; otherwise, and under older rules, a
+``turn_ended`` event follows (see :mod:`domain.turnends`).
 """
 
 from __future__ import annotations
@@ -71,9 +74,12 @@ class TilesLaid(Event):
     """
 
     TYPE: ClassVar[str] = "tiles_laid"
+    SCHEMA_VERSION: ClassVar[int] = 2
 
     seat: int
     placements: tuple[Mapping[str, JSON], ...]
+    #: the turn ended with this event (``cable-car/3``; before, a ``turn_ended`` followed)
+    ends_turn: bool = False
 
 
 @dataclass(frozen=True)
@@ -86,10 +92,13 @@ class TilesDrawn(Event):
     """
 
     TYPE: ClassVar[str] = "tiles_drawn"
+    SCHEMA_VERSION: ClassVar[int] = 2
 
     seat: int
     tiles: tuple[str, ...]
     from_riders: tuple[tuple[int, str], ...] = ()
+    #: the turn ended with this event (``cable-car/3``; before, a ``turn_ended`` followed)
+    ends_turn: bool = False
 
 
 @dataclass(frozen=True)
@@ -98,11 +107,14 @@ class TileDrawn(Event):
     from riding seat ``rider``'s open hand (``source`` ``rider``)."""
 
     TYPE: ClassVar[str] = "tile_drawn"
+    SCHEMA_VERSION: ClassVar[int] = 2
 
     seat: int
     source: str
     rider: int | None
     tile: str
+    #: the turn ended with this event (``cable-car/3``; before, a ``turn_ended`` followed)
+    ends_turn: bool = False
 
 
 @dataclass(frozen=True)
@@ -153,12 +165,15 @@ class DieRolled(Event):
     """
 
     TYPE: ClassVar[str] = "die_rolled"
+    SCHEMA_VERSION: ClassVar[int] = 2
 
     seat: int
     face: str
     rng_counter: int
     start: int
     end: int
+    #: the turn ended with this event (``cable-car/3``; before, a ``turn_ended`` followed)
+    ends_turn: bool = False
 
 
 @dataclass(frozen=True)
@@ -188,3 +203,6 @@ EVENT_CLASSES: tuple[type[Event], ...] = (
     GameEnded,
     *FORFEIT_EVENTS,
 )
+
+#: the events a turn commonly ends with, which carry its end under ``cable-car/3``
+TURN_END_CARRIERS: tuple[type[Event], ...] = (TilesLaid, TilesDrawn, TileDrawn, DieRolled)

@@ -18,16 +18,20 @@ from domain.cablecar.events import (
     TurnPassed,
 )
 from domain.cablecar.geometry import square_index
-from domain.cablecar.state import CableCarState, PlayerState, Ride, Space
+from domain.cablecar.state import RULES_VERSIONS, CableCarState, PlayerState, Ride, Space
 from domain.cablecar.tiles import ORIENTATION
 from domain.clocks import parse_time_control
 from domain.core import JSON, Event
 from domain.forfeits import STATUS_CANCELLED as REASON_CANCELLED
 from domain.forfeits import GameCancelled, SeatResigned, SeatTimedOut, marked_out
 from domain.rng import Rng
+from domain.turnends import carries_turn_end
 
-#: the first rules of the game: no further-travel ruling, draws always automatic
-LEGACY_RULES = "cable-car/1"
+
+def rules_generation(version: str) -> int:
+    """The generation of rules ``version`` (the current one for a version
+    this code does not know: setup refuses those, and evolve never raises)."""
+    return RULES_VERSIONS.index(version) + 1 if version in RULES_VERSIONS else len(RULES_VERSIONS)
 
 
 def _setup(event: GameSetUp) -> CableCarState:
@@ -42,15 +46,18 @@ def _setup(event: GameSetUp) -> CableCarState:
         )
         for i, name in enumerate(event.players)
     )
+    rules = rules_generation(event.rules_version)
     return CableCarState(
         players=players,
         start_seat=event.start_seat,
-        board=Board.empty(1 if event.rules_version == LEGACY_RULES else 2),
+        # cable-car/1 had the first placement rules; every later version has the second
+        board=Board.empty(min(rules, 2)),
         pile=tuple(event.pile),
         rng=Rng(event.rng_key, event.rng_counter),
         turn=event.start_seat,
         out=(None,) * len(event.players),
         time_control=parse_time_control(event.time_control),
+        rules=rules,
     )
 
 
@@ -117,6 +124,17 @@ def _rolled(state: CableCarState, event: DieRolled) -> CableCarState:
 
 def evolve(state: CableCarState | None, event: Event) -> CableCarState:
     """Apply one event (``state`` is None before the setup event)."""
+    state = _apply(state, event)
+    if carries_turn_end(event):  # then exactly what turn_ended does, to the seat it would name
+        state = _turn_ended(state, state.next_seat(state.turn))
+    return state
+
+
+def _turn_ended(state: CableCarState, next_seat: int) -> CableCarState:
+    return dataclasses.replace(state, turn=next_seat, turn_number=state.turn_number + 1, drawing=False)
+
+
+def _apply(state: CableCarState | None, event: Event) -> CableCarState:
     if state is None:
         if not isinstance(event, GameSetUp):
             raise ValueError(f"the first event must be {GameSetUp.TYPE}, not {event.TYPE}")
@@ -130,9 +148,7 @@ def evolve(state: CableCarState | None, event: Event) -> CableCarState:
     if isinstance(event, TurnPassed):
         return dataclasses.replace(state, passes=state.passes + 1)
     if isinstance(event, TurnEnded):
-        return dataclasses.replace(
-            state, turn=event.next_seat, turn_number=state.turn_number + 1, drawing=False
-        )
+        return _turn_ended(state, event.next_seat)
     if isinstance(event, RideStarted):
         return _ride(state, event)
     if isinstance(event, DieRolled):

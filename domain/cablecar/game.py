@@ -12,6 +12,7 @@ from domain.cablecar.scoring import result, standings
 from domain.cablecar.setup import BOARD_VERSION, LEGACY_RULES_VERSIONS, RULES_VERSION, setup
 from domain.cablecar.state import CableCarState
 from domain.cablecar.turns import active_seats, forfeit
+from domain.cablecar.upcasters import UPCASTERS
 from domain.cablecar.view import board_payload, redact, status, view
 from domain.core import GameDefinition
 from domain.forfeits import standings_of
@@ -42,5 +43,6 @@ GAME: GameDefinition[CableCarState] = GameDefinition(
     seat_standings=lambda state: standings_of(state.out),
     turn_number=lambda state: state.turn_number,
     time_control=lambda state: state.time_control,
+    upcasters=UPCASTERS,
     legacy_rules_versions=LEGACY_RULES_VERSIONS,
 )

@@ -19,16 +19,18 @@ from collections import Counter
 
 from domain.cablecar.components import COMPONENTS
 from domain.cablecar.events import GameSetUp
-from domain.cablecar.evolve import LEGACY_RULES, evolve
+from domain.cablecar.evolve import evolve
+from domain.cablecar.state import RULES_VERSIONS
 from domain.cablecar.turns import open_play
 from domain.core import Decision, Event, GameConfig
 from domain.errors import InvalidConfig
 from domain.rng import Rng
 
-#: ``cable-car/2``: the further-travel ruling and the draw choice from riders' hands
-RULES_VERSION = "cable-car/2"
+#: ``cable-car/3``: the rules of ``cable-car/2`` (the further-travel ruling and the draw choice
+#: from riders' hands); a turn's end is recorded in the move's last event
+RULES_VERSION = RULES_VERSIONS[-1]
 #: older rules still decided as they were, so records made under them verify
-LEGACY_RULES_VERSIONS = (LEGACY_RULES,)
+LEGACY_RULES_VERSIONS = RULES_VERSIONS[:-1]
 BOARD_VERSION = "cable-car/1"
 RNG_PURPOSE = "cable-car"
 

@@ -13,6 +13,12 @@ from domain.rng import Rng
 #: One space of a ride: a square index (0-143) or a terminal's name.
 Space = int | str
 
+#: every rules version, oldest first; a game's generation (:attr:`CableCarState.rules`)
+#: is its version's place here, counted from 1
+RULES_VERSIONS = ("cable-car/1", "cable-car/2", "cable-car/3")
+#: the first generation recording a turn's end in the move's last event
+TURN_END_IN_MOVE = 3
+
 
 @dataclass(frozen=True, slots=True)
 class Ride:
@@ -78,6 +84,9 @@ class CableCarState:
     #: per seat: None while in, else ``resigned`` / ``timed_out`` (see domain.forfeits)
     out: tuple[str | None, ...] = ()
     time_control: TimeControl = NO_TIME_CONTROL
+    #: the generation of the rules the game was created under (N: ``cable-car/N``;
+    #: the board's ``rules`` is the placement rules' own generation)
+    rules: int = len(RULES_VERSIONS)
 
     def __post_init__(self) -> None:
         if not self.out:  # a state built without forfeits in mind: every seat is in

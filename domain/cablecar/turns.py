@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domain.cablecar.events import GameEnded, TurnEnded, TurnPassed
+from domain.cablecar.events import TURN_END_CARRIERS, GameEnded, TurnEnded, TurnPassed
 from domain.cablecar.network import best_path
 from domain.cablecar.placement import can_lay
-from domain.cablecar.state import CableCarState
+from domain.cablecar.state import TURN_END_IN_MOVE, CableCarState
 from domain.core import Decision, Event
 from domain.forfeits import REASON_FORFEIT
+from domain.turnends import carry_turn_end
 
 REASON_CANNOT_LAY = "no_legal_placement"
 REASON_STALLED = "stalled"
@@ -36,21 +37,21 @@ def can_act(state: CableCarState, seat: int) -> bool:
 
 
 def end_turn(decision: Decision[CableCarState], seat: int) -> None:
-    """End ``seat``'s turn, then pass every following seat that cannot act.
+    """End ``seat``'s turn (in the move's last event where the rules record
+    it there, else with ``turn_ended``), then pass every following seat that
+    cannot act, each pass ending with a ``turn_ended`` of its own.
 
     Ends the game (``stalled``) once every seat has passed in a row.
     """
-    current = seat
-    while True:
-        following = decision.state.next_seat(current)
-        decision.emit(TurnEnded(current, following))
-        if can_act(decision.state, following):
-            return
-        decision.emit(TurnPassed(following, REASON_CANNOT_LAY))
+    if not (decision.state.rules >= TURN_END_IN_MOVE and carry_turn_end(decision, TURN_END_CARRIERS)):
+        decision.emit(TurnEnded(seat, decision.state.next_seat(seat)))
+    while not can_act(decision.state, decision.state.turn):
+        passing = decision.state.turn
+        decision.emit(TurnPassed(passing, REASON_CANNOT_LAY))
         if decision.state.passes >= len(decision.state.seats_in):
             decision.emit(GameEnded((), REASON_STALLED))
             return
-        current = following
+        decision.emit(TurnEnded(passing, decision.state.next_seat(passing)))
 
 
 def open_play(decision: Decision[CableCarState]) -> None:

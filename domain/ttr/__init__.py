@@ -11,6 +11,14 @@ Modules, by job (the same names as every game's):
   standings), ``upcasters``, ``game``;
 * game helpers: ``board``, ``cards``, ``supply`` (deck, face-up row),
   ``claims``, ``payment``.
+
+Rules versions (``docs/rules/versions.md``; state ``rules`` is N for
+``ttr-sf/N``): ``ttr-sf/1`` re-checked a stuck three-ferry row only when a
+card was turned up; ``ttr-sf/2`` after every change to row, deck or discards;
+``ttr-sf/3``, the current one, has the rules of ``/2`` and records a turn's end
+in the move's last event (``ends_turn``, :mod:`domain.turnends`) instead of a
+``turn_ended`` of its own.  Games created under ``/1`` and ``/2`` are still
+decided as they were, so their records verify.
 """
 
 from domain.ttr.game import GAME

@@ -6,7 +6,10 @@ randomness.  Fields owned by one seat (dealt cards, a blind draw, tickets)
 are secret to the others until the game ends; :mod:`view` redacts them.
 
 The first event of every move carries the acting ``seat`` and lets
-:func:`domain.ttr.actions.action_of` recover the action.
+:func:`domain.ttr.actions.action_of` recover the action.  Under ``ttr-sf/3``
+the move's last event says when it ended the turn (``ends_turn``) if it is
+one of :data:`TURN_END_CARRIERS`; otherwise, and under older rules, a
+``turn_ended`` event follows (see :mod:`domain.turnends`).
 """
 
 from __future__ import annotations
@@ -79,9 +82,12 @@ class FaceUpRefilled(Event):
     """The top card of the deck was turned face up into ``slot``."""
 
     TYPE: ClassVar[str] = "face_up_refilled"
+    SCHEMA_VERSION: ClassVar[int] = 2
 
     slot: int
     card: str
+    #: the turn ended with this event (``ttr-sf/3``; before, a ``turn_ended`` followed)
+    ends_turn: bool = False
 
 
 @dataclass(frozen=True)
@@ -99,10 +105,13 @@ class DeckRebuilt(Event):
     (order secret to everybody until the game ends)."""
 
     TYPE: ClassVar[str] = "deck_rebuilt"
+    SCHEMA_VERSION: ClassVar[int] = 2
 
     deck: tuple[str, ...] | None
     count: int
     rng_counter: int
+    #: the turn ended with this event (``ttr-sf/3``; before, a ``turn_ended`` followed)
+    ends_turn: bool = False
 
 
 @dataclass(frozen=True)
@@ -123,12 +132,15 @@ class TicketsKept(Event):
     bottom of the ticket deck in that order (ids secret to others)."""
 
     TYPE: ClassVar[str] = "tickets_kept"
+    SCHEMA_VERSION: ClassVar[int] = 2
 
     seat: int
     kept: tuple[str, ...] | None
     returned: tuple[str, ...] | None
     kept_count: int
     returned_count: int
+    #: the turn ended with this event (``ttr-sf/3``; before, a ``turn_ended`` followed)
+    ends_turn: bool = False
 
 
 @dataclass(frozen=True)
@@ -146,11 +158,14 @@ class CardDrawn(Event):
     face-up ``slot`` (public)."""
 
     TYPE: ClassVar[str] = "card_drawn"
+    SCHEMA_VERSION: ClassVar[int] = 2
 
     seat: int
     source: str
     slot: int | None
     card: str | None
+    #: the turn ended with this event (``ttr-sf/3``; before, a ``turn_ended`` followed)
+    ends_turn: bool = False
 
 
 @dataclass(frozen=True)
@@ -158,18 +173,20 @@ class RouteClaimed(Event):
     """``seat`` claimed ``route`` paying ``cards`` (colour -> count), scored
     ``points`` and took the souvenir ``souvenir`` (or none).
 
-    Schema 2; version 1 stored ``cards`` as a flat list of colour names (the
-    upcaster lives in ``events/``).
+    Schema 3; version 1 stored ``cards`` as a flat list of colour names,
+    version 2 had no ``ends_turn`` (see :mod:`domain.ttr.upcasters`).
     """
 
     TYPE: ClassVar[str] = "route_claimed"
-    SCHEMA_VERSION: ClassVar[int] = 2
+    SCHEMA_VERSION: ClassVar[int] = 3
 
     seat: int
     route: str
     cards: Mapping[str, int]
     souvenir: str | None
     points: int
+    #: the turn ended with this event (``ttr-sf/3``; before, a ``turn_ended`` followed)
+    ends_turn: bool = False
 
 
 @dataclass(frozen=True)
@@ -243,4 +260,13 @@ EVENT_CLASSES: tuple[type[Event], ...] = (
     LastRoundStarted,
     GameEnded,
     *FORFEIT_EVENTS,
+)
+
+#: the events a turn commonly ends with, which carry its end under ``ttr-sf/3``
+TURN_END_CARRIERS: tuple[type[Event], ...] = (
+    CardDrawn,
+    RouteClaimed,
+    TicketsKept,
+    FaceUpRefilled,
+    DeckRebuilt,
 )

@@ -45,15 +45,20 @@ from domain.ttr.state import (
     PHASE_SETUP,
     PHASE_TURN_START,
     ROW_SIZE,
+    RULES_VERSIONS,
     TOKENS_PER_SYMBOL,
     PlayerState,
     SouvenirStack,
     TtrState,
     evolved,
 )
+from domain.turnends import carries_turn_end
 
-#: the first rules: a stuck three-ferry row was re-checked only when a card was turned up
-LEGACY_RULES = "ttr-sf/1"
+
+def rules_generation(version: str) -> int:
+    """The generation of rules ``version`` (the current one for a version
+    this code does not know: setup refuses those, and evolve never raises)."""
+    return RULES_VERSIONS.index(version) + 1 if version in RULES_VERSIONS else len(RULES_VERSIONS)
 
 
 def initial_state(event: GameSetUp) -> TtrState:
@@ -88,7 +93,7 @@ def initial_state(event: GameSetUp) -> TtrState:
         turn=event.start_seat,
         out=(None,) * len(event.players),
         time_control=parse_time_control(event.time_control),
-        rules=1 if event.rules_version == LEGACY_RULES else 2,
+        rules=rules_generation(event.rules_version),
     )
 
 
@@ -301,4 +306,7 @@ def evolve(state: TtrState | None, event: Event) -> TtrState:
     handler = _HANDLERS.get(type(event))
     if handler is None:
         raise ValueError(f"unexpected event {event.TYPE!r}")
-    return handler(state, event)
+    state = handler(state, event)
+    if carries_turn_end(event):  # then exactly what turn_ended does
+        state = _next_turn(state, 0)
+    return state

@@ -7,13 +7,15 @@ from domain.errors import InvalidConfig
 from domain.rng import Rng
 from domain.ttr.board import BOARD_VERSION, load_board
 from domain.ttr.events import CardsDealt, GameSetUp, TicketsDealt
-from domain.ttr.evolve import LEGACY_RULES, evolve, initial_state
+from domain.ttr.evolve import evolve, initial_state
+from domain.ttr.state import RULES_VERSIONS
 from domain.ttr.supply import restock
 
-#: ``ttr-sf/2``: a face-up row with 3+ ferries is re-checked after every change to row, deck or discards
-RULES_VERSION = "ttr-sf/2"
+#: ``ttr-sf/3``: the rules of ``ttr-sf/2`` (a face-up row with 3+ ferries is re-checked after
+#: every change to row, deck or discards); a turn's end is recorded in the move's last event
+RULES_VERSION = RULES_VERSIONS[-1]
 #: older rules still decided as they were, so records made under them verify
-LEGACY_RULES_VERSIONS = (LEGACY_RULES,)
+LEGACY_RULES_VERSIONS = RULES_VERSIONS[:-1]
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 CARDS_DEALT = 2

@@ -27,6 +27,12 @@ PHASE_SECOND_DRAW = "second_draw"
 PHASE_CHOOSING_TICKETS = "choosing_tickets"
 PHASE_FINISHED = "finished"
 
+#: every rules version, oldest first; a game's generation (:attr:`TtrState.rules`)
+#: is its version's place here, counted from 1
+RULES_VERSIONS = ("ttr-sf/1", "ttr-sf/2", "ttr-sf/3")
+#: the first generation recording a turn's end in the move's last event
+TURN_END_IN_MOVE = 3
+
 #: why a game ended
 END_FINAL_ROUND = "final_round"
 END_STALEMATE = "stalemate"
@@ -112,8 +118,8 @@ class TtrState:
     #: turns begun since play started (the clocks' turn boundaries)
     turns: int = 0
     time_control: TimeControl = NO_TIME_CONTROL
-    #: the generation of the rules the game was created under (1: ``ttr-sf/1``)
-    rules: int = 2
+    #: the generation of the rules the game was created under (N: ``ttr-sf/N``)
+    rules: int = len(RULES_VERSIONS)
 
     def __post_init__(self) -> None:
         if not self.out:  # a state built without forfeits in mind: every seat is in

@@ -21,6 +21,7 @@ from domain.forfeits import next_in
 from domain.ttr.board import load_board
 from domain.ttr.claims import claimable_routes
 from domain.ttr.events import (
+    TURN_END_CARRIERS,
     GameEnded,
     LastRoundStarted,
     PlayStarted,
@@ -30,8 +31,16 @@ from domain.ttr.events import (
     TurnPassed,
 )
 from domain.ttr.scoring import final_scores, winners
-from domain.ttr.state import END_FINAL_ROUND, END_FORFEIT, END_STALEMATE, PHASE_SETUP, TtrState
+from domain.ttr.state import (
+    END_FINAL_ROUND,
+    END_FORFEIT,
+    END_STALEMATE,
+    PHASE_SETUP,
+    TURN_END_IN_MOVE,
+    TtrState,
+)
 from domain.ttr.supply import can_take_card
+from domain.turnends import carry_turn_end
 
 #: a player ending a turn with this many cars or fewer starts the last round
 LAST_ROUND_CARS = 2
@@ -53,8 +62,10 @@ def start_play(decision: Decision[TtrState]) -> None:
 
 
 def end_turn(decision: Decision[TtrState], seat: int) -> None:
-    """End ``seat``'s turn: maybe start the last round, then hand over."""
-    decision.emit(TurnEnded(seat=seat))
+    """End ``seat``'s turn (in the move's last event where the rules record
+    it there, else with ``turn_ended``): maybe start the last round, then hand over."""
+    if not (decision.state.rules >= TURN_END_IN_MOVE and carry_turn_end(decision, TURN_END_CARRIERS)):
+        decision.emit(TurnEnded(seat=seat))
     cars = decision.state.players[seat].cars
     if decision.state.final_turns_left is None and cars <= LAST_ROUND_CARS:
         decision.emit(LastRoundStarted(seat=seat, cars=cars))

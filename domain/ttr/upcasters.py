@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Mapping
 
 from domain.core import JSON, Upcast
+from domain.turnends import without_turn_end
 
 
 def route_claimed_v1_to_v2(payload: Mapping[str, JSON]) -> dict[str, JSON]:
@@ -23,4 +24,12 @@ def route_claimed_v1_to_v2(payload: Mapping[str, JSON]) -> dict[str, JSON]:
     return upgraded
 
 
-UPCASTERS: tuple[Upcast, ...] = (Upcast("route_claimed", 1, route_claimed_v1_to_v2),)
+UPCASTERS: tuple[Upcast, ...] = (
+    Upcast("route_claimed", 1, route_claimed_v1_to_v2),
+    # the carriers of a turn's end (``ttr-sf/3``) gained ``ends_turn``
+    Upcast("route_claimed", 2, without_turn_end),
+    Upcast("card_drawn", 1, without_turn_end),
+    Upcast("tickets_kept", 1, without_turn_end),
+    Upcast("face_up_refilled", 1, without_turn_end),
+    Upcast("deck_rebuilt", 1, without_turn_end),
+)

@@ -203,3 +203,32 @@ def test_a_token_says_whether_the_link_is_a_seat_or_the_host(pages: Pages) -> No
         ];""",
     )
     assert kinds == ["seat", "host", None, None, "ht_0123456789abcdef_a-b_c"]
+
+
+def test_the_event_log_says_when_an_event_also_ended_the_turn(pages: Pages) -> None:
+    page = pages.open()
+    page.wait_for_selector(".lobby")
+    lines = run(
+        page,
+        "eventlog.js",
+        """
+        const ttr = {type: "ttr-sf", names: ["Ada", "Bo"], board: null};
+        const cc = {type: "cable-car", names: ["Ada", "Bo"], board: null};
+        const drawn = {seat: 0, source: "deck", slot: null, card: "red"};
+        return [
+            m.describeEvent({type: "card_drawn", payload: {...drawn, ends_turn: true}}, ttr),
+            m.describeEvent({type: "card_drawn", payload: {...drawn, ends_turn: false}}, ttr),
+            m.describeEvent({type: "face_up_refilled", payload: {slot: 2, card: "blue", ends_turn: true}}, ttr),
+            m.describeEvent({type: "turn_ended", payload: {seat: 1}}, ttr),
+            m.describeEvent({type: "tiles_drawn", payload: {seat: 1, tiles: ["curve"], from_riders: [], ends_turn: true}}, cc),
+            m.describeEvent({type: "turn_ended", payload: {seat: 1, next_seat: 0}}, cc),
+        ];""",
+    )
+    assert lines == [
+        "Ada drew red from the deck; Ada's turn ends",
+        "Ada drew red from the deck",
+        "Face-up slot 3 turned up: blue; the turn ends",
+        "Bo's turn ends",
+        "Bo drew 1 tile; Bo's turn ends",
+        "Bo's turn ends; Ada is next",
+    ]

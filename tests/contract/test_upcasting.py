@@ -17,15 +17,19 @@ from events.upcasting import UPCASTERS, UpcasterRegistry, UpcastError
 
 
 def v1_of(new: NewEvent) -> NewEvent:
-    """What the v1 code wrote for a route_claimed event: cards as a flat list."""
-    cards = [colour for colour, count in new.payload["cards"].items() for _ in range(count)]
-    return NewEvent(new.type, {**new.payload, "cards": cards}, schema_version=1, seat=new.seat)
+    """What the v1 code wrote for a route_claimed event: cards as a flat list (and no
+    ``ends_turn``: a turn's end was a ``turn_ended`` of its own, as under the rules played here)."""
+    payload = dict(new.payload)
+    assert payload.pop("ends_turn") is False
+    cards = [colour for colour, count in payload["cards"].items() for _ in range(count)]
+    return NewEvent(new.type, {**payload, "cards": cards}, schema_version=1, seat=new.seat)
 
 
 def play_until_two_claims(seed: str) -> tuple[list[NewEvent], list[list[NewEvent]], Any]:
-    """A real ttr-sf game: its opening, the events of each move (claims
-    preferred) until two routes are claimed, and the final state."""
-    opening = GAME.setup(GameConfig(players=("Ada", "Bo"), seed=seed))
+    """A real ttr-sf game under the first rules (when route_claimed was at
+    v1): its opening, the events of each move (claims preferred) until two
+    routes are claimed, and the final state."""
+    opening = GAME.setup(GameConfig(players=("Ada", "Bo"), seed=seed, rules_version="ttr-sf/1"))
     state = replay(GAME, opening)
     moves: list[list[NewEvent]] = []
     claims = 0
@@ -44,7 +48,7 @@ def play_until_two_claims(seed: str) -> tuple[list[NewEvent], list[list[NewEvent
     raise AssertionError("no two claims within 300 moves")
 
 
-def test_route_claimed_rows_stored_at_v1_are_decoded_as_v2(
+def test_route_claimed_rows_stored_at_v1_are_decoded_at_the_current_version(
     store: EventStore, new_id: Callable[[], str]
 ) -> None:
     opening, moves, final_state = play_until_two_claims("upcast-contract")
@@ -89,7 +93,7 @@ def test_decode_refuses_what_it_cannot_read() -> None:
     v2 = {"seat": 0, "route": "a--b", "cards": {"red": 1}, "souvenir": None, "points": 1}
     assert decode(GAME, stored("route_claimed", 2, v2)) == RouteClaimed(0, "a--b", {"red": 1}, None, 1)
     with pytest.raises(UpcastError, match="newer"):
-        decode(GAME, stored("route_claimed", 3, v2))
+        decode(GAME, stored("route_claimed", 4, v2))
     with pytest.raises(UpcastError, match="cannot be upcast"):
         decode(GAME, stored("route_claimed", 1, {**v2, "cards": {"red": 1}}))
     with pytest.raises(UpcastError, match="cannot be upcast"):
@@ -124,7 +128,7 @@ def test_registry_applies_steps_in_order_and_refuses_duplicates() -> None:
 def test_encode_takes_type_version_and_payload_from_the_event() -> None:
     event = RouteClaimed(seat=1, route="a--b", cards={"red": 2}, souvenir=None, points=2)
     new = encode(GAME, event, 1)
-    assert (new.type, new.schema_version, new.seat) == ("route_claimed", 2, 1)
+    assert (new.type, new.schema_version, new.seat) == ("route_claimed", 3, 1)
     assert new.payload == event.to_payload()
 
     class Foreign(RouteClaimed):

@@ -53,8 +53,9 @@ def export_of(game: GameDefinition[Any], events: list[tuple[Event, int | None]],
     }
 
 
-@pytest.mark.parametrize(("game", "old"), [(CABLE_CAR, "cable-car/1"), (TTR, "ttr-sf/1")])
-def test_a_record_made_under_the_first_rules_still_verifies(game: GameDefinition[Any], old: str) -> None:
+@pytest.mark.parametrize(("game", "old"), [(CABLE_CAR, "cable-car/1"), (TTR, "ttr-sf/1"),
+                                           (CABLE_CAR, "cable-car/2"), (TTR, "ttr-sf/2")])
+def test_a_record_made_under_older_rules_still_verifies(game: GameDefinition[Any], old: str) -> None:
     events = played(game, old, "old-rules")
     assert events[0][0].to_payload()["rules_version"] == old
     verdict = verify_export(export_of(game, events, "old-rules", old))

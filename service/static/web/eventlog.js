@@ -108,12 +108,20 @@ function winners(ctx, seats) {
   return names.length === 1 ? `${names[0]} wins.` : `${names.join(" and ")} share the victory.`;
 }
 
+// Since ttr-sf/3 and cable-car/3 the event a move ends with says when it ended the turn too
+// (`ends_turn`), instead of a `turn_ended` event of its own.
+function turnEnds(e, c) {
+  const seat = e.payload.seat;
+  return seat === null || seat === undefined ? "the turn ends" : `${who(c, seat)}'s turn ends`;
+}
+
 /** One event as a sentence. */
 export function describeEvent(event, ctx) {
   const table = ctx.type === "cable-car" ? CABLE_CAR : TTR;
   const describe = table[event.type];
   try {
-    return describe ? describe(event, ctx) : titleCase(event.type);
+    const text = describe ? describe(event, ctx) : titleCase(event.type);
+    return event.payload && event.payload.ends_turn === true ? `${text}; ${turnEnds(event, ctx)}` : text;
   } catch {
     return titleCase(event.type);
   }

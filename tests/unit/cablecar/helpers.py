@@ -43,6 +43,12 @@ def act(state: CableCarState, seat: int, action: Action) -> tuple[list[Event], C
     return events, replay(GAME, events, state)
 
 
+def types(events: Iterable[Event]) -> list[str]:
+    """The type names of ``events``; an event that also ends the turn is
+    ``<type>+turn_ended`` (``cable-car/3`` records the turn's end in it)."""
+    return [f"{e.TYPE}+turn_ended" if getattr(e, "ends_turn", False) else e.TYPE for e in events]
+
+
 def board_of(tiles: Mapping[Square, Tile], stops: Mapping[str, Square] | None = None) -> Board:
     """A board with ``tiles`` on their squares and the given stop tiles."""
     board = Board.empty()

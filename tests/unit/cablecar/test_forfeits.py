@@ -129,7 +129,7 @@ def test_nobody_draws_from_the_open_hand_of_a_rider_that_is_out(how: str) -> Non
     state = with_rider(with_rider(state_of(hands=hands, pile=()), 1), 2)
     _, state = go_out(state, 1, how)
     events, after = act(state, 0, PAIR)
-    assert events[1] == TilesDrawn(0, (), ((2, "tree_wye"), (2, "switch_left")))
+    assert events[1:] == [TilesDrawn(0, (), ((2, "tree_wye"), (2, "switch_left")), ends_turn=True)]
     assert after.players[1].hand == ("curve", "curve")
     # with a choice, the seat that is out offers nothing either
     hands = (S5, ("curve", "curve"), ("tree_wye", "switch_left", "curve"))
@@ -162,8 +162,8 @@ def test_a_stall_counts_only_the_seats_still_in(how: str) -> None:
     state = state_of(hands=(("curve",), (), ()), pile=())
     _, state = go_out(state, 2, how)
     events, state = act(state, 0, lay(place("curve", 6, 6, 0)))
+    assert events[0].ends_turn  # type: ignore[attr-defined]
     assert events[1:] == [
-        TurnEnded(0, 1),
         TurnPassed(1, "no_legal_placement"),
         TurnEnded(1, 0),
         TurnPassed(0, "no_legal_placement"),

@@ -8,7 +8,7 @@ import pytest
 
 from domain.cablecar import GAME
 from domain.cablecar.actions import DrawTile, Roll, StartRide
-from domain.cablecar.events import DieRolled, GameEnded, RideStarted, TurnEnded
+from domain.cablecar.events import DieRolled, GameEnded, RideStarted
 from domain.cablecar.geometry import square_index
 from domain.cablecar.network import best_path
 from domain.cablecar.state import CableCarState, Ride
@@ -129,7 +129,7 @@ def test_the_tram_moves_along_its_path(start: int, face: str, end: int) -> None:
     rolled = events[0]
     assert isinstance(rolled, DieRolled)
     assert (rolled.face, rolled.start, rolled.end) == (face, start, end)
-    assert events[1] == TurnEnded(0, 1)
+    assert rolled.ends_turn and len(events) == 1 and after.turn == 1
     assert after.players[0].ride is not None and after.players[0].ride.position == end
     assert after.players[0].last_roll == face
     assert after.rng.counter == rolled.rng_counter > state.rng.counter

@@ -141,8 +141,9 @@ def crafted(
 
 
 def types(events: Iterable[Event]) -> list[str]:
-    """The type names of ``events``."""
-    return [e.TYPE for e in events]
+    """The type names of ``events``; an event that also ends the turn is
+    ``<type>+turn_ended`` (``ttr-sf/3`` records the turn's end in it)."""
+    return [f"{e.TYPE}+turn_ended" if getattr(e, "ends_turn", False) else e.TYPE for e in events]
 
 
 def card_total(state: TtrState) -> int:

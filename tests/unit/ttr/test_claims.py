@@ -10,7 +10,7 @@ from domain.ttr import GAME
 from domain.ttr.actions import ClaimRoute
 from domain.ttr.board import load_board
 from domain.ttr.cards import hand_of
-from domain.ttr.events import RouteClaimed, TurnEnded
+from domain.ttr.events import RouteClaimed
 from domain.ttr.payment import payments
 from domain.ttr.state import TtrState
 
@@ -40,8 +40,9 @@ def test_a_coloured_route_takes_its_colour() -> None:
     state = with_hand("black", "red")
     events, after = act(state, 0, claim("marina--fort-mason", black=1))
     assert events == [
-        RouteClaimed(seat=0, route="marina--fort-mason", cards={"black": 1}, souvenir=None, points=1),
-        TurnEnded(seat=0),
+        RouteClaimed(
+            seat=0, route="marina--fort-mason", cards={"black": 1}, souvenir=None, points=1, ends_turn=True
+        ),
     ]
     player = after.players[0]
     assert player.hand == hand_of(["red"]) and player.cars == 19 and player.score == 1
@@ -123,7 +124,7 @@ def test_two_players_a_double_route_closes_once_one_route_is_claimed() -> None:
 def test_with_more_players_the_other_route_of_a_double_stays_open(players: int) -> None:
     state = with_hand("purple", players=players, claimed={"fishermans-wharf--pier-39-a": 1})
     events, _ = act(state, 0, claim("fishermans-wharf--pier-39-b", purple=1))
-    assert types(events)[0] == "route_claimed"
+    assert types(events)[0] == "route_claimed+turn_ended"
 
 
 def test_one_route_per_turn() -> None:

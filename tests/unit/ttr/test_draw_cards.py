@@ -11,7 +11,7 @@ from domain.core import Action
 from domain.errors import DomainError, IllegalAction, NotYourTurn
 from domain.ttr import GAME
 from domain.ttr.actions import ClaimRoute, DrawCard, DrawTickets
-from domain.ttr.events import CardDrawn, DeckRebuilt, FaceUpRefilled, FaceUpReset, TurnEnded
+from domain.ttr.events import CardDrawn, DeckRebuilt, FaceUpRefilled, FaceUpReset
 from domain.ttr.state import TtrState
 
 from .helpers import act, card_total, crafted, remainder, types
@@ -41,7 +41,7 @@ def test_two_blind_draws_end_the_turn() -> None:
     assert events == [CardDrawn(seat=0, source="deck", slot=None, card="red")]
     assert state.phase == "second_draw" and GAME.active_seats(state) == (0,)
     events, state = act(state, 0, DECK)  # a blind ferry is an ordinary draw
-    assert events == [CardDrawn(seat=0, source="deck", slot=None, card="ferry"), TurnEnded(seat=0)]
+    assert events == [CardDrawn(seat=0, source="deck", slot=None, card="ferry", ends_turn=True)]
     assert state.players[0].hand[-1] == 1 and state.players[0].hand_count == 2
     assert state.turn == 1 and state.phase == "turn_start"
 
@@ -62,7 +62,7 @@ def test_a_face_up_card_is_replaced_at_once_from_the_deck() -> None:
     ]
     assert state.face_up[3] == top and state.phase == "second_draw"
     events, state = act(state, 0, up(0))
-    assert types(events) == ["card_drawn", "face_up_refilled", "turn_ended"]
+    assert types(events) == ["card_drawn", "face_up_refilled+turn_ended"]
     assert state.players[0].hand_count == 2 and card_total(state) == 44
 
 
@@ -70,7 +70,7 @@ def test_a_face_up_ferry_as_first_card_is_the_whole_draw() -> None:
     row = ("blue", "green", "ferry", "purple", "red")
     state = crafted(face_up=row)
     events, state = act(state, 0, up(2))
-    assert types(events) == ["card_drawn", "face_up_refilled", "turn_ended"]
+    assert types(events) == ["card_drawn", "face_up_refilled+turn_ended"]
     assert state.turn == 1 and state.players[0].hand_count == 1
 
 
@@ -174,7 +174,7 @@ def test_the_turn_ends_after_one_card_when_no_second_card_can_be_taken() -> None
     row = ("ferry", "ferry", "red", None, None)
     state = crafted(face_up=row, deck=(), hands=[(), remainder(row)])
     events, state = act(state, 0, up(2))
-    assert types(events) == ["card_drawn", "turn_ended"]
+    assert types(events) == ["card_drawn+turn_ended"]
     assert state.turn == 1
 
 
@@ -190,7 +190,7 @@ def test_only_face_up_ferries_left_may_still_be_the_first_card() -> None:
     state = crafted(face_up=row, deck=(), hands=[remainder(row), ()])
     assert GAME.legal_actions(state, 0)[0] == up(0)
     events, state = act(state, 0, up(0))
-    assert types(events) == ["card_drawn", "turn_ended"]
+    assert types(events) == ["card_drawn+turn_ended"]
 
 
 def test_cards_paid_for_a_claim_come_back_into_an_empty_supply() -> None:
@@ -202,8 +202,7 @@ def test_cards_paid_for_a_claim_come_back_into_an_empty_supply() -> None:
         "route_claimed",
         "deck_rebuilt",
         "face_up_refilled",
-        "face_up_refilled",
-        "turn_ended",
+        "face_up_refilled+turn_ended",
     ]
     assert state.face_up == ("blue", "red", "red", None, None)
     assert state.deck == () and state.discard == ()

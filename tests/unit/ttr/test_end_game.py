@@ -8,7 +8,7 @@ from domain.errors import GameFinished
 from domain.ttr import GAME
 from domain.ttr.actions import ClaimRoute, DrawCard
 from domain.ttr.board import load_board
-from domain.ttr.events import GameEnded, LastRoundStarted, TurnEnded, TurnPassed
+from domain.ttr.events import GameEnded, LastRoundStarted, TurnPassed
 
 from .helpers import act, crafted, types
 
@@ -23,14 +23,14 @@ def black(route: str = "marina--fort-mason") -> ClaimRoute:
 def test_the_last_round_gives_everyone_one_more_turn_trigger_last() -> None:
     state = crafted(hands=[("black", "black"), ()], cars=[3, 20])
     events, state = act(state, 0, black())
-    assert types(events) == ["route_claimed", "turn_ended", "last_round_started"]
+    assert types(events) == ["route_claimed+turn_ended", "last_round_started"]
     assert events[-1] == LastRoundStarted(seat=0, cars=2)
     assert GAME.status(state) == "last_round" and state.final_turns_left == 2 and state.turn == 1
     _, state = act(state, 1, DECK)
     events, state = act(state, 1, DECK)
-    assert types(events) == ["card_drawn", "turn_ended"] and state.final_turns_left == 1
+    assert types(events) == ["card_drawn+turn_ended"] and state.final_turns_left == 1
     events, state = act(state, 0, black("chinatown--nob-hill"))
-    assert types(events) == ["route_claimed", "turn_ended", "game_ended"]  # no second trigger
+    assert types(events) == ["route_claimed+turn_ended", "game_ended"]  # no second trigger
     assert isinstance(events[-1], GameEnded) and events[-1].reason == "final_round"
     assert GAME.status(state) == "finished" and GAME.active_seats(state) == ()
     with pytest.raises(GameFinished):
@@ -55,7 +55,8 @@ def test_ending_any_turn_with_two_cars_starts_the_last_round() -> None:
     state = crafted(cars=[2, 20])
     _, state = act(state, 0, DECK)
     events, state = act(state, 0, DECK)
-    assert events[-2:] == [TurnEnded(seat=0), LastRoundStarted(seat=0, cars=2)]
+    assert types(events)[-2:] == ["card_drawn+turn_ended", "last_round_started"]
+    assert events[-1] == LastRoundStarted(seat=0, cars=2)
 
 
 def test_a_seat_without_any_legal_action_passes_automatically() -> None:
@@ -63,7 +64,7 @@ def test_a_seat_without_any_legal_action_passes_automatically() -> None:
     state = crafted(face_up=row, deck=(), hands=[(), ()], ticket_deck=())
     _, state = act(state, 0, DrawCard("face_up", 0))
     events, state = act(state, 0, DrawCard("face_up", 1))
-    assert types(events) == ["card_drawn", "turn_ended", "turn_passed"]
+    assert types(events) == ["card_drawn+turn_ended", "turn_passed"]
     assert events[-1] == TurnPassed(seat=1)
     assert state.turn == 0 and state.passes == 1 and GAME.status(state) == "playing"
 
@@ -72,8 +73,8 @@ def test_a_full_round_of_passes_ends_the_game() -> None:
     ones = {r.id: 1 for r in BOARD.routes if r.length == 1}
     state = crafted(face_up=("red",), deck=(), hands=[(), ()], ticket_deck=(), claimed=ones)
     events, state = act(state, 0, DrawCard("face_up", 0))
-    assert types(events) == ["card_drawn", "turn_ended", "turn_passed", "turn_passed", "game_ended"]
-    assert events[2:4] == [TurnPassed(seat=1), TurnPassed(seat=0)]
+    assert types(events) == ["card_drawn+turn_ended", "turn_passed", "turn_passed", "game_ended"]
+    assert events[1:3] == [TurnPassed(seat=1), TurnPassed(seat=0)]
     end = events[-1]
     assert isinstance(end, GameEnded) and end.reason == "stalemate"
     assert GAME.status(state) == "finished"
@@ -89,7 +90,7 @@ def test_a_pass_uses_up_a_final_turn() -> None:
     events, state = act(state, 0, DrawCard("face_up", 1))
     # seat 0 ended with 2 cars: last round; seat 1 cannot act and passes;
     # seat 0 still has its final turn (it holds two red cards)
-    assert types(events) == ["card_drawn", "turn_ended", "last_round_started", "turn_passed"]
+    assert types(events) == ["card_drawn+turn_ended", "last_round_started", "turn_passed"]
     assert state.final_turns_left == 1 and state.turn == 0
     events, _ = act(state, 0, ClaimRoute.paying("pacific-heights--japantown-b", {"red": 1}))
     assert types(events)[-1] == "game_ended"

@@ -7,7 +7,7 @@ import pytest
 from domain.errors import IllegalAction, NotYourTurn
 from domain.ttr import GAME
 from domain.ttr.actions import ClaimRoute, DrawCard, DrawTickets, KeepTickets
-from domain.ttr.events import TicketsDrawn, TicketsKept, TurnEnded
+from domain.ttr.events import TicketsDrawn, TicketsKept
 
 from .helpers import act, crafted
 
@@ -24,8 +24,9 @@ def test_draw_two_keep_one_returns_the_other_to_the_bottom() -> None:
     ]
     events, state = act(state, 0, KeepTickets(("T06",)))
     assert events == [
-        TicketsKept(seat=0, kept=("T06",), returned=("T05",), kept_count=1, returned_count=1),
-        TurnEnded(seat=0),
+        TicketsKept(
+            seat=0, kept=("T06",), returned=("T05",), kept_count=1, returned_count=1, ends_turn=True
+        ),
     ]
     assert state.ticket_deck == ("T07", "T08", "T05")
     assert state.players[0].tickets == ("T06",) and state.turn == 1

@@ -146,7 +146,7 @@ def test_a_rebuilt_deck_order_is_secret_to_everybody() -> None:
     event = DeckRebuilt(deck=("red", "blue"), count=2, rng_counter=5)
     state = crafted()
     for seat in (0, 1, None):
-        assert GAME.redact(state, event, seat) == {"deck": None, "count": 2, "rng_counter": 5}
+        assert GAME.redact(state, event, seat) == {"deck": None, "count": 2, "rng_counter": 5, "ends_turn": False}
 
 
 def test_everything_is_public_once_finished() -> None:

@@ -34,9 +34,19 @@ class Event:
     `game_set_up`, `tiles_laid`, `tiles_drawn` (an automatic draw), `tile_drawn` (a chosen `draw_tile`:
     `{seat, source, rider, tile}`), `turn_passed`, `turn_ended`, `ride_started`, `die_rolled`, `game_ended`.
 
-    Each game records the rules version it was created under (`rules_version`: `ttr-sf/2`, `cable-car/2`); a
-    game created under an earlier version (`ttr-sf/1`, `cable-car/1`) is still decided and verified under the
-    rules it was played by.
+    Each game records the rules version it was created under (`rules_version`: `ttr-sf/3`, `cable-car/3`); a
+    game created under an earlier version (`ttr-sf/1`, `ttr-sf/2`, `cable-car/1`, `cable-car/2`) is still
+    decided and verified under the rules it was played by.
+
+    **A turn's end.** Under `ttr-sf/3` and `cable-car/3` the event a move ends with says when the move ended the
+    seat's turn: `ends_turn: true` in its payload, instead of a `turn_ended` event after it. Clients treat such
+    an event as the event followed by `turn_ended` (in `cable-car`, the next seat is the next seat still in).
+    The events that carry the field are, in `ttr-sf`, `card_drawn`, `route_claimed`, `tickets_kept`,
+    `face_up_refilled` and `deck_rebuilt`, and in `cable-car`, `tiles_laid`, `tiles_drawn`, `tile_drawn` and
+    `die_rolled` (each one `schema_version` higher than before, with `ends_turn: false` otherwise). A turn
+    ended otherwise (by a forfeit, or a seat passing automatically) still ends with `turn_ended`, as does every
+    turn of a game created under an earlier version (their stored events are listed with `ends_turn: false`,
+    and exported exactly as stored).
 
     Both game types also have `seat_resigned` (`{"seat": n}`, written by the resigning seat's `resign`),
     `seat_timed_out` (`{"seat": n}`, appended by the server when that seat's deadline passed) and

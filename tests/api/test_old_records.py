@@ -1,0 +1,85 @@
+"""Games stored before ``ttr-sf/3`` and ``cable-car/3`` are served as they were.
+
+The fixtures (``data/old_records/``, see its README) are a server's SQLite
+database holding a finished game of each type made under ``/2``, with a turn's
+end as an event of its own, and their exports as that server gave them.  The
+current server, opening that database, exports them byte for byte as before
+(stored payloads are never rewritten), verifies them under the rules they
+were made under, and lists their events upcast: the carriers of a turn's end
+say ``ends_turn: false`` and the ``turn_ended`` events are still there.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from events.verify import verify_export
+from service.app import create_app
+from service.config import Settings
+
+DATA = Path(__file__).resolve().parent / "data" / "old_records"
+#: game type -> (game id, rules version) of the stored games
+GAMES = {"ttr-sf": ("0cd1643db2618343", "ttr-sf/2"), "cable-car": ("8db1d085f45e6c6b", "cable-car/2")}
+#: the events that carry a turn's end under /3, with the schema version they were stored at
+CARRIERS = {
+    "ttr-sf": {"card_drawn": 1, "route_claimed": 2, "tickets_kept": 1, "face_up_refilled": 1, "deck_rebuilt": 1},
+    "cable-car": {"tiles_laid": 1, "tiles_drawn": 1, "tile_drawn": 1, "die_rolled": 1},
+}
+
+
+@pytest.fixture
+def old_client(tmp_path: Path) -> Iterator[FlaskClient]:
+    with sqlite3.connect(tmp_path / "cablecar.sqlite3") as conn:
+        conn.executescript((DATA / "store.sql").read_text())
+    app = create_app(Settings(data_dir=str(tmp_path), webhooks=False))
+    app.testing = True
+    yield app.test_client()
+    app.extensions["cablecar"].store.close()
+
+
+def _export_file(game_type: str) -> bytes:
+    return (DATA / f"{game_type}-2.export.json").read_bytes()
+
+
+@pytest.mark.parametrize("game_type", sorted(GAMES))
+def test_an_old_export_still_verifies_under_its_rules(game_type: str) -> None:
+    export = json.loads(_export_file(game_type))
+    assert export["game"]["rules_version"] == GAMES[game_type][1]
+    stored = Counter((e["type"], e["schema_version"]) for e in export["events"])
+    assert ("turn_ended", 1) in stored and all("ends_turn" not in e["payload"] for e in export["events"])
+    assert {(t, v) for t, v in stored if t in CARRIERS[game_type]} <= set(CARRIERS[game_type].items())
+    verdict = verify_export(export)
+    assert verdict.ok, verdict.to_json()
+
+
+@pytest.mark.parametrize("game_type", sorted(GAMES))
+def test_an_old_game_is_exported_byte_for_byte_as_before(old_client: FlaskClient, game_type: str) -> None:
+    game_id, _ = GAMES[game_type]
+    resp = old_client.get(f"/v1/games/{game_id}/export")
+    assert resp.status_code == 200
+    assert resp.data == _export_file(game_type)
+    audit = old_client.get(f"/v1/games/{game_id}/audit").get_json()
+    assert audit["ok"], audit
+
+
+@pytest.mark.parametrize("game_type", sorted(GAMES))
+def test_an_old_games_events_are_listed_upcast(old_client: FlaskClient, game_type: str) -> None:
+    game_id, _ = GAMES[game_type]
+    resp = old_client.get(f"/v1/games/{game_id}/events?limit=1000")
+    assert resp.status_code == 200
+    listed = resp.get_json()["events"]
+    stored = json.loads(_export_file(game_type))["events"]
+    assert [e["type"] for e in listed] == [e["type"] for e in stored]
+    carriers = [e for e in listed if e["type"] in CARRIERS[game_type]]
+    assert carriers and all(e["payload"]["ends_turn"] is False for e in carriers)
+    assert all(e["schema_version"] == CARRIERS[game_type][e["type"]] + 1 for e in carriers)
+    assert "turn_ended" in {e["type"] for e in listed}  # the turn's ends, as stored
+    view = old_client.get(f"/v1/games/{game_id}").get_json()
+    assert view["status"] == "finished" and view["version"] == len(stored)
