@@ -289,10 +289,10 @@ def _findings(results: RunResults) -> list[str]:
             f"have to cost about {_f(2 * base.get('total', math.nan), 2)} ms in all. An action already is one "
             "database round trip (one call of the append function) and, most of the time, no Redis round trip; "
             "what is left is CPU spread over many parts, none of which can go: Flask's request handling, the "
-            "marshmallow load of the body and dump of the answer, the rules deciding and applying the action, "
-            "encoding and hashing the events, psycopg sending the call, and in PostgreSQL the function itself "
-            "(guard, idempotency key, version check, chained hashes, about two event rows and a key row per "
-            "action against the baseline's one row)."
+            "checks of the body and the action parsed from it, the rules deciding and applying the action, "
+            "encoding and hashing the events, psycopg sending the call, the answer (written in one pass), and in "
+            "PostgreSQL the function itself (guard, idempotency key, version check, chained hashes, about 1.5 "
+            "event rows and a key row per action against the baseline's one row: `bench/results/ROWS.md`)."
         )
         if load.flask_baseline:
             flask_cpu = next((dict(use.per(sum(len(r.recorder.accepted) for r in load.flask_baseline)))
