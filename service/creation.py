@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.clocks import parse_time_control
-from domain.core import JSON, GameConfig, replay
+from domain.core import JSON, GameConfig
 from domain.errors import DomainError
 from domain.registry import game_definition
-from events.codec import decode, encode
+from events.codec import encode
 from events.seeds import deal_seed, seed_commitment
 from events.store import EventStore, GameExists, GameNotFound, GameRecord, NewEvent
 from service.cache import StateCache
@@ -27,7 +27,8 @@ from service.tokens import hash_token, new_token
 @dataclass(frozen=True)
 class NewGame:
     """A game set up in memory, ready to be written: id, type, metadata,
-    opening events, tokens (shown only once) and its opening state."""
+    opening events, tokens (shown only once) and the state after each
+    opening event (what the clocks and the cache start from)."""
 
     game_id: str
     game_type: str
@@ -36,7 +37,7 @@ class NewGame:
     status: str
     seat_tokens: tuple[str, ...]
     host_token: str
-    state: Any
+    states: tuple[Any, ...]
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,12 @@ class GameCreation:
             domain_events = definition.setup(GameConfig(tuple(players), seed, start_seat, control))
         except DomainError as e:
             raise InvalidConfig(e.detail, reason=e.code) from e
-        state = replay(definition, domain_events)
+        folded: list[Any] = []
+        state = None
+        for event in domain_events:
+            state = definition.evolve(state, event)
+            folded.append(state)
+        states = tuple(folded)
         if key is None:
             seat_tokens = tuple(new_token("st", game_id) for _ in players)
             host_token = new_token("ht", game_id)
@@ -144,7 +150,7 @@ class GameCreation:
             status=definition.status(state),
             seat_tokens=seat_tokens,
             host_token=host_token,
-            state=state,
+            states=states,
         )
 
     def create(
@@ -171,11 +177,11 @@ class GameCreation:
             if key is None or (before := self.created_with(key)) is None:
                 raise
             return before
-        record = self.queries.record(new.game_id)
+        record = self.queries.record(new.game_id)  # also what this worker holds for the first action
         definition = definition_of(new.game_type)
-        state, snapshot = None, None
-        for event in stored:
-            state = definition.evolve(state, decode(definition, event))
+        snapshot = None
+        # the states the setup already folded (the stored events hold the same facts: no decoding them again)
+        for state, event in zip(new.states, stored, strict=True):
             snapshot = advanced(definition, snapshot, state, event.recorded_at)
         assert snapshot is not None
         self._stored(Loaded(record, definition, snapshot.state, stored[-1].seq, snapshot.clocks))
