@@ -19,28 +19,22 @@ before and after a migration) to see what a change saved:
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import secrets
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import psycopg  # noqa: E402
 
-from bench.load.scripts import ExpectedEvent, make_script  # noqa: E402
+from bench.load.scripts import make_script  # noqa: E402
 from bench.load.stack import Services  # noqa: E402
 from events.postgres import PostgresStore  # noqa: E402
-from events.store import MetadataGuard, NewEvent  # noqa: E402
+from events.store import MetadataGuard  # noqa: E402
 
 #: the guard the service puts on an action (a seat's token hash in the game row)
 TOKEN_HASH = "a" * 64
-
-
-def _new_events(expected: Sequence[ExpectedEvent]) -> list[NewEvent]:
-    return [NewEvent(e.type, json.loads(e.payload_json), e.schema_version, e.seat) for e in expected]
 
 
 def _workload(url: str, appends: int) -> tuple[int, int]:
@@ -54,10 +48,10 @@ def _workload(url: str, appends: int) -> tuple[int, int]:
             script = make_script(f"profile-{n}")
             game_id = f"g{n}-{secrets.token_hex(3)}"
             metadata = {"seat_token_hashes": [TOKEN_HASH] * len(script.players)}
-            store.create_game(game_id, script.game_type, metadata, _new_events(script.setup), "setup")
+            store.create_game(game_id, script.game_type, metadata, [e.as_new() for e in script.setup], "setup")
             version = len(script.setup)
             for i, action in enumerate(script.actions):
-                batch = _new_events(action.events)
+                batch = [e.as_new() for e in action.events]
                 store.append(game_id, version, batch, idempotency_key=f"k{i}", request_hash="h" * 64,
                              status=action.status, guard=MetadataGuard(("seat_token_hashes", action.seat), TOKEN_HASH))
                 version += len(batch)

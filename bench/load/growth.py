@@ -22,14 +22,13 @@ The longest legal Ticket to Ride: San Francisco game found is ~500 events
 
 from __future__ import annotations
 
-import json
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bench.load.http import Answer, Connection
 from bench.load.scripts import GameScript, long_policy, make_script
-from events.store import EventStore, NewEvent
+from events.store import EventStore
 
 TARGETS = (10, 30, 100, 300, 1000)
 MEASURES = ("snapshot read", "warm read", "cold read", "action", "cold action")
@@ -71,7 +70,7 @@ def longest_script(seeds: Sequence[str], players: int = 4) -> GameScript:
 
 def _append_prefix(store: EventStore, game_id: str, script: GameScript, done: int) -> None:
     for i, action in enumerate(script.actions[:done]):
-        events = [NewEvent(e.type, json.loads(e.payload_json), e.schema_version, e.seat) for e in action.events]
+        events = [e.as_new() for e in action.events]
         store.append(game_id, script.version_after(i), events, status=action.status)
 
 
@@ -111,7 +110,7 @@ def measure_growth(
         for _ in range(reps):
             index = done
             action = script.actions[index]
-            events = [NewEvent(e.type, json.loads(e.payload_json), e.schema_version, e.seat) for e in action.events]
+            events = [e.as_new() for e in action.events]
             store.append(game_id, script.version_after(index), events, status=action.status)
             timed("snapshot read", conn.request("GET", path), 200)
             timed("warm read", conn.request("GET", path), 200)

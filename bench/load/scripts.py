@@ -11,6 +11,7 @@ duplicated" exactly rather than by counting.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from typing import Any
 from domain.core import JSON, STATUS_FINISHED, GameConfig, replay
 from domain.registry import game_definition
 from events.codec import dumps_payload, encode
+from events.store import NewEvent
 
 GAME_TYPE = "ttr-sf"
 
@@ -33,6 +35,10 @@ class ExpectedEvent:
     seat: int | None
     payload_json: str
     schema_version: int
+
+    def as_new(self) -> NewEvent:
+        """The event to append to write it directly into a store."""
+        return NewEvent(self.type, json.loads(self.payload_json), self.schema_version, self.seat)
 
 
 @dataclass(frozen=True)
