@@ -76,6 +76,13 @@ def to_json(value: Any) -> JSON:
     return value
 
 
+def rules_generation(versions: Sequence[str], version: str) -> int:
+    """The generation (1, 2, ...) of rules ``version`` among a game's
+    ``versions``, oldest first; the newest for a version this code does not
+    know (setup refuses those, and evolve never raises)."""
+    return versions.index(version) + 1 if version in versions else len(versions)
+
+
 def freeze(value: JSON) -> Any:
     """Turn JSON lists into tuples (recursively) so values fit frozen dataclasses."""
     if isinstance(value, list | tuple):

@@ -21,17 +21,11 @@ from domain.cablecar.geometry import square_index
 from domain.cablecar.state import RULES_VERSIONS, CableCarState, PlayerState, Ride, Space
 from domain.cablecar.tiles import ORIENTATION
 from domain.clocks import parse_time_control
-from domain.core import JSON, Event
+from domain.core import JSON, Event, rules_generation
 from domain.forfeits import STATUS_CANCELLED as REASON_CANCELLED
 from domain.forfeits import GameCancelled, SeatResigned, SeatTimedOut, marked_out
 from domain.rng import Rng
 from domain.turnends import carries_turn_end
-
-
-def rules_generation(version: str) -> int:
-    """The generation of rules ``version`` (the current one for a version
-    this code does not know: setup refuses those, and evolve never raises)."""
-    return RULES_VERSIONS.index(version) + 1 if version in RULES_VERSIONS else len(RULES_VERSIONS)
 
 
 def _setup(event: GameSetUp) -> CableCarState:
@@ -46,7 +40,7 @@ def _setup(event: GameSetUp) -> CableCarState:
         )
         for i, name in enumerate(event.players)
     )
-    rules = rules_generation(event.rules_version)
+    rules = rules_generation(RULES_VERSIONS, event.rules_version)
     return CableCarState(
         players=players,
         start_seat=event.start_seat,

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from domain.clocks import parse_time_control
-from domain.core import Event
+from domain.core import Event, rules_generation
 from domain.forfeits import GameCancelled, SeatResigned, SeatTimedOut, marked_out, next_in
 from domain.rng import Rng
 from domain.ttr.actions import SOURCE_DECK, SOURCE_FACE_UP
@@ -55,12 +55,6 @@ from domain.ttr.state import (
 from domain.turnends import carries_turn_end
 
 
-def rules_generation(version: str) -> int:
-    """The generation of rules ``version`` (the current one for a version
-    this code does not know: setup refuses those, and evolve never raises)."""
-    return RULES_VERSIONS.index(version) + 1 if version in RULES_VERSIONS else len(RULES_VERSIONS)
-
-
 def initial_state(event: GameSetUp) -> TtrState:
     """The state right after ``game_set_up`` (nothing dealt yet)."""
     board = load_board()
@@ -93,7 +87,7 @@ def initial_state(event: GameSetUp) -> TtrState:
         turn=event.start_seat,
         out=(None,) * len(event.players),
         time_control=parse_time_control(event.time_control),
-        rules=rules_generation(event.rules_version),
+        rules=rules_generation(RULES_VERSIONS, event.rules_version),
     )
 
 
