@@ -41,7 +41,9 @@ Decode = Callable[[Any], Any]
 #: Version of the encoding; it is part of every cache entry's signed header,
 #: so entries written in another format are ignored rather than misread.
 #: 2: an entry is a :class:`Snapshot` (the state and its clocks).
-FORMAT = 2
+#: 3: cable-car states carry their rules generation (``cable-car/3``): an
+#: older release's entries are misses, not undecodable entries counted as rejected.
+FORMAT = 3
 
 _SCALARS: tuple[type, ...] = (str, int, float, bool, type(None))
 #: distinct records of scalars a codec keeps per class for reuse (a bound: entries are outside input)
