@@ -1,0 +1,161 @@
+"""The embedded default (``cablecar serve``, threaded workers on one SQLite
+file) as several processes: nothing acknowledged is lost while workers stop,
+the file stays intact, limits and caps count per server, and a worker's
+descriptors do not grow with the streams it served.
+
+No PostgreSQL or Redis needed: these run wherever the suite runs."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from bench.load.soak import Server, SoakSettings, run_embedded
+from tests.e2e.conftest import ROOT
+from tests.e2e.test_streams_e2e import Watcher
+
+pytestmark = pytest.mark.e2e
+
+
+def _serve(tmp: Path, env: dict[str, str], workers: int = 2) -> Server:
+    argv = [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1", "--port", "{port}",
+            "--workers", str(workers), "--threads", "8", "--data-dir", str(tmp / "data")]
+    server = Server(argv, {"CABLECAR_WEBHOOKS": "off", **env}, tmp / "serve.log", workers)
+    server.wait_ready()
+    return server
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[list[Server]]:
+    started: list[Server] = []
+    yield started
+    for server in started:
+        server.stop()
+
+
+def _create(url: str) -> tuple[int, str | None]:
+    """POST /v1/games on a fresh connection: (status, game id)."""
+    body = json.dumps({"type": "cable-car", "players": [{"name": "ada"}, {"name": "bo"}]}).encode()
+    req = urllib.request.Request(url + "/v1/games", body, {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            return resp.status, json.loads(resp.read())["id"]
+    except urllib.error.HTTPError as e:
+        return e.code, None
+
+
+def test_workers_stopped_gracefully_again_and_again_lose_no_acknowledged_write(tmp_path: Path) -> None:
+    # 4 writers on `cablecar serve` (2 workers, one SQLite file) while a worker gets SIGTERM every 2 s
+    # (a deploy, a respawn, CABLECAR_MAX_REQUESTS): then the file is checked, and every acknowledged
+    # game and action read back through a fresh server and audited.
+    cfg = SoakSettings(seconds=12, clients=4, fault_every=2.0, faults=(signal.SIGTERM,), max_requests=0,
+                       scripts=6, drain_seconds=15)
+    result = run_embedded(tmp_path, cfg)
+    assert result.faults.get("SIGTERM", 0) >= 4, result.faults
+    assert result.integrity_check == "ok"
+    stored = result.stored
+    assert stored.games_acknowledged > 0 and stored.actions_acknowledged > 0
+    assert (stored.lost, stored.duplicated, stored.mismatched, stored.gaps, stored.audits_failed) == (0, 0, 0, 0, 0), \
+        stored.problems
+    assert stored.games_stored == stored.games_acknowledged
+
+
+def test_the_soak_runs_from_the_bench_command(tmp_path: Path) -> None:
+    # A smoke of `bash bench/run.sh --only soak`: the embedded mode only, briefly, every kind of fault.
+    report = tmp_path / "SOAK.md"
+    out = subprocess.run(
+        [sys.executable, "-m", "bench.load", "--only", "soak", "--soak-modes", "embedded", "--soak-seconds", "8",
+         "--soak-fault-every", "2", "--soak-max-requests", "30", "--soak-report", str(report),
+         "--workdir", str(tmp_path / "work")],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    text = report.read_text()
+    assert "| embedded |" in text and "SIGKILL" in text
+    row = next(line for line in text.splitlines() if line.startswith("| embedded |"))
+    assert "| **ok** |" in row, text
+
+
+def test_the_creation_limit_counts_across_workers(tmp_path: Path, serve: list[Server]) -> None:
+    server = _serve(tmp_path, {"CABLECAR_CREATE_RATE_LIMIT": "10/day"})
+    serve.append(server)
+    # each on a new connection, so both workers take some
+    statuses = [_create(server.url)[0] for _ in range(30)]
+    assert statuses.count(201) == 10, statuses
+    assert set(statuses) == {201, 429}
+
+
+def test_one_address_cannot_take_every_stream_of_the_server(tmp_path: Path, serve: list[Server]) -> None:
+    # 2 workers x 8 threads: each worker holds 4 streams, so one address holds at most 4 on the server.
+    server = _serve(tmp_path, {"CABLECAR_STREAM_RATE_LIMIT": "off"})
+    serve.append(server)
+    status, game = _create(server.url)
+    assert status == 201 and game is not None
+    local = [Watcher(server, game) for _ in range(8)]  # type: ignore[arg-type]
+    admitted = [w for w in local if w.resp.status == 200]
+    refused = [w for w in local if w.resp.status != 200]
+    try:
+        assert len(admitted) == 4, [w.resp.status for w in local]
+        assert all(w.problem()["code"] == "streams_busy" for w in refused)
+        # another address still gets in (on whichever worker has room)
+        other = None
+        for _ in range(20):
+            other = Watcher(server, game, source="127.0.0.2")  # type: ignore[arg-type]
+            if other.resp.status == 200:
+                break
+            other.close()
+            time.sleep(0.2)
+        assert other is not None and other.resp.status == 200
+        other.close()
+    finally:
+        for w in local:
+            w.close()
+
+
+def _fds(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def test_a_workers_descriptors_stay_flat_after_streaming_many_games(tmp_path: Path, serve: list[Server]) -> None:
+    server = _serve(tmp_path, {"CABLECAR_STREAM_RATE_LIMIT": "off", "CABLECAR_CREATE_RATE_LIMIT": "off",
+                               "CABLECAR_SSE_MAX_SECONDS": "1"}, workers=1)
+    serve.append(server)
+    games = [_create(server.url)[1] for _ in range(40)]
+    assert all(games)
+    (worker,) = server.worker_pids()
+
+    def watch(game: str) -> None:
+        # the server ends each stream after 1 s; its pump thread ends with it
+        for _ in range(50):
+            try:
+                with contextlib.closing(urllib.request.urlopen(f"{server.url}/v1/games/{game}/events/stream",
+                                                               timeout=30)) as resp:
+                    resp.read()
+                    return
+            except urllib.error.HTTPError as e:  # a place not given back yet: 503 streams_busy
+                assert e.code == 503
+                time.sleep(0.2)
+        raise AssertionError(f"no stream of {game} admitted")
+
+    def watch_all(some: list[str | None]) -> int:
+        with ThreadPoolExecutor(max_workers=3) as pool:  # the worker holds 4 streams at once
+            list(pool.map(watch, some))
+        time.sleep(2.5)  # a pump notices within a second that nobody watches
+        return _fds(worker)
+
+    # The first round warms every request thread up (each keeps one connection: 2 descriptors).
+    before = watch_all(games[:15])
+    after = watch_all(games[15:])
+    assert after - before <= 2, (before, after)
