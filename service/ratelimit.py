@@ -100,8 +100,9 @@ class LocalCounts:
 
 
 class Limiter:
-    """Charges buckets in Redis when it is given and reachable, else in the
-    store's shared counters when given (the embedded store), else in process."""
+    """Charges buckets in Redis when it is given (in process while it is
+    unreachable); without Redis in the store's shared counters when given (the
+    embedded store; in process while they fail); else in process."""
 
     def __init__(
         self, redis_client: Any = None, clock: Callable[[], float] = time.time, shared: SharedCounts | None = None
@@ -115,7 +116,9 @@ class Limiter:
 
     def _add(self, key: str, window: int, cost: int, ttl: int) -> int:
         now = self._clock()
-        if self._redis is not None and now >= self._redis_down_until:
+        if self._redis is not None:
+            if now < self._redis_down_until:
+                return self._local.add(key, window, cost)
             name = f"cablecar:rl:{key}:{window}"
             try:
                 pipe = self._redis.pipeline(transaction=True)
