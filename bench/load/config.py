@@ -52,7 +52,7 @@ class HarnessConfig:
     soak_seconds: float = 120.0
     soak_modes: tuple[str, ...] = ("embedded", "production")
     soak_clients: int = 8
-    soak_fault_every: float = 4.0
+    soak_fault_every: float = 5.0
     soak_max_requests: int = 100
     soak_report: Path = ROOT / "bench" / "results" / "SOAK.md"
 
