@@ -12,6 +12,10 @@ closes or changes the database file (or its ``-wal`` and ``-shm``) outside
 SQLite, except to create it when it does not exist yet, when no connection
 to it can be open.
 
+Connections never cross a fork (SQLite's rule too): a store opened before
+``fork`` refuses to be used in the child, which opens its own (gunicorn
+workers open theirs after the fork; nothing is preloaded in the master).
+
 A connection lives as long as the thread that opened it: when the thread
 ends (an event stream's pump, a short-lived worker thread) its connection is
 closed, instead of staying open until the store closes.
@@ -101,6 +105,7 @@ class SqliteConnections:
         self._connections: dict[int, _Entry] = {}
         self._registry_lock = threading.Lock()
         self._keys = iter(range(1, 1 << 62))
+        self._pid = os.getpid()
         self.closed = False
         try:
             create_private(path)  # once, before this object opens any connection
@@ -114,6 +119,11 @@ class SqliteConnections:
 
     def _conn(self) -> tuple[sqlite3.Connection, threading.RLock]:
         """This thread's connection and the lock held while it is in use."""
+        if os.getpid() != self._pid:
+            raise StoreUnavailable(
+                f"this SQLite store was opened by process {self._pid} before a fork: "
+                "open the store again in this process (SQLite connections must not cross a fork)"
+            )
         held: _Held | None = getattr(self._local, "held", None)
         if held is not None:
             return held.conn, held.lock
@@ -194,5 +204,7 @@ class SqliteConnections:
         with self._registry_lock:
             entries = list(self._connections.values())
             self._connections.clear()
+        if os.getpid() != self._pid:
+            return  # the parent's connections, inherited by a fork: the parent closes them
         for entry in entries:
             _close(entry, self._busy_timeout + 5)

@@ -6,6 +6,7 @@ counts live in Redis (``service/ratelimit.py``)."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import subprocess
 import sys
@@ -15,6 +16,7 @@ import time
 from pathlib import Path
 
 from events.sqlite import SqliteStore
+from events.store import StoreUnavailable
 
 _HOLDER = textwrap.dedent("""
     import sys, threading
@@ -107,3 +109,27 @@ def test_places_are_capped_per_holder_across_stores_and_lapse(tmp_path: Path) ->
     finally:
         one.close()
         two.close()
+
+
+def test_a_store_opened_before_a_fork_is_not_used_after_it(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "f.sqlite3")
+    try:
+        pid = os.fork()
+        if pid == 0:  # the child: the inherited store refuses, a store of its own works
+            code = 1
+            try:
+                try:
+                    store.list_games(limit=1)
+                except StoreUnavailable as e:
+                    code = 0 if "fork" in str(e) else 2
+                store.close()
+                own = SqliteStore(tmp_path / "f.sqlite3")
+                own.list_games(limit=1)
+                own.close()
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+        store.list_games(limit=1)  # the parent's connections are intact
+    finally:
+        store.close()
