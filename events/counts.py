@@ -24,9 +24,9 @@ class SharedCounts(ABC):
     """Counters and places shared by every process on one store (see the module docs)."""
 
     @abstractmethod
-    def add_count(self, key: str, window: int, cost: int, expires_at: float) -> int:
-        """Add ``cost`` to the counter of ``key`` in ``window``; its new total.
-        The counter may be forgotten once ``expires_at`` has passed."""
+    def add_count(self, key: str, window: int, cost: int, expires_at: float, now: float) -> int:
+        """Add ``cost`` to the counter of ``key`` in ``window`` at ``now``; its
+        new total.  The counter may be forgotten once ``expires_at`` has passed."""
 
     @abstractmethod
     def take_place(self, group: str, holder: str, limit: int, until: float, now: float) -> str | None:

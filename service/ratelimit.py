@@ -130,7 +130,7 @@ class Limiter:
                 log.warning("rate limit counters unavailable in redis, counting per worker: %s", e)
         elif self._shared is not None and now >= self._shared_down_until:
             try:
-                return self._shared.add_count(key, window, cost, now + ttl)
+                return self._shared.add_count(key, window, cost, now + ttl, now)
             except StoreError as e:
                 self._shared_down_until = now + REDIS_RETRY_SECONDS
                 log.warning("rate limit counters unavailable in the store, counting per worker: %s", e)

@@ -30,10 +30,10 @@ class SqliteCounts(SharedCounts):
         cur.execute("DELETE FROM shared_counts WHERE expires_at < ?", (now,))
         cur.execute("DELETE FROM shared_places WHERE until < ?", (now,))
 
-    def add_count(self, key: str, window: int, cost: int, expires_at: float) -> int:
+    def add_count(self, key: str, window: int, cost: int, expires_at: float, now: float) -> int:
         """Add ``cost`` to the counter of ``key`` in ``window``; its new total."""
         with self._db.transaction() as cur:
-            self._sweep(cur, time.time())
+            self._sweep(cur, now)
             row = cur.execute(
                 "INSERT INTO shared_counts (key, window_no, count, expires_at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (key, window_no) DO UPDATE SET count = count + excluded.count RETURNING count",

@@ -77,11 +77,11 @@ def test_counters_are_shared_by_every_store_on_the_file(tmp_path: Path) -> None:
     path = tmp_path / "c.sqlite3"
     one, two = SqliteStore(path), SqliteStore(path)
     try:
-        later = time.time() + 60
-        assert one.add_count("create:a", 7, 1, later) == 1
-        assert two.add_count("create:a", 7, 2, later) == 3
-        assert one.add_count("create:a", 8, 1, later) == 1  # another window
-        assert two.add_count("create:b", 7, 1, later) == 1  # another key
+        now = time.time()
+        assert one.add_count("create:a", 7, 1, now + 60, now) == 1
+        assert two.add_count("create:a", 7, 2, now + 60, now) == 3
+        assert one.add_count("create:a", 8, 1, now + 60, now) == 1  # another window
+        assert two.add_count("create:b", 7, 1, now + 60, now) == 1  # another key
     finally:
         one.close()
         two.close()
