@@ -20,13 +20,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 
 
-class SharedCounts(ABC):
-    """Counters and places shared by every process on one store (see the module docs)."""
-
-    @abstractmethod
-    def add_count(self, key: str, window: int, cost: int, expires_at: float, now: float) -> int:
-        """Add ``cost`` to the counter of ``key`` in ``window`` at ``now``; its
-        new total.  The counter may be forgotten once ``expires_at`` has passed."""
+class SharedPlaces(ABC):
+    """Places held by every process on one store (see the module docs)."""
 
     @abstractmethod
     def take_place(self, group: str, holder: str, limit: int, until: float, now: float) -> str | None:
@@ -41,3 +36,12 @@ class SharedCounts(ABC):
     @abstractmethod
     def free_place(self, place_id: str) -> None:
         """Give the place back (nothing if it is gone)."""
+
+
+class SharedCounts(SharedPlaces, ABC):
+    """Counters and places shared by every process on one store (see the module docs)."""
+
+    @abstractmethod
+    def add_count(self, key: str, window: int, cost: int, expires_at: float, now: float) -> int:
+        """Add ``cost`` to the counter of ``key`` in ``window`` at ``now``; its
+        new total.  The counter may be forgotten once ``expires_at`` has passed."""

@@ -15,13 +15,14 @@ with gevent workers (``service/gunicorn_conf.py`` says why), where a stream is
 a greenlet.  The hub admits at most ``max_streams`` streams per process (what
 the process can hold: a threaded worker spends a thread per stream), and
 ``max_per_address`` per client address, never more than ``max_streams`` (else
-one address could fill every worker and lock everybody else out).  On the
-embedded store the per-address places are counted in the store's file
-(:class:`events.counts.SharedCounts`), across every worker of the server;
-each stream holds its place for :data:`PLACE_SECONDS` and pushes that back
-while it runs, so that a killed worker's places free themselves.  Elsewhere
-(PostgreSQL) the per-address count is per process.  Beyond a cap the route
-answers ``503 streams_busy`` with ``Retry-After``.  Comment lines keep
+one address could fill every worker and lock everybody else out).  The
+per-address places are counted across every worker of the server
+(:class:`events.counts.SharedPlaces`): in Redis when it is configured
+(:mod:`service.infra.redis_places`), else in the embedded store's file; each
+stream holds its place for :data:`PLACE_SECONDS` and pushes that back while
+it runs, so that a killed worker's places free themselves.  While the shared
+place fails (and on PostgreSQL without Redis) each process counts alone.
+Beyond a cap the route answers ``503 streams_busy`` with ``Retry-After``.  Comment lines keep
 idle connections alive; after ``max_seconds`` the server closes the stream and
 the client reconnects with ``Last-Event-ID``.  :meth:`StreamHub.close_all`
 (the worker's shutdown signal) ends every stream at once.
@@ -37,7 +38,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from events.counts import SharedCounts
+from events.counts import SharedPlaces
 from events.store import StoreError
 from service.errors import StreamsBusy
 from service.queries import GameQueries, Loaded
@@ -145,7 +146,7 @@ class StreamHub:
     """The event streams of one process (see the module docs)."""
 
     def __init__(
-        self, queries: GameQueries, max_streams: int, max_per_address: int, places: SharedCounts | None = None
+        self, queries: GameQueries, max_streams: int, max_per_address: int, places: SharedPlaces | None = None
     ) -> None:
         self._queries = queries
         self.max_streams = max_streams
@@ -203,8 +204,8 @@ class StreamHub:
                 _PLACES, admission.address, self.max_per_address, now + PLACE_SECONDS, now
             )
         except StoreError as e:
-            # The store is failing: count in this process alone rather than refuse everybody.
-            log.warning("stream places unavailable in the store, counting per worker: %s", e)
+            # The shared place is failing: count in this process alone rather than refuse everybody.
+            log.warning("shared stream places unavailable, counting per worker: %s", e)
             with self._lock:
                 if self._by_address.get(admission.address, 0) > self.max_per_address:
                     raise StreamsBusy(
@@ -225,14 +226,14 @@ class StreamHub:
             try:
                 self._places.renew_place(place_id, time.time() + PLACE_SECONDS)
             except StoreError as e:
-                log.warning("cannot renew a stream's place in the store: %s", e)
+                log.warning("cannot renew a stream's shared place: %s", e)
 
     def _leave(self, address: str, place_id: str | None = None) -> None:
         if place_id is not None and self._places is not None:
             try:
                 self._places.free_place(place_id)
             except StoreError as e:  # the place lapses by itself
-                log.warning("cannot give a stream's place back to the store: %s", e)
+                log.warning("cannot give a stream's shared place back: %s", e)
         with self._lock:
             self._open -= 1
             left = self._by_address[address] - 1

@@ -147,7 +147,9 @@ class SqliteConnections:
                 raise StoreUnavailable("the store is closed")
             key = next(self._keys)
             self._connections[key] = (conn, lock)
-        weakref.finalize(held, _release, self._connections, self._registry_lock, key, self._busy_timeout + 5)
+        done = weakref.finalize(held, _release, self._connections, self._registry_lock, key, self._busy_timeout + 5)
+        # Not at interpreter exit: daemon threads may still run then (closing is the store's job).
+        done.atexit = False
         self._local.held = held
         return conn, lock
 
