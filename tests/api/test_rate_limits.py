@@ -277,4 +277,4 @@ def test_a_dead_redis_lets_streams_count_per_worker(tmp_path: Path, caplog: pyte
         assert held.status_code == 200
         assert client_at(app).get(f"/v1/games/{game}/events/stream").status_code == 503  # this worker's count
         held.close()
-    assert any("counting per worker" in r.getMessage() for r in caplog.records)
+    assert any(r.name == "service.sse" and "counting per worker" in r.getMessage() for r in caplog.records)
