@@ -8,6 +8,8 @@
 #   bash bench/run.sh --help                           # every option
 #   bash bench/run.sh --only bots [--games N --jobs J] # the bot strength ladder (in process, no stack):
 #                                                      # writes bench/results/BOTS.md (bench/bots.py)
+#   bash bench/run.sh --only soak                      # the durability soak (workers stopped while
+#                                                      # writers write): writes bench/results/SOAK.md
 #
 # Writes bench/results/REPORT.md.  Benchmarks never fail CI: the exit code is
 # non-zero only if the harness itself could not run.
@@ -35,9 +37,14 @@ fi
 
 # The reports go to the working tree whatever is measured.
 has_report=0
-for arg in "$@"; do [ "$arg" = "--report" ] && has_report=1; done
+has_soak_report=0
+for arg in "$@"; do
+    [ "$arg" = "--report" ] && has_report=1
+    [ "$arg" = "--soak-report" ] && has_soak_report=1
+done
 report_args=()
 if [ "$has_report" = 0 ]; then report_args=(--report "$ROOT/bench/results/REPORT.md"); fi
+if [ "$has_soak_report" = 0 ]; then report_args+=(--soak-report "$ROOT/bench/results/SOAK.md"); fi
 
 SRC="$ROOT"
 if [ -n "${CABLECAR_BENCH_FROM:-}" ]; then

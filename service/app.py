@@ -9,6 +9,7 @@ from typing import Any
 from flask import Flask
 
 import events
+from events.counts import SharedCounts, SharedPlaces
 from events.database import Database
 from events.timestamps import Clock, system_clock
 from service import problems
@@ -75,7 +76,14 @@ def create_app(
     commands = GameCommands(queries, store)
     timekeeper = Timekeeper(queries, store, clock)
     queries.timekeeper, timekeeper.commands = timekeeper, commands
-    streams = StreamHub(queries, settings.sse_max_streams, settings.sse_max_streams_per_address)
+    # What every worker shares: Redis when configured, else the embedded store's file (rate limits, stream places).
+    shared = store if isinstance(store, SharedCounts) else None
+    places: SharedPlaces | None = shared
+    if cache.redis_client is not None:
+        from service.infra.redis_places import RedisPlaces
+
+        places = RedisPlaces(cache.redis_client)
+    streams = StreamHub(queries, settings.sse_max_streams, settings.sse_max_streams_per_address, places)
     app.extensions["cablecar"] = Runtime(settings, store, cache, queries, commands, streams, timekeeper)
     problems.register(app)
 
@@ -91,7 +99,7 @@ def create_app(
     app.register_blueprint(batches.bp)
     app.register_blueprint(webhooks.bp)
     app.register_blueprint(seats.bp)
-    install_rate_limit(app, settings, cache.redis_client)
+    install_rate_limit(app, settings, cache.redis_client, shared)
     logging.getLogger("cablecar").setLevel(logging.INFO)
     return app
 

@@ -166,7 +166,9 @@ class Settings:
     )
     sse_max_streams_per_address: int = _declare(
         "CABLECAR_SSE_MAX_STREAMS_PER_ADDRESS", 20,
-        "event streams one client address holds at once in one worker process; beyond it `503 streams_busy`",
+        "event streams one client address holds at once on the whole server (counted in Redis, or in the embedded "
+        "SQLite file; per worker on PostgreSQL without Redis), never more than `CABLECAR_SSE_MAX_STREAMS`; beyond "
+        "it `503 streams_busy`",
     )
     open_organisers: bool = _declare(
         "CABLECAR_OPEN_ORGANISERS", True, "whether anyone may create an organiser token over HTTP"

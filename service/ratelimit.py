@@ -18,9 +18,13 @@ client sends (a random bearer value shares its address's bucket).  IPv6
 addresses count per /64, the block one subscriber usually holds.
 
 With Redis the counters live there (one atomic MULTI/EXEC of INCRBY and
-EXPIRE), so every worker and host shares them.  Without Redis, or while Redis
-is unreachable, each process counts alone: a Redis failure is logged and the
-limit degrades to per-worker instead of failing open or refusing everyone.
+EXPIRE), so every worker and host shares them.  Without Redis, on the
+embedded SQLite store, they live in the store's file
+(:class:`events.counts.SharedCounts`), which every worker of the server
+shares: the limits count per server there too.  With neither (PostgreSQL
+without Redis), or while the shared place is unreachable, each process counts
+alone: the failure is logged and the limit degrades to per-worker instead of
+failing open or refusing everyone.
 """
 
 from __future__ import annotations
@@ -37,6 +41,8 @@ from typing import Any
 
 from flask import Flask, Response, g, request
 
+from events.counts import SharedCounts
+from events.store import StoreError
 from service.config import Settings, declared
 from service.errors import RateLimited
 
@@ -44,7 +50,7 @@ log = logging.getLogger(__name__)
 
 _UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 _RATE = re.compile(r"^\s*(\d+)\s*/\s*(second|minute|hour|day)s?\s*$")
-#: seconds a failed Redis is left alone before it is tried again
+#: seconds a failed Redis (or shared store) is left alone before it is tried again
 REDIS_RETRY_SECONDS = 5.0
 
 
@@ -94,17 +100,25 @@ class LocalCounts:
 
 
 class Limiter:
-    """Charges buckets in Redis when it is given and reachable, else in process."""
+    """Charges buckets in Redis when it is given (in process while it is
+    unreachable); without Redis in the store's shared counters when given (the
+    embedded store; in process while they fail); else in process."""
 
-    def __init__(self, redis_client: Any = None, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, redis_client: Any = None, clock: Callable[[], float] = time.time, shared: SharedCounts | None = None
+    ) -> None:
         self._redis = redis_client
+        self._shared = shared
         self._clock = clock
         self._local = LocalCounts()
         self._redis_down_until = 0.0
+        self._shared_down_until = 0.0
 
     def _add(self, key: str, window: int, cost: int, ttl: int) -> int:
         now = self._clock()
-        if self._redis is not None and now >= self._redis_down_until:
+        if self._redis is not None:
+            if now < self._redis_down_until:
+                return self._local.add(key, window, cost)
             name = f"cablecar:rl:{key}:{window}"
             try:
                 pipe = self._redis.pipeline(transaction=True)
@@ -114,6 +128,12 @@ class Limiter:
             except Exception as e:  # redis.RedisError and socket errors
                 self._redis_down_until = now + REDIS_RETRY_SECONDS
                 log.warning("rate limit counters unavailable in redis, counting per worker: %s", e)
+        elif self._shared is not None and now >= self._shared_down_until:
+            try:
+                return self._shared.add_count(key, window, cost, now + ttl, now)
+            except StoreError as e:
+                self._shared_down_until = now + REDIS_RETRY_SECONDS
+                log.warning("rate limit counters unavailable in the store, counting per worker: %s", e)
         return self._local.add(key, window, cost)
 
     def charge(self, policy: str, bucket: str, rate: Rate, cost: int = 1) -> Verdict:
@@ -223,11 +243,12 @@ def limits(app: Flask) -> RateLimits:
     return found
 
 
-def install(app: Flask, settings: Settings, redis_client: Any) -> None:
+def install(app: Flask, settings: Settings, redis_client: Any, shared: SharedCounts | None = None) -> None:
     """Build the app's limits (an invalid rate setting stops start-up), count
     the general and the stream limit before each request, and add the
-    ``RateLimit-*`` headers to each answer a policy counted."""
-    found = RateLimits.from_settings(settings, Limiter(redis_client))
+    ``RateLimit-*`` headers to each answer a policy counted.  ``shared``: the
+    counters every worker shares when there is no Redis (the embedded store)."""
+    found = RateLimits.from_settings(settings, Limiter(redis_client, shared=shared))
     app.extensions[EXTENSION] = found
 
     @app.before_request

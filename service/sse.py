@@ -12,10 +12,17 @@ spectators of one game thus cost one store wait and one read per new version.
 
 Watchers are cheap only if they hold no request thread: production serves
 with gevent workers (``service/gunicorn_conf.py`` says why), where a stream is
-a greenlet.  The hub admits at most ``max_streams`` streams per process, and
-``max_per_address`` per client address (per process: no cross-worker
-counting, so a client may hold that many in each worker); beyond that the
-route answers ``503 streams_busy`` with ``Retry-After``.  Comment lines keep
+a greenlet.  The hub admits at most ``max_streams`` streams per process (what
+the process can hold: a threaded worker spends a thread per stream), and
+``max_per_address`` per client address, never more than ``max_streams`` (else
+one address could fill every worker and lock everybody else out).  The
+per-address places are counted across every worker of the server
+(:class:`events.counts.SharedPlaces`): in Redis when it is configured
+(:mod:`service.infra.redis_places`), else in the embedded store's file; each
+stream holds its place for :data:`PLACE_SECONDS` and pushes that back while
+it runs, so that a killed worker's places free themselves.  While the shared
+place fails (and on PostgreSQL without Redis) each process counts alone.
+Beyond a cap the route answers ``503 streams_busy`` with ``Retry-After``.  Comment lines keep
 idle connections alive; after ``max_seconds`` the server closes the stream and
 the client reconnects with ``Last-Event-ID``.  :meth:`StreamHub.close_all`
 (the worker's shutdown signal) ends every stream at once.
@@ -31,6 +38,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from events.counts import SharedPlaces
 from events.store import StoreError
 from service.errors import StreamsBusy
 from service.queries import GameQueries, Loaded
@@ -46,6 +54,11 @@ _PAGES_KEPT = 64
 RETRY_AFTER = 5
 #: pause of a pump whose store failed, before it tries again
 _PUMP_RETRY = 1.0
+#: seconds a stream's shared place is held without being renewed (a stream
+#: renews it every third of that, so only a killed worker's places lapse)
+PLACE_SECONDS = 60.0
+#: the group of the stream places in the shared counts
+_PLACES = "event-streams"
 
 
 def format_event(event_id: int | None, data: object, event: str | None = None) -> str:
@@ -107,26 +120,38 @@ class _Channel:
 
 @dataclass
 class Admission:
-    """One admitted stream's place in the hub's counts, given back by :meth:`release`."""
+    """One admitted stream's place in the hub's counts (and in the shared
+    counts, ``place_id``), given back by :meth:`release`."""
 
     hub: StreamHub
     address: str
+    place_id: str | None = None
+    renewed_at: float = 0.0
     released: bool = False
+
+    def keep(self) -> None:
+        """Push the shared place's lapse back, once a third of it has passed."""
+        if self.place_id is not None and time.monotonic() - self.renewed_at >= PLACE_SECONDS / 3:
+            self.renewed_at = time.monotonic()
+            self.hub._renew(self.place_id)
 
     def release(self) -> None:
         """Give the place back (once; later calls do nothing)."""
         if not self.released:
             self.released = True
-            self.hub._leave(self.address)
+            self.hub._leave(self.address, self.place_id)
 
 
 class StreamHub:
     """The event streams of one process (see the module docs)."""
 
-    def __init__(self, queries: GameQueries, max_streams: int, max_per_address: int) -> None:
+    def __init__(
+        self, queries: GameQueries, max_streams: int, max_per_address: int, places: SharedPlaces | None = None
+    ) -> None:
         self._queries = queries
         self.max_streams = max_streams
-        self.max_per_address = max_per_address
+        self.max_per_address = min(max_per_address, max_streams)
+        self._places = places
         self._lock = threading.Lock()
         self._open = 0
         self._by_address: dict[str, int] = {}
@@ -139,11 +164,14 @@ class StreamHub:
         return self._open
 
     def limit(self, max_streams: int) -> None:
-        """Lower the process-wide cap (a threaded worker keeps threads for other requests)."""
+        """Lower the process-wide cap (a threaded worker keeps threads for other
+        requests), and the per-address cap with it."""
         self.max_streams = min(self.max_streams, max_streams)
+        self.max_per_address = min(self.max_per_address, self.max_streams)
 
     def admit(self, address: str) -> Admission:
         """A place for one more stream from ``address``, or StreamsBusy."""
+        shared = self._places is not None
         with self._lock:
             if self._closing.is_set():
                 raise StreamsBusy("this worker is shutting down", retry_after=RETRY_AFTER)
@@ -151,16 +179,61 @@ class StreamHub:
                 raise StreamsBusy(
                     f"this worker already holds {self.max_streams} event streams", retry_after=RETRY_AFTER
                 )
-            if self._by_address.get(address, 0) >= self.max_per_address:
+            if not shared and self._by_address.get(address, 0) >= self.max_per_address:
                 raise StreamsBusy(
                     f"this address already holds {self.max_per_address} event streams on this worker",
                     retry_after=RETRY_AFTER,
                 )
             self._open += 1
             self._by_address[address] = self._by_address.get(address, 0) + 1
-        return Admission(self, address)
+        admission = Admission(self, address)
+        if shared:
+            try:
+                self._take_place(admission)
+            except BaseException:
+                admission.release()
+                raise
+        return admission
 
-    def _leave(self, address: str) -> None:
+    def _take_place(self, admission: Admission) -> None:
+        """The admission's place among the address's streams on the whole server."""
+        assert self._places is not None
+        now = time.time()
+        try:
+            place = self._places.take_place(
+                _PLACES, admission.address, self.max_per_address, now + PLACE_SECONDS, now
+            )
+        except StoreError as e:
+            # The shared place is failing: count in this process alone rather than refuse everybody.
+            log.warning("shared stream places unavailable, counting per worker: %s", e)
+            with self._lock:
+                if self._by_address.get(admission.address, 0) > self.max_per_address:
+                    raise StreamsBusy(
+                        f"this address already holds {self.max_per_address} event streams on this worker",
+                        retry_after=RETRY_AFTER,
+                    ) from e
+            return
+        if place is None:
+            raise StreamsBusy(
+                f"this address already holds {self.max_per_address} event streams on this server",
+                retry_after=RETRY_AFTER,
+            )
+        admission.place_id = place
+        admission.renewed_at = time.monotonic()
+
+    def _renew(self, place_id: str) -> None:
+        if self._places is not None:
+            try:
+                self._places.renew_place(place_id, time.time() + PLACE_SECONDS)
+            except StoreError as e:
+                log.warning("cannot renew a stream's shared place: %s", e)
+
+    def _leave(self, address: str, place_id: str | None = None) -> None:
+        if place_id is not None and self._places is not None:
+            try:
+                self._places.free_place(place_id)
+            except StoreError as e:  # the place lapses by itself
+                log.warning("cannot give a stream's shared place back: %s", e)
         with self._lock:
             self._open -= 1
             left = self._by_address[address] - 1
@@ -179,9 +252,11 @@ class StreamHub:
                 channel.cond.notify_all()
 
     def stream(
-        self, game_id: str, seat: int | None, after: int, max_seconds: float, heartbeat: float
+        self, game_id: str, seat: int | None, after: int, max_seconds: float, heartbeat: float,
+        admission: Admission | None = None,
     ) -> Iterator[str]:
-        """Yield SSE messages for ``game_id`` from ``after`` on, as ``seat`` (None: a spectator) may see them."""
+        """Yield SSE messages for ``game_id`` from ``after`` on, as ``seat``
+        (None: a spectator) may see them, keeping ``admission``'s place."""
         deadline = time.monotonic() + max_seconds
         channel = self._join(game_id)
         try:
@@ -190,6 +265,8 @@ class StreamHub:
             yield "retry: 2000\n\n"
             position = after
             while not self._closing.is_set():
+                if admission is not None:
+                    admission.keep()
                 loaded = channel.loaded
                 assert loaded is not None
                 if loaded.version > position:

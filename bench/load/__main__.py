@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shlex
 import sys
@@ -15,7 +16,16 @@ def main() -> int:
     """Parse options, run, write the report."""
     command = os.environ.get("CABLECAR_BENCH_COMMAND") or shlex.join([sys.executable, "-m", "bench.load",
                                                                       *sys.argv[1:]])
-    return main_with(parse_args(sys.argv[1:], command), render)
+    config = parse_args(sys.argv[1:], command)
+    others = tuple(s for s in config.sections if s != "soak")
+    code = 0
+    if others:
+        code = main_with(dataclasses.replace(config, sections=others), render)
+    if "soak" in config.sections:
+        from bench.load.soak_run import run_soak
+
+        code = max(code, run_soak(config))
+    return code
 
 
 if __name__ == "__main__":

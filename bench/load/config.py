@@ -10,6 +10,8 @@ from pathlib import Path
 from bench.load.stack import ROOT
 
 SECTIONS = ("load", "fullpath", "flaskbase", "profile", "growth", "faults", "streams", "security", "fuzz", "scaling")
+#: sections run only when named in ``--only`` (the soak takes minutes and writes its own report)
+OPTIONAL_SECTIONS = ("soak",)
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,13 @@ class HarnessConfig:
     workdir: Path = Path("/tmp/cablecar-bench-run")
     keep_services: bool = False
     command: str = "bash bench/run.sh"
+    #: the durability soak (``--only soak``, bench/load/soak.py): seconds of writing per mode
+    soak_seconds: float = 120.0
+    soak_modes: tuple[str, ...] = ("embedded", "production")
+    soak_clients: int = 8
+    soak_fault_every: float = 5.0
+    soak_max_requests: int = 100
+    soak_report: Path = ROOT / "bench" / "results" / "SOAK.md"
 
 
 def parse_args(argv: Sequence[str] | None = None, command: str = "bash bench/run.sh") -> HarnessConfig:
@@ -78,7 +87,16 @@ def parse_args(argv: Sequence[str] | None = None, command: str = "bash bench/run
                    help="client counts of the scaling section")
     p.add_argument("--scaling-seconds", type=float, default=d.scaling_seconds, help="seconds per scaling cell")
     p.add_argument("--scaling-rounds", type=int, default=d.scaling_rounds)
-    p.add_argument("--only", default=",".join(d.sections), help=f"comma-separated sections of {SECTIONS}")
+    p.add_argument("--only", default=",".join(d.sections),
+                   help=f"comma-separated sections of {SECTIONS + OPTIONAL_SECTIONS} (soak: only when named)")
+    p.add_argument("--soak-seconds", type=float, default=d.soak_seconds, help="soak: seconds of writing per mode")
+    p.add_argument("--soak-modes", default=",".join(d.soak_modes), help="soak: embedded, production or both")
+    p.add_argument("--soak-clients", type=int, default=d.soak_clients, help="soak: scripted writers")
+    p.add_argument("--soak-fault-every", type=float, default=d.soak_fault_every,
+                   help="soak: seconds between two workers stopped (SIGTERM, SIGKILL, SIGTERM, ...)")
+    p.add_argument("--soak-max-requests", type=int, default=d.soak_max_requests,
+                   help="soak: CABLECAR_MAX_REQUESTS of the servers (workers recycle themselves)")
+    p.add_argument("--soak-report", type=Path, default=d.soak_report)
     p.add_argument("--report", type=Path, default=d.report)
     p.add_argument("--services-dir", type=Path, default=d.services_dir,
                    help="state directory of the private PostgreSQL/Redis (scripts/test-services.sh)")
@@ -86,9 +104,12 @@ def parse_args(argv: Sequence[str] | None = None, command: str = "bash bench/run
     p.add_argument("--keep-services", action="store_true", help="leave PostgreSQL and Redis running")
     a = p.parse_args(argv)
     sections = tuple(s.strip() for s in a.only.split(",") if s.strip())
-    unknown = set(sections) - set(SECTIONS)
+    unknown = set(sections) - set(SECTIONS) - set(OPTIONAL_SECTIONS)
     if unknown:
-        p.error(f"unknown sections {sorted(unknown)}; choose from {SECTIONS}")
+        p.error(f"unknown sections {sorted(unknown)}; choose from {SECTIONS + OPTIONAL_SECTIONS}")
+    modes = tuple(m.strip() for m in a.soak_modes.split(",") if m.strip())
+    if not modes or set(modes) - {"embedded", "production"}:
+        p.error(f"--soak-modes: embedded, production or both, not {a.soak_modes!r}")
     return HarnessConfig(
         clients=a.clients, seconds=a.seconds, rounds=max(1, a.rounds), bot_seconds=a.bot_seconds,
         workers=a.workers, threads=a.threads, scripts=a.scripts, fault_clients=a.fault_clients,
@@ -98,5 +119,6 @@ def parse_args(argv: Sequence[str] | None = None, command: str = "bash bench/run
         durable=a.durable, scaling_clients=tuple(int(c) for c in a.scaling_clients.split(",") if c.strip()),
         scaling_seconds=a.scaling_seconds, scaling_rounds=max(1, a.scaling_rounds),
         report=a.report, services_dir=a.services_dir, workdir=a.workdir, keep_services=a.keep_services,
-        command=command,
+        command=command, soak_seconds=a.soak_seconds, soak_modes=modes, soak_clients=a.soak_clients,
+        soak_fault_every=a.soak_fault_every, soak_max_requests=a.soak_max_requests, soak_report=a.soak_report,
     )

@@ -1,12 +1,32 @@
 """SQLite connections: one per thread, in autocommit mode, each used under
 its own lock so that ``close`` (from any thread) never closes a connection
-under a running statement (which would crash SQLite)."""
+under a running statement (which would crash SQLite).
+
+SQLite's locks between processes are POSIX advisory locks, which belong to
+the process and the file: closing *any* descriptor of the database file drops
+every lock the process holds on it, those of its other connections included
+(https://sqlite.org/howtocorrupt.html, section 2.2).  Another process then
+believes it is alone, checkpoints and deletes the ``-wal`` file under the
+writers' feet, and acknowledged writes are lost.  So nothing here opens,
+closes or changes the database file (or its ``-wal`` and ``-shm``) outside
+SQLite, except to create it when it does not exist yet, when no connection
+to it can be open.
+
+Connections never cross a fork (SQLite's rule too): a store opened before
+``fork`` refuses to be used in the child, which opens its own (gunicorn
+workers open theirs after the fork; nothing is preloaded in the master).
+
+A connection lives as long as the thread that opened it: when the thread
+ends (an event stream's pump, a short-lived worker thread) its connection is
+closed, instead of staying open until the store closes.
+"""
 
 from __future__ import annotations
 
 import os
 import sqlite3
 import threading
+import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any
@@ -23,10 +43,55 @@ def translate_error(error: sqlite3.Error) -> StoreError:
 
 
 def create_private(path: str) -> None:
-    """Create the database file readable by its owner only, unless it exists
-    (SQLite gives its -wal and -shm files the database file's permissions)."""
-    if path != ":memory:" and not path.startswith("file:"):
-        os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
+    """Create the database file readable by its owner only, if it does not
+    exist (SQLite gives its -wal and -shm files the database file's
+    permissions).  ``O_EXCL``: an existing file is never opened here, since
+    closing that descriptor would drop the locks of the process's connections
+    to it (see the module docs)."""
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600)
+    except FileExistsError:
+        return
+    os.close(fd)
+
+
+class _Held:
+    """A thread's connection and the lock held while it is in use; kept in a
+    ``threading.local``, so that it is dropped (and the connection closed,
+    see :func:`_release`) when its thread ends."""
+
+    __slots__ = ("__weakref__", "conn", "lock")
+
+    def __init__(self, conn: sqlite3.Connection, lock: threading.RLock) -> None:
+        self.conn = conn
+        self.lock = lock
+
+
+#: a registered connection: the connection and its lock
+_Entry = tuple[sqlite3.Connection, threading.RLock]
+
+
+def _release(registry: dict[int, _Entry], registry_lock: threading.Lock, key: int, timeout: float) -> None:
+    """Close the connection registered under ``key`` (its thread ended), unless
+    :meth:`SqliteConnections.close` took it first."""
+    with registry_lock:
+        entry = registry.pop(key, None)
+    if entry is not None:
+        _close(entry, timeout)
+
+
+def _close(entry: _Entry, timeout: float) -> None:
+    conn, lock = entry
+    # A use outlasting the busy timeout is stuck: leave its connection to the
+    # garbage collector rather than close it under the use.
+    if lock.acquire(timeout=timeout):
+        try:
+            with suppress(sqlite3.Error):
+                conn.close()
+        finally:
+            lock.release()
 
 
 class SqliteConnections:
@@ -37,19 +102,34 @@ class SqliteConnections:
         self._busy_timeout = busy_timeout
         self._synchronous = synchronous
         self._local = threading.local()
-        self._connections: list[tuple[sqlite3.Connection, threading.RLock]] = []
+        self._connections: dict[int, _Entry] = {}
         self._registry_lock = threading.Lock()
+        self._keys = iter(range(1, 1 << 62))
+        self._pid = os.getpid()
         self.closed = False
+        try:
+            create_private(path)  # once, before this object opens any connection
+        except OSError as e:
+            raise StoreUnavailable(f"cannot create SQLite database {path!r}: {e}") from e
+
+    @property
+    def open_connections(self) -> int:
+        """How many connections are open (one per thread that used the store and still runs)."""
+        return len(self._connections)
 
     def _conn(self) -> tuple[sqlite3.Connection, threading.RLock]:
         """This thread's connection and the lock held while it is in use."""
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is not None:
-            return conn, self._local.lock
+        if os.getpid() != self._pid:
+            raise StoreUnavailable(
+                f"this SQLite store was opened by process {self._pid} before a fork: "
+                "open the store again in this process (SQLite connections must not cross a fork)"
+            )
+        held: _Held | None = getattr(self._local, "held", None)
+        if held is not None:
+            return held.conn, held.lock
         if self.closed:
             raise StoreUnavailable("the store is closed")
         try:
-            create_private(self.path)
             conn = sqlite3.connect(
                 self.path, timeout=self._busy_timeout, isolation_level=None, check_same_thread=False
             )
@@ -60,13 +140,17 @@ class SqliteConnections:
         except (sqlite3.Error, OSError) as e:
             raise StoreUnavailable(f"cannot open SQLite database {self.path!r}: {e}") from e
         lock = threading.RLock()
+        held = _Held(conn, lock)
         with self._registry_lock:
             if self.closed:
                 conn.close()
                 raise StoreUnavailable("the store is closed")
-            self._connections.append((conn, lock))
-        self._local.conn = conn
-        self._local.lock = lock
+            key = next(self._keys)
+            self._connections[key] = (conn, lock)
+        done = weakref.finalize(held, _release, self._connections, self._registry_lock, key, self._busy_timeout + 5)
+        # Not at interpreter exit: daemon threads may still run then (closing is the store's job).
+        done.atexit = False
+        self._local.held = held
         return conn, lock
 
     @contextmanager
@@ -120,13 +204,9 @@ class SqliteConnections:
         running on it (if any) is over."""
         self.closed = True
         with self._registry_lock:
-            connections, self._connections = self._connections, []
-        for conn, lock in connections:
-            # A use outlasting the busy timeout is stuck: leave its connection
-            # to the garbage collector rather than close it under the use.
-            if lock.acquire(timeout=self._busy_timeout + 5):
-                try:
-                    with suppress(sqlite3.Error):
-                        conn.close()
-                finally:
-                    lock.release()
+            entries = list(self._connections.values())
+            self._connections.clear()
+        if os.getpid() != self._pid:
+            return  # the parent's connections, inherited by a fork: the parent closes them
+        for entry in entries:
+            _close(entry, self._busy_timeout + 5)

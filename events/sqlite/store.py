@@ -15,6 +15,8 @@ configured.
 * ``wait_for_events`` polls the game's version with a short sleep, which also
   sees writes by other processes.
 * The schema is applied on open from ``events/migrations/sqlite/*.sql``.
+* Rate-limit counters and event-stream places shared by the server's
+  processes live in the file too (:mod:`events.sqlite.counts`).
 * Claims of deliveries run under ``BEGIN IMMEDIATE`` too, after a lock-free
   look for due work, so idle dispatchers never take the write lock.
 """
@@ -47,6 +49,7 @@ from events.sql.rows import (
 )
 from events.sql.tournaments import SqlTournaments
 from events.sqlite.connection import SqliteConnections
+from events.sqlite.counts import SqliteCounts
 from events.store import (
     JSON,
     AppendResult,
@@ -96,9 +99,9 @@ def _event_rows(sealed: Sequence[SealedEvent], first_position: int) -> list[tupl
     return [(first_position + i, *event_params(e)) for i, e in enumerate(sealed)]
 
 
-class SqliteStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, Database):
-    """The event log, tournaments and delivery log on a SQLite file (see the
-    module docs)."""
+class SqliteStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, SqliteCounts, Database):
+    """The event log, tournaments and delivery log on a SQLite file, and the
+    counts the server's processes share (see the module docs)."""
 
     dialect = SQLITE
 
@@ -300,6 +303,11 @@ class SqliteStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex
         """Close every connection this store opened (in any thread), each once
         the statement running on it (if any) is over."""
         self._db.close()
+
+    @property
+    def open_connections(self) -> int:
+        """Connections open now: one per thread that used the store and still runs."""
+        return self._db.open_connections
 
     @property
     def closed(self) -> bool:

@@ -216,7 +216,7 @@ def stream_events(game_id: str) -> Response:
             raise ValidationError({"Last-Event-ID": [f"must be between 0 and {MAX_INT}"]})
     admission = rt.streams.admit(limits(current_app).client())  # same address rule as rate limits
     gen = rt.streams.stream(
-        game_id, caller.seat, after or 0, rt.settings.sse_max_seconds, rt.settings.sse_heartbeat_seconds
+        game_id, caller.seat, after or 0, rt.settings.sse_max_seconds, rt.settings.sse_heartbeat_seconds, admission
     )
     resp = Response(stream_with_context(gen), mimetype="text/event-stream")
     # Released when the server closes the answer, even one never iterated.

@@ -216,3 +216,65 @@ def test_two_workers_on_one_redis_share_the_count(tmp_path: Path) -> None:
     refused = create(two)
     assert refused.status_code == 429 and refused.headers["RateLimit-Remaining"] == "0"
     assert create(one).status_code == 429
+
+
+def test_apps_on_one_embedded_store_share_the_limits(tmp_path: Path) -> None:
+    # Two apps on one SQLite file, as two workers of `cablecar serve`: the creation limit is the server's.
+    one = client_at(app_with(tmp_path, create_rate_limit="3/day"))
+    two = client_at(app_with(tmp_path, create_rate_limit="3/day"))
+    statuses = [create(c).status_code for c in (one, two, one, two, one)]
+    assert statuses == [201, 201, 201, 429, 429]
+    assert game_count(one) == 3
+
+
+def test_apps_on_one_embedded_store_share_the_per_address_stream_places(tmp_path: Path) -> None:
+    one_app = app_with(tmp_path, sse_max_streams_per_address=1, stream_rate_limit="off")
+    two_app = app_with(tmp_path, sse_max_streams_per_address=1, stream_rate_limit="off")
+    game = create(client_at(one_app)).get_json()["id"]
+    held = client_at(one_app).get(f"/v1/games/{game}/events/stream", buffered=False)
+    assert held.status_code == 200
+    refused = client_at(two_app).get(f"/v1/games/{game}/events/stream")
+    assert refused.status_code == 503 and refused.get_json()["code"] == "streams_busy"
+    assert "on this server" in refused.get_json()["detail"]
+    assert client_at(two_app, "192.0.2.11").get(f"/v1/games/{game}/events/stream").status_code == 200
+    held.close()  # the place is given back
+    assert client_at(two_app).get(f"/v1/games/{game}/events/stream").status_code == 200
+
+
+def test_the_per_address_stream_cap_is_never_above_the_worker_cap(tmp_path: Path) -> None:
+    app = app_with(tmp_path, sse_max_streams=3, sse_max_streams_per_address=20)
+    streams = app.extensions["cablecar"].streams
+    assert streams.max_per_address == 3
+    streams.limit(2)  # a threaded worker: half its threads
+    assert (streams.max_streams, streams.max_per_address) == (2, 2)
+
+
+def test_two_workers_on_one_redis_share_the_per_address_stream_places(tmp_path: Path) -> None:
+    url = os.environ.get("CABLECAR_TEST_REDIS_URL")
+    if not url:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CABLECAR_TEST_REDIS_URL is not set: the test command must start Redis")
+        pytest.skip("CABLECAR_TEST_REDIS_URL not set (run scripts/test.sh)")
+    address = f"2001:db8:{secrets.randbelow(65536):x}:{secrets.randbelow(65536):x}::1"
+    common = {"sse_max_streams_per_address": 1, "stream_rate_limit": "off", "redis_url": url}
+    one_app = app_with(tmp_path / "one", **common)
+    two_app = app_with(tmp_path / "one", **common)  # one store, as two workers of one server
+    game = create(client_at(one_app, address)).get_json()["id"]
+    held = client_at(one_app, address).get(f"/v1/games/{game}/events/stream", buffered=False)
+    assert held.status_code == 200
+    refused = client_at(two_app, address).get(f"/v1/games/{game}/events/stream")
+    assert refused.status_code == 503 and "on this server" in refused.get_json()["detail"]
+    held.close()
+    assert client_at(two_app, address).get(f"/v1/games/{game}/events/stream").status_code == 200
+
+
+def test_a_dead_redis_lets_streams_count_per_worker(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    app = app_with(tmp_path, stream_rate_limit="off", sse_max_streams_per_address=1,
+                   redis_url=f"redis://127.0.0.1:{_closed_port()}/0")
+    game = create(client_at(app)).get_json()["id"]
+    with caplog.at_level(logging.WARNING, logger="service.sse"):
+        held = client_at(app).get(f"/v1/games/{game}/events/stream", buffered=False)
+        assert held.status_code == 200
+        assert client_at(app).get(f"/v1/games/{game}/events/stream").status_code == 503  # this worker's count
+        held.close()
+    assert any(r.name == "service.sse" and "counting per worker" in r.getMessage() for r in caplog.records)

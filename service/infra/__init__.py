@@ -1,0 +1,1 @@
+"""Infrastructure the service talks to besides the event store (Redis)."""
