@@ -17,8 +17,9 @@ primary was when it was called:
   at the call (``pg_last_wal_replay_lsn() >= pg_current_wal_insert_lsn()``):
   it waits up to ``max_wait`` seconds for that, else the primary answers;
 * after such a fall-back (or a standby that cannot be reached) the primary
-  answers every read for ``cooldown`` seconds before the standby is tried
-  again, so a lagging standby costs one wait per process, not one per read.
+  answers every read for ``cooldown`` seconds; then the standby is tried
+  again, without waiting, until it is found caught up: a lagging standby
+  costs one wait per process, not one per read.
 
 So a stream started on the primary and continued on the standby stays in
 order, and a reader that wrote something reads it back.  Writes, tokens,
@@ -121,6 +122,8 @@ class StandbyReader(EventReader):
         self._max_wait = max_wait
         self._cooldown = cooldown
         self._primary_until = 0.0
+        #: whether the standby was caught up when last asked (only then is it waited for)
+        self._healthy = True
         self._lock = threading.Lock()
         self.stats = StandbyStats()
 
@@ -178,10 +181,14 @@ class StandbyReader(EventReader):
         return read(self._primary)
 
     def _caught_up(self, target: int) -> bool:
-        """Whether the standby replays up to ``target`` within ``max_wait`` seconds."""
+        """Whether the standby replays up to ``target`` within ``max_wait``
+        seconds (at once, if it was behind when last asked)."""
         deadline = time.monotonic() + self._max_wait
         if self._standby.replayed() >= target:
+            self._healthy = True
             return True
+        if not self._healthy:
+            return False
         self._count("waited")
         while time.monotonic() < deadline:
             time.sleep(_POLL)
@@ -191,6 +198,7 @@ class StandbyReader(EventReader):
 
     def _fall_back(self) -> None:
         self._count("fell_back")
+        self._healthy = False
         self._primary_until = time.monotonic() + self._cooldown
 
     def _count(self, what: str) -> None:
