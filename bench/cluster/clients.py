@@ -39,6 +39,7 @@ class Outcome:
     label: str
     status: int
     code: str = ""
+    seconds: float = 0.0
 
 
 @dataclass
@@ -71,11 +72,11 @@ class Writer:
               headers: dict[str, str] | None = None) -> Answer | None:
         try:
             answer = self.conn.request(method, path, body, token, headers)
-        except TransportFailure:
-            self.outcomes.append(Outcome(time.monotonic(), label, 0, "no answer"))
+        except TransportFailure as e:
+            self.outcomes.append(Outcome(time.monotonic(), label, 0, "no answer", e.seconds))
             time.sleep(0.1)
             return None
-        self.outcomes.append(Outcome(time.monotonic(), label, answer.status, answer.code))
+        self.outcomes.append(Outcome(time.monotonic(), label, answer.status, answer.code, answer.seconds))
         if answer.status >= 500:
             time.sleep(min(answer.retry_after or 0.1, 1.0))
         return answer

@@ -44,6 +44,27 @@ def _status(o: Outcome) -> str:
     return "no answer (connection failed)" if o.status == 0 else f"{o.status} {o.code}".strip()
 
 
+def _ms(values: list[float], q: float) -> str:
+    if not values:
+        return "-"
+    ordered = sorted(values)
+    return f"{1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]:.0f}"
+
+
+def _latency_rows(outcomes: list[Outcome], faults: list[Fault]) -> list[str]:
+    """p50 / p99 per request kind: the whole run, and while the standby was paused."""
+    paused = next((f for f in faults if f.name == "standby paused"), None)
+    after = next((f.at for f in faults if paused is not None and f.at > paused.at), float("inf"))
+    rows = []
+    for label in sorted({o.label for o in outcomes}):
+        mine = [o for o in outcomes if o.label == label and 200 <= o.status < 300]
+        lag = [o.seconds for o in mine if paused is not None and paused.at <= o.at < after]
+        every = [o.seconds for o in mine]
+        rows.append(f"| {label} | {len(every)} | {_ms(every, 0.5)} / {_ms(every, 0.99)} | "
+                    f"{_ms(lag, 0.5)} / {_ms(lag, 0.99)} |")
+    return rows
+
+
 def render(r: Run, command: str) -> str:
     outcomes = sorted((o for w in r.writers_list for o in w.outcomes), key=lambda o: o.at)
     v = r.verdict
@@ -93,6 +114,12 @@ def render(r: Run, command: str) -> str:
         "",
         "Refusals (4xx, the rules or the API saying no; none is expected from these clients): "
         + (", ".join(f"{s}: {n}" for s, n in refusals.most_common()) or "none") + ".",
+        "",
+        "## Latency (ms, through the balancer, answers 2xx)",
+        "",
+        "| request | count | p50 / p99 | p50 / p99 while the standby was paused |",
+        "|---|---|---|---|",
+        *_latency_rows(outcomes, r.faults),
         "",
         "## Faults and recovery",
         "",
