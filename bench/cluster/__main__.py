@@ -49,6 +49,8 @@ def _args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--spectators", type=int, default=12, help="games followed as event streams")
     p.add_argument("--fault-gap", type=float, default=12.0, help="seconds between two faults")
     p.add_argument("--lag-seconds", type=float, default=8.0, help="how long the standby's replay stays paused")
+    p.add_argument("--no-failover", action="store_true",
+                   help="skip the last fault (the primary lost, the standby promoted, the app hosts repointed)")
     p.add_argument("--report", type=Path, default=REPORT)
     a = p.parse_args(argv)
     if a.app_hosts < 2:
@@ -99,6 +101,11 @@ def _run(a: argparse.Namespace, work: Path, net: Network) -> Run:
                    cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, timeout=120)
     standby = Postgres(db2, work, primary=primary)
     standby.start()
+    # Synchronous replication: a commit (an acknowledged action) is on the
+    # standby's disk before the client hears of it, so a failover loses none.
+    # Set once the standby runs (before, every commit would wait for it).
+    primary.sql("ALTER SYSTEM SET synchronous_standby_names = '*'")
+    primary.sql("SELECT pg_reload_conf()")
     redis = Redis(cache_host, work)
     redis.start()
     env = {
@@ -194,6 +201,31 @@ def _run(a: argparse.Namespace, work: Path, net: Network) -> Run:
     lb.reload(set())
     f.note = f"{drained.host.name} out of service for {time.monotonic() - f.at:.1f} s"
     wait(gap)
+    scans_after = _replica_scans(standby)
+
+    # 5. the primary is lost: promote the standby, point DATABASE_URL at it (docs/scaling.md)
+    truth = primary
+    if not a.no_failover:
+        f = Fault("primary lost, standby promoted",
+                  "db1 SIGKILLed and unplugged; pg_promote() on db2; app hosts restarted one by one on it",
+                  time.monotonic())
+        faults.append(f)
+        primary.kill()
+        standby.sql("SELECT pg_promote(wait => true, wait_seconds => 60)")
+        promoted = time.monotonic() - f.at
+        failover_env = {k: v for k, v in env.items() if k != "CABLECAR_READ_DATABASE_URL"}
+        failover_env["DATABASE_URL"] = standby.url
+        for app in apps:
+            lb.reload({app.host.name})
+            app.stop()
+            app.env = failover_env
+            app.start()
+            app.wait_ready()
+            lb.reload(set())
+        f.note = (f"db2 promoted {promoted:.1f} s after the loss; every app host on it after "
+                  f"{time.monotonic() - f.at:.1f} s (no standby left: reads on the new primary)")
+        truth = standby
+        wait(gap)
 
     stop.set()
     load_seconds = time.monotonic() - t0
@@ -202,12 +234,11 @@ def _run(a: argparse.Namespace, work: Path, net: Network) -> Run:
     give_up.set()
     for t in threads:
         t.join(timeout=10)
-    scans_after = _replica_scans(standby)
 
     # spectators: until each has its game's whole log (or a deadline)
     from events.postgres import PostgresStore
 
-    store = PostgresStore(primary.url, auto_migrate=False)
+    store = PostgresStore(truth.url, auto_migrate=False)
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -97,11 +97,18 @@ class Postgres:
     def sql(self, statement: str) -> list[tuple[object, ...]]:
         """Run one statement on this server's cablecar database."""
         with psycopg.connect(self.url, autocommit=True, connect_timeout=5) as conn:
-            return conn.execute(statement.encode()).fetchall()  # type: ignore[return-value]
+            cur = conn.execute(statement.encode())
+            return cur.fetchall() if cur.description else []  # type: ignore[return-value]
 
     def stop(self) -> None:
         if self.proc is not None:
             self.host.stop(self.proc, signal.SIGINT)  # fast shutdown
+
+    def kill(self) -> None:
+        """The server's host dies: every process SIGKILLed, its cable unplugged."""
+        if self.proc is not None:
+            self.host.stop(self.proc, signal.SIGKILL)
+        self.host.link(False)
 
 
 class Redis:

@@ -87,7 +87,7 @@ def render(r: Run, command: str) -> str:
         "|---|---|",
         f"| app hosts | {r.app_hosts} |",
         "| load balancer | nginx (Debian), passive health checks, next upstream for requests not yet sent |",
-        "| database | PostgreSQL primary + streaming hot standby (`pg_basebackup -R`) |",
+        "| database | PostgreSQL primary + streaming hot standby (`pg_basebackup -R`), synchronous replication |",
         "| cache | Redis (one server, no persistence) |",
         f"| writers / spectators (event streams) | {r.writers} / {v.streams} |",
         f"| load time / setup time | {r.load_seconds:.0f} s / {r.setup_seconds:.0f} s |",
