@@ -195,11 +195,14 @@ def _run(a: argparse.Namespace, work: Path, net: Network) -> Run:
     faults.append(f)
     lb.reload({drained.host.name})
     wait(1.0)
+    stopping = time.monotonic()
     drained.stop()
+    stopped = time.monotonic()
     drained.start()
     drained.wait_ready()
     lb.reload(set())
-    f.note = f"{drained.host.name} out of service for {time.monotonic() - f.at:.1f} s"
+    f.note = (f"{drained.host.name} out of service for {time.monotonic() - f.at:.1f} s (graceful stop "
+              f"{stopped - stopping:.1f} s, boot {time.monotonic() - stopped:.1f} s)")
     wait(gap)
     scans_after = _replica_scans(standby)
 
@@ -255,8 +258,9 @@ def _run(a: argparse.Namespace, work: Path, net: Network) -> Run:
     finally:
         store.close()
 
+    lb_errors = lb.errors()
     return Run(
-        app_hosts=len(apps), writers=a.writers, setup_seconds=setup_seconds, load_seconds=load_seconds,
+        lb_errors=lb_errors, app_hosts=len(apps), writers=a.writers, setup_seconds=setup_seconds, load_seconds=load_seconds,
         replica_reads=scans_after - scans_before, writers_list=writers, faults=faults, verdict=verdict,
         t0=t0,
     )

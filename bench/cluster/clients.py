@@ -162,7 +162,7 @@ class Spectator:
         while not self.stop.is_set() and not self.ended:
             try:
                 self._follow()
-            except (OSError, http.client.HTTPException) as e:
+            except (OSError, http.client.HTTPException, ValueError) as e:
                 self.errors.append(type(e).__name__)
                 time.sleep(0.2)
 
@@ -182,9 +182,9 @@ class Spectator:
                 return
             event, data = None, None
             while not self.stop.is_set():
-                line = resp.fp.readline()  # heartbeats come far more often than the timeout
-                if not line:
-                    return  # the server ended the stream: reconnect
+                line = resp.readline()  # chunked decoding; heartbeats come far more often than the timeout
+                if not line.endswith(b"\n"):
+                    return  # the stream ended (perhaps mid-message: a host died): reconnect
                 text = line.decode().rstrip("\n")
                 if text.startswith("event:"):
                     event = text[6:].strip()

@@ -214,10 +214,18 @@ class Balancer:
         if self.proc is not None:
             self.host.stop(self.proc, signal.SIGQUIT)
 
+    def errors(self) -> list[str]:
+        """nginx's error log, without timestamps and request details."""
+        log = self.dir / "logs" / "error.log"
+        kinds = []
+        for line in log.read_text(errors="replace").splitlines() if log.exists() else []:
+            text = line.split("] ", 1)[-1]
+            text = text.split(": ", 1)[-1] if text[:1].isdigit() or text.startswith("*") else text
+            kinds.append(text.split(", client:", 1)[0].split(" while ", 1)[0].strip())
+        return kinds
 
-#: As docker/nginx.conf, plus what a failing upstream needs: short connect
-#: timeouts, and trying the next host for requests not yet sent to one (nginx
-#: never resends a POST that reached a host: clients retry with their key).
+
+#: As docker/nginx.conf (the same proxy settings), with the app hosts' addresses.
 NGINX_CONF = """
 user root;
 worker_processes 1;
@@ -234,19 +242,24 @@ http {{
     upstream cablecar {{
 {servers}
         keepalive 32;
+        keepalive_timeout 4s;
     }}
     server {{
         listen {listen};
         client_max_body_size 64k;
+        proxy_http_version 1.1;
+        proxy_set_header Connection "";
+        proxy_set_header Host $host;
+        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+        proxy_connect_timeout 1s;
+        proxy_next_upstream error timeout http_502 http_503;
+        proxy_next_upstream_tries 3;
         location / {{
             proxy_pass http://cablecar;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_set_header Host $host;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_connect_timeout 1s;
-            proxy_next_upstream error timeout http_502 http_503;
-            proxy_next_upstream_tries 3;
+            proxy_read_timeout 15s;
+        }}
+        location ~ ^/v1/games/[^/]+/events/stream$ {{
+            proxy_pass http://cablecar;
             proxy_read_timeout 360s;
         }}
     }}

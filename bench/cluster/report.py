@@ -31,6 +31,7 @@ class Run:
     faults: list[Fault]
     verdict: Verdict
     t0: float
+    lb_errors: list[str] = field(default_factory=list)
     total_seconds: float = 0.0
     extra: dict[str, str] = field(default_factory=dict)
 
@@ -140,6 +141,10 @@ def render(r: Run, command: str) -> str:
         f"Errors before the first fault: {len(before)}. Whole run: {r.total_seconds:.0f} s.",
         "",
     ]
+    if r.lb_errors:
+        lines += ["## What the load balancer logged", "", "| nginx error log line | count |", "|---|---|"]
+        lines += [f"| {text} | {n} |" for text, n in Counter(r.lb_errors).most_common(12)]
+        lines.append("")
     if errors:
         lines += ["## Every client-visible error", "", "| at (s) | request | status |", "|---|---|---|"]
         lines += [f"| {o.at - r.t0:.2f} | {o.label} | {_status(o)} |" for o in errors[:40]]
