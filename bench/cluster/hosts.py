@@ -5,6 +5,7 @@ hosts and an nginx load balancer, all stock Debian binaries started here."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -219,9 +220,9 @@ class Balancer:
         log = self.dir / "logs" / "error.log"
         kinds = []
         for line in log.read_text(errors="replace").splitlines() if log.exists() else []:
-            text = line.split("] ", 1)[-1]
-            text = text.split(": ", 1)[-1] if text[:1].isdigit() or text.startswith("*") else text
-            kinds.append(text.split(", client:", 1)[0].split(" while ", 1)[0].strip())
+            text = line.split("] ", 1)[-1]  # after the time and level
+            text = re.sub(r"^\d+#\d+: (\*\d+ )?", "", text)  # process and connection numbers
+            kinds.append(text.split(", client:", 1)[0].strip())
         return kinds
 
 
