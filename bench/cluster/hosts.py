@@ -253,7 +253,7 @@ http {{
         proxy_set_header Host $host;
         proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
         proxy_connect_timeout 1s;
-        proxy_next_upstream error timeout http_502 http_503;
+        proxy_next_upstream error timeout;
         proxy_next_upstream_tries 3;
         location / {{
             proxy_pass http://cablecar;

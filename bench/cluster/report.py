@@ -87,7 +87,7 @@ def render(r: Run, command: str) -> str:
         "| what | value |",
         "|---|---|",
         f"| app hosts | {r.app_hosts} |",
-        "| load balancer | nginx (Debian), passive health checks, next upstream for requests not yet sent |",
+        "| load balancer | nginx (Debian) as in docker/nginx.conf: passive health checks, next upstream on connection errors and timeouts |",
         "| database | PostgreSQL primary + streaming hot standby (`pg_basebackup -R`), synchronous replication |",
         "| cache | Redis (one server, no persistence) |",
         f"| writers / spectators (event streams) | {r.writers} / {v.streams} |",
