@@ -23,7 +23,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -79,7 +79,7 @@ def hot_standby(primary_url: str, bindir: Path, as_postgres: list[str]) -> Itera
     """Start a streaming hot standby of ``primary_url``'s server; yield the
     URL of the same database on it; stop and delete it afterwards."""
     parts = urlsplit(primary_url)
-    port = _free_port()
+    port = free_port()
     folder = Path(tempfile.mkdtemp(prefix="cc-standby-"))
     folder.chmod(0o755)
     data = folder / "data"

@@ -14,7 +14,7 @@ import pytest
 from events.postgres import PostgresStore
 from events.postgres.standby import StandbyReader
 from events.store import NewEvent
-from tests.contract.standby import _free_port
+from tests.contract.standby import free_port
 
 pytestmark = pytest.mark.postgres
 
@@ -138,7 +138,7 @@ def test_a_standby_that_cannot_be_reached_leaves_the_reads_to_the_primary(
 ) -> None:
     gid = new_id()
     primary.create_game(gid, "test-game", {}, [ev(0), ev(1)], "playing")
-    nowhere = postgres_url.replace(postgres_url.split("@")[-1].split("/")[0], f"127.0.0.1:{_free_port()}")
+    nowhere = postgres_url.replace(postgres_url.split("@")[-1].split("/")[0], f"127.0.0.1:{free_port()}")
     reader = StandbyReader(nowhere, primary, primary.wal_position, timeout=1.0)
     try:
         assert [e.seq for e in reader.load(gid)] == [1, 2]
