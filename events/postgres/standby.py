@@ -67,7 +67,8 @@ _POLL = 0.005
 
 @dataclass
 class StandbyStats:
-    """What the reads of one process did (for logs and the cluster harness)."""
+    """What the reads of one process did (the tests read it; the cluster run counts the
+    standby's own statistics instead, since workers are separate processes)."""
 
     served: int = 0
     waited: int = 0
