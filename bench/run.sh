@@ -10,6 +10,8 @@
 #                                                      # writes bench/results/BOTS.md (bench/bots.py)
 #   bash bench/run.sh --only soak                      # the durability soak (workers stopped while
 #                                                      # writers write): writes bench/results/SOAK.md
+#   bash bench/run.sh --only cluster [--app-hosts N]   # several hosts as network namespaces (root), faults
+#                                                      # across them: bench/results/CLUSTER.md (bench/cluster/)
 #
 # Writes bench/results/REPORT.md.  Benchmarks never fail CI: the exit code is
 # non-zero only if the harness itself could not run.
@@ -31,6 +33,12 @@ if [ "${1:-}" = "--only" ] && [ "${2:-}" = "bots" ]; then
     exec env PYTHONPATH="$ROOT" "$PYTHON" -m bench.bots "$@"
 fi
 export CABLECAR_BENCH_COMMAND="bash bench/run.sh${*:+ $*}"
+# The cluster builds its own hosts and stack; bounded as a whole (it cleans up on SIGTERM).
+if [ "${1:-}" = "--only" ] && [ "${2:-}" = "cluster" ]; then
+    shift 2
+    cd "$ROOT"
+    exec timeout -k 30 900 env PYTHONPATH="$ROOT" "$PYTHON" -m bench.cluster "$@"
+fi
 if [ -n "${CABLECAR_BENCH_FROM:-}" ]; then
     CABLECAR_BENCH_COMMAND="CABLECAR_BENCH_FROM=${CABLECAR_BENCH_FROM} ${CABLECAR_BENCH_COMMAND}"
 fi

@@ -14,12 +14,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from events.database import Database
-from events.store import EventStore
+from events.store import EventReader, EventStore
 
 DEFAULT_SQLITE_NAME = "cablecar.sqlite3"
 
 
-def open_store(url: str | None, data_dir: str | Path | None = None, *, pool_size: int = 10) -> Database:
+def open_store(
+    url: str | None, data_dir: str | Path | None = None, *, pool_size: int = 10, read_url: str | None = None
+) -> Database:
     """Open the event store named by ``url``.
 
     * ``postgresql://...`` or ``postgres://...``: PostgreSQL (schema migrated
@@ -29,14 +31,22 @@ def open_store(url: str | None, data_dir: str | Path | None = None, *, pool_size
       (the folder is the caller's to choose: no default here, since one
       relative to the current directory would silently split a store).
 
+    ``read_url`` (PostgreSQL only) names a hot standby of ``url`` that
+    serves the database's :attr:`~events.database.Database.reader` (with a
+    pool of its own, of the same size).
+
     Raises ``ValueError`` for any other scheme and StoreUnavailable if a
     SQLite file cannot be opened."""
-    if url and url.startswith(("postgresql://", "postgres://")):
+    postgres = ("postgresql://", "postgres://")
+    if read_url and not (url and url.startswith(postgres) and read_url.startswith(postgres)):
+        raise ValueError("a read replica (CABLECAR_READ_DATABASE_URL) needs PostgreSQL: set DATABASE_URL "
+                         "to the primary and the read URL to a standby of it, both postgresql://...")
+    if url and url.startswith(postgres):
         from events.postgres import PostgresStore
 
         if pool_size < 1:
             raise ValueError(f"a connection pool holds at least one connection, not {pool_size}")
-        return PostgresStore(url, max_size=pool_size)
+        return PostgresStore(url, max_size=pool_size, read_url=read_url or None)
     if url and url.startswith("sqlite:///"):
         path = Path(url[len("sqlite:///") :])
     elif not url:
@@ -51,4 +61,4 @@ def open_store(url: str | None, data_dir: str | Path | None = None, *, pool_size
     return SqliteStore(path)
 
 
-__all__ = ["DEFAULT_SQLITE_NAME", "Database", "EventStore", "open_store"]
+__all__ = ["DEFAULT_SQLITE_NAME", "Database", "EventReader", "EventStore", "open_store"]

@@ -13,10 +13,16 @@ from abc import ABC
 
 from events.deadlines import DeadlineIndex
 from events.deliveries import DeliveryLog
-from events.store import EventStore
+from events.store import EventReader, EventStore
 from events.tournaments import TournamentStore
 
 
 class Database(EventStore, TournamentStore, DeliveryLog, DeadlineIndex, ABC):
     """An :class:`EventStore`, :class:`TournamentStore`, :class:`DeliveryLog`
     and :class:`DeadlineIndex` over one database."""
+
+    @property
+    def reader(self) -> EventReader:
+        """Where the reads a standby may serve go (:class:`EventReader`): this
+        database itself, unless a read replica was configured for it."""
+        return self

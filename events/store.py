@@ -203,8 +203,46 @@ class GamePage:
     next_cursor: str | None
 
 
-class EventStore(ABC):
-    """Append-only, hash-chained event storage for games."""
+class EventReader(ABC):
+    """The reads a hot standby may serve (``CABLECAR_READ_DATABASE_URL``):
+    event pages, the global log, listings and chain checks.  Whoever answers
+    them answers as of a moment no earlier than the call: an implementation
+    on a replica waits for it to replay what the primary had committed (or
+    asks the primary), so a reader never sees fewer events than it would
+    have on the primary and never goes backwards."""
+
+    @abstractmethod
+    def load(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        """Events of a game with ``seq > after``, ascending, at most ``limit``;
+        GameNotFound for an unknown game."""
+
+    @abstractmethod
+    def list_games(
+        self,
+        status: str | None = None,
+        game_type: str | None = None,
+        batch: str | None = None,
+        limit: int = 50,
+        cursor: str | None = None,
+    ) -> GamePage:
+        """Games newest first, filtered; ``batch`` matches ``metadata['batch']``.
+
+        ``cursor`` is the ``next_cursor`` of the previous page (opaque);
+        InvalidCursor for anything else."""
+
+    @abstractmethod
+    def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
+        """The global log: events of every game with ``position > after_position``,
+        ascending by position (see the ordering guarantee above)."""
+
+    @abstractmethod
+    def verify_chain(self, game_id: str) -> ChainReport:
+        """Recompute every hash of the game's chain and report tampering."""
+
+
+class EventStore(EventReader):
+    """Append-only, hash-chained event storage for games (its reads are
+    :class:`EventReader`'s)."""
 
     @abstractmethod
     def create_game(
@@ -247,11 +285,6 @@ class EventStore(ABC):
         (also for an unknown game)."""
 
     @abstractmethod
-    def load(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
-        """Events of a game with ``seq > after``, ascending, at most ``limit``;
-        GameNotFound for an unknown game."""
-
-    @abstractmethod
     def version(self, game_id: str) -> int:
         """The seq of the game's last event (0 if none); GameNotFound if unknown."""
 
@@ -265,33 +298,10 @@ class EventStore(ABC):
         ``expected`` (as JSON); True if it was set.  GameNotFound if unknown."""
 
     @abstractmethod
-    def list_games(
-        self,
-        status: str | None = None,
-        game_type: str | None = None,
-        batch: str | None = None,
-        limit: int = 50,
-        cursor: str | None = None,
-    ) -> GamePage:
-        """Games newest first, filtered; ``batch`` matches ``metadata['batch']``.
-
-        ``cursor`` is the ``next_cursor`` of the previous page (opaque);
-        InvalidCursor for anything else."""
-
-    @abstractmethod
-    def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
-        """The global log: events of every game with ``position > after_position``,
-        ascending by position (see the ordering guarantee above)."""
-
-    @abstractmethod
     def wait_for_events(self, game_id: str, after_seq: int, timeout: float) -> bool:
         """Block up to ``timeout`` seconds until the game has an event with
         ``seq > after_seq``; True if it has.  Wake-ups come from the database
         (LISTEN/NOTIFY or polling), never from process memory alone."""
-
-    @abstractmethod
-    def verify_chain(self, game_id: str) -> ChainReport:
-        """Recompute every hash of the game's chain and report tampering."""
 
     @abstractmethod
     def ping(self) -> None:

@@ -65,14 +65,19 @@ def create_app(
     their store stamps events with)."""
     settings = settings or Settings.from_env()
     require_secret_key(settings)
-    store = store or events.open_store(settings.database_url, settings.data_path(), pool_size=settings.db_pool_size)
+    store = store or events.open_store(
+        settings.database_url,
+        settings.data_path(),
+        pool_size=settings.db_pool_size,
+        read_url=settings.read_database_url,
+    )
     cache = cache or open_cache(settings)
     # No default /static/ route: the web page's files are served by routes/web.py, with its headers.
     app = _App(__name__, static_folder=None)
     app.json = OrjsonProvider(app)
     app.config["PROBLEM_BASE"] = settings.problem_base
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
-    queries = GameQueries(store, cache)
+    queries = GameQueries(store, cache, reader=store.reader)
     commands = GameCommands(queries, store)
     timekeeper = Timekeeper(queries, store, clock)
     queries.timekeeper, timekeeper.commands = timekeeper, commands

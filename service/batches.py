@@ -267,7 +267,7 @@ class BatchService:
         records: list[GameRecord] = []
         cursor: str | None = None
         while True:
-            page = self.store.list_games(batch=batch_id, limit=200, cursor=cursor)
+            page = self.queries.reader.list_games(batch=batch_id, limit=200, cursor=cursor)
             records.extend(page.games)
             cursor = page.next_cursor
             if cursor is None:

@@ -80,6 +80,13 @@ class Settings:
         "`postgresql://user:pass@host:5432/db` selects PostgreSQL; "
         "unset: the SQLite file `$CABLECAR_DATA_DIR/cablecar.sqlite3`",
     )
+    read_database_url: str | None = _declare(
+        "CABLECAR_READ_DATABASE_URL", None,
+        "with PostgreSQL: a hot standby of `DATABASE_URL` (streaming replication) that serves event pages, "
+        "stream catch-up, exports, audits and listings, never staler than the primary (a lagging standby "
+        "is waited for up to 1 s, then the primary answers); its pool is as large as the primary's; unset: "
+        "every read goes to `DATABASE_URL`",
+    )
     redis_url: str | None = _declare(
         "REDIS_URL", None,
         "`redis://:password@host:6379/0` selects Redis (shared by every worker and host; `rediss://` for TLS); "

@@ -111,7 +111,15 @@ def _close_streams_on_stop(worker: Any, streams: Any) -> None:
     ):
         def stop(signum: int, frame: Any, handler: Any = handler) -> None:
             # Outside the signal handler: closing takes locks the interrupted code may hold.
-            threading.Thread(target=streams.close_all, daemon=True).start()
+            # Under gevent the handler runs in the event loop, where starting a thread (a
+            # greenlet that is waited for) raises BlockingSwitchOutError and kills the worker
+            # with its requests in flight (the cluster run's drained hosts): spawn instead.
+            if worker.cfg.worker_class_str == "gevent":
+                import gevent
+
+                gevent.spawn(streams.close_all)
+            else:
+                threading.Thread(target=streams.close_all, daemon=True).start()
             handler(signum, frame)
 
         signal.signal(sig, stop)

@@ -16,7 +16,7 @@ from domain.core import JSON, Action, GameDefinition
 from domain.registry import game_definition
 from events.codec import decode
 from events.envelope import GENESIS_HASH, recompute_hash
-from events.store import DamagedEvent, EventStore, GameRecord, StoredEvent
+from events.store import DamagedEvent, EventReader, EventStore, GameRecord, StoredEvent
 from events.timestamps import epoch_seconds
 from service.cache import StateCache
 from service.errors import BrokenGame, GameDamaged, InvalidRequest, NotFound
@@ -75,8 +75,15 @@ def advanced(definition: GameDefinition[Any], snapshot: Snapshot | None, state: 
 class GameQueries:
     """The read side of the game server."""
 
-    def __init__(self, store: EventStore, cache: StateCache, recent_records: int = 1024) -> None:
+    def __init__(
+        self, store: EventStore, cache: StateCache, recent_records: int = 1024, reader: EventReader | None = None
+    ) -> None:
         self.store = store
+        #: where event pages, exports, audits and listings are read: a hot
+        #: standby if one is configured (never staler than the primary, see
+        #: :mod:`events.postgres.standby`); the game rows and the states
+        #: actions are checked against come from ``store`` (the primary)
+        self.reader: EventReader = store if reader is None else reader
         self.cache = cache
         #: appends the timeouts due in a game a read finds (set by the runtime; None: reads never write)
         self.timekeeper: Timekeeper | None = None
@@ -162,12 +169,14 @@ class GameQueries:
             return loaded
         return self.timekeeper.settle(loaded)
 
-    def stored_events(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
-        """Events ``after+1``, ``after+2``, ... from the store, each checked:
-        readable, numbered in order, hashing to its own hash and linked to
-        the one before (GameDamaged naming the first that is not)."""
+    def stored_events(
+        self, game_id: str, after: int = 0, limit: int | None = None, reader: EventReader | None = None
+    ) -> list[StoredEvent]:
+        """Events ``after+1``, ``after+2``, ... from ``reader`` (default: the
+        store), each checked: readable, numbered in order, hashing to its own
+        hash and linked to the one before (GameDamaged naming the first that is not)."""
         try:
-            events = self.store.load(game_id, after, limit)
+            events = (reader or self.store).load(game_id, after, limit)
         except DamagedEvent as e:
             raise GameDamaged(game_id, e.seq) from e
         prev_hash = GENESIS_HASH if after == 0 else None
@@ -204,8 +213,8 @@ class GameQueries:
         return found
 
     def events(self, loaded: Loaded, seat: int | None, after: int = 0, limit: int | None = None) -> list[dict[str, JSON]]:
-        """A page of the event log as ``seat`` may see it."""
-        stored = self.stored_events(loaded.record.game_id, after, limit)
+        """A page of the event log as ``seat`` may see it (read from :attr:`reader`)."""
+        stored = self.stored_events(loaded.record.game_id, after, limit, self.reader)
         rendered = []
         for event in stored:
             try:

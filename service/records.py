@@ -80,7 +80,7 @@ def export_game(queries: GameQueries, game_id: str) -> tuple[dict[str, Any], lis
     loaded = queries.load(game_id)
     if not loaded.finished:
         raise GameNotFinished("the export (with the seed) is available once the game is finished")
-    events = [envelope_json(e) for e in queries.store.load(game_id)]
+    events = [envelope_json(e) for e in queries.reader.load(game_id)]
     header = export_header(loaded)
     header["chain"] = {"length": len(events), "head": events[-1]["hash"] if events else None}
     return header, events
@@ -100,14 +100,14 @@ def audit_game(queries: GameQueries, game_id: str) -> dict[str, Any]:
     header = export_header(loaded)
     header["game"]["status"] = loaded.record.status
     header["game"]["version"] = loaded.record.version
-    events = [envelope_json(e) for e in queries.store.load(game_id)]
+    events = [envelope_json(e) for e in queries.reader.load(game_id)]
     verdict = verify_record(header, events, require_revealed_seed=False)
     return {"version": loaded.version, **verdict.to_json()}
 
 
 def _audit_damaged(queries: GameQueries, record: GameRecord) -> dict[str, Any]:
     try:
-        events = [envelope_json(e) for e in queries.store.load(record.game_id)]
+        events = [envelope_json(e) for e in queries.reader.load(record.game_id)]
     except DamagedEvent as e:
         unreadable = Check("chain", False, f"seq {e.seq}: the stored event cannot be read ({e.reason})")
         return {"version": record.version, **Verdict(record.game_id, (unreadable,)).to_json()}

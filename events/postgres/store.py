@@ -67,6 +67,7 @@ from events.deliveries import ClaimedDelivery
 from events.envelope import PendingEvent, canonical_json, number
 from events.postgres.connection import PostgresConnections
 from events.postgres.listener import VersionListener
+from events.postgres.standby import PRIMARY_POSITION, StandbyReader
 from events.sql.catalogue import SqlCatalogue
 from events.sql.deadlines import SqlDeadlineIndex
 from events.sql.deliveries import SqlDeliveryLog
@@ -85,6 +86,7 @@ from events.sql.tournaments import SqlTournaments
 from events.store import (
     JSON,
     AppendResult,
+    EventReader,
     GameNotFound,
     GuardFailed,
     MetadataGuard,
@@ -173,18 +175,36 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         auto_migrate: bool = True,
         fallback_poll: float = 2.0,
         clock: Clock = system_clock,
+        read_url: str | None = None,
     ) -> None:
         """Create the pool for ``url`` without waiting for the database.
 
         ``timeout`` bounds every wait for a connection (and each connection
         attempt); ``fallback_poll`` is how often ``wait_for_events``
-        re-checks the database even without a notification."""
+        re-checks the database even without a notification.  ``read_url``
+        names a hot standby of it: :attr:`reader` then reads from there, on a
+        pool of its own (:mod:`events.postgres.standby`)."""
         self._db = PostgresConnections(
             url, min_size=min_size, max_size=max_size, timeout=timeout, auto_migrate=auto_migrate
+        )
+        self._standby = (
+            None
+            if read_url is None
+            else StandbyReader(read_url, self, self.wal_position, max_size=max_size, timeout=timeout)
         )
         self._clock = clock
         self._fallback_poll = fallback_poll
         self._listener = VersionListener(url, connect_timeout=timeout)
+
+    @property
+    def reader(self) -> EventReader:
+        """The standby's reads if one was configured, else this store."""
+        return self if self._standby is None else self._standby
+
+    def wal_position(self) -> int:
+        """This database's WAL insert position (bytes): a standby that has
+        replayed this far holds every commit made visible before the call."""
+        return int(self._rows(PRIMARY_POSITION)[0][0])
 
     # -- the hooks of the shared SQL -------------------------------------------
 
@@ -374,6 +394,8 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
     def close(self) -> None:
         """Stop the listener thread and close every pooled connection."""
         self._listener.close()
+        if self._standby is not None:
+            self._standby.close()
         self._db.close()
 
     @property

@@ -1,22 +1,21 @@
-"""The event-log reads and the game catalogue, the same SQL on both backends."""
+"""The game catalogue and the event log, the same SQL on both backends (the
+reads are :mod:`events.sql.reads`, on the store's own connections here)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
-from events.cursor import decode_cursor, encode_cursor
-from events.envelope import verify_events
 from events.sql.database import Cursor, SqlDatabase
 from events.sql.dialect import Dialect
-from events.sql.rows import EVENT_COLUMNS, GAME_COLUMNS, check_page, events_from_rows, game_from_row
+from events.sql.reads import SqlReads
+from events.sql.rows import EVENT_COLUMNS, GAME_COLUMNS, events_from_rows, game_from_row
 from events.store import (
     JSON,
     AppendResult,
-    ChainReport,
     EventStore,
     GameNotFound,
-    GamePage,
     GameRecord,
     NewEvent,
     StoredEvent,
@@ -38,9 +37,15 @@ def replay(cur: Cursor, dialect: Dialect, game_id: str, idempotency_key: str) ->
     return AppendResult(tuple(events_from_rows(rows, dialect)), replayed=True, request_hash=rows[0][-1])
 
 
-class SqlCatalogue(SqlDatabase, EventStore):
+class SqlCatalogue(SqlReads, SqlDatabase, EventStore):
     """:class:`EventStore` on a :class:`SqlDatabase`, but for the appends
     and metadata writes each backend does its own way."""
+
+    def _read_rows(self, sql: str, params: Any = ()) -> list[Any]:
+        return self._rows(sql, params)
+
+    def _read_snapshot(self) -> AbstractContextManager[Cursor]:
+        return self._snapshot()
 
     def create_game(
         self,
@@ -61,19 +66,6 @@ class SqlCatalogue(SqlDatabase, EventStore):
         with self._snapshot() as cur:
             return replay(cur, self.dialect, game_id, idempotency_key)
 
-    def load(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
-        """Events of a game with ``seq > after``, ascending, at most ``limit``
-        (GameNotFound for an unknown game)."""
-        check_page(limit)
-        d = self.dialect
-        rows = self._rows(
-            d.sql(f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?"),
-            (game_id, after, d.unlimited if limit is None else limit),
-        )
-        if not rows:
-            self.version(game_id)  # raises GameNotFound for an unknown game
-        return events_from_rows(rows, d)
-
     def version(self, game_id: str) -> int:
         """The seq of the game's last event (0 if none); GameNotFound if unknown."""
         rows = self._rows(self.dialect.sql("SELECT version FROM games WHERE game_id = ?"), (game_id,))
@@ -87,64 +79,6 @@ class SqlCatalogue(SqlDatabase, EventStore):
         if not rows:
             raise GameNotFound(game_id)
         return game_from_row(rows[0], self.dialect)
-
-    def list_games(
-        self,
-        status: str | None = None,
-        game_type: str | None = None,
-        batch: str | None = None,
-        limit: int = 50,
-        cursor: str | None = None,
-    ) -> GamePage:
-        """Games newest first, filtered; ``batch`` matches ``metadata['batch']``.
-
-        Raises InvalidCursor for a cursor this store did not hand out."""
-        check_page(limit)
-        d = self.dialect
-        where: list[str] = []
-        params: list[Any] = []
-        for column, value in (("status", status), ("game_type", game_type), (d.batch_of_game, batch)):
-            if value is not None:
-                where.append(f"{column} = ?")
-                params.append(value)
-        if cursor is not None:
-            where.append("game_no < ?")
-            params.append(decode_cursor(cursor))
-        clause = f"WHERE {' AND '.join(where)}" if where else ""
-        rows = self._rows(
-            d.sql(f"SELECT {GAME_COLUMNS}, game_no FROM games {clause} ORDER BY game_no DESC LIMIT ?"),
-            (*params, limit + 1),
-        )
-        page = rows[:limit]
-        next_cursor = encode_cursor(page[-1][7]) if len(rows) > limit else None
-        return GamePage(tuple(game_from_row(row, d) for row in page), next_cursor)
-
-    def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
-        """The global log: every game's events with ``position > after_position``
-        (never out of order: see each backend's position assignment)."""
-        check_page(limit)
-        d = self.dialect
-        rows = self._rows(
-            d.sql(
-                f"SELECT {EVENT_COLUMNS} FROM events WHERE position > ? AND {d.readable_position}"
-                " ORDER BY position LIMIT ?"
-            ),
-            (after_position, limit),
-        )
-        return events_from_rows(rows, d)
-
-    def verify_chain(self, game_id: str) -> ChainReport:
-        """Recompute the game's chain from one consistent snapshot and report
-        edited, removed, reordered or injected events."""
-        d = self.dialect
-        with self._snapshot() as cur:
-            row = cur.execute(d.sql("SELECT version FROM games WHERE game_id = ?"), (game_id,)).fetchone()
-            if row is None:
-                raise GameNotFound(game_id)
-            rows = cur.execute(
-                d.sql(f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? ORDER BY seq"), (game_id,)
-            ).fetchall()
-        return verify_events(game_id, events_from_rows(rows, d), expected_count=int(row[0]))
 
     def ping(self) -> None:
         """Raise StoreUnavailable if the database cannot be reached."""

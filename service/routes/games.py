@@ -95,7 +95,7 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
 def list_games() -> dict[str, Any]:
     """List games, newest first."""
     q = _LIST_GAMES_QUERY.load(request.args.to_dict())
-    page = runtime().store.list_games(q["status"], q["type"], q["batch"], q["limit"], q["cursor"])
+    page = runtime().queries.reader.list_games(q["status"], q["type"], q["batch"], q["limit"], q["cursor"])
     return _GAMES_PAGE.dump({"games": [game_summary(g) for g in page.games], "next_cursor": page.next_cursor})
 
 

@@ -6,6 +6,13 @@ and ``postgres`` (a database created for this test session on the server
 named by ``CABLECAR_TEST_DATABASE_URL``, fresh game ids per test).  The
 postgres runs are skipped when that variable is unset, unless ``CI=true``,
 where its absence is an error.
+
+Tests of the reads a standby may serve take the ``reader`` fixture (the
+store's :attr:`~events.database.Database.reader`) and run on a third
+backend too, ``standby``: the same PostgreSQL database written through the
+primary and read through a hot standby of the test server, fed by streaming
+replication (``tests/contract/standby.py``; skipped when its tools are
+missing).
 """
 
 from __future__ import annotations
@@ -25,10 +32,12 @@ from events.database import Database
 from events.deliveries import AttemptOutcome, NewDelivery
 from events.postgres import PostgresStore
 from events.sqlite import SqliteStore
-from events.store import NewEvent
+from events.store import EventReader, NewEvent
 from events.tournaments import OrganiserRecord, WebhookRecord
 
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+#: The backends of the tests that take ``reader``.
+READ_BACKENDS = [*BACKENDS, pytest.param("standby", marks=pytest.mark.postgres)]
 
 
 def postgres_admin_url() -> str:
@@ -92,10 +101,11 @@ class Backend:
     runs raw SQL against it the way an operator (or attacker) with direct
     database access would."""
 
-    def __init__(self, name: str, url: str, path: Path | None = None) -> None:
+    def __init__(self, name: str, url: str, path: Path | None = None, read_url: str | None = None) -> None:
         self.name = name
         self.url = url
         self.path = path
+        self.read_url = read_url
         self._stores: list[Database] = []
 
     def open(self, **options: Any) -> Database:
@@ -105,7 +115,7 @@ class Backend:
             assert self.path is not None
             store = SqliteStore(self.path, **options)
         else:
-            store = PostgresStore(self.url, **options)
+            store = PostgresStore(self.url, read_url=self.read_url, **options)
         self._stores.append(store)
         return store
 
@@ -156,12 +166,37 @@ class Backend:
             store.close()
 
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(scope="session")
+def standby_url(postgres_url: str) -> Iterator[str]:
+    """The session's database on a hot standby of the test server (skipped
+    when the tools to make one are missing, unless ``CI=true``)."""
+    from tests.contract.standby import hot_standby, standby_tools
+
+    tools = standby_tools(postgres_url)
+    if isinstance(tools, str):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"no hot standby can be made for the standby contract tests: {tools}", pytrace=False)
+        pytest.skip(f"no hot standby: {tools}")
+    with hot_standby(postgres_url, *tools) as url:
+        yield url
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Every test runs on each backend; tests of the standby's reads (those
+    taking ``reader``) on the standby too."""
+    if "backend" in metafunc.fixturenames:
+        metafunc.parametrize("backend", READ_BACKENDS if "reader" in metafunc.fixturenames else BACKENDS,
+                             indirect=True)
+
+
+@pytest.fixture
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
     """The backend under test (see the module docs)."""
     if request.param == "sqlite":
         path = tmp_path / "events.sqlite3"
         b = Backend("sqlite", f"sqlite:///{path}", path)
+    elif request.param == "standby":
+        b = Backend("standby", request.getfixturevalue("postgres_url"), read_url=request.getfixturevalue("standby_url"))
     else:
         b = Backend("postgres", request.getfixturevalue("postgres_url"))
     yield b
@@ -172,6 +207,13 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]
 def store(backend: Backend) -> Database:
     """A store instance on the backend under test."""
     return backend.open()
+
+
+@pytest.fixture
+def reader(store: Database) -> EventReader:
+    """Where ``store``'s standby-servable reads go: the store itself, or (on
+    the ``standby`` backend) a hot standby of its database."""
+    return store.reader
 
 
 @pytest.fixture

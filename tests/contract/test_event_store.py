@@ -11,6 +11,7 @@ import pytest
 
 from events.envelope import GENESIS_HASH, event_hash, recompute_hash
 from events.store import (
+    EventReader,
     EventStore,
     GameExists,
     GameNotFound,
@@ -284,32 +285,32 @@ def chain_of_five(store: EventStore, gid: str) -> list[StoredEvent]:
     return events
 
 
-def test_verify_chain_catches_an_edited_event(backend: Backend, store: EventStore, new_id: NewId) -> None:
+def test_verify_chain_catches_an_edited_event(backend: Backend, store: EventStore, reader: EventReader, new_id: NewId) -> None:
     gid = new_id()
     chain_of_five(store, gid)
     backend.tamper(("UPDATE events SET payload = '{\"k\":30}' WHERE game_id = ? AND seq = 3", (gid,)))
-    report = store.verify_chain(gid)
+    report = reader.verify_chain(gid)
     assert not report.ok and report.first_bad_seq == 3 and report.checked == 5
     assert any("hash" in p for p in report.problems)
 
 
-def test_verify_chain_catches_a_removed_event(backend: Backend, store: EventStore, new_id: NewId) -> None:
+def test_verify_chain_catches_a_removed_event(backend: Backend, store: EventStore, reader: EventReader, new_id: NewId) -> None:
     gid = new_id()
     chain_of_five(store, gid)
     backend.tamper(("DELETE FROM events WHERE game_id = ? AND seq = 2", (gid,)))
-    report = store.verify_chain(gid)
+    report = reader.verify_chain(gid)
     assert not report.ok and report.first_bad_seq == 2
 
 
-def test_verify_chain_catches_a_removed_tail(backend: Backend, store: EventStore, new_id: NewId) -> None:
+def test_verify_chain_catches_a_removed_tail(backend: Backend, store: EventStore, reader: EventReader, new_id: NewId) -> None:
     gid = new_id()
     chain_of_five(store, gid)
     backend.tamper(("DELETE FROM events WHERE game_id = ? AND seq = 5", (gid,)))
-    report = store.verify_chain(gid)
+    report = reader.verify_chain(gid)
     assert not report.ok and report.first_bad_seq == 5 and report.checked == 4
 
 
-def test_verify_chain_catches_reordered_events(backend: Backend, store: EventStore, new_id: NewId) -> None:
+def test_verify_chain_catches_reordered_events(backend: Backend, store: EventStore, reader: EventReader, new_id: NewId) -> None:
     gid = new_id()
     chain_of_five(store, gid)
     backend.tamper(
@@ -317,11 +318,11 @@ def test_verify_chain_catches_reordered_events(backend: Backend, store: EventSto
         ("UPDATE events SET seq = 2 WHERE game_id = ? AND seq = 3", (gid,)),
         ("UPDATE events SET seq = 3 WHERE game_id = ? AND seq = 1000", (gid,)),
     )
-    report = store.verify_chain(gid)
+    report = reader.verify_chain(gid)
     assert not report.ok and report.first_bad_seq == 2
 
 
-def test_verify_chain_catches_an_injected_event(backend: Backend, store: EventStore, new_id: NewId) -> None:
+def test_verify_chain_catches_an_injected_event(backend: Backend, store: EventStore, reader: EventReader, new_id: NewId) -> None:
     gid = new_id()
     events = chain_of_five(store, gid)
     last = events[-1]
@@ -336,7 +337,7 @@ def test_verify_chain_catches_an_injected_event(backend: Backend, store: EventSt
         " VALUES (?, 6, 'tick', 1, '{\"k\":6}', ?, 0, ?, ?)",
         (gid, last.recorded_at, last.hash, digest),
     ))
-    report = store.verify_chain(gid)
+    report = reader.verify_chain(gid)
     assert not report.ok and report.checked == 6
 
 
@@ -362,50 +363,50 @@ def test_a_direct_insert_into_events_is_refused_on_postgresql(backend: Backend, 
 # -- reading ---------------------------------------------------------------------
 
 
-def test_load_pages_by_seq(store: EventStore, new_id: NewId) -> None:
+def test_load_pages_by_seq(store: EventStore, reader: EventReader, new_id: NewId) -> None:
     gid = new_id()
     started(gid, store, n=7)
-    assert [e.seq for e in store.load(gid, after=2, limit=3)] == [3, 4, 5]
-    assert [e.seq for e in store.load(gid, after=5)] == [6, 7]
-    assert store.load(gid, after=7) == []
+    assert [e.seq for e in reader.load(gid, after=2, limit=3)] == [3, 4, 5]
+    assert [e.seq for e in reader.load(gid, after=5)] == [6, 7]
+    assert reader.load(gid, after=7) == []
     pages, after = [], 0
-    while page := store.load(gid, after=after, limit=2):
+    while page := reader.load(gid, after=after, limit=2):
         pages.append([e.seq for e in page])
         after = page[-1].seq
     assert pages == [[1, 2], [3, 4], [5, 6], [7]]
     with pytest.raises(ValueError):
-        store.load(gid, limit=0)
+        reader.load(gid, limit=0)
 
 
-def test_list_games_newest_first_with_filters_and_cursor(store: EventStore, new_id: NewId) -> None:
+def test_list_games_newest_first_with_filters_and_cursor(store: EventStore, reader: EventReader, new_id: NewId) -> None:
     kind = f"type-{new_id()}"
     ids = [new_id() for _ in range(7)]
     for i, gid in enumerate(ids):
         meta = {"batch": "even" if i % 2 == 0 else "odd"}
         store.create_game(gid, kind, meta, [ev()], "finished" if i < 3 else "playing")
     newest_first = list(reversed(ids))
-    assert [g.game_id for g in store.list_games(game_type=kind, limit=100).games] == newest_first
+    assert [g.game_id for g in reader.list_games(game_type=kind, limit=100).games] == newest_first
     seen: list[str] = []
     cursor = None
     while True:
-        page = store.list_games(game_type=kind, limit=3, cursor=cursor)
+        page = reader.list_games(game_type=kind, limit=3, cursor=cursor)
         assert len(page.games) <= 3
         seen += [g.game_id for g in page.games]
         cursor = page.next_cursor
         if cursor is None:
             break
     assert seen == newest_first
-    finished = store.list_games(game_type=kind, status="finished").games
+    finished = reader.list_games(game_type=kind, status="finished").games
     assert [g.game_id for g in finished] == [ids[2], ids[1], ids[0]]
     batch = f"batch-{new_id()}"
     assert store.compare_and_set_metadata(ids[4], "batch", "even", batch)
-    assert [g.game_id for g in store.list_games(batch=batch).games] == [ids[4]]
-    assert [g.game_id for g in store.list_games(game_type=kind, batch="odd", status="playing").games] == [
+    assert [g.game_id for g in reader.list_games(batch=batch).games] == [ids[4]]
+    assert [g.game_id for g in reader.list_games(game_type=kind, batch="odd", status="playing").games] == [
         ids[5],
         ids[3],
     ]
     with pytest.raises(InvalidCursor):
-        store.list_games(cursor="not-a-cursor")
+        reader.list_games(cursor="not-a-cursor")
 
 
 # -- one metadata key, compared and set ------------------------------------------------
@@ -423,28 +424,28 @@ def test_compare_and_set_metadata_sets_only_over_the_expected_value(store: Event
         store.compare_and_set_metadata(new_id(), "hashes", [], [])
 
 
-def test_read_all_is_the_global_log_in_position_order(store: EventStore, new_id: NewId) -> None:
-    tail = store.read_all(after_position=0, limit=10_000)
+def test_read_all_is_the_global_log_in_position_order(store: EventStore, reader: EventReader, new_id: NewId) -> None:
+    tail = reader.read_all(after_position=0, limit=10_000)
     start = tail[-1].position if tail else 0
     a, b = new_id(), new_id()
     started(a, store)
     started(b, store, n=2)
     store.append(a, 1, [ev(), ev()])
     store.append(b, 2, [ev()])
-    log = store.read_all(after_position=start)
+    log = reader.read_all(after_position=start)
     assert [(e.game_id, e.seq) for e in log] == [(a, 1), (b, 1), (b, 2), (a, 2), (a, 3), (b, 3)]
     positions = [e.position for e in log]
     assert positions == sorted(set(positions))
-    assert store.read_all(after_position=start, limit=2) == log[:2]
-    assert store.read_all(after_position=log[1].position, limit=2) == log[2:4]
+    assert reader.read_all(after_position=start, limit=2) == log[:2]
+    assert reader.read_all(after_position=log[1].position, limit=2) == log[2:4]
 
 
-def test_a_tailing_reader_never_misses_a_position(backend: Backend, store: EventStore, new_id: NewId) -> None:
+def test_a_tailing_reader_never_misses_a_position(backend: Backend, store: EventStore, reader: EventReader, new_id: NewId) -> None:
     """Writers on several threads and games; a reader tails ``read_all``.
 
     If a position could become visible after a higher one, the reader would
     step past it and never see it: so everything written must be seen."""
-    tail = store.read_all(after_position=0, limit=10_000)
+    tail = reader.read_all(after_position=0, limit=10_000)
     start = tail[-1].position if tail else 0
     games = [new_id() for _ in range(4)]
     for gid in games:
@@ -474,7 +475,7 @@ def test_a_tailing_reader_never_misses_a_position(backend: Backend, store: Event
     after = start
     while True:
         done = writers_done.is_set()
-        batch = store.read_all(after_position=after, limit=7)
+        batch = reader.read_all(after_position=after, limit=7)
         seen += batch
         if batch:
             after = batch[-1].position
@@ -482,7 +483,7 @@ def test_a_tailing_reader_never_misses_a_position(backend: Backend, store: Event
             break
     assert not errors
     assert [e.position for e in seen] == sorted({e.position for e in seen})
-    everything = [e for e in store.read_all(after_position=start, limit=10_000) if e.game_id in games]
+    everything = [e for e in reader.read_all(after_position=start, limit=10_000) if e.game_id in games]
     assert [e for e in seen if e.game_id in games] == everything
     assert len(everything) == 4 * 26
 

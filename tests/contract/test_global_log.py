@@ -7,7 +7,8 @@ own as fast as they can, while several readers tail ``read_all`` the way
 the webhook dispatcher does (small pages, each continuing after the last
 position it was handed).  When the appenders are done, every reader must
 have been handed exactly the events of the finished log, in its order, each
-once.  A store that let positions become visible out of order (e.g. drawing
+once.  The readers read through the stores' ``reader``: on the ``standby``
+backend, a hot standby fed by streaming replication.  A store that let positions become visible out of order (e.g. drawing
 them from a sequence with no lock and reading by position: the old scheme
 with its lock removed) makes some reader step past an event whose
 transaction had not committed yet, and it never comes back for it.
@@ -18,7 +19,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from events.store import EventStore, NewEvent, StoredEvent
+from events.store import EventReader, EventStore, NewEvent, StoredEvent
 from tests.contract.conftest import Backend
 
 NewId = Callable[[], str]
@@ -41,7 +42,7 @@ def _append_all(backend: Backend, game_id: str, errors: list[BaseException]) -> 
         errors.append(e)
 
 
-def _tail(store: EventStore, start: int, done: threading.Event, seen: list[StoredEvent]) -> None:
+def _tail(store: EventReader, start: int, done: threading.Event, seen: list[StoredEvent]) -> None:
     after = start
     while True:
         finished = done.is_set()  # read before the page: a page read after it is complete
@@ -53,8 +54,10 @@ def _tail(store: EventStore, start: int, done: threading.Event, seen: list[Store
             return
 
 
-def test_no_reader_ever_skips_a_committed_event(backend: Backend, store: EventStore, new_id: NewId) -> None:
-    head = store.read_all(after_position=0, limit=10_000)
+def test_no_reader_ever_skips_a_committed_event(
+    backend: Backend, store: EventStore, reader: EventReader, new_id: NewId
+) -> None:
+    head = reader.read_all(after_position=0, limit=10_000)
     start = head[-1].position if head else 0
     games = [new_id() for _ in range(APPENDERS)]
     for gid in games:
@@ -64,7 +67,7 @@ def test_no_reader_ever_skips_a_committed_event(backend: Backend, store: EventSt
     done = threading.Event()
     seen: list[list[StoredEvent]] = [[] for _ in range(READERS)]
     readers = [
-        threading.Thread(target=_tail, args=(backend.open(), start, done, seen[r])) for r in range(READERS)
+        threading.Thread(target=_tail, args=(backend.open().reader, start, done, seen[r])) for r in range(READERS)
     ]
     for t in readers + appenders:
         t.start()
@@ -77,7 +80,7 @@ def test_no_reader_ever_skips_a_committed_event(backend: Backend, store: EventSt
     assert not any(t.is_alive() for t in readers)
 
     ours = set(games)
-    log = [e for e in store.read_all(after_position=start, limit=10_000) if e.game_id in ours]
+    log = [e for e in reader.read_all(after_position=start, limit=10_000) if e.game_id in ours]
     per_game = 1 + sum(1 + n % 3 for n in range(APPENDS))
     assert len(log) == APPENDERS * per_game
     for r, handed in enumerate(seen):

@@ -44,3 +44,20 @@ def test_postgres_urls_open_the_postgres_store_without_connecting(url: str) -> N
 def test_other_urls_are_refused(url: str) -> None:
     with pytest.raises(ValueError):
         open_store(url)
+
+
+def test_a_read_replica_needs_postgresql_on_both_sides(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="needs PostgreSQL"):
+        open_store(None, tmp_path, read_url="postgresql://cc@127.0.0.1:9/x")
+    with pytest.raises(ValueError, match="needs PostgreSQL"):
+        open_store("postgresql://cc@127.0.0.1:9/x", read_url="sqlite:///elsewhere.db")
+    store = open_store("postgresql://cc@127.0.0.1:9/x", read_url="postgresql://cc@127.0.0.1:10/x")
+    try:
+        assert store.reader is not store
+    finally:
+        store.close()
+    plain = open_store("postgresql://cc@127.0.0.1:9/x")
+    try:
+        assert plain.reader is plain  # the single-host default: every read on DATABASE_URL
+    finally:
+        plain.close()

@@ -149,3 +149,22 @@ def test_every_variable_compose_gives_the_app_is_a_setting(compose: dict[str, An
     settings = Settings.from_env({k: str(v) for k, v in compose["services"]["web"]["environment"].items()
                                   if "${" not in str(v)})
     assert settings.database_url and settings.database_url.startswith("postgresql://")
+
+
+def test_compose_reads_from_a_streaming_standby_of_the_primary(compose: dict[str, Any]) -> None:
+    from urllib.parse import urlsplit
+
+    services = compose["services"]
+    env = services["web"]["environment"]
+    primary, read = urlsplit(env["DATABASE_URL"]).hostname, urlsplit(env["CABLECAR_READ_DATABASE_URL"]).hostname
+    assert primary in services and read in services and primary != read
+    assert services["web"]["depends_on"][read] == {"condition": "service_healthy"}
+    mounts = dict(v.split(":")[:2] for v in services[read]["volumes"])
+    script_path = next(src for src, dst in mounts.items() if dst in " ".join(services[read]["command"]))
+    script = (ROOT / script_path).read_text()
+    assert f"pg_basebackup -h {primary} " in script and " -R " in script and "hot_standby=on" in script
+    # commits wait for the standby: promoting it loses no acknowledged action
+    assert "synchronous_standby_names=*" in services[primary]["command"]
+    init = dict(v.split(":")[:2] for v in services[primary]["volumes"])
+    hba = next(src for src, dst in init.items() if dst.startswith("/docker-entrypoint-initdb.d/"))
+    assert "host replication" in (ROOT / hba).read_text()
