@@ -36,7 +36,9 @@ so that it exits at once instead of after ``CABLECAR_SSE_MAX_SECONDS``.
 """
 
 import signal
+import sys
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask
@@ -103,7 +105,16 @@ def post_worker_init(worker: Any) -> None:
 
 
 def _close_streams_on_stop(worker: Any, streams: Any) -> None:
-    """Wrap the worker's stop signals so that they end its streams first."""
+    """Wrap the worker's stop signals so that they end its streams first.
+
+    Nothing here may block: under gevent a signal handler runs inside the event
+    loop's callback, where any wait (starting a thread waits for it to start,
+    a contended lock) raises ``BlockingSwitchOutError`` and kills the worker
+    (exit 255, in-flight requests cut).  So the handler only schedules the
+    closing, in a greenlet (gevent) or a thread (gthread, whose handler runs in
+    its plain main thread), and lets gunicorn's own handler end the loop: the
+    worker then stops accepting, finishes what is in flight within the
+    graceful timeout, and exits 0."""
     for sig, handler in (
         (signal.SIGTERM, worker.handle_exit),
         (signal.SIGINT, worker.handle_quit),
@@ -111,17 +122,31 @@ def _close_streams_on_stop(worker: Any, streams: Any) -> None:
     ):
         def stop(signum: int, frame: Any, handler: Any = handler) -> None:
             # Outside the signal handler: closing takes locks the interrupted code may hold.
-            threading.Thread(target=streams.close_all, daemon=True).start()
+            _soon(streams.close_all)
             handler(signum, frame)
 
         signal.signal(sig, stop)
 
 
+def _soon(work: Callable[[], None]) -> None:
+    """Run ``work`` shortly, on its own, without waiting for anything here."""
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is not None and monkey.is_module_patched("threading"):
+        import gevent
+
+        gevent.spawn(work)  # only scheduled: safe inside the loop's callback
+    else:
+        threading.Thread(target=work, name="cablecar-stop", daemon=True).start()
+
+
 def worker_exit(server: Any, worker: Any) -> None:
-    """Let the dispatcher finish the attempt it is making (within the graceful timeout)."""
+    """Let the dispatcher finish the attempt it is making (within the graceful timeout),
+    then close the store: a connection pool left to the interpreter's exit is torn
+    down by its finaliser among half-destroyed greenlets, with a traceback."""
     from service.app import stop_dispatcher, stop_sweeper
 
     app = getattr(worker, "wsgi", None)  # absent when the worker failed to load the app
-    if isinstance(app, Flask):
+    if isinstance(app, Flask) and "cablecar" in app.extensions:
         stop_sweeper(app)
         stop_dispatcher(app, timeout=graceful_timeout / 2)
+        app.extensions["cablecar"].store.close()
