@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import subprocess
 import sys
 import time
@@ -29,9 +30,16 @@ pytestmark = pytest.mark.e2e
 def plain_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh virtual environment holding the project's wheel and its declared dependencies only."""
     tmp = tmp_path_factory.mktemp("plain-install")
+    # Built from a copy of what the Dockerfile copies: building in the checkout would leave build/ there.
+    source = tmp / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(ROOT / name, source / name)
+    for package in ("domain", "events", "service"):
+        shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
     wheels = tmp / "wheels"
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
-    subprocess.run([*pip, "wheel", "--no-deps", "-w", str(wheels), str(ROOT)],
+    subprocess.run([*pip, "wheel", "--no-deps", "-w", str(wheels), str(source)],
                    check=True, capture_output=True, timeout=120)
     venv = tmp / "venv"
     # Without its own pip (faster): this environment's pip installs into it (--python).
