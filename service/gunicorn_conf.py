@@ -31,14 +31,13 @@ On PostgreSQL it refuses to start without ``CABLECAR_SECRET_KEY`` (see
 
 Each worker runs its webhook dispatcher (unless ``CABLECAR_WEBHOOKS=off``):
 started once the worker has loaded the app, stopped when the worker exits.
-A worker told to stop (SIGTERM, SIGINT, SIGQUIT) first ends its event streams,
-so that it exits at once instead of after ``CABLECAR_SSE_MAX_SECONDS``.
+A worker that stops serving (SIGTERM, ``max_requests``) ends its event streams at
+once, so that it exits within seconds instead of after ``CABLECAR_SSE_MAX_SECONDS``
+(or being killed at the graceful timeout), with exit code 0.
 """
 
-import signal
-import sys
 import threading
-from collections.abc import Callable
+import time
 from typing import Any
 
 from flask import Flask
@@ -67,7 +66,8 @@ except MissingSecretKey as e:
 
 bind = _settings.bind
 workers = _settings.workers
-worker_class = "gevent" if _settings.database_url else "gthread"
+# gunicorn's gevent worker, whose stop does not wait on idle keep-alive connections (service/infra/gevent_worker.py)
+worker_class = "service.infra.gevent_worker.GeventWorker" if _settings.database_url else "gthread"
 threads = _settings.threads
 worker_connections = _settings.worker_connections
 timeout = _settings.worker_timeout
@@ -101,42 +101,32 @@ def post_worker_init(worker: Any) -> None:
     streams = worker.wsgi.extensions["cablecar"].streams
     if worker.cfg.worker_class_str == "gthread":
         streams.limit(max(1, worker.cfg.threads // 2))
-    _close_streams_on_stop(worker, streams)
+    _end_streams_when_stopping(worker, streams)
 
 
-def _close_streams_on_stop(worker: Any, streams: Any) -> None:
-    """Wrap the worker's stop signals so that they end its streams first.
+def _end_streams_when_stopping(worker: Any, streams: Any) -> None:
+    """End the worker's event streams as soon as it stops serving, whatever
+    stops it: SIGTERM (a deploy), ``max_requests`` (recycling), a lost parent.
 
-    Nothing here may block: under gevent a signal handler runs inside the event
-    loop's callback, where any wait (starting a thread waits for it to start,
-    a contended lock) raises ``BlockingSwitchOutError`` and kills the worker
-    (exit 255, in-flight requests cut).  So the handler only schedules the
-    closing, in a greenlet (gevent) or a thread (gthread, whose handler runs in
-    its plain main thread), and lets gunicorn's own handler end the loop: the
-    worker then stops accepting, finishes what is in flight within the
-    graceful timeout, and exits 0."""
-    for sig, handler in (
-        (signal.SIGTERM, worker.handle_exit),
-        (signal.SIGINT, worker.handle_quit),
-        (signal.SIGQUIT, worker.handle_quit),
-    ):
-        def stop(signum: int, frame: Any, handler: Any = handler) -> None:
-            # Outside the signal handler: closing takes locks the interrupted code may hold.
-            _soon(streams.close_all)
-            handler(signum, frame)
+    A watcher (a greenlet under gevent, a thread under gthread) sees gunicorn's
+    ``worker.alive`` drop and ends the streams; their clients resume with
+    Last-Event-ID.  No signal handler of ours: under gevent a handler runs
+    inside the event loop's callback, where anything that waits (starting a
+    thread, a contended lock) raises ``BlockingSwitchOutError`` and kills the
+    worker (exit 255, requests in flight cut).  gunicorn's own handler only
+    clears ``alive``; the worker then stops accepting, finishes what is in
+    flight within the graceful timeout and exits 0."""
 
-        signal.signal(sig, stop)
+    def watch() -> None:
+        while worker.alive:
+            time.sleep(_STOP_POLL)
+        streams.close_all()
+
+    threading.Thread(target=watch, name="cablecar-stop-watch", daemon=True).start()
 
 
-def _soon(work: Callable[[], None]) -> None:
-    """Run ``work`` shortly, on its own, without waiting for anything here."""
-    monkey = sys.modules.get("gevent.monkey")
-    if monkey is not None and monkey.is_module_patched("threading"):
-        import gevent
-
-        gevent.spawn(work)  # only scheduled: safe inside the loop's callback
-    else:
-        threading.Thread(target=work, name="cablecar-stop", daemon=True).start()
+#: how often the stop watcher looks (seconds): how late, at most, streams learn of a stop
+_STOP_POLL = 0.2
 
 
 def worker_exit(server: Any, worker: Any) -> None:

@@ -1,0 +1,1 @@
+"""Infrastructure: how the service runs on its servers (gunicorn workers, ...)."""
