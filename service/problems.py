@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Flask, Response, current_app
+from flask import Flask, Response, current_app, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -160,6 +160,13 @@ def register(app: Flask) -> None:
                 "send the same request again with the same Idempotency-Key to get its outcome "
                 "(without a key, read the game before sending it again)",
                 outcome="unknown",
+            )
+        elif request.method not in ("GET", "HEAD") and request.headers.get("Idempotency-Key"):
+            # True of this request, but a client retrying may take it for the fate of its first try.
+            resp = problem(
+                503, "unavailable",
+                "the event store cannot be reached; this request wrote nothing, but an earlier one with "
+                "the same Idempotency-Key may have been stored: retry with that key to get its outcome",
             )
         else:
             resp = problem(503, "unavailable", "the event store cannot be reached; nothing was written")

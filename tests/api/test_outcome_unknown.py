@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import socket
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -91,7 +92,7 @@ def app_through_proxy(tmp_path: Path) -> Iterator[tuple[Flask, CommitThenCut]]:
     parts = urlsplit(url)
     proxy = CommitThenCut((parts.hostname or "127.0.0.1", parts.port or 5432))
     proxy.up()
-    store = PostgresStore(through(proxy, url), timeout=5.0, max_size=3)
+    store = PostgresStore(through(proxy, url), timeout=2.0, max_size=3)
     app = create_app(Settings(data_dir=str(tmp_path), webhooks=False), store=store)
     try:
         yield app, proxy
@@ -131,7 +132,15 @@ def test_a_write_cut_off_after_its_commit_is_unknown_and_its_retry_answers_it(
     cut = client.post(f"/v1/games/{game['id']}/actions", json=action, headers=headers)
     assert proxy.cuts == 2
     assert cut.status_code == 503 and cut.get_json()["outcome"] == "unknown", cut.get_json()
-    retry = client.post(f"/v1/games/{game['id']}/actions", json=action, headers=headers)
+    proxy.down()  # a retry while the database is still out: it writes nothing, but the first may have
+    down = client.post(f"/v1/games/{game['id']}/actions", json=action, headers=headers).get_json()
+    assert down["code"] == "unavailable" and "outcome" not in down
+    assert "may have been stored" in down["detail"] and "nothing was written" not in down["detail"], down
+    proxy.up()
+    deadline = time.monotonic() + 15  # as a client retries, until the pool has connected again
+    while (retry := client.post(f"/v1/games/{game['id']}/actions", json=action, headers=headers)).status_code == 503:
+        assert time.monotonic() < deadline and "outcome" not in retry.get_json(), retry.get_json()
+        time.sleep(0.2)
     assert retry.status_code == 201, retry.get_json()
     answer = retry.get_json()
     assert answer["version"] == playing["version"] + len(answer["events"])  # the committed action, once
