@@ -1,6 +1,7 @@
 """A graceful stop is graceful: on SIGTERM a worker (gevent on PostgreSQL,
 threads on SQLite) ends its event streams at once, answers the request whose
-body is still arriving, and exits 0 with no traceback in its log."""
+body is still arriving, keeps idle keep-alive connections briefly only, and
+exits 0 with no traceback in its log."""
 
 from __future__ import annotations
 
@@ -21,8 +22,9 @@ pytestmark = pytest.mark.e2e
 
 
 def _env(backend: str, request: pytest.FixtureRequest) -> dict[str, str]:
-    # streams that would outlive the graceful timeout (20 s) unless the stop ends them
-    env = {"CABLECAR_SSE_MAX_SECONDS": "300"}
+    # Streams, and keep-alive waits, that would outlive the graceful timeout (20 s) unless the stop ends
+    # them: a worker waiting for either is killed at that timeout instead of exiting.
+    env = {"CABLECAR_SSE_MAX_SECONDS": "300", "GUNICORN_CMD_ARGS": "--keep-alive 30"}
     if backend == "postgres":
         env |= {"DATABASE_URL": request.getfixturevalue("pg_url"),
                 "REDIS_URL": request.getfixturevalue("redis_url"), "CABLECAR_SECRET_KEY": "e2e"}
@@ -61,7 +63,8 @@ def test_sigterm_answers_the_request_in_flight_ends_streams_and_exits_0(
         assert answer.startswith(b"HTTP/1.1 201"), answer[:200]
 
         assert srv.proc.wait(timeout=30) == 0
-        # gunicorn's graceful timeout is 20 s: a worker waiting on its streams would take that long
+        # gunicorn's graceful timeout is 20 s: a worker waiting on its streams, or on the idle
+        # connections of the ended streams, would take that long
         assert time.monotonic() - start < 12
         for w in watchers:
             w.thread.join(timeout=5)
