@@ -40,6 +40,15 @@ class CommitThenCut(TcpProxy):
         super().__init__(target)
         self.marker: bytes | None = None
         self.cuts = 0
+        self.out = False  # down: a connection made while it went down carries nothing either
+
+    def down(self) -> None:
+        self.out = True
+        super().down()
+
+    def up(self) -> None:
+        self.out = False
+        super().up()
 
     def _accept(self, listener: socket.socket) -> None:
         while True:
@@ -60,7 +69,7 @@ class CommitThenCut(TcpProxy):
 
     def _upstream(self, client: socket.socket, server: socket.socket, sent: threading.Event) -> None:
         with contextlib.suppress(OSError):
-            while data := client.recv(65536):
+            while (data := client.recv(65536)) and not self.out:
                 server.sendall(data)
                 if self.marker is not None and self.marker in data:
                     self.marker = None
@@ -69,7 +78,7 @@ class CommitThenCut(TcpProxy):
 
     def _downstream(self, server: socket.socket, client: socket.socket, sent: threading.Event) -> None:
         with contextlib.suppress(OSError):
-            while data := server.recv(65536):
+            while (data := server.recv(65536)) and not self.out:
                 if sent.is_set():
                     self.cuts += 1
                     break  # the server answered (it committed): the answer is lost
