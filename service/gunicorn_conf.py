@@ -9,7 +9,9 @@ is imported), psycopg 3 detects the patching and waits cooperatively (its pool
 and the LISTEN thread of ``events/postgres/listener.py`` are then greenlets) and
 redis-py is plain sockets.  The price: a request computing for long (a large
 replay) delays the other requests of its worker, where threads would be
-time-sliced; rules are fast enough for that to stay small.
+time-sliced; rules are fast enough for that to stay small.  (The class is
+gunicorn's, keeping idle connections briefly once stopping:
+``service/infra/gevent_worker.py``.)
 
 On the embedded SQLite store the workers stay threaded (``gthread``): SQLite's
 connections are per thread and its calls cannot yield, so under gevent every
