@@ -9,13 +9,14 @@ import json
 import signal
 import socket
 import time
+import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
 from service.bot import Client, create_game
-from tests.e2e.conftest import start_gunicorn
+from tests.e2e.conftest import start_gunicorn, stop
 from tests.e2e.test_streams_e2e import Watcher
 
 pytestmark = pytest.mark.e2e
@@ -76,4 +77,28 @@ def test_sigterm_answers_the_request_in_flight_ends_streams_and_exits_0(
             srv.proc.kill()
     log = srv.log.read_text()
     for bad in ("Traceback", "exited with code", "Error"):
+        assert bad not in log, log[-4000:]
+
+
+def test_a_recycled_worker_ends_its_streams_and_exits_0(tmp_path: Path, pg_url: str, redis_url: str) -> None:
+    """``max_requests`` stops a worker without any signal: its streams end all the same."""
+    env = {"DATABASE_URL": pg_url, "REDIS_URL": redis_url, "CABLECAR_SECRET_KEY": "e2e",
+           "CABLECAR_SSE_MAX_SECONDS": "300", "GUNICORN_CMD_ARGS": "--max-requests 8 --max-requests-jitter 0"}
+    srv = start_gunicorn(tmp_path, env, workers=1)
+    try:
+        game = create_game(Client(srv.url), "ttr-sf", ["ada", "bo"], seed="recycled").game_id
+        watcher = Watcher(srv, game)
+        assert watcher.resp.status == 200
+        for _ in range(8):  # past the worker's max_requests
+            with urllib.request.urlopen(srv.url + "/v1/health", timeout=10) as resp:
+                assert resp.status == 200
+        watcher.thread.join(timeout=8)  # it would hold the worker until the graceful timeout (20 s)
+        assert not watcher.thread.is_alive(), "the stream outlived its worker's recycling"
+        assert watcher.ids and watcher.error is None, watcher.error
+        watcher.close()
+    finally:
+        stop(srv)
+    log = srv.log.read_text()
+    assert "Autorestarting worker" in log, log[-4000:]
+    for bad in ("Traceback", "exited with code", "graceful timeout", "Error"):
         assert bad not in log, log[-4000:]
