@@ -1,1 +1,1 @@
-"""Infrastructure: how the service runs on its servers (gunicorn workers, ...)."""
+"""Infrastructure the service talks to besides the event store (Redis)."""
