@@ -46,7 +46,14 @@ class StoreError(Exception):
 
 
 class StoreUnavailable(StoreError):
-    """The database cannot be reached or failed; nothing was written."""
+    """The database cannot be reached or failed; nothing was written (unless it
+    is the :class:`OutcomeUnknown` kind)."""
+
+
+class OutcomeUnknown(StoreUnavailable):
+    """The link to the database broke after a write was sent: it may have
+    committed or not.  Sending the same write again with the same idempotency
+    key learns which (the stored outcome is answered, or it is written now)."""
 
 
 class StaleVersion(StoreError):

@@ -56,13 +56,28 @@ class ApiProblem(Exception):
         self.code = str(body.get("code", ""))
 
 
+#: seconds of 429/503 answers and connection errors a request is retried through before it gives up
+#: (a worker restarting, a deploy, a database failover: each takes seconds, together well under this)
+PATIENCE = 90.0
+#: the first pause before a retry, and the longest (the pauses double in between, with jitter)
+FIRST_PAUSE, LONGEST_PAUSE = 0.2, 8.0
+
+
 @dataclass
 class Client:
-    """A tiny JSON-over-HTTP client for the Cable Car API."""
+    """A tiny JSON-over-HTTP client for the Cable Car API.
+
+    ``patience``: how many seconds a request keeps being retried; ``retries``
+    caps the attempts as well (None: only time does).  ``sleep``, ``clock``
+    and ``rng`` are the pause, the time and the jitter (a test's own)."""
 
     base_url: str
     timeout: float = 30.0
-    retries: int = 5
+    retries: int | None = None
+    patience: float = PATIENCE
+    sleep: Callable[[float], None] = time.sleep
+    clock: Callable[[], float] = time.monotonic
+    rng: random.Random = field(default_factory=random.Random)
 
     def request(
         self,
@@ -75,16 +90,22 @@ class Client:
         """Send a request; return the decoded JSON answer or raise ApiProblem.
 
         Connection errors (including an answer cut off mid-body, as when a
-        worker is killed) and 429/503 answers are retried with back-off (safe:
-        actions carry an Idempotency-Key, so the retry gets the first answer)."""
+        worker is killed) and 429/503 answers are retried for ``patience``
+        seconds, with exponential back-off and jitter (so that many bots
+        cut off at once do not come back at once), never sooner than the
+        answer's ``Retry-After``.  Safe: every write carries an
+        Idempotency-Key, so a retry gets the first answer, and a
+        ``503 unavailable`` with ``outcome: unknown`` asks for exactly this retry."""
         data = None if body is None else json.dumps(body).encode()
         all_headers = {"Accept": "application/json", **(headers or {})}
         if data is not None:
             all_headers["Content-Type"] = "application/json"
         if token:
             all_headers["Authorization"] = f"Bearer {token}"
-        delay = 0.2
-        for attempt in range(self.retries + 1):
+        give_up = self.clock() + self.patience
+        attempt = 0
+        while True:
+            attempt += 1
             req = urllib.request.Request(self.base_url.rstrip("/") + path, data, all_headers, method=method)
             try:
                 with urllib.request.urlopen(req, timeout=self.timeout) as resp:
@@ -96,17 +117,32 @@ class Client:
                     problem = json.loads(raw)
                 except ValueError:
                     problem = {"code": "http_error", "detail": raw.decode(errors="replace")}
-                if e.code in (429, 503) and attempt < self.retries:
-                    time.sleep(float(e.headers.get("Retry-After") or delay))
-                    delay *= 2
-                    continue
-                raise ApiProblem(e.code, problem) from e
+                error = ApiProblem(e.code, problem)
+                if e.code not in (429, 503):
+                    raise error from e
+                pause = self._pause(attempt, e.headers.get("Retry-After"))
+                if not self._may_retry(attempt, pause, give_up):
+                    raise error from e
             except (urllib.error.URLError, ConnectionError, TimeoutError, http.client.HTTPException):
-                if attempt >= self.retries:
+                pause = self._pause(attempt, None)
+                if not self._may_retry(attempt, pause, give_up):
                     raise
-                time.sleep(delay)
-                delay *= 2
-        raise AssertionError("unreachable")  # pragma: no cover
+            self.sleep(pause)
+
+    def _pause(self, attempt: int, retry_after: str | None) -> float:
+        """The pause before retry ``attempt``: doubling from FIRST_PAUSE up to
+        LONGEST_PAUSE, between half of that and all of it, never below Retry-After."""
+        ceiling = min(LONGEST_PAUSE, FIRST_PAUSE * 2 ** (attempt - 1))
+        pause = self.rng.uniform(ceiling / 2, ceiling)
+        try:
+            return max(pause, min(float(retry_after or 0), LONGEST_PAUSE))
+        except ValueError:  # an HTTP date: the back-off is as good
+            return pause
+
+    def _may_retry(self, attempt: int, pause: float, give_up: float) -> bool:
+        if self.retries is not None and attempt > self.retries:
+            return False
+        return self.clock() + pause <= give_up
 
 
 Strategy = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
@@ -171,7 +207,9 @@ def create_game(
         body["seed"] = seed
     if time_control is not None:
         body["time_control"] = time_control
-    created = client.request("POST", "/v1/games", body)
+    # A key makes the retries of a creation whose answer was lost safe: they get the same game, not a
+    # second one.  Random, so that it is a secret (36 characters; the server wants 32 at least).
+    created = client.request("POST", "/v1/games", body, headers={"Idempotency-Key": str(uuid.uuid4())})
     return GameRun(created["id"], game_type, [s["token"] for s in created["seats"]])
 
 

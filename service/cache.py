@@ -98,6 +98,10 @@ class StateCache(ABC):
     def health(self) -> CacheHealth:
         """Current health of the cache backend."""
 
+    def forget(self, game_id: str) -> None:  # noqa: B027 - nothing to forget in a cache that keeps nothing
+        """Drop what is kept of a game, so that its next read rebuilds it from
+        the store (its stored record turned out damaged: the store shows it)."""
+
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release resources."""
 
@@ -119,6 +123,9 @@ class InProcessCache(StateCache):
 
     def put(self, game_id: str, version: int, state: Any) -> None:
         self._states.put(game_id, (version, state), replace=lambda old: old[0] < version)
+
+    def forget(self, game_id: str) -> None:
+        self._states.discard(game_id)
 
     def __len__(self) -> int:
         return len(self._states)
@@ -250,6 +257,14 @@ return 0
         except Exception as e:
             self._failed(e)
 
+    def forget(self, game_id: str) -> None:
+        if not self._available():
+            return
+        try:
+            self._redis.delete(self._key(game_id))
+        except Exception as e:
+            self._failed(e)
+
     def health(self) -> CacheHealth:
         try:
             self._redis.ping()
@@ -313,6 +328,10 @@ class LayeredCache(StateCache):
         self.local.put(game_id, version, state)
         if held is None or held[0] // self.share_every != version // self.share_every:
             self.shared.put(game_id, version, state)
+
+    def forget(self, game_id: str) -> None:
+        self.local.forget(game_id)
+        self.shared.forget(game_id)
 
     def health(self) -> CacheHealth:
         shared = self.shared.health()

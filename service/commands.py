@@ -23,6 +23,7 @@ from events.store import (
     GameNotFound,
     GameRecord,
     GuardFailed,
+    IntegrityError,
     MetadataGuard,
     StaleVersion,
     StoredEvent,
@@ -247,15 +248,18 @@ class GameCommands(GameCreation):
         for event in domain_events:
             state = definition.evolve(state, event)
             states.append(state)
-        result = self.store.append(
-            game_id,
-            loaded.version,
-            [encode(definition, e, seat) for e in domain_events],
-            idempotency_key=idempotency_key,
-            request_hash=request_hash,
-            status=definition.status(state),
-            guard=guard,
-        )
+        try:
+            result = self.store.append(
+                game_id,
+                loaded.version,
+                [encode(definition, e, seat) for e in domain_events],
+                idempotency_key=idempotency_key,
+                request_hash=request_hash,
+                status=definition.status(state),
+                guard=guard,
+            )
+        except IntegrityError as e:
+            raise self.queries.refused_write(game_id, e) from e
         if result.replayed:
             return result
         snapshot = loaded.snapshot

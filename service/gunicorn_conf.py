@@ -9,7 +9,9 @@ is imported), psycopg 3 detects the patching and waits cooperatively (its pool
 and the LISTEN thread of ``events/postgres/listener.py`` are then greenlets) and
 redis-py is plain sockets.  The price: a request computing for long (a large
 replay) delays the other requests of its worker, where threads would be
-time-sliced; rules are fast enough for that to stay small.
+time-sliced; rules are fast enough for that to stay small.  (The class is
+gunicorn's, keeping idle connections briefly once stopping:
+``service/infra/gevent_worker.py``.)
 
 On the embedded SQLite store the workers stay threaded (``gthread``): SQLite's
 connections are per thread and its calls cannot yield, so under gevent every
@@ -31,12 +33,13 @@ On PostgreSQL it refuses to start without ``CABLECAR_SECRET_KEY`` (see
 
 Each worker runs its webhook dispatcher (unless ``CABLECAR_WEBHOOKS=off``):
 started once the worker has loaded the app, stopped when the worker exits.
-A worker told to stop (SIGTERM, SIGINT, SIGQUIT) first ends its event streams,
-so that it exits at once instead of after ``CABLECAR_SSE_MAX_SECONDS``.
+A worker that stops serving (SIGTERM, ``max_requests``) ends its event streams at
+once, so that it exits within seconds instead of after ``CABLECAR_SSE_MAX_SECONDS``
+(or being killed at the graceful timeout), with exit code 0.
 """
 
-import signal
 import threading
+import time
 from typing import Any
 
 from flask import Flask
@@ -65,7 +68,8 @@ except MissingSecretKey as e:
 
 bind = _settings.bind
 workers = _settings.workers
-worker_class = "gevent" if _settings.database_url else "gthread"
+# gunicorn's gevent worker, whose stop does not wait on idle keep-alive connections (service/infra/gevent_worker.py)
+worker_class = "service.infra.gevent_worker.GeventWorker" if _settings.database_url else "gthread"
 threads = _settings.threads
 worker_connections = _settings.worker_connections
 timeout = _settings.worker_timeout
@@ -99,37 +103,42 @@ def post_worker_init(worker: Any) -> None:
     streams = worker.wsgi.extensions["cablecar"].streams
     if worker.cfg.worker_class_str == "gthread":
         streams.limit(max(1, worker.cfg.threads // 2))
-    _close_streams_on_stop(worker, streams)
+    _end_streams_when_stopping(worker, streams)
 
 
-def _close_streams_on_stop(worker: Any, streams: Any) -> None:
-    """Wrap the worker's stop signals so that they end its streams first."""
-    for sig, handler in (
-        (signal.SIGTERM, worker.handle_exit),
-        (signal.SIGINT, worker.handle_quit),
-        (signal.SIGQUIT, worker.handle_quit),
-    ):
-        def stop(signum: int, frame: Any, handler: Any = handler) -> None:
-            # Outside the signal handler: closing takes locks the interrupted code may hold.
-            # Under gevent the handler runs in the event loop, where starting a thread (a
-            # greenlet that is waited for) raises BlockingSwitchOutError and kills the worker
-            # with its requests in flight (the cluster run's drained hosts): spawn instead.
-            if worker.cfg.worker_class_str == "gevent":
-                import gevent
+def _end_streams_when_stopping(worker: Any, streams: Any) -> None:
+    """End the worker's event streams as soon as it stops serving, whatever
+    stops it: SIGTERM (a deploy), ``max_requests`` (recycling), a lost parent.
 
-                gevent.spawn(streams.close_all)
-            else:
-                threading.Thread(target=streams.close_all, daemon=True).start()
-            handler(signum, frame)
+    A watcher (a greenlet under gevent, a thread under gthread) sees gunicorn's
+    ``worker.alive`` drop and ends the streams; their clients resume with
+    Last-Event-ID.  No signal handler of ours: under gevent a handler runs
+    inside the event loop's callback, where anything that waits (starting a
+    thread, a contended lock) raises ``BlockingSwitchOutError`` and kills the
+    worker (exit 255, requests in flight cut).  gunicorn's own handler only
+    clears ``alive``; the worker then stops accepting, finishes what is in
+    flight within the graceful timeout and exits 0."""
 
-        signal.signal(sig, stop)
+    def watch() -> None:
+        while worker.alive:
+            time.sleep(_STOP_POLL)
+        streams.close_all()
+
+    threading.Thread(target=watch, name="cablecar-stop-watch", daemon=True).start()
+
+
+#: how often the stop watcher looks (seconds): how late, at most, streams learn of a stop
+_STOP_POLL = 0.2
 
 
 def worker_exit(server: Any, worker: Any) -> None:
-    """Let the dispatcher finish the attempt it is making (within the graceful timeout)."""
+    """Let the dispatcher finish the attempt it is making (within the graceful timeout),
+    then close the store: a connection pool left to the interpreter's exit is torn
+    down by its finaliser among half-destroyed greenlets, with a traceback."""
     from service.app import stop_dispatcher, stop_sweeper
 
     app = getattr(worker, "wsgi", None)  # absent when the worker failed to load the app
-    if isinstance(app, Flask):
+    if isinstance(app, Flask) and "cablecar" in app.extensions:
         stop_sweeper(app)
         stop_dispatcher(app, timeout=graceful_timeout / 2)
+        app.extensions["cablecar"].store.close()

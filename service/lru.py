@@ -56,5 +56,12 @@ class LRU(Generic[K, V]):
                 _, dropped = self._data.popitem(last=False)
                 self._held -= self._size(dropped)
 
+    def discard(self, key: K) -> None:
+        """Forget ``key`` (nothing if it is not kept)."""
+        with self._lock:
+            old = self._data.pop(key, None)
+            if old is not None:
+                self._held -= self._size(old)
+
     def __len__(self) -> int:
         return len(self._data)

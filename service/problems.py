@@ -12,12 +12,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Flask, Response, current_app
+from flask import Flask, Response, current_app, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from domain.errors import DomainError
-from events.store import GameNotFound, InvalidCursor, StaleVersion, StoreUnavailable
+from events.store import GameNotFound, InvalidCursor, OutcomeUnknown, StaleVersion, StoreUnavailable
 from service.errors import RateLimited, ServiceError, StreamsBusy
 from service.text import json_text
 
@@ -151,7 +151,25 @@ def register(app: Flask) -> None:
     @app.errorhandler(StoreUnavailable)
     def _unavailable(err: StoreUnavailable) -> Response:
         log.warning("event store unavailable: %s", err)
-        resp = problem(503, "unavailable", "the event store cannot be reached; nothing was written")
+        if isinstance(err, OutcomeUnknown):
+            # The write may be stored: "nothing was written" would be a lie, and a
+            # blind retry without the key could apply it twice.
+            resp = problem(
+                503, "unavailable",
+                "the event store failed after the write was sent: it may or may not have been stored; "
+                "send the same request again with the same Idempotency-Key to get its outcome "
+                "(without a key, read the game before sending it again)",
+                outcome="unknown",
+            )
+        elif request.method not in ("GET", "HEAD") and request.headers.get("Idempotency-Key"):
+            # True of this request, but a client retrying may take it for the fate of its first try.
+            resp = problem(
+                503, "unavailable",
+                "the event store cannot be reached; this request wrote nothing, but an earlier one with "
+                "the same Idempotency-Key may have been stored: retry with that key to get its outcome",
+            )
+        else:
+            resp = problem(503, "unavailable", "the event store cannot be reached; nothing was written")
         resp.headers["Retry-After"] = "1"
         return resp
 

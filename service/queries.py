@@ -16,7 +16,7 @@ from domain.core import JSON, Action, GameDefinition
 from domain.registry import game_definition
 from events.codec import decode
 from events.envelope import GENESIS_HASH, recompute_hash
-from events.store import DamagedEvent, EventReader, EventStore, GameRecord, StoredEvent
+from events.store import DamagedEvent, EventReader, EventStore, GameRecord, IntegrityError, StoredEvent
 from events.timestamps import epoch_seconds
 from service.cache import StateCache
 from service.errors import BrokenGame, GameDamaged, InvalidRequest, NotFound
@@ -147,7 +147,7 @@ class GameQueries:
             raise BrokenGame(f"game {game_id} has no events")
         if events and events[-1].seq > record.version and events[-1].seq > self.store.version(game_id):
             # rows past the version the append path recorded were written behind its back
-            raise GameDamaged(game_id, self.store.version(game_id) + 1)
+            raise self._damaged(game_id, self.store.version(game_id) + 1)
         if events:
             snapshot = self._rebuilt(definition, events, snapshot)
             version = events[-1].seq
@@ -178,14 +178,32 @@ class GameQueries:
         try:
             events = (reader or self.store).load(game_id, after, limit)
         except DamagedEvent as e:
-            raise GameDamaged(game_id, e.seq) from e
+            raise self._damaged(game_id, e.seq) from e
         prev_hash = GENESIS_HASH if after == 0 else None
         for seq, event in enumerate(events, after + 1):
             linked = prev_hash is None or event.prev_hash == prev_hash
             if event.seq != seq or not linked or recompute_hash(event) != event.hash:
-                raise GameDamaged(game_id, min(seq, event.seq))
+                raise self._damaged(game_id, min(seq, event.seq))
             prev_hash = event.hash
         return events
+
+    def _damaged(self, game_id: str, seq: int) -> GameDamaged:
+        """GameDamaged, with the cached states of the game forgotten: a state
+        held from before the damage would let reads answer as if it were whole."""
+        self.cache.forget(game_id)
+        return GameDamaged(game_id, seq)
+
+    def refused_write(self, game_id: str, error: IntegrityError) -> Exception:
+        """What the store refusing an append by its own integrity means (a row
+        already where the next event goes, written past the append path):
+        GameDamaged when the game's stored record, read again in full, fails
+        its check, else ``error`` itself."""
+        self.cache.forget(game_id)
+        try:
+            self.load(game_id, settle=False)
+        except GameDamaged as damaged:
+            return damaged
+        return error
 
     @staticmethod
     def _rebuilt(definition: GameDefinition[Any], events: Sequence[StoredEvent], snapshot: Snapshot | None) -> Snapshot:

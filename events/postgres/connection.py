@@ -16,7 +16,7 @@ import psycopg.errors
 from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
 from events.migrate import migrate_postgres
-from events.store import GameExists, IntegrityError, StoreError, StoreUnavailable
+from events.store import GameExists, IntegrityError, OutcomeUnknown, StoreError, StoreUnavailable
 
 Conn = psycopg.Connection[Any]
 
@@ -75,14 +75,23 @@ class PostgresConnections:
                 self._schema_ready = True
 
     @contextmanager
-    def connection(self) -> Iterator[Conn]:
+    def connection(self, writing: bool = False) -> Iterator[Conn]:
         """A pooled connection known to be alive; driver errors inside the
-        block are translated into store errors."""
+        block are translated into store errors.
+
+        ``writing``: the block commits a write.  A link that breaks there may
+        have broken after the server committed (an autocommit statement, or
+        COMMIT, ran and only its answer was lost): that is OutcomeUnknown,
+        never the "nothing was written" of StoreUnavailable.  A refusal the
+        server answered (a constraint, a failed statement) rolled back, and
+        stays what :func:`translate_error` says."""
         self._ensure_schema()
         conn = self._checkout()
         try:
             yield conn
         except psycopg.Error as e:
+            if writing and conn.broken:
+                raise OutcomeUnknown(f"the PostgreSQL connection broke during a write: {e}") from e
             raise translate_error(e) from e
         finally:
             self._pool.putconn(conn)

@@ -233,7 +233,7 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         if not prepared:
             return []
         sealed = [e for game in prepared for e in game.events]
-        with self._db.connection() as conn:
+        with self._db.connection(writing=True) as conn:
             event_cur = conn.cursor()
             with conn.pipeline(), conn.transaction():
                 if first is not None:
@@ -280,7 +280,7 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         pending = number(game_id, expected_version, events, recorded_at, idempotency_key)
         head = (game_id, expected_version, idempotency_key, request_hash, status, recorded_at)
         guard_args = (None, None) if guard is None else (_text_array(guard.path), guard.value)
-        with self._db.connection() as conn:
+        with self._db.connection(writing=True) as conn:
             if len(pending) == 1:
                 p = pending[0]
                 params = (*head, p.type, p.schema_version, p.payload_json, p.seat, p.head, p.tail, *guard_args)

@@ -109,3 +109,38 @@ def test_a_forged_row_damages_its_game_only(backend: tuple[Callable[[], Flask], 
     assert fresh.get(f"/v1/games/{untouched['id']}/audit").get_json()["ok"] is True
     listed = fresh.get("/v1/games").get_json()["games"]
     assert len(listed) == 3
+
+
+def test_a_stray_row_after_the_held_state_damages_the_game_for_the_worker_holding_it(
+    backend: tuple[Callable[[], Flask], Forge],
+) -> None:
+    """The row sits where the next append goes: the worker that holds the
+    game's newest state appended into it (a 500 from the events' primary
+    key); now every path of that worker, and of a fresh one, answers 409."""
+    new_app, forge = backend
+    holder = new_app()
+    client = holder.test_client()
+    game = create(client)
+    gid, version = game["id"], game["version"]
+    token = auth(game["seats"][0]["token"])
+    move = client.get(f"/v1/games/{gid}/legal-actions", headers=token).get_json()["actions"][0]
+    forge(gid, version + 1, canonical_json({"source": "deck", "card": "red"}), _last_hash(holder, gid))
+
+    for app in (holder, new_app()):
+        c = app.test_client()
+        answers = [
+            c.post(f"/v1/games/{gid}/actions", json=move, headers=token),
+            c.post(f"/v1/games/{gid}/actions", json={**move, "expected_version": version}, headers=token),
+            c.get(f"/v1/games/{gid}"),
+            c.get(f"/v1/games/{gid}", headers=token),
+            c.get(f"/v1/games/{gid}/legal-actions", headers=token),
+            c.get(f"/v1/games/{gid}/events"),
+            c.get(f"/v1/games/{gid}/export"),
+        ]
+        for resp in answers:
+            problem: dict[str, Any] = resp.get_json()
+            assert resp.status_code == 409 and problem["code"] == "game_damaged", (resp.request.path, problem)
+            assert problem["game"] == gid and problem["seq"] == version + 1
+        verdict = c.get(f"/v1/games/{gid}/audit").get_json()
+        assert verdict["ok"] is False, verdict
+    assert [e.seq for e in holder.extensions["cablecar"].store.load(gid)] == list(range(1, version + 2))

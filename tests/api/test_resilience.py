@@ -210,3 +210,8 @@ def test_redis_cache_signed_entries(tmp_path: Path) -> None:
     other = RedisCache(url, b"another key")
     assert other.get(key) is None  # a foreign or tampered entry is never used
     assert cache.health().ok
+    # a game found damaged is forgotten by every layer: the next read rebuilds it from the store
+    layered = LayeredCache(cache, InProcessCache())
+    layered.put(key, 4, three)
+    layered.forget(key)
+    assert layered.get(key) is None and cache.get(key) is None and layered.get_local(key) is None

@@ -69,6 +69,20 @@ def test_the_build_stage_copies_everything_pyproject_names(dockerfile: Dockerfil
     assert needed <= copied
 
 
+def test_the_image_installs_the_plain_project_that_the_plain_install_test_boots(dockerfile: DockerfileParser) -> None:
+    """The image gets what ``pip install .`` gives, no extra and nothing added by hand: what
+    tests/e2e/test_plain_install.py installs into a fresh environment and serves with."""
+    build, final = _stages(dockerfile)
+    installs = [shlex.split(v) for v in _of(build + final, "RUN") if "pip" in v]
+    assert len(installs) == 1, installs
+    [words] = installs
+    args = words[words.index("install") + 1:]
+    assert [a for a in args if not a.startswith("-")] == ["."]  # the project alone, without [extras]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    # what the production worker needs comes with the project itself
+    assert any(d.replace(" ", "").startswith("gunicorn[gevent]") for d in project["dependencies"])
+
+
 def test_the_image_runs_as_a_user_with_a_data_volume_and_a_health_check(dockerfile: DockerfileParser) -> None:
     _, final = _stages(dockerfile)
     env = dockerfile.envs

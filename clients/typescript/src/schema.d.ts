@@ -909,6 +909,14 @@ export interface components {
             seq?: number;
             /** @description On a refused `POST /v1/batches`, the index of the table at fault. */
             table?: number;
+            /**
+             * @description On `unavailable`: `unknown` when the store failed after the write was sent (the connection broke
+             *     after a commit may have happened). The write may be stored: send the same request again with the same
+             *     `Idempotency-Key` and its answer is the stored outcome (or the write is made then). Without it,
+             *     nothing was written.
+             * @enum {string}
+             */
+            outcome?: "unknown";
         } & {
             [key: string]: unknown;
         };
@@ -2572,7 +2580,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description `unavailable`: the event store cannot be reached; nothing was written. Retry later. */
+        /** @description `unavailable`: the event store cannot be reached; nothing was written. Retry later. With `outcome: unknown` the store failed after the write was sent: it may be stored, so send the same request again with the same `Idempotency-Key` (its answer is then the stored outcome). */
         Unavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];

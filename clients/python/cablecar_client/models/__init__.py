@@ -89,6 +89,7 @@ from .player_counts import PlayerCounts
 from .player_in import PlayerIn
 from .player_result import PlayerResult
 from .problem import Problem
+from .problem_outcome import ProblemOutcome
 from .resign import Resign
 from .ride import Ride
 from .roll import Roll
@@ -222,6 +223,7 @@ __all__ = (
     "PlayerIn",
     "PlayerResult",
     "Problem",
+    "ProblemOutcome",
     "Resign",
     "Ride",
     "Roll",

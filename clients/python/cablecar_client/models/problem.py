@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.problem_outcome import ProblemOutcome
 from ..types import UNSET, Unset
 from typing import cast
 
@@ -40,6 +41,11 @@ class Problem:
             game (str | Unset): On `game_damaged`, the id of the damaged game.
             seq (int | Unset): On `game_damaged`, the first stored event that is not genuine.
             table (int | Unset): On a refused `POST /v1/batches`, the index of the table at fault.
+            outcome (ProblemOutcome | Unset): On `unavailable`: `unknown` when the store failed after the write was sent
+                (the connection broke
+                after a commit may have happened). The write may be stored: send the same request again with the same
+                `Idempotency-Key` and its answer is the stored outcome (or the write is made then). Without it,
+                nothing was written.
      """
 
     type_: str
@@ -53,6 +59,7 @@ class Problem:
     game: str | Unset = UNSET
     seq: int | Unset = UNSET
     table: int | Unset = UNSET
+    outcome: ProblemOutcome | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -90,6 +97,11 @@ class Problem:
 
         table = self.table
 
+        outcome: str | Unset = UNSET
+        if not isinstance(self.outcome, Unset):
+            outcome = self.outcome.value
+
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -112,6 +124,8 @@ class Problem:
             field_dict["seq"] = seq
         if table is not UNSET:
             field_dict["table"] = table
+        if outcome is not UNSET:
+            field_dict["outcome"] = outcome
 
         return field_dict
 
@@ -153,6 +167,16 @@ class Problem:
 
         table = d.pop("table", UNSET)
 
+        _outcome = d.pop("outcome", UNSET)
+        outcome: ProblemOutcome | Unset
+        if isinstance(_outcome,  Unset):
+            outcome = UNSET
+        else:
+            outcome = ProblemOutcome(_outcome)
+
+
+
+
         problem = cls(
             type_=type_,
             title=title,
@@ -165,6 +189,7 @@ class Problem:
             game=game,
             seq=seq,
             table=table,
+            outcome=outcome,
         )
 
 
