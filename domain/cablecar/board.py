@@ -19,7 +19,7 @@ class Board:
     or None while the stop has none.  ``rules`` is the generation of the
     placement rules the game was created under: 1 (``cable-car/1``) lacks the
     further-travel ruling of :mod:`domain.cablecar.ends`, so games recorded
-    then still verify; 2 (``cable-car/2`` and ``/3``) has it.
+    then still verify; 2 (``cable-car/2`` and every later version) has it.
     """
 
     cells: tuple[Orientation | None, ...]

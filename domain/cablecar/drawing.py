@@ -3,29 +3,38 @@
 After laying, a player draws until it holds ``hand_size`` (5) tiles, so each
 exchange (whose removed tile went to the hand) means one draw less.
 
-**Ruling** (drawing from riders' hands).  Once a player rides, its hand is
-open and every other player, drawing back up, chooses tile by tile: the top
-of the face-down pile, or a tile of its choice from a riding player's hand
-(which rider, which tile).  The choice is a move of its own (``draw_tile``,
-offered by ``legal-actions``) made after ``lay_tiles``, one tile at a time,
-until the hand is full.  Where no choice exists the draw stays automatic:
+**Drawing from riders' hands** (``cable-car/4``, the rulebook: "Om det inte
+finns några rälskort kvar i förrådet för övriga spelare får de plocka av
+dessa kort", *if no tiles are left in the supply, the other players may take
+from these tiles*).  A riding player's hand is open, but the others draw
+from the pile as long as it holds tiles.  Once the pile is empty, a player
+drawing back up chooses tile by tile a tile of a riding player's hand (which
+rider, which tile).  **Ruling:** a draw needing more tiles than the pile
+still holds takes the rest of the pile first (``tiles_drawn``), then chooses
+from riders' hands for the remainder.  The choice is a move of its own
+(``draw_tile``, offered by ``legal-actions``) made after ``lay_tiles``, one
+tile at a time, until the hand is full.  Where no choice exists the draw
+stays automatic: the riders together hold no more tiles than are needed, or
+only one distinct tile can be taken: every such tile, riders clockwise from
+the drawer, each giving its longest-held tiles first.
 
-1. no rider holds a tile: the top of the pile, in order;
-2. the pile is empty and the riders together hold no more tiles than are
-   needed, or only one distinct tile can be taken: every such tile, riders
-   clockwise from the drawer, each giving its longest-held tiles first.
+Under ``cable-car/2`` and ``/3`` the choice came as soon as a rider held a
+tile: tile by tile, the top of the pile or a rider's tile, the pile still
+holding tiles or not (the same automatic cases otherwise, and when no rider
+held a tile, the pile in order).  Under ``cable-car/1`` (board ``rules`` 1)
+every draw was automatic: pile first, riders only once it was empty.
 
 When neither source has tiles left the player plays on with a short hand.
-Games created under ``cable-car/1`` (board ``rules`` 1) keep that rule's
-fully automatic draw (pile first, riders only once it is empty).
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 from domain.cablecar.actions import SOURCE_PILE, SOURCE_RIDER, DrawTile
 from domain.cablecar.components import COMPONENTS
 from domain.cablecar.events import TileDrawn, TilesDrawn
-from domain.cablecar.state import CableCarState
+from domain.cablecar.state import RULEBOOK_DRAW_AND_RIDE, CableCarState
 from domain.cablecar.turns import end_turn
 from domain.core import Decision
 from domain.errors import IllegalAction
@@ -61,6 +70,8 @@ def has_choice(state: CableCarState, seat: int) -> bool:
     """Whether ``seat``'s next draw is its choice (see the module's ruling)."""
     if state.board.rules < 2 or need(state, seat) == 0:
         return False
+    if state.pile and state.rules >= RULEBOOK_DRAW_AND_RIDE:
+        return False  # riders' hands only once the pile is empty
     riders = _riders(state, seat)
     if not riders:
         return False
@@ -91,10 +102,27 @@ def draw_up(state: CableCarState, seat: int) -> TilesDrawn | None:
     return TilesDrawn(seat, tuple(from_pile), tuple(from_riders))
 
 
+def _pile_emptied(state: CableCarState, seat: int) -> CableCarState:
+    """``state`` after ``seat`` took the rest of the pile."""
+    player = state.players[seat]
+    taken = dataclasses.replace(player, hand=player.hand + state.pile)
+    return dataclasses.replace(state.with_player(seat, taken), pile=())
+
+
 def finish_turn(decision: Decision[CableCarState], seat: int) -> None:
     """After laying (or a chosen draw): wait for ``seat``'s choice when it has
-    one, else draw automatically and end the turn."""
-    if has_choice(decision.state, seat):
+    one (under ``cable-car/4`` after taking the rest of a pile too short for the
+    draw, when riders' hands then offer a choice), else draw automatically and
+    end the turn."""
+    state = decision.state
+    if (
+        state.rules >= RULEBOOK_DRAW_AND_RIDE
+        and 0 < len(state.pile) < need(state, seat)
+        and has_choice(_pile_emptied(state, seat), seat)
+    ):
+        decision.emit(TilesDrawn(seat, state.pile, ()))
+        return
+    if has_choice(state, seat):
         return
     drawn = draw_up(decision.state, seat)
     if drawn is not None:

@@ -11,7 +11,7 @@ until that seat starts its ride (or the game ends); ``pile`` and
 A move is a run of events whose first one carries the acting ``seat``:
 ``tiles_laid`` (a ``lay_tiles`` action), ``tile_drawn`` (``draw_tile``),
 ``ride_started`` (``start_ride``) or ``die_rolled`` (``roll``); the others
-follow automatically.  Under ``cable-car/3`` the move's last event says when
+follow automatically.  Since ``cable-car/3`` the move's last event says when
 it ended the turn (``ends_turn``; the next seat is the next one still in) if
 it is one of :data:`TURN_END_CARRIERS`; otherwise, and under older rules, a
 ``turn_ended`` event follows (see :mod:`domain.turnends`).
@@ -88,7 +88,9 @@ class TilesDrawn(Event):
 
     ``tiles`` came off the top of the pile, in order; ``from_riders`` are
     ``(rider seat, tile)`` pairs taken from riders' open hands once the pile
-    was empty.
+    was empty.  Under ``cable-car/4`` a draw longer than the pile may take its
+    rest alone (``from_riders`` empty, the turn not ended), the drawer then
+    choosing riders' tiles with ``draw_tile``.
     """
 
     TYPE: ClassVar[str] = "tiles_drawn"
@@ -103,8 +105,9 @@ class TilesDrawn(Event):
 
 @dataclass(frozen=True)
 class TileDrawn(Event):
-    """``seat`` chose to draw ``tile``: the top of the pile (``source`` ``pile``) or
-    from riding seat ``rider``'s open hand (``source`` ``rider``)."""
+    """``seat`` chose to draw ``tile``: the top of the pile (``source`` ``pile``: only
+    ``cable-car/2`` and ``/3`` offered it) or from riding seat ``rider``'s open hand
+    (``source`` ``rider``)."""
 
     TYPE: ClassVar[str] = "tile_drawn"
     SCHEMA_VERSION: ClassVar[int] = 2

@@ -11,6 +11,7 @@ from domain.cablecar.network import best_path, line_terminals
 from domain.cablecar.pairs import PairTables
 from domain.cablecar.placement import single_placements
 from domain.cablecar.state import CableCarState
+from domain.cablecar.turns import ride_due
 from domain.core import Action
 from domain.lazy import LazySequence
 
@@ -21,7 +22,9 @@ def legal_actions(state: CableCarState, seat: int) -> Sequence[Action]:
     Lay actions: every legal ordered pair (adjacent double exchanges
     included), each placement in the lowest rotation of its distinct track
     layout; single placements only when no pair exists.  ``start_ride`` once
-    per terminal (the server picks the shortest path).  A laying turn's list
+    per terminal (the server picks the shortest path); when the ride is due
+    (``cable-car/4``: the network is complete at the start of the turn) they
+    are the only actions.  A laying turn's list
     is a :class:`~domain.lazy.LazySequence`: its pairs are generated as far
     as they are read, so a first page does not wait for all of them.  After
     laying, while the seat chooses its draw: one ``draw_tile`` per distinct
@@ -38,6 +41,8 @@ def legal_actions(state: CableCarState, seat: int) -> Sequence[Action]:
     path = best_path(state.board, player.line, player.route)
     if path is not None:
         rides = [StartRide(t.name) for t in line_terminals(player.line)]
+        if ride_due(state, seat):
+            return rides  # nothing else is legal
     tables = PairTables(state.board, player.hand)
     if next(tables.chunks(), None) is None:
         return rides + [LayTiles((p,)) for p in single_placements(state.board, player.hand)]

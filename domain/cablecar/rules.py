@@ -6,6 +6,11 @@ placements, then the draw back up: automatic, or one ``draw_tile`` per tile
 when a rider's open hand offers a choice, see :mod:`domain.cablecar.drawing`;
 the draw ends the turn) or, when its network is
 complete, starts its ride (``start_ride``) and then rolls in the same turn.
+Since ``cable-car/4`` a seat whose network is complete at the start of its
+turn may only start its ride (or resign): anything else is refused
+(``ride_due``, see :func:`domain.cablecar.turns.ride_due`); under ``/1``-``/3``
+it may also keep laying.  A ride never starts in the turn that completed the
+network: the lay ends the turn (or leaves only ``draw_tile``).
 A riding seat rolls (``roll``), which ends its turn unless its tram arrives,
 which ends the game.  Handing the turn over (and automatic passes) is
 :mod:`domain.cablecar.turns`; the game-over and seat-range guards run first,
@@ -22,7 +27,7 @@ from domain.cablecar.network import RidePath, best_path, line_terminals, trace_p
 from domain.cablecar.placement import Laid, check_turn, has_legal_pair
 from domain.cablecar.ride import DIE_FACES, target
 from domain.cablecar.state import CableCarState
-from domain.cablecar.turns import end_turn, forfeit
+from domain.cablecar.turns import end_turn, forfeit, ride_due
 from domain.core import JSON, Decision, Move
 from domain.errors import IllegalAction, NotYourTurn
 from domain.forfeits import resign_move, standings_of
@@ -43,11 +48,17 @@ def _laid_payload(laid: Laid) -> dict[str, JSON]:
     }
 
 
-def _own_turn(state: CableCarState, seat: int, drawing_ok: bool = False) -> None:
+def _own_turn(state: CableCarState, seat: int, drawing_ok: bool = False, starts_ride: bool = False) -> None:
+    """Refuse an action out of turn, during a draw choice (unless ``drawing_ok``), or
+    while the seat's ride is due (unless the action starts it: ``starts_ride``)."""
     if seat != state.turn:
         raise NotYourTurn()
     if state.drawing and not drawing_ok:
         raise IllegalAction("draw_in_progress", "the tiles have been laid: choose what to draw (draw_tile)")
+    if not starts_ride and ride_due(state, seat):
+        raise IllegalAction(
+            "ride_due", "the network is complete: the inaugural ride is due (start_ride), or resign"
+        )
 
 
 def _lay(decision: Decision[CableCarState], seat: int, action: LayTiles) -> None:
@@ -103,7 +114,7 @@ def _chosen_path(state: CableCarState, seat: int, action: StartRide) -> RidePath
 
 def _start_ride(decision: Decision[CableCarState], seat: int, action: StartRide) -> None:
     state = decision.state
-    _own_turn(state, seat)
+    _own_turn(state, seat, starts_ride=True)
     player = state.players[seat]
     if player.riding:
         raise IllegalAction("already_riding", "this player's tram is already riding")

@@ -26,8 +26,9 @@ from domain.core import Decision, Event, GameConfig
 from domain.errors import InvalidConfig
 from domain.rng import Rng
 
-#: ``cable-car/3``: the rules of ``cable-car/2`` (the further-travel ruling and the draw choice
-#: from riders' hands); a turn's end is recorded in the move's last event
+#: ``cable-car/4``: the rules of ``cable-car/3`` (the further-travel ruling; a turn's end recorded
+#: in the move's last event), but riders' hands are drawn from only once the pile is empty, and a
+#: seat whose network is complete at the start of its turn must start its ride
 RULES_VERSION = RULES_VERSIONS[-1]
 #: older rules still decided as they were, so records made under them verify
 LEGACY_RULES_VERSIONS = RULES_VERSIONS[:-1]

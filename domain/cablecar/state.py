@@ -15,9 +15,13 @@ Space = int | str
 
 #: every rules version, oldest first; a game's generation (:attr:`CableCarState.rules`)
 #: is its version's place here, counted from 1
-RULES_VERSIONS = ("cable-car/1", "cable-car/2", "cable-car/3")
+RULES_VERSIONS = ("cable-car/1", "cable-car/2", "cable-car/3", "cable-car/4")
 #: the first generation recording a turn's end in the move's last event
 TURN_END_IN_MOVE = 3
+#: the first generation following the rulebook on two points: riders' open hands are drawn
+#: from only once the pile is empty (:mod:`domain.cablecar.drawing`), and a seat whose network
+#: is complete at the start of its turn must start its ride (:func:`domain.cablecar.turns.ride_due`)
+RULEBOOK_DRAW_AND_RIDE = 4
 
 
 @dataclass(frozen=True, slots=True)

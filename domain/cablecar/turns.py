@@ -8,6 +8,10 @@ ever change, and the game ends without a winner (``game_ended`` with reason
 :mod:`domain.forfeits`): its tiles stay on the board, its open hand stays
 as it is, and when one seat is left in, that seat wins (reason ``forfeit``).
 The game has no setup choices, so a forfeit owes no default choice.
+
+Since ``cable-car/4`` a seat whose network is complete at the start of its
+turn must start its ride (rulebook: "måste han/hon avslöja sin hemliga
+färdväg", *must reveal its secret route*): :func:`ride_due`.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from collections.abc import Sequence
 from domain.cablecar.events import TURN_END_CARRIERS, GameEnded, TurnEnded, TurnPassed
 from domain.cablecar.network import best_path
 from domain.cablecar.placement import can_lay
-from domain.cablecar.state import TURN_END_IN_MOVE, CableCarState
+from domain.cablecar.state import RULEBOOK_DRAW_AND_RIDE, TURN_END_IN_MOVE, CableCarState
 from domain.core import Decision, Event
 from domain.forfeits import REASON_FORFEIT
 from domain.turnends import carry_turn_end
@@ -34,6 +38,20 @@ def can_act(state: CableCarState, seat: int) -> bool:
     if can_lay(state.board, player.hand):
         return True
     return best_path(state.board, player.line, player.route) is not None
+
+
+def ride_due(state: CableCarState, seat: int) -> bool:
+    """Whether ``seat``, at the start of its turn, must start its ride: the rules are
+    ``cable-car/4`` or later, it is not riding and its network is complete (whoever
+    completed it).  It may then only start the ride or resign (``ride_due``).
+
+    "The start of its turn" is any moment before it has laid this turn (``drawing``
+    is set from its lay until the turn ends): nothing else changes the board in
+    between, so judging when it acts is judging when its turn began."""
+    if state.rules < RULEBOOK_DRAW_AND_RIDE or state.drawing or state.turn != seat:
+        return False
+    player = state.players[seat]
+    return not player.riding and best_path(state.board, player.line, player.route) is not None
 
 
 def end_turn(decision: Decision[CableCarState], seat: int) -> None:

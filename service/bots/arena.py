@@ -21,6 +21,7 @@ from domain.cablecar.actions import LayTiles, StartRide
 from domain.cablecar.network import best_path, line_terminals
 from domain.cablecar.placement import seconds_after, single_placements
 from domain.cablecar.state import CableCarState
+from domain.cablecar.turns import ride_due
 from domain.core import Action, GameConfig, GameDefinition, replay
 from domain.errors import DomainError
 from domain.registry import game_definition
@@ -77,6 +78,8 @@ def _cablecar_first_page(state: CableCarState, seat: int, page: int) -> list[Act
     out: list[Action] = []
     if best_path(state.board, player.line, player.route) is not None:
         out += [StartRide(t.name) for t in line_terminals(player.line)]
+        if ride_due(state, seat):
+            return out  # cable-car/4: nothing else is legal
     if page <= 0:
         return out
     singles = single_placements(state.board, player.hand)

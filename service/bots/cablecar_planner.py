@@ -11,8 +11,10 @@ the missing segment costs more.  It then lays the two tiles that advance the
 plan most (tiles next to a stop of its route first, since the first tile
 laid there becomes the stop's tile), fills up with tiles that keep away
 from its plan when the hand cannot help, starts the ride as soon as the
-network is complete, and rolls.  Draws from riders' hands take a tile the
-plan needs, else the pile.
+network is complete (under ``cable-car/4`` it must: then ``start_ride`` is
+all that is listed), and rolls.  Draws from riders' hands (``cable-car/4``:
+only once the pile is empty) take a tile the plan needs, else the pile when
+it is offered (``/2``-``/3``), else the first tile offered.
 
 It reads nothing but the view and calls only the pure rules in ``domain/``.
 """

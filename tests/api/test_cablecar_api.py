@@ -11,9 +11,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from domain import registry
+from domain.cablecar import GAME as CABLE_CAR
+from domain.cablecar.actions import LayTiles
+from domain.cablecar.pairs import PairTables
+from domain.core import GameConfig, replay
 from domain.registry import game_definition
 from events.verify import verify_export
 from tests.api.conftest import act, auth, create, legal, view
+from tests.browser.ride_plan import plan_ride
 
 
 def test_board_has_what_a_client_draws(client: FlaskClient) -> None:
@@ -126,3 +131,25 @@ def test_start_ride_path_shapes(client: FlaskClient) -> None:
     for bad in ([[0, 1]], [[1, 2, 3]], [True], [[1, "a"]], []):
         resp = act(client, game, 0, {"type": "start_ride", "path": bad})
         assert resp.status_code == 400, (bad, resp.get_json())
+
+
+def test_a_due_ride_refuses_everything_but_starting_it_or_resigning(client: FlaskClient) -> None:
+    """cable-car/4 over HTTP: a seat whose network is complete at the start of its turn is offered
+    only start_ride (and resign); a lay, otherwise legal, gets 422 ride_due and writes nothing."""
+    names = ["P0", "P1"]
+    seed, moves = next((s, m) for s in (f"browser-ride-{i}" for i in range(10)) if (m := plan_ride(names, s)))
+    game = create(client, "cable-car", 2, seed=seed, open_deal=True)
+    state = replay(CABLE_CAR, CABLE_CAR.setup(GameConfig(tuple(names), seed, 0)))
+    for seat, body in moves:
+        assert act(client, game, seat, body).status_code == 201
+        state = replay(CABLE_CAR, CABLE_CAR.decide(state, seat, CABLE_CAR.parse_action(body)), state)
+    page = client.get(f"/v1/games/{game['id']}/legal-actions", headers=auth(game["seats"][0]["token"])).get_json()
+    assert [a["type"] for a in page["actions"]] == ["start_ride", "start_ride", "resign"] and page["total"] == 3
+    lay = LayTiles(next(PairTables(state.board, state.players[0].hand).pairs())).to_body()
+    before = view(client, game)["version"]
+    refused = act(client, game, 0, lay)
+    assert refused.status_code == 422 and refused.get_json()["reason"] == "ride_due"
+    assert act(client, game, 0, {"type": "roll"}).get_json()["reason"] == "ride_due"
+    assert view(client, game)["version"] == before
+    assert act(client, game, 0, {"type": "start_ride"}).status_code == 201
+    assert view(client, game, 1)["players"][0]["riding"] is True

@@ -1,4 +1,4 @@
-"""Games stored before ``ttr-sf/3`` and ``cable-car/3`` are served as they were.
+"""Games stored before ``ttr-sf/3`` and ``cable-car/3``, and before ``cable-car/4``, are served as they were.
 
 The fixtures (``data/old_records/``, see its README) are a server's SQLite
 database holding a finished game of each type made under ``/2``, with a turn's
@@ -7,10 +7,15 @@ current server, opening that database, exports them byte for byte as before
 (stored payloads are never rewritten), verifies them under the rules they
 were made under, and lists their events upcast: the carriers of a turn's end
 say ``ends_turn: false`` and the ``turn_ended`` events are still there.
+
+A second database holds a ``cable-car/3`` game whose moves ``cable-car/4``
+refuses (a complete seat laying on instead of riding): it too is exported
+byte for byte as before and verifies under ``/3``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 from collections import Counter
@@ -20,6 +25,9 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
+from domain.cablecar import GAME as CABLE_CAR
+from domain.core import decode_event, replay
+from domain.errors import IllegalAction
 from events.verify import verify_export
 from service.app import create_app
 from service.config import Settings
@@ -83,3 +91,54 @@ def test_an_old_games_events_are_listed_upcast(old_client: FlaskClient, game_typ
     assert "turn_ended" in {e["type"] for e in listed}  # the turn's ends, as stored
     view = old_client.get(f"/v1/games/{game_id}").get_json()
     assert view["status"] == "finished" and view["version"] == len(stored)
+
+
+#: the cable-car/3 record (store-3.sql): its game id
+CC3_GAME = "0842d884a4f9b0d5"
+
+
+@pytest.fixture
+def cc3_client(tmp_path: Path) -> Iterator[FlaskClient]:
+    with sqlite3.connect(tmp_path / "cablecar.sqlite3") as conn:
+        conn.executescript((DATA / "store-3.sql").read_text())
+    app = create_app(Settings(data_dir=str(tmp_path), webhooks=False))
+    app.testing = True
+    yield app.test_client()
+    app.extensions["cablecar"].store.close()
+
+
+def test_a_cable_car_3_game_is_exported_byte_for_byte_and_verifies_under_its_rules(cc3_client: FlaskClient) -> None:
+    stored = (DATA / "cable-car-3.export.json").read_bytes()
+    export = json.loads(stored)
+    assert export["game"]["rules_version"] == "cable-car/3" and export["game"]["id"] == CC3_GAME
+    resp = cc3_client.get(f"/v1/games/{CC3_GAME}/export")
+    assert resp.status_code == 200
+    assert resp.data == stored
+    audit = cc3_client.get(f"/v1/games/{CC3_GAME}/audit").get_json()
+    assert audit["ok"], audit
+    verdict = verify_export(export)
+    assert verdict.ok, verdict.to_json()
+    view = cc3_client.get(f"/v1/games/{CC3_GAME}").get_json()
+    assert view["status"] == "finished" and view["result"]["winners"] == [2]
+
+
+def test_the_cable_car_3_game_breaks_the_rules_of_cable_car_4() -> None:
+    """Its moves replayed under /4 reach a lay by a seat whose ride is due: refused."""
+    raw = json.loads((DATA / "cable-car-3.export.json").read_bytes())["events"]
+    events = [decode_event(CABLE_CAR, e["type"], e["payload"]) for e in raw]
+    setup = dataclasses.replace(events[0], rules_version="cable-car/4")  # type: ignore[call-arg]
+    state = replay(CABLE_CAR, [setup])
+    i = 1
+    while i < len(events):
+        opened = CABLE_CAR.action_of(events[i])
+        assert opened is not None, events[i]
+        seat, action = opened
+        try:
+            produced = CABLE_CAR.decide(state, seat, action)
+        except IllegalAction as refused:
+            assert refused.code == "ride_due" and action.TYPE == "lay_tiles"
+            return
+        assert produced == events[i : i + len(produced)]
+        state = replay(CABLE_CAR, produced, state)
+        i += len(produced)
+    raise AssertionError("cable-car/4 accepted every move of the /3 record")

@@ -168,9 +168,11 @@ def test_a_seat_starts_its_ride_and_rolls_by_clicking(
     shot(watcher, "cablecar_ride_spectator")
 
 
-def test_a_seat_draws_from_a_riders_open_hand_by_clicking(
+def test_while_the_pile_holds_tiles_a_riders_open_hand_is_not_drawn_from(
     pages: Pages, server: Server, ride_ready_game: dict[str, Any], shot: Callable[[Any, str], Path]
 ) -> None:
+    """cable-car/4 (the rulebook): the others take from a rider's open hand only once the pile
+    is empty, so laying next to a rider draws from the pile and offers no draw buttons."""
     game = ride_ready_game
     gid, tokens = game["id"], [s["token"] for s in game["seats"]]
     if not server.api.view(gid)["players"][0]["riding"]:  # when run on its own
@@ -178,16 +180,14 @@ def test_a_seat_draws_from_a_riders_open_hand_by_clicking(
         server.api.act(gid, tokens[0], ride)
     if server.api.view(gid)["active_seats"] == [0]:
         server.api.act(gid, tokens[0], {"type": "roll"})
-    assert server.api.view(gid)["active_seats"] == [1]
-    server.api.act(gid, tokens[1], server.api.legal(gid, tokens[1], limit=1)[0])  # lay two tiles
-    draws = [a for a in server.api.legal(gid, tokens[1]) if a["type"] == "draw_tile"]
-    assert any(a["source"] == "pile" for a in draws) and any(a["source"] == "rider" for a in draws)
+    before = server.api.view(gid)
+    assert before["active_seats"] == [1] and before["pile_count"] > 0
     page = pages.open(f"#game={gid}&token={tokens[1]}")
-    page.locator("button[data-key^=draw-]").first.wait_for()
-    assert page.locator("button[data-key^=draw-]").count() == len(draws)
-    pick = next(i for i, a in enumerate(draws) if a["source"] == "rider")
-    before = len(page.locator(".events .event").all())
-    page.click(f"button[data-key=draw-{pick}]")
-    expect(page.locator(".events .event")).not_to_have_count(before)
-    assert any("open hand" in t for t in page.locator(".events .event").all_inner_texts())
-    shot(page, "cablecar_draw_choice")
+    page.locator(".action").wait_for()
+    server.api.act(gid, tokens[1], server.api.legal(gid, tokens[1], limit=1)[0])  # lay two tiles
+    after = server.api.view(gid)
+    assert after["active_seats"] == [0], "the draw was automatic: the turn is over"
+    assert after["players"][0]["hand"] == before["players"][0]["hand"]
+    assert after["pile_count"] < before["pile_count"]
+    assert page.locator("button[data-key^=draw-]").count() == 0
+    shot(page, "cablecar_draw_from_pile")

@@ -54,7 +54,8 @@ def export_of(game: GameDefinition[Any], events: list[tuple[Event, int | None]],
 
 
 @pytest.mark.parametrize(("game", "old"), [(CABLE_CAR, "cable-car/1"), (TTR, "ttr-sf/1"),
-                                           (CABLE_CAR, "cable-car/2"), (TTR, "ttr-sf/2")])
+                                           (CABLE_CAR, "cable-car/2"), (TTR, "ttr-sf/2"),
+                                           (CABLE_CAR, "cable-car/3")])
 def test_a_record_made_under_older_rules_still_verifies(game: GameDefinition[Any], old: str) -> None:
     events = played(game, old, "old-rules")
     assert events[0][0].to_payload()["rules_version"] == old

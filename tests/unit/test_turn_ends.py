@@ -29,10 +29,12 @@ from events.upcasting import UPCASTERS, UpcastError
 from tests.unit.cablecar import helpers as cc
 from tests.unit.ttr import helpers as ttr
 
-#: each game with the last rules version that records turn ends as events of their own
-GAMES: dict[str, tuple[GameDefinition[Any], str]] = {
-    TTR.type_id: (TTR, "ttr-sf/2"),
-    CABLE_CAR.type_id: (CABLE_CAR, "cable-car/2"),
+#: each game with the last rules version that records turn ends as events of their own, and the
+#: first that records them in the move's last event, with otherwise the same rules (``cable-car/4``
+#: changed other rules too)
+GAMES: dict[str, tuple[GameDefinition[Any], str, str]] = {
+    TTR.type_id: (TTR, "ttr-sf/2", "ttr-sf/3"),
+    CABLE_CAR.type_id: (CABLE_CAR, "cable-car/2", "cable-car/3"),
 }
 CARRIERS = {TTR.type_id: TTR_CARRIERS, CABLE_CAR.type_id: CABLE_CAR_CARRIERS}
 
@@ -74,6 +76,7 @@ def test_ttr_moves_end_the_turn_in_their_last_event() -> None:
 
 def test_cable_car_moves_end_the_turn_in_their_last_event() -> None:
     state = cc.state_of(hands=(("straight",) * 5, ("straight",) * 5), pile=("curve",) * 20)
+    state = dataclasses.replace(state, rules=3)
     pair = cc.lay(cc.place("straight", 6, 6, 0), cc.place("straight", 8, 8, 0))
     events, after = cc.act(state, 0, pair)
     assert cc.types(events) == ["tiles_laid", "tiles_drawn+turn_ended"] and after.turn == 1
@@ -124,9 +127,9 @@ def _through_json(game: GameDefinition[Any], events: list[Event]) -> list[Event]
 def test_a_game_played_under_both_versions_reaches_the_same_states(
     type_id: str, players: int, seed: str, choices: int
 ) -> None:
-    game, old_version = GAMES[type_id]
+    game, old_version, new_version = GAMES[type_id]
     config = GameConfig(tuple(f"p{i}" for i in range(players)), seed)
-    new_events = game.setup(config)
+    new_events = game.setup(dataclasses.replace(config, rules_version=new_version))
     old_events = game.setup(dataclasses.replace(config, rules_version=old_version))
     assert _unfolds_to(game, new_events[1:], old_events[1:])
     new, old = replay(game, new_events), replay(game, old_events)
@@ -156,7 +159,7 @@ def test_a_game_played_under_both_versions_reaches_the_same_states(
 
 @pytest.mark.parametrize("type_id", sorted(GAMES))
 def test_exactly_the_carriers_have_the_field_and_an_upcaster_to_it(type_id: str) -> None:
-    game, _ = GAMES[type_id]
+    game, *_ = GAMES[type_id]
     with_field = {cls for cls in game.events if "ends_turn" in {f.name for f in dataclasses.fields(cls)}}
     assert with_field == set(CARRIERS[type_id])
     steps = UPCASTERS.steps()

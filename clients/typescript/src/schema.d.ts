@@ -159,7 +159,9 @@ export interface paths {
          *     is only meaningful at the same `version`. A long list is computed once per version and seat and kept
          *     by the server process that answered, so the following pages on the same connection are cheap.
          *
-         *     Order: `start_ride` (when the network is complete) or `roll` come first. Cable-car `lay_tiles` pairs then
+         *     Order: `start_ride` (when the network is complete) or `roll` come first; under `cable-car/4` a seat whose
+         *     network is complete at the start of its turn must ride, so `start_ride` (once per terminal) and `resign`
+         *     are all that is listed. Cable-car `lay_tiles` pairs then
          *     follow grouped by the first placement's square, row by row and column by column, with adjacent double
          *     exchanges last; each placement is written in the lowest rotation giving its track layout, and two
          *     placements on empty squares whose order does not matter are listed once, lower square first (the other
@@ -1744,8 +1746,10 @@ export interface components {
         };
         /**
          * @description `cable-car`: lay two tiles from the hand (one only when no second legal placement exists), in order. Then the
-         *     seat draws back up to 5: automatically from the pile, unless a riding player's open hand offers a choice; then
-         *     the turn waits for one `draw_tile` per tile (see `DrawTile`).
+         *     seat draws back up to 5: automatically from the pile; once the pile is empty a riding player's open hand may
+         *     offer a choice, and then the turn waits for one `draw_tile` per tile (see `DrawTile`). Under `cable-car/4` a
+         *     seat whose network is complete at the start of its turn may not lay (`422 illegal_action`, `reason`
+         *     `ride_due`): its ride is due (see `StartRide`); games created under `cable-car/1` to `/3` let it lay on.
          *
          *     **Ruling (rule 5, further travel):** besides leading track off the board, into a stop or against a bare tile
          *     edge, a placement must not lead track into an empty square that no tile of the set, in any rotation, could
@@ -1767,7 +1771,14 @@ export interface components {
         /**
          * @description `cable-car`: reveal the line and route cards and start the inaugural ride, at the start of the turn, once the
          *     network is complete. `from` is the terminal to start at and `path` the squares to drive; without them the
-         *     server chooses the shortest legal path.
+         *     server chooses the shortest legal path. Never in the turn that completed the network: the ride starts at the
+         *     seat's next turn.
+         *
+         *     **Ruling (the ride is due, `cable-car/4`):** the rulebook says a player whose network is complete *must*
+         *     reveal it and begin the ride at its next turn. At the start of its turn, a seat whose network is complete
+         *     (whoever laid the last tile) may only start its ride or resign; `lay_tiles`, `roll` and `draw_tile` are
+         *     refused with `422 illegal_action`, `reason` `ride_due`. Games created under `cable-car/1` to `/3` keep their
+         *     rule: such a seat may keep laying tiles.
          */
         StartRide: {
             /**
@@ -1811,16 +1822,19 @@ export interface components {
             expected_version?: components["schemas"]["ExpectedVersion"];
         };
         /**
-         * @description `cable-car`: draw one tile back up after `lay_tiles`, when a riding player's open hand offers a choice: the top
-         *     of the pile (`pile`), or `tile` from riding seat `rider`'s hand (`rider`). `legal-actions` lists every distinct
-         *     choice; the seat sends one per tile until it holds 5 (or nothing is left), and that ends its turn.
+         * @description `cable-car`: draw one tile back up after `lay_tiles`, when a riding player's open hand offers a choice:
+         *     `tile` from riding seat `rider`'s hand (`rider`), or (games created under `cable-car/2` and `/3` only) the top
+         *     of the pile (`pile`). `legal-actions` lists every distinct choice; the seat sends one per tile until it holds 5
+         *     (or nothing is left), and that ends its turn.
          *
-         *     **Ruling (drawing from riders' hands):** once a player rides, its hand is open and every other player,
-         *     drawing back up, chooses tile by tile between the pile and any tile of any riding player's hand. The draw
-         *     stays automatic where there is no choice: nobody riding holds a tile (the pile, in order), or the pile is
-         *     empty and the riders hold no more tiles than are needed, or only one distinct tile can be taken (then every
-         *     such tile, riders clockwise from the drawer, longest-held first). Games created under `cable-car/1` keep
-         *     that rule's fully automatic draw.
+         *     **Drawing from riders' hands (`cable-car/4`, the rulebook):** a riding player's hand is open, but the others
+         *     draw from the pile as long as it holds tiles. Once the pile is empty, a player drawing back up chooses, tile
+         *     by tile, a tile of a riding player's hand (which rider, which tile). **Ruling:** a draw needing more tiles
+         *     than the pile still holds takes the rest of the pile first (a `tiles_drawn` event), then chooses from riders'
+         *     hands. The draw stays automatic where there is no choice: the riders hold no more tiles than are needed, or
+         *     only one distinct tile can be taken (then every such tile, riders clockwise from the drawer, longest-held
+         *     first). Games created under `cable-car/2` and `/3` keep their rule: the choice, between the pile and any
+         *     rider's tile, came as soon as a rider held a tile; under `cable-car/1` every draw was automatic.
          */
         DrawTile: {
             /**
@@ -1854,11 +1868,11 @@ export interface components {
          *     `game_set_up`, `tiles_laid`, `tiles_drawn` (an automatic draw), `tile_drawn` (a chosen `draw_tile`:
          *     `{seat, source, rider, tile}`), `turn_passed`, `turn_ended`, `ride_started`, `die_rolled`, `game_ended`.
          *
-         *     Each game records the rules version it was created under (`rules_version`: `ttr-sf/3`, `cable-car/3`); a
-         *     game created under an earlier version (`ttr-sf/1`, `ttr-sf/2`, `cable-car/1`, `cable-car/2`) is still
+         *     Each game records the rules version it was created under (`rules_version`: `ttr-sf/3`, `cable-car/4`); a
+         *     game created under an earlier version (`ttr-sf/1`, `ttr-sf/2`, `cable-car/1` to `cable-car/3`) is still
          *     decided and verified under the rules it was played by.
          *
-         *     **A turn's end.** Under `ttr-sf/3` and `cable-car/3` the event a move ends with says when the move ended the
+         *     **A turn's end.** Since `ttr-sf/3` and `cable-car/3` the event a move ends with says when the move ended the
          *     seat's turn: `ends_turn: true` in its payload, instead of a `turn_ended` event after it. Clients treat such
          *     an event as the event followed by `turn_ended` (in `cable-car`, the next seat is the next seat still in).
          *     The events that carry the field are, in `ttr-sf`, `card_drawn`, `route_claimed`, `tickets_kept`,

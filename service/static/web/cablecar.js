@@ -323,8 +323,10 @@ export class CableCarTable {
       parts.push(h("button", { type: "button", class: "primary big", "data-key": "roll", disabled: busy, onclick: () => this.page.act(rolls[0]) }, "Roll the die"));
     }
     if (rides.length) {
+      // cable-car/4: a complete network must ride (nothing else is listed); older games may lay on
+      const due = chooser.complete && !chooser.canLay;
       parts.push(
-        h("p", {}, "Your network is complete: you may start the inaugural ride."),
+        h("p", {}, due ? "Your network is complete: your inaugural ride is due. Start it from either terminal." : "Your network is complete: you may start the inaugural ride."),
         h(
           "div",
           { class: "row" },
@@ -347,7 +349,13 @@ export class CableCarTable {
     return h(
       "div",
       { class: "draw-choice" },
-      h("p", {}, "Draw back up to 5 tiles, one at a time: from the pile, or any tile of a riding player's open hand."),
+      h(
+        "p",
+        {},
+        draws.some((a) => a.source === "pile")
+          ? "Draw back up to 5 tiles, one at a time: from the pile, or any tile of a riding player's open hand."
+          : "The pile is empty: draw back up to 5 tiles, one at a time, choosing any tile of a riding player's open hand.",
+      ),
       h(
         "div",
         { class: "row" },

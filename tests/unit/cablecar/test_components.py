@@ -82,5 +82,5 @@ def test_game_metadata() -> None:
     assert GAME.type_id == "cable-car"
     assert GAME.title == "San Francisco cable cars"
     assert (GAME.min_players, GAME.max_players) == (2, 6)
-    assert GAME.rules_version == "cable-car/3" and GAME.board_version == "cable-car/1"
-    assert GAME.legacy_rules_versions == ("cable-car/1", "cable-car/2")
+    assert GAME.rules_version == "cable-car/4" and GAME.board_version == "cable-car/1"
+    assert GAME.legacy_rules_versions == ("cable-car/1", "cable-car/2", "cable-car/3")

@@ -8,7 +8,7 @@ import pytest
 
 from domain.cablecar import GAME
 from domain.cablecar.actions import DrawTile, Roll, StartRide
-from domain.cablecar.events import DieRolled, GameEnded, RideStarted
+from domain.cablecar.events import DieRolled, GameEnded, RideStarted, TilesDrawn
 from domain.cablecar.geometry import square_index
 from domain.cablecar.network import best_path
 from domain.cablecar.state import CableCarState, Ride
@@ -88,7 +88,9 @@ def test_starting_the_ride_reveals_the_cards_and_the_same_seat_rolls() -> None:
 
 
 def test_rolling_needs_a_ride() -> None:
-    assert refusal(ready(), 0, Roll()) == "not_riding"
+    assert refusal(state_of(hands=(HAND, HAND)), 0, Roll()) == "not_riding"
+    # under cable-car/3 a complete network did not have to ride (since /4 its ride is due)
+    assert refusal(dataclasses.replace(ready(), rules=3), 0, Roll()) == "not_riding"
 
 
 def test_start_from_the_other_terminal_or_along_a_requested_path() -> None:
@@ -158,8 +160,18 @@ def test_reaching_the_destination_wins_at_once_and_surplus_pips_are_lost(start: 
 def test_other_players_keep_laying_while_one_rides() -> None:
     events, after = act(riding(3, "1"), 0, Roll())
     assert after.turn == 1
+    pile = after.pile
+    events, after = act(after, 1, lay(place("straight", 8, 8), place("straight", 10, 5)))
+    # the pile still holds tiles: seat 1 draws from it, not from the rider's open hand
+    assert events[1] == TilesDrawn(1, pile[:2], (), ends_turn=True)
+    assert after.players[0].hand == HAND
+    assert after.turn == 0 and GAME.legal_actions(after, 0) == [Roll()]
+
+
+def test_under_cable_car_3_other_players_chose_between_the_pile_and_a_riders_hand() -> None:
+    events, after = act(dataclasses.replace(riding(3, "1"), rules=3), 0, Roll())
     _, after = act(after, 1, lay(place("straight", 8, 8), place("straight", 10, 5)))
-    # the rider's open hand offers a choice: seat 1 draws tile by tile
+    # the rider's open hand offered a choice while the pile held tiles: seat 1 drew tile by tile
     assert after.drawing and DrawTile("pile") in GAME.legal_actions(after, 1)
     while after.turn == 1:
         _, after = act(after, 1, DrawTile("pile"))

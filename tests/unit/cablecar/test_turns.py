@@ -93,9 +93,10 @@ def test_once_the_pile_is_empty_riders_hands_are_drawn_automatically_when_nothin
     assert events[1:] == [TilesDrawn(0, (), ((1, "curve"), (1, "curve")), ends_turn=True)] and after.turn == 1
 
 
-def test_a_riders_open_hand_is_the_drawing_players_choice_tile_by_tile() -> None:
+def test_under_cable_car_3_a_riders_open_hand_is_the_drawing_players_choice_tile_by_tile() -> None:
     hands = (("straight",) * 5, ("curve", "switch_left"), ("tree_wye", "curve"))
     state = with_rider(with_rider(state_of(hands=hands, pile=("double_curve", "straight")), 1), 2)
+    state = dataclasses.replace(state, rules=3)  # since /4 only once the pile is empty
     events, after = act(state, 0, PAIR)
     # laid, then nothing drawn: the turn waits for the choice
     assert [type(e) for e in events] == [TilesLaid] and after.drawing and after.turn == 0
@@ -144,6 +145,9 @@ def test_games_under_the_first_rules_keep_the_automatic_draw() -> None:
     events, after = act(legacy, 0, PAIR)
     assert events[1:] == [TilesDrawn(0, ("tree_wye", "tree_wye"), ()), TurnEnded(0, 1)]
     assert after.players[1].hand == ("curve",) * 5 and after.turn == 1
-    # the current rules offer the choice in the same position
-    _, after = act(state, 0, PAIR)
+    # cable-car/2 and /3 offered the choice in the same position
+    _, after = act(dataclasses.replace(state, rules=3), 0, PAIR)
     assert after.drawing and DrawTile("rider", 1, "curve") in GAME.legal_actions(after, 0)
+    # the current rules draw from the pile while it holds tiles, as /1 did
+    events, after = act(state, 0, PAIR)
+    assert events[1:] == [TilesDrawn(0, ("tree_wye", "tree_wye"), (), ends_turn=True)]

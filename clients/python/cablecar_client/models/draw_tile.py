@@ -24,16 +24,19 @@ T = TypeVar("T", bound="DrawTile")
 
 @_attrs_define
 class DrawTile:
-    """ `cable-car`: draw one tile back up after `lay_tiles`, when a riding player's open hand offers a choice: the top
-    of the pile (`pile`), or `tile` from riding seat `rider`'s hand (`rider`). `legal-actions` lists every distinct
-    choice; the seat sends one per tile until it holds 5 (or nothing is left), and that ends its turn.
+    """ `cable-car`: draw one tile back up after `lay_tiles`, when a riding player's open hand offers a choice:
+    `tile` from riding seat `rider`'s hand (`rider`), or (games created under `cable-car/2` and `/3` only) the top
+    of the pile (`pile`). `legal-actions` lists every distinct choice; the seat sends one per tile until it holds 5
+    (or nothing is left), and that ends its turn.
 
-    **Ruling (drawing from riders' hands):** once a player rides, its hand is open and every other player,
-    drawing back up, chooses tile by tile between the pile and any tile of any riding player's hand. The draw
-    stays automatic where there is no choice: nobody riding holds a tile (the pile, in order), or the pile is
-    empty and the riders hold no more tiles than are needed, or only one distinct tile can be taken (then every
-    such tile, riders clockwise from the drawer, longest-held first). Games created under `cable-car/1` keep
-    that rule's fully automatic draw.
+    **Drawing from riders' hands (`cable-car/4`, the rulebook):** a riding player's hand is open, but the others
+    draw from the pile as long as it holds tiles. Once the pile is empty, a player drawing back up chooses, tile
+    by tile, a tile of a riding player's hand (which rider, which tile). **Ruling:** a draw needing more tiles
+    than the pile still holds takes the rest of the pile first (a `tiles_drawn` event), then chooses from riders'
+    hands. The draw stays automatic where there is no choice: the riders hold no more tiles than are needed, or
+    only one distinct tile can be taken (then every such tile, riders clockwise from the drawer, longest-held
+    first). Games created under `cable-car/2` and `/3` keep their rule: the choice, between the pile and any
+    rider's tile, came as soon as a rider held a tile; under `cable-car/1` every draw was automatic.
 
         Attributes:
             type_ (Literal['draw_tile']):

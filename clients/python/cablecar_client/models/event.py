@@ -34,11 +34,11 @@ class Event:
     `game_set_up`, `tiles_laid`, `tiles_drawn` (an automatic draw), `tile_drawn` (a chosen `draw_tile`:
     `{seat, source, rider, tile}`), `turn_passed`, `turn_ended`, `ride_started`, `die_rolled`, `game_ended`.
 
-    Each game records the rules version it was created under (`rules_version`: `ttr-sf/3`, `cable-car/3`); a
-    game created under an earlier version (`ttr-sf/1`, `ttr-sf/2`, `cable-car/1`, `cable-car/2`) is still
+    Each game records the rules version it was created under (`rules_version`: `ttr-sf/3`, `cable-car/4`); a
+    game created under an earlier version (`ttr-sf/1`, `ttr-sf/2`, `cable-car/1` to `cable-car/3`) is still
     decided and verified under the rules it was played by.
 
-    **A turn's end.** Under `ttr-sf/3` and `cable-car/3` the event a move ends with says when the move ended the
+    **A turn's end.** Since `ttr-sf/3` and `cable-car/3` the event a move ends with says when the move ended the
     seat's turn: `ends_turn: true` in its payload, instead of a `turn_ended` event after it. Clients treat such
     an event as the event followed by `turn_ended` (in `cable-car`, the next seat is the next seat still in).
     The events that carry the field are, in `ttr-sf`, `card_drawn`, `route_claimed`, `tickets_kept`,

@@ -26,8 +26,10 @@ T = TypeVar("T", bound="LayTiles")
 @_attrs_define
 class LayTiles:
     """ `cable-car`: lay two tiles from the hand (one only when no second legal placement exists), in order. Then the
-    seat draws back up to 5: automatically from the pile, unless a riding player's open hand offers a choice; then
-    the turn waits for one `draw_tile` per tile (see `DrawTile`).
+    seat draws back up to 5: automatically from the pile; once the pile is empty a riding player's open hand may
+    offer a choice, and then the turn waits for one `draw_tile` per tile (see `DrawTile`). Under `cable-car/4` a
+    seat whose network is complete at the start of its turn may not lay (`422 illegal_action`, `reason`
+    `ride_due`): its ride is due (see `StartRide`); games created under `cable-car/1` to `/3` let it lay on.
 
     **Ruling (rule 5, further travel):** besides leading track off the board, into a stop or against a bare tile
     edge, a placement must not lead track into an empty square that no tile of the set, in any rotation, could

@@ -25,7 +25,14 @@ T = TypeVar("T", bound="StartRide")
 class StartRide:
     """ `cable-car`: reveal the line and route cards and start the inaugural ride, at the start of the turn, once the
     network is complete. `from` is the terminal to start at and `path` the squares to drive; without them the
-    server chooses the shortest legal path.
+    server chooses the shortest legal path. Never in the turn that completed the network: the ride starts at the
+    seat's next turn.
+
+    **Ruling (the ride is due, `cable-car/4`):** the rulebook says a player whose network is complete *must*
+    reveal it and begin the ride at its next turn. At the start of its turn, a seat whose network is complete
+    (whoever laid the last tile) may only start its ride or resign; `lay_tiles`, `roll` and `draw_tile` are
+    refused with `422 illegal_action`, `reason` `ride_due`. Games created under `cable-car/1` to `/3` keep their
+    rule: such a seat may keep laying tiles.
 
         Attributes:
             type_ (Literal['start_ride']):

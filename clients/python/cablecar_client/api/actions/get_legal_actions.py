@@ -134,8 +134,11 @@ def sync_detailed(
     is only meaningful at the same `version`. A long list is computed once per version and seat and kept
     by the server process that answered, so the following pages on the same connection are cheap.
 
-    Order: `start_ride` (when the network is complete) or `roll` come first. Cable-car `lay_tiles` pairs
-    then
+    Order: `start_ride` (when the network is complete) or `roll` come first; under `cable-car/4` a seat
+    whose
+    network is complete at the start of its turn must ride, so `start_ride` (once per terminal) and
+    `resign`
+    are all that is listed. Cable-car `lay_tiles` pairs then
     follow grouped by the first placement's square, row by row and column by column, with adjacent
     double
     exchanges last; each placement is written in the lowest rotation giving its track layout, and two
@@ -197,8 +200,11 @@ def sync(
     is only meaningful at the same `version`. A long list is computed once per version and seat and kept
     by the server process that answered, so the following pages on the same connection are cheap.
 
-    Order: `start_ride` (when the network is complete) or `roll` come first. Cable-car `lay_tiles` pairs
-    then
+    Order: `start_ride` (when the network is complete) or `roll` come first; under `cable-car/4` a seat
+    whose
+    network is complete at the start of its turn must ride, so `start_ride` (once per terminal) and
+    `resign`
+    are all that is listed. Cable-car `lay_tiles` pairs then
     follow grouped by the first placement's square, row by row and column by column, with adjacent
     double
     exchanges last; each placement is written in the lowest rotation giving its track layout, and two
@@ -255,8 +261,11 @@ async def asyncio_detailed(
     is only meaningful at the same `version`. A long list is computed once per version and seat and kept
     by the server process that answered, so the following pages on the same connection are cheap.
 
-    Order: `start_ride` (when the network is complete) or `roll` come first. Cable-car `lay_tiles` pairs
-    then
+    Order: `start_ride` (when the network is complete) or `roll` come first; under `cable-car/4` a seat
+    whose
+    network is complete at the start of its turn must ride, so `start_ride` (once per terminal) and
+    `resign`
+    are all that is listed. Cable-car `lay_tiles` pairs then
     follow grouped by the first placement's square, row by row and column by column, with adjacent
     double
     exchanges last; each placement is written in the lowest rotation giving its track layout, and two
@@ -318,8 +327,11 @@ async def asyncio(
     is only meaningful at the same `version`. A long list is computed once per version and seat and kept
     by the server process that answered, so the following pages on the same connection are cheap.
 
-    Order: `start_ride` (when the network is complete) or `roll` come first. Cable-car `lay_tiles` pairs
-    then
+    Order: `start_ride` (when the network is complete) or `roll` come first; under `cable-car/4` a seat
+    whose
+    network is complete at the start of its turn must ride, so `start_ride` (once per terminal) and
+    `resign`
+    are all that is listed. Cable-car `lay_tiles` pairs then
     follow grouped by the first placement's square, row by row and column by column, with adjacent
     double
     exchanges last; each placement is written in the lowest rotation giving its track layout, and two
