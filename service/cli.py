@@ -94,8 +94,11 @@ def _migrate(args: argparse.Namespace) -> int:
               "the embedded SQLite store migrates itself when opened", file=sys.stderr)
         return USAGE
     print(f"cablecar: migrating {redact(url)}")
-    applied = migrate.migrate(url)
+    applied = migrate.migrate(url, app_role=args.app_role)
     print("applied: " + (", ".join(applied) if applied else "nothing (schema up to date)"))
+    if args.app_role:
+        print(f"granted role {args.app_role} what the server needs (reads; writes to the log, the games and "
+              "the idempotency keys only through the owner's functions)")
     return 0
 
 
@@ -218,9 +221,17 @@ def build_parser() -> argparse.ArgumentParser:
     _data_dir_option(serve)
     serve.set_defaults(func=_serve)
 
-    mig = sub.add_parser("migrate", help="apply the PostgreSQL schema migrations")
+    mig = sub.add_parser(
+        "migrate", help="apply the PostgreSQL schema migrations (as the schema's owner)",
+        description="Apply the PostgreSQL schema migrations, connected as the role that owns the database "
+                    "(an ordinary role, not a superuser), and grant the server's role (--app-role) exactly "
+                    "what it needs. The server never migrates PostgreSQL itself.",
+    )
     mig.add_argument("--database-url", default=None, metavar="URL",
-                     help="postgresql://user:password@host:5432/db (default: $DATABASE_URL)")
+                     help="postgresql://OWNER:password@host:5432/db (default: $DATABASE_URL)")
+    mig.add_argument("--app-role", default=None, metavar="NAME",
+                     help="the role the server connects as: granted reads, and writes to the event log, games "
+                          "and idempotency keys only through the owner's functions (run again after each upgrade)")
     mig.set_defaults(func=_migrate)
 
     ver = sub.add_parser("verify", help="verify an exported game offline (no server, no database)")

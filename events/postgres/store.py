@@ -73,11 +73,10 @@ from events.sql.deliveries import SqlDeliveryLog
 from events.sql.dialect import POSTGRES
 from events.sql.rows import (
     EVENT_COLUMNS,
+    PreparedGame,
     check_append_args,
     check_page,
-    event_params,
     events_from_rows,
-    game_params,
     metadata_json,
     prepare_games,
 )
@@ -95,11 +94,6 @@ from events.store import (
 )
 from events.timestamps import Clock, format_timestamp, system_clock
 
-_INSERT_EVENT = (
-    "INSERT INTO events (game_id, seq, type, schema_version, payload, recorded_at, seat,"
-    " idempotency_key, prev_hash, hash) VALUES (%s, %s, %s, %s, %s::json, %s, %s, %s, %s, %s)"
-    " RETURNING position"
-)
 _APPEND = (
     "SELECT r_outcome, r_value, r_request_hash, r_prev_hash, r_position, r_hashes FROM cablecar_append_batch("
     "%s, %s, %s, %s, %s, %s, %s::text[], %s::integer[], %s::integer[], %s::text[], %s::text[], %s::text[],"
@@ -109,16 +103,14 @@ _APPEND_ONE = (
     "SELECT r_outcome, r_value, r_request_hash, r_prev_hash, r_position, r_hash"
     " FROM cablecar_append_one(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::text[], %s)"
 )
-_INSERT_GAME = (
-    "INSERT INTO games (game_id, game_type, status, version, last_hash, created_at, updated_at, metadata)"
-    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s::jsonb)"
+#: A game's row and opening events (migration 0011): returns the first event's position.
+_CREATE_GAME = (
+    "SELECT cablecar_create_game(%s, %s, %s, %s, %s, %s, %s::text[], %s::integer[], %s::integer[], %s::text[],"
+    " %s::text[])"
 )
 
 #: Record a watched game and read its version (see ``PostgresStore._watched_version``).
-_RECORD_WATCH = (
-    "WITH w AS (INSERT INTO game_watches (game_id, listener_pid) VALUES (%s, %s) ON CONFLICT DO NOTHING)"
-    " SELECT version FROM games WHERE game_id = %s FOR SHARE"
-)
+_RECORD_WATCH = "SELECT cablecar_watch_game(%s, %s)"
 
 #: Lease due deliveries: ``(owner, lease_until, now, now, limit)``.
 _CLAIM = (
@@ -143,6 +135,19 @@ def _text_array(items: Sequence[str | int]) -> str:
 def _int_array(items: Sequence[int | None]) -> str:
     """A PostgreSQL ``integer[]`` literal (``{1,NULL}``)."""
     return "{" + ",".join("NULL" if item is None else str(int(item)) for item in items) + "}"
+
+
+def _create_args(game: PreparedGame, now: datetime, recorded_at: str) -> tuple[Any, ...]:
+    """The arguments of ``cablecar_create_game`` (migration 0011) for ``game``."""
+    events = game.events
+    return (
+        game.game_id, game.game_type, game.status, now, game.metadata_json, recorded_at,
+        _text_array([e.type for e in events]),
+        _int_array([e.schema_version for e in events]),
+        _int_array([e.seat for e in events]),
+        _text_array([e.payload_json for e in events]),
+        _text_array([e.hash for e in events]),
+    )
 
 
 def _batch_args(pending: Sequence[PendingEvent]) -> tuple[str, ...]:
@@ -170,7 +175,6 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         min_size: int = 1,
         max_size: int = 10,
         timeout: float = 5.0,
-        auto_migrate: bool = True,
         fallback_poll: float = 2.0,
         clock: Clock = system_clock,
     ) -> None:
@@ -180,7 +184,7 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         attempt); ``fallback_poll`` is how often ``wait_for_events``
         re-checks the database even without a notification."""
         self._db = PostgresConnections(
-            url, min_size=min_size, max_size=max_size, timeout=timeout, auto_migrate=auto_migrate
+            url, min_size=min_size, max_size=max_size, timeout=timeout
         )
         self._clock = clock
         self._fallback_poll = fallback_poll
@@ -209,22 +213,21 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         first: Callable[[psycopg.Cursor[Any]], None] | None = None,
     ) -> list[tuple[StoredEvent, ...]]:
         now = self._clock()
-        prepared = prepare_games(games, format_timestamp(now))
+        recorded_at = format_timestamp(now)
+        prepared = prepare_games(games, recorded_at)
         if not prepared:
             return []
-        sealed = [e for game in prepared for e in game.events]
         with self._db.connection() as conn:
-            event_cur = conn.cursor()
+            cur = conn.cursor()
             with conn.pipeline(), conn.transaction():
                 if first is not None:
                     first(conn.cursor())
-                conn.cursor().executemany(_INSERT_GAME, [game_params(g, now) for g in prepared])
-                if sealed:
-                    # the events_append_only trigger (migration 0005) admits this transaction's inserts
-                    conn.execute("SELECT set_config('cablecar.appending', 'on', true)")
-                    event_cur.executemany(_INSERT_EVENT, [event_params(e) for e in sealed], returning=True)
-            positions = iter(self._returned_positions(event_cur) if sealed else [])
-        return [tuple(e.at(next(positions)) for e in game.events) for game in prepared]
+                cur.executemany(_CREATE_GAME, [_create_args(g, now, recorded_at) for g in prepared], returning=True)
+            firsts = self._returned_positions(cur)
+        return [
+            tuple(e.at(start + i) for i, e in enumerate(game.events))
+            for game, start in zip(prepared, firsts, strict=True)
+        ]
 
     @staticmethod
     def _returned_positions(cur: psycopg.Cursor[Any]) -> list[int]:
@@ -232,7 +235,7 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         for _ in cur.results():
             row = cur.fetchone()
             assert row is not None
-            positions.append(int(row[0]))
+            positions.append(0 if row[0] is None else int(row[0]))
         return positions
 
     # -- writes ------------------------------------------------------------------
@@ -309,11 +312,10 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         value_json = metadata_json({key: value})
         with self._db.connection() as conn:
             row = conn.execute(
-                "UPDATE games SET metadata = metadata || %s::jsonb, updated_at = %s"
-                " WHERE game_id = %s AND metadata -> %s = %s::jsonb RETURNING 1",
-                (value_json, self._clock(), game_id, key, expected_json),
+                "SELECT cablecar_set_metadata(%s, %s, %s, %s, %s)",
+                (game_id, key, expected_json, value_json, self._clock()),
             ).fetchone()
-        if row is None:
+        if row is None or not row[0]:
             self.version(game_id)  # raises GameNotFound for an unknown game
             return False
         return True
@@ -365,9 +367,9 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         if pid is None:
             return self.version(game_id)
         with self._db.connection() as conn:
-            row = conn.execute(_RECORD_WATCH, (game_id, pid, game_id)).fetchone()
+            row = conn.execute(_RECORD_WATCH, (game_id, pid)).fetchone()
         self._listener.recorded(game_id, pid)
-        if row is None:
+        if row is None or row[0] is None:
             raise GameNotFound(game_id)
         return int(row[0])
 

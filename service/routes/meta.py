@@ -11,6 +11,7 @@ import yaml
 from flask import Blueprint, Response
 
 from domain.registry import all_games
+from events.migrate import MIGRATE_COMMAND, SchemaNotMigrated
 from events.store import StoreError
 from service.queries import definition_of
 from service.runtime import runtime
@@ -89,6 +90,10 @@ def health() -> tuple[dict[str, Any], int]:
     try:
         rt.store.ping()
         store = {"backend": backend, "ok": True, "detail": "reachable"}
+    except SchemaNotMigrated:
+        # said once in the log by the store; the command names no host
+        store = {"backend": backend, "ok": False,
+                 "detail": f"the database schema is not migrated: run `{MIGRATE_COMMAND}`"}
     except StoreError as e:
         # The error may name the database's host and port: the log has it, the public answer does not.
         log.warning("health: the event store is unreachable: %s", e)

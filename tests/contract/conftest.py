@@ -50,14 +50,20 @@ def with_database(url: str, name: str) -> str:
     return urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
 
 
-def create_database(admin_url: str, prefix: str = "cc_contract") -> str:
-    """Create a uniquely named empty database; return its URL."""
+def create_database(admin_url: str, prefix: str = "cc_contract", migrated: bool = True) -> str:
+    """Create a uniquely named database, migrated unless ``migrated`` is
+    false (the store never migrates PostgreSQL itself); return its URL."""
     import psycopg
+
+    from events.migrate import migrate_postgres
 
     name = f"{prefix}_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(admin_url, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"'.encode())
-    return with_database(admin_url, name)
+    url = with_database(admin_url, name)
+    if migrated:
+        migrate_postgres(url)
+    return url
 
 
 def drop_database(admin_url: str, url: str) -> None:
@@ -71,7 +77,8 @@ def drop_database(admin_url: str, url: str) -> None:
 
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
-    """A database of its own for this test session (migrated on first use)."""
+    """A database of its own for this test session, migrated (the store
+    never migrates PostgreSQL itself)."""
     admin = postgres_admin_url()
     url = create_database(admin)
     yield url
@@ -82,7 +89,7 @@ def postgres_url() -> Iterator[str]:
 def fresh_postgres_url() -> Iterator[str]:
     """An empty database for one test (migration tests)."""
     admin = postgres_admin_url()
-    url = create_database(admin, "cc_migrate")
+    url = create_database(admin, "cc_migrate", migrated=False)
     yield url
     drop_database(admin, url)
 
@@ -144,10 +151,8 @@ class Backend:
 
         with psycopg.connect(self.url) as conn, conn.transaction():
             conn.execute(b"ALTER TABLE events DISABLE TRIGGER events_immutable")
-            conn.execute(b"ALTER TABLE events DISABLE TRIGGER events_append_only")
             for sql, params in statements:
                 conn.execute(sql.replace("?", "%s").encode(), params)
-            conn.execute(b"ALTER TABLE events ENABLE TRIGGER events_append_only")
             conn.execute(b"ALTER TABLE events ENABLE TRIGGER events_immutable")
 
     def close(self) -> None:

@@ -340,25 +340,6 @@ def test_verify_chain_catches_an_injected_event(backend: Backend, store: EventSt
     assert not report.ok and report.checked == 6
 
 
-def test_a_direct_insert_into_events_is_refused_on_postgresql(backend: Backend, store: EventStore,
-                                                              new_id: NewId) -> None:
-    if backend.name != "postgres":
-        pytest.skip("the append-only trigger is PostgreSQL's (migration 0005)")
-    import psycopg
-
-    gid = new_id()
-    last = chain_of_five(store, gid)[-1]
-    with pytest.raises(psycopg.errors.InsufficientPrivilege, match="append functions only"):
-        backend.execute(
-            "INSERT INTO events (game_id, seq, type, schema_version, payload, recorded_at, seat, prev_hash, hash)"
-            " VALUES (?, 6, 'tick', 1, '{}', ?, 0, ?, ?)",
-            (gid, last.recorded_at, last.hash, "0" * 64),
-        )
-    assert [e.seq for e in store.load(gid)] == [1, 2, 3, 4, 5] and store.verify_chain(gid).ok
-    store.append(gid, 5, [NewEvent("tick", {"k": 6})])  # the append functions still write
-    assert store.version(gid) == 6
-
-
 # -- reading ---------------------------------------------------------------------
 
 
