@@ -142,9 +142,9 @@ def scratch_database(base_url: str) -> Iterator[str]:
     _sql(base_url, f"CREATE DATABASE {name}")
     url = base_url.rsplit("/", 1)[0] + "/" + name
     try:
-        store = PostgresStore(url)
-        store.create_game("migrate", "bench", {}, [NewEvent("s", {"n": 0}, 1, None)], "playing")
-        store.close()
+        from events.migrate import migrate
+
+        migrate(url)
         yield url
     finally:
         _sql(base_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

@@ -14,12 +14,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from events.database import Database
+from events.signing import Signer
 from events.store import EventStore
 
 DEFAULT_SQLITE_NAME = "cablecar.sqlite3"
 
 
-def open_store(url: str | None, data_dir: str | Path | None = None, *, pool_size: int = 10) -> Database:
+def open_store(
+    url: str | None, data_dir: str | Path | None = None, *, pool_size: int = 10, signer: Signer | None = None
+) -> Database:
     """Open the event store named by ``url``.
 
     * ``postgresql://...`` or ``postgres://...``: PostgreSQL (schema migrated
@@ -29,6 +32,7 @@ def open_store(url: str | None, data_dir: str | Path | None = None, *, pool_size
       (the folder is the caller's to choose: no default here, since one
       relative to the current directory would silently split a store).
 
+    ``signer`` signs every event the store writes (:mod:`events.signing`).
     Raises ``ValueError`` for any other scheme and StoreUnavailable if a
     SQLite file cannot be opened."""
     if url and url.startswith(("postgresql://", "postgres://")):
@@ -36,7 +40,7 @@ def open_store(url: str | None, data_dir: str | Path | None = None, *, pool_size
 
         if pool_size < 1:
             raise ValueError(f"a connection pool holds at least one connection, not {pool_size}")
-        return PostgresStore(url, max_size=pool_size)
+        return PostgresStore(url, max_size=pool_size, signer=signer)
     if url and url.startswith("sqlite:///"):
         path = Path(url[len("sqlite:///") :])
     elif not url:
@@ -48,7 +52,7 @@ def open_store(url: str | None, data_dir: str | Path | None = None, *, pool_size
     from events.sqlite import SqliteStore
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    return SqliteStore(path)
+    return SqliteStore(path, signer=signer)
 
 
 __all__ = ["DEFAULT_SQLITE_NAME", "Database", "EventStore", "open_store"]

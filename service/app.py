@@ -15,6 +15,7 @@ from service import problems
 from service.cache import StateCache, open_cache
 from service.commands import GameCommands
 from service.config import Settings
+from service.infra.signing_keys import ServerKeys, load_server_keys
 from service.jsonprovider import OrjsonProvider
 from service.keys import require_secret_key
 from service.queries import GameQueries
@@ -54,29 +55,35 @@ def create_app(
     store: Database | None = None,
     cache: StateCache | None = None,
     clock: Clock = system_clock,
+    keys: ServerKeys | None = None,
 ) -> Flask:
     """Build the app.  Without arguments everything comes from the environment
     (embedded default: SQLite in ``settings.data_path()`` and an in-process cache).
     Raises :class:`service.keys.MissingSecretKey` for PostgreSQL without a
-    secret key.
+    secret key, :class:`~service.infra.signing_keys.SigningKeyError` without
+    a signing key (``keys``: the configured ones by default; a ``store``
+    given must sign with ``keys.signer``).
     No webhook dispatcher runs until :func:`start_dispatcher` starts one.
     ``clock`` is this process's clock for deadlines (tests pass the one
     their store stamps events with)."""
     settings = settings or Settings.from_env()
     require_secret_key(settings)
-    store = store or events.open_store(settings.database_url, settings.data_path(), pool_size=settings.db_pool_size)
+    keys = keys or load_server_keys(settings)
+    store = store or events.open_store(
+        settings.database_url, settings.data_path(), pool_size=settings.db_pool_size, signer=keys.signer
+    )
     cache = cache or open_cache(settings)
     # No default /static/ route: the web page's files are served by routes/web.py, with its headers.
     app = _App(__name__, static_folder=None)
     app.json = OrjsonProvider(app)
     app.config["PROBLEM_BASE"] = settings.problem_base
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
-    queries = GameQueries(store, cache)
+    queries = GameQueries(store, cache, keys=keys.key_set())
     commands = GameCommands(queries, store)
     timekeeper = Timekeeper(queries, store, clock)
     queries.timekeeper, timekeeper.commands = timekeeper, commands
     streams = StreamHub(queries, settings.sse_max_streams, settings.sse_max_streams_per_address)
-    app.extensions["cablecar"] = Runtime(settings, store, cache, queries, commands, streams, timekeeper)
+    app.extensions["cablecar"] = Runtime(settings, store, cache, queries, commands, streams, timekeeper, keys)
     problems.register(app)
 
     from service.ratelimit import install as install_rate_limit

@@ -18,6 +18,7 @@ from events.codec import decode
 from events.envelope import GENESIS_HASH, recompute_hash
 from events.store import DamagedEvent, EventStore, GameRecord, StoredEvent
 from events.timestamps import epoch_seconds
+from events.verify import KeySet, first_bad_signature
 from service.cache import StateCache
 from service.errors import BrokenGame, GameDamaged, InvalidRequest, NotFound
 from service.lru import LRU
@@ -75,9 +76,13 @@ def advanced(definition: GameDefinition[Any], snapshot: Snapshot | None, state: 
 class GameQueries:
     """The read side of the game server."""
 
-    def __init__(self, store: EventStore, cache: StateCache, recent_records: int = 1024) -> None:
+    def __init__(
+        self, store: EventStore, cache: StateCache, recent_records: int = 1024, keys: KeySet | None = None
+    ) -> None:
         self.store = store
         self.cache = cache
+        #: the server's public keys: every event read is checked against them (None: signatures unchecked)
+        self.keys = keys
         #: appends the timeouts due in a game a read finds (set by the runtime; None: reads never write)
         self.timekeeper: Timekeeper | None = None
         # Only what never changes or is re-checked is used from a remembered
@@ -164,8 +169,10 @@ class GameQueries:
 
     def stored_events(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
         """Events ``after+1``, ``after+2``, ... from the store, each checked:
-        readable, numbered in order, hashing to its own hash and linked to
-        the one before (GameDamaged naming the first that is not)."""
+        readable, numbered in order, hashing to its own hash, linked to
+        the one before and signed by one of the server's keys (GameDamaged
+        naming the first that is not; unsigned events, written before the
+        server signed, only before the first signed one)."""
         try:
             events = self.store.load(game_id, after, limit)
         except DamagedEvent as e:
@@ -176,6 +183,10 @@ class GameQueries:
             if event.seq != seq or not linked or recompute_hash(event) != event.hash:
                 raise GameDamaged(game_id, min(seq, event.seq))
             prev_hash = event.hash
+        if self.keys is not None:
+            bad = first_bad_signature(events, self.keys)
+            if bad is not None:
+                raise GameDamaged(game_id, bad)
         return events
 
     @staticmethod

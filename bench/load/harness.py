@@ -185,6 +185,7 @@ class Harness:
         self.log(f"fresh database {database_url.rsplit('/', 1)[1]}; deciding {cfg.scripts} scripted games")
         scripts = [make_script(f"bench-{i}") for i in range(cfg.scripts)]
         env = (("DATABASE_URL", database_url), ("REDIS_URL", services.redis_url), ("CABLECAR_SECRET_KEY", "bench"),
+               ("CABLECAR_SIGNING_KEY_FILE", self.signing_key_file()),
                ("CABLECAR_BENCH_STATS_DIR", str(self.stats_dir)),
                # every simulated client comes from 127.0.0.1: the per-address limits would throttle the load
                ("CABLECAR_CREATE_RATE_LIMIT", "off"), ("CABLECAR_STREAM_RATE_LIMIT", "off"),
@@ -263,11 +264,21 @@ class Harness:
         self.results.seconds = time.monotonic() - started
         return self.results
 
+    def signing_key_file(self) -> str:
+        """The signing key every server of this run shares (made once)."""
+        from events.signing import Signer
+        from service.infra.signing_keys import write_key_file
+
+        path = self.work / "signing-key.json"
+        write_key_file(path, Signer.generate())
+        return str(path)
+
     # -- sections ----------------------------------------------------------------
 
     def run_security(self, database_url: str, services: Services) -> tuple[Attack, ...]:
         """The attacks, against a server of its own with the shipped defaults."""
-        env = (("DATABASE_URL", database_url), ("REDIS_URL", services.redis_url), ("CABLECAR_SECRET_KEY", "bench"))
+        env = (("DATABASE_URL", database_url), ("REDIS_URL", services.redis_url), ("CABLECAR_SECRET_KEY", "bench"),
+               ("CABLECAR_SIGNING_KEY_FILE", self.signing_key_file()))
         server = Gunicorn(ServerSpec("service.wsgi:app", 2, self.config.threads, env), self.work / "gunicorn-security.log")
         try:
             server.wait_ready("/v1/health")

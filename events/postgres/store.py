@@ -64,9 +64,11 @@ import psycopg
 
 from events.database import Database
 from events.deliveries import ClaimedDelivery
-from events.envelope import PendingEvent, canonical_json, number
+from events.envelope import GENESIS_HASH, PendingEvent, canonical_json, number
 from events.postgres.connection import PostgresConnections
+from events.postgres.heads import ChainHeads
 from events.postgres.listener import VersionListener
+from events.signing import Signer
 from events.sql.catalogue import SqlCatalogue
 from events.sql.deadlines import SqlDeadlineIndex
 from events.sql.deliveries import SqlDeliveryLog
@@ -86,6 +88,7 @@ from events.store import (
     AppendResult,
     GameNotFound,
     GuardFailed,
+    IntegrityError,
     MetadataGuard,
     NewEvent,
     NewGame,
@@ -97,17 +100,19 @@ from events.timestamps import Clock, format_timestamp, system_clock
 _APPEND = (
     "SELECT r_outcome, r_value, r_request_hash, r_prev_hash, r_position, r_hashes FROM cablecar_append_batch("
     "%s, %s, %s, %s, %s, %s, %s::text[], %s::integer[], %s::integer[], %s::text[], %s::text[], %s::text[],"
-    " %s::text[], %s)"
+    " %s::text[], %s, %s, %s::text[], %s)"
 )
 _APPEND_ONE = (
     "SELECT r_outcome, r_value, r_request_hash, r_prev_hash, r_position, r_hash"
-    " FROM cablecar_append_one(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::text[], %s)"
+    " FROM cablecar_append_one(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::text[], %s, %s, %s, %s)"
 )
-#: A game's row and opening events (migration 0011): returns the first event's position.
+#: A game's row and opening events (migration 0012): returns the first event's position.
 _CREATE_GAME = (
     "SELECT cablecar_create_game(%s, %s, %s, %s, %s, %s, %s::text[], %s::integer[], %s::integer[], %s::text[],"
-    " %s::text[])"
+    " %s::text[], %s::text[], %s)"
 )
+#: the head to sign on when none is known: never a game's, so the database answers 'head' with the real one
+_UNKNOWN_HEAD = "unknown"
 
 #: Record a watched game and read its version (see ``PostgresStore._watched_version``).
 _RECORD_WATCH = "SELECT cablecar_watch_game(%s, %s)"
@@ -138,7 +143,7 @@ def _int_array(items: Sequence[int | None]) -> str:
 
 
 def _create_args(game: PreparedGame, now: datetime, recorded_at: str) -> tuple[Any, ...]:
-    """The arguments of ``cablecar_create_game`` (migration 0011) for ``game``."""
+    """The arguments of ``cablecar_create_game`` (migration 0012) for ``game``."""
     events = game.events
     return (
         game.game_id, game.game_type, game.status, now, game.metadata_json, recorded_at,
@@ -147,7 +152,18 @@ def _create_args(game: PreparedGame, now: datetime, recorded_at: str) -> tuple[A
         _int_array([e.seat for e in events]),
         _text_array([e.payload_json for e in events]),
         _text_array([e.hash for e in events]),
+        _text_array([e.signature or "" for e in events]),
+        events[0].key_id if events else None,
     )
+
+
+def _signed(pending: Sequence[PendingEvent], prev_hash: str, signer: Signer) -> list[tuple[str, str]]:
+    """``(hash, signature)`` of each pending event chained after ``prev_hash``."""
+    out: list[tuple[str, str]] = []
+    for p in pending:
+        prev_hash = p.digest(prev_hash)
+        out.append((prev_hash, signer.sign(prev_hash)))
+    return out
 
 
 def _batch_args(pending: Sequence[PendingEvent]) -> tuple[str, ...]:
@@ -177,8 +193,13 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         timeout: float = 5.0,
         fallback_poll: float = 2.0,
         clock: Clock = system_clock,
+        signer: Signer | None = None,
     ) -> None:
         """Create the pool for ``url`` without waiting for the database.
+
+        ``signer`` signs every event written (:mod:`events.signing`); the
+        database refuses unsigned events (migration 0012), so a store
+        without one only reads.
 
         ``timeout`` bounds every wait for a connection (and each connection
         attempt); ``fallback_poll`` is how often ``wait_for_events``
@@ -187,6 +208,8 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
             url, min_size=min_size, max_size=max_size, timeout=timeout
         )
         self._clock = clock
+        self._signer = signer
+        self._heads = ChainHeads()
         self._fallback_poll = fallback_poll
         self._listener = VersionListener(url, connect_timeout=timeout)
 
@@ -214,7 +237,7 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
     ) -> list[tuple[StoredEvent, ...]]:
         now = self._clock()
         recorded_at = format_timestamp(now)
-        prepared = prepare_games(games, recorded_at)
+        prepared = prepare_games(games, recorded_at, self._signer)
         if not prepared:
             return []
         with self._db.connection() as conn:
@@ -224,6 +247,8 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
                     first(conn.cursor())
                 cur.executemany(_CREATE_GAME, [_create_args(g, now, recorded_at) for g in prepared], returning=True)
             firsts = self._returned_positions(cur)
+        for game in prepared:
+            self._heads.saw(game.game_id, game.version, game.last_hash)
         return [
             tuple(e.at(start + i) for i, e in enumerate(game.events))
             for game, start in zip(prepared, firsts, strict=True)
@@ -259,34 +284,52 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         version, finish the hash chain, claim the game row and insert
         (migration ``0008_global_log_without_lock.sql``)."""
         check_append_args(events, expected_version, status)
+        signer = self._signer
+        if signer is None:
+            raise IntegrityError("this store has no signing key: the database takes signed events only")
         recorded_at = format_timestamp(self._clock())
         pending = number(game_id, expected_version, events, recorded_at, idempotency_key)
         head = (game_id, expected_version, idempotency_key, request_hash, status, recorded_at)
         guard_args = (None, None) if guard is None else (_text_array(guard.path), guard.value)
-        with self._db.connection() as conn:
-            if len(pending) == 1:
-                p = pending[0]
-                params = (*head, p.type, p.schema_version, p.payload_json, p.seat, p.head, p.tail, *guard_args)
-                row = conn.execute(_APPEND_ONE, params).fetchone()
-                assert row is not None
-                outcome, value, stored_request_hash, prev_hash, position, digest = row
-                written = [(position, digest)]
-                last_seq = position
-            else:
-                row = conn.execute(_APPEND, (*head, *_batch_args(pending), *guard_args)).fetchone()
-                assert row is not None
-                outcome, value, stored_request_hash, prev_hash, position, hashes = row
-                last_seq = position
-                written = [] if hashes is None else [(position + i, h) for i, h in enumerate(hashes)]
-            if outcome == "replayed":
-                replayed = conn.execute(
-                    f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = %s AND seq BETWEEN %s AND %s"
-                    " ORDER BY seq",
-                    (game_id, value, last_seq),
-                ).fetchall()
-                return AppendResult(
-                    tuple(events_from_rows(replayed, POSTGRES)), replayed=True, request_hash=stored_request_hash
-                )
+        known = GENESIS_HASH if expected_version == 0 else self._heads.at(game_id, expected_version)
+        chained_on = known or _UNKNOWN_HEAD
+        for _ in range(2):  # a second time only when the head was not known (or wrong): see 0012
+            signed = _signed(pending, chained_on, signer)
+            with self._db.connection() as conn:
+                if len(pending) == 1:
+                    p = pending[0]
+                    params = (*head, p.type, p.schema_version, p.payload_json, p.seat, p.head, p.tail, *guard_args,
+                              chained_on, signed[0][1], signer.key_id)
+                    row = conn.execute(_APPEND_ONE, params).fetchone()
+                    assert row is not None
+                    outcome, value, stored_request_hash, prev_hash, position, _digest = row
+                    last_seq = position
+                else:
+                    signatures = _text_array([s for _, s in signed])
+                    row = conn.execute(
+                        _APPEND, (*head, *_batch_args(pending), *guard_args, chained_on, signatures, signer.key_id)
+                    ).fetchone()
+                    assert row is not None
+                    outcome, value, stored_request_hash, prev_hash, position, _hashes = row
+                    last_seq = position
+                if outcome == "replayed":
+                    replayed = conn.execute(
+                        f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = %s AND seq BETWEEN %s AND %s"
+                        " ORDER BY seq",
+                        (game_id, value, last_seq),
+                    ).fetchall()
+                    return AppendResult(
+                        tuple(events_from_rows(replayed, POSTGRES)), replayed=True, request_hash=stored_request_hash
+                    )
+            if outcome != "head":
+                break
+            if chained_on != _UNKNOWN_HEAD:
+                self._heads.forget(game_id)
+            if prev_hash == chained_on:  # pragma: no cover - the database said it differs
+                raise IntegrityError(f"game {game_id}: the append functions disagree about the chain head")
+            chained_on = prev_hash
+        else:
+            raise IntegrityError(f"game {game_id}: its chain head moved while its version did not")
         if outcome == "not_found":
             raise GameNotFound(game_id)
         if outcome == "guard_failed":
@@ -294,10 +337,14 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         if outcome == "stale":
             raise StaleVersion(game_id, expected_version, int(value))
         stored: list[StoredEvent] = []
-        for p, (position, digest) in zip(pending, written, strict=True):
-            stored.append(p.stored(prev_hash, digest, position))
+        for i, (p, (digest, signature)) in enumerate(zip(pending, signed, strict=True)):
+            stored.append(p.stored(prev_hash, digest, position + i, signature, signer.key_id))
             prev_hash = digest
+        self._heads.saw(game_id, stored[-1].seq, stored[-1].hash)
         return AppendResult(tuple(stored), replayed=False, request_hash=request_hash)
+
+    def _saw_head(self, game_id: str, version: int, digest: str) -> None:
+        self._heads.saw(game_id, version, digest)
 
     def database_time(self) -> datetime:
         """``clock_timestamp()`` of the database (the injected clock of a test store)."""

@@ -72,7 +72,12 @@ class SqlCatalogue(SqlDatabase, EventStore):
         )
         if not rows:
             self.version(game_id)  # raises GameNotFound for an unknown game
+            return []
+        self._saw_head(game_id, rows[-1][1], rows[-1][10])
         return events_from_rows(rows, d)
+
+    def _saw_head(self, game_id: str, version: int, digest: str) -> None:
+        """Hook: event ``version`` of the game hashes to ``digest`` (read just now)."""
 
     def version(self, game_id: str) -> int:
         """The seq of the game's last event (0 if none); GameNotFound if unknown."""
@@ -83,9 +88,12 @@ class SqlCatalogue(SqlDatabase, EventStore):
 
     def get_game(self, game_id: str) -> GameRecord:
         """The game's metadata row; GameNotFound if unknown."""
-        rows = self._rows(self.dialect.sql(f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = ?"), (game_id,))
+        rows = self._rows(
+            self.dialect.sql(f"SELECT {GAME_COLUMNS}, last_hash FROM games WHERE game_id = ?"), (game_id,)
+        )
         if not rows:
             raise GameNotFound(game_id)
+        self._saw_head(game_id, int(rows[0][3]), rows[0][7])
         return game_from_row(rows[0], self.dialect)
 
     def list_games(

@@ -16,7 +16,7 @@ from events.store import StoreError
 from service.queries import definition_of
 from service.runtime import runtime
 from service.schemas.action_bodies import action_bodies
-from service.schemas.responses import GameTypesSchema, HealthSchema
+from service.schemas.responses import GameTypesSchema, HealthSchema, SigningKeysSchema
 
 bp = Blueprint("meta", __name__)
 log = logging.getLogger("cablecar.health")
@@ -80,6 +80,15 @@ def board(type_id: str) -> dict[str, Any]:
     data = dict(game.board())
     data.setdefault("type", game.type_id)
     return data
+
+
+@bp.get("/v1/keys")
+def signing_keys() -> dict[str, Any]:
+    """The public keys of every key the server signs (or signed) its records
+    with, the current one first: save them to check records offline
+    (``cablecar verify --keys``)."""
+    keys = runtime().keys.public_keys()
+    return SigningKeysSchema().dump({"keys": [k.to_json() for k in keys]})
 
 
 @bp.get("/v1/health")

@@ -24,11 +24,15 @@ import pytest
 from events.database import Database
 from events.deliveries import AttemptOutcome, NewDelivery
 from events.postgres import PostgresStore
+from events.signing import Signer
 from events.sqlite import SqliteStore
 from events.store import NewEvent
 from events.tournaments import OrganiserRecord, WebhookRecord
 
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+#: the key the contract suite's stores sign with (the server's comes from its configuration)
+TEST_SIGNER = Signer.generate("2030-01-01T00:00:00.000000Z")
 
 
 def postgres_admin_url() -> str:
@@ -106,8 +110,10 @@ class Backend:
         self._stores: list[Database] = []
 
     def open(self, **options: Any) -> Database:
-        """A new store instance on the backend's database."""
+        """A new store instance on the backend's database (signing with
+        :data:`TEST_SIGNER` unless told otherwise)."""
         store: Database
+        options.setdefault("signer", TEST_SIGNER)
         if self.name == "sqlite":
             assert self.path is not None
             store = SqliteStore(self.path, **options)

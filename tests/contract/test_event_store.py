@@ -23,7 +23,7 @@ from events.store import (
     StoredEvent,
     StoreUnavailable,
 )
-from tests.contract.conftest import Backend
+from tests.contract.conftest import TEST_SIGNER, Backend
 
 NewId = Callable[[], str]
 
@@ -562,7 +562,7 @@ def test_postgres_waits_fall_back_to_polling_without_notifications(backend: Back
         pytest.skip("LISTEN/NOTIFY is PostgreSQL's")
     from events.postgres import PostgresStore
 
-    store = PostgresStore(backend.url, fallback_poll=0.3)
+    store = PostgresStore(backend.url, fallback_poll=0.3, signer=TEST_SIGNER)
     writer = backend.open()
     gid = new_id()
     try:
@@ -597,7 +597,7 @@ def test_postgres_notifies_only_for_watched_games(backend: Backend, new_id: NewI
 
     from events.postgres import PostgresStore
 
-    waiter = PostgresStore(backend.url)
+    waiter = PostgresStore(backend.url, signer=TEST_SIGNER)
     writer = backend.open()
     quiet, watched = new_id(), new_id()
     started(quiet, writer)

@@ -16,7 +16,7 @@ import pytest
 from events.migrate import MIGRATE_COMMAND, SchemaNotMigrated, migrate
 from events.postgres import PostgresStore
 from events.store import MetadataGuard, NewEvent
-from tests.contract.conftest import postgres_admin_url
+from tests.contract.conftest import TEST_SIGNER, postgres_admin_url
 from tests.contract.test_migrations import POSTGRES_FRESH, POSTGRES_OLD, POSTGRES_UPGRADE
 
 pytestmark = pytest.mark.postgres
@@ -74,7 +74,7 @@ def test_an_ordinary_owner_migrates_a_fresh_database_and_the_app_role_plays(role
         assert conn.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone() == (False,)
     _migrated(roles)
     assert migrate(roles.owner_url, app_role=roles.app) == []  # again: nothing to apply, grants the same
-    store = PostgresStore(roles.app_url)
+    store = PostgresStore(roles.app_url, signer=TEST_SIGNER)
     try:
         gid = f"g-{secrets.token_hex(6)}"
         store.create_game(gid, "t", {"seat_token_hashes": ["a", "b"]}, [NewEvent("set_up", {"i": 0})], "playing")
@@ -119,7 +119,7 @@ ATTACKS = [
     "CREATE TABLE public.forged (x int)",
     "SELECT version FROM games WHERE game_id = '{g}' FOR UPDATE",
     "ALTER FUNCTION cablecar_create_game(text, text, text, timestamptz, text, text, text[], integer[], integer[],"
-    " text[], text[]) SECURITY INVOKER",
+    " text[], text[], text[], text) SECURITY INVOKER",
 ]
 
 
@@ -127,7 +127,7 @@ def test_every_direct_write_by_the_app_role_is_refused(roles: Roles) -> None:
     import psycopg
 
     _migrated(roles)
-    store = PostgresStore(roles.app_url)
+    store = PostgresStore(roles.app_url, signer=TEST_SIGNER)
     gid = f"g-{secrets.token_hex(6)}"
     try:
         store.create_game(gid, "t", {}, [NewEvent("set_up", {})], "playing")
@@ -161,7 +161,7 @@ def test_the_owner_functions_are_not_executable_by_other_roles(roles: Roles) -> 
             netloc=f"{roles.app}_other:x@{urlsplit(roles.app_url).hostname}:{urlsplit(roles.app_url).port}"))
         with psycopg.connect(other, autocommit=True) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
             conn.execute("SELECT cablecar_create_game('x', 't', 'playing', now(), '{}', 'x', '{}', '{}', '{}', "
-                         "'{}', '{}')")
+                         "'{}', '{}', '{}', NULL)")
     finally:
         with psycopg.connect(roles.admin_url, autocommit=True) as conn:
             conn.execute(f"DROP ROLE {roles.app}_other".encode())
@@ -177,7 +177,7 @@ def test_an_unsafe_app_role_is_refused(roles: Roles) -> None:
 
 
 def test_the_server_never_migrates_and_says_what_to_run(roles: Roles) -> None:
-    store = PostgresStore(roles.app_url)
+    store = PostgresStore(roles.app_url, signer=TEST_SIGNER)
     try:
         with pytest.raises(SchemaNotMigrated, match="cablecar migrate"):
             store.ping()
@@ -187,7 +187,7 @@ def test_the_server_never_migrates_and_says_what_to_run(roles: Roles) -> None:
         store.close()
     assert MIGRATE_COMMAND.startswith("cablecar migrate --database-url OWNER_URL --app-role")
     _migrated(roles)
-    store = PostgresStore(roles.app_url)
+    store = PostgresStore(roles.app_url, signer=TEST_SIGNER)
     try:
         store.ping()
     finally:
@@ -255,7 +255,7 @@ def test_health_is_503_naming_the_command_and_the_log_says_it_once(
     from service.config import Settings
 
     settings = Settings(database_url=roles.app_url, secret_key="k" * 32, data_dir=str(tmp_path))
-    app = create_app(settings, store=PostgresStore(roles.app_url))
+    app = create_app(settings, store=PostgresStore(roles.app_url, signer=TEST_SIGNER))
     try:
         client = app.test_client()
         with caplog.at_level(logging.INFO):
