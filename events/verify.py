@@ -58,14 +58,21 @@ ENVELOPE_FIELDS = ("game_id", "seq", "position", "type", "schema_version", "payl
 SIGNATURE_FIELDS = ("signature", "key_id")
 
 
+#: signatures a KeySet remembers having checked (a server re-reads the same events: pages, rebuilds)
+VERIFIED_MEMO = 65536
+
+
 class KeySet:
-    """Public keys by id, checking events' signatures (see the module docs)."""
+    """Public keys by id, checking events' signatures (see the module docs).
+    A check costs about 0.15 ms of CPU, so the ``(key_id, hash, signature)``
+    triples found good are remembered (bounded; a triple found good stays good)."""
 
     def __init__(self, keys: Iterable[PublicKey]) -> None:
         self.keys = tuple(keys)
         self._verifiers = {
             k.key_id: Ed25519PublicKey.from_public_bytes(unb64url(k.public_key)).verify for k in self.keys
         }
+        self._good: dict[tuple[str, str, str], None] = {}
 
     @classmethod
     def from_json(cls, document: JSON) -> KeySet:
@@ -88,10 +95,16 @@ class KeySet:
         verify = self._verifiers.get(event.key_id) if isinstance(event.key_id, str) else None
         if verify is None:
             return f"signed by key {event.key_id!r}, which is not one of the server's keys"
+        triple = (str(event.key_id), str(event.hash), str(event.signature))
+        if triple in self._good:
+            return None
         try:
             verify(unb64url(event.signature or ""), event.hash.encode("ascii"))
         except (InvalidSignature, ValueError, AttributeError):
             return "the signature does not match the event's hash"
+        if len(self._good) >= VERIFIED_MEMO:
+            self._good.clear()  # simple and bounded: a cleared memo only costs re-checks
+        self._good[triple] = None
         return None
 
 
