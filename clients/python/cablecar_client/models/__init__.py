@@ -96,6 +96,9 @@ from .seat_clock import SeatClock
 from .seat_name import SeatName
 from .seat_token import SeatToken
 from .seat_token_rotated import SeatTokenRotated
+from .signing_key import SigningKey
+from .signing_key_algorithm import SigningKeyAlgorithm
+from .signing_keys import SigningKeys
 from .souvenir_stack import SouvenirStack
 from .sse_message import SseMessage
 from .start_ride import StartRide
@@ -229,6 +232,9 @@ __all__ = (
     "SeatName",
     "SeatToken",
     "SeatTokenRotated",
+    "SigningKey",
+    "SigningKeyAlgorithm",
+    "SigningKeys",
     "SouvenirStack",
     "SseMessage",
     "StartRide",
