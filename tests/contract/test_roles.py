@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -20,6 +21,8 @@ from tests.contract.conftest import TEST_SIGNER, postgres_admin_url
 from tests.contract.test_migrations import POSTGRES_FRESH, POSTGRES_OLD, POSTGRES_UPGRADE
 
 pytestmark = pytest.mark.postgres
+
+ROOT_DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 @dataclass
@@ -255,7 +258,9 @@ def test_health_is_503_naming_the_command_and_the_log_says_it_once(
     from service.config import Settings
 
     settings = Settings(database_url=roles.app_url, secret_key="k" * 32, data_dir=str(tmp_path))
-    app = create_app(settings, store=PostgresStore(roles.app_url, signer=TEST_SIGNER))
+    from service.infra.signing_keys import ServerKeys
+
+    app = create_app(settings, store=PostgresStore(roles.app_url, signer=TEST_SIGNER), keys=ServerKeys(TEST_SIGNER))
     try:
         client = app.test_client()
         with caplog.at_level(logging.INFO):
@@ -273,3 +278,63 @@ def test_health_is_503_naming_the_command_and_the_log_says_it_once(
         assert client.get("/v1/health").status_code == 200
     finally:
         app.extensions["cablecar"].store.close()
+
+
+def test_an_old_superuser_owned_database_moves_to_the_two_roles_as_documented(roles: Roles) -> None:
+    """docs/two-roles-upgrade.md: its SQL, run as the superuser on a database
+    the old files made (holding an unsigned game), then `migrate --app-role`
+    as the new owner; the app role appends signed events after the old ones."""
+    import hashlib
+    import re
+
+    import psycopg
+
+    from events.envelope import GENESIS_HASH, event_hash
+    from events.verify import KeySet, first_bad_signature
+    from tests.contract.conftest import create_database, drop_database, with_database
+
+    old = create_database(roles.admin_url, "cc_upgrade", migrated=False)
+    name = urlsplit(old).path.lstrip("/")
+    try:
+        folder = resources.files("events").joinpath("migrations", "postgres")
+        digest = event_hash(game_id="old-game", seq=1, type="set_up", schema_version=1, payload={},
+                            recorded_at="2025-01-01T00:00:00.000000Z", seat=None, idempotency_key=None,
+                            prev_hash=GENESIS_HASH)
+        with psycopg.connect(old, autocommit=True) as conn:
+            conn.execute("CREATE TABLE schema_migrations (name text PRIMARY KEY, checksum text NOT NULL,"
+                         " applied_at text NOT NULL)")
+            for migration in POSTGRES_OLD:
+                text = folder.joinpath(migration).read_text(encoding="utf-8")
+                with conn.transaction():
+                    conn.execute(text.encode())
+                    conn.execute("INSERT INTO schema_migrations VALUES (%s, %s, 'then')",
+                                 (migration, hashlib.sha256(text.encode()).hexdigest()))
+            with conn.transaction():
+                conn.execute("INSERT INTO games (game_id, game_type, status, version, last_hash, created_at,"
+                             " updated_at) VALUES ('old-game', 't', 'playing', 1, %s, now(), now())", (digest,))
+                conn.execute("SELECT set_config('cablecar.appending', 'on', true)")
+                conn.execute("INSERT INTO events (game_id, seq, type, schema_version, payload, recorded_at, seat,"
+                             " prev_hash, hash) VALUES ('old-game', 1, 'set_up', 1, '{}',"
+                             " '2025-01-01T00:00:00.000000Z', NULL, %s, %s)", (GENESIS_HASH, digest))
+        page = (ROOT_DOCS / "two-roles-upgrade.md").read_text(encoding="utf-8")
+        [sql] = re.findall(r"^```sql\n(.*?)^```$", page, flags=re.M | re.S)
+        sql = (sql.replace("cablecar_owner", roles.owner).replace("cablecar_app", roles.app)
+               .replace("DATABASE cablecar", f"DATABASE {name}").replace("'OWNER_PASSWORD'", "'x'")
+               .replace("'APP_PASSWORD'", "'x'"))
+        sql = re.sub(r"CREATE ROLE \w+ LOGIN PASSWORD 'x';\n", "", sql)  # the fixture made them
+        with psycopg.connect(old, autocommit=True) as conn:
+            conn.execute(sql.encode())
+        owner_url = with_database(roles.owner_url, name)
+        app_url = with_database(roles.app_url, name)
+        assert migrate(owner_url, app_role=roles.app) == POSTGRES_UPGRADE
+        store = PostgresStore(app_url, signer=TEST_SIGNER)
+        try:
+            store.get_game("old-game")
+            store.append("old-game", 1, [NewEvent("tick", {"k": 1})])
+            events = store.load("old-game")
+            assert [e.signature is None for e in events] == [True, False] and store.verify_chain("old-game").ok
+            assert first_bad_signature(events, KeySet([TEST_SIGNER.public])) is None
+        finally:
+            store.close()
+    finally:
+        drop_database(roles.admin_url, old)
