@@ -8,8 +8,8 @@ owner: it holds no INSERT, UPDATE, DELETE or TRUNCATE on them, owns nothing,
 and may create nothing in the schema, so no setting, trigger or grant it can
 reach lets a row in.  The other tables get the few privileges the server's
 statements use (``events/sql/*.py``, ``events/postgres/*.py``); a table not
-named here gets SELECT only (and the grant says so), so a new table's writes
-fail loudly until it is added.
+named here gets SELECT only, so the server's writes to a new table fail
+loudly (permission denied) until the table is added to :data:`WRITES`.
 
 Every grant is made again on each run, after revoking everything first: the
 result is the same whatever the role held before.
