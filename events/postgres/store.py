@@ -278,11 +278,14 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         """Append ``events`` atomically after ``expected_version`` (see
         :meth:`EventStore.append`); ``ValueError`` for an empty or malformed batch.
 
-        One round trip: the events are numbered and their hash documents
-        prepared here, and the ``cablecar_append_one`` / ``cablecar_append_batch``
-        database functions check the guard, the idempotency key and the
-        version, finish the hash chain, claim the game row and insert
-        (migration ``0008_global_log_without_lock.sql``)."""
+        One round trip: the events are numbered, chained on the head this
+        process saw at ``expected_version`` (:mod:`events.postgres.heads`) and
+        signed here, and the ``cablecar_append_one`` / ``cablecar_append_batch``
+        database functions check the guard, the idempotency key, the version
+        and the head, finish the hash chain, claim the game row and insert
+        (migrations 0008, 0012).  A head not known here costs a second round
+        trip: the functions answer with the right one, and the events are
+        signed again on it."""
         check_append_args(events, expected_version, status)
         signer = self._signer
         if signer is None:

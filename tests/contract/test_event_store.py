@@ -614,3 +614,22 @@ def test_postgres_notifies_only_for_watched_games(backend: Backend, new_id: NewI
             waiter.close()
         rows = spy.execute("SELECT count(*) FROM game_watches WHERE game_id = %s", (watched,)).fetchone()
         assert rows == (0,)  # a closing listener deletes its rows
+
+
+# -- signatures -------------------------------------------------------------------
+
+
+def test_every_event_is_signed_even_by_a_store_that_never_saw_the_game(backend: Backend, new_id: NewId) -> None:
+    from events.verify import KeySet, first_bad_signature
+
+    gid = new_id()
+    first = backend.open()
+    started(gid, first, n=3)
+    other = backend.open()  # knows nothing of the game: on PostgreSQL its head is learnt from the database
+    other.append(gid, 3, [NewEvent("tick", {"k": 4})])
+    other.append(gid, 4, [NewEvent("tick", {"k": 5}), NewEvent("tick", {"k": 6})])
+    first.append(gid, 6, [NewEvent("tick", {"k": 7})])  # its head is stale: learnt again
+    events = first.load(gid)
+    assert [e.seq for e in events] == [1, 2, 3, 4, 5, 6, 7] and first.verify_chain(gid).ok
+    assert {e.key_id for e in events} == {TEST_SIGNER.key_id}
+    assert first_bad_signature(events, KeySet([TEST_SIGNER.public])) is None
