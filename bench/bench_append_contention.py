@@ -45,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import psycopg  # noqa: E402
 
 from events.postgres import PostgresStore  # noqa: E402
+from events.signing import Signer  # noqa: E402
 from events.store import MetadataGuard, NewEvent  # noqa: E402
 
 GUARD = MetadataGuard(("seat_token_hashes", 0), "a" * 64)
@@ -57,7 +58,7 @@ _WATCHED = "IF EXISTS (SELECT 1 FROM game_watches w WHERE w.game_id = p_game_id)
 
 
 def _appender(url: str, seconds: float, events: int, start: float, out: Queue[tuple[int, list[float]]]) -> None:
-    store = PostgresStore(url, max_size=1)
+    store = PostgresStore(url, max_size=1, signer=Signer.generate())
     game_id = secrets.token_hex(8)
     store.create_game(game_id, "bench", {"seat_token_hashes": ["a" * 64]}, [NewEvent("s", {"n": 0}, 1, None)], "playing")
     version, done, latencies = 1, 0, []
@@ -142,9 +143,9 @@ def scratch_database(base_url: str) -> Iterator[str]:
     _sql(base_url, f"CREATE DATABASE {name}")
     url = base_url.rsplit("/", 1)[0] + "/" + name
     try:
-        store = PostgresStore(url)
-        store.create_game("migrate", "bench", {}, [NewEvent("s", {"n": 0}, 1, None)], "playing")
-        store.close()
+        from events.migrate import migrate
+
+        migrate(url)
         yield url
     finally:
         _sql(base_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

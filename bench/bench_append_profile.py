@@ -31,6 +31,7 @@ import psycopg  # noqa: E402
 from bench.load.scripts import make_script  # noqa: E402
 from bench.load.stack import Services  # noqa: E402
 from events.postgres import PostgresStore  # noqa: E402
+from events.signing import Signer  # noqa: E402
 from events.store import MetadataGuard  # noqa: E402
 
 #: the guard the service puts on an action (a seat's token hash in the game row)
@@ -40,7 +41,7 @@ TOKEN_HASH = "a" * 64
 def _workload(url: str, appends: int) -> tuple[int, int]:
     """Append the actions of scripted games until ``appends`` appends are made;
     (appends, events) written."""
-    store = PostgresStore(url, max_size=1)
+    store = PostgresStore(url, max_size=1, signer=Signer.generate())
     made = events = 0
     n = 0
     try:

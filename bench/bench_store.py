@@ -44,6 +44,7 @@ from urllib.parse import urlsplit, urlunsplit
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from events.envelope import GENESIS_HASH, seal  # noqa: E402
+from events.signing import Signer  # noqa: E402
 from events.store import EventStore, NewEvent  # noqa: E402
 
 PAYLOAD = {
@@ -178,7 +179,7 @@ def bench_sqlite(appends: int, load_events: int, repeat: int, rounds: int) -> li
     from events.sqlite import SqliteStore
 
     folder = Path(tempfile.mkdtemp(prefix="cablecar-bench-"))
-    store = SqliteStore(folder / "bench.sqlite3")
+    store = SqliteStore(folder / "bench.sqlite3", signer=Signer.generate())
     conn = sqlite3.connect(folder / "bench.sqlite3", isolation_level=None)
     for pragma in ("journal_mode = WAL", "synchronous = NORMAL", "foreign_keys = ON"):
         conn.execute(f"PRAGMA {pragma}")
@@ -259,7 +260,7 @@ def bench_postgres(admin_url: str, appends: int, load_events: int, repeat: int, 
     url = with_database(admin_url, name)
     try:
         migrate(url)
-        store = PostgresStore(url, max_size=1)
+        store = PostgresStore(url, max_size=1, signer=Signer.generate())
         conn = psycopg.connect(url, autocommit=True)
         try:
             insert = f"INSERT INTO events ({COLUMNS}) VALUES (%s, %s, %s, %s, %s::json, %s, %s, %s, %s, %s)".encode()

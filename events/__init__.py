@@ -14,13 +14,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from events.database import Database
+from events.signing import Signer
 from events.store import EventReader, EventStore
 
 DEFAULT_SQLITE_NAME = "cablecar.sqlite3"
 
 
 def open_store(
-    url: str | None, data_dir: str | Path | None = None, *, pool_size: int = 10, read_url: str | None = None
+    url: str | None,
+    data_dir: str | Path | None = None,
+    *,
+    pool_size: int = 10,
+    read_url: str | None = None,
+    signer: Signer | None = None,
 ) -> Database:
     """Open the event store named by ``url``.
 
@@ -35,6 +41,7 @@ def open_store(
     serves the database's :attr:`~events.database.Database.reader` (with a
     pool of its own, of the same size).
 
+    ``signer`` signs every event the store writes (:mod:`events.signing`).
     Raises ``ValueError`` for any other scheme and StoreUnavailable if a
     SQLite file cannot be opened."""
     postgres = ("postgresql://", "postgres://")
@@ -46,7 +53,7 @@ def open_store(
 
         if pool_size < 1:
             raise ValueError(f"a connection pool holds at least one connection, not {pool_size}")
-        return PostgresStore(url, max_size=pool_size, read_url=read_url or None)
+        return PostgresStore(url, max_size=pool_size, read_url=read_url or None, signer=signer)
     if url and url.startswith("sqlite:///"):
         path = Path(url[len("sqlite:///") :])
     elif not url:
@@ -58,7 +65,7 @@ def open_store(
     from events.sqlite import SqliteStore
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    return SqliteStore(path)
+    return SqliteStore(path, signer=signer)
 
 
 __all__ = ["DEFAULT_SQLITE_NAME", "Database", "EventReader", "EventStore", "open_store"]

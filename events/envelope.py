@@ -18,13 +18,18 @@ tool holding an export) can check a chain with it alone.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from domain.core import JSON
 from events.store import ChainReport, NewEvent, StoredEvent
+
+if TYPE_CHECKING:
+    from events.signing import Signer
 
 #: ``prev_hash`` of the first event of every game.
 GENESIS_HASH = "0" * 64
@@ -98,9 +103,11 @@ def stored_event(
     idempotency_key: str | None,
     prev_hash: str,
     hash: str,
+    signature: str | None = None,
+    key_id: str | None = None,
 ) -> StoredEvent:
     """``StoredEvent(...)`` with these fields, built without the generated
-    ``__init__``: a frozen dataclass sets each of its eleven fields through
+    ``__init__``: a frozen dataclass sets each of its thirteen fields through
     ``object.__setattr__``, which was a third of the cost of loading a game.
     ``StoredEvent`` has no ``__post_init__`` to skip (a test pins both facts)."""
     event = _new(StoredEvent)
@@ -116,6 +123,8 @@ def stored_event(
     fields["idempotency_key"] = idempotency_key
     fields["prev_hash"] = prev_hash
     fields["hash"] = hash
+    fields["signature"] = signature
+    fields["key_id"] = key_id
     return event
 
 
@@ -153,6 +162,14 @@ class SealedEvent:
     idempotency_key: str | None
     prev_hash: str
     hash: str
+    signature: str | None = None
+    key_id: str | None = None
+
+    def signed(self, signer: Signer | None) -> SealedEvent:
+        """This event with ``signer``'s signature of its hash (itself without a signer)."""
+        if signer is None:
+            return self
+        return dataclasses.replace(self, signature=signer.sign(self.hash), key_id=signer.key_id)
 
     def at(self, position: int) -> StoredEvent:
         """The stored envelope once the database assigned ``position``."""
@@ -168,6 +185,8 @@ class SealedEvent:
             idempotency_key=self.idempotency_key,
             prev_hash=self.prev_hash,
             hash=self.hash,
+            signature=self.signature,
+            key_id=self.key_id,
         )
 
 
@@ -218,9 +237,11 @@ class PendingEvent:
         """The hash this event gets after ``prev_hash``."""
         return hashlib.sha256((self.head + prev_hash + self.tail).encode("utf-8")).hexdigest()
 
-    def stored(self, prev_hash: str, digest: str, position: int) -> StoredEvent:
+    def stored(
+        self, prev_hash: str, digest: str, position: int, signature: str | None = None, key_id: str | None = None
+    ) -> StoredEvent:
         """The stored envelope once chained after ``prev_hash`` (with hash
-        ``digest``) and given ``position``."""
+        ``digest``, signed ``signature`` by ``key_id``) and given ``position``."""
         return stored_event(
             self.game_id,
             self.seq,
@@ -233,6 +254,8 @@ class PendingEvent:
             self.idempotency_key,
             prev_hash,
             digest,
+            signature,
+            key_id,
         )
 
     def chain(self, prev_hash: str, digest: str | None = None) -> SealedEvent:

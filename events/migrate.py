@@ -11,6 +11,25 @@ works, so concurrent invocations (several service instances starting at once)
 apply each file exactly once; each file runs in its own transaction together
 with its ``schema_migrations`` row.  SQLite: :func:`migrate_sqlite` runs under
 ``BEGIN IMMEDIATE`` (the database write lock) for the same effect.
+
+Baselines
+    A file named ``NNNN_baseline.sql`` stands for every ordinary migration
+    whose name sorts before it, in a form a fresh database can take where
+    those files cannot (``0010_baseline.sql`` is 0001-0009 without what only
+    a superuser may do; see its header).  A FRESH database (nothing recorded
+    in ``schema_migrations``) gets the newest baseline, recorded under its own
+    name, then the ordinary files sorting after it.  A database that has
+    recorded anything never runs a baseline: it gets the ordinary files it
+    has not recorded, and the files before a baseline it recorded count as
+    applied.  A baseline must leave exactly the schema its files leave (up
+    to what the next ordinary migration makes equal), so every database ends
+    up the same.  :func:`pending` is that plan.
+
+Roles
+    ``migrate_postgres(url, app_role=NAME)`` then grants the role ``NAME``
+    exactly what the server needs (:mod:`events.postgres.roles`); the server
+    itself never migrates PostgreSQL, it only checks that nothing is pending
+    (:func:`check_postgres_schema`).
 """
 
 from __future__ import annotations
@@ -59,8 +78,14 @@ def load_migrations(dialect: str) -> list[Migration]:
     return [Migration(entry.name, entry.read_text(encoding="utf-8")) for entry in files]
 
 
-def _check_recorded(recorded: dict[str, str], shipped: list[Migration]) -> list[Migration]:
-    """The shipped migrations not yet applied; raises MigrationError on drift."""
+def is_baseline(name: str) -> bool:
+    """Whether a migration file is a baseline (see the module docs)."""
+    return name.endswith("_baseline.sql")
+
+
+def pending(recorded: dict[str, str], shipped: list[Migration]) -> list[Migration]:
+    """The shipped migrations still to apply, in order (baselines as in the
+    module docs); raises MigrationError on drift."""
     by_name = {m.name: m for m in shipped}
     for name, checksum in recorded.items():
         migration = by_name.get(name)
@@ -68,22 +93,32 @@ def _check_recorded(recorded: dict[str, str], shipped: list[Migration]) -> list[
             raise MigrationError(f"the database has migration {name!r}, which this code does not ship")
         if migration.checksum != checksum:
             raise MigrationError(f"migration {name!r} was changed after it was applied")
-    return [m for m in shipped if m.name not in recorded]
+    baselines = [m.name for m in shipped if is_baseline(m.name)]
+    if not recorded and baselines:
+        start = baselines[-1]
+        return [by_name[start], *(m for m in shipped if m.name > start and not is_baseline(m.name))]
+    covered = max((name for name in recorded if is_baseline(name)), default="")
+    return [m for m in shipped if m.name not in recorded and not is_baseline(m.name) and m.name > covered]
+
 
 
 def _now_text() -> str:
     return format_timestamp(system_clock())
 
 
-def migrate(url: str) -> list[str]:
+def migrate(url: str, app_role: str | None = None) -> list[str]:
     """Bring the database at ``url`` up to date; return the names applied now.
 
     ``url`` is a ``postgresql://`` / ``postgres://`` URL or ``sqlite:///path``.
     Idempotent (a second call returns ``[]``) and safe to run concurrently.
     Raises StoreUnavailable if the database cannot be reached and
-    MigrationError if its recorded migrations do not match the shipped files."""
+    MigrationError if its recorded migrations do not match the shipped files.
+    ``app_role`` (PostgreSQL only): the role the server runs as, granted
+    what it needs (:mod:`events.postgres.roles`)."""
     if url.startswith(("postgresql://", "postgres://")):
-        return migrate_postgres(url)
+        return migrate_postgres(url, app_role=app_role)
+    if app_role is not None:
+        raise ValueError("--app-role is for PostgreSQL: the embedded SQLite store has no roles")
     if url.startswith("sqlite:///"):
         from events.sqlite.connection import create_private  # events.sqlite imports this module
 
@@ -100,9 +135,12 @@ def migrate(url: str) -> list[str]:
     raise ValueError(f"unsupported database URL {url!r}")
 
 
-def migrate_postgres(url: str, connect_timeout: float = 5.0) -> list[str]:
-    """Apply the pending PostgreSQL migrations (see :func:`migrate`)."""
+def migrate_postgres(url: str, connect_timeout: float = 5.0, app_role: str | None = None) -> list[str]:
+    """Apply the pending PostgreSQL migrations, then grant ``app_role`` (if
+    given) what the server needs (see :func:`migrate`)."""
     import psycopg
+
+    from events.postgres.roles import grant_app_role
 
     shipped = load_migrations("postgres")
     try:
@@ -116,7 +154,7 @@ def migrate_postgres(url: str, connect_timeout: float = 5.0) -> list[str]:
             try:
                 conn.execute(_CREATE_TABLE)
                 rows = conn.execute("SELECT name, checksum FROM schema_migrations").fetchall()
-                for migration in _check_recorded(dict(rows), shipped):
+                for migration in pending(dict(rows), shipped):
                     with conn.transaction():
                         conn.execute(migration.sql.encode("utf-8"))
                         conn.execute(
@@ -124,6 +162,8 @@ def migrate_postgres(url: str, connect_timeout: float = 5.0) -> list[str]:
                             (migration.name, migration.checksum, _now_text()),
                         )
                     applied.append(migration.name)
+                if app_role is not None:
+                    grant_app_role(conn, app_role)
             finally:
                 conn.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK_KEY,))
     except psycopg.OperationalError as e:
@@ -131,6 +171,35 @@ def migrate_postgres(url: str, connect_timeout: float = 5.0) -> list[str]:
     except psycopg.Error as e:
         raise MigrationError(f"migration failed: {e}") from e
     return applied
+
+
+class SchemaNotMigrated(StoreUnavailable):
+    """The PostgreSQL schema is missing or older than this code: the server
+    does not migrate it, ``cablecar migrate`` (run as the owner) does."""
+
+
+#: what to run, in every message saying the schema is not ready
+MIGRATE_COMMAND = "cablecar migrate --database-url OWNER_URL --app-role APP_ROLE"
+
+
+def check_postgres_schema(conn: Any) -> None:
+    """Raise :class:`SchemaNotMigrated` unless every shipped migration is
+    recorded on ``conn`` (psycopg, autocommit); MigrationError on drift.
+    Reads only (the app role may SELECT schema_migrations)."""
+    import psycopg
+
+    try:
+        rows = conn.execute("SELECT name, checksum FROM schema_migrations").fetchall()
+    except psycopg.errors.UndefinedTable:
+        raise SchemaNotMigrated(f"the database has no cablecar schema yet: run `{MIGRATE_COMMAND}`") from None
+    except psycopg.errors.InsufficientPrivilege:
+        raise SchemaNotMigrated(
+            f"this role may not read the schema's version: run `{MIGRATE_COMMAND}` with this role as APP_ROLE"
+        ) from None
+    todo = pending(dict(rows), load_migrations("postgres"))
+    if todo:
+        names = ", ".join(m.name for m in todo)
+        raise SchemaNotMigrated(f"the database schema is not up to date ({names} pending): run `{MIGRATE_COMMAND}`")
 
 
 def split_sqlite_script(script: str) -> list[str]:
@@ -167,7 +236,7 @@ def migrate_sqlite(conn: sqlite3.Connection) -> list[str]:
         try:
             cursor.execute(_CREATE_TABLE)
             recorded = dict(cursor.execute("SELECT name, checksum FROM schema_migrations").fetchall())
-            for migration in _check_recorded(recorded, shipped):
+            for migration in pending(recorded, shipped):
                 for statement in split_sqlite_script(migration.sql):
                     try:
                         cursor.execute(statement)

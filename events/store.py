@@ -28,7 +28,9 @@ Guarantees every backend gives (``tests/contract`` checks them on each):
   reports edited, removed, reordered or injected events.  The chain has no
   secret, so someone able to rewrite the whole table could rebuild it: it
   is tamper-evident against partial edits and against copies held outside
-  (exports), not a signature.
+  (exports), not a signature;
+* every event appended through a store given a :class:`~events.signing.Signer`
+  carries its Ed25519 signature and key id (checked by :mod:`events.verify`).
 """
 
 from __future__ import annotations
@@ -134,6 +136,10 @@ class StoredEvent:
     idempotency_key: str | None
     prev_hash: str
     hash: str
+    #: Ed25519 signature of ``hash`` and the id of its key (:mod:`events.signing`);
+    #: None for an event written before the store signed
+    signature: str | None = None
+    key_id: str | None = None
 
 
 @dataclass(frozen=True)

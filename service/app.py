@@ -16,6 +16,7 @@ from service import problems
 from service.cache import StateCache, open_cache
 from service.commands import GameCommands
 from service.config import Settings
+from service.infra.signing_keys import ServerKeys, load_server_keys
 from service.jsonprovider import OrjsonProvider
 from service.keys import require_secret_key
 from service.queries import GameQueries
@@ -55,21 +56,26 @@ def create_app(
     store: Database | None = None,
     cache: StateCache | None = None,
     clock: Clock = system_clock,
+    keys: ServerKeys | None = None,
 ) -> Flask:
     """Build the app.  Without arguments everything comes from the environment
     (embedded default: SQLite in ``settings.data_path()`` and an in-process cache).
     Raises :class:`service.keys.MissingSecretKey` for PostgreSQL without a
-    secret key.
+    secret key, :class:`~service.infra.signing_keys.SigningKeyError` without
+    a signing key (``keys``: the configured ones by default; a ``store``
+    given must sign with ``keys.signer``).
     No webhook dispatcher runs until :func:`start_dispatcher` starts one.
     ``clock`` is this process's clock for deadlines (tests pass the one
     their store stamps events with)."""
     settings = settings or Settings.from_env()
     require_secret_key(settings)
+    keys = keys or load_server_keys(settings)
     store = store or events.open_store(
         settings.database_url,
         settings.data_path(),
         pool_size=settings.db_pool_size,
         read_url=settings.read_database_url,
+        signer=keys.signer,
     )
     cache = cache or open_cache(settings)
     # No default /static/ route: the web page's files are served by routes/web.py, with its headers.
@@ -77,7 +83,7 @@ def create_app(
     app.json = OrjsonProvider(app)
     app.config["PROBLEM_BASE"] = settings.problem_base
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
-    queries = GameQueries(store, cache, reader=store.reader)
+    queries = GameQueries(store, cache, reader=store.reader, keys=keys.key_set())
     commands = GameCommands(queries, store)
     timekeeper = Timekeeper(queries, store, clock)
     queries.timekeeper, timekeeper.commands = timekeeper, commands
@@ -89,7 +95,7 @@ def create_app(
 
         places = RedisPlaces(cache.redis_client)
     streams = StreamHub(queries, settings.sse_max_streams, settings.sse_max_streams_per_address, places)
-    app.extensions["cablecar"] = Runtime(settings, store, cache, queries, commands, streams, timekeeper)
+    app.extensions["cablecar"] = Runtime(settings, store, cache, queries, commands, streams, timekeeper, keys)
     problems.register(app)
 
     from service.ratelimit import install as install_rate_limit

@@ -1,4 +1,4 @@
-"""The ``cablecar`` command: serve, migrate, bot, verify, organiser, webhooks.
+"""The ``cablecar`` command: serve, migrate, bot, verify, keys, organiser, webhooks.
 
 Every failure a user can cause or meet (a server that is down, a refused
 request, an unreachable database, a taken port, a file that is no export) is
@@ -94,8 +94,11 @@ def _migrate(args: argparse.Namespace) -> int:
               "the embedded SQLite store migrates itself when opened", file=sys.stderr)
         return USAGE
     print(f"cablecar: migrating {redact(url)}")
-    applied = migrate.migrate(url)
+    applied = migrate.migrate(url, app_role=args.app_role)
     print("applied: " + (", ".join(applied) if applied else "nothing (schema up to date)"))
+    if args.app_role:
+        print(f"granted role {args.app_role} what the server needs (reads; writes to the log, the games and "
+              "the idempotency keys only through the owner's functions)")
     return 0
 
 
@@ -112,7 +115,17 @@ def _verify(args: argparse.Namespace) -> int:
         reason = e.strerror if isinstance(e, OSError) and e.strerror else e
         print(f"cablecar verify: {args.file}: {reason}", file=sys.stderr)
         return USAGE
-    verdict = verify_export(document.export)
+    keys = None
+    if args.keys is not None:
+        from events.verify import KeySet
+
+        try:
+            keys = KeySet.from_json(json.loads(Path(args.keys).read_text(encoding="utf-8")))
+        except (OSError, ValueError) as e:
+            why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            print(f"cablecar verify: --keys {args.keys}: {why}", file=sys.stderr)
+            return USAGE
+    verdict = verify_export(document.export, keys)
     if args.json:
         print(json.dumps(verdict.to_json(), indent=2))
     else:
@@ -123,11 +136,65 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if verdict.ok else FAILED
 
 
+def _key_settings(args: argparse.Namespace) -> Settings:
+    """The settings, with the key files given on the command line."""
+    import dataclasses
+
+    from service.config import Settings
+    from service.location import with_data_dir
+
+    settings = with_data_dir(Settings.from_env(), getattr(args, "data_dir", None))
+    if getattr(args, "key_file", None):
+        settings = dataclasses.replace(settings, signing_key_file=args.key_file)
+    if getattr(args, "retired_file", None):
+        settings = dataclasses.replace(settings, retired_keys_file=args.retired_file)
+    return settings
+
+
+def _keys_generate(args: argparse.Namespace) -> int:
+    from events.signing import Signer
+    from events.timestamps import format_timestamp, system_clock
+    from service.infra.signing_keys import key_path, read_key_file, write_key_file
+
+    settings = _key_settings(args)
+    if not settings.signing_key_file.strip():
+        print("cablecar keys generate: give --key-file PATH (or set CABLECAR_SIGNING_KEY_FILE)", file=sys.stderr)
+        return USAGE
+    path = key_path(settings)
+    made = write_key_file(path, Signer.generate(format_timestamp(system_clock())))
+    signer = read_key_file(path)
+    print(f"{'made' if made else 'kept the existing'} signing key {signer.key_id} in {path}")
+    return 0
+
+
+def _keys_rotate(args: argparse.Namespace) -> int:
+    from service.infra.signing_keys import key_path, retired_path, rotate
+
+    settings = _key_settings(args)
+    retired, new = rotate(settings)
+    print(f"retired key {retired.key_id} (listed in {retired_path(settings)}); "
+          f"new signing key {new.key_id} in {key_path(settings)}")
+    print("Restart every server to sign with the new key; records signed before verify with the retired one.",
+          file=sys.stderr)
+    return 0
+
+
+def _keys_show(args: argparse.Namespace) -> int:
+    import json
+
+    from service.infra.signing_keys import load_server_keys
+
+    keys = load_server_keys(_key_settings(args))
+    print(json.dumps({"keys": [k.to_json() for k in keys.public_keys()]}, indent=2))
+    return 0
+
+
 def _open_runtime(args: argparse.Namespace) -> tuple[Settings, Database, GameQueries]:
     """The configured store (said where, first) and the game queries on an in-process cache."""
     import events
     from service.cache import InProcessCache
     from service.config import Settings
+    from service.infra.signing_keys import load_server_keys
     from service.location import describe, new_store_notes, with_data_dir
     from service.queries import GameQueries
 
@@ -135,8 +202,11 @@ def _open_runtime(args: argparse.Namespace) -> tuple[Settings, Database, GameQue
     for note in new_store_notes(settings):
         print(f"cablecar: note: {note}", file=sys.stderr)
     print(f"cablecar: {describe(settings)}", file=sys.stderr)
-    store = events.open_store(settings.database_url, settings.data_path(), pool_size=settings.db_pool_size)
-    return settings, store, GameQueries(store, InProcessCache(settings.cache_entries))
+    keys = load_server_keys(settings)
+    store = events.open_store(
+        settings.database_url, settings.data_path(), pool_size=settings.db_pool_size, signer=keys.signer
+    )
+    return settings, store, GameQueries(store, InProcessCache(settings.cache_entries), keys=keys.key_set())
 
 
 def _organiser_name(text: str) -> str:
@@ -218,14 +288,25 @@ def build_parser() -> argparse.ArgumentParser:
     _data_dir_option(serve)
     serve.set_defaults(func=_serve)
 
-    mig = sub.add_parser("migrate", help="apply the PostgreSQL schema migrations")
+    mig = sub.add_parser(
+        "migrate", help="apply the PostgreSQL schema migrations (as the schema's owner)",
+        description="Apply the PostgreSQL schema migrations, connected as the role that owns the database "
+                    "(an ordinary role, not a superuser), and grant the server's role (--app-role) exactly "
+                    "what it needs. The server never migrates PostgreSQL itself.",
+    )
     mig.add_argument("--database-url", default=None, metavar="URL",
-                     help="postgresql://user:password@host:5432/db (default: $DATABASE_URL)")
+                     help="postgresql://OWNER:password@host:5432/db (default: $DATABASE_URL)")
+    mig.add_argument("--app-role", default=None, metavar="NAME",
+                     help="the role the server connects as: granted reads, and writes to the event log, games "
+                          "and idempotency keys only through the owner's functions (run again after each upgrade)")
     mig.set_defaults(func=_migrate)
 
     ver = sub.add_parser("verify", help="verify an exported game offline (no server, no database)")
     ver.add_argument("file", help="export file (JSON or NDJSON), or - for standard input")
     ver.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    ver.add_argument("--keys", default=None, metavar="KEYS.json",
+                     help="the server's public keys, saved from GET /v1/keys: check every event's signature "
+                          "(without: the verdict says the signatures were not checked)")
     ver.set_defaults(func=_verify)
 
     org = sub.add_parser("organiser", help="manage tournament organisers")
@@ -243,6 +324,33 @@ def build_parser() -> argparse.ArgumentParser:
     hooks_run.add_argument("--once", action="store_true", help="make one pass and exit (e.g. from cron)")
     _data_dir_option(hooks_run)
     hooks_run.set_defaults(func=_webhooks_run)
+
+    keys = sub.add_parser("keys", help="the Ed25519 keys the server signs its records with")
+    keys_sub = keys.add_subparsers(dest="keys_command", required=True, metavar="COMMAND")
+    keys_gen = keys_sub.add_parser(
+        "generate", help="make a signing key file (mode 0600) unless one exists",
+        description="Make the signing key file CABLECAR_SIGNING_KEY_FILE names (or --key-file), readable by its "
+                    "owner only. An existing file is kept.",
+    )
+    keys_gen.add_argument("--key-file", default=None, metavar="PATH", help="default: $CABLECAR_SIGNING_KEY_FILE")
+    keys_gen.set_defaults(func=_keys_generate)
+    keys_rot = keys_sub.add_parser(
+        "rotate", help="retire the current signing key and make a new one",
+        description="Move the current key's public half to the retired keys file (with retired_at) and write a "
+                    "new key in its place. Restart every server (all hosts share the two files): records signed "
+                    "before still verify, with the retired key.",
+    )
+    keys_rot.add_argument("--key-file", default=None, metavar="PATH", help="default: $CABLECAR_SIGNING_KEY_FILE")
+    keys_rot.add_argument("--retired-file", default=None, metavar="PATH",
+                          help="default: $CABLECAR_RETIRED_KEYS_FILE, else retired-keys.json next to the key")
+    _data_dir_option(keys_rot)
+    keys_rot.set_defaults(func=_keys_rotate)
+    keys_show = keys_sub.add_parser("show", help="print the public keys as GET /v1/keys answers")
+    keys_show.add_argument("--key-file", default=None, metavar="PATH", help="default: $CABLECAR_SIGNING_KEY_FILE")
+    keys_show.add_argument("--retired-file", default=None, metavar="PATH",
+                           help="default: $CABLECAR_RETIRED_KEYS_FILE, else retired-keys.json next to the key")
+    _data_dir_option(keys_show)
+    keys_show.set_defaults(func=_keys_show)
 
     add_bot(sub)
     return parser

@@ -104,6 +104,17 @@ class Settings:
         "(make one: `python3 -c 'import secrets; print(secrets.token_hex(32))'`); "
         "unset on SQLite: a key generated once into `secret.key` in the data folder",
     )
+    signing_key_file: str = _declare(
+        "CABLECAR_SIGNING_KEY_FILE", "",
+        "the Ed25519 key the server signs every stored event with (a JSON file, readable by the server only); "
+        "required with PostgreSQL, the same file on every host (make one: `cablecar keys generate --key-file PATH`); "
+        "unset on SQLite: a key generated once into `signing-key.json` in the data folder",
+    )
+    retired_keys_file: str = _declare(
+        "CABLECAR_RETIRED_KEYS_FILE", "",
+        "the public keys of retired signing keys (`{\"keys\": [...]}` as `GET /v1/keys` lists them), so that "
+        "records signed before a rotation still verify; unset: `retired-keys.json` next to the signing key, if any",
+    )
     problem_base: str = _declare(
         "CABLECAR_PROBLEM_BASE", "https://cablecar.dev/errors/", "base of the `type` URI of problem+json answers"
     )

@@ -46,6 +46,7 @@ from flask import Flask
 from gunicorn.glogging import Logger
 
 from service.config import Settings
+from service.infra.signing_keys import SigningKeyError, load_server_keys
 from service.keys import MissingSecretKey, require_secret_key
 from service.text import escape_controls
 
@@ -62,7 +63,8 @@ class EscapingLogger(Logger):
 _settings = Settings.from_env()
 try:
     require_secret_key(_settings)
-except MissingSecretKey as e:
+    load_server_keys(_settings)  # the signing key (made here on the embedded default, before the workers race)
+except (MissingSecretKey, SigningKeyError) as e:
     # Before any worker starts, as one line (a worker failing to boot would print a traceback each).
     raise SystemExit(f"cablecar: {e}") from None
 

@@ -67,8 +67,9 @@ def clock_fields(loaded: Loaded) -> dict[str, JSON]:
 
 
 def render_event(loaded: Loaded, stored: StoredEvent, seat: int | None, domain_event: Any = None) -> dict[str, JSON]:
-    """One stored event as ``seat`` may see it (hashes only once finished:
-    a hash over a redacted secret could be brute-forced).  ``domain_event``
+    """One stored event as ``seat`` may see it (hashes and signatures only
+    once finished: a hash over a redacted secret could be brute-forced, and a
+    signature confirms a guessed hash).  ``domain_event``
     is the event ``stored`` holds, when the caller has it (saves decoding)."""
     definition = loaded.definition
     if domain_event is None:
@@ -83,7 +84,12 @@ def render_event(loaded: Loaded, stored: StoredEvent, seat: int | None, domain_e
         "recorded_at": stored.recorded_at,
         "payload": payload,
     }
+    if stored.key_id is not None:
+        out["key_id"] = stored.key_id
     if finished:
         out["prev_hash"] = stored.prev_hash
         out["hash"] = stored.hash
+        # like the hash: a signature confirms a guessed hash, so it waits for the end too
+        if stored.signature is not None:
+            out["signature"] = stored.signature
     return out

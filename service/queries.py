@@ -18,6 +18,7 @@ from events.codec import decode
 from events.envelope import GENESIS_HASH, recompute_hash
 from events.store import DamagedEvent, EventReader, EventStore, GameRecord, IntegrityError, StoredEvent
 from events.timestamps import epoch_seconds
+from events.verify import KeySet, first_bad_signature
 from service.cache import StateCache
 from service.errors import BrokenGame, GameDamaged, InvalidRequest, NotFound
 from service.lru import LRU
@@ -76,7 +77,12 @@ class GameQueries:
     """The read side of the game server."""
 
     def __init__(
-        self, store: EventStore, cache: StateCache, recent_records: int = 1024, reader: EventReader | None = None
+        self,
+        store: EventStore,
+        cache: StateCache,
+        recent_records: int = 1024,
+        reader: EventReader | None = None,
+        keys: KeySet | None = None,
     ) -> None:
         self.store = store
         #: where event pages, exports, audits and listings are read: a hot
@@ -85,6 +91,8 @@ class GameQueries:
         #: actions are checked against come from ``store`` (the primary)
         self.reader: EventReader = store if reader is None else reader
         self.cache = cache
+        #: the server's public keys: every event read is checked against them (None: signatures unchecked)
+        self.keys = keys
         #: appends the timeouts due in a game a read finds (set by the runtime; None: reads never write)
         self.timekeeper: Timekeeper | None = None
         # Only what never changes or is re-checked is used from a remembered
@@ -174,7 +182,9 @@ class GameQueries:
     ) -> list[StoredEvent]:
         """Events ``after+1``, ``after+2``, ... from ``reader`` (default: the
         store), each checked: readable, numbered in order, hashing to its own
-        hash and linked to the one before (GameDamaged naming the first that is not)."""
+        hash, linked to the one before and signed by one of the server's keys
+        (GameDamaged naming the first that is not; unsigned events, written
+        before the server signed, only before the first signed one)."""
         try:
             events = (reader or self.store).load(game_id, after, limit)
         except DamagedEvent as e:
@@ -185,6 +195,10 @@ class GameQueries:
             if event.seq != seq or not linked or recompute_hash(event) != event.hash:
                 raise self._damaged(game_id, min(seq, event.seq))
             prev_hash = event.hash
+        if self.keys is not None:
+            bad = first_bad_signature(events, self.keys)
+            if bad is not None:
+                raise self._damaged(game_id, bad)
         return events
 
     def _damaged(self, game_id: str, seq: int) -> GameDamaged:

@@ -15,8 +15,10 @@ EXPORT_FORMAT = "cablecar-export/1"
 
 
 def envelope_json(e: StoredEvent) -> dict[str, Any]:
-    """A stored event with every envelope field, unredacted."""
-    return {
+    """A stored event with every envelope field, unredacted (``signature`` and
+    ``key_id`` only on signed events: a record written before the server
+    signed exports exactly as it did)."""
+    out = {
         "game_id": e.game_id,
         "seq": e.seq,
         "position": e.position,
@@ -29,6 +31,10 @@ def envelope_json(e: StoredEvent) -> dict[str, Any]:
         "prev_hash": e.prev_hash,
         "hash": e.hash,
     }
+    if e.signature is not None or e.key_id is not None:
+        out["signature"] = e.signature
+        out["key_id"] = e.key_id
+    return out
 
 
 def export_header(loaded: Loaded) -> dict[str, Any]:
@@ -101,7 +107,7 @@ def audit_game(queries: GameQueries, game_id: str) -> dict[str, Any]:
     header["game"]["status"] = loaded.record.status
     header["game"]["version"] = loaded.record.version
     events = [envelope_json(e) for e in queries.reader.load(game_id)]
-    verdict = verify_record(header, events, require_revealed_seed=False)
+    verdict = verify_record(header, events, require_revealed_seed=False, keys=queries.keys)
     return {"version": loaded.version, **verdict.to_json()}
 
 
@@ -111,5 +117,5 @@ def _audit_damaged(queries: GameQueries, record: GameRecord) -> dict[str, Any]:
     except DamagedEvent as e:
         unreadable = Check("chain", False, f"seq {e.seq}: the stored event cannot be read ({e.reason})")
         return {"version": record.version, **Verdict(record.game_id, (unreadable,)).to_json()}
-    verdict = verify_record(record_header(record), events, require_revealed_seed=False)
+    verdict = verify_record(record_header(record), events, require_revealed_seed=False, keys=queries.keys)
     return {"version": record.version, **verdict.to_json()}

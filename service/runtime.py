@@ -10,6 +10,7 @@ from events.database import Database
 from service.cache import StateCache
 from service.commands import GameCommands
 from service.config import Settings
+from service.infra.signing_keys import ServerKeys
 from service.queries import GameQueries
 from service.sse import StreamHub
 from service.timekeeper import Timekeeper
@@ -26,6 +27,7 @@ class Runtime:
     commands: GameCommands
     streams: StreamHub
     timekeeper: Timekeeper
+    keys: ServerKeys
 
 
 def runtime() -> Runtime:

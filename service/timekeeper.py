@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 from domain.clocks import Clocks
 from events.deadlines import DeadlineIndex
+from events.migrate import SchemaNotMigrated
 from events.store import GameNotFound, StaleVersion
 from events.timestamps import Clock, system_clock
 from service.errors import ServiceError
@@ -150,7 +151,8 @@ class Sweeper:
                 self.run_once()
             except Exception as e:  # a database outage must not end the thread
                 self.holding = False
-                log.warning("timeout sweeper: %s", e)
+                if not isinstance(e, SchemaNotMigrated):  # the store said that once already
+                    log.warning("timeout sweeper: %s", e)
                 if self._on_error is not None:
                     self._on_error(e)
             # Only the holder sweeps every interval; the others ask for the lease

@@ -185,6 +185,7 @@ class Harness:
         self.log(f"fresh database {database_url.rsplit('/', 1)[1]}; deciding {cfg.scripts} scripted games")
         scripts = [make_script(f"bench-{i}") for i in range(cfg.scripts)]
         env = (("DATABASE_URL", database_url), ("REDIS_URL", services.redis_url), ("CABLECAR_SECRET_KEY", "bench"),
+               ("CABLECAR_SIGNING_KEY_FILE", self.signing_key_file()),
                ("CABLECAR_BENCH_STATS_DIR", str(self.stats_dir)),
                # every simulated client comes from 127.0.0.1: the per-address limits would throttle the load
                ("CABLECAR_CREATE_RATE_LIMIT", "off"), ("CABLECAR_STREAM_RATE_LIMIT", "off"),
@@ -263,11 +264,28 @@ class Harness:
         self.results.seconds = time.monotonic() - started
         return self.results
 
+    def signing_key_file(self) -> str:
+        """The signing key every server of this run shares (made once; written
+        here, not by the service's code, so a run of an older commit works too)."""
+        import base64
+        import json
+        import os
+        import secrets
+
+        path = self.work / "signing-key.json"
+        if not path.exists():
+            seed = base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode()
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as out:
+                json.dump({"algorithm": "ed25519", "private_key": seed}, out)
+        return str(path)
+
     # -- sections ----------------------------------------------------------------
 
     def run_security(self, database_url: str, services: Services) -> tuple[Attack, ...]:
         """The attacks, against a server of its own with the shipped defaults."""
-        env = (("DATABASE_URL", database_url), ("REDIS_URL", services.redis_url), ("CABLECAR_SECRET_KEY", "bench"))
+        env = (("DATABASE_URL", database_url), ("REDIS_URL", services.redis_url), ("CABLECAR_SECRET_KEY", "bench"),
+               ("CABLECAR_SIGNING_KEY_FILE", self.signing_key_file()))
         server = Gunicorn(ServerSpec("service.wsgi:app", 2, self.config.threads, env), self.work / "gunicorn-security.log")
         try:
             server.wait_ready("/v1/health")

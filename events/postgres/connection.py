@@ -1,12 +1,21 @@
 """PostgreSQL connections: a ``psycopg_pool.ConnectionPool`` in autocommit
 mode that never blocks longer than ``timeout`` seconds and replaces
-connections a server restart killed, plus the schema migrated on first use
-(:func:`events.migrate.migrate_postgres`, advisory-locked)."""
+connections a server restart killed.
+
+The store never migrates PostgreSQL (its role may not, and should not): on
+first use it checks that every shipped migration is recorded
+(:func:`events.migrate.check_postgres_schema`).  Until then every use raises
+:class:`~events.migrate.SchemaNotMigrated` (a StoreUnavailable: 503, naming
+``cablecar migrate``), said once in the log; the check is repeated at most
+every :data:`RECHECK_SECONDS`, so the server comes up by itself once the
+operator has migrated."""
 
 from __future__ import annotations
 
+import logging
 import select
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -15,10 +24,15 @@ import psycopg
 import psycopg.errors
 from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
-from events.migrate import migrate_postgres
+from events.migrate import SchemaNotMigrated, check_postgres_schema
 from events.store import GameExists, IntegrityError, OutcomeUnknown, StoreError, StoreUnavailable
 
 Conn = psycopg.Connection[Any]
+
+#: how long an unready schema's answer is reused before the database is asked again
+RECHECK_SECONDS = 2.0
+
+_log = logging.getLogger("cablecar.store")
 
 
 def translate_error(error: psycopg.Error) -> StoreError:
@@ -47,12 +61,14 @@ class PostgresConnections:
     """The pool of one store (see the module docs)."""
 
     def __init__(
-        self, url: str, *, min_size: int, max_size: int, timeout: float, auto_migrate: bool
+        self, url: str, *, min_size: int, max_size: int, timeout: float
     ) -> None:
         self._url = url
         self._timeout = timeout
         self._max_size = max_size
-        self._schema_ready = not auto_migrate
+        self._schema_ready = False
+        self._schema_error: tuple[float, SchemaNotMigrated] | None = None
+        self._told = False  # said in the log that the schema is not ready (once is enough)
         self._schema_lock = threading.Lock()
         self._pool: ConnectionPool[Conn] = ConnectionPool(
             url,
@@ -66,18 +82,29 @@ class PostgresConnections:
         )
         self._pool.open(wait=False)
 
-    def _ensure_schema(self) -> None:
-        if self._schema_ready:
-            return
+    def _ensure_schema(self, conn: Conn) -> None:
         with self._schema_lock:
-            if not self._schema_ready:
-                migrate_postgres(self._url, connect_timeout=self._timeout)
-                self._schema_ready = True
+            if self._schema_ready:
+                return
+            if self._schema_error is not None and time.monotonic() < self._schema_error[0]:
+                raise self._schema_error[1]
+            try:
+                check_postgres_schema(conn)
+            except psycopg.Error as e:
+                raise translate_error(e) from e
+            except SchemaNotMigrated as e:
+                self._schema_error = (time.monotonic() + RECHECK_SECONDS, e)
+                if not self._told:
+                    self._told = True
+                    _log.error("%s", e)
+                raise
+            self._schema_ready, self._schema_error = True, None
 
     @contextmanager
     def connection(self, writing: bool = False) -> Iterator[Conn]:
-        """A pooled connection known to be alive; driver errors inside the
-        block are translated into store errors.
+        """A pooled connection known to be alive (on a schema checked to be
+        current); driver errors inside the block are translated into store
+        errors.
 
         ``writing``: the block commits a write.  A link that breaks there may
         have broken after the server committed (an autocommit statement, or
@@ -85,8 +112,13 @@ class PostgresConnections:
         never the "nothing was written" of StoreUnavailable.  A refusal the
         server answered (a constraint, a failed statement) rolled back, and
         stays what :func:`translate_error` says."""
-        self._ensure_schema()
         conn = self._checkout()
+        if not self._schema_ready:
+            try:
+                self._ensure_schema(conn)
+            except BaseException:
+                self._pool.putconn(conn)
+                raise
         try:
             yield conn
         except psycopg.Error as e:

@@ -116,7 +116,7 @@ class StandbyReader(EventReader):
         """``primary`` answers what the standby cannot; ``primary_position``
         reads the primary's WAL insert position (:data:`PRIMARY_POSITION`)."""
         self._standby = _StandbyRows(
-            PostgresConnections(url, min_size=1, max_size=max_size, timeout=timeout, auto_migrate=False)
+            PostgresConnections(url, min_size=1, max_size=max_size, timeout=timeout)
         )
         self._primary = primary
         self._primary_position = primary_position

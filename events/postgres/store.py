@@ -64,21 +64,22 @@ import psycopg
 
 from events.database import Database
 from events.deliveries import ClaimedDelivery
-from events.envelope import PendingEvent, canonical_json, number
+from events.envelope import GENESIS_HASH, PendingEvent, canonical_json, number
 from events.postgres.connection import PostgresConnections
+from events.postgres.heads import ChainHeads
 from events.postgres.listener import VersionListener
 from events.postgres.standby import PRIMARY_POSITION, StandbyReader
+from events.signing import Signer
 from events.sql.catalogue import SqlCatalogue
 from events.sql.deadlines import SqlDeadlineIndex
 from events.sql.deliveries import SqlDeliveryLog
 from events.sql.dialect import POSTGRES
 from events.sql.rows import (
     EVENT_COLUMNS,
+    PreparedGame,
     check_append_args,
     check_page,
-    event_params,
     events_from_rows,
-    game_params,
     metadata_json,
     prepare_games,
 )
@@ -89,6 +90,7 @@ from events.store import (
     EventReader,
     GameNotFound,
     GuardFailed,
+    IntegrityError,
     MetadataGuard,
     NewEvent,
     NewGame,
@@ -97,30 +99,25 @@ from events.store import (
 )
 from events.timestamps import Clock, format_timestamp, system_clock
 
-_INSERT_EVENT = (
-    "INSERT INTO events (game_id, seq, type, schema_version, payload, recorded_at, seat,"
-    " idempotency_key, prev_hash, hash) VALUES (%s, %s, %s, %s, %s::json, %s, %s, %s, %s, %s)"
-    " RETURNING position"
-)
 _APPEND = (
     "SELECT r_outcome, r_value, r_request_hash, r_prev_hash, r_position, r_hashes FROM cablecar_append_batch("
     "%s, %s, %s, %s, %s, %s, %s::text[], %s::integer[], %s::integer[], %s::text[], %s::text[], %s::text[],"
-    " %s::text[], %s)"
+    " %s::text[], %s, %s, %s::text[], %s)"
 )
 _APPEND_ONE = (
     "SELECT r_outcome, r_value, r_request_hash, r_prev_hash, r_position, r_hash"
-    " FROM cablecar_append_one(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::text[], %s)"
+    " FROM cablecar_append_one(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::text[], %s, %s, %s, %s)"
 )
-_INSERT_GAME = (
-    "INSERT INTO games (game_id, game_type, status, version, last_hash, created_at, updated_at, metadata)"
-    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s::jsonb)"
+#: A game's row and opening events (migration 0012): returns the first event's position.
+_CREATE_GAME = (
+    "SELECT cablecar_create_game(%s, %s, %s, %s, %s, %s, %s::text[], %s::integer[], %s::integer[], %s::text[],"
+    " %s::text[], %s::text[], %s)"
 )
+#: the head to sign on when none is known: never a game's, so the database answers 'head' with the real one
+_UNKNOWN_HEAD = "unknown"
 
 #: Record a watched game and read its version (see ``PostgresStore._watched_version``).
-_RECORD_WATCH = (
-    "WITH w AS (INSERT INTO game_watches (game_id, listener_pid) VALUES (%s, %s) ON CONFLICT DO NOTHING)"
-    " SELECT version FROM games WHERE game_id = %s FOR SHARE"
-)
+_RECORD_WATCH = "SELECT cablecar_watch_game(%s, %s)"
 
 #: Lease due deliveries: ``(owner, lease_until, now, now, limit)``.
 _CLAIM = (
@@ -145,6 +142,30 @@ def _text_array(items: Sequence[str | int]) -> str:
 def _int_array(items: Sequence[int | None]) -> str:
     """A PostgreSQL ``integer[]`` literal (``{1,NULL}``)."""
     return "{" + ",".join("NULL" if item is None else str(int(item)) for item in items) + "}"
+
+
+def _create_args(game: PreparedGame, now: datetime, recorded_at: str) -> tuple[Any, ...]:
+    """The arguments of ``cablecar_create_game`` (migration 0012) for ``game``."""
+    events = game.events
+    return (
+        game.game_id, game.game_type, game.status, now, game.metadata_json, recorded_at,
+        _text_array([e.type for e in events]),
+        _int_array([e.schema_version for e in events]),
+        _int_array([e.seat for e in events]),
+        _text_array([e.payload_json for e in events]),
+        _text_array([e.hash for e in events]),
+        _text_array([e.signature or "" for e in events]),
+        events[0].key_id if events else None,
+    )
+
+
+def _signed(pending: Sequence[PendingEvent], prev_hash: str, signer: Signer) -> list[tuple[str, str]]:
+    """``(hash, signature)`` of each pending event chained after ``prev_hash``."""
+    out: list[tuple[str, str]] = []
+    for p in pending:
+        prev_hash = p.digest(prev_hash)
+        out.append((prev_hash, signer.sign(prev_hash)))
+    return out
 
 
 def _batch_args(pending: Sequence[PendingEvent]) -> tuple[str, ...]:
@@ -172,12 +193,16 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         min_size: int = 1,
         max_size: int = 10,
         timeout: float = 5.0,
-        auto_migrate: bool = True,
         fallback_poll: float = 2.0,
         clock: Clock = system_clock,
         read_url: str | None = None,
+        signer: Signer | None = None,
     ) -> None:
         """Create the pool for ``url`` without waiting for the database.
+
+        ``signer`` signs every event written (:mod:`events.signing`); the
+        database refuses unsigned events (migration 0012), so a store
+        without one only reads.
 
         ``timeout`` bounds every wait for a connection (and each connection
         attempt); ``fallback_poll`` is how often ``wait_for_events``
@@ -185,7 +210,7 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         names a hot standby of it: :attr:`reader` then reads from there, on a
         pool of its own (:mod:`events.postgres.standby`)."""
         self._db = PostgresConnections(
-            url, min_size=min_size, max_size=max_size, timeout=timeout, auto_migrate=auto_migrate
+            url, min_size=min_size, max_size=max_size, timeout=timeout
         )
         self._standby = (
             None
@@ -193,6 +218,8 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
             else StandbyReader(read_url, self, self.wal_position, max_size=max_size, timeout=timeout)
         )
         self._clock = clock
+        self._signer = signer
+        self._heads = ChainHeads()
         self._fallback_poll = fallback_poll
         self._listener = VersionListener(url, connect_timeout=timeout)
 
@@ -229,22 +256,23 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         first: Callable[[psycopg.Cursor[Any]], None] | None = None,
     ) -> list[tuple[StoredEvent, ...]]:
         now = self._clock()
-        prepared = prepare_games(games, format_timestamp(now))
+        recorded_at = format_timestamp(now)
+        prepared = prepare_games(games, recorded_at, self._signer)
         if not prepared:
             return []
-        sealed = [e for game in prepared for e in game.events]
         with self._db.connection(writing=True) as conn:
-            event_cur = conn.cursor()
+            cur = conn.cursor()
             with conn.pipeline(), conn.transaction():
                 if first is not None:
                     first(conn.cursor())
-                conn.cursor().executemany(_INSERT_GAME, [game_params(g, now) for g in prepared])
-                if sealed:
-                    # the events_append_only trigger (migration 0005) admits this transaction's inserts
-                    conn.execute("SELECT set_config('cablecar.appending', 'on', true)")
-                    event_cur.executemany(_INSERT_EVENT, [event_params(e) for e in sealed], returning=True)
-            positions = iter(self._returned_positions(event_cur) if sealed else [])
-        return [tuple(e.at(next(positions)) for e in game.events) for game in prepared]
+                cur.executemany(_CREATE_GAME, [_create_args(g, now, recorded_at) for g in prepared], returning=True)
+            firsts = self._returned_positions(cur)
+        for game in prepared:
+            self._heads.saw(game.game_id, game.version, game.last_hash)
+        return [
+            tuple(e.at(start + i) for i, e in enumerate(game.events))
+            for game, start in zip(prepared, firsts, strict=True)
+        ]
 
     @staticmethod
     def _returned_positions(cur: psycopg.Cursor[Any]) -> list[int]:
@@ -252,7 +280,7 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         for _ in cur.results():
             row = cur.fetchone()
             assert row is not None
-            positions.append(int(row[0]))
+            positions.append(0 if row[0] is None else int(row[0]))
         return positions
 
     # -- writes ------------------------------------------------------------------
@@ -270,40 +298,61 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         """Append ``events`` atomically after ``expected_version`` (see
         :meth:`EventStore.append`); ``ValueError`` for an empty or malformed batch.
 
-        One round trip: the events are numbered and their hash documents
-        prepared here, and the ``cablecar_append_one`` / ``cablecar_append_batch``
-        database functions check the guard, the idempotency key and the
-        version, finish the hash chain, claim the game row and insert
-        (migration ``0008_global_log_without_lock.sql``)."""
+        One round trip: the events are numbered, chained on the head this
+        process saw at ``expected_version`` (:mod:`events.postgres.heads`) and
+        signed here, and the ``cablecar_append_one`` / ``cablecar_append_batch``
+        database functions check the guard, the idempotency key, the version
+        and the head, finish the hash chain, claim the game row and insert
+        (migrations 0008, 0012).  A head not known here costs a second round
+        trip: the functions answer with the right one, and the events are
+        signed again on it."""
         check_append_args(events, expected_version, status)
+        signer = self._signer
+        if signer is None:
+            raise IntegrityError("this store has no signing key: the database takes signed events only")
         recorded_at = format_timestamp(self._clock())
         pending = number(game_id, expected_version, events, recorded_at, idempotency_key)
         head = (game_id, expected_version, idempotency_key, request_hash, status, recorded_at)
         guard_args = (None, None) if guard is None else (_text_array(guard.path), guard.value)
-        with self._db.connection(writing=True) as conn:
-            if len(pending) == 1:
-                p = pending[0]
-                params = (*head, p.type, p.schema_version, p.payload_json, p.seat, p.head, p.tail, *guard_args)
-                row = conn.execute(_APPEND_ONE, params).fetchone()
-                assert row is not None
-                outcome, value, stored_request_hash, prev_hash, position, digest = row
-                written = [(position, digest)]
-                last_seq = position
-            else:
-                row = conn.execute(_APPEND, (*head, *_batch_args(pending), *guard_args)).fetchone()
-                assert row is not None
-                outcome, value, stored_request_hash, prev_hash, position, hashes = row
-                last_seq = position
-                written = [] if hashes is None else [(position + i, h) for i, h in enumerate(hashes)]
-            if outcome == "replayed":
-                replayed = conn.execute(
-                    f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = %s AND seq BETWEEN %s AND %s"
-                    " ORDER BY seq",
-                    (game_id, value, last_seq),
-                ).fetchall()
-                return AppendResult(
-                    tuple(events_from_rows(replayed, POSTGRES)), replayed=True, request_hash=stored_request_hash
-                )
+        known = GENESIS_HASH if expected_version == 0 else self._heads.at(game_id, expected_version)
+        chained_on = known or _UNKNOWN_HEAD
+        for _ in range(2):  # a second time only when the head was not known (or wrong): see 0012
+            signed = _signed(pending, chained_on, signer)
+            with self._db.connection(writing=True) as conn:
+                if len(pending) == 1:
+                    p = pending[0]
+                    params = (*head, p.type, p.schema_version, p.payload_json, p.seat, p.head, p.tail, *guard_args,
+                              chained_on, signed[0][1], signer.key_id)
+                    row = conn.execute(_APPEND_ONE, params).fetchone()
+                    assert row is not None
+                    outcome, value, stored_request_hash, prev_hash, position, _digest = row
+                    last_seq = position
+                else:
+                    signatures = _text_array([s for _, s in signed])
+                    row = conn.execute(
+                        _APPEND, (*head, *_batch_args(pending), *guard_args, chained_on, signatures, signer.key_id)
+                    ).fetchone()
+                    assert row is not None
+                    outcome, value, stored_request_hash, prev_hash, position, _hashes = row
+                    last_seq = position
+                if outcome == "replayed":
+                    replayed = conn.execute(
+                        f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = %s AND seq BETWEEN %s AND %s"
+                        " ORDER BY seq",
+                        (game_id, value, last_seq),
+                    ).fetchall()
+                    return AppendResult(
+                        tuple(events_from_rows(replayed, POSTGRES)), replayed=True, request_hash=stored_request_hash
+                    )
+            if outcome != "head":
+                break
+            if chained_on != _UNKNOWN_HEAD:
+                self._heads.forget(game_id)
+            if prev_hash == chained_on:  # pragma: no cover - the database said it differs
+                raise IntegrityError(f"game {game_id}: the append functions disagree about the chain head")
+            chained_on = prev_hash
+        else:
+            raise IntegrityError(f"game {game_id}: its chain head moved while its version did not")
         if outcome == "not_found":
             raise GameNotFound(game_id)
         if outcome == "guard_failed":
@@ -311,10 +360,14 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         if outcome == "stale":
             raise StaleVersion(game_id, expected_version, int(value))
         stored: list[StoredEvent] = []
-        for p, (position, digest) in zip(pending, written, strict=True):
-            stored.append(p.stored(prev_hash, digest, position))
+        for i, (p, (digest, signature)) in enumerate(zip(pending, signed, strict=True)):
+            stored.append(p.stored(prev_hash, digest, position + i, signature, signer.key_id))
             prev_hash = digest
+        self._heads.saw(game_id, stored[-1].seq, stored[-1].hash)
         return AppendResult(tuple(stored), replayed=False, request_hash=request_hash)
+
+    def _saw_head(self, game_id: str, version: int, digest: str) -> None:
+        self._heads.saw(game_id, version, digest)
 
     def database_time(self) -> datetime:
         """``clock_timestamp()`` of the database (the injected clock of a test store)."""
@@ -329,11 +382,10 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         value_json = metadata_json({key: value})
         with self._db.connection() as conn:
             row = conn.execute(
-                "UPDATE games SET metadata = metadata || %s::jsonb, updated_at = %s"
-                " WHERE game_id = %s AND metadata -> %s = %s::jsonb RETURNING 1",
-                (value_json, self._clock(), game_id, key, expected_json),
+                "SELECT cablecar_set_metadata(%s, %s, %s, %s, %s)",
+                (game_id, key, expected_json, value_json, self._clock()),
             ).fetchone()
-        if row is None:
+        if row is None or not row[0]:
             self.version(game_id)  # raises GameNotFound for an unknown game
             return False
         return True
@@ -385,9 +437,9 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         if pid is None:
             return self.version(game_id)
         with self._db.connection() as conn:
-            row = conn.execute(_RECORD_WATCH, (game_id, pid, game_id)).fetchone()
+            row = conn.execute(_RECORD_WATCH, (game_id, pid)).fetchone()
         self._listener.recorded(game_id, pid)
-        if row is None:
+        if row is None or row[0] is None:
             raise GameNotFound(game_id)
         return int(row[0])
 

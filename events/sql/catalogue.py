@@ -75,9 +75,12 @@ class SqlCatalogue(SqlReads, SqlDatabase, EventStore):
 
     def get_game(self, game_id: str) -> GameRecord:
         """The game's metadata row; GameNotFound if unknown."""
-        rows = self._rows(self.dialect.sql(f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = ?"), (game_id,))
+        rows = self._rows(
+            self.dialect.sql(f"SELECT {GAME_COLUMNS}, last_hash FROM games WHERE game_id = ?"), (game_id,)
+        )
         if not rows:
             raise GameNotFound(game_id)
+        self._saw_head(game_id, int(rows[0][3]), rows[0][7])
         return game_from_row(rows[0], self.dialect)
 
     def ping(self) -> None:

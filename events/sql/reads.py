@@ -38,9 +38,15 @@ class SqlReads(EventReader):
             d.sql(f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?"),
             (game_id, after, d.unlimited if limit is None else limit),
         )
-        if not rows and not self._read_rows(d.sql("SELECT 1 FROM games WHERE game_id = ?"), (game_id,)):
-            raise GameNotFound(game_id)
+        if not rows:
+            if not self._read_rows(d.sql("SELECT 1 FROM games WHERE game_id = ?"), (game_id,)):
+                raise GameNotFound(game_id)
+            return []
+        self._saw_head(game_id, rows[-1][1], rows[-1][10])
         return events_from_rows(rows, d)
+
+    def _saw_head(self, game_id: str, version: int, digest: str) -> None:
+        """Hook: event ``version`` of the game hashes to ``digest`` (read just now)."""
 
     def list_games(
         self,

@@ -10,12 +10,16 @@ from typing import Any
 from domain.core import JSON
 from events.deliveries import DeliveryAttempt, DeliveryRecord
 from events.envelope import GENESIS_HASH, SealedEvent, canonical_json, seal, stored_event
+from events.signing import Signer
 from events.sql.dialect import Dialect
 from events.store import DamagedEvent, GameExists, GameRecord, IntegrityError, NewEvent, NewGame, StoredEvent
 from events.tournaments import BatchRecord, OrganiserRecord, WebhookRecord
 
 #: Column order of every events SELECT (see :func:`event_from_row`).
-EVENT_COLUMNS = "game_id, seq, position, type, schema_version, payload, recorded_at, seat, idempotency_key, prev_hash, hash"
+EVENT_COLUMNS = (
+    "game_id, seq, position, type, schema_version, payload, recorded_at, seat, idempotency_key, prev_hash, hash,"
+    " signature, key_id"
+)
 #: Column order of every games SELECT (see :func:`game_from_row`).
 GAME_COLUMNS = "game_id, game_type, status, version, created_at, updated_at, metadata"
 ORGANISER_COLUMNS = "organiser_id, name, token_hash, created_at"
@@ -35,7 +39,7 @@ def event_from_row(row: Sequence[Any], payload: Mapping[str, JSON]) -> StoredEve
     """A :class:`StoredEvent` from a row in :data:`EVENT_COLUMNS` order
     (``payload`` already decoded, since drivers differ there)."""
     return stored_event(
-        row[0], row[1], row[2], row[3], row[4], payload, row[6], row[7], row[8], row[9], row[10]
+        row[0], row[1], row[2], row[3], row[4], payload, row[6], row[7], row[8], row[9], row[10], row[11], row[12]
     )
 
 
@@ -150,8 +154,8 @@ class PreparedGame:
         return self.events[-1].hash if self.events else GENESIS_HASH
 
 
-def prepare_games(games: Sequence[NewGame], recorded_at: str) -> list[PreparedGame]:
-    """Check and seal a batch of games to create.
+def prepare_games(games: Sequence[NewGame], recorded_at: str, signer: Signer | None = None) -> list[PreparedGame]:
+    """Check, seal and sign (with ``signer``, if any) a batch of games to create.
 
     Raises ``ValueError`` for an empty id, type or status or malformed
     metadata / events, and GameExists if the batch names an id twice."""
@@ -170,7 +174,7 @@ def prepare_games(games: Sequence[NewGame], recorded_at: str) -> list[PreparedGa
                 game_type=game_type,
                 status=status,
                 metadata_json=metadata_json(metadata),
-                events=tuple(seal(game_id, 0, GENESIS_HASH, new_events, recorded_at)),
+                events=tuple(e.signed(signer) for e in seal(game_id, 0, GENESIS_HASH, new_events, recorded_at)),
             )
         )
     return prepared
@@ -189,6 +193,8 @@ def event_params(e: SealedEvent) -> tuple[Any, ...]:
         e.idempotency_key,
         e.prev_hash,
         e.hash,
+        e.signature,
+        e.key_id,
     )
 
 

@@ -35,6 +35,7 @@ from events.database import Database
 from events.deliveries import ClaimedDelivery
 from events.envelope import SealedEvent, number
 from events.migrate import migrate_sqlite
+from events.signing import Signer
 from events.sql.catalogue import SqlCatalogue, replay
 from events.sql.deadlines import SqlDeadlineIndex
 from events.sql.deliveries import SqlDeliveryLog
@@ -66,7 +67,7 @@ from events.timestamps import Clock, format_timestamp, system_clock
 
 _INSERT_EVENT = (
     "INSERT INTO events (position, game_id, seq, type, schema_version, payload, recorded_at, seat,"
-    " idempotency_key, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " idempotency_key, prev_hash, hash, signature, key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _INSERT_GAME = (
     "INSERT INTO games (game_id, game_type, status, version, last_hash, created_at, updated_at, metadata)"
@@ -113,8 +114,12 @@ class SqliteStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex
         synchronous: str = "NORMAL",
         poll_interval: float = 0.02,
         clock: Clock = system_clock,
+        signer: Signer | None = None,
     ) -> None:
         """Open (creating if needed) the database at ``path`` and apply its schema.
+
+        ``signer`` signs every event written (:mod:`events.signing`; the
+        service always passes one; without, events are stored unsigned).
 
         ``synchronous`` is SQLite's durability setting (``NORMAL``: a commit
         survives a process crash, the last ones may be lost on power loss;
@@ -125,6 +130,7 @@ class SqliteStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex
         self._db = SqliteConnections(str(path), busy_timeout, synchronous.upper())
         self._poll_interval = poll_interval
         self._clock = clock
+        self._signer = signer
         with self._db.using() as conn:
             migrate_sqlite(conn)
 
@@ -150,7 +156,7 @@ class SqliteStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex
         self, games: Sequence[NewGame], first: Callable[[sqlite3.Cursor], None] | None = None
     ) -> list[tuple[StoredEvent, ...]]:
         now = format_timestamp(self._clock())
-        prepared = prepare_games(games, now)
+        prepared = prepare_games(games, now, self._signer)
         created: list[tuple[StoredEvent, ...]] = []
         with self._db.transaction() as cur:
             if first is not None:
@@ -207,8 +213,11 @@ class SqliteStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex
                 raise StaleVersion(game_id, expected_version, version)
             rows: list[tuple[Any, ...]] = []
             written: list[StoredEvent] = []
+            signer = self._signer
+            key_id = None if signer is None else signer.key_id
             for p in pending:
                 digest = p.digest(prev_hash)
+                signature = None if signer is None else signer.sign(digest)
                 position += 1
                 rows.append(
                     (
@@ -223,9 +232,11 @@ class SqliteStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex
                         idempotency_key,
                         prev_hash,
                         digest,
+                        signature,
+                        key_id,
                     )
                 )
-                written.append(p.stored(prev_hash, digest, position))
+                written.append(p.stored(prev_hash, digest, position, signature, key_id))
                 prev_hash = digest
             if len(rows) == 1:
                 cur.execute(_INSERT_EVENT, rows[0])

@@ -11,11 +11,12 @@ import yaml
 from flask import Blueprint, Response
 
 from domain.registry import all_games
+from events.migrate import MIGRATE_COMMAND, SchemaNotMigrated
 from events.store import StoreError
 from service.queries import definition_of
 from service.runtime import runtime
 from service.schemas.action_bodies import action_bodies
-from service.schemas.responses import GameTypesSchema, HealthSchema
+from service.schemas.responses import GameTypesSchema, HealthSchema, SigningKeysSchema
 
 bp = Blueprint("meta", __name__)
 log = logging.getLogger("cablecar.health")
@@ -81,6 +82,15 @@ def board(type_id: str) -> dict[str, Any]:
     return data
 
 
+@bp.get("/v1/keys")
+def signing_keys() -> dict[str, Any]:
+    """The public keys of every key the server signs (or signed) its records
+    with, the current one first: save them to check records offline
+    (``cablecar verify --keys``)."""
+    keys = runtime().keys.public_keys()
+    return SigningKeysSchema().dump({"keys": [k.to_json() for k in keys]})
+
+
 @bp.get("/v1/health")
 def health() -> tuple[dict[str, Any], int]:
     """Liveness plus the state of the event store and the cache."""
@@ -89,6 +99,10 @@ def health() -> tuple[dict[str, Any], int]:
     try:
         rt.store.ping()
         store = {"backend": backend, "ok": True, "detail": "reachable"}
+    except SchemaNotMigrated:
+        # said once in the log by the store; the command names no host
+        store = {"backend": backend, "ok": False,
+                 "detail": f"the database schema is not migrated: run `{MIGRATE_COMMAND}`"}
     except StoreError as e:
         # The error may name the database's host and port: the log has it, the public answer does not.
         log.warning("health: the event store is unreachable: %s", e)

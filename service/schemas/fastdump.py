@@ -17,7 +17,7 @@ from typing import Any
 
 #: EventSchema's fields: always written, and written when present.
 EVENT_REQUIRED = ("seq", "type", "schema_version", "seat", "recorded_at", "payload")
-EVENT_OPTIONAL = ("prev_hash", "hash")
+EVENT_OPTIONAL = ("prev_hash", "hash", "signature", "key_id")
 
 
 def event(rendered: Mapping[str, Any]) -> dict[str, Any]:

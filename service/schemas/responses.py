@@ -132,6 +132,8 @@ class EventSchema(Schema):
     payload = fields.Dict(required=True)
     prev_hash = fields.String()
     hash = fields.String()
+    signature = fields.String()
+    key_id = fields.String()
 
 
 class ActionResultSchema(Schema):
@@ -169,6 +171,22 @@ class ComponentHealthSchema(Schema):
     backend = fields.String(required=True)
     ok = fields.Boolean(required=True)
     detail = fields.String(required=True)
+
+
+class SigningKeySchema(Schema):
+    """One key of ``GET /v1/keys``."""
+
+    key_id = fields.String(required=True)
+    algorithm = fields.String(required=True)
+    public_key = fields.String(required=True)
+    created_at = fields.String(required=True, allow_none=True)
+    retired_at = fields.String(required=True, allow_none=True)
+
+
+class SigningKeysSchema(Schema):
+    """``GET /v1/keys``: the keys the server's records are signed with."""
+
+    keys = fields.List(fields.Nested(SigningKeySchema), required=True)
 
 
 class HealthSchema(Schema):

@@ -48,6 +48,7 @@ from domain.core import JSON, STATUS_CANCELLED, STATUS_FINISHED
 from domain.forfeits import STANDING_RESIGNED, STANDING_TIMED_OUT, SeatResigned, SeatTimedOut
 from events.database import Database
 from events.deliveries import AttemptOutcome, ClaimedDelivery, NewDelivery
+from events.migrate import SchemaNotMigrated
 from events.store import GameRecord, StoredEvent, StoreError
 from events.timestamps import Clock, format_timestamp, system_clock
 from events.tournaments import WebhookRecord
@@ -251,7 +252,7 @@ class WebhookDispatcher:
         try:
             return step()
         except StoreError as e:
-            if not self.store.closed:
+            if not self.store.closed and not isinstance(e, SchemaNotMigrated):  # that one is said once by the store
                 log.warning("webhook dispatcher: the store failed while %s (%s); retrying", what, e)
         except Exception:
             log.exception("webhook dispatcher: unexpected error while %s; retrying", what)

@@ -170,8 +170,12 @@ def world(request: pytest.FixtureRequest) -> Iterator[World]:
 
         admin = postgres_admin_url()
         url = create_database(admin, "cc_hostile")
-        store = PostgresStore(url)
-    app = create_app(Settings(data_dir=tempfile.mkdtemp(prefix="cablecar-hostile-")), store=store)
+    settings = Settings(data_dir=tempfile.mkdtemp(prefix="cablecar-hostile-"))
+    if url is not None:
+        from service.infra.signing_keys import load_server_keys
+
+        store = PostgresStore(url, signer=load_server_keys(settings).signer)
+    app = create_app(settings, store=store)
     client = app.test_client()
     game = client.post("/v1/games", json={"type": "ttr-sf", "players": [{"name": "A"}, {"name": "B"}]})
     organiser = client.post("/v1/organisers", json={"name": "Org"})

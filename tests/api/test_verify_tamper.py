@@ -66,7 +66,7 @@ def first_index(export: dict[str, Any], etype: str, **match: Any) -> int:
 def test_untouched_export_is_valid(export: dict[str, Any]) -> None:
     verdict = verify_export(export)
     assert verdict.ok, verdict.to_json()
-    assert [c.name for c in verdict.checks] == ["chain", "seed", "setup", "moves", "result"]
+    assert [c.name for c in verdict.checks] == ["chain", "signatures", "seed", "setup", "moves", "result"]
 
 
 def test_edited_card_breaks_the_chain(export: dict[str, Any]) -> None:

@@ -410,7 +410,12 @@ def test_dispatchers_on_postgresql_share_the_work(tmp_path: Path, receiver: Rece
     url = create_database(admin, "cc_webhooks")
     apps: list[Flask] = []
     try:
-        apps = [create_app(fast(tmp_path / str(i)), store=PostgresStore(url)) for i in range(2)]
+        from events.signing import Signer
+        from service.infra.signing_keys import ServerKeys
+
+        keys = ServerKeys(Signer.generate())  # the two servers share their signing key, as hosts do
+        apps = [create_app(fast(tmp_path / str(i)), store=PostgresStore(url, signer=keys.signer), keys=keys)
+                for i in range(2)]
         for app in apps:
             start_dispatcher(app)
         client = apps[1].test_client()

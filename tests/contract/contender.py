@@ -13,12 +13,14 @@ ROUNDS = int(os.environ.get("CABLECAR_CONTENTION_ROUNDS", "5"))
 
 def open_store(kind: str, url: str) -> EventStore:
     if kind == "sqlite":
+        from events.signing import Signer
         from events.sqlite import SqliteStore
 
-        return SqliteStore(url[len("sqlite:///") :])
+        return SqliteStore(url[len("sqlite:///") :], signer=Signer.generate())
     from events.postgres import PostgresStore
+    from events.signing import Signer
 
-    return PostgresStore(url, max_size=2)
+    return PostgresStore(url, max_size=2, signer=Signer.generate())
 
 
 def contend(kind: str, url: str, game_id: str, worker: int, base: int, barrier: Any, results: Any) -> None:

@@ -19,6 +19,7 @@ import pytest
 
 from events.postgres import PostgresStore
 from events.store import NewEvent, StoreUnavailable
+from tests.contract.conftest import TEST_SIGNER
 
 
 class TcpProxy:
@@ -114,7 +115,7 @@ def test_an_unreachable_database_fails_fast() -> None:
 
 @pytest.mark.postgres
 def test_the_store_recovers_when_the_database_comes_back(proxy: TcpProxy, postgres_url: str) -> None:
-    store = PostgresStore(through(proxy, postgres_url), timeout=1.0, max_size=3)
+    store = PostgresStore(through(proxy, postgres_url), timeout=1.0, max_size=3, signer=TEST_SIGNER)
     try:
         game_id = f"outage-{uuid.uuid4().hex[:12]}"
         store.create_game(game_id, "test-game", {}, [NewEvent("started", {})], "playing")

@@ -102,6 +102,10 @@ def test_a_fresh_database_starts_its_cursor_at_zero(backend: Backend, request: p
         if backend.name == "sqlite"
         else Backend("postgres", request.getfixturevalue("fresh_postgres_url"))
     )
+    if fresh.name == "postgres":
+        from events.migrate import migrate_postgres
+
+        migrate_postgres(fresh.url)
     try:
         assert fresh.open().dispatch_state().cursor == 0
     finally:

@@ -195,10 +195,10 @@ def test_split_hash_document_is_the_canonical_document(
 
 
 def test_rows_become_the_same_envelopes_as_the_constructor_builds() -> None:
-    row = ("g", 3, 17, "t", 2, '{"a":1}', "2024-01-01T00:00:00.000000Z", None, "k", "p" * 64, "h" * 64)
+    row = ("g", 3, 17, "t", 2, '{"a":1}', "2024-01-01T00:00:00.000000Z", None, "k", "p" * 64, "h" * 64, "s", "i")
     built = event_from_row(row, {"a": 1})
     expected = StoredEvent(
-        "g", 3, 17, "t", 2, {"a": 1}, "2024-01-01T00:00:00.000000Z", None, "k", "p" * 64, "h" * 64
+        "g", 3, 17, "t", 2, {"a": 1}, "2024-01-01T00:00:00.000000Z", None, "k", "p" * 64, "h" * 64, "s", "i"
     )
     assert built == expected and repr(built) == repr(expected)
     with pytest.raises(dataclasses.FrozenInstanceError):

@@ -24,7 +24,7 @@ from events.store import (
     StoredEvent,
     StoreUnavailable,
 )
-from tests.contract.conftest import Backend
+from tests.contract.conftest import TEST_SIGNER, Backend
 
 NewId = Callable[[], str]
 
@@ -341,25 +341,6 @@ def test_verify_chain_catches_an_injected_event(backend: Backend, store: EventSt
     assert not report.ok and report.checked == 6
 
 
-def test_a_direct_insert_into_events_is_refused_on_postgresql(backend: Backend, store: EventStore,
-                                                              new_id: NewId) -> None:
-    if backend.name != "postgres":
-        pytest.skip("the append-only trigger is PostgreSQL's (migration 0005)")
-    import psycopg
-
-    gid = new_id()
-    last = chain_of_five(store, gid)[-1]
-    with pytest.raises(psycopg.errors.InsufficientPrivilege, match="append functions only"):
-        backend.execute(
-            "INSERT INTO events (game_id, seq, type, schema_version, payload, recorded_at, seat, prev_hash, hash)"
-            " VALUES (?, 6, 'tick', 1, '{}', ?, 0, ?, ?)",
-            (gid, last.recorded_at, last.hash, "0" * 64),
-        )
-    assert [e.seq for e in store.load(gid)] == [1, 2, 3, 4, 5] and store.verify_chain(gid).ok
-    store.append(gid, 5, [NewEvent("tick", {"k": 6})])  # the append functions still write
-    assert store.version(gid) == 6
-
-
 # -- reading ---------------------------------------------------------------------
 
 
@@ -582,7 +563,7 @@ def test_postgres_waits_fall_back_to_polling_without_notifications(backend: Back
         pytest.skip("LISTEN/NOTIFY is PostgreSQL's")
     from events.postgres import PostgresStore
 
-    store = PostgresStore(backend.url, fallback_poll=0.3)
+    store = PostgresStore(backend.url, fallback_poll=0.3, signer=TEST_SIGNER)
     writer = backend.open()
     gid = new_id()
     try:
@@ -617,7 +598,7 @@ def test_postgres_notifies_only_for_watched_games(backend: Backend, new_id: NewI
 
     from events.postgres import PostgresStore
 
-    waiter = PostgresStore(backend.url)
+    waiter = PostgresStore(backend.url, signer=TEST_SIGNER)
     writer = backend.open()
     quiet, watched = new_id(), new_id()
     started(quiet, writer)
@@ -634,3 +615,22 @@ def test_postgres_notifies_only_for_watched_games(backend: Backend, new_id: NewI
             waiter.close()
         rows = spy.execute("SELECT count(*) FROM game_watches WHERE game_id = %s", (watched,)).fetchone()
         assert rows == (0,)  # a closing listener deletes its rows
+
+
+# -- signatures -------------------------------------------------------------------
+
+
+def test_every_event_is_signed_even_by_a_store_that_never_saw_the_game(backend: Backend, new_id: NewId) -> None:
+    from events.verify import KeySet, first_bad_signature
+
+    gid = new_id()
+    first = backend.open()
+    started(gid, first, n=3)
+    other = backend.open()  # knows nothing of the game: on PostgreSQL its head is learnt from the database
+    other.append(gid, 3, [NewEvent("tick", {"k": 4})])
+    other.append(gid, 4, [NewEvent("tick", {"k": 5}), NewEvent("tick", {"k": 6})])
+    first.append(gid, 6, [NewEvent("tick", {"k": 7})])  # its head is stale: learnt again
+    events = first.load(gid)
+    assert [e.seq for e in events] == [1, 2, 3, 4, 5, 6, 7] and first.verify_chain(gid).ok
+    assert {e.key_id for e in events} == {TEST_SIGNER.key_id}
+    assert first_bad_signature(events, KeySet([TEST_SIGNER.public])) is None

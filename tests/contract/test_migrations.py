@@ -19,11 +19,17 @@ from events.migrate import (
 from events.sqlite import SqliteStore
 from events.store import StoreUnavailable
 
-POSTGRES = ["0001_init.sql", "0002_append_function.sql", "0003_tournaments.sql", "0004_append_guard.sql",
-            "0005_append_only_inserts.sql", "0006_deadlines.sql", "0007_delivery_occurrence.sql",
-            "0008_global_log_without_lock.sql", "0009_leaner_append.sql"]
+#: the files before the baseline: what databases made before it ran
+POSTGRES_OLD = ["0001_init.sql", "0002_append_function.sql", "0003_tournaments.sql", "0004_append_guard.sql",
+                "0005_append_only_inserts.sql", "0006_deadlines.sql", "0007_delivery_occurrence.sql",
+                "0008_global_log_without_lock.sql", "0009_leaner_append.sql"]
+#: what a fresh database runs: the baseline, then the files after it
+POSTGRES_FRESH = ["0010_baseline.sql", "0011_owner_writes.sql", "0012_signed_events.sql"]
+#: what a database made by the old files runs now
+POSTGRES_UPGRADE = [name for name in POSTGRES_FRESH if "baseline" not in name]
+POSTGRES = sorted(POSTGRES_OLD + POSTGRES_FRESH)
 SQLITE = ["0001_init.sql", "0002_tournaments.sql", "0003_deadlines.sql", "0004_delivery_occurrence.sql",
-          "0005_shared_counts.sql"]
+          "0005_shared_counts.sql", "0010_signatures.sql"]
 
 
 def run_concurrently(url: str, n: int = 4) -> list[list[str]]:
@@ -119,14 +125,14 @@ def test_unsupported_urls_are_refused() -> None:
 
 @pytest.mark.postgres
 def test_postgres_migrations_apply_once(fresh_postgres_url: str) -> None:
-    assert migrate(fresh_postgres_url) == POSTGRES
+    assert migrate(fresh_postgres_url) == POSTGRES_FRESH
     assert migrate(fresh_postgres_url) == []
 
 
 @pytest.mark.postgres
 def test_postgres_migrations_under_concurrency(fresh_postgres_url: str) -> None:
     results = run_concurrently(fresh_postgres_url, n=6)
-    assert sorted(name for r in results for name in r) == POSTGRES
+    assert sorted(name for r in results for name in r) == POSTGRES_FRESH
     assert migrate(fresh_postgres_url) == []
 
 

@@ -13,6 +13,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -85,12 +86,24 @@ class Server:
     log: Path
 
 
+def _signing_key_file() -> str:
+    """One signing key for every server of this test session (they share databases, as hosts do)."""
+    from events.signing import Signer
+    from service.infra.signing_keys import write_key_file
+
+    path = Path(tempfile.gettempdir()) / f"cablecar-e2e-signing-key-{os.getpid()}.json"
+    write_key_file(path, Signer.generate())
+    return str(path)
+
+
 def start_gunicorn(tmp: Path, env_extra: dict[str, str], workers: int = 3) -> Server:
     port = free_port()
     log = tmp / f"gunicorn-{port}.log"
     # the bots create and watch games faster than the public limits allow one address
     limits_off = {"CABLECAR_CREATE_RATE_LIMIT": "off", "CABLECAR_STREAM_RATE_LIMIT": "off"}
     env = {**os.environ, **limits_off, **env_extra, "CABLECAR_DATA_DIR": str(tmp / "data"), "PYTHONPATH": str(ROOT)}
+    if "DATABASE_URL" in env_extra:
+        env.setdefault("CABLECAR_SIGNING_KEY_FILE", _signing_key_file())
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf", "--bind", f"127.0.0.1:{port}",
          "--workers", str(workers), "--threads", "8", "service.wsgi:app"],

@@ -160,8 +160,8 @@ def test_every_variable_compose_gives_the_app_is_a_setting(compose: dict[str, An
     for name in ("migrate", "web"):
         given = set(compose["services"][name]["environment"])
         assert given <= declared, f"{name}: {sorted(given - declared)} are read by nothing"
-    settings = Settings.from_env({k: str(v) for k, v in compose["services"]["web"]["environment"].items()
-                                  if "${" not in str(v)})
+    settings = Settings.from_env({k: re.sub(r"\$\{[^}]*\}", "x", str(v))
+                                  for k, v in compose["services"]["web"]["environment"].items()})
     assert settings.database_url and settings.database_url.startswith("postgresql://")
 
 
@@ -180,5 +180,28 @@ def test_compose_reads_from_a_streaming_standby_of_the_primary(compose: dict[str
     # commits wait for the standby: promoting it loses no acknowledged action
     assert "synchronous_standby_names=*" in services[primary]["command"]
     init = dict(v.split(":")[:2] for v in services[primary]["volumes"])
-    hba = next(src for src, dst in init.items() if dst.startswith("/docker-entrypoint-initdb.d/"))
-    assert "host replication" in (ROOT / hba).read_text()
+    scripts = [src for src, dst in init.items() if dst.startswith("/docker-entrypoint-initdb.d/")]
+    assert any("host replication" in (ROOT / src).read_text() for src in scripts)
+
+
+def test_compose_uses_the_two_roles_and_no_built_in_password(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    users = {}
+    for name in ("web", "migrate"):
+        found = re.fullmatch(r"postgresql://(\w+):(\$\{\w+:\?[^}]*\})@postgres:5432/cablecar",
+                             services[name]["environment"]["DATABASE_URL"])
+        assert found, f"{name}: a role and a required password variable, never a password written here"
+        users[name] = found.group(1)
+    assert users == {"web": "cablecar_app", "migrate": "cablecar_owner"}
+    args = build_parser().parse_args(services["migrate"]["command"][1:])
+    assert args.app_role == "cablecar_app"
+    init = "./docker/postgres-init.sh"
+    assert any(v.startswith(init + ":/docker-entrypoint-initdb.d/") for v in services["postgres"]["volumes"])
+    script = (ROOT / init).read_text()
+    assert "CREATE ROLE cablecar_owner" in script and "CREATE ROLE cablecar_app" in script
+    assert "SUPERUSER" not in script.replace("NOSUPERUSER", "")
+    assert str(services["postgres"]["environment"]["POSTGRES_PASSWORD"]).startswith("${")
+    keys = services["keys"]
+    assert keys["command"][:3] == ["cablecar", "keys", "generate"]
+    assert services["web"]["environment"]["CABLECAR_SIGNING_KEY_FILE"] == keys["command"][-1]
+    assert "keys" in services["web"]["depends_on"]

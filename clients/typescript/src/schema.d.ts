@@ -291,7 +291,8 @@ export interface paths {
          * The complete record of a finished (or cancelled) game
          * @description Once the game is over (finished, or cancelled by its host): every event unredacted with its full envelope
          *     and hash-chain links, the seed and salt behind `seed_commitment`, the result (`null` for a cancelled game),
-         *     and the chain's head. Anybody can recompute the hash chain, check
+         *     and the chain's head. Anybody can recompute the hash chain, check each event's `signature` against the keys of
+         *     `GET /v1/keys` (a chain rebuilt without the server's private key fails there), check
          *     `sha256(salt + ":" + seed)` against the commitment, and replay the game with the published rules.
          *
          *     `Accept: application/x-ndjson` gives the same record as newline-delimited JSON (`ExportLine`s: a first line
@@ -338,7 +339,9 @@ export interface paths {
         };
         /**
          * Verify a stored game
-         * @description Runs the offline verifier (`cablecar verify`) on the stored game: the hash chain, the seed against the
+         * @description Runs the offline verifier (`cablecar verify`) on the stored game: the hash chain, every event's signature
+         *     (check `signatures`: against the server's keys; a bad one also makes every other read of the game answer
+         *     `409 game_damaged`, and nothing is appended to it), the seed against the
          *     commitment made at creation, the opening events re-derived from the seed, every move replayed through the
          *     rules (and every timeout checked against the recorded timestamps: the seat's deadline, derived from the
          *     events before it, had passed when it was recorded; its consequences are the forfeit rules'), and the final
@@ -652,6 +655,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public keys the server signs its records with
+         * @description Every event the server stores carries `signature` (Ed25519 over the ASCII bytes of the event's `hash`) and
+         *     `key_id`. This lists the current key and every retired one (so records signed before a key rotation still
+         *     verify). The keys come from the server's configuration, never from its database. Save this answer to check
+         *     exports offline: `cablecar verify --keys KEYS.json FILE`.
+         */
+        get: operations["getSigningKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/health": {
         parameters: {
             query?: never;
@@ -663,7 +689,9 @@ export interface paths {
          * Liveness and the state of the event store and the cache
          * @description `200` with `status: ok` when everything works, `200` with `status: degraded` when the cache (Redis) is down
          *     (the server keeps working from the event store), `503` with `status: unavailable` when the event store cannot
-         *     be reached. Never rate limited.
+         *     be reached, or (PostgreSQL) its schema has not been migrated: `store.detail` then names the command to run,
+         *     `cablecar migrate --database-url OWNER_URL --app-role APP_ROLE` (the server never migrates PostgreSQL
+         *     itself). Never rate limited.
          */
         get: operations["getHealth"];
         put?: never;
@@ -1860,7 +1888,8 @@ export interface components {
         };
         /**
          * @description One event of the log. `payload` depends on `type` (and `schema_version`); secrets of other seats are `null`
-         *     until the game is finished. `prev_hash` and `hash` (the hash chain) are shown once the game is finished.
+         *     until the game is finished. `prev_hash` and `hash` (the hash chain) and `signature` are shown once the game
+         *     is finished (a hash or a signature over a redacted secret would confirm a guessed value); `key_id` always.
          *
          *     `ttr-sf` event types: `game_set_up`, `cards_dealt`, `tickets_dealt`, `face_up_refilled`, `face_up_reset`,
          *     `deck_rebuilt`, `souvenir_stack_placed`, `tickets_kept`, `play_started`, `card_drawn`, `route_claimed`,
@@ -1911,6 +1940,14 @@ export interface components {
             prev_hash?: string;
             /** @description SHA-256 over this event's envelope and `prev_hash` (finished games only). */
             hash?: string;
+            /**
+             * @description The server's Ed25519 signature of the ASCII bytes of `hash`, base64url without padding (finished games
+             *     only; absent on events written before the server signed its records). Check it with the key `key_id`
+             *     names in `GET /v1/keys`.
+             */
+            signature?: string;
+            /** @description The id of the key that signed this event (`GET /v1/keys`); absent on unsigned events. */
+            key_id?: string;
         };
         /**
          * @description One message of the event stream (the `retry:` line and `: keep-alive` comments carry no data and are not
@@ -2086,8 +2123,37 @@ export interface components {
             idempotency_key: string | null;
             prev_hash: string;
             hash: string;
+            /**
+             * @description Ed25519 signature of the ASCII bytes of `hash` by the key `key_id`, base64url without padding; absent on
+             *     an event written before the server signed its records (`cablecar verify` reports those as unsigned).
+             */
+            signature?: string;
+            /** @description The id of the signing key, as listed by `GET /v1/keys`; absent when unsigned. */
+            key_id?: string;
         } & {
             [key: string]: unknown;
+        };
+        SigningKey: {
+            /**
+             * @description First 16 characters of base64url(SHA-256(raw public key)).
+             * @example Zk3u1m0Qy8aWcR2T
+             */
+            key_id: string;
+            /** @enum {string} */
+            algorithm: "ed25519";
+            /** @description The raw 32-byte Ed25519 public key, base64url without padding. */
+            public_key: string;
+            /** Format: date-time */
+            created_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the key stopped signing (`null` for the current key).
+             */
+            retired_at: string | null;
+        };
+        SigningKeys: {
+            /** @description The current key first, then every retired one (records signed before a rotation verify with them). */
+            keys: components["schemas"]["SigningKey"][];
         };
         /** @description The verdict of the offline verifier's checks run on the stored game. */
         Audit: {
@@ -3731,6 +3797,28 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    getSigningKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningKeys"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getHealth: {

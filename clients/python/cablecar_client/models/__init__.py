@@ -97,6 +97,9 @@ from .seat_clock import SeatClock
 from .seat_name import SeatName
 from .seat_token import SeatToken
 from .seat_token_rotated import SeatTokenRotated
+from .signing_key import SigningKey
+from .signing_key_algorithm import SigningKeyAlgorithm
+from .signing_keys import SigningKeys
 from .souvenir_stack import SouvenirStack
 from .sse_message import SseMessage
 from .start_ride import StartRide
@@ -231,6 +234,9 @@ __all__ = (
     "SeatName",
     "SeatToken",
     "SeatTokenRotated",
+    "SigningKey",
+    "SigningKeyAlgorithm",
+    "SigningKeys",
     "SouvenirStack",
     "SseMessage",
     "StartRide",

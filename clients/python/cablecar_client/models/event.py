@@ -26,7 +26,8 @@ T = TypeVar("T", bound="Event")
 @_attrs_define
 class Event:
     """ One event of the log. `payload` depends on `type` (and `schema_version`); secrets of other seats are `null`
-    until the game is finished. `prev_hash` and `hash` (the hash chain) are shown once the game is finished.
+    until the game is finished. `prev_hash` and `hash` (the hash chain) and `signature` are shown once the game
+    is finished (a hash or a signature over a redacted secret would confirm a guessed value); `key_id` always.
 
     `ttr-sf` event types: `game_set_up`, `cards_dealt`, `tickets_dealt`, `face_up_refilled`, `face_up_reset`,
     `deck_rebuilt`, `souvenir_stack_placed`, `tickets_kept`, `play_started`, `card_drawn`, `route_claimed`,
@@ -65,6 +66,11 @@ class Event:
             payload (EventPayload):
             prev_hash (str | Unset): The `hash` of the previous event (finished games only).
             hash_ (str | Unset): SHA-256 over this event's envelope and `prev_hash` (finished games only).
+            signature (str | Unset): The server's Ed25519 signature of the ASCII bytes of `hash`, base64url without padding
+                (finished games
+                only; absent on events written before the server signed its records). Check it with the key `key_id`
+                names in `GET /v1/keys`.
+            key_id (str | Unset): The id of the key that signed this event (`GET /v1/keys`); absent on unsigned events.
      """
 
     seq: int
@@ -75,6 +81,8 @@ class Event:
     payload: EventPayload
     prev_hash: str | Unset = UNSET
     hash_: str | Unset = UNSET
+    signature: str | Unset = UNSET
+    key_id: str | Unset = UNSET
 
 
 
@@ -99,6 +107,10 @@ class Event:
 
         hash_ = self.hash_
 
+        signature = self.signature
+
+        key_id = self.key_id
+
 
         field_dict: dict[str, Any] = {}
 
@@ -114,6 +126,10 @@ class Event:
             field_dict["prev_hash"] = prev_hash
         if hash_ is not UNSET:
             field_dict["hash"] = hash_
+        if signature is not UNSET:
+            field_dict["signature"] = signature
+        if key_id is not UNSET:
+            field_dict["key_id"] = key_id
 
         return field_dict
 
@@ -151,6 +167,10 @@ class Event:
 
         hash_ = d.pop("hash", UNSET)
 
+        signature = d.pop("signature", UNSET)
+
+        key_id = d.pop("key_id", UNSET)
+
         event = cls(
             seq=seq,
             type_=type_,
@@ -160,6 +180,8 @@ class Event:
             payload=payload,
             prev_hash=prev_hash,
             hash_=hash_,
+            signature=signature,
+            key_id=key_id,
         )
 
         return event

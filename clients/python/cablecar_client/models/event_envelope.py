@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
 import datetime
 
@@ -38,6 +39,10 @@ class EventEnvelope:
             idempotency_key (None | str):
             prev_hash (str):
             hash_ (str):
+            signature (str | Unset): Ed25519 signature of the ASCII bytes of `hash` by the key `key_id`, base64url without
+                padding; absent on
+                an event written before the server signed its records (`cablecar verify` reports those as unsigned).
+            key_id (str | Unset): The id of the signing key, as listed by `GET /v1/keys`; absent when unsigned.
      """
 
     game_id: str
@@ -51,6 +56,8 @@ class EventEnvelope:
     idempotency_key: None | str
     prev_hash: str
     hash_: str
+    signature: str | Unset = UNSET
+    key_id: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -83,6 +90,10 @@ class EventEnvelope:
 
         hash_ = self.hash_
 
+        signature = self.signature
+
+        key_id = self.key_id
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -99,6 +110,10 @@ class EventEnvelope:
             "prev_hash": prev_hash,
             "hash": hash_,
         })
+        if signature is not UNSET:
+            field_dict["signature"] = signature
+        if key_id is not UNSET:
+            field_dict["key_id"] = key_id
 
         return field_dict
 
@@ -148,6 +163,10 @@ class EventEnvelope:
 
         hash_ = d.pop("hash")
 
+        signature = d.pop("signature", UNSET)
+
+        key_id = d.pop("key_id", UNSET)
+
         event_envelope = cls(
             game_id=game_id,
             seq=seq,
@@ -160,6 +179,8 @@ class EventEnvelope:
             idempotency_key=idempotency_key,
             prev_hash=prev_hash,
             hash_=hash_,
+            signature=signature,
+            key_id=key_id,
         )
 
 

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
 from typing import Literal, cast
 import datetime
@@ -40,6 +41,10 @@ class ExportEventLine:
             prev_hash (str):
             hash_ (str):
             kind (Literal['event']):
+            signature (str | Unset): Ed25519 signature of the ASCII bytes of `hash` by the key `key_id`, base64url without
+                padding; absent on
+                an event written before the server signed its records (`cablecar verify` reports those as unsigned).
+            key_id (str | Unset): The id of the signing key, as listed by `GET /v1/keys`; absent when unsigned.
      """
 
     game_id: str
@@ -54,6 +59,8 @@ class ExportEventLine:
     prev_hash: str
     hash_: str
     kind: Literal['event']
+    signature: str | Unset = UNSET
+    key_id: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -88,6 +95,10 @@ class ExportEventLine:
 
         kind = self.kind
 
+        signature = self.signature
+
+        key_id = self.key_id
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -105,6 +116,10 @@ class ExportEventLine:
             "hash": hash_,
             "kind": kind,
         })
+        if signature is not UNSET:
+            field_dict["signature"] = signature
+        if key_id is not UNSET:
+            field_dict["key_id"] = key_id
 
         return field_dict
 
@@ -158,6 +173,10 @@ class ExportEventLine:
         if kind != 'event':
             raise ValueError(f"kind must match const 'event', got '{kind}'")
 
+        signature = d.pop("signature", UNSET)
+
+        key_id = d.pop("key_id", UNSET)
+
         export_event_line = cls(
             game_id=game_id,
             seq=seq,
@@ -171,6 +190,8 @@ class ExportEventLine:
             prev_hash=prev_hash,
             hash_=hash_,
             kind=kind,
+            signature=signature,
+            key_id=key_id,
         )
 
 

@@ -93,8 +93,11 @@ def sync_detailed(
 ) -> Response[Audit | Problem]:
     """ Verify a stored game
 
-     Runs the offline verifier (`cablecar verify`) on the stored game: the hash chain, the seed against
-    the
+     Runs the offline verifier (`cablecar verify`) on the stored game: the hash chain, every event's
+    signature
+    (check `signatures`: against the server's keys; a bad one also makes every other read of the game
+    answer
+    `409 game_damaged`, and nothing is appended to it), the seed against the
     commitment made at creation, the opening events re-derived from the seed, every move replayed
     through the
     rules (and every timeout checked against the recorded timestamps: the seat's deadline, derived from
@@ -136,8 +139,11 @@ def sync(
 ) -> Audit | Problem | None:
     """ Verify a stored game
 
-     Runs the offline verifier (`cablecar verify`) on the stored game: the hash chain, the seed against
-    the
+     Runs the offline verifier (`cablecar verify`) on the stored game: the hash chain, every event's
+    signature
+    (check `signatures`: against the server's keys; a bad one also makes every other read of the game
+    answer
+    `409 game_damaged`, and nothing is appended to it), the seed against the
     commitment made at creation, the opening events re-derived from the seed, every move replayed
     through the
     rules (and every timeout checked against the recorded timestamps: the seat's deadline, derived from
@@ -174,8 +180,11 @@ async def asyncio_detailed(
 ) -> Response[Audit | Problem]:
     """ Verify a stored game
 
-     Runs the offline verifier (`cablecar verify`) on the stored game: the hash chain, the seed against
-    the
+     Runs the offline verifier (`cablecar verify`) on the stored game: the hash chain, every event's
+    signature
+    (check `signatures`: against the server's keys; a bad one also makes every other read of the game
+    answer
+    `409 game_damaged`, and nothing is appended to it), the seed against the
     commitment made at creation, the opening events re-derived from the seed, every move replayed
     through the
     rules (and every timeout checked against the recorded timestamps: the seat's deadline, derived from
@@ -217,8 +226,11 @@ async def asyncio(
 ) -> Audit | Problem | None:
     """ Verify a stored game
 
-     Runs the offline verifier (`cablecar verify`) on the stored game: the hash chain, the seed against
-    the
+     Runs the offline verifier (`cablecar verify`) on the stored game: the hash chain, every event's
+    signature
+    (check `signatures`: against the server's keys; a bad one also makes every other read of the game
+    answer
+    `409 game_damaged`, and nothing is appended to it), the seed against the
     commitment made at creation, the opening events re-derived from the seed, every move replayed
     through the
     rules (and every timeout checked against the recorded timestamps: the seat's deadline, derived from

@@ -113,7 +113,9 @@ def sync_detailed(
     envelope
     and hash-chain links, the seed and salt behind `seed_commitment`, the result (`null` for a cancelled
     game),
-    and the chain's head. Anybody can recompute the hash chain, check
+    and the chain's head. Anybody can recompute the hash chain, check each event's `signature` against
+    the keys of
+    `GET /v1/keys` (a chain rebuilt without the server's private key fails there), check
     `sha256(salt + ":" + seed)` against the commitment, and replay the game with the published rules.
 
     `Accept: application/x-ndjson` gives the same record as newline-delimited JSON (`ExportLine`s: a
@@ -161,7 +163,9 @@ def sync(
     envelope
     and hash-chain links, the seed and salt behind `seed_commitment`, the result (`null` for a cancelled
     game),
-    and the chain's head. Anybody can recompute the hash chain, check
+    and the chain's head. Anybody can recompute the hash chain, check each event's `signature` against
+    the keys of
+    `GET /v1/keys` (a chain rebuilt without the server's private key fails there), check
     `sha256(salt + ":" + seed)` against the commitment, and replay the game with the published rules.
 
     `Accept: application/x-ndjson` gives the same record as newline-delimited JSON (`ExportLine`s: a
@@ -204,7 +208,9 @@ async def asyncio_detailed(
     envelope
     and hash-chain links, the seed and salt behind `seed_commitment`, the result (`null` for a cancelled
     game),
-    and the chain's head. Anybody can recompute the hash chain, check
+    and the chain's head. Anybody can recompute the hash chain, check each event's `signature` against
+    the keys of
+    `GET /v1/keys` (a chain rebuilt without the server's private key fails there), check
     `sha256(salt + ":" + seed)` against the commitment, and replay the game with the published rules.
 
     `Accept: application/x-ndjson` gives the same record as newline-delimited JSON (`ExportLine`s: a
@@ -252,7 +258,9 @@ async def asyncio(
     envelope
     and hash-chain links, the seed and salt behind `seed_commitment`, the result (`null` for a cancelled
     game),
-    and the chain's head. Anybody can recompute the hash chain, check
+    and the chain's head. Anybody can recompute the hash chain, check each event's `signature` against
+    the keys of
+    `GET /v1/keys` (a chain rebuilt without the server's private key fails there), check
     `sha256(salt + ":" + seed)` against the commitment, and replay the game with the published rules.
 
     `Accept: application/x-ndjson` gives the same record as newline-delimited JSON (`ExportLine`s: a

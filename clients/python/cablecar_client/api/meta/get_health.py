@@ -81,7 +81,11 @@ def sync_detailed(
     is down
     (the server keeps working from the event store), `503` with `status: unavailable` when the event
     store cannot
-    be reached. Never rate limited.
+    be reached, or (PostgreSQL) its schema has not been migrated: `store.detail` then names the command
+    to run,
+    `cablecar migrate --database-url OWNER_URL --app-role APP_ROLE` (the server never migrates
+    PostgreSQL
+    itself). Never rate limited.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -113,7 +117,11 @@ def sync(
     is down
     (the server keeps working from the event store), `503` with `status: unavailable` when the event
     store cannot
-    be reached. Never rate limited.
+    be reached, or (PostgreSQL) its schema has not been migrated: `store.detail` then names the command
+    to run,
+    `cablecar migrate --database-url OWNER_URL --app-role APP_ROLE` (the server never migrates
+    PostgreSQL
+    itself). Never rate limited.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -140,7 +148,11 @@ async def asyncio_detailed(
     is down
     (the server keeps working from the event store), `503` with `status: unavailable` when the event
     store cannot
-    be reached. Never rate limited.
+    be reached, or (PostgreSQL) its schema has not been migrated: `store.detail` then names the command
+    to run,
+    `cablecar migrate --database-url OWNER_URL --app-role APP_ROLE` (the server never migrates
+    PostgreSQL
+    itself). Never rate limited.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -172,7 +184,11 @@ async def asyncio(
     is down
     (the server keeps working from the event store), `503` with `status: unavailable` when the event
     store cannot
-    be reached. Never rate limited.
+    be reached, or (PostgreSQL) its schema has not been migrated: `store.detail` then names the command
+    to run,
+    `cablecar migrate --database-url OWNER_URL --app-role APP_ROLE` (the server never migrates
+    PostgreSQL
+    itself). Never rate limited.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -1,0 +1,62 @@
+"""The server's signing keys: made once (mode 0600) by the embedded default,
+required on PostgreSQL, generated, shown and rotated by ``cablecar keys``."""
+
+from __future__ import annotations
+
+import json
+import stat
+from pathlib import Path
+
+import pytest
+
+from events.signing import PublicKey, Signer, key_id_of, unb64url
+from service.cli import main
+from service.config import Settings
+from service.infra.signing_keys import SigningKeyError, load_server_keys
+
+
+def test_the_embedded_default_makes_its_key_once_readable_by_its_owner_only(tmp_path: Path) -> None:
+    settings = Settings(data_dir=str(tmp_path))
+    first = load_server_keys(settings)
+    path = tmp_path / "signing-key.json"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert load_server_keys(settings).signer.key_id == first.signer.key_id  # read back, not made again
+    assert first.public_keys() == [first.signer.public] and first.signer.public.retired_at is None
+    assert "private" not in repr(first.signer) and json.loads(path.read_text())["key_id"] == first.signer.key_id
+
+
+def test_postgres_needs_a_configured_key_file(tmp_path: Path) -> None:
+    with pytest.raises(SigningKeyError, match="CABLECAR_SIGNING_KEY_FILE is not set"):
+        load_server_keys(Settings(data_dir=str(tmp_path), database_url="postgresql://x@h/db"))
+    with pytest.raises(SigningKeyError, match="does not exist"):
+        load_server_keys(Settings(data_dir=str(tmp_path), database_url="postgresql://x@h/db",
+                                  signing_key_file=str(tmp_path / "missing.json")))
+    assert not (tmp_path / "missing.json").exists()  # production never makes a key by itself
+
+
+def test_keys_generate_show_and_rotate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    key = tmp_path / "etc" / "signing-key.json"
+    assert main(["keys", "generate", "--key-file", str(key)]) == 0
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    made = json.loads(key.read_text())["key_id"]
+    assert main(["keys", "generate", "--key-file", str(key)]) == 0  # kept, never replaced
+    assert json.loads(key.read_text())["key_id"] == made
+    capsys.readouterr()
+    assert main(["keys", "rotate", "--key-file", str(key), "--data-dir", str(tmp_path)]) == 0
+    assert main(["keys", "show", "--key-file", str(key), "--data-dir", str(tmp_path)]) == 0
+    shown = json.loads(capsys.readouterr().out.split("\n", 1)[1])["keys"]
+    assert [k["key_id"] == made for k in shown] == [False, True]
+    assert shown[0]["retired_at"] is None and shown[1]["retired_at"] is not None
+    retired = json.loads((key.parent / "retired-keys.json").read_text())["keys"]
+    assert [k["key_id"] for k in retired] == [made]
+
+
+def test_a_public_key_names_itself() -> None:
+    signer = Signer.generate()
+    entry = signer.public.to_json()
+    assert PublicKey.from_json(entry) == signer.public
+    assert entry["key_id"] == key_id_of(unb64url(str(entry["public_key"])))
+    with pytest.raises(ValueError, match="not the id"):
+        PublicKey.from_json({**entry, "key_id": "AAAAAAAAAAAAAAAA"})
+    with pytest.raises(ValueError, match="algorithm"):
+        PublicKey.from_json({**entry, "algorithm": "rsa"})
