@@ -108,7 +108,12 @@ def _run(a: argparse.Namespace, work: Path, net: Network) -> Run:
     primary.sql("SELECT pg_reload_conf()")
     redis = Redis(cache_host, work)
     redis.start()
+    # every app host signs with the same key, from its configuration (README "Production")
+    signing_key = work / "signing-key.json"
+    subprocess.run([sys.executable, "-m", "service.cli", "keys", "generate", str(signing_key)], check=True,
+                   cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, timeout=60)
     env = {
+        "CABLECAR_SIGNING_KEY_FILE": str(signing_key),
         "DATABASE_URL": primary.url, "CABLECAR_READ_DATABASE_URL": standby.url, "REDIS_URL": redis.url,
         "CABLECAR_SECRET_KEY": secrets.token_hex(32), "CABLECAR_WORKERS": "1", "CABLECAR_DB_POOL_SIZE": "8",
         "CABLECAR_TRUSTED_PROXIES": "1", "CABLECAR_CREATE_RATE_LIMIT": "off",
@@ -241,7 +246,7 @@ def _run(a: argparse.Namespace, work: Path, net: Network) -> Run:
     # spectators: until each has its game's whole log (or a deadline)
     from events.postgres import PostgresStore
 
-    store = PostgresStore(truth.url, auto_migrate=False)
+    store = PostgresStore(truth.url)
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -95,14 +95,17 @@ def _cut(*sockets: socket.socket) -> None:
 @pytest.fixture
 def app_through_proxy(tmp_path: Path) -> Iterator[tuple[Flask, CommitThenCut]]:
     from events.postgres import PostgresStore
+    from service.infra.signing_keys import load_server_keys
 
     admin = postgres_admin_url()
     url = create_database(admin, "cc_outcome")
     parts = urlsplit(url)
     proxy = CommitThenCut((parts.hostname or "127.0.0.1", parts.port or 5432))
     proxy.up()
-    store = PostgresStore(through(proxy, url), timeout=2.0, max_size=3)
-    app = create_app(Settings(data_dir=str(tmp_path), webhooks=False), store=store)
+    settings = Settings(data_dir=str(tmp_path), webhooks=False)
+    keys = load_server_keys(settings)
+    store = PostgresStore(through(proxy, url), timeout=2.0, max_size=3, signer=keys.signer)
+    app = create_app(settings, store=store, keys=keys)
     try:
         yield app, proxy
     finally:

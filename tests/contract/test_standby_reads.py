@@ -14,6 +14,7 @@ import pytest
 from events.postgres import PostgresStore
 from events.postgres.standby import StandbyReader
 from events.store import NewEvent
+from tests.contract.conftest import TEST_SIGNER
 from tests.contract.standby import free_port
 
 pytestmark = pytest.mark.postgres
@@ -27,7 +28,7 @@ def ev(n: int) -> NewEvent:
 
 @pytest.fixture
 def primary(postgres_url: str) -> Iterator[PostgresStore]:
-    store = PostgresStore(postgres_url)
+    store = PostgresStore(postgres_url, signer=TEST_SIGNER)
     yield store
     store.close()
 
