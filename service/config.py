@@ -128,8 +128,8 @@ class Settings:
     )
     create_rate_limit: str = _declare(
         "CABLECAR_CREATE_RATE_LIMIT", "30/minute",
-        "games one client address may create without an organiser token (`POST /v1/games`), as "
-        "`count/unit` (unit: `second`, `minute`, `hour` or `day`); `off`: no limit",
+        "games one client address may create without an organiser token (`POST /v1/games`; organisers "
+        "`POST /v1/organisers` counted apart at the same rate), as `count/unit` (unit: `second`, `minute`, `hour` or `day`); `off`: no limit",
     )
     organiser_create_rate_limit: str = _declare(
         "CABLECAR_ORGANISER_CREATE_RATE_LIMIT", "300/minute",

@@ -4,7 +4,8 @@ Three policies, each a setting (``Rate``: ``30/minute``, ``5/second``,
 ``off``):
 
 - ``create``: games an address creates without an organiser token
-  (``POST /v1/games`` counts one, a batch counts its tables);
+  (``POST /v1/games`` counts one, a batch counts its tables), and, counted
+  apart at the same rate, organisers it creates (``POST /v1/organisers``);
 - ``organiser``: games one organiser creates, and games all organiser tokens
   together create from one address (so minting tokens buys nothing);
 - ``stream``: event streams an address opens;
@@ -198,6 +199,19 @@ class RateLimits:
         self._charge("organiser", f"id:{organiser_id}", self.organiser, games, "games created by this organiser")
         self._charge("organiser", f"address:{client}", self.organiser, games,
                      "games created by organisers from this address")
+
+    def charge_organiser_creation(self, organiser_id: str | None) -> None:
+        """Count one new organiser as game creation counts a game: against the
+        address (no organiser token), or against the creating organiser and
+        the address's organiser bucket; RateLimited before anything is written."""
+        client = self.client()
+        if organiser_id is None:
+            self._charge("create-organiser", client, self.create, 1, "organisers created from this address")
+            return
+        self._charge("organiser-organiser", f"id:{organiser_id}", self.organiser, 1,
+                     "organisers created by this organiser")
+        self._charge("organiser-organiser", f"address:{client}", self.organiser, 1,
+                     "organisers created by organisers from this address")
 
     def charge_request(self) -> None:
         """Count one request against the general limit."""
