@@ -208,7 +208,14 @@ class Settings:
         "unset: none (no CORS headers)",
     )
     bind: str = _declare(
-        "CABLECAR_BIND", "0.0.0.0:8000", "address gunicorn listens on (`cablecar serve`: `--host`, `--port`)"
+        "CABLECAR_BIND", "127.0.0.1:8000",
+        "address gunicorn listens on (`cablecar serve`: `--host`, `--port`); loopback only unless told otherwise "
+        "(`0.0.0.0:8000`: every interface, as the Docker image and the compose stack set it behind nginx)",
+    )
+    request_read_seconds: float = _declare(
+        "CABLECAR_REQUEST_READ_SECONDS", 10.0,
+        "longest time a worker waits for one request's head and body, from its first byte (a slower "
+        "client is cut off: its connection closed, or `400` for a body cut short); on both worker kinds",
     )
     workers: int = _declare(
         "CABLECAR_WORKERS", 2, "gunicorn worker processes; about one per CPU in production"

@@ -43,6 +43,7 @@ from flask import Flask
 from gunicorn.glogging import Logger
 
 from service.config import Settings
+from service.infra.workers import GEVENT, THREADED
 from service.keys import MissingSecretKey, require_secret_key
 from service.text import escape_controls
 
@@ -65,7 +66,8 @@ except MissingSecretKey as e:
 
 bind = _settings.bind
 workers = _settings.workers
-worker_class = "gevent" if _settings.database_url else "gthread"
+# gevent and gthread, each reading a request within CABLECAR_REQUEST_READ_SECONDS (service/infra/workers.py)
+worker_class = GEVENT if _settings.database_url else THREADED
 threads = _settings.threads
 worker_connections = _settings.worker_connections
 timeout = _settings.worker_timeout
@@ -97,7 +99,7 @@ def post_worker_init(worker: Any) -> None:
     start_dispatcher(worker.wsgi)
     start_sweeper(worker.wsgi)
     streams = worker.wsgi.extensions["cablecar"].streams
-    if worker.cfg.worker_class_str == "gthread":
+    if worker.cfg.worker_class_str == THREADED:
         streams.limit(max(1, worker.cfg.threads // 2))
     _close_streams_on_stop(worker, streams)
 

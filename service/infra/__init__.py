@@ -1,0 +1,1 @@
+"""Infrastructure of the service: how it is served (gunicorn workers)."""
