@@ -93,8 +93,8 @@ class Settings:
     )
     secret_key: str = _declare(
         "CABLECAR_SECRET_KEY", "",
-        "signs the states shared through Redis; required with PostgreSQL, the same on every host "
-        "(make one: `python3 -c 'import secrets; print(secrets.token_hex(32))'`); "
+        "signs the states shared through Redis; required with PostgreSQL, the same on every host, "
+        "at least 32 bytes (make one: `python3 -c 'import secrets; print(secrets.token_hex(32))'`); "
         "unset on SQLite: a key generated once into `secret.key` in the data folder",
     )
     problem_base: str = _declare(

@@ -74,7 +74,7 @@ def _timed_get(url: str) -> float:
 
 @pytest.fixture
 def lots_of_streams(tmp_path: Path, pg_url: str, redis_url: str) -> Iterator[Server]:
-    srv = start_gunicorn(tmp_path, {"DATABASE_URL": pg_url, "REDIS_URL": redis_url, "CABLECAR_SECRET_KEY": "e2e",
+    srv = start_gunicorn(tmp_path, {"DATABASE_URL": pg_url, "REDIS_URL": redis_url, "CABLECAR_SECRET_KEY": "e2e-secret-key-0123456789abcdef0123456789abcdef",
                                     "CABLECAR_SSE_MAX_STREAMS_PER_ADDRESS": "100"}, workers=2)
     yield srv
     stop(srv)
@@ -117,7 +117,7 @@ def test_sixty_watchers_leave_the_server_answering_and_see_every_event(lots_of_s
 
 @pytest.fixture
 def capped(tmp_path: Path, pg_url: str, redis_url: str) -> Iterator[Server]:
-    srv = start_gunicorn(tmp_path, {"DATABASE_URL": pg_url, "REDIS_URL": redis_url, "CABLECAR_SECRET_KEY": "e2e",
+    srv = start_gunicorn(tmp_path, {"DATABASE_URL": pg_url, "REDIS_URL": redis_url, "CABLECAR_SECRET_KEY": "e2e-secret-key-0123456789abcdef0123456789abcdef",
                                     "CABLECAR_SSE_MAX_STREAMS": "3", "CABLECAR_SSE_MAX_STREAMS_PER_ADDRESS": "2",
                                     # a closed stream is noticed at its next heartbeat
                                     "CABLECAR_SSE_HEARTBEAT_SECONDS": "1"},
@@ -161,7 +161,7 @@ def test_stream_caps_answer_503_with_retry_after(capped: Server) -> None:
 
 
 def test_a_stopping_worker_ends_its_streams_at_once(tmp_path: Path, pg_url: str, redis_url: str) -> None:
-    srv = start_gunicorn(tmp_path, {"DATABASE_URL": pg_url, "REDIS_URL": redis_url, "CABLECAR_SECRET_KEY": "e2e",
+    srv = start_gunicorn(tmp_path, {"DATABASE_URL": pg_url, "REDIS_URL": redis_url, "CABLECAR_SECRET_KEY": "e2e-secret-key-0123456789abcdef0123456789abcdef",
                                     "CABLECAR_SSE_MAX_SECONDS": "300"}, workers=2)
     try:
         game = create_game(Client(srv.url), "ttr-sf", ["ada", "bo"], seed="e2e-stop").game_id
