@@ -9,7 +9,7 @@ step 6 says).  Then, for each target (the workers directly, then the proxy):
 ``--slow-header`` connections that send a request head one byte every
 ``--every`` seconds and ``--slow-body`` connections that send a complete head
 announcing a 2,000-byte body and then one body byte every ``--every`` seconds,
-all from this one address, held for ``--seconds``; meanwhile one prober asks
+all from 127.0.0.1, held for ``--seconds``; meanwhile one prober (from 127.0.0.2) asks
 ``GET /v1/health`` every 0.5 s (5 s timeout).  Reported per target: the
 health probes answered and their latency, and what became of the slow
 connections (still open at the end, closed by the server, refused).
@@ -21,6 +21,7 @@ connections (still open at the end, closed by the server, refused).
 from __future__ import annotations
 
 import argparse
+import http.client
 import os
 import re
 import selectors
@@ -32,7 +33,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,14 +53,19 @@ def _free_port() -> int:
 
 
 def _health(port: int, timeout: float) -> tuple[int | None, float]:
+    """One ``GET /v1/health`` from another address than the attackers'
+    (127.0.0.2: the proxy's per-address limit is not the prober's)."""
     started = time.monotonic()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=("127.0.0.2", 0))
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/health", timeout=timeout) as resp:
-            return resp.status, time.monotonic() - started
-    except urllib.error.HTTPError as e:
-        return e.code, time.monotonic() - started
+        conn.request("GET", "/v1/health")
+        resp = conn.getresponse()
+        resp.read()
+        return resp.status, time.monotonic() - started
     except OSError:
         return None, time.monotonic() - started
+    finally:
+        conn.close()
 
 
 def _wait_healthy(port: int, proc: subprocess.Popen[bytes], log: Path) -> None:
@@ -255,8 +260,10 @@ def main() -> None:
         print("|---|---|---|---|---|---|---|---|")
         for row in rows:
             print(row)
-        tail = [line for line in log.read_text(errors="replace").splitlines() if "Traceback" in line]
-        print(f"\nServer log tracebacks: {len(tail)}.")
+        said = log.read_text(errors="replace")
+        shutil.copy(log, Path(tempfile.gettempdir()) / "bench-slow-clients-server.log")
+        print(f"\nServer log tracebacks: {said.count('Traceback')} (the log is kept in "
+              f"{Path(tempfile.gettempdir()) / 'bench-slow-clients-server.log'}).")
 
 
 if __name__ == "__main__":

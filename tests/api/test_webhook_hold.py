@@ -149,6 +149,23 @@ def test_ipv6_addresses_that_embed_an_ipv4_one_are_not_public(address: str) -> N
     assert not_public(address)
 
 
+@pytest.mark.parametrize("address", [
+    "::7f00:1",  # IPv4-compatible 127.0.0.1 (issue 25)
+    "fec0::1",  # site-local (issue 25)
+    "::1", "::", "fe80::1", "fc00::1", "fd12:3456::1", "ff02::1", "2001:db8::1", "100::1", "3fff::1",
+    "4000::1",  # outside global unicast (unassigned today)
+    "127.0.0.1", "10.0.0.1", "100.64.0.1", "169.254.169.254", "192.0.2.1", "240.0.0.1", "255.255.255.255",
+    "224.0.0.1", "0.0.0.0",
+])
+def test_only_global_unicast_addresses_are_public(address: str) -> None:
+    assert not_public(address)
+
+
+@pytest.mark.parametrize("address", ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "2a00:1450:4001:80b::200e"])
+def test_global_unicast_addresses_are_public(address: str) -> None:
+    assert not not_public(address)
+
+
 def test_error_texts_never_repeat_resolver_answers() -> None:
     private = http_send("http://localhost:9/hook", b"{}", {}, 1.0, allow_private=False)
     assert private.error and "not a public address" in private.error
