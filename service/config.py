@@ -140,6 +140,10 @@ class Settings:
         "CABLECAR_STREAM_RATE_LIMIT", "60/minute",
         "event streams one client address may open (`GET /v1/games/{id}/events/stream`); `off`: no limit",
     )
+    audit_rate_limit: str = _declare(
+        "CABLECAR_AUDIT_RATE_LIMIT", "30/minute",
+        "audits one client address may ask for (`GET /v1/games/{id}/audit`, the costliest read); `off`: no limit",
+    )
     max_batch_tables: int = _declare(
         "CABLECAR_MAX_BATCH_TABLES", 50, "tables (games) one `POST /v1/batches` may create"
     )

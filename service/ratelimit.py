@@ -9,6 +9,7 @@ Three policies, each a setting (``Rate``: ``30/minute``, ``5/second``,
 - ``organiser``: games one organiser creates, and games all organiser tokens
   together create from one address (so minting tokens buys nothing);
 - ``stream``: event streams an address opens;
+- ``audit``: audits an address asks for (the costliest read);
 
 plus the general ``CABLECAR_RATE_LIMIT`` requests per address per window on
 every route but health (``0``: off).
@@ -163,6 +164,7 @@ class RateLimits:
     create: Rate | None
     organiser: Rate | None
     stream: Rate | None
+    audit: Rate | None = None
 
     @classmethod
     def from_settings(cls, settings: Settings, limiter: Limiter) -> RateLimits:
@@ -171,7 +173,7 @@ class RateLimits:
 
         general = Rate(settings.rate_limit, max(1, settings.rate_limit_window)) if settings.rate_limit > 0 else None
         return cls(limiter, settings.trusted_proxies, general, rate("create_rate_limit"),
-                   rate("organiser_create_rate_limit"), rate("stream_rate_limit"))
+                   rate("organiser_create_rate_limit"), rate("stream_rate_limit"), rate("audit_rate_limit"))
 
     def client(self) -> str:
         """The current request's client address."""
@@ -212,6 +214,10 @@ class RateLimits:
                      "organisers created by this organiser")
         self._charge("organiser-organiser", f"address:{client}", self.organiser, 1,
                      "organisers created by organisers from this address")
+
+    def charge_audit(self) -> None:
+        """Count one audit asked for (``GET /v1/games/{id}/audit``)."""
+        self._charge("audit", self.client(), self.audit, 1, "audits from this address")
 
     def charge_request(self) -> None:
         """Count one request against the general limit."""
