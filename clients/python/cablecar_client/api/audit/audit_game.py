@@ -105,6 +105,11 @@ def sync_detailed(
     is
     true when every check passed.
 
+    Replaying a game is the costliest read: audits are rate limited per client address
+    (`CABLECAR_AUDIT_RATE_LIMIT`, `30/minute` by default; past it `429 rate_limited`), and a server
+    worker
+    gives the same answer again for the same game version for up to 30 s.
+
     Args:
         id (str):
 
@@ -148,6 +153,11 @@ def sync(
     is
     true when every check passed.
 
+    Replaying a game is the costliest read: audits are rate limited per client address
+    (`CABLECAR_AUDIT_RATE_LIMIT`, `30/minute` by default; past it `429 rate_limited`), and a server
+    worker
+    gives the same answer again for the same game version for up to 30 s.
+
     Args:
         id (str):
 
@@ -185,6 +195,11 @@ async def asyncio_detailed(
     status and result. For a game in progress the server uses its secret seed without revealing it. `ok`
     is
     true when every check passed.
+
+    Replaying a game is the costliest read: audits are rate limited per client address
+    (`CABLECAR_AUDIT_RATE_LIMIT`, `30/minute` by default; past it `429 rate_limited`), and a server
+    worker
+    gives the same answer again for the same game version for up to 30 s.
 
     Args:
         id (str):
@@ -228,6 +243,11 @@ async def asyncio(
     status and result. For a game in progress the server uses its secret seed without revealing it. `ok`
     is
     true when every check passed.
+
+    Replaying a game is the costliest read: audits are rate limited per client address
+    (`CABLECAR_AUDIT_RATE_LIMIT`, `30/minute` by default; past it `429 rate_limited`), and a server
+    worker
+    gives the same answer again for the same game version for up to 30 s.
 
     Args:
         id (str):
