@@ -11,6 +11,10 @@ must arrive within ``CABLECAR_REQUEST_READ_SECONDS``; after that the socket
 reads as closed (end of file), so gunicorn drops a half-sent head and the app
 answers a body cut short with ``400``, and the place is free again.
 
+The threaded worker goes further: its event loop reads each request whole
+before a thread takes it (:class:`BoundedThreadWorker`), so a slow client
+holds no thread at all.
+
 This bounds how long one connection holds a place, not how many places one
 address takes: in production a buffering proxy in front (the compose stack's
 nginx, README "Production") reads whole requests before they reach a worker
@@ -20,6 +24,7 @@ and limits connections per address.
 from __future__ import annotations
 
 import functools
+import selectors
 import socket
 import time
 from typing import Any
@@ -85,22 +90,99 @@ def read_limit() -> float:
     return Settings.from_env().request_read_seconds
 
 
+#: the most a threaded worker buffers of one request before a thread takes it
+#: (a larger request is handed over at once: the app refuses bodies over 64 KiB)
+BUFFER_LIMIT = 128 * 1024
+
+
+def request_complete(data: bytes) -> bool:
+    """Whether ``data`` holds a whole request (its head, and its body by
+    ``Content-Length``), or as much as is worth waiting for without a thread:
+    a head asking ``Expect: 100-continue`` or with a chunked body, or more
+    than :data:`BUFFER_LIMIT`, goes to a thread as it is (where the read
+    deadline still applies)."""
+    if len(data) > BUFFER_LIMIT:
+        return True
+    end = data.find(b"\r\n\r\n")
+    if end < 0:
+        return False
+    length = 0
+    for line in data[:end].split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        name, value = name.strip().lower(), value.strip().lower()
+        if name == b"content-length" and value.isdigit():
+            length = int(value)
+        elif name == b"transfer-encoding" or (name == b"expect" and value == b"100-continue"):
+            return True
+    return len(data) - end - 4 >= length or length > BUFFER_LIMIT
+
+
 class BoundedThreadWorker(ThreadWorker):
-    """gunicorn's ``gthread`` worker, reading each request within the limit."""
+    """gunicorn's ``gthread`` worker, where a thread takes a request only once
+    it has arrived: the worker's event loop reads each request (head and body)
+    into a buffer, without a thread, for at most the read limit (then the
+    connection is closed), and hands it to a thread whole.  So slow clients
+    hold a few kilobytes of memory each, never a thread; a request handed
+    over before it is whole (``request_complete``) is still read through a
+    :class:`DeadlineSocket`."""
 
     def init_process(self) -> None:
         self.read_limit = read_limit()
+        self._reading: dict[Any, float] = {}  # connection -> deadline of its request
         super().init_process()
 
     def enqueue_req(self, conn: Any) -> None:
         if not isinstance(conn.sock, DeadlineSocket) and not self.cfg.is_ssl:
             conn.sock = DeadlineSocket(conn.sock, self.read_limit)
-        super().enqueue_req(conn)
+        buffered = conn.initialized and conn.parser is not None and conn.parser.unreader.buf.getvalue()
+        if self.cfg.is_ssl or buffered or not self.alive:
+            super().enqueue_req(conn)  # a request read ahead already: a thread takes it now
+            return
+        conn.pending_request = b""
+        conn.sock.setblocking(False)
+        self._reading[conn] = time.monotonic() + self.read_limit
+        self.poller.register(conn.sock, selectors.EVENT_READ, functools.partial(self._on_request_bytes, conn))
+
+    def _on_request_bytes(self, conn: Any, _client: Any) -> None:
+        try:
+            data = conn.sock.recv(65536)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._drop(conn)
+            return
+        conn.pending_request += data
+        if request_complete(conn.pending_request):
+            self.poller.unregister(conn.sock)
+            del self._reading[conn]
+            conn.data_ready = True
+            super().enqueue_req(conn)
+
+    def _drop(self, conn: Any) -> None:
+        self.poller.unregister(conn.sock)
+        del self._reading[conn]
+        self.nr_conns -= 1
+        conn.close()
+
+    def murder_pending(self) -> None:
+        """Also close the connections whose request did not arrive in time."""
+        super().murder_pending()
+        now = time.monotonic()
+        for conn in [c for c, deadline in self._reading.items() if deadline <= now]:
+            self._drop(conn)
 
     def handle(self, conn: Any) -> Any:
         # one request per call: its deadline starts with its first byte
         if isinstance(conn.sock, DeadlineSocket):
             conn.sock.disarm()
+        pending = getattr(conn, "pending_request", b"")
+        if pending:
+            conn.pending_request = b""
+            conn.sock.setblocking(True)
+            conn.init()
+            conn.parser.unreader.unread(pending)
         return super().handle(conn)
 
 
