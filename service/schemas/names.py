@@ -43,7 +43,7 @@ def blank_problem(name: str) -> str | None:
     for c in name:
         if ord(c) in BLANK_LOOKING or (unicodedata.category(c) == "Zs" and c != " "):
             return f"must not contain blank-looking characters (U+{ord(c):04X})"
-    if not any(unicodedata.category(c)[0] in "LNPS" for c in name):
+    if name and not any(unicodedata.category(c)[0] in "LNPS" for c in name):  # an empty one: the length rule's
         return "must contain a visible character"
     return None
 
