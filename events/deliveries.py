@@ -122,6 +122,10 @@ class AttemptOutcome:
             raise ValueError(f"duration_ms must be >= 0, got {self.duration_ms}")
 
 
+#: no cap on what a webhook or an organiser holds in flight
+CLAIM_UNCAPPED = 2**31 - 1
+
+
 class DeliveryLog(ABC):
     """The dispatch cursor, deliveries, their leases and attempts."""
 
@@ -153,12 +157,19 @@ class DeliveryLog(ABC):
 
     @abstractmethod
     def claim_deliveries(
-        self, owner: str, now: datetime, lease_seconds: float, limit: int
+        self, owner: str, now: datetime, lease_seconds: float, limit: int,
+        per_webhook: int = CLAIM_UNCAPPED, per_organiser: int = CLAIM_UNCAPPED,
     ) -> tuple[ClaimedDelivery, ...]:
         """Lease up to ``limit`` pending deliveries that are due at ``now``
         (of active webhooks, not leased to anybody) to ``owner`` until
-        ``now + lease_seconds``, the longest-due first.  Concurrent claimers
-        never get the same delivery while its lease runs."""
+        ``now + lease_seconds``.  Concurrent claimers never get the same
+        delivery while its lease runs.
+
+        Fairly: organisers take turns (the one holding the fewest deliveries
+        in flight first, then the longest-due), and no webhook holds more
+        than ``per_webhook`` deliveries in flight, nor any organiser more
+        than ``per_organiser``, this claim's included (claims running at the
+        same moment may each fill a cap: it is a bound per claim, not a lock)."""
 
     @abstractmethod
     def record_attempt(self, delivery_id: str, owner: str, outcome: AttemptOutcome) -> bool:

@@ -47,6 +47,7 @@ from domain.forfeits import GameCancelled, SeatTimedOut
 from domain.registry import game_definition
 from events.codec import current_payload, decode
 from events.envelope import canonical_json, verify_events
+from events.record_shape import shape_problems
 from events.seeds import deal_seed, is_open_deal, seed_commitment
 from events.signing import PublicKey, unb64url
 from events.store import StoredEvent
@@ -451,7 +452,11 @@ def verify_export(export: Mapping[str, JSON], keys: KeySet | None = None) -> Ver
     its signatures against ``keys`` if given."""
     header = {k: v for k, v in export.items() if k != "events"}
     events = export.get("events")
+    game = export.get("game")
+    game_id = str(game.get("id", "?")) if isinstance(game, dict) else "?"
     if not isinstance(events, list):
-        return Verdict(str((export.get("game") or {}).get("id", "?")),
-                       (Check("format", False, "the record has no list of events"),))
+        return Verdict(game_id, (Check("format", False, "the record has no list of events"),))
+    mistyped = shape_problems(export)
+    if mistyped:
+        return Verdict(game_id, (Check("format", False, "; ".join(mistyped)),))
     return verify_record(header, events, keys=keys)

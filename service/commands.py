@@ -62,6 +62,14 @@ class ActionOutcome:
     replayed: bool
 
 
+def seat_key(seat: int, key: str | None) -> str | None:
+    """An action's Idempotency-Key as stored: scoped to the seat that sent it
+    (``<seat>:<key>``), so one seat's key never meets another's and no seat
+    learns from a replay or a 422 which keys another seat used.  The stored
+    events carry it in this form (an export shows ``<seat>:<key>``)."""
+    return None if key is None else f"{seat}:{key}"
+
+
 def _request_hash(seat: int, action: Action, expected_version: int | None) -> str:
     """What an Idempotency-Key is bound to: the seat, the action and the expected version."""
     document = {"seat": seat, "action": action.to_body(), "expected_version": expected_version}
@@ -144,7 +152,7 @@ class GameCommands(GameCreation):
             if request.idempotency_key is not None:
                 # The first attempt with this key may have committed meanwhile:
                 # its answer, not this refusal, is the answer to a retry.
-                prior = self.store.lookup_idempotency(game_id, request.idempotency_key)
+                prior = self.store.lookup_idempotency(game_id, f"{seat}:{request.idempotency_key}")
                 if prior is not None:
                     return self._replayed(game_id, seat, prior.events, prior.request_hash, request_hash)
             raise
@@ -179,7 +187,8 @@ class GameCommands(GameCreation):
         # The append re-checks the seat's token hash this row showed.
         guard = MetadataGuard(("seat_token_hashes", seat), record.metadata["seat_token_hashes"][seat])
         try:
-            return self._append_decided(loaded, seat, domain_events, request.idempotency_key, request_hash, guard)
+            return self._append_decided(loaded, seat, domain_events, seat_key(seat, request.idempotency_key),
+                                        request_hash, guard)
         except (StaleVersion, GuardFailed, GameNotFound):
             return None
 
@@ -197,7 +206,8 @@ class GameCommands(GameCreation):
                 raise GameFinished()
             domain_events = loaded.definition.decide(loaded.state, seat, action)
             try:
-                return self._append_decided(loaded, seat, domain_events, request.idempotency_key, request_hash)
+                return self._append_decided(loaded, seat, domain_events, seat_key(seat, request.idempotency_key),
+                                            request_hash)
             except StaleVersion:
                 if expected_version is None and attempt < MAX_RETRIES - 1:
                     continue  # someone else moved first: decide again on the new state

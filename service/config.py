@@ -100,8 +100,8 @@ class Settings:
     )
     secret_key: str = _declare(
         "CABLECAR_SECRET_KEY", "",
-        "signs the states shared through Redis; required with PostgreSQL, the same on every host "
-        "(make one: `python3 -c 'import secrets; print(secrets.token_hex(32))'`); "
+        "signs the states shared through Redis; required with PostgreSQL, the same on every host, "
+        "at least 32 bytes (make one: `python3 -c 'import secrets; print(secrets.token_hex(32))'`); "
         "unset on SQLite: a key generated once into `secret.key` in the data folder",
     )
     signing_key_file: str = _declare(
@@ -146,8 +146,8 @@ class Settings:
     )
     create_rate_limit: str = _declare(
         "CABLECAR_CREATE_RATE_LIMIT", "30/minute",
-        "games one client address may create without an organiser token (`POST /v1/games`), as "
-        "`count/unit` (unit: `second`, `minute`, `hour` or `day`); `off`: no limit",
+        "games one client address may create without an organiser token (`POST /v1/games`; organisers "
+        "`POST /v1/organisers` counted apart at the same rate), as `count/unit` (unit: `second`, `minute`, `hour` or `day`); `off`: no limit",
     )
     organiser_create_rate_limit: str = _declare(
         "CABLECAR_ORGANISER_CREATE_RATE_LIMIT", "300/minute",
@@ -157,6 +157,10 @@ class Settings:
     stream_rate_limit: str = _declare(
         "CABLECAR_STREAM_RATE_LIMIT", "60/minute",
         "event streams one client address may open (`GET /v1/games/{id}/events/stream`); `off`: no limit",
+    )
+    audit_rate_limit: str = _declare(
+        "CABLECAR_AUDIT_RATE_LIMIT", "30/minute",
+        "audits one client address may ask for (`GET /v1/games/{id}/audit`, the costliest read); `off`: no limit",
     )
     max_batch_tables: int = _declare(
         "CABLECAR_MAX_BATCH_TABLES", 50, "tables (games) one `POST /v1/batches` may create"
@@ -228,7 +232,14 @@ class Settings:
         "unset: none (no CORS headers)",
     )
     bind: str = _declare(
-        "CABLECAR_BIND", "0.0.0.0:8000", "address gunicorn listens on (`cablecar serve`: `--host`, `--port`)"
+        "CABLECAR_BIND", "127.0.0.1:8000",
+        "address gunicorn listens on (`cablecar serve`: `--host`, `--port`); loopback only unless told otherwise "
+        "(`0.0.0.0:8000`: every interface, as the Docker image and the compose stack set it behind nginx)",
+    )
+    request_read_seconds: float = _declare(
+        "CABLECAR_REQUEST_READ_SECONDS", 10.0,
+        "longest time a worker waits for one request's head and body, from its first byte (a slower "
+        "client is cut off: its connection closed, or `400` for a body cut short); on both worker kinds",
     )
     workers: int = _declare(
         "CABLECAR_WORKERS", 2, "gunicorn worker processes; about one per CPU in production"

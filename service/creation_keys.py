@@ -13,6 +13,19 @@ carries the hash of the request that made it, gives the first answer back.
 
 So a key is as secret as the tokens it makes: use a fresh random one (a
 UUID v4) per creation, and keep it no longer than the retries need.
+
+Without an organiser token the scope is shared by every anonymous caller, so
+the key alone is the capability: it must be at least
+:data:`ANONYMOUS_KEY_MIN` characters (``400 idempotency_key_too_short``
+otherwise, before anything is read or written).  What a reused key reveals:
+the same body answers the first creation again, another body is ``422
+idempotency_key_reused``; both only to a caller who already holds the key,
+i.e. who could have made that creation itself.  A caller without the key
+learns nothing: ids and tokens are HMACs of the key under the server's
+secret, so neither the public game list nor a guess of the body leads back
+to a key, and 32 random characters are not guessed.  With an organiser
+token the key is scoped to that organiser (1 to :data:`CREATION_KEY_MAX`
+characters): another organiser's key names other ids.
 """
 
 from __future__ import annotations
@@ -24,10 +37,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from events.envelope import canonical_json
-from service.errors import IdempotencyKeyReused, InvalidRequest
+from service.errors import IdempotencyKeyReused, IdempotencyKeyTooShort, InvalidRequest
 
-#: the longest Idempotency-Key accepted (as for actions)
+#: the longest Idempotency-Key of an action
 IDEMPOTENCY_MAX = 200
+#: the longest Idempotency-Key of a creating POST
+CREATION_KEY_MAX = 255
+#: the shortest Idempotency-Key of a creation without an organiser token (a UUID has 36)
+ANONYMOUS_KEY_MIN = 32
 #: the metadata key of a created game that holds the hash of the request that made it
 REQUEST_HASH = "creation_request_hash"
 
@@ -38,14 +55,20 @@ def request_hash(kind: str, body: Any) -> str:
     return hashlib.sha256(canonical_json({"create": kind, "body": body}).encode()).hexdigest()
 
 
-def check_key(header: str | None) -> str | None:
+def check_key(header: str | None, anonymous: bool) -> str | None:
     """The Idempotency-Key header's value, None without one; InvalidRequest
-    when it is empty or too long."""
+    when it is empty or too long, IdempotencyKeyTooShort when an
+    ``anonymous`` caller's (no organiser token) is shorter than a secret."""
     if header is None:
         return None
-    if not 1 <= len(header) <= IDEMPOTENCY_MAX:
-        message = f"must be 1 to {IDEMPOTENCY_MAX} characters"
+    if not 1 <= len(header) <= CREATION_KEY_MAX:
+        message = f"must be 1 to {CREATION_KEY_MAX} characters"
         raise InvalidRequest(f"Idempotency-Key: {message}", errors=[{"field": "Idempotency-Key", "message": message}])
+    if anonymous and len(header) < ANONYMOUS_KEY_MIN:
+        raise IdempotencyKeyTooShort(
+            f"without an organiser token an Idempotency-Key is the only secret of what it creates: it must be"
+            f" at least {ANONYMOUS_KEY_MIN} characters (send a random UUID), not {len(header)}"
+        )
     return header
 
 

@@ -74,6 +74,12 @@ class IdempotencyKeyReused(ServiceError):
     code = "idempotency_key_reused"
 
 
+class IdempotencyKeyTooShort(ServiceError):
+    """A creation key without an organiser token is shorter than a capability must be."""
+
+    code = "idempotency_key_too_short"
+
+
 class KeptChanging(ServiceError):
     """A compare-and-set kept losing to concurrent writers; retry."""
 

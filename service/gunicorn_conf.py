@@ -47,6 +47,7 @@ from gunicorn.glogging import Logger
 
 from service.config import Settings
 from service.infra.signing_keys import SigningKeyError, load_server_keys
+from service.infra.workers import GEVENT, THREADED
 from service.keys import MissingSecretKey, require_secret_key
 from service.text import escape_controls
 
@@ -70,8 +71,9 @@ except (MissingSecretKey, SigningKeyError) as e:
 
 bind = _settings.bind
 workers = _settings.workers
-# gunicorn's gevent worker, whose stop does not wait on idle keep-alive connections (service/infra/gevent_worker.py)
-worker_class = "service.infra.gevent_worker.GeventWorker" if _settings.database_url else "gthread"
+# gevent and gthread, each reading a request within CABLECAR_REQUEST_READ_SECONDS (service/infra/workers.py);
+# the gevent one stops without waiting on idle keep-alive connections (service/infra/gevent_worker.py)
+worker_class = GEVENT if _settings.database_url else THREADED
 threads = _settings.threads
 worker_connections = _settings.worker_connections
 timeout = _settings.worker_timeout
@@ -103,7 +105,7 @@ def post_worker_init(worker: Any) -> None:
     start_dispatcher(worker.wsgi)
     start_sweeper(worker.wsgi)
     streams = worker.wsgi.extensions["cablecar"].streams
-    if worker.cfg.worker_class_str == "gthread":
+    if worker.cfg.worker_class_str == THREADED:
         streams.limit(max(1, worker.cfg.threads // 2))
     _end_streams_when_stopping(worker, streams)
 

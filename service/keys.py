@@ -30,13 +30,24 @@ class MissingSecretKey(ValueError):
     """Production without ``CABLECAR_SECRET_KEY``."""
 
 
+#: the shortest secret key accepted, in bytes (UTF-8): 256 bits if random
+MIN_KEY_BYTES = 32
+
+
 def require_secret_key(settings: Settings) -> None:
     """Raise :class:`MissingSecretKey` (one line naming the variable and how
-    to make a value) when ``settings`` select PostgreSQL without a secret key."""
+    to make a value) when ``settings`` select PostgreSQL without a secret key,
+    or set one shorter than :data:`MIN_KEY_BYTES` (guessable: whoever guesses
+    it forges cache entries and creation-key tokens)."""
     if settings.database_url and not settings.secret_key.strip():
         raise MissingSecretKey(
             "CABLECAR_SECRET_KEY is not set: a server on PostgreSQL (DATABASE_URL) needs a secret key, "
             f"the same on every worker and host; generate one with {GENERATE}"
+        )
+    if settings.secret_key.strip() and len(settings.secret_key.strip().encode()) < MIN_KEY_BYTES:
+        raise MissingSecretKey(
+            f"CABLECAR_SECRET_KEY is too short ({len(settings.secret_key.strip().encode())} bytes): it must be at"
+            f" least {MIN_KEY_BYTES} bytes, random; generate one with {GENERATE}"
         )
 
 

@@ -51,7 +51,7 @@ class OrganiserService:
         """Create an organiser; its token (``ot_<id>_<secret>``, 256 random
         bits) is returned once and stored only as a SHA-256 hash.  With an
         Idempotency-Key, the organiser it already created is answered again."""
-        if key is not None and (before := self._created_with(key, name)) is not None:
+        if key is not None and (before := self.created_with(key, name)) is not None:
             return before
         organiser_id = key.identifier("organiser") if key else new_organiser_id()
         token = key.token("ot", organiser_id) if key else new_token("ot", organiser_id)
@@ -59,12 +59,12 @@ class OrganiserService:
             record = self.store.create_organiser(organiser_id, name, hash_token(token))
         except IntegrityError:
             # a concurrent request with the same key created it first
-            if key is None or (before := self._created_with(key, name)) is None:
+            if key is None or (before := self.created_with(key, name)) is None:
                 raise
             return before
         return CreatedOrganiser(record, token)
 
-    def _created_with(self, key: CreationKey, name: str) -> CreatedOrganiser | None:
+    def created_with(self, key: CreationKey, name: str) -> CreatedOrganiser | None:
         """The organiser ``key`` created (its token derived again), or None;
         IdempotencyKeyReused when it was created with another name (the whole
         of its request)."""

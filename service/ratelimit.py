@@ -4,10 +4,12 @@ Three policies, each a setting (``Rate``: ``30/minute``, ``5/second``,
 ``off``):
 
 - ``create``: games an address creates without an organiser token
-  (``POST /v1/games`` counts one, a batch counts its tables);
+  (``POST /v1/games`` counts one, a batch counts its tables), and, counted
+  apart at the same rate, organisers it creates (``POST /v1/organisers``);
 - ``organiser``: games one organiser creates, and games all organiser tokens
   together create from one address (so minting tokens buys nothing);
 - ``stream``: event streams an address opens;
+- ``audit``: audits an address asks for (the costliest read);
 
 plus the general ``CABLECAR_RATE_LIMIT`` requests per address per window on
 every route but health (``0``: off).
@@ -182,6 +184,7 @@ class RateLimits:
     create: Rate | None
     organiser: Rate | None
     stream: Rate | None
+    audit: Rate | None = None
 
     @classmethod
     def from_settings(cls, settings: Settings, limiter: Limiter) -> RateLimits:
@@ -190,7 +193,7 @@ class RateLimits:
 
         general = Rate(settings.rate_limit, max(1, settings.rate_limit_window)) if settings.rate_limit > 0 else None
         return cls(limiter, settings.trusted_proxies, general, rate("create_rate_limit"),
-                   rate("organiser_create_rate_limit"), rate("stream_rate_limit"))
+                   rate("organiser_create_rate_limit"), rate("stream_rate_limit"), rate("audit_rate_limit"))
 
     def client(self) -> str:
         """The current request's client address."""
@@ -218,6 +221,23 @@ class RateLimits:
         self._charge("organiser", f"id:{organiser_id}", self.organiser, games, "games created by this organiser")
         self._charge("organiser", f"address:{client}", self.organiser, games,
                      "games created by organisers from this address")
+
+    def charge_organiser_creation(self, organiser_id: str | None) -> None:
+        """Count one new organiser as game creation counts a game: against the
+        address (no organiser token), or against the creating organiser and
+        the address's organiser bucket; RateLimited before anything is written."""
+        client = self.client()
+        if organiser_id is None:
+            self._charge("create-organiser", client, self.create, 1, "organisers created from this address")
+            return
+        self._charge("organiser-organiser", f"id:{organiser_id}", self.organiser, 1,
+                     "organisers created by this organiser")
+        self._charge("organiser-organiser", f"address:{client}", self.organiser, 1,
+                     "organisers created by organisers from this address")
+
+    def charge_audit(self) -> None:
+        """Count one audit asked for (``GET /v1/games/{id}/audit``)."""
+        self._charge("audit", self.client(), self.audit, 1, "audits from this address")
 
     def charge_request(self) -> None:
         """Count one request against the general limit."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from domain.rng import ALGORITHM
@@ -9,6 +10,7 @@ from events.seeds import DERIVATION, is_open_deal
 from events.store import DamagedEvent, GameRecord, StoredEvent
 from events.verify import Check, Verdict, verify_record
 from service.errors import GameDamaged, GameNotFinished
+from service.lru import LRU
 from service.queries import GameQueries, Loaded
 
 EXPORT_FORMAT = "cablecar-export/1"
@@ -96,19 +98,36 @@ def audit_game(queries: GameQueries, game_id: str) -> dict[str, Any]:
     """Run the offline verifier's checks on the stored game (hash chain, seed
     against its commitment, setup re-derived from the seed, every move through
     the rules, final result).  For a game in progress the server's secret seed
-    is used but never shown: messages name events and fields, not values."""
+    is used but never shown: messages name events and fields, not values.
+
+    Replaying every move costs tens of milliseconds of CPU, so the answer is
+    kept per (game, version, status) in this process and given again for
+    :data:`AUDIT_REUSE_SECONDS` (a new version is audited anew at once)."""
     try:
         loaded = queries.load(game_id)
     except GameDamaged:
         # What cannot be served is still audited, from the rows as stored:
         # the verdict names the event that is not genuine.
         return _audit_damaged(queries, queries.record(game_id))
+    key = (game_id, loaded.version, loaded.record.version, loaded.record.status)
+    kept = _AUDITS.get(key)
+    if kept is not None and time.monotonic() - kept[0] < AUDIT_REUSE_SECONDS:
+        return dict(kept[1])
     header = export_header(loaded)
     header["game"]["status"] = loaded.record.status
     header["game"]["version"] = loaded.record.version
     events = [envelope_json(e) for e in queries.reader.load(game_id)]
     verdict = verify_record(header, events, require_revealed_seed=False, keys=queries.keys)
-    return {"version": loaded.version, **verdict.to_json()}
+    answer = {"version": loaded.version, **verdict.to_json()}
+    _AUDITS.put(key, (time.monotonic(), answer))
+    return dict(answer)
+
+
+#: seconds an audit answer is given again for the same game version (a row
+#: changed behind the append path at that version shows after at most this)
+AUDIT_REUSE_SECONDS = 30.0
+#: audit answers of this process, by (game, version, row version, status)
+_AUDITS: LRU[tuple[str, int, int, str], tuple[float, dict[str, Any]]] = LRU(512)
 
 
 def _audit_damaged(queries: GameQueries, record: GameRecord) -> dict[str, Any]:

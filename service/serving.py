@@ -14,6 +14,7 @@ import sys
 from typing import Any
 
 from service.config import Settings
+from service.infra.workers import THREADED
 from service.keys import MissingSecretKey, require_secret_key
 from service.location import describe, new_store_notes, with_data_dir
 
@@ -85,7 +86,7 @@ def serve(args: argparse.Namespace) -> int:
     for note in new_store_notes(settings):
         print(f"cablecar: note: {note}", file=sys.stderr)
     print(f"cablecar: {describe(settings)}")
-    per_worker = f"{threads} threads each" if conf.worker_class == "gthread" else "gevent"
+    per_worker = f"{threads} threads each" if conf.worker_class == THREADED else "gevent"
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"cablecar: serving on http://{host}:{args.port} ({workers} workers, {per_worker}); Ctrl-C stops")
     sys.stdout.flush()

@@ -24,7 +24,13 @@ it runs, so that a killed worker's places free themselves.  While the shared
 place fails (and on PostgreSQL without Redis) each process counts alone.
 Beyond a cap the route answers ``503 streams_busy`` with ``Retry-After``.  Comment lines keep
 idle connections alive; after ``max_seconds`` the server closes the stream and
-the client reconnects with ``Last-Event-ID``.  :meth:`StreamHub.close_all`
+the client reconnects with ``Last-Event-ID``.
+
+A stream opened with a seat token lives only as long as that token: while a
+channel has seat watchers its pump re-reads the game's row from the store
+(the one every worker and host shares) at least every
+:data:`TOKEN_RECHECK` seconds, and a watcher whose token hash is no longer
+its seat's ends within that time (the client reconnects with its new token).  :meth:`StreamHub.close_all`
 (the worker's shutdown signal) ends every stream at once.
 """
 
@@ -35,7 +41,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from events.counts import SharedPlaces
@@ -59,6 +65,8 @@ _PUMP_RETRY = 1.0
 PLACE_SECONDS = 60.0
 #: the group of the stream places in the shared counts
 _PLACES = "event-streams"
+#: longest wait of a pump between two reads of its game's row (seat tokens)
+TOKEN_RECHECK = 1.0
 
 
 def format_event(event_id: int | None, data: object, event: str | None = None) -> str:
@@ -79,8 +87,13 @@ class _Channel:
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
         self.watchers = 0
+        self.seat_watchers = 0
         self.cond = threading.Condition()
         self.loaded: Loaded | None = None
+        # The seats' token hashes as the store last said, and when (monotonic,
+        # taken before that read): a watcher trusts only reads after it opened.
+        self.token_hashes: tuple[str, ...] = ()
+        self.hashes_at = float("-inf")
         self._pages: OrderedDict[tuple[int | None, int, int], list[tuple[int, str]]] = OrderedDict()
         # Held while a page is read, so that watchers at one position read it once.
         self._page_lock = threading.Lock()
@@ -92,12 +105,35 @@ class _Channel:
                 self.loaded = loaded
                 self.cond.notify_all()
 
-    def wait(self, position: int, timeout: float, closing: threading.Event) -> bool:
+    def tokens_seen(self, hashes: object, read_at: float) -> None:
+        """Record the seats' token hashes a read begun at ``read_at`` found;
+        wake the watchers if they changed."""
+        found = tuple(str(h) for h in hashes) if isinstance(hashes, list | tuple) else ()
+        with self.cond:
+            if read_at <= self.hashes_at:
+                return
+            changed = found != self.token_hashes
+            self.token_hashes, self.hashes_at = found, read_at
+            if changed:
+                self.cond.notify_all()
+
+    def revoked(self, seat: int | None, token_hash: str | None, opened_at: float) -> bool:
+        """Whether a read of the store made after ``opened_at`` shows that
+        ``seat``'s token is no longer the one hashed ``token_hash``."""
+        if seat is None or token_hash is None or self.hashes_at < opened_at:
+            return False
+        hashes = self.token_hashes
+        return seat >= len(hashes) or hashes[seat] != token_hash
+
+    def wait(self, position: int, timeout: float, closing: threading.Event,
+             gone: Callable[[], bool] = lambda: False) -> bool:
         """Wait up to ``timeout`` seconds for a state past ``position`` (or
-        finished, or the hub closing); True if one came."""
+        finished, or the hub closing, or ``gone``: the watcher's token
+        revoked); True if one came."""
         def ready() -> bool:
             loaded = self.loaded
-            return closing.is_set() or (loaded is not None and (loaded.version > position or loaded.finished))
+            return closing.is_set() or gone() or (
+                loaded is not None and (loaded.version > position or loaded.finished))
 
         with self.cond:
             return self.cond.wait_for(ready, timeout)
@@ -254,11 +290,22 @@ class StreamHub:
     def stream(
         self, game_id: str, seat: int | None, after: int, max_seconds: float, heartbeat: float,
         admission: Admission | None = None,
+        token_hash: str | None = None,
     ) -> Iterator[str]:
         """Yield SSE messages for ``game_id`` from ``after`` on, as ``seat``
-        (None: a spectator) may see them, keeping ``admission``'s place."""
-        deadline = time.monotonic() + max_seconds
-        channel = self._join(game_id)
+        (None: a spectator) may see them, keeping ``admission``'s place.
+
+        ``token_hash`` is the hash of the seat token that opened the stream
+        (as the game's row showed it before this call): once the store shows
+        another token for the seat, the stream ends."""
+        opened_at = time.monotonic()
+        deadline = opened_at + max_seconds
+        watched_seat = seat if token_hash is not None else None
+        channel = self._join(game_id, watched_seat is not None)
+
+        def gone() -> bool:
+            return channel.revoked(watched_seat, token_hash, opened_at)
+
         try:
             if channel.loaded is None:
                 channel.publish(self._queries.load(game_id))
@@ -267,6 +314,9 @@ class StreamHub:
             while not self._closing.is_set():
                 if admission is not None:
                     admission.keep()
+                if gone():
+                    yield ": the seat's token was rotated: reconnect with the new one\n\n"
+                    return
                 loaded = channel.loaded
                 assert loaded is not None
                 if loaded.version > position:
@@ -281,27 +331,29 @@ class StreamHub:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     return
-                if not channel.wait(position, min(heartbeat, remaining), self._closing):
+                if not channel.wait(position, min(heartbeat, remaining), self._closing, gone):
                     yield ": keep-alive\n\n"
         finally:
-            self._part(channel)
+            self._part(channel, watched_seat is not None)
 
     # -- channels and their pumps -----------------------------------------------
 
-    def _join(self, game_id: str) -> _Channel:
+    def _join(self, game_id: str, seat_watcher: bool) -> _Channel:
         with self._lock:
             channel = self._channels.get(game_id)
             start = channel is None
             if channel is None:
                 channel = self._channels[game_id] = _Channel(game_id)
             channel.watchers += 1
+            channel.seat_watchers += seat_watcher
         if start:
             threading.Thread(target=self._pump, args=(channel,), name="cablecar-sse-pump", daemon=True).start()
         return channel
 
-    def _part(self, channel: _Channel) -> None:
+    def _part(self, channel: _Channel, seat_watcher: bool) -> None:
         with self._lock:
             channel.watchers -= 1
+            channel.seat_watchers -= seat_watcher
             if not channel.watchers and self._channels.get(channel.game_id) is channel:
                 del self._channels[channel.game_id]
 
@@ -317,9 +369,17 @@ class StreamHub:
             try:
                 if loaded is not None and loaded.finished:
                     return
-                if loaded is not None and not store.wait_for_events(channel.game_id, loaded.version, 1.0):
+                if loaded is not None and not store.wait_for_events(channel.game_id, loaded.version, TOKEN_RECHECK):
+                    if channel.seat_watchers:
+                        # a rotation appends no event: read the row for the seats' tokens
+                        read_at = time.monotonic()
+                        channel.tokens_seen(store.get_game(channel.game_id).metadata.get("seat_token_hashes"),
+                                            read_at)
                     continue
-                channel.publish(self._queries.load(channel.game_id))
+                read_at = time.monotonic()
+                loaded = self._queries.load(channel.game_id)
+                channel.tokens_seen(loaded.record.metadata.get("seat_token_hashes"), read_at)
+                channel.publish(loaded)
             except StoreError as e:
                 # The watchers keep their heartbeats; the store may come back.
                 log.warning("event stream of game %s cannot read the store: %s", channel.game_id, e)

@@ -184,7 +184,7 @@ class Harness:
         create_table(database_url)
         self.log(f"fresh database {database_url.rsplit('/', 1)[1]}; deciding {cfg.scripts} scripted games")
         scripts = [make_script(f"bench-{i}") for i in range(cfg.scripts)]
-        env = (("DATABASE_URL", database_url), ("REDIS_URL", services.redis_url), ("CABLECAR_SECRET_KEY", "bench"),
+        env = (("DATABASE_URL", database_url), ("REDIS_URL", services.redis_url), ("CABLECAR_SECRET_KEY", "bench-secret-key-0123456789abcdef0123456789"),
                ("CABLECAR_SIGNING_KEY_FILE", self.signing_key_file()),
                ("CABLECAR_BENCH_STATS_DIR", str(self.stats_dir)),
                # every simulated client comes from 127.0.0.1: the per-address limits would throttle the load
@@ -284,7 +284,7 @@ class Harness:
 
     def run_security(self, database_url: str, services: Services) -> tuple[Attack, ...]:
         """The attacks, against a server of its own with the shipped defaults."""
-        env = (("DATABASE_URL", database_url), ("REDIS_URL", services.redis_url), ("CABLECAR_SECRET_KEY", "bench"),
+        env = (("DATABASE_URL", database_url), ("REDIS_URL", services.redis_url), ("CABLECAR_SECRET_KEY", "bench-secret-key-0123456789abcdef0123456789"),
                ("CABLECAR_SIGNING_KEY_FILE", self.signing_key_file()))
         server = Gunicorn(ServerSpec("service.wsgi:app", 2, self.config.threads, env), self.work / "gunicorn-security.log")
         try:

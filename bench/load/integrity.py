@@ -25,6 +25,7 @@ from bench.load.clients import GameLedger
 from bench.load.http import Connection, TransportFailure
 from events.codec import dumps_payload
 from events.store import EventStore, StoredEvent
+from service.commands import seat_key
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ def check_game(store: EventStore, base_url: str, ledger: GameLedger, audit: bool
     for i, action in enumerate(script.actions):
         owner.extend([i] * len(action.events))
     for e, want, who in zip(stored, expected, owner, strict=False):
-        key = None if who is None else ledger.key(who)
+        key = None if who is None else seat_key(script.actions[who].seat, ledger.key(who))
         got = (e.type, e.seat, dumps_payload(e.payload), e.idempotency_key)
         if got != (want.type, want.seat, want.payload_json, key):
             mismatched += 1

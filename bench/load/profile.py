@@ -107,7 +107,7 @@ def profile_actions(database_url: str, redis_url: str, scripts: Sequence[GameScr
     from service.app import create_app
     from service.config import Settings
 
-    app = create_app(Settings(database_url=database_url, redis_url=redis_url, secret_key="bench-profile"))
+    app = create_app(Settings(database_url=database_url, redis_url=redis_url, secret_key="bench-profile-secret-key-0123456789abcdef0123"))
     client = app.test_client()
 
     def play(games: Sequence[GameScript]) -> int:

@@ -8,7 +8,6 @@ switched-off limits, so the defaults are what is attacked.
 
 from __future__ import annotations
 
-import http.client
 import json
 import os
 import pickle
@@ -16,40 +15,17 @@ import secrets
 import socket
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import psycopg
 import redis
 
+from bench.load.attacks import Attack, http_request, json_request
+from bench.load.capabilities import creation_key_takeover, rotated_token_stream, slow_bodies
+
+__all__ = ["Attack", "render_security", "run_security"]
+
 MARKER = Path("/tmp/cablecar-bench-pwned")
-
-
-@dataclass(frozen=True)
-class Attack:
-    """One attack: tried, refused as it should be, answered 5xx."""
-
-    name: str
-    expected: str
-    tried: int
-    refused: int
-    server_errors: int
-
-
-def _request(base: str, method: str, path: str, body: bytes | None = None,
-             headers: dict[str, str] | None = None) -> tuple[int, bytes]:
-    host, port = base.split("//", 1)[1].rsplit(":", 1)
-    conn = http.client.HTTPConnection(host, int(port), timeout=15)
-    try:
-        conn.request(method, path, body=body, headers=headers or {})
-        resp = conn.getresponse()
-        return resp.status, resp.read()
-    finally:
-        conn.close()
-
-
-def _json(obj: object) -> tuple[bytes, dict[str, str]]:
-    return json.dumps(obj).encode(), {"Content-Type": "application/json"}
 
 
 def _tally(name: str, expected: str, statuses: list[int], ok: Callable[[int], bool]) -> Attack:
@@ -62,37 +38,39 @@ def run_security(base: str, database_url: str, redis_url: str, log: Callable[[st
     attacks: list[Attack] = []
     players = [{"name": "Ada"}, {"name": "Bo"}]
     # the game the later attacks aim at, created before the flood uses up this address's creations
-    body, headers = _json({"type": "ttr-sf", "players": players})
-    status, raw_game = _request(base, "POST", "/v1/games", body, headers)
+    body, headers = json_request({"type": "ttr-sf", "players": players})
+    status, raw_game = http_request(base, "POST", "/v1/games", body, headers)
     game = json.loads(raw_game) if status == 201 else None
+    log("security: creation keys and rotated tokens")
+    attacks += [creation_key_takeover(base), rotated_token_stream(base)]
     log("security: creation flood with random bearer values")
     statuses = []
     for i in range(120):
-        body, headers = _json({"type": "ttr-sf", "players": players})
-        statuses.append(_request(base, "POST", "/v1/games", body,
+        body, headers = json_request({"type": "ttr-sf", "players": players})
+        statuses.append(http_request(base, "POST", "/v1/games", body,
                                  {**headers, "Authorization": f"Bearer x{secrets.token_hex(8)}{i}"})[0])
     created = sum(1 for s in statuses if s == 201)
     attacks.append(_tally("create games with a fresh random bearer value each time", "429 past the limit",
                           statuses[created:], lambda s: s == 429))
     log("security: bodies and strings")
-    plain = [_request(base, "POST", "/v1/games", json.dumps({"type": "ttr-sf", "players": players}).encode(),
+    plain = [http_request(base, "POST", "/v1/games", json.dumps({"type": "ttr-sf", "players": players}).encode(),
                       {"Content-Type": "text/plain"})[0] for _ in range(20)]
     attacks.append(_tally("JSON sent as text/plain (no CORS preflight)", "415", plain, lambda s: s == 415))
     hostile = ['"\\ud800"', '"a\\u0000b"', '"\\u202eAda"', '"   "', '"Ada\\nBo"']
     names = []
     for text in hostile:
         raw = ('{"type": "ttr-sf", "players": [{"name": ' + text + '}, {"name": "Bo"}]}').encode()
-        names += [_request(base, "POST", "/v1/games", raw, {"Content-Type": "application/json"})[0] for _ in range(4)]
+        names += [http_request(base, "POST", "/v1/games", raw, {"Content-Type": "application/json"})[0] for _ in range(4)]
     attacks.append(_tally("surrogate, NUL, bidi, blank and newline player names", "400", names, lambda s: s == 400))
     paths = ["/v1/games/a%00", "/v1/games?type=%00", "/v1/games?batch=a%00b", "/v1/games/%0Aforged",
              "/v1/games/x/events?after=%00"]
-    nul = [_request(base, "GET", p)[0] for p in paths for _ in range(4)]
+    nul = [http_request(base, "GET", p)[0] for p in paths for _ in range(4)]
     attacks.append(_tally("NUL and newlines in paths and queries", "400 or 404", nul, lambda s: s in (400, 404)))
     deep = b'{"type": "draw_card", "source": ' + b"[" * 30000 + b"]" * 30000 + b"}"
     nested = []
     if game is not None:
         token = {"Authorization": f"Bearer {game['seats'][0]['token']}", "Content-Type": "application/json"}
-        nested = [_request(base, "POST", f"/v1/games/{game['id']}/actions", deep, token)[0] for _ in range(10)]
+        nested = [http_request(base, "POST", f"/v1/games/{game['id']}/actions", deep, token)[0] for _ in range(10)]
     attacks.append(_tally("an action nested 30,000 deep", "400", nested, lambda s: s == 400))
     log("security: cache and database")
     forged = []
@@ -106,7 +84,7 @@ def run_security(base: str, database_url: str, redis_url: str, log: Callable[[st
         MARKER.unlink(missing_ok=True)
         for _ in range(10):
             r.set(f"cablecar:state:{game['id']}", b"%08d" % 99 + b"\x00\x01" + b"\x00" * 32 + pickle.dumps(Boom()))
-            status, raw = _request(base, "GET", f"/v1/games/{game['id']}")
+            status, raw = http_request(base, "GET", f"/v1/games/{game['id']}")
             forged.append(status if status >= 500 or MARKER.exists() or json.loads(raw).get("id") != game["id"]
                           else 1)
         r.close()
@@ -144,14 +122,15 @@ def run_security(base: str, database_url: str, redis_url: str, log: Callable[[st
                           "at least 20 refused with 503 or 429", streams, lambda s: s in (503, 429)))
     log("security: webhooks to tunnelled addresses")
     hooks = []
-    status, raw = _request(base, "POST", "/v1/organisers", *_json({"name": "Mallory"}))
+    status, raw = http_request(base, "POST", "/v1/organisers", *json_request({"name": "Mallory"}))
     if status == 201:
         org = {"Authorization": f"Bearer {json.loads(raw)['token']}", "Content-Type": "application/json"}
         for url in ("http://[64:ff9b::a00:1]/h", "http://[2002:a00:1::1]/h", "http://[::ffff:10.0.0.1]/h",
                     "http://127.0.0.1/h", "http://localhost/h"):
-            hooks += [_request(base, "POST", "/v1/webhooks", json.dumps({"url": url}).encode(), org)[0]
+            hooks += [http_request(base, "POST", "/v1/webhooks", json.dumps({"url": url}).encode(), org)[0]
                       for _ in range(2)]
     attacks.append(_tally("webhooks to NAT64, 6to4, mapped, loopback addresses", "400", hooks, lambda s: s == 400))
+    attacks.append(slow_bodies(base, log))
     return tuple(attacks)
 
 

@@ -63,7 +63,7 @@ from typing import Any, cast
 import psycopg
 
 from events.database import Database
-from events.deliveries import ClaimedDelivery
+from events.deliveries import CLAIM_UNCAPPED, ClaimedDelivery
 from events.envelope import GENESIS_HASH, PendingEvent, canonical_json, number
 from events.postgres.connection import PostgresConnections
 from events.postgres.heads import ChainHeads
@@ -72,7 +72,7 @@ from events.postgres.standby import PRIMARY_POSITION, StandbyReader
 from events.signing import Signer
 from events.sql.catalogue import SqlCatalogue
 from events.sql.deadlines import SqlDeadlineIndex
-from events.sql.deliveries import SqlDeliveryLog
+from events.sql.deliveries import FAIR_CLAIM, SqlDeliveryLog
 from events.sql.dialect import POSTGRES
 from events.sql.rows import (
     EVENT_COLUMNS,
@@ -119,17 +119,17 @@ _UNKNOWN_HEAD = "unknown"
 #: Record a watched game and read its version (see ``PostgresStore._watched_version``).
 _RECORD_WATCH = "SELECT cablecar_watch_game(%s, %s)"
 
-#: Lease due deliveries: ``(owner, lease_until, now, now, limit)``.
+#: Lease the deliveries FAIR_CLAIM picks: ``(owner, lease_until, now, now,
+#: now, per_webhook, per_organiser, limit, now)``; ``SKIP LOCKED``: a
+#: concurrent claimer takes other rows without waiting.
 _CLAIM = (
     "UPDATE webhook_deliveries d SET lease_owner = %s, lease_until = %s FROM webhooks w"
     " WHERE w.webhook_id = d.webhook_id AND d.delivery_no IN ("
-    "  SELECT c.delivery_no FROM webhook_deliveries c JOIN webhooks cw ON cw.webhook_id = c.webhook_id"
-    "  WHERE c.state = 'pending' AND c.next_attempt_at <= %s AND (c.lease_until IS NULL OR c.lease_until <= %s)"
-    "  AND cw.active ORDER BY c.next_attempt_at, c.delivery_no LIMIT %s FOR UPDATE OF c SKIP LOCKED)"
+    "  SELECT c.delivery_no FROM webhook_deliveries c WHERE c.delivery_no IN (" + POSTGRES.sql(FAIR_CLAIM) + ")"
+    "  AND c.state = 'pending' AND (c.lease_until IS NULL OR c.lease_until <= %s) FOR UPDATE OF c SKIP LOCKED)"
     " RETURNING d.delivery_id, d.webhook_id, d.game_id, d.event, d.body, w.url, w.secret, d.attempts,"
     " d.next_attempt_at, d.delivery_no"
 )
-
 
 
 def _text_array(items: Sequence[str | int]) -> str:
@@ -391,16 +391,19 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         return True
 
     def claim_deliveries(
-        self, owner: str, now: datetime, lease_seconds: float, limit: int
+        self, owner: str, now: datetime, lease_seconds: float, limit: int,
+        per_webhook: int = CLAIM_UNCAPPED, per_organiser: int = CLAIM_UNCAPPED,
     ) -> tuple[ClaimedDelivery, ...]:
-        """Lease up to ``limit`` due deliveries to ``owner`` (``FOR UPDATE SKIP
-        LOCKED``: concurrent claimers take disjoint rows without waiting)."""
+        """Lease up to ``limit`` due deliveries to ``owner``, fairly (see the
+        interface; ``FOR UPDATE SKIP LOCKED``: concurrent claimers take
+        disjoint rows without waiting)."""
         check_page(limit)
         if lease_seconds <= 0:
             raise ValueError(f"lease_seconds must be positive, got {lease_seconds!r}")
         until = now + timedelta(seconds=lease_seconds)
         with self._db.connection() as conn:
-            rows = conn.execute(_CLAIM, (owner, until, now, now, limit)).fetchall()
+            rows = conn.execute(_CLAIM, (owner, until, now, now, now, per_webhook, per_organiser, limit, now)
+                                ).fetchall()
         rows.sort(key=lambda row: (row[8], row[9]))
         return tuple(ClaimedDelivery(*row[:8]) for row in rows)
 

@@ -19,6 +19,39 @@ from events.sql.database import SqlDatabase
 from events.sql.rows import ATTEMPT_COLUMNS, DELIVERY_COLUMNS, attempt_from_row, check_page, delivery_from_row
 from events.sql.tournaments import FIRST_PAGE
 
+#: The delivery_no of the deliveries a claim takes, fairly (one statement,
+#: both backends).  Parameters: now (in flight), now (due), now (lease
+#: free), per-webhook cap, per-organiser cap, limit.
+#:
+#: Fair means: a delivery is due and unleased; its webhook holds fewer than
+#: the per-webhook cap in flight (leased, lease running) counting the ones
+#: this claim takes before it; so does its organiser, against the
+#: per-organiser cap; and organisers take turns: each candidate's place is
+#: (its rank among its organiser's candidates + what the organiser already
+#: holds in flight), so the organiser holding the least goes first, and one
+#: organiser's backlog, however long or slow, never queues another's.
+FAIR_CLAIM = (
+    "WITH busy AS ("
+    "  SELECT b.webhook_id, bw.organiser_id FROM webhook_deliveries b JOIN webhooks bw ON bw.webhook_id = b.webhook_id"
+    "  WHERE b.state = 'pending' AND b.lease_until > ?),"
+    " hook_busy AS (SELECT webhook_id, count(*) AS n FROM busy GROUP BY webhook_id),"
+    " org_busy AS (SELECT organiser_id, count(*) AS n FROM busy GROUP BY organiser_id),"
+    " due AS ("
+    "  SELECT c.delivery_no, c.next_attempt_at, c.webhook_id, w.organiser_id,"
+    "   row_number() OVER (PARTITION BY c.webhook_id ORDER BY c.next_attempt_at, c.delivery_no) AS hook_rank"
+    "  FROM webhook_deliveries c JOIN webhooks w ON w.webhook_id = c.webhook_id"
+    "  WHERE c.state = 'pending' AND c.next_attempt_at <= ? AND (c.lease_until IS NULL OR c.lease_until <= ?)"
+    "  AND w.active),"
+    " eligible AS ("
+    "  SELECT due.delivery_no, due.next_attempt_at, due.organiser_id,"
+    "   row_number() OVER (PARTITION BY due.organiser_id ORDER BY due.next_attempt_at, due.delivery_no)"
+    "    + coalesce(ob.n, 0) AS turn"
+    "  FROM due LEFT JOIN hook_busy hb ON hb.webhook_id = due.webhook_id"
+    "  LEFT JOIN org_busy ob ON ob.organiser_id = due.organiser_id"
+    "  WHERE due.hook_rank + coalesce(hb.n, 0) <= ?)"
+    " SELECT delivery_no FROM eligible WHERE turn <= ? ORDER BY turn, next_attempt_at, delivery_no LIMIT ?"
+)
+
 
 class SqlDeliveryLog(SqlDatabase, DeliveryLog):
     """:class:`DeliveryLog` on a :class:`SqlDatabase`, but for

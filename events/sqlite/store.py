@@ -32,13 +32,13 @@ from pathlib import Path
 from typing import Any
 
 from events.database import Database
-from events.deliveries import ClaimedDelivery
+from events.deliveries import CLAIM_UNCAPPED, ClaimedDelivery
 from events.envelope import SealedEvent, number
 from events.migrate import migrate_sqlite
 from events.signing import Signer
 from events.sql.catalogue import SqlCatalogue, replay
 from events.sql.deadlines import SqlDeadlineIndex
-from events.sql.deliveries import SqlDeliveryLog
+from events.sql.deliveries import FAIR_CLAIM, SqlDeliveryLog
 from events.sql.dialect import SQLITE, loads_object
 from events.sql.rows import (
     check_append_args,
@@ -274,9 +274,10 @@ class SqliteStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex
         return True
 
     def claim_deliveries(
-        self, owner: str, now: datetime, lease_seconds: float, limit: int
+        self, owner: str, now: datetime, lease_seconds: float, limit: int,
+        per_webhook: int = CLAIM_UNCAPPED, per_organiser: int = CLAIM_UNCAPPED,
     ) -> tuple[ClaimedDelivery, ...]:
-        """Lease up to ``limit`` due deliveries to ``owner`` (see the interface)."""
+        """Lease up to ``limit`` due deliveries to ``owner``, fairly (see the interface)."""
         check_page(limit)
         if lease_seconds <= 0:
             raise ValueError(f"lease_seconds must be positive, got {lease_seconds!r}")
@@ -287,8 +288,9 @@ class SqliteStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex
         with self._db.transaction() as cur:
             rows = cur.execute(
                 "SELECT d.delivery_id, d.webhook_id, d.game_id, d.event, d.body, w.url, w.secret, d.attempts"
-                f" {_DUE} ORDER BY d.next_attempt_at, d.delivery_no LIMIT ?",
-                (stamp, stamp, limit),
+                " FROM webhook_deliveries d JOIN webhooks w ON w.webhook_id = d.webhook_id"
+                f" WHERE d.delivery_no IN ({FAIR_CLAIM}) ORDER BY d.next_attempt_at, d.delivery_no",
+                (stamp, stamp, stamp, per_webhook, per_organiser, limit),
             ).fetchall()
             cur.executemany(
                 "UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? WHERE delivery_id = ?",

@@ -1,1 +1,1 @@
-"""Infrastructure the service talks to besides the event store (Redis)."""
+"""Infrastructure of the service besides the event store: Redis, and how it is served (gunicorn workers)."""

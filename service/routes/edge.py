@@ -88,9 +88,10 @@ def _check_json(body: Any) -> None:
 
 def creation_key(settings: Settings, kind: str, body: Any, scope: str) -> CreationKey | None:
     """The ``Idempotency-Key`` of a creating POST, bound to its scope (the
-    organiser, or ``""``) and to ``body`` as the server read it; None without
-    one (:mod:`service.creation_keys`)."""
-    key = check_key(request.headers.get("Idempotency-Key"))
+    organiser, or ``""``: then the key must be long enough to be a secret)
+    and to ``body`` as the server read it; None without one
+    (:mod:`service.creation_keys`)."""
+    key = check_key(request.headers.get("Idempotency-Key"), anonymous=not scope)
     if key is None:
         return None
     return CreationKey(creation_secret(settings), scope, key, request_hash(kind, body))

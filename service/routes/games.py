@@ -215,8 +215,11 @@ def stream_events(game_id: str) -> Response:
         if not 0 <= after <= MAX_INT:
             raise ValidationError({"Last-Event-ID": [f"must be between 0 and {MAX_INT}"]})
     admission = rt.streams.admit(limits(current_app).client())  # same address rule as rate limits
+    # the stream ends once the seat's token is rotated away (checked against the store)
+    token_hash = None if caller.seat is None else str(record.metadata["seat_token_hashes"][caller.seat])
     gen = rt.streams.stream(
-        game_id, caller.seat, after or 0, rt.settings.sse_max_seconds, rt.settings.sse_heartbeat_seconds, admission
+        game_id, caller.seat, after or 0, rt.settings.sse_max_seconds, rt.settings.sse_heartbeat_seconds,
+        admission, token_hash,
     )
     resp = Response(stream_with_context(gen), mimetype="text/event-stream")
     # Released when the server closes the answer, even one never iterated.

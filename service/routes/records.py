@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, current_app, request
 
+from service.ratelimit import limits
 from service.records import audit_game, export_game
 from service.runtime import runtime
 from service.text import json_text
@@ -44,5 +45,7 @@ def _ndjson(header: dict[str, Any], events: list[dict[str, Any]]) -> Response:
 
 @bp.get("/games/<game_id>/audit")
 def audit(game_id: str) -> dict[str, Any]:
-    """Verification of the stored game."""
+    """Verification of the stored game (rate-limited per address; an answer
+    is reused for the same game version for a short while)."""
+    limits(current_app).charge_audit()
     return audit_game(runtime().queries, game_id)

@@ -7,6 +7,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from domain.core import STATUSES
+from service.schemas.names import blank_problem, normalised, skeleton
 from service.text import has_control_characters, name_problem
 
 
@@ -35,13 +36,14 @@ MAX_INT = 2**53
 
 
 class PlayerName(fields.String):
-    """A player's name: trimmed of surrounding white space, then 1 to 40
-    characters with no control or format characters (a bidi override would
-    make one name display as another)."""
+    """A player's name: NFKC-normalised and trimmed of surrounding white
+    space, then 1 to 40 characters with no control or format characters (a
+    bidi override would make one name display as another) and none that
+    looks blank (``service.schemas.names``)."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
-        name = super()._deserialize(value, attr, data, **kwargs).strip()
-        problem = name_problem(name)
+        name = normalised(super()._deserialize(value, attr, data, **kwargs))
+        problem = name_problem(name) or blank_problem(name)
         if problem is not None:
             raise ValidationError(problem)
         return name
@@ -62,12 +64,14 @@ class PlayersSchema(Schema):
 
     @validates_schema
     def _distinct_names(self, data: dict[str, Any], **kwargs: Any) -> None:
-        """Two players of one game may not share a name, ignoring case."""
+        """Two players of one game may not share a name, ignoring case, nor
+        have names that look alike (equal TR39 skeletons)."""
         seen: dict[str, int] = {}
         for index, player in enumerate(data.get("players", [])):
-            first = seen.setdefault(player["name"].casefold(), index)
+            first = seen.setdefault(skeleton(player["name"]), index)
             if first != index:
-                message = f"the same name as players[{first}] (names must differ, ignoring case)"
+                message = (f"the same name as players[{first}], or one that looks like it "
+                           "(names must differ, ignoring case and look-alike characters)")
                 raise ValidationError({"players": {index: {"name": [message]}}})
 
 

@@ -18,7 +18,11 @@ processes and hosts at once:
 2. **deliver**: lease the due deliveries in the database
    (``store.claim_deliveries``), POST each signed body, and record the
    attempt: ``delivered`` on a 2xx answer, otherwise retried after an
-   exponential backoff, and ``failed`` after ``max_attempts``.
+   exponential backoff, and ``failed`` after ``max_attempts``.  Claims are
+   fair: organisers take turns (the one with the fewest deliveries in flight
+   first), a webhook holds at most ``policy.per_webhook`` deliveries in
+   flight and an organiser at most ``policy.per_organiser``, so one
+   organiser's flood, or its hanging receivers, delays only its own.
 
 In :meth:`WebhookDispatcher.run` the two steps run side by side: scanning
 in a thread of its own, and each attempt in one of ``policy.senders`` sender
@@ -195,12 +199,17 @@ class WebhookDispatcher:
     def deliver_due(self) -> int:
         """Lease the due deliveries and make one attempt at each; the number of attempts."""
         owner = f"dispatcher-{uuid.uuid4().hex}"
-        claimed = self.store.claim_deliveries(
-            owner, self._clock(), self.policy.lease_seconds, self.policy.claim_batch
-        )
+        claimed = self._claim(owner, self.policy.claim_batch)
         for delivery in claimed:
             self.attempt(delivery, owner)
         return len(claimed)
+
+    def _claim(self, owner: str, limit: int) -> Sequence[ClaimedDelivery]:
+        """Lease up to ``limit`` due deliveries, fairly: organisers take turns
+        and the policy caps what one webhook or organiser holds in flight."""
+        policy = self.policy
+        return self.store.claim_deliveries(owner, self._clock(), policy.lease_seconds, limit,
+                                           policy.per_webhook, policy.per_organiser)
 
     def attempt(self, delivery: ClaimedDelivery, owner: str) -> AttemptOutcome:
         """Send one leased delivery and record how it went."""
@@ -297,7 +306,7 @@ class WebhookDispatcher:
 
         def claim() -> int:
             nonlocal found
-            found = self.store.claim_deliveries(owner, self._clock(), self.policy.lease_seconds, limit)
+            found = self._claim(owner, limit)
             return len(found)
 
         self._guarded(claim, "claiming deliveries")

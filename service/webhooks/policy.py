@@ -29,6 +29,12 @@ class DispatchPolicy:
     claim_batch: int = 10
     #: attempts in flight at once per dispatcher (one thread each)
     senders: int = 8
+    #: deliveries one webhook may have in flight at once (over every dispatcher)
+    per_webhook: int = 2
+    #: deliveries one organiser's webhooks may have in flight at once (over every
+    #: dispatcher): half a dispatcher's senders, so that one organiser's flood of
+    #: hanging receivers leaves the other half to everyone else
+    per_organiser: int = 4
     #: may deliveries go to addresses that are not public (loopback, private networks, ...)?
     private_addresses: bool = False
 
@@ -36,7 +42,7 @@ class DispatchPolicy:
         for name in ("poll_seconds", "timeout_seconds", "first_retry_seconds", "max_retry_seconds"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
-        for name in ("max_attempts", "scan_batch", "claim_batch", "senders"):
+        for name in ("max_attempts", "scan_batch", "claim_batch", "senders", "per_webhook", "per_organiser"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)!r}")
 

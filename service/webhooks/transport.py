@@ -49,14 +49,29 @@ _TUNNELS = tuple(
 )
 
 
+#: IPv6 global unicast (RFC 4291 section 2.4); everything else is not public
+_GLOBAL_UNICAST = ipaddress.ip_network("2000::/3")
+#: blocks inside it that are not global and that this Python may not know yet
+#: (documentation, RFC 9637, 2024)
+_NOT_GLOBAL = (ipaddress.ip_network("3fff::/20"),)
+
+
 def not_public(address: str) -> bool:
-    """Whether ``address`` (an IP) is not globally routable: loopback,
-    private, link-local, shared, reserved, multicast, unspecified, or an
-    IPv6 address embedding an IPv4 one (NAT64, 6to4, Teredo, mapped)."""
+    """Whether ``address`` (an IP) is not a public unicast address.
+
+    An allow-list, not a deny-list: an IPv4 address must be global unicast
+    (not private, shared, loopback, link-local, reserved, multicast,
+    broadcast, documentation...); an IPv6 address must lie in global unicast
+    ``2000::/3`` and be global there (not documentation, ORCHID, ...) and
+    embed no IPv4 one (NAT64, 6to4, Teredo).  So the ranges a deny-list
+    forgets (``::7f00:1`` IPv4-compatible, ``fec0::/10`` site-local, and any
+    block assigned later outside ``2000::/3``) are refused too."""
     ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and any(ip in net for net in _TUNNELS):
-        return True
-    return not ip.is_global or ip.is_multicast
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip not in _GLOBAL_UNICAST or any(ip in net for net in (*_TUNNELS, *_NOT_GLOBAL)):
+            return True
+        return not ip.is_global
+    return not ip.is_global or ip.is_multicast or ip.is_reserved
 
 
 def url_refusal(url: str) -> str | None:

@@ -201,6 +201,22 @@ def test_idempotency_key(client: FlaskClient) -> None:
     assert too_long.status_code == 400
 
 
+def test_action_keys_are_scoped_per_seat(client: FlaskClient) -> None:
+    """Issue 25: a seat sending another seat's key was told 422 (so it learnt
+    the key was used); now the key is that seat's own and the action applies."""
+    game = create(client)
+    v = finish_setup(client, game)
+    turn = v["active_seats"][0]
+    first = act(client, game, turn, {"type": "draw_card", "source": "deck"}, headers={"Idempotency-Key": "k-1"})
+    first = act(client, game, turn, {"type": "draw_card", "source": "deck"}, headers={"Idempotency-Key": "k-2"})
+    assert first.status_code == 201
+    other = view(client, game)["active_seats"][0]
+    assert other != turn
+    mine = act(client, game, other, {"type": "draw_card", "source": "deck"}, headers={"Idempotency-Key": "k-1"})
+    assert mine.status_code == 201 and mine.get_json()["version"] > first.get_json()["version"]
+    assert not mine.get_json().get("replayed")
+
+
 def test_events_paging_and_redaction(client: FlaskClient) -> None:
     game = create(client)
     finish_setup(client, game)

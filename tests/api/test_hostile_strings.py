@@ -268,3 +268,32 @@ def test_headers(world: World, header: str) -> None:
         resp = world.client.post(f"/v1/games/{world.game['id']}/actions", json={"type": "draw_card"},
                                  headers={**world.headers("seat"), header: bad})
         assert_refused(resp)
+
+
+@pytest.mark.parametrize("second", [
+    "\u0410da",  # Cyrillic capital A
+    "\uff21\uff44\uff41",  # fullwidth Ada
+    "\u0391da",  # Greek capital alpha
+    "ADA",
+    "Ad\u0430",  # Cyrillic small a
+])
+def test_a_name_that_looks_like_another_seats_is_refused(client: FlaskClient, second: str) -> None:
+    """Issue 25: look-alike names sat beside `Ada`."""
+    resp = client.post("/v1/games", json={"type": "ttr-sf", "players": [{"name": "Ada"}, {"name": second}]})
+    assert resp.status_code == 400, resp.get_json()
+    assert resp.get_json()["errors"][0]["field"] == "players.1.name"
+    assert "looks like" in resp.get_json()["errors"][0]["message"]
+    assert client.get("/v1/games").get_json()["games"] == []
+
+
+@pytest.mark.parametrize("name", ["\u3164", "\u2800", "\u115f\u1160", "Ada\u3164", "\ufe0f", "\u3000"])
+def test_a_blank_looking_name_is_refused(client: FlaskClient, name: str) -> None:
+    resp = client.post("/v1/games", json={"type": "ttr-sf", "players": [{"name": name}, {"name": "Bo"}]})
+    assert resp.status_code == 400, resp.get_json()
+    assert resp.get_json()["errors"][0]["field"] == "players.0.name"
+
+
+def test_names_are_stored_in_nfkc_form(client: FlaskClient) -> None:
+    resp = client.post("/v1/games", json={"type": "ttr-sf", "players": [{"name": "\uff21lice"}, {"name": "Bo"}]})
+    assert resp.status_code == 201
+    assert [s["name"] for s in resp.get_json()["seats"]] == ["Alice", "Bo"]

@@ -49,8 +49,14 @@ def game_count(client: FlaskClient) -> int:
     return len(client.get("/v1/games?limit=200").get_json()["games"])
 
 
+_organiser_addresses = iter(range(1, 255))
+
+
 def new_organiser(client: FlaskClient) -> tuple[str, str]:
-    body = client.post("/v1/organisers", json={"name": "Bay Area Open"}).get_json()
+    """A new organiser, made from an address of its own (creating organisers
+    is rate-limited like creating games: it must not use up the tests' count)."""
+    maker = client_at(client.application, f"198.51.100.{next(_organiser_addresses)}")
+    body = maker.post("/v1/organisers", json={"name": "Bay Area Open"}).get_json()
     return body["token"], body["id"]
 
 
@@ -278,3 +284,33 @@ def test_a_dead_redis_lets_streams_count_per_worker(tmp_path: Path, caplog: pyte
         assert client_at(app).get(f"/v1/games/{game}/events/stream").status_code == 503  # this worker's count
         held.close()
     assert any(r.name == "service.sse" and "counting per worker" in r.getMessage() for r in caplog.records)
+
+
+def test_audits_are_rate_limited_and_reused_per_version(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 25: /audit cost ~66 ms of CPU per call, needed no token and had no limit."""
+    import service.records
+
+    verified: list[str] = []
+    real = service.records.verify_record
+
+    def counted(header: Any, *args: Any, **kwargs: Any) -> Any:
+        verified.append(header["game"]["id"])
+        return real(header, *args, **kwargs)
+
+    monkeypatch.setattr(service.records, "verify_record", counted)
+    client = client_at(app_with(tmp_path, audit_rate_limit="3/minute"))
+    game = create(client).get_json()
+    answers = [client.get(f"/v1/games/{game['id']}/audit") for _ in range(4)]
+    assert [r.status_code for r in answers] == [200, 200, 200, 429]
+    assert answers[3].get_json()["code"] == "rate_limited" and "Retry-After" in answers[3].headers
+    assert answers[0].get_json() == answers[2].get_json() and answers[0].get_json()["ok"]
+    assert verified == [game["id"]]  # one replay for one version
+    # another address has its own count; a new version is audited anew
+    other = client_at(client.application, "192.0.2.77")
+    seat = game["seats"][0]["token"]
+    first = other.get(f"/v1/games/{game['id']}/legal-actions", headers=auth(seat)).get_json()["actions"][0]
+    moved = other.post(f"/v1/games/{game['id']}/actions", json=first, headers=auth(seat))
+    assert moved.status_code == 201, moved.get_json()
+    again = other.get(f"/v1/games/{game['id']}/audit")
+    assert again.status_code == 200 and again.get_json()["version"] == moved.get_json()["version"]
+    assert len(verified) == 2

@@ -6,6 +6,8 @@ rows and states, so one can act on a game while the other's copy is old."""
 
 from __future__ import annotations
 
+import threading
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -189,3 +191,57 @@ def test_a_worker_reading_an_old_shared_snapshot_replays_the_tail(tmp_path: Path
     assert behind >= 10  # the shared snapshot was usually older than the game
     assert store.verify_chain(game["id"]).ok
     store.close()
+
+
+def test_a_stream_opened_with_a_rotated_token_ends_on_another_worker(tmp_path: Path) -> None:
+    """Issue 25: a stream open on the old token kept the seat's hidden cards
+    coming until CABLECAR_SSE_MAX_SECONDS.  Now it ends within seconds of the
+    rotation, also when another worker (another app on the store) rotates."""
+    store = events.open_store(None, tmp_path)
+    settings = Settings(data_dir=str(tmp_path), webhooks=False, sse_max_seconds=60, sse_heartbeat_seconds=1)
+    rotating, streaming = create_app(settings, store=store), create_app(settings, store=store)
+    try:
+        game = create(rotating.test_client())
+        seat, other = 0, 1
+        resp = streaming.test_client().get(f"/v1/games/{game['id']}/events/stream",
+                                           headers=auth(game["seats"][seat]["token"]), buffered=False)
+        spectator = streaming.test_client().get(f"/v1/games/{game['id']}/events/stream", buffered=False)
+        seat_stream = _Drain(resp)
+        other_stream = _Drain(streaming.test_client().get(
+            f"/v1/games/{game['id']}/events/stream", headers=auth(game["seats"][other]["token"]), buffered=False))
+        spectator_stream = _Drain(spectator)
+        time.sleep(1.5)
+        assert seat_stream.ended is None
+        rotated = rotating.test_client().post(f"/v1/games/{game['id']}/seats/{seat}/token",
+                                              headers=auth(game["host_token"]))
+        assert rotated.status_code == 200
+        at = time.monotonic()
+        seat_stream.thread.join(8)
+        assert seat_stream.ended is not None and seat_stream.ended - at < 5, "the old token's stream kept going"
+        assert "token was rotated" in seat_stream.text
+        # the other seat's and the spectator's streams go on
+        assert other_stream.ended is None and spectator_stream.ended is None
+        streaming.extensions["cablecar"].streams.close_all()
+        for drain in (other_stream, spectator_stream):
+            drain.thread.join(5)
+    finally:
+        store.close()
+
+
+class _Drain:
+    """Reads a streamed answer in a thread; ``ended`` is when it closed."""
+
+    def __init__(self, resp: Any) -> None:
+        self.resp = resp
+        self.text = ""
+        self.ended: float | None = None
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        try:
+            for chunk in self.resp.response:
+                self.text += chunk.decode() if isinstance(chunk, bytes) else chunk
+        except Exception:  # closed from the test's side
+            pass
+        self.ended = time.monotonic()

@@ -19,6 +19,8 @@ from service.keys import KEY_FILE, MissingSecretKey, cache_key
 ROOT = Path(__file__).resolve().parents[2]
 #: nothing listens there: the refusal must come before any connection
 NOWHERE = "postgresql://cablecar:pw@127.0.0.1:1/cablecar"
+#: a secret key long enough (32 bytes or more)
+KEY = "0123456789abcdef0123456789abcdef"
 
 
 def _clean_env(**extra: str) -> dict[str, str]:
@@ -42,7 +44,7 @@ def test_production_without_a_secret_key_refuses_to_start(argv: list[str], tmp_p
 def test_the_app_refuses_postgresql_without_a_secret_key(tmp_path: Path) -> None:
     with pytest.raises(MissingSecretKey, match="CABLECAR_SECRET_KEY"):
         create_app(Settings(database_url=NOWHERE, data_dir=str(tmp_path)))
-    assert cache_key(Settings(database_url=NOWHERE, secret_key="set")) == cache_key(Settings(secret_key="set"))
+    assert cache_key(Settings(database_url=NOWHERE, secret_key=KEY)) == cache_key(Settings(secret_key=KEY))
 
 
 def test_the_embedded_default_generates_a_private_key_once(tmp_path: Path) -> None:
@@ -54,7 +56,21 @@ def test_the_embedded_default_generates_a_private_key_once(tmp_path: Path) -> No
     assert len(path.read_text().strip()) == 64 and list(path.parent.iterdir()) == [path]
     path.chmod(0o644)  # loosened by hand: tightened again
     assert cache_key(here) == first and stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert cache_key(Settings(data_dir=str(tmp_path / "a"), secret_key="explicit")) != first
+    assert cache_key(Settings(data_dir=str(tmp_path / "a"), secret_key="explicit-" + KEY)) != first
     path.write_text("short\n")
     with pytest.raises(MissingSecretKey, match=KEY_FILE):
         cache_key(here)
+
+
+@pytest.mark.parametrize("short", ["x", "e2e", "a" * 31])
+def test_a_short_secret_key_is_refused(short: str, tmp_path: Path) -> None:
+    """Issue 25: CABLECAR_SECRET_KEY='x' was accepted (and keys every cache MAC
+    and every creation-key token)."""
+    for database_url in (NOWHERE, ""):
+        with pytest.raises(MissingSecretKey, match="at least 32 bytes"):
+            create_app(Settings(database_url=database_url, data_dir=str(tmp_path), secret_key=short))
+    out = subprocess.run([sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf", "service.wsgi:app"],
+                         cwd=tmp_path, env=_clean_env(DATABASE_URL=NOWHERE, CABLECAR_SECRET_KEY=short),
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode != 0 and "at least 32 bytes" in out.stdout + out.stderr
+    assert "Traceback" not in out.stderr

@@ -193,3 +193,32 @@ def test_audit_of_a_game_in_progress_reveals_nothing(client: FlaskClient) -> Non
     body = audit.get_json()
     assert body["ok"] is True
     assert "audit-secret" not in audit.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("where,value,says", [
+    (("events", 3, "seq"), "4", "events[3].seq: expected an integer, got a string"),
+    (("events", 0, "payload"), [1], "events[0].payload: expected an object, got a list"),
+    (("events", 2, "seat"), True, "events[2].seat: expected an integer or null, got a boolean"),
+    (("game", "version"), "12", "game.version: expected an integer, got a string"),
+    (("game", "start_seat"), None, "game.start_seat: expected an integer, got null"),
+    (("seed", "salt"), 7, "seed.salt: expected a string or null, got an integer"),
+    (("game", "players", 0), {"name": "Ada"}, "game.players[0]: expected a string, got an object"),
+])
+def test_a_mistyped_field_is_named_with_its_expected_type(
+    export: dict[str, Any], tmp_path: Path, where: tuple[Any, ...], value: Any, says: str
+) -> None:
+    """Issue 25: `cablecar verify` answered a mistyped field with a raw Python
+    error ("'<' not supported between instances of 'int' and 'str'")."""
+    target: Any = export
+    for step in where[:-1]:
+        target = target[step]
+    target[where[-1]] = value
+    verdict = verify_export(export)
+    assert not verdict.ok and verdict.checks[0].name == "format"
+    assert says in verdict.checks[0].detail
+    path = tmp_path / "mistyped.json"
+    path.write_text(json.dumps(export))
+    out = subprocess.run([sys.executable, "-m", "service.cli", "verify", str(path)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and says in out.stdout and "NOT VALID" in out.stdout
+    assert "Traceback" not in out.stderr and "not supported between" not in out.stdout + out.stderr

@@ -94,6 +94,28 @@ def test_a_silent_receiver_delays_nobody_elses_deliveries(app: Flask, hung: str,
     assert receiver.of("game.started")[0].json["game"]["id"] == created.get_json()["id"]
 
 
+def test_a_flood_of_hanging_deliveries_delays_only_its_organiser(app: Flask, hung: str, receiver: Receiver) -> None:
+    """Issue 25: one organiser's batch to hanging receivers (more deliveries
+    than the dispatcher has senders) queued everyone else's deliveries behind
+    it; now claims take turns across organisers and cap each one's in flight."""
+    client = app.test_client()
+    flood_org, prompt_org = organiser(client, "Flood"), organiser(client, "Prompt")
+    webhook(client, flood_org, hung, events=["game.started"])
+    webhook(client, flood_org, hung + "2", events=["game.started"])
+    webhook(client, prompt_org, receiver.url, events=["game.started"])
+    tables = [{"players": [{"name": "Ada"}, {"name": "Bo"}]} for _ in range(20)]
+    flood = client.post("/v1/batches", json={"type": "ttr-sf", "tables": tables}, headers=flood_org)
+    assert flood.status_code == 201  # 40 deliveries, each held 4 s by a silent receiver
+    time.sleep(0.5)
+    started = time.monotonic()
+    created = client.post("/v1/games", json={"type": "ttr-sf", "players": [{"name": "Cy"}, {"name": "Di"}]},
+                          headers=prompt_org)
+    assert created.status_code == 201
+    wait_for(lambda: receiver.of("game.started"), timeout=30)
+    took = time.monotonic() - started
+    assert took < 2.0, f"the prompt organiser waited {took:.1f} s behind another organiser's flood"
+
+
 def test_an_organiser_holds_a_limited_number_of_webhooks(app: Flask, receiver: Receiver) -> None:
     client = app.test_client()
     org = organiser(client)
@@ -125,6 +147,23 @@ def test_an_organiser_holds_a_limited_number_of_webhooks(app: Flask, receiver: R
 )
 def test_ipv6_addresses_that_embed_an_ipv4_one_are_not_public(address: str) -> None:
     assert not_public(address)
+
+
+@pytest.mark.parametrize("address", [
+    "::7f00:1",  # IPv4-compatible 127.0.0.1 (issue 25)
+    "fec0::1",  # site-local (issue 25)
+    "::1", "::", "fe80::1", "fc00::1", "fd12:3456::1", "ff02::1", "2001:db8::1", "100::1", "3fff::1",
+    "4000::1",  # outside global unicast (unassigned today)
+    "127.0.0.1", "10.0.0.1", "100.64.0.1", "169.254.169.254", "192.0.2.1", "240.0.0.1", "255.255.255.255",
+    "224.0.0.1", "0.0.0.0",
+])
+def test_only_global_unicast_addresses_are_public(address: str) -> None:
+    assert not_public(address)
+
+
+@pytest.mark.parametrize("address", ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "2a00:1450:4001:80b::200e"])
+def test_global_unicast_addresses_are_public(address: str) -> None:
+    assert not not_public(address)
 
 
 def test_error_texts_never_repeat_resolver_answers() -> None:

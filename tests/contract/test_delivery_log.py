@@ -276,3 +276,35 @@ def test_attempt_outcomes_are_checked_before_any_write() -> None:
         AttemptOutcome(T0, "lost", None, None, 1)
     with pytest.raises(ValueError):
         AttemptOutcome(T0, "failed", None, "x", -1)
+
+
+def test_claims_are_fair_across_organisers_and_capped_per_webhook(
+    store: Database, hooks: Callable[..., WebhookRecord], new_id: NewId
+) -> None:
+    """Issue 25: claims came from one queue by due time, so an organiser's
+    flood (older deliveries, hanging receivers) starved everyone else's."""
+    flood = [hooks(), hooks()]
+    other = store.create_organiser(uid("o"), "Quiet Cup", "0" * 64)
+    quiet = store.create_webhook(uid("w"), other.organiser_id, "http://127.0.0.1:9/q", ("game.finished",),
+                                 "s3cret", None)
+    try:
+        games = [new_id() for _ in range(13)]
+        for gid in games:
+            store.create_game(gid, "test-game", {}, opening(), "finished")
+        for hook in flood:
+            pending(store, hook, games[:6], T0 - timedelta(seconds=60))  # the flood is older
+        [waiting] = pending(store, quiet, games[12:], T0)
+        first = store.claim_deliveries("a", T0, 60, 1, per_webhook=2, per_organiser=4)
+        assert [c.webhook_id for c in first] in ([flood[0].webhook_id], [flood[1].webhook_id])
+        # the flood's organiser holds one in flight: the quiet organiser's turn comes first
+        second = store.claim_deliveries("b", T0, 60, 1, per_webhook=2, per_organiser=4)
+        assert [c.delivery_id for c in second] == [waiting.delivery_id]
+        # per webhook at most 2 in flight, per organiser at most 4, whatever the limit asked
+        rest = store.claim_deliveries("c", T0, 60, 20, per_webhook=2, per_organiser=4)
+        held = [c.webhook_id for c in (*first, *rest)]
+        assert len(held) == 4 and all(held.count(h.webhook_id) == 2 for h in flood)
+        assert store.claim_deliveries("d", T0, 60, 20, per_webhook=2, per_organiser=4) == ()
+        # without caps (as before) a claim takes whatever is due
+        assert len(store.claim_deliveries("e", T0, 60, 20)) == 12 - 4
+    finally:
+        store.deactivate_webhook(quiet.webhook_id)

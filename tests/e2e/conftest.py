@@ -131,7 +131,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, pg_url: str, redis_url: str
     """gunicorn with 3 workers on the real PostgreSQL and Redis."""
     tmp = tmp_path_factory.mktemp("e2e")
     srv = start_gunicorn(tmp, {"DATABASE_URL": pg_url, "REDIS_URL": redis_url,
-                               "CABLECAR_SECRET_KEY": "e2e", "CABLECAR_SSE_MAX_SECONDS": "20"})
+                               "CABLECAR_SECRET_KEY": "e2e-secret-key-0123456789abcdef0123456789abcdef", "CABLECAR_SSE_MAX_SECONDS": "20"})
     yield srv
     stop(srv)
 

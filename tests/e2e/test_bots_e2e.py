@@ -90,7 +90,7 @@ def test_redis_down_mid_run_keeps_answering(
     tmp_path: Path, pg_url: str, own_redis: tuple[str, Any]
 ) -> None:
     url, redis_proc = own_redis
-    srv = start_gunicorn(tmp_path, {"DATABASE_URL": pg_url, "REDIS_URL": url, "CABLECAR_SECRET_KEY": "x"},
+    srv = start_gunicorn(tmp_path, {"DATABASE_URL": pg_url, "REDIS_URL": url, "CABLECAR_SECRET_KEY": "e2e-secret-key-0123456789abcdef0123456789abcdef"},
                          workers=2)
     try:
         client = Client(srv.url)

@@ -74,7 +74,7 @@ def _timed_get(url: str) -> float:
 
 @pytest.fixture
 def lots_of_streams(tmp_path: Path, pg_url: str, redis_url: str) -> Iterator[Server]:
-    srv = start_gunicorn(tmp_path, {"DATABASE_URL": pg_url, "REDIS_URL": redis_url, "CABLECAR_SECRET_KEY": "e2e",
+    srv = start_gunicorn(tmp_path, {"DATABASE_URL": pg_url, "REDIS_URL": redis_url, "CABLECAR_SECRET_KEY": "e2e-secret-key-0123456789abcdef0123456789abcdef",
                                     "CABLECAR_SSE_MAX_STREAMS_PER_ADDRESS": "100"}, workers=2)
     yield srv
     stop(srv)
@@ -117,7 +117,7 @@ def test_sixty_watchers_leave_the_server_answering_and_see_every_event(lots_of_s
 
 @pytest.fixture
 def capped(tmp_path: Path, pg_url: str, redis_url: str) -> Iterator[Server]:
-    srv = start_gunicorn(tmp_path, {"DATABASE_URL": pg_url, "REDIS_URL": redis_url, "CABLECAR_SECRET_KEY": "e2e",
+    srv = start_gunicorn(tmp_path, {"DATABASE_URL": pg_url, "REDIS_URL": redis_url, "CABLECAR_SECRET_KEY": "e2e-secret-key-0123456789abcdef0123456789abcdef",
                                     "CABLECAR_SSE_MAX_STREAMS": "3", "CABLECAR_SSE_MAX_STREAMS_PER_ADDRESS": "2",
                                     # a closed stream is noticed at its next heartbeat
                                     "CABLECAR_SSE_HEARTBEAT_SECONDS": "1"},
@@ -161,7 +161,7 @@ def test_stream_caps_answer_503_with_retry_after(capped: Server) -> None:
 
 
 def test_a_stopping_worker_ends_its_streams_at_once(tmp_path: Path, pg_url: str, redis_url: str) -> None:
-    srv = start_gunicorn(tmp_path, {"DATABASE_URL": pg_url, "REDIS_URL": redis_url, "CABLECAR_SECRET_KEY": "e2e",
+    srv = start_gunicorn(tmp_path, {"DATABASE_URL": pg_url, "REDIS_URL": redis_url, "CABLECAR_SECRET_KEY": "e2e-secret-key-0123456789abcdef0123456789abcdef",
                                     "CABLECAR_SSE_MAX_SECONDS": "300"}, workers=2)
     try:
         game = create_game(Client(srv.url), "ttr-sf", ["ada", "bo"], seed="e2e-stop").game_id
@@ -187,3 +187,47 @@ def test_a_stopping_worker_ends_its_streams_at_once(tmp_path: Path, pg_url: str,
     finally:
         if srv.proc.poll() is None:
             srv.proc.kill()
+
+
+def test_a_rotation_on_one_host_ends_the_old_tokens_stream_on_another(
+    tmp_path: Path, pg_url: str, redis_url: str
+) -> None:
+    """Issue 25: a stream on the old token kept the seat's hidden cards coming
+    for CABLECAR_SSE_MAX_SECONDS.  Two servers (two hosts) on one database:
+    the rotation on one ends the stream on the other within a few seconds."""
+    env = {"DATABASE_URL": pg_url, "REDIS_URL": redis_url,
+           "CABLECAR_SECRET_KEY": "e2e-secret-key-0123456789abcdef0123456789abcdef"}
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    one = start_gunicorn(tmp_path / "one", env, workers=2)
+    two = start_gunicorn(tmp_path / "two", env, workers=2)
+    try:
+        created = Client(one.url).request("POST", "/v1/games", {"type": "ttr-sf", "players": [
+            {"name": "Ada"}, {"name": "Bo"}]})
+        game_id, token = created["id"], created["seats"][0]["token"]
+        host, port = two.url.split("//", 1)[1].rsplit(":", 1)
+        with socket.create_connection((host, int(port)), timeout=20) as stream:
+            stream.sendall(f"GET /v1/games/{game_id}/events/stream HTTP/1.0\r\nHost: x\r\n"
+                           f"Authorization: Bearer {token}\r\n\r\n".encode())
+            assert stream.recv(64).startswith(b"HTTP/1.0 200")
+            time.sleep(1.0)
+            rotate = urllib.request.Request(f"{one.url}/v1/games/{game_id}/seats/0/token", method="POST",
+                                            headers={"Authorization": f"Bearer {created['host_token']}"})
+            with urllib.request.urlopen(rotate, timeout=10) as resp:
+                assert resp.status == 200
+            rotated_at = time.monotonic()
+            said, closed = b"", False
+            while not closed and time.monotonic() - rotated_at < 10:
+                stream.settimeout(max(0.1, 10 - (time.monotonic() - rotated_at)))
+                try:
+                    chunk = stream.recv(65536)
+                except TimeoutError:
+                    break
+                said, closed = said + chunk, not chunk
+            took = time.monotonic() - rotated_at
+        assert closed, "the old token's stream was still open 10 s after the rotation"
+        assert took < 5, f"the old token's stream lasted {took:.1f} s after the rotation"
+        assert b"token was rotated" in said
+    finally:
+        stop(one)
+        stop(two)

@@ -14,6 +14,7 @@ from bench.load.integrity import check_game
 from bench.load.scripts import GameScript, make_script
 from bench.load.stats import Latency, percentile
 from events.store import StoredEvent
+from service.commands import seat_key
 
 
 class FakeStore:
@@ -38,7 +39,7 @@ def stored(script: GameScript, ledger: GameLedger, done: int) -> list[StoredEven
         owners += [i] * len(action.events)
     return [
         StoredEvent(ledger.game_id, seq, seq, e.type, e.schema_version, json.loads(e.payload_json), "t", e.seat,
-                    None if who is None else ledger.key(who), "", "")
+                    None if who is None else seat_key(script.actions[who].seat, ledger.key(who)), "", "")
         for seq, (e, who) in enumerate(zip(script.expected_events(done), owners, strict=True), 1)
     ]
 

@@ -12,7 +12,8 @@ async function main(): Promise<void> {
     gameType === "cable-car"
       ? { type: "cable-car", players: [{ name: "Ada" }, { name: "Bo" }], seed: "ts-client" }
       : { type: "ttr-sf", players: [{ name: "Ada" }, { name: "Bo" }], seed: "ts-client" };
-  const created = await spectator.createGame(body, `ts-create-${Date.now()}`);
+  // a creation key without an organiser token is a capability: a random UUID (at least 32 characters)
+  const created = await spectator.createGame(body, crypto.randomUUID());
   const seats = new Map(created.seats.map((s) => [s.seat, spectator.as(s.token)]));
 
   let view = await spectator.game(created.id);

@@ -254,7 +254,9 @@ export interface paths {
          *     `game_cancelled`).
          *
          *     The server also closes an open stream after a few minutes (300 s by default), and at once when
-         *     the worker serving it stops; reconnect with `Last-Event-ID`. Opening streams is rate limited per
+         *     the worker serving it stops; reconnect with `Last-Event-ID`. A stream opened with a seat token ends
+         *     within a few seconds of that token being rotated away (on any worker or host; its last line is a
+         *     comment saying so): reconnect with the new token. Opening streams is rate limited per
          *     client address (see *Rate limits*), and each server worker holds a limited number of streams, in
          *     all and from one client address: beyond them the answer is `503 streams_busy` with `Retry-After`.
          *     The response schema below describes one message as an `EventSource` delivers it.
@@ -347,6 +349,10 @@ export interface paths {
          *     events before it, had passed when it was recorded; its consequences are the forfeit rules'), and the final
          *     status and result. For a game in progress the server uses its secret seed without revealing it. `ok` is
          *     true when every check passed.
+         *
+         *     Replaying a game is the costliest read: audits are rate limited per client address
+         *     (`CABLECAR_AUDIT_RATE_LIMIT`, `30/minute` by default; past it `429 rate_limited`), and a server worker
+         *     gives the same answer again for the same game version for up to 30 s.
          */
         get: operations["auditGame"];
         put?: never;
@@ -425,7 +431,9 @@ export interface paths {
          * @description Creates a tournament organiser and returns its **organiser token** (`ot_<organiser id>_<secret>`), shown only
          *     in this answer: the server keeps a hash. Open to anyone by default; an operator can close it
          *     (`CABLECAR_OPEN_ORGANISERS=false`, then this is `403 forbidden`) and create organisers with
-         *     `cablecar organiser create NAME` instead.
+         *     `cablecar organiser create NAME` instead. Rate limited as game creation is (per client address without
+         *     an organiser token, per organiser with one). An organiser token is optional here: it scopes the
+         *     `Idempotency-Key` to its organiser.
          */
         post: operations["createOrganiser"];
         delete?: never;
@@ -914,6 +922,7 @@ export interface components {
              * @example unsupported_media_type
              * @example illegal_action
              * @example idempotency_key_reused
+             * @example idempotency_key_too_short
              * @example invalid_config
              * @example rate_limited
              * @example streams_busy
@@ -1097,7 +1106,7 @@ export interface components {
              */
             time_control?: components["schemas"]["TimeControl"] | null;
         };
-        /** @description One entry per seat, 2 to 4 for `ttr-sf`; names must differ, ignoring case (`400 invalid_request`). */
+        /** @description One entry per seat, 2 to 4 for `ttr-sf`; names must differ, ignoring case and look-alike characters (`400 invalid_request`). */
         TtrSfPlayers: components["schemas"]["PlayerIn"][];
         /** @description One `ttr-sf` table of a new batch (the fields of `CreateTtrSfGame` but `type`). */
         TtrSfTable: {
@@ -1150,7 +1159,7 @@ export interface components {
              */
             time_control?: components["schemas"]["TimeControl"] | null;
         };
-        /** @description One entry per seat, 2 to 6 for `cable-car`; names must differ, ignoring case (`400 invalid_request`). */
+        /** @description One entry per seat, 2 to 6 for `cable-car`; names must differ, ignoring case and look-alike characters (`400 invalid_request`). */
         CableCarPlayers: components["schemas"]["PlayerIn"][];
         /** @description One `cable-car` table of a new batch (the fields of `CreateCableCarGame` but `type`). */
         CableCarTable: {
@@ -2432,9 +2441,12 @@ export interface components {
         PlayerIn: {
             /**
              * @description Trimmed of surrounding white space, then 1 to 40 characters with no control or format characters
-             *     (no bidi overrides or isolates, U+202A–U+202E and U+2066–U+2069, no zero-width characters). The names
-             *     of one game must differ, ignoring case. A name breaking a rule is `400 invalid_request` naming the
-             *     field, e.g. `players.1.name`.
+             *     (no bidi overrides or isolates, U+202A–U+202E and U+2066–U+2069, no zero-width characters). Stored in
+             *     Unicode NFKC form (fullwidth `Ａｄａ` is `Ada`); no blank-looking character (the Hangul fillers
+             *     U+115F, U+1160, U+3164, U+FFA0, the blank Braille pattern U+2800, variation selectors, spaces other
+             *     than U+0020) and at least one visible one. The names of one game must differ, ignoring case and
+             *     look-alike characters (Unicode TR39 skeletons: Cyrillic `Аda` looks like `Ada`). A name breaking a
+             *     rule is `400 invalid_request` naming the field, e.g. `players.1.name`.
              */
             name: string;
         };
@@ -2687,6 +2699,15 @@ export interface components {
          * @example 7c4f1a52-5f0e-4d43-9d1e-0c1f7b0b9f3e
          */
         IdempotencyKey: string;
+        /**
+         * @description Makes the creation safe to retry: the same key with the same body answers what the first request created
+         *     (the same tokens) and creates nothing more; another body is `422 idempotency_key_reused`. The key is a
+         *     capability: without an organiser token it must be at least 32 characters (a fresh random UUID), else
+         *     `400 idempotency_key_too_short` and nothing is created; with an organiser token it is scoped to that
+         *     organiser and 1–255 characters.
+         * @example 7c4f1a52-5f0e-4d43-9d1e-0c1f7b0b9f3e
+         */
+        CreationKey: string;
         /** @description `application/x-ndjson` for NDJSON; anything else (or nothing) gives one JSON document. */
         AcceptExport: string;
         /** @description `text/csv` for CSV; anything else (or nothing) gives JSON. */
@@ -2835,13 +2856,14 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the request safe to retry: the same key with the same body returns the first answer (an action's
-                 *     says `replayed: true`) and writes nothing; with a different body it is `422 idempotency_key_reused`.
-                 *     On a POST that creates something the key names what it creates (ids and tokens are derived from it,
-                 *     per caller), so it is as secret as the tokens: use a fresh random one (a UUID) per request.
+                 * @description Makes the creation safe to retry: the same key with the same body answers what the first request created
+                 *     (the same tokens) and creates nothing more; another body is `422 idempotency_key_reused`. The key is a
+                 *     capability: without an organiser token it must be at least 32 characters (a fresh random UUID), else
+                 *     `400 idempotency_key_too_short` and nothing is created; with an organiser token it is scoped to that
+                 *     organiser and 1–255 characters.
                  * @example 7c4f1a52-5f0e-4d43-9d1e-0c1f7b0b9f3e
                  */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: components["parameters"]["CreationKey"];
             };
             path?: never;
             cookie?: never;
@@ -3316,13 +3338,14 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the request safe to retry: the same key with the same body returns the first answer (an action's
-                 *     says `replayed: true`) and writes nothing; with a different body it is `422 idempotency_key_reused`.
-                 *     On a POST that creates something the key names what it creates (ids and tokens are derived from it,
-                 *     per caller), so it is as secret as the tokens: use a fresh random one (a UUID) per request.
+                 * @description Makes the creation safe to retry: the same key with the same body answers what the first request created
+                 *     (the same tokens) and creates nothing more; another body is `422 idempotency_key_reused`. The key is a
+                 *     capability: without an organiser token it must be at least 32 characters (a fresh random UUID), else
+                 *     `400 idempotency_key_too_short` and nothing is created; with an organiser token it is scoped to that
+                 *     organiser and 1–255 characters.
                  * @example 7c4f1a52-5f0e-4d43-9d1e-0c1f7b0b9f3e
                  */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: components["parameters"]["CreationKey"];
             };
             path?: never;
             cookie?: never;
@@ -3438,13 +3461,14 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the request safe to retry: the same key with the same body returns the first answer (an action's
-                 *     says `replayed: true`) and writes nothing; with a different body it is `422 idempotency_key_reused`.
-                 *     On a POST that creates something the key names what it creates (ids and tokens are derived from it,
-                 *     per caller), so it is as secret as the tokens: use a fresh random one (a UUID) per request.
+                 * @description Makes the creation safe to retry: the same key with the same body answers what the first request created
+                 *     (the same tokens) and creates nothing more; another body is `422 idempotency_key_reused`. The key is a
+                 *     capability: without an organiser token it must be at least 32 characters (a fresh random UUID), else
+                 *     `400 idempotency_key_too_short` and nothing is created; with an organiser token it is scoped to that
+                 *     organiser and 1–255 characters.
                  * @example 7c4f1a52-5f0e-4d43-9d1e-0c1f7b0b9f3e
                  */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: components["parameters"]["CreationKey"];
             };
             path?: never;
             cookie?: never;
@@ -3635,13 +3659,14 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the request safe to retry: the same key with the same body returns the first answer (an action's
-                 *     says `replayed: true`) and writes nothing; with a different body it is `422 idempotency_key_reused`.
-                 *     On a POST that creates something the key names what it creates (ids and tokens are derived from it,
-                 *     per caller), so it is as secret as the tokens: use a fresh random one (a UUID) per request.
+                 * @description Makes the creation safe to retry: the same key with the same body answers what the first request created
+                 *     (the same tokens) and creates nothing more; another body is `422 idempotency_key_reused`. The key is a
+                 *     capability: without an organiser token it must be at least 32 characters (a fresh random UUID), else
+                 *     `400 idempotency_key_too_short` and nothing is created; with an organiser token it is scoped to that
+                 *     organiser and 1–255 characters.
                  * @example 7c4f1a52-5f0e-4d43-9d1e-0c1f7b0b9f3e
                  */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: components["parameters"]["CreationKey"];
             };
             path?: never;
             cookie?: never;

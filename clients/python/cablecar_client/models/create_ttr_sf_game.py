@@ -32,8 +32,8 @@ class CreateTtrSfGame:
 
         Attributes:
             type_ (Literal['ttr-sf']):
-            players (list[PlayerIn]): One entry per seat, 2 to 4 for `ttr-sf`; names must differ, ignoring case (`400
-                invalid_request`).
+            players (list[PlayerIn]): One entry per seat, 2 to 4 for `ttr-sf`; names must differ, ignoring case and look-
+                alike characters (`400 invalid_request`).
             seed (None | str | Unset): A tag mixed with the server's secret seed (reproducible per table, not predictable).
                 With `open_deal` it alone fixes every shuffle and die roll. Omit it (or send `null`) for a random server seed.
             open_deal (bool | Unset): Deal from the caller's `seed` alone (required with it), so that anyone who knows the

@@ -108,6 +108,11 @@ def sync_detailed(
     is
     true when every check passed.
 
+    Replaying a game is the costliest read: audits are rate limited per client address
+    (`CABLECAR_AUDIT_RATE_LIMIT`, `30/minute` by default; past it `429 rate_limited`), and a server
+    worker
+    gives the same answer again for the same game version for up to 30 s.
+
     Args:
         id (str):
 
@@ -154,6 +159,11 @@ def sync(
     is
     true when every check passed.
 
+    Replaying a game is the costliest read: audits are rate limited per client address
+    (`CABLECAR_AUDIT_RATE_LIMIT`, `30/minute` by default; past it `429 rate_limited`), and a server
+    worker
+    gives the same answer again for the same game version for up to 30 s.
+
     Args:
         id (str):
 
@@ -194,6 +204,11 @@ async def asyncio_detailed(
     status and result. For a game in progress the server uses its secret seed without revealing it. `ok`
     is
     true when every check passed.
+
+    Replaying a game is the costliest read: audits are rate limited per client address
+    (`CABLECAR_AUDIT_RATE_LIMIT`, `30/minute` by default; past it `429 rate_limited`), and a server
+    worker
+    gives the same answer again for the same game version for up to 30 s.
 
     Args:
         id (str):
@@ -240,6 +255,11 @@ async def asyncio(
     status and result. For a game in progress the server uses its secret seed without revealing it. `ok`
     is
     true when every check passed.
+
+    Replaying a game is the costliest read: audits are rate limited per client address
+    (`CABLECAR_AUDIT_RATE_LIMIT`, `30/minute` by default; past it `429 rate_limited`), and a server
+    worker
+    gives the same answer again for the same game version for up to 30 s.
 
     Args:
         id (str):

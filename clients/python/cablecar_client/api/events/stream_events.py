@@ -135,7 +135,9 @@ def sync_detailed(
     `game_cancelled`).
 
     The server also closes an open stream after a few minutes (300 s by default), and at once when
-    the worker serving it stops; reconnect with `Last-Event-ID`. Opening streams is rate limited per
+    the worker serving it stops; reconnect with `Last-Event-ID`. A stream opened with a seat token ends
+    within a few seconds of that token being rotated away (on any worker or host; its last line is a
+    comment saying so): reconnect with the new token. Opening streams is rate limited per
     client address (see *Rate limits*), and each server worker holds a limited number of streams, in
     all and from one client address: beyond them the answer is `503 streams_busy` with `Retry-After`.
     The response schema below describes one message as an `EventSource` delivers it.
@@ -203,7 +205,9 @@ def sync(
     `game_cancelled`).
 
     The server also closes an open stream after a few minutes (300 s by default), and at once when
-    the worker serving it stops; reconnect with `Last-Event-ID`. Opening streams is rate limited per
+    the worker serving it stops; reconnect with `Last-Event-ID`. A stream opened with a seat token ends
+    within a few seconds of that token being rotated away (on any worker or host; its last line is a
+    comment saying so): reconnect with the new token. Opening streams is rate limited per
     client address (see *Rate limits*), and each server worker holds a limited number of streams, in
     all and from one client address: beyond them the answer is `503 streams_busy` with `Retry-After`.
     The response schema below describes one message as an `EventSource` delivers it.
@@ -266,7 +270,9 @@ async def asyncio_detailed(
     `game_cancelled`).
 
     The server also closes an open stream after a few minutes (300 s by default), and at once when
-    the worker serving it stops; reconnect with `Last-Event-ID`. Opening streams is rate limited per
+    the worker serving it stops; reconnect with `Last-Event-ID`. A stream opened with a seat token ends
+    within a few seconds of that token being rotated away (on any worker or host; its last line is a
+    comment saying so): reconnect with the new token. Opening streams is rate limited per
     client address (see *Rate limits*), and each server worker holds a limited number of streams, in
     all and from one client address: beyond them the answer is `503 streams_busy` with `Retry-After`.
     The response schema below describes one message as an `EventSource` delivers it.
@@ -334,7 +340,9 @@ async def asyncio(
     `game_cancelled`).
 
     The server also closes an open stream after a few minutes (300 s by default), and at once when
-    the worker serving it stops; reconnect with `Last-Event-ID`. Opening streams is rate limited per
+    the worker serving it stops; reconnect with `Last-Event-ID`. A stream opened with a seat token ends
+    within a few seconds of that token being rotated away (on any worker or host; its last line is a
+    comment saying so): reconnect with the new token. Opening streams is rate limited per
     client address (see *Rate limits*), and each server worker holds a limited number of streams, in
     all and from one client address: beyond them the answer is `503 streams_busy` with `Retry-After`.
     The response schema below describes one message as an `EventSource` delivers it.

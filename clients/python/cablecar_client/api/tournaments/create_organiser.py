@@ -131,7 +131,10 @@ def sync_detailed(
     shown only
     in this answer: the server keeps a hash. Open to anyone by default; an operator can close it
     (`CABLECAR_OPEN_ORGANISERS=false`, then this is `403 forbidden`) and create organisers with
-    `cablecar organiser create NAME` instead.
+    `cablecar organiser create NAME` instead. Rate limited as game creation is (per client address
+    without
+    an organiser token, per organiser with one). An organiser token is optional here: it scopes the
+    `Idempotency-Key` to its organiser.
 
     Args:
         idempotency_key (str | Unset):
@@ -171,7 +174,10 @@ def sync(
     shown only
     in this answer: the server keeps a hash. Open to anyone by default; an operator can close it
     (`CABLECAR_OPEN_ORGANISERS=false`, then this is `403 forbidden`) and create organisers with
-    `cablecar organiser create NAME` instead.
+    `cablecar organiser create NAME` instead. Rate limited as game creation is (per client address
+    without
+    an organiser token, per organiser with one). An organiser token is optional here: it scopes the
+    `Idempotency-Key` to its organiser.
 
     Args:
         idempotency_key (str | Unset):
@@ -206,7 +212,10 @@ async def asyncio_detailed(
     shown only
     in this answer: the server keeps a hash. Open to anyone by default; an operator can close it
     (`CABLECAR_OPEN_ORGANISERS=false`, then this is `403 forbidden`) and create organisers with
-    `cablecar organiser create NAME` instead.
+    `cablecar organiser create NAME` instead. Rate limited as game creation is (per client address
+    without
+    an organiser token, per organiser with one). An organiser token is optional here: it scopes the
+    `Idempotency-Key` to its organiser.
 
     Args:
         idempotency_key (str | Unset):
@@ -246,7 +255,10 @@ async def asyncio(
     shown only
     in this answer: the server keeps a hash. Open to anyone by default; an operator can close it
     (`CABLECAR_OPEN_ORGANISERS=false`, then this is `403 forbidden`) and create organisers with
-    `cablecar organiser create NAME` instead.
+    `cablecar organiser create NAME` instead. Rate limited as game creation is (per client address
+    without
+    an organiser token, per organiser with one). An organiser token is optional here: it scopes the
+    `Idempotency-Key` to its organiser.
 
     Args:
         idempotency_key (str | Unset):
