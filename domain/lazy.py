@@ -32,9 +32,17 @@ class Runs(Sequence[T]):
 
     _KEEP = 16
 
-    def __init__(self, sizes: Callable[[], Sequence[int]], produce: Callable[[int], Sequence[T]]) -> None:
+    def __init__(
+        self,
+        sizes: Callable[[], Sequence[int]],
+        produce: Callable[[int], Sequence[Any]],
+        item: Callable[[Any], T] | None = None,
+    ) -> None:
         self._sizes = sizes
         self._produce_run = produce
+        #: makes an item of what a run holds, only for the items read (a sample of
+        #: ten reads ten, not the runs' hundreds)
+        self._item = item
         self._starts: list[int] | None = None
         self._kept: dict[int, Sequence[T]] = {}
         self._lock = threading.Lock()
@@ -49,8 +57,8 @@ class Runs(Sequence[T]):
             self._starts = starts
         return self._starts
 
-    def run(self, k: int) -> Sequence[T]:
-        """Run ``k``, produced once while it is kept."""
+    def run(self, k: int) -> Sequence[Any]:
+        """Run ``k`` as produced (before ``item``), produced once while it is kept."""
         with self._lock:
             found = self._kept.get(k)
         if found is None:
@@ -73,7 +81,7 @@ class Runs(Sequence[T]):
         """The runs ``k`` for which ``keep(k)``, in order, as a sequence of their own."""
         starts = self.starts
         chosen = [k for k in range(len(starts) - 1) if keep(k)]
-        return Runs(lambda: [starts[k + 1] - starts[k] for k in chosen], lambda j: self.run(chosen[j]))
+        return Runs(lambda: [starts[k + 1] - starts[k] for k in chosen], lambda j: self.run(chosen[j]), self._item)
 
     def __len__(self) -> int:
         return self.starts[-1]
@@ -90,22 +98,24 @@ class Runs(Sequence[T]):
             start, stop, step = index.indices(n)
             if step != 1:
                 return [self[i] for i in range(start, stop, step)]
-            out: list[T] = []
+            out: list[Any] = []
             while start < stop:
                 k, offset = self.where(start)
                 taken = self.run(k)[offset : offset + stop - start]
                 out.extend(taken)
                 start += len(taken)
-            return out
+            return out if self._item is None else [self._item(x) for x in out]
         i = index + n if index < 0 else index
         if not 0 <= i < n:
             raise IndexError(index)
         k, offset = self.where(i)
-        return self.run(k)[offset]
+        found = self.run(k)[offset]
+        return found if self._item is None else self._item(found)
 
     def __iter__(self) -> Iterator[T]:
         for k in range(len(self.starts) - 1):
-            yield from self.run(k)
+            run = self.run(k)
+            yield from (run if self._item is None else map(self._item, run))
 
     def __eq__(self, other: Any) -> bool:
         if isinstance(other, Sequence) and not isinstance(other, str):

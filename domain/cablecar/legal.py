@@ -63,7 +63,7 @@ def _lays(state: CableCarState) -> tuple[PairTables, Runs[Action] | None]:
     tables = PairTables(state.board, state.players[state.turn].hand)
     if next(tables.chunks(), None) is None:
         return tables, None
-    return tables, Runs(tables.first_counts, lambda k: [LayTiles(pair) for pair in tables.pairs_of(k)])
+    return tables, Runs(tables.first_counts, tables.pairs_of, LayTiles)
 
 
 def _singles(state: CableCarState) -> list[Action]:

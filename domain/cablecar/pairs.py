@@ -151,7 +151,10 @@ class PairTables:
 
     def pairs_of(self, k: int) -> list[Pair]:
         """The pairs starting with first ``k`` of :attr:`firsts`."""
-        return [(first, second) for first, seconds in self.seconds_of(k) for second in seconds]
+        out: list[Pair] = []
+        for first, seconds in self.seconds_of(k):
+            out += zip(repeat(first), seconds, strict=False)
+        return out
 
     def first_counts(self) -> list[int]:
         """How many pairs each first of :attr:`firsts` starts, without building them."""
