@@ -605,6 +605,19 @@ def test_a_finished_game_matches_the_spec(quick_client: FlaskClient) -> None:
     assert audit["ok"] and {"chain", "seed", "moves", "result"} <= {c["name"] for c in audit["checks"]}
 
 
+def test_a_cancelled_games_stream_ends_with_its_status(quick_client: FlaskClient) -> None:
+    """The closing ``end`` message carries the final status, ``cancelled`` here (issue 27)."""
+    game = create(quick_client, "cable-car", players=2, seed="openapi-cancelled")
+    cancelled = quick_client.post(f"/v1/games/{game['id']}/cancel", headers=auth(game["host_token"]))
+    assert cancelled.status_code == 200, cancelled.get_json()
+    stream = quick_client.get(f"/v1/games/{game['id']}/events/stream")
+    last = check_response(stream, "/v1/games/{id}/events/stream")[-1]
+    assert last["event"] == "end"
+    end = json.loads(last["data"])
+    assert end["status"] == "cancelled" and errors_of(component("StreamEnd"), end) == []
+    assert errors_of(component("StreamEnd"), {**end, "status": "playing"})  # only final statuses
+
+
 def test_problems_match_the_spec(client: FlaskClient) -> None:
     game = create(client, "ttr-sf", players=2, seed="openapi-problems")
     gid = game["id"]
