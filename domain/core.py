@@ -102,6 +102,9 @@ class Event:
 
     TYPE: ClassVar[str] = ""
     SCHEMA_VERSION: ClassVar[int] = 1
+    #: the payload fields the game's ``redact`` may show as null to a caller who may not
+    #: see them: ``name`` (the field) or ``name[]`` (entries of a per-seat list: other seats')
+    REDACTED: ClassVar[tuple[str, ...]] = ()
 
     def to_payload(self) -> dict[str, JSON]:
         """The JSON payload stored for this event."""
@@ -226,6 +229,10 @@ class Upcast:
     event_type: str
     from_version: int
     lift: Upcaster
+    #: how the older payload differs, field by field: ``(name, annotation)``, the annotation
+    #: of the field's value then, or None for a field it did not have (the event catalogue
+    #: derives each older version's schema from the newer one with these)
+    older: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from events.store import StoreError
 from service.queries import definition_of
 from service.runtime import runtime
 from service.schemas.action_bodies import action_bodies
+from service.schemas.event_schemas import event_catalogue
 from service.schemas.responses import GameTypesSchema, HealthSchema
 
 bp = Blueprint("meta", __name__)
@@ -70,6 +71,15 @@ def _json_text(body: Any) -> str:
     from flask import json
 
     return json.dumps(body)
+
+
+@bp.get("/v1/game-types/<type_id>/events")
+def event_types(type_id: str) -> dict[str, Any]:
+    """The event catalogue of a game type: each event type and schema version
+    it writes or reads, with the JSON Schema of its payload and its redacted
+    fields (derived from the game definition)."""
+    game = definition_of(type_id)
+    return {"type": game.type_id, "events": event_catalogue(game)}
 
 
 @bp.get("/v1/boards/<type_id>")
