@@ -33,6 +33,8 @@ echo "== spectral"
 "$BIN/spectral" lint service/openapi.yaml --ruleset "$TOOLS/spectral.yaml" --fail-severity error
 echo "== redocly"
 "$BIN/redocly" lint --config "$TOOLS/redocly.yaml" --format stylish
+echo "== asyncapi parser (service/asyncapi.yaml, its refs into openapi.yaml resolved)"
+node "$TOOLS/asyncapi-check.mjs" service/asyncapi.yaml
 echo "== generated clients are up to date"
 PYTHON="$PY" scripts/generate-clients.sh --check
 echo "== tsc --noEmit (clients/typescript)"

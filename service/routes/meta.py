@@ -121,6 +121,13 @@ def openapi_yaml() -> Response:
     return Response(openapi_text(), mimetype="application/yaml")
 
 
+@bp.get("/asyncapi.yaml")
+def asyncapi_yaml() -> Response:
+    """The event stream and the webhooks (AsyncAPI 3), beside openapi.yaml (its refs point there)."""
+    text = resources.files("service").joinpath("asyncapi.yaml").read_text(encoding="utf-8")
+    return Response(text, mimetype="application/yaml")
+
+
 @bp.get("/openapi.json")
 def openapi_json() -> dict[str, Any]:
     """The API description as JSON."""
