@@ -207,9 +207,11 @@ def sync_detailed(
             the other
             game type's actions is `400 invalid_request` (the path does not name the game type, so the
             schema
-            cannot refuse it). `type` names the action; every body may carry `expected_version`.
-            `resign` (`Resign`)
-            is an action of both game types, so the two unions overlap on it: `anyOf`, not `oneOf`.
+            cannot refuse it). `type` names the action (one flat `oneOf` with one discriminator, which
+            every client
+            generator reads; `resign` is an action of both game types); every body may carry
+            `expected_version`.
+            `x-game-unions` names each game type's own union.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -270,9 +272,11 @@ def sync(
             the other
             game type's actions is `400 invalid_request` (the path does not name the game type, so the
             schema
-            cannot refuse it). `type` names the action; every body may carry `expected_version`.
-            `resign` (`Resign`)
-            is an action of both game types, so the two unions overlap on it: `anyOf`, not `oneOf`.
+            cannot refuse it). `type` names the action (one flat `oneOf` with one discriminator, which
+            every client
+            generator reads; `resign` is an action of both game types); every body may carry
+            `expected_version`.
+            `x-game-unions` names each game type's own union.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -328,9 +332,11 @@ async def asyncio_detailed(
             the other
             game type's actions is `400 invalid_request` (the path does not name the game type, so the
             schema
-            cannot refuse it). `type` names the action; every body may carry `expected_version`.
-            `resign` (`Resign`)
-            is an action of both game types, so the two unions overlap on it: `anyOf`, not `oneOf`.
+            cannot refuse it). `type` names the action (one flat `oneOf` with one discriminator, which
+            every client
+            generator reads; `resign` is an action of both game types); every body may carry
+            `expected_version`.
+            `x-game-unions` names each game type's own union.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -391,9 +397,11 @@ async def asyncio(
             the other
             game type's actions is `400 invalid_request` (the path does not name the game type, so the
             schema
-            cannot refuse it). `type` names the action; every body may carry `expected_version`.
-            `resign` (`Resign`)
-            is an action of both game types, so the two unions overlap on it: `anyOf`, not `oneOf`.
+            cannot refuse it). `type` names the action (one flat `oneOf` with one discriminator, which
+            every client
+            generator reads; `resign` is an action of both game types); every body may carry
+            `expected_version`.
+            `x-game-unions` names each game type's own union.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
