@@ -4,12 +4,14 @@ integral JSON numbers accepted as integers."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
 
 from domain.cablecar.actions import LayTiles
+from service.bot import ApiProblem, Client, GameRun, play_turn, random_strategy
 from tests.api.conftest import act, auth, create, view
 
 
@@ -100,3 +102,33 @@ def test_integral_json_numbers_are_integers(client: FlaskClient) -> None:
         assert client.post("/v1/games", json={**body, **bad}).status_code == 400, bad
     half = act(client, game, 0, {"type": "roll", "expected_version": 2.5})
     assert half.status_code == 400
+
+
+class _InProcess(Client):
+    """The reference bot's client, talking to the Flask test client."""
+
+    def __init__(self, flask: FlaskClient) -> None:
+        self.flask = flask
+        self.paths: list[str] = []
+
+    def request(self, method: str, path: str, body: Any = None, token: str | None = None,
+                headers: dict[str, str] | None = None) -> Any:
+        self.paths.append(path)
+        sent = {**(headers or {}), **({"Authorization": f"Bearer {token}"} if token else {})}
+        answer = self.flask.open(path, method=method, json=body, headers=sent)
+        if answer.status_code >= 400:
+            raise ApiProblem(answer.status_code, answer.get_json())
+        return answer.get_json()
+
+
+def test_the_reference_bot_chooses_among_the_whole_list_not_the_first_page(client: FlaskClient, app: Flask) -> None:
+    game = create(client, "cable-car", 2, seed="bot-sample")
+    api = _InProcess(client)
+    run = GameRun(game["id"], "cable-car", [s["token"] for s in game["seats"]])
+    first_page = _get(client, game, "limit=1000").get_json()["actions"]
+    assert play_turn(api, run, 0, random_strategy, random.Random(3))
+    assert any("sample=" in p for p in api.paths)
+    laid = client.get(f"/v1/games/{game['id']}/events?limit=100").get_json()["events"]
+    placements = next(e["payload"]["placements"] for e in laid if e["type"] == "tiles_laid")
+    sent = [{k: p[k] for k in ("tile", "row", "col", "rotation")} for p in placements]
+    assert {"type": "lay_tiles", "placements": sent} not in first_page  # seeded: the same draw every run
