@@ -43,7 +43,7 @@ def annotation_schema(tp: Any) -> dict[str, JSON]:
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
             return {"type": "array", "items": annotation_schema(args[0])}
-        return {"type": "array", "prefixItems": [annotation_schema(a) for a in args],
+        return {"type": "array", "prefixItems": [annotation_schema(a) for a in args], "items": False,
                 "minItems": len(args), "maxItems": len(args)}
     if origin in (Mapping, dict):
         values = annotation_schema(args[1]) if args else {}

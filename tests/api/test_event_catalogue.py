@@ -89,7 +89,8 @@ def test_a_wrong_payload_is_caught() -> None:
 
 def test_annotations_translate() -> None:
     assert annotation_schema(tuple[tuple[int, str], ...]) == {"type": "array", "items": {
-        "type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}], "minItems": 2, "maxItems": 2}}
+        "type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}], "items": False,
+        "minItems": 2, "maxItems": 2}}
     assert annotation_schema(tuple[str, ...] | None) == {"type": ["array", "null"], "items": {"type": "string"}}
     assert annotation_schema(tuple[int, ...] | str) == {"anyOf": [{"type": "array", "items": {"type": "integer"}},
                                                                   {"type": "string"}]}

@@ -1695,7 +1695,7 @@ export interface components {
             actions: components["schemas"]["ActionRequest"][];
         };
         /**
-         * @description One action: a body of the game's own type (`TtrSfAction` on a `ttr-sf` game, `CableCarAction` on a
+         * @description One action: a body of the game's own type (the `ttr-sf` actions on a `ttr-sf` game, the `cable-car` actions on a
          *     `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of the other
          *     game type's actions is `400 invalid_request` (the path does not name the game type, so the schema
          *     cannot refuse it). `type` names the action (one flat `oneOf` with one discriminator, which every client
@@ -1703,10 +1703,6 @@ export interface components {
          *     `x-game-unions` names each game type's own union.
          */
         ActionRequest: components["schemas"]["Resign"] | components["schemas"]["PlaceSouvenirStack"] | components["schemas"]["KeepTickets"] | components["schemas"]["DrawCard"] | components["schemas"]["ClaimRoute"] | components["schemas"]["DrawTickets"] | components["schemas"]["LayTiles"] | components["schemas"]["StartRide"] | components["schemas"]["Roll"] | components["schemas"]["DrawTile"];
-        /** @description An action of a `ttr-sf` game. */
-        TtrSfAction: components["schemas"]["Resign"] | components["schemas"]["PlaceSouvenirStack"] | components["schemas"]["KeepTickets"] | components["schemas"]["DrawCard"] | components["schemas"]["ClaimRoute"] | components["schemas"]["DrawTickets"];
-        /** @description An action of a `cable-car` game. */
-        CableCarAction: components["schemas"]["Resign"] | components["schemas"]["LayTiles"] | components["schemas"]["StartRide"] | components["schemas"]["Roll"] | components["schemas"]["DrawTile"];
         /** @description Refuse the action with `409 stale_version` unless the game is at exactly this version. */
         ExpectedVersion: number | null;
         /** @description `ttr-sf`, setup: place a set-aside souvenir stack on a location without a stack. */

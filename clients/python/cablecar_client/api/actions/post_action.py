@@ -202,7 +202,7 @@ def sync_detailed(
         idempotency_key (str | Unset):
         body (ClaimRoute | DrawCard | DrawTickets | DrawTile | KeepTickets | LayTiles |
             PlaceSouvenirStack | Resign | Roll | StartRide): One action: a body of the game's own type
-            (`TtrSfAction` on a `ttr-sf` game, `CableCarAction` on a
+            (the `ttr-sf` actions on a `ttr-sf` game, the `cable-car` actions on a
             `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of
             the other
             game type's actions is `400 invalid_request` (the path does not name the game type, so the
@@ -267,7 +267,7 @@ def sync(
         idempotency_key (str | Unset):
         body (ClaimRoute | DrawCard | DrawTickets | DrawTile | KeepTickets | LayTiles |
             PlaceSouvenirStack | Resign | Roll | StartRide): One action: a body of the game's own type
-            (`TtrSfAction` on a `ttr-sf` game, `CableCarAction` on a
+            (the `ttr-sf` actions on a `ttr-sf` game, the `cable-car` actions on a
             `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of
             the other
             game type's actions is `400 invalid_request` (the path does not name the game type, so the
@@ -327,7 +327,7 @@ async def asyncio_detailed(
         idempotency_key (str | Unset):
         body (ClaimRoute | DrawCard | DrawTickets | DrawTile | KeepTickets | LayTiles |
             PlaceSouvenirStack | Resign | Roll | StartRide): One action: a body of the game's own type
-            (`TtrSfAction` on a `ttr-sf` game, `CableCarAction` on a
+            (the `ttr-sf` actions on a `ttr-sf` game, the `cable-car` actions on a
             `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of
             the other
             game type's actions is `400 invalid_request` (the path does not name the game type, so the
@@ -392,7 +392,7 @@ async def asyncio(
         idempotency_key (str | Unset):
         body (ClaimRoute | DrawCard | DrawTickets | DrawTile | KeepTickets | LayTiles |
             PlaceSouvenirStack | Resign | Roll | StartRide): One action: a body of the game's own type
-            (`TtrSfAction` on a `ttr-sf` game, `CableCarAction` on a
+            (the `ttr-sf` actions on a `ttr-sf` game, the `cable-car` actions on a
             `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of
             the other
             game type's actions is `400 invalid_request` (the path does not name the game type, so the
