@@ -3,7 +3,8 @@
 # error, and its output must import / type-check / compile. Run by scripts/check-contract.sh.
 #
 #   openapi-generator 7.x (pip openapi-generator-cli, pinned below; Java 17):
-#     python            imported with pydantic/urllib3/python-dateutil (a private venv)
+#     python            imported with pydantic/urllib3/python-dateutil (a private venv), then plays 30
+#                       moves of each game type against the real server (typed views, sampled legal actions)
 #     typescript-fetch  tsc --strict
 #     go                go build, Debian's Go and Debian's gopkg.in/validator.v2 (no module download)
 #     java --library native (openApiNullable=false, useJakartaEe=true: what Debian packages provide)
@@ -76,6 +77,38 @@ for body in ({"type": "resign"}, {"type": "roll"}, {"type": "draw_tickets"}, {"t
     assert parsed.actual_instance.type == body["type"], body
 print(f"python: imported {n} modules; action bodies parse by their discriminator")
 PYCHECK
+# ... and it plays against the real server: typed views, sampled legal actions, actions sent back as read
+PORT=$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$PY" -m service.cli serve --host 127.0.0.1 --port "$PORT" --data-dir "$OUT/data" >"$OUT/server.log" 2>&1 &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null || true; rm -rf "$OUT"' EXIT
+for _ in $(seq 1 60); do
+    "$PY" -c "import urllib.request,sys; urllib.request.urlopen(sys.argv[1], timeout=2)" \
+        "http://127.0.0.1:$PORT/v1/health" 2>/dev/null && break
+    sleep 0.5
+done
+"$PYV/bin/python" - "$OUT/python" "http://127.0.0.1:$PORT" <<'PYPLAY'
+import random, sys
+sys.path.insert(0, sys.argv[1])
+import openapi_client as oc
+from openapi_client.models import CreateGame
+base = sys.argv[2]
+for game_type in ("cable-car", "ttr-sf"):
+    games = oc.GamesApi(oc.ApiClient(oc.Configuration(host=base)))
+    created = games.create_game(CreateGame.from_dict(
+        {"type": game_type, "players": [{"name": "A"}, {"name": "B"}], "seed": "generated-python"}))
+    rng = random.Random(1)
+    for step in range(30):
+        view = games.get_game(created.id).actual_instance
+        if view.status in ("finished", "cancelled"):
+            break
+        seat = view.active_seats[0]
+        actions = oc.ActionsApi(oc.ApiClient(oc.Configuration(host=base, access_token=created.seats[seat].token)))
+        legal = actions.get_legal_actions(created.id, sample=5, seed=f"s{step}")
+        actions.post_action(created.id, rng.choice([a for a in legal.actions if a.actual_instance.type != "resign"]))
+    print(f"python: played {step} moves of a {game_type} game against the real server")
+PYPLAY
+kill $SERVER 2>/dev/null || true
 
 # -- typescript-fetch
 generate typescript-fetch
