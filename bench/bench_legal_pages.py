@@ -60,12 +60,13 @@ def main() -> None:
             game = client.post("/v1/games", json=body).get_json()
             seat = client.get(f"/v1/games/{game['id']}").get_json()["active_seats"][0]
             headers = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
-            cursor: int | None = 0
+            cursor: str | None = ""  # the first page has no cursor; None: no more pages
             for page in range(args.pages):
                 if cursor is None:
                     break
                 t0, c0 = time.perf_counter(), time.thread_time()
-                resp = client.get(f"/v1/games/{game['id']}/legal-actions?cursor={cursor}", headers=headers)
+                query = f"?cursor={cursor}" if cursor else ""
+                resp = client.get(f"/v1/games/{game['id']}/legal-actions{query}", headers=headers)
                 elapsed = time.perf_counter() - t0
                 if g < 0:
                     continue

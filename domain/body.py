@@ -70,6 +70,19 @@ class Text:
         return value
 
 
+def integral(value: JSON) -> int | None:
+    """``value`` as an int if it is a JSON number with an integral value
+    (``8`` or ``8.0``: JSON Schema counts both as integers), else None (JSON
+    booleans are not numbers)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
 @dataclass(frozen=True)
 class Integer:
     """An integer in ``minimum..maximum`` (JSON booleans are not integers)."""
@@ -81,11 +94,12 @@ class Integer:
         return f"an integer {self.minimum}-{self.maximum}"
 
     def parse(self, value: JSON, where: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
+        number = integral(value)
+        if number is None:
             raise malformed(f"{where} must be {self.describe()}")
-        if not self.minimum <= value <= self.maximum:
+        if not self.minimum <= number <= self.maximum:
             raise malformed(f"{where} must be {self.describe()}, not {value}")
-        return value
+        return number
 
     def dump(self, value: int) -> JSON:
         return value

@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from domain.body import integral
 from domain.errors import InvalidConfig
 
 KIND_NONE = "none"
@@ -96,8 +97,8 @@ NO_TIME_CONTROL = TimeControl()
 
 
 def _seconds(body: Mapping[str, Any], name: str, minimum: int) -> int:
-    value = body[name]
-    if isinstance(value, bool) or not isinstance(value, int):
+    value = integral(body[name])
+    if value is None:
         raise InvalidConfig("time_control", f"time_control.{name} must be a whole number of seconds")
     if not minimum <= value <= MAX_SECONDS:
         raise InvalidConfig(

@@ -19,13 +19,12 @@ import dataclasses
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from domain.body import ENVELOPE_KEYS, build, dump_fields, malformed
 from domain.clocks import NO_TIME_CONTROL, Moment, TimeControl
 from domain.errors import GameFinished, IllegalAction, MalformedAction, NotYourTurn
-from domain.lazy import LazySequence
+from domain.lazy import concat
 
 #: a JSON value (the one alias of the project)
 JSON = Any
@@ -103,6 +102,9 @@ class Event:
 
     TYPE: ClassVar[str] = ""
     SCHEMA_VERSION: ClassVar[int] = 1
+    #: the payload fields the game's ``redact`` may show as null to a caller who may not
+    #: see them: ``name`` (the field) or ``name[]`` (entries of a per-seat list: other seats')
+    REDACTED: ClassVar[tuple[str, ...]] = ()
 
     def to_payload(self) -> dict[str, JSON]:
         """The JSON payload stored for this event."""
@@ -227,6 +229,10 @@ class Upcast:
     event_type: str
     from_version: int
     lift: Upcaster
+    #: how the older payload differs, field by field: ``(name, annotation)``, the annotation
+    #: of the field's value then, or None for a field it did not have (the event catalogue
+    #: derives each older version's schema from the newer one with these)
+    older: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -288,6 +294,9 @@ class GameDefinition(Generic[S]):
     upcasters: tuple[Upcast, ...] = ()
     #: older rules versions whose games the rules still decide as they were (for verifying old records)
     legacy_rules_versions: tuple[str, ...] = ()
+    #: for games on a grid of squares: the legal actions whose first placement is on square
+    #: ``(row, col)``, in :attr:`legal_actions` order (None: the game has no squares)
+    legal_actions_at: Callable[[S, int, tuple[int, int]], Sequence[Action]] | None = None
 
     @functools.cached_property
     def event_types(self) -> Mapping[str, type[Event]]:
@@ -343,9 +352,16 @@ class GameDefinition(Generic[S]):
         if self.is_over(state) or not 0 <= seat < self.seat_count(state) or self.seat_standings(state)[seat] != "in":
             return []
         legal = self.legal_actions(state, seat)
-        if isinstance(legal, LazySequence):
-            return LazySequence(chain(legal, (Resign(),)), lambda: len(legal) + 1)
-        return [*legal, Resign()]
+        return concat(legal, (Resign(),))  # a lazy list of moves stays lazy
+
+    def sendable_at(self, state: S, seat: int, square: tuple[int, int]) -> Sequence[Action]:
+        """The actions of :meth:`sendable` whose first placement is on
+        ``square`` (``resign`` has none); ValueError for a game without squares."""
+        if self.legal_actions_at is None:
+            raise ValueError(f"{self.type_id} has no squares")
+        if self.is_over(state) or not 0 <= seat < self.seat_count(state) or self.seat_standings(state)[seat] != "in":
+            return []
+        return self.legal_actions_at(state, seat, square)
 
     def moment(self, state: S, at: float) -> Moment:
         """What the clocks need to know of ``state``, reached at time ``at``."""

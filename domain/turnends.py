@@ -38,6 +38,10 @@ def carries_turn_end(event: Event) -> bool:
     return getattr(event, ENDS_TURN, False) is True
 
 
+#: the carriers' payloads before the field (:attr:`domain.core.Upcast.older`)
+WITHOUT_TURN_END: tuple[tuple[str, Any], ...] = ((ENDS_TURN, None),)
+
+
 def without_turn_end(payload: Mapping[str, JSON]) -> dict[str, JSON]:
     """A carrier's payload from before the field: it did not end the turn
     (the turn's end, if any, is the ``turn_ended`` stored after it).

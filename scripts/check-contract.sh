@@ -2,7 +2,9 @@
 # The contract checks (issue 15), run by scripts/test.sh and on their own:
 #   openapi-spec-validator, Spectral and Redocly on service/openapi.yaml (zero errors),
 #   the committed generated clients against a fresh generation (scripts/generate-clients.sh --check),
-#   and the TypeScript client type-checked with `tsc --noEmit`.
+#   and the TypeScript client type-checked with `tsc --noEmit`; the AsyncAPI document parsed (issue 27);
+#   every client generator people use generating compilable output (scripts/check-generators.sh), and Prism
+#   validating the real server's traffic while bots play (scripts/check-prism.sh).
 # The npm tools are pinned in tools/contract/package-lock.json and installed with `npm ci`; Node.js comes
 # from Debian when it is missing (as root).
 set -euo pipefail
@@ -33,7 +35,13 @@ echo "== spectral"
 "$BIN/spectral" lint service/openapi.yaml --ruleset "$TOOLS/spectral.yaml" --fail-severity error
 echo "== redocly"
 "$BIN/redocly" lint --config "$TOOLS/redocly.yaml" --format stylish
+echo "== asyncapi parser (service/asyncapi.yaml, its refs into openapi.yaml resolved)"
+node "$TOOLS/asyncapi-check.mjs" service/asyncapi.yaml
 echo "== generated clients are up to date"
 PYTHON="$PY" scripts/generate-clients.sh --check
 echo "== tsc --noEmit (clients/typescript)"
 "$BIN/tsc" --noEmit -p clients/typescript
+echo "== client generators (openapi-generator python/typescript-fetch/go/java, orval, hey-api)"
+PYTHON="$PY" scripts/check-generators.sh
+echo "== Prism as a validating proxy in front of the real server, bot games through it"
+PYTHON="$PY" scripts/check-prism.sh

@@ -136,11 +136,14 @@ def _standing(seat_standings: Sequence[str], seat: int) -> str:
 
 def _csv_cell(value: JSON) -> str:
     """A CSV cell; text that a spreadsheet would run as a formula is quoted
-    with a leading apostrophe (player names are chosen by players)."""
+    with a leading apostrophe (player names are chosen by players).  Numbers
+    are written as they are: ``-14`` is a score, not a formula."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
     text = str(value)
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 

@@ -145,6 +145,9 @@ class Client:
         return self.clock() + pause <= give_up
 
 
+#: how many actions a bot draws from a list longer than one page
+SAMPLE = 64
+
 Strategy = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
 
 
@@ -230,6 +233,16 @@ def play_turn(
     A bot never resigns: ``resign`` is left out of its choices."""
     legal = client.request("GET", f"/v1/games/{run.game_id}/legal-actions", token=run.tokens[seat])
     moves = [a for a in legal["actions"] if a["type"] != "resign"]
+    if legal["next_cursor"] is not None:
+        # a long list (a cable-car turn has up to ~400,000 pairs): the first page is one corner of it, so the
+        # placements are a uniform sample of the whole list instead (rides and rolls come first on page one)
+        seed = f"{rng.random():.17f}"
+        sampled = client.request("GET", f"/v1/games/{run.game_id}/legal-actions?sample={SAMPLE}&seed={seed}",
+                                 token=run.tokens[seat])
+        if sampled["version"] == legal["version"]:
+            first = {a["type"] for a in sampled["actions"]}
+            moves = [a for a in moves if a["type"] not in first] + [
+                a for a in sampled["actions"] if a["type"] != "resign"]
     if not moves:
         return False
     view = client.request("GET", f"/v1/games/{run.game_id}", token=run.tokens[seat])

@@ -130,3 +130,10 @@ class GameDamaged(ServiceError):
     def __init__(self, game_id: str, seq: int) -> None:
         super().__init__(f"game {game_id} is damaged: its stored event seq {seq} is not genuine; "
                          f"GET /v1/games/{game_id}/audit reports it", game=game_id, seq=seq)
+
+
+class StaleCursor(ServiceError):
+    """A page cursor handed out at an older version of the game: the list it
+    continued has changed (start again from the first page)."""
+
+    code = "stale_cursor"

@@ -101,7 +101,7 @@ class GameQueries:
         # A cable-car opening has over 100,000 legal tile pairs (a large
         # fraction of a second to compute) and clients page through them; the
         # list at a (game, version, seat) never changes.
-        self._legal: LRU[tuple[str, int, int], Sequence[Action]] = LRU(LEGAL_MEMO_ACTIONS, len)
+        self._legal: LRU[tuple[str, int, int, tuple[int, int] | None], Sequence[Action]] = LRU(LEGAL_MEMO_ACTIONS, len)
 
     def record(self, game_id: str) -> GameRecord:
         """The game's row from the store (GameNotFound if unknown); this
@@ -233,13 +233,20 @@ class GameQueries:
         assert snapshot is not None
         return snapshot
 
-    def legal_actions(self, loaded: Loaded, seat: int) -> Sequence[Action]:
-        """Every action ``seat`` may send in ``loaded`` (long lists are kept
-        for the following pages)."""
-        key = (loaded.record.game_id, loaded.version, seat)
+    def legal_actions(self, loaded: Loaded, seat: int, square: tuple[int, int] | None = None) -> Sequence[Action]:
+        """Every action ``seat`` may send in ``loaded``, or those whose first
+        placement is on ``square`` (long lists are kept for the following
+        pages); InvalidRequest for a square in a game without squares."""
+        key = (loaded.record.game_id, loaded.version, seat, square)
         found = self._legal.get(key)
         if found is None:
-            found = loaded.definition.sendable(loaded.state, seat)
+            if square is None:
+                found = loaded.definition.sendable(loaded.state, seat)
+            elif loaded.definition.legal_actions_at is None:
+                raise InvalidRequest(f"square: {loaded.definition.type_id} has no squares",
+                                     errors=[{"field": "square", "message": "this game has no squares"}])
+            else:
+                found = loaded.definition.sendable_at(loaded.state, seat, square)
             if len(found) >= LEGAL_MEMO_MIN:
                 self._legal.put(key, found)
         return found

@@ -38,6 +38,7 @@ class GameSetUp(Event):
     """
 
     TYPE: ClassVar[str] = "game_set_up"
+    REDACTED: ClassVar[tuple[str, ...]] = ("lines[]", "route_cards[]", "routes[]", "pile", "rng_key")
 
     players: tuple[str, ...]
     start_seat: int

@@ -6,7 +6,7 @@ from domain.cablecar.actions import action_of
 from domain.cablecar.components import COMPONENTS
 from domain.cablecar.events import EVENT_CLASSES
 from domain.cablecar.evolve import evolve
-from domain.cablecar.legal import legal_actions
+from domain.cablecar.legal import legal_actions, legal_actions_at
 from domain.cablecar.rules import MOVES
 from domain.cablecar.scoring import result, standings
 from domain.cablecar.setup import BOARD_VERSION, LEGACY_RULES_VERSIONS, RULES_VERSION, setup
@@ -45,4 +45,5 @@ GAME: GameDefinition[CableCarState] = GameDefinition(
     time_control=lambda state: state.time_control,
     upcasters=UPCASTERS,
     legacy_rules_versions=LEGACY_RULES_VERSIONS,
+    legal_actions_at=legal_actions_at,
 )

@@ -186,19 +186,21 @@ def _k_changes(
     return tuple(out)
 
 
-def count_pairs(
+def first_counts(
     board: Board,
     hand: tuple[str, ...],
     candidates: Mapping[int, Mapping[str, tuple[Placement, ...]]],
     empties: Mapping[str, _Index],
     exchanges: Mapping[str, _Index],
-) -> int:
-    """How many pairs ``PairTables.chunks`` lists (see the module docstring)."""
+) -> list[int]:
+    """How many pairs each first placement starts, in the order
+    ``PairTables.firsts`` lists the firsts (joint firsts last): a pair is
+    found by its index without listing the pairs before it."""
     counter = _Counter(board)
     cells, old_of = board.cells, counter.old
     further = board.rules >= 2
     tiles = distinct_tiles(hand)
-    total = 0
+    out: list[int] = []
     for s in TILE_SQUARES:
         found = candidates[s]
         laid = [t for t in tiles if t in found]
@@ -248,9 +250,8 @@ def count_pairs(
                         n_t1 += x.span_len(0, SQUARE_COUNT, holes)
                     unchanged[t1] = n_t1
                 per_first += n_t1
-            firsts = found[t]
-            total += per_first * len(firsts)
-            for first in firsts:
+            for first in found[t]:
+                total = per_first
                 o = ORIENTATION[(first.tile, first.rotation)]
                 edges = o.edges
                 for d, old, must, forbid, tree_must, bit in near:
@@ -260,13 +261,14 @@ def count_pairs(
                         total += _seconds(old, must, forbid | bit, tree_must, tiles1)
                 for m, entries in ring:
                     total += _ring_delta(counter, m, entries, o, tiles1)
+                out.append(total)
     for first, partner in joint_firsts(board, hand):
         square = square_index(first.row, first.col)
         board1, hand1 = apply(
             board, hand, outcome(board, first, square, ORIENTATION[(first.tile, first.rotation)])
         )
-        total += len(exchanges_at(board1, partner, hand1))
-    return total
+        out.append(len(exchanges_at(board1, partner, hand1)))
+    return out
 
 
 def _ring_delta(

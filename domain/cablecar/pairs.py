@@ -26,6 +26,7 @@ without producing them.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
@@ -33,7 +34,7 @@ from itertools import repeat
 from domain.cablecar.actions import Placement
 from domain.cablecar.board import Board
 from domain.cablecar.geometry import NEIGHBOUR, SQUARE_COUNT, STOP_AT, TILE_SQUARES, square_index
-from domain.cablecar.paircount import count_pairs, order_free, racing
+from domain.cablecar.paircount import first_counts, order_free, racing
 from domain.cablecar.placement import (
     apply,
     distinct_tiles,
@@ -92,6 +93,8 @@ def _build_index(per_square: Sequence[tuple[int, tuple[Placement, ...]]]) -> _In
 
 
 Chunk = tuple[Placement, Sequence[Placement]]
+#: a first placement: its square, itself, and the square of the exchange it needs (joint firsts)
+First = tuple[int, Placement, int | None]
 
 
 class PairTables:
@@ -116,21 +119,46 @@ class PairTables:
                 [(s, c[t]) for s, c in self.candidates.items() if t in c and cells[s] is not None]
             )
 
-    def chunks(self) -> Iterator[Chunk]:
-        """Every pair, as ``(first, seconds)`` runs, in the documented order."""
-        board, hand = self.board, self.hand
+    @functools.cached_property
+    def firsts(self) -> tuple[First, ...]:
+        """Every first placement, in the documented order: ``(square, first,
+        partner)``, ``partner`` being the square of the second exchange a
+        joint first needs (None for a first legal alone)."""
+        out: list[First] = []
+        hand = self.hand
         for square in TILE_SQUARES:
             for t in distinct_tiles(hand):
-                for first in self.candidates[square].get(t, ()):
-                    yield from _after(board, hand, square, first, self.empties, self.exchanges)
-        for first, partner in joint_firsts(board, hand):
-            square = square_index(first.row, first.col)
-            board1, hand1 = apply(
-                board, hand, outcome(board, first, square, ORIENTATION[(first.tile, first.rotation)])
-            )
-            seconds = tuple(exchanges_at(board1, partner, hand1))
-            if seconds:
-                yield first, seconds
+                out += [(square, first, None) for first in self.candidates[square].get(t, ())]
+        out += [(square_index(f.row, f.col), f, partner) for f, partner in joint_firsts(self.board, hand)]
+        return tuple(out)
+
+    def seconds_of(self, k: int) -> Iterator[Chunk]:
+        """The pairs starting with first ``k`` of :attr:`firsts`, as runs of seconds."""
+        board, hand = self.board, self.hand
+        square, first, partner = self.firsts[k]
+        if partner is None:
+            yield from _after(board, hand, square, first, self.empties, self.exchanges)
+            return
+        board1, hand1 = apply(board, hand, outcome(board, first, square, ORIENTATION[(first.tile, first.rotation)]))
+        seconds = tuple(exchanges_at(board1, partner, hand1))
+        if seconds:
+            yield first, seconds
+
+    def chunks(self) -> Iterator[Chunk]:
+        """Every pair, as ``(first, seconds)`` runs, in the documented order."""
+        for k in range(len(self.firsts)):
+            yield from self.seconds_of(k)
+
+    def pairs_of(self, k: int) -> list[Pair]:
+        """The pairs starting with first ``k`` of :attr:`firsts`."""
+        out: list[Pair] = []
+        for first, seconds in self.seconds_of(k):
+            out += zip(repeat(first), seconds, strict=False)
+        return out
+
+    def first_counts(self) -> list[int]:
+        """How many pairs each first of :attr:`firsts` starts, without building them."""
+        return first_counts(self.board, self.hand, self.candidates, self.empties, self.exchanges)
 
     def pairs(self) -> Iterator[Pair]:
         """Every pair, one at a time, in the documented order."""
@@ -140,7 +168,7 @@ class PairTables:
     def count(self) -> int:
         """How many pairs :meth:`pairs` yields, without building them (see
         :mod:`domain.cablecar.paircount`)."""
-        return count_pairs(self.board, self.hand, self.candidates, self.empties, self.exchanges)
+        return sum(self.first_counts())
 
 
 def legal_pairs(board: Board, hand: tuple[str, ...]) -> list[Pair]:

@@ -33,6 +33,7 @@ class GameSetUp(Event):
     """
 
     TYPE: ClassVar[str] = "game_set_up"
+    REDACTED: ClassVar[tuple[str, ...]] = ("rng_key", "deck", "ticket_deck")
 
     players: tuple[str, ...]
     start_seat: int
@@ -64,6 +65,7 @@ class CardsDealt(Event):
     """The top cards of the deck were dealt: ``hands[seat]`` (secret to others)."""
 
     TYPE: ClassVar[str] = "cards_dealt"
+    REDACTED: ClassVar[tuple[str, ...]] = ("hands[]",)
 
     hands: tuple[tuple[str, ...] | None, ...]
 
@@ -73,6 +75,7 @@ class TicketsDealt(Event):
     """The top tickets were dealt: ``tickets[seat]`` (secret to others)."""
 
     TYPE: ClassVar[str] = "tickets_dealt"
+    REDACTED: ClassVar[tuple[str, ...]] = ("tickets[]",)
 
     tickets: tuple[tuple[str, ...] | None, ...]
 
@@ -105,6 +108,7 @@ class DeckRebuilt(Event):
     (order secret to everybody until the game ends)."""
 
     TYPE: ClassVar[str] = "deck_rebuilt"
+    REDACTED: ClassVar[tuple[str, ...]] = ("deck",)
     SCHEMA_VERSION: ClassVar[int] = 2
 
     deck: tuple[str, ...] | None
@@ -132,6 +136,7 @@ class TicketsKept(Event):
     bottom of the ticket deck in that order (ids secret to others)."""
 
     TYPE: ClassVar[str] = "tickets_kept"
+    REDACTED: ClassVar[tuple[str, ...]] = ("kept", "returned")
     SCHEMA_VERSION: ClassVar[int] = 2
 
     seat: int
@@ -158,6 +163,7 @@ class CardDrawn(Event):
     face-up ``slot`` (public)."""
 
     TYPE: ClassVar[str] = "card_drawn"
+    REDACTED: ClassVar[tuple[str, ...]] = ("card",)  # a card drawn from the deck
     SCHEMA_VERSION: ClassVar[int] = 2
 
     seat: int
@@ -194,6 +200,7 @@ class TicketsDrawn(Event):
     """``seat`` drew the top ``count`` tickets (ids secret to others)."""
 
     TYPE: ClassVar[str] = "tickets_drawn"
+    REDACTED: ClassVar[tuple[str, ...]] = ("tickets",)
 
     seat: int
     tickets: tuple[str, ...] | None

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Mapping
 
 from domain.core import JSON, Upcast
-from domain.turnends import without_turn_end
+from domain.turnends import WITHOUT_TURN_END, without_turn_end
 
 
 def route_claimed_v1_to_v2(payload: Mapping[str, JSON]) -> dict[str, JSON]:
@@ -25,11 +25,11 @@ def route_claimed_v1_to_v2(payload: Mapping[str, JSON]) -> dict[str, JSON]:
 
 
 UPCASTERS: tuple[Upcast, ...] = (
-    Upcast("route_claimed", 1, route_claimed_v1_to_v2),
+    Upcast("route_claimed", 1, route_claimed_v1_to_v2, (("cards", tuple[str, ...]),)),
     # the carriers of a turn's end (``ttr-sf/3``) gained ``ends_turn``
-    Upcast("route_claimed", 2, without_turn_end),
-    Upcast("card_drawn", 1, without_turn_end),
-    Upcast("tickets_kept", 1, without_turn_end),
-    Upcast("face_up_refilled", 1, without_turn_end),
-    Upcast("deck_rebuilt", 1, without_turn_end),
+    Upcast("route_claimed", 2, without_turn_end, WITHOUT_TURN_END),
+    Upcast("card_drawn", 1, without_turn_end, WITHOUT_TURN_END),
+    Upcast("tickets_kept", 1, without_turn_end, WITHOUT_TURN_END),
+    Upcast("face_up_refilled", 1, without_turn_end, WITHOUT_TURN_END),
+    Upcast("deck_rebuilt", 1, without_turn_end, WITHOUT_TURN_END),
 )

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request, stream_with_context, url_for
 from marshmallow import ValidationError
 
+from domain.body import integral
+from domain.sampling import sample
 from service.auth import creating_organiser, game_caller, require_seat
 from service.commands import ActionRequest
 from service.creation_keys import IDEMPOTENCY_MAX
 from service.errors import InvalidRequest
 from service.presentation import game_summary, game_view
 from service.ratelimit import limits
+from service.routes.cursors import events_after, legal_cursor, legal_offset
 from service.routes.edge import authorization, creation_key, json_body
 from service.runtime import runtime
 from service.schemas import fastdump
@@ -132,20 +136,29 @@ def get_game(game_id: str) -> Response | dict[str, Any]:
 
 @bp.get("/games/<game_id>/legal-actions")
 def legal_actions(game_id: str) -> dict[str, Any]:
-    """Every action the caller's seat may send now, a page at a time."""
+    """Every action the caller's seat may send now: a page at a time, or a
+    uniform sample of the whole list; cable-car: optionally only those whose
+    first placement is on one square."""
     rt = runtime()
     q = _LEGAL_ACTIONS_QUERY.load(request.args.to_dict())
     record = rt.queries.record(game_id)
     seat = require_seat(game_caller(rt.store, record, authorization()))
     loaded = rt.queries.load(game_id, record=record)
-    everything = rt.queries.legal_actions(loaded, seat)
-    start, end = q["cursor"], q["cursor"] + q["limit"]
-    actions = [a.to_body() for a in everything[start:end]]
-    total = len(everything)
+    square = q["square"]
+    listed = rt.queries.legal_actions(loaded, seat, square)
+    total = len(listed)
+    if q["sample"] is not None:
+        seed = q["seed"] if q["seed"] is not None else secrets.token_urlsafe(16)
+        chosen = sample(listed, q["sample"], seed, loaded.version)
+        return fastdump.legal_actions_page(game_id, loaded.version, seat, total, None, [a.to_body() for a in chosen])
+    start = 0
+    if q["cursor"] is not None:
+        start = legal_offset(q["cursor"], game_id, seat, square, loaded.version, total)
+    end = start + q["limit"]
+    actions = [a.to_body() for a in listed[start:end]]
+    following = legal_cursor(game_id, seat, square, loaded.version, end) if end < total else None
     # the same dict as LegalActionsSchema().dump, in one pass (schemas/fastdump.py)
-    return fastdump.legal_actions_page(
-        game_id, loaded.version, seat, total, str(end) if end < total else None, actions
-    )
+    return fastdump.legal_actions_page(game_id, loaded.version, seat, total, following, actions)
 
 
 @bp.post("/games/<game_id>/actions")
@@ -164,10 +177,9 @@ def _action_request() -> ActionRequest:
         if key is not None and not 1 <= len(key) <= IDEMPOTENCY_MAX:
             raise InvalidRequest(f"Idempotency-Key must be 1 to {IDEMPOTENCY_MAX} characters")
         body = json_body()
-        expected = body.get("expected_version") if isinstance(body, dict) else None
-        if expected is not None and (
-            isinstance(expected, bool) or not isinstance(expected, int) or not 0 <= expected <= VERSION_MAX
-        ):
+        sent = body.get("expected_version") if isinstance(body, dict) else None
+        expected = None if sent is None else integral(sent)  # 8.0 is the integer 8 (JSON Schema)
+        if sent is not None and (expected is None or not 0 <= expected <= VERSION_MAX):
             message = f"must be an integer between 0 and {VERSION_MAX}"
             raise InvalidRequest(
                 f"expected_version: {message}", errors=[{"field": "expected_version", "message": message}]
@@ -185,7 +197,7 @@ def list_events(game_id: str) -> dict[str, Any]:
     record = rt.queries.record(game_id)
     caller = game_caller(rt.store, record, authorization())
     loaded = rt.queries.load(game_id, record=record)
-    after = q["cursor"] if q["cursor"] is not None else q["after"]
+    after = events_after(q["cursor"], loaded.version) if q["cursor"] is not None else q["after"]
     events = rt.queries.events(loaded, caller.seat, after, q["limit"])
     last = events[-1]["seq"] if events else after
     next_after = last if events and last < loaded.version else None

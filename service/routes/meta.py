@@ -16,6 +16,7 @@ from events.store import StoreError
 from service.queries import definition_of
 from service.runtime import runtime
 from service.schemas.action_bodies import action_bodies
+from service.schemas.event_schemas import event_catalogue
 from service.schemas.responses import GameTypesSchema, HealthSchema, SigningKeysSchema
 
 bp = Blueprint("meta", __name__)
@@ -73,6 +74,15 @@ def _json_text(body: Any) -> str:
     return json.dumps(body)
 
 
+@bp.get("/v1/game-types/<type_id>/events")
+def event_types(type_id: str) -> dict[str, Any]:
+    """The event catalogue of a game type: each event type and schema version
+    it writes or reads, with the JSON Schema of its payload and its redacted
+    fields (derived from the game definition)."""
+    game = definition_of(type_id)
+    return {"type": game.type_id, "events": event_catalogue(game)}
+
+
 @bp.get("/v1/boards/<type_id>")
 def board(type_id: str) -> dict[str, Any]:
     """Static board data of a game type, for rendering."""
@@ -123,6 +133,13 @@ def health() -> tuple[dict[str, Any], int]:
 def openapi_yaml() -> Response:
     """The API description (OpenAPI 3.1)."""
     return Response(openapi_text(), mimetype="application/yaml")
+
+
+@bp.get("/asyncapi.yaml")
+def asyncapi_yaml() -> Response:
+    """The event stream and the webhooks (AsyncAPI 3), beside openapi.yaml (its refs point there)."""
+    text = resources.files("service").joinpath("asyncapi.yaml").read_text(encoding="utf-8")
+    return Response(text, mimetype="application/yaml")
 
 
 @bp.get("/openapi.json")

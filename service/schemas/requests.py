@@ -6,6 +6,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from domain.body import integral
 from domain.core import STATUSES
 from service.schemas.names import blank_problem, normalised, skeleton
 from service.text import has_control_characters, name_problem
@@ -26,6 +27,17 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
+class IntegralNumber(fields.Integer):
+    """An integer of a JSON body: any JSON number with an integral value
+    (``1`` or ``1.0``, as JSON Schema counts them), not a boolean, a string or ``1.5``."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        number = integral(value)
+        if number is None:
+            raise self.make_error("invalid", input=value)
+        return number
+
+
 NAME = validate.And(validate.Length(min=1, max=40), no_control_characters)
 #: a caller-chosen seed string
 SEED = validate.And(validate.Length(min=1, max=200), no_control_characters)
@@ -33,6 +45,8 @@ SEED = validate.And(validate.Length(min=1, max=200), no_control_characters)
 LABEL = validate.And(validate.Length(min=1, max=80), no_control_characters)
 #: the largest integer accepted in a query (fits every database integer type)
 MAX_INT = 2**53
+#: the most legal actions one answer holds (a page or a sample)
+MAX_PAGE = 10_000
 
 
 class PlayerName(fields.String):
@@ -81,7 +95,7 @@ class CreateGameSchema(PlayersSchema):
     type = fields.String(required=True, validate=validate.Length(min=1, max=40))
     seed = fields.String(load_default=None, allow_none=True, validate=SEED)
     open_deal = StrictBoolean(load_default=False)
-    start_seat = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=7))
+    start_seat = IntegralNumber(load_default=0, validate=validate.Range(min=0, max=7))
     # its fields and bounds are the domain's to check (domain.clocks.parse_time_control)
     time_control = fields.Dict(load_default=None, allow_none=True)
 
@@ -103,9 +117,9 @@ class ViewQuerySchema(Schema):
 
 
 class SeqCursor(fields.Field):
-    """A cursor of a list numbered from 0 (the events after a seq, the legal
-    actions from an offset): opaque to clients, digits to the server; an
-    integer sent by an older client is the same cursor."""
+    """The cursor of the event log (the events after a seq): opaque to
+    clients, digits to the server; an integer sent by an older client is the
+    same cursor."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
         text = str(value)
@@ -129,9 +143,35 @@ class StreamQuerySchema(Schema):
     after = fields.Integer(load_default=None, validate=validate.Range(min=0, max=MAX_INT))
 
 
+class Square(fields.Field):
+    """A board square in a query: ``row,col``, each 1 to 99."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[int, int]:
+        parts = str(value).split(",")
+        if len(parts) != 2 or not all(p.isascii() and p.isdigit() and 1 <= len(p) <= 2 for p in parts):
+            raise ValidationError("must be a square written row,col (e.g. 3,4)")
+        row, col = int(parts[0]), int(parts[1])
+        if row < 1 or col < 1:
+            raise ValidationError("rows and columns start at 1")
+        return row, col
+
+
 class LegalActionsQuerySchema(Schema):
     """Query of ``GET /v1/games/{id}/legal-actions`` (cable-car openings have
     well over 100,000 legal tile pairs, so the list is paged)."""
 
-    limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=10000))
-    cursor = SeqCursor(load_default=0)
+    limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=MAX_PAGE))
+    cursor = fields.String(load_default=None, validate=validate.Length(min=1, max=400))
+    #: draw this many actions uniformly from the whole list instead of a page
+    sample = fields.Integer(load_default=None, validate=validate.Range(min=1, max=MAX_PAGE))
+    #: the sample's seed (the same sample for the same seed and version); a fresh one without
+    seed = fields.String(load_default=None, validate=SEED)
+    #: cable-car: only the actions whose first placement is on this square, ``row,col``
+    square = Square(load_default=None)
+
+    @validates_schema
+    def _sample_or_page(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if data.get("sample") is not None and data.get("cursor") is not None:
+            raise ValidationError("a sample has no pages: send sample or cursor, not both", "cursor")
+        if data.get("seed") is not None and data.get("sample") is None:
+            raise ValidationError("seed goes with sample", "seed")

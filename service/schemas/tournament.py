@@ -6,7 +6,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from domain.forfeits import STANDINGS
-from service.schemas.requests import LABEL, SEED, PlayersSchema, StrictBoolean
+from service.schemas.requests import LABEL, SEED, IntegralNumber, PlayersSchema, StrictBoolean
 from service.schemas.responses import NewGameSchema
 from service.webhooks.signing import WEBHOOK_EVENTS
 
@@ -25,7 +25,7 @@ class TableInSchema(PlayersSchema):
     """One table of a new batch (the fields of ``POST /v1/games`` but ``type``)."""
     seed = fields.String(load_default=None, allow_none=True, validate=SEED)
     open_deal = StrictBoolean(load_default=False)
-    start_seat = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0, max=7))
+    start_seat = IntegralNumber(load_default=0, validate=validate.Range(min=0, max=7))
     # this table's time control (default: the batch's); checked by domain.clocks
     time_control = fields.Dict(load_default=None, allow_none=True)
 

@@ -92,6 +92,13 @@ def component(name: str) -> jsonschema.Draft202012Validator:
     return validator(pointer("components", "schemas", name))
 
 
+def game_union(game_type: str) -> jsonschema.Draft202012Validator:
+    """A validator for the game type's own union of actions (``ActionRequest``'s ``x-game-unions``)."""
+    unions = spec()["components"]["schemas"]["ActionRequest"]["x-game-unions"]
+    index = next(i for i, u in enumerate(unions) if u["x-game-type"] == game_type)
+    return validator(pointer("components", "schemas", "ActionRequest", "x-game-unions", str(index)))
+
+
 def errors_of(v: jsonschema.Draft202012Validator, instance: Any) -> list[str]:
     """Readable validation errors (empty when valid)."""
     return [
@@ -455,7 +462,7 @@ def test_enums_match_the_code() -> None:
     schemas = spec()["components"]["schemas"]
     assert set(schemas["GameTypeId"]["enum"]) == {g.type_id for g in all_games()}
     # anyOf: ``resign`` is an action of both games, so the two unions overlap
-    for union in schemas["ActionRequest"]["anyOf"]:
+    for union in schemas["ActionRequest"]["x-game-unions"]:
         union = resolve(union)
         mapping = union["discriminator"]["mapping"]
         assert set(mapping) == set(game_definition(union["x-game-type"]).move_types)
@@ -533,7 +540,7 @@ def test_legal_actions_match_their_schema_and_the_servers_shape_check(
         assert actions
         for action in evenly(actions, 300):
             assert errors_of(component("ActionRequest"), action) == [], action
-            assert errors_of(component("TtrSfAction" if game_type == "ttr-sf" else "CableCarAction"), action) == []
+            assert errors_of(game_union(game_type), action) == []
             parsed = game_definition(game_type).parse_action(dict(action))
             assert parsed.to_body() == action
         # the last move (``resign``, listed last while the seat is in, would end a two-seat game)
@@ -603,6 +610,19 @@ def test_a_finished_game_matches_the_spec(quick_client: FlaskClient) -> None:
     assert always == lines
     audit = check_response(client.get(f"/v1/games/{gid}/audit"), "/v1/games/{id}/audit")
     assert audit["ok"] and {"chain", "seed", "moves", "result"} <= {c["name"] for c in audit["checks"]}
+
+
+def test_a_cancelled_games_stream_ends_with_its_status(quick_client: FlaskClient) -> None:
+    """The closing ``end`` message carries the final status, ``cancelled`` here (issue 27)."""
+    game = create(quick_client, "cable-car", players=2, seed="openapi-cancelled")
+    cancelled = quick_client.post(f"/v1/games/{game['id']}/cancel", headers=auth(game["host_token"]))
+    assert cancelled.status_code == 200, cancelled.get_json()
+    stream = quick_client.get(f"/v1/games/{game['id']}/events/stream")
+    last = check_response(stream, "/v1/games/{id}/events/stream")[-1]
+    assert last["event"] == "end"
+    end = json.loads(last["data"])
+    assert end["status"] == "cancelled" and errors_of(component("StreamEnd"), end) == []
+    assert errors_of(component("StreamEnd"), {**end, "status": "playing"})  # only final statuses
 
 
 def test_problems_match_the_spec(client: FlaskClient) -> None:

@@ -75,7 +75,8 @@ def facts(document: Mapping[str, Any], node: Any) -> Any:
     for key in ("additionalProperties", "propertyNames"):
         if key in node:
             out[key] = facts(document, node[key])
-    alternatives = node.get("anyOf", node.get("oneOf"))
+    # ``x-alternatives``: a union written for readers, not for generators (StartRide.path's items)
+    alternatives = node.get("anyOf", node.get("oneOf", node.get("x-alternatives")))
     if alternatives is not None:
         out["alternatives"] = sorted(
             (facts(document, a) for a in alternatives), key=lambda a: json.dumps(a, sort_keys=True)
@@ -86,19 +87,25 @@ def facts(document: Mapping[str, Any], node: Any) -> Any:
 def disagreements(document: Mapping[str, Any], games: Iterable[GameDefinition[Any]]) -> list[str]:
     """Every way the action schemas of ``document`` differ from the moves of ``games``."""
     problems: list[str] = []
-    # ActionRequest is one union per game type (``x-game-type``), each
-    # discriminated by ``type``; a move belongs to its own game's union.
-    # (``anyOf``: ``resign`` is a move of both games, so the unions overlap.)
+    # ActionRequest is one flat union discriminated by ``type`` (what client
+    # generators read), and ``x-game-unions`` names one union per game type
+    # (``x-game-type``); a move belongs to its own game's union.
     unions: dict[str, dict[str, str]] = {}
     request = document["components"]["schemas"]["ActionRequest"]
-    for ref in request.get("anyOf", request.get("oneOf", [])):
+    flat = {item["$ref"] for item in request.get("oneOf", [])}
+    if flat != set(request.get("discriminator", {}).get("mapping", {}).values()):
+        problems.append("ActionRequest: its oneOf and its discriminator differ")
+    for ref in request.get("x-game-unions", []):
         union = resolve(document, ref)
         mapping_of: dict[str, str] = union["discriminator"]["mapping"]
         listed = {item["$ref"] for item in union["oneOf"]}
         if listed != set(mapping_of.values()):
-            problems.append(f"{ref['$ref']}: oneOf {sorted(listed)} and the discriminator "
+            problems.append(f"{union['x-game-type']}: oneOf {sorted(listed)} and the discriminator "
                             f"{sorted(mapping_of.values())} differ")
         unions[union["x-game-type"]] = mapping_of
+        for kind, target in mapping_of.items():
+            if request["discriminator"]["mapping"].get(kind) != target:
+                problems.append(f"ActionRequest: {kind} is not mapped to {target} as in {union['x-game-type']}")
     mapping = {kind: target for mapping_of in unions.values() for kind, target in mapping_of.items()}
     # keyed by game and move: a move such as ``resign`` belongs to several games
     moves = {(g.type_id, m.type): (g, m) for g in games for m in g.moves}
@@ -112,7 +119,7 @@ def disagreements(document: Mapping[str, Any], games: Iterable[GameDefinition[An
         schema = resolve(document, {"$ref": target})
         where = f"{game.type_id} {kind} ({target})"
         properties = schema.get("properties", {})
-        if properties.get("type") != {"const": kind}:
+        if properties.get("type") != {"type": "string", "const": kind}:
             problems.append(f"{where}: 'type' is not the constant {kind!r}")
         if "expected_version" not in properties:
             problems.append(f"{where}: no 'expected_version'")
@@ -170,16 +177,25 @@ def test_the_comparison_notices_each_kind_of_disagreement() -> None:
     def longer_square(s: dict[str, Any]) -> None:
         s["Square"]["maxItems"] = 3
 
+    def unions(s: dict[str, Any]) -> dict[str, Any]:
+        return {u["x-game-type"]: u for u in s["ActionRequest"]["x-game-unions"]}
+
     def dropped_roll(s: dict[str, Any]) -> None:
-        s["CableCarAction"]["oneOf"].pop()
-        del s["CableCarAction"]["discriminator"]["mapping"]["roll"]
+        cable = unions(s)["cable-car"]
+        cable["oneOf"] = [r for r in cable["oneOf"] if not r["$ref"].endswith("/Roll")]
+        del cable["discriminator"]["mapping"]["roll"]
 
     def roll_in_the_other_game(s: dict[str, Any]) -> None:
-        s["TtrSfAction"]["oneOf"].append(s["CableCarAction"]["oneOf"].pop())
-        s["TtrSfAction"]["discriminator"]["mapping"]["roll"] = s["CableCarAction"]["discriminator"]["mapping"].pop("roll")
+        ttr, cable = unions(s)["ttr-sf"], unions(s)["cable-car"]
+        cable["oneOf"] = [r for r in cable["oneOf"] if not r["$ref"].endswith("/Roll")]
+        ttr["oneOf"].append({"$ref": "#/components/schemas/Roll"})
+        ttr["discriminator"]["mapping"]["roll"] = cable["discriminator"]["mapping"].pop("roll")
+
+    def flat_union_without_roll(s: dict[str, Any]) -> None:
+        del s["ActionRequest"]["discriminator"]["mapping"]["roll"]
 
     for change in (tighter_route, souvenir_required, renamed_from, one_more_source, wider_rows,
-                   three_placements, longer_square, dropped_roll, roll_in_the_other_game):
+                   three_placements, longer_square, dropped_roll, roll_in_the_other_game, flat_union_without_roll):
         assert disagreements(edited(change), all_games()), change.__name__
 
 

@@ -114,7 +114,7 @@ REFUSED = {
     "missing seconds, setup given": ({"kind": "per_turn", "setup_seconds": 60}, "seconds"),
     "missing initial": ({"kind": "clock", "increment_seconds": 5}, "initial_seconds"),
     "string": ({"kind": "per_turn", "seconds": "60"}, "seconds"),
-    "float": ({"kind": "per_turn", "seconds": 60.0}, "seconds"),
+    "float": ({"kind": "per_turn", "seconds": 60.5}, "seconds"),
     "fraction": ({"kind": "clock", "initial_seconds": 1.5}, "initial_seconds"),
     "null": ({"kind": "per_turn", "seconds": None}, "seconds"),
     "true": ({"kind": "per_turn", "seconds": True}, "seconds"),

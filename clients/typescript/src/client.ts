@@ -59,6 +59,13 @@ export class CableCarClient {
     return this.call("GET", `/v1/games/${encodeURIComponent(id)}/legal-actions?${q}`);
   }
 
+  /** `n` legal actions drawn uniformly from the whole list (the same for the same `seed` and version). */
+  sampleLegalActions(id: string, n: number, seed?: string): Promise<Schemas["LegalActions"]> {
+    const q = new URLSearchParams({ sample: String(n) });
+    if (seed !== undefined) q.set("seed", seed);
+    return this.call("GET", `/v1/games/${encodeURIComponent(id)}/legal-actions?${q}`);
+  }
+
   act(id: string, action: Action, idempotencyKey: string): Promise<Schemas["ActionResult"]> {
     return this.call("POST", `/v1/games/${encodeURIComponent(id)}/actions`, action, {
       "Idempotency-Key": idempotencyKey,

@@ -45,6 +45,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/game-types/{type}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event catalogue of a game type
+         * @description Every event type and schema version this server writes or reads for the game type, each with the JSON
+         *     Schema (2020-12) of its `payload` as exported (unredacted: `GET /v1/games/{id}/export`) and
+         *     `redacted_fields`: the payload fields shown as `null` to a caller who may not see them (in the event log,
+         *     the stream and action answers) until the game ends or the secret is revealed. `name[]` means the
+         *     entries of a per-seat list: another seat's entry is `null`. Derived from the game definitions, like
+         *     the action bodies of `GET /v1/game-types`; the examples below are the whole catalogues of this release.
+         *     An event of a schema version older than the newest is read as stored (the export keeps it byte for
+         *     byte); a replayer lifts it as the version history says (`docs/rules/versions.md`).
+         */
+        get: operations["getEventCatalogue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/boards/{type}": {
         parameters: {
             query?: never;
@@ -155,9 +182,22 @@ export interface paths {
          *     `active_seats`. Empty for a seat that is out and once the game is over (finished or cancelled).
          *
          *     The list is paged in a fixed order (a cable-car turn can have well over 100 000 legal pairs of tile
-         *     placements): `total` counts them all; pass `next_cursor` back as `cursor` for the next page. The cursor
-         *     is only meaningful at the same `version`. A long list is computed once per version and seat and kept
-         *     by the server process that answered, so the following pages on the same connection are cheap.
+         *     placements): `total` counts them all; pass `next_cursor` back as `cursor` for the next page. A cursor
+         *     belongs to the `version` it was handed out at: once the game has moved on it is refused with
+         *     `409 stale_cursor` (read the list again from its first page); a cursor this list never handed out (of
+         *     another game, seat or `square`, or made up) is `400 invalid_request`. A long list is computed once per
+         *     version and seat and kept by the server process that answered, so the following pages are cheap.
+         *
+         *     **Choosing at random** (a bot): `?sample=N` answers N actions drawn uniformly at random, without
+         *     replacement, from the whole list (all of it when it is shorter), in list order, with the whole list's
+         *     `total` and `next_cursor: null`. The same `seed` at the same `version` draws the same actions; without a
+         *     `seed` every call draws afresh. The server finds the drawn positions without listing the rest, so a
+         *     sample from a 400 000-pair turn costs about as much as a first page.
+         *
+         *     **One square** (`cable-car`): `?square=R,C` keeps the actions whose first placement is on row `R`,
+         *     column `C`, in list order (`start_ride`, `roll`, `draw_tile` and `resign` have no placement and are
+         *     left out); `total` counts them. It pages and samples like the whole list. Other game types answer
+         *     `400 invalid_request`.
          *
          *     Order: `start_ride` (when the network is complete) or `roll` come first; under `cable-car/4` a seat whose
          *     network is complete at the start of its turn must ride, so `start_ride` (once per terminal) and `resign`
@@ -247,8 +287,9 @@ export interface paths {
          *     * `retry: 2000` first (reconnect delay for `EventSource`);
          *     * one message per event: `id: <seq>` and `data: <Event JSON>` (as in `GET /v1/games/{id}/events`);
          *     * `: keep-alive` comment lines while nothing happens;
-         *     * once the game is over: `event: end` with `data: {"version": N, "status": "finished"}` (also for a game
-         *       its host cancelled: its last event is then `game_cancelled`), then the server closes the stream.
+         *     * once the game is over: `event: end` with `data: {"version": N, "status": S}`, `S` being the final
+         *       status: `finished`, or `cancelled` for a game its host cancelled (its last event is then
+         *       `game_cancelled`); then the server closes the stream.
          *
          *     A timeout, a resignation and a cancel arrive like any other event (`seat_timed_out`, `seat_resigned`,
          *     `game_cancelled`).
@@ -593,7 +634,7 @@ export interface paths {
          *     after now in the organiser's games (those created with its token: batches, and `POST /v1/games` sent with
          *     it), or only in `batch`'s games. `events` are some of `game.started`, `game.seat_out` (a seat resigned or
          *     timed out; one delivery per seat), `game.finished` and `game.cancelled` (the host cancelled the game);
-         *     without `events`, all four. See the top-level `webhooks` section for the request the receiver gets and
+         *     without `events`, all four. See the `gameEvent` callback below for the request the receiver gets and
          *     how to check its signature with `secret`, which is shown only in this answer.
          *
          *     Deliveries go to public addresses only: a `url` naming a loopback, private, link-local or other non-public
@@ -730,6 +771,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/asyncapi.yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event stream and the webhooks (AsyncAPI 3)
+         * @description An AsyncAPI 3.0 document of what the server pushes: the event stream of a game (Server-Sent Events) and
+         *     webhook deliveries. Its message schemas refer to this document (`openapi.yaml#/components/schemas/...`),
+         *     served beside it.
+         */
+        get: operations["getAsyncApiYaml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -813,43 +876,7 @@ export interface paths {
         trace?: never;
     };
 }
-export interface webhooks {
-    gameEvent: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * What a registered webhook URL receives
-         * @description For every subscribed event (`game.started`: a game's opening events were stored; `game.seat_out`: a seat
-         *     resigned or timed out, one delivery per seat, while the game may go on; `game.finished`: its last move was,
-         *     also when it ended by forfeit; `game.cancelled`: its host cancelled it) the server POSTs a `WebhookDelivery`
-         *     to the webhook's URL, from a background dispatcher that reads the event log: a player's action never waits
-         *     for, or fails because of, a webhook. The `game.finished` result says per seat whether it played to the end
-         *     (`standing` `in`), resigned or timed out; a `game.seat_out` body names the seat in `seat` (`seat`,
-         *     `standing`, and the `seq` of its `seat_resigned` or `seat_timed_out` event). A game its host cancelled
-         *     sends `game.cancelled` and no `game.finished`.
-         *
-         *     **Check the signature** before trusting a body: `X-CableCar-Signature` is `sha256=` followed by the hex
-         *     HMAC-SHA256 of the raw request body, keyed with the webhook's `secret`. Compare in constant time.
-         *
-         *     **Answer 2xx** quickly. Anything else (another status, a timeout, a refused connection) is retried with
-         *     exponential backoff; after the configured number of attempts the delivery is marked `failed` (see
-         *     `GET /v1/webhooks/{webhook_id}/deliveries`). Deliveries are *at least once*: deduplicate on
-         *     `X-CableCar-Delivery` (the same as the body's `id`). Redirects are not followed.
-         */
-        post: operations["receiveGameEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-}
+export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @description An OpenAPI 3.1 document (this one). */
@@ -885,8 +912,10 @@ export interface components {
          */
         GameStatusValue: string;
         /**
-         * @description An opaque page cursor: pass back the `next_cursor` of the previous page unchanged. A cursor this listing
-         *     did not hand out is `400 invalid_request`.
+         * @description An opaque page cursor: pass back the `next_cursor` of the previous page unchanged. The same rule on every
+         *     list: a cursor this listing did not hand out is `400 invalid_request`; a legal-actions cursor handed out
+         *     at an older version of the game is `409 stale_cursor` (the event log only grows, so its cursors stay
+         *     good).
          */
         Cursor: string;
         /** @description A seat number, 0-based, in turn order. */
@@ -915,6 +944,7 @@ export interface components {
              * @example not_acceptable
              * @example not_your_turn
              * @example stale_version
+             * @example stale_cursor
              * @example game_finished
              * @example game_not_finished
              * @example game_damaged
@@ -940,7 +970,7 @@ export interface components {
              * @example ferry_second_draw
              */
             reason?: string;
-            /** @description On `stale_version`, the game's version now. */
+            /** @description On `stale_version` and `stale_cursor`, the game's version now. */
             current_version?: number;
             /** @description On `game_damaged`, the id of the damaged game. */
             game?: string;
@@ -961,6 +991,27 @@ export interface components {
         };
         GameTypes: {
             types: components["schemas"]["GameTypeInfo"][];
+        };
+        /** @description The event catalogue of one game type (`GET /v1/game-types/{type}/events`). */
+        EventCatalogue: {
+            type: components["schemas"]["GameTypeId"];
+            /** @description One entry per event type and schema version, in the game's declaration order, oldest version first. */
+            events: components["schemas"]["EventCatalogueEntry"][];
+        };
+        EventCatalogueEntry: {
+            /** @description The event's `type` in the log. */
+            event_type: string;
+            /** @description The event's `schema_version` this entry describes. */
+            schema_version: number;
+            /** @description The JSON Schema (2020-12) of the payload as exported (unredacted). */
+            schema: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description The payload fields shown as `null` to callers who may not see them: `name` (the field) or `name[]`
+             *     (the entries of a per-seat list: other seats' entries).
+             */
+            redacted_fields: string[];
         };
         GameTypeInfo: {
             type: components["schemas"]["GameTypeId"];
@@ -1533,7 +1584,7 @@ export interface components {
             tiles: components["schemas"]["PlacedTile"][];
             /** @description Stop letter → the `[row, col]` of its stop tile once one is laid next to it, else `null`. */
             stops: {
-                [key: string]: components["schemas"]["Square"] | null;
+                [key: string]: number[] | null;
             };
             /** @description Tiles left in the draw pile. */
             pile_count: number;
@@ -1629,7 +1680,7 @@ export interface components {
             /** @description The destination terminal. */
             to: string;
             /** @description Every space of the ride in order, the start terminal first and the destination last; squares as `[row, col]`, terminal loops by name. */
-            spaces: (components["schemas"]["Square"] | string)[];
+            spaces: unknown[];
             /** @description Index into `spaces` of the tram. */
             position: number;
             /** @description Spaces to drive from start to destination. */
@@ -1691,17 +1742,14 @@ export interface components {
             actions: components["schemas"]["ActionRequest"][];
         };
         /**
-         * @description One action: a body of the game's own type (`TtrSfAction` on a `ttr-sf` game, `CableCarAction` on a
+         * @description One action: a body of the game's own type (the `ttr-sf` actions on a `ttr-sf` game, the `cable-car` actions on a
          *     `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of the other
          *     game type's actions is `400 invalid_request` (the path does not name the game type, so the schema
-         *     cannot refuse it). `type` names the action; every body may carry `expected_version`. `resign` (`Resign`)
-         *     is an action of both game types, so the two unions overlap on it: `anyOf`, not `oneOf`.
+         *     cannot refuse it). `type` names the action (one flat `oneOf` with one discriminator, which every client
+         *     generator reads; `resign` is an action of both game types); every body may carry `expected_version`.
+         *     `x-game-unions` names each game type's own union.
          */
-        ActionRequest: components["schemas"]["TtrSfAction"] | components["schemas"]["CableCarAction"];
-        /** @description An action of a `ttr-sf` game. */
-        TtrSfAction: components["schemas"]["Resign"] | components["schemas"]["PlaceSouvenirStack"] | components["schemas"]["KeepTickets"] | components["schemas"]["DrawCard"] | components["schemas"]["ClaimRoute"] | components["schemas"]["DrawTickets"];
-        /** @description An action of a `cable-car` game. */
-        CableCarAction: components["schemas"]["Resign"] | components["schemas"]["LayTiles"] | components["schemas"]["StartRide"] | components["schemas"]["Roll"] | components["schemas"]["DrawTile"];
+        ActionRequest: components["schemas"]["Resign"] | components["schemas"]["PlaceSouvenirStack"] | components["schemas"]["KeepTickets"] | components["schemas"]["DrawCard"] | components["schemas"]["ClaimRoute"] | components["schemas"]["DrawTickets"] | components["schemas"]["LayTiles"] | components["schemas"]["StartRide"] | components["schemas"]["Roll"] | components["schemas"]["DrawTile"];
         /** @description Refuse the action with `409 stale_version` unless the game is at exactly this version. */
         ExpectedVersion: number | null;
         /** @description `ttr-sf`, setup: place a set-aside souvenir stack on a location without a stack. */
@@ -1832,7 +1880,7 @@ export interface components {
              * @description The squares of the ride in order, `[row, col]` each; where the path drives over another line's
              *     terminal loop, that loop's name stands between its two squares.
              */
-            path?: (components["schemas"]["Square"] | string)[] | null;
+            path?: unknown[] | null;
             expected_version?: components["schemas"]["ExpectedVersion"];
         };
         /** @description `cable-car`: roll the die and move the tram (riding seats only). */
@@ -2013,12 +2061,12 @@ export interface components {
         };
         /**
          * @description The data of the `end` message sent when the game is over, just before the server closes the stream;
-         *     `status` is `finished` also for a cancelled game.
+         *     `status` is the game's final status: `finished`, or `cancelled` for a game its host cancelled.
          */
         StreamEnd: {
             version: number;
-            /** @constant */
-            status: "finished";
+            /** @enum {string} */
+            status: "finished" | "cancelled";
         };
         EventsPage: {
             game_id: string;
@@ -2582,6 +2630,18 @@ export interface components {
             };
         };
         /**
+         * @description `stale_cursor`: the cursor was handed out at an older version of the game, whose list has changed since;
+         *     `current_version` says the version now. Read the list again from its first page.
+         */
+        StaleCursor: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
          * @description `not_your_turn` (the seat may not act now, e.g. it is out), `stale_version` (`expected_version` is not the
          *     game's version, e.g. a timeout was appended first; `current_version` says what it is) or `game_finished`
          *     (the game is over: finished or cancelled).
@@ -2788,6 +2848,32 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    getEventCatalogue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A game type id. */
+                type: components["parameters"]["GameType"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalogue. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventCatalogue"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     getBoard: {
         parameters: {
             query?: never;
@@ -2957,10 +3043,19 @@ export interface operations {
                 /** @description Actions per page. */
                 limit?: number;
                 /**
-                 * @description The `next_cursor` of the previous page: an opaque string (it happens to be an offset written in digits,
-                 *     which is why the integers earlier servers answered are still accepted).
+                 * @description The `next_cursor` of the previous page, unchanged (opaque). Refused with `409 stale_cursor` once the
+                 *     game has moved past the version it was handed out at. Not with `sample`.
                  */
                 cursor?: components["schemas"]["Cursor"];
+                /** @description Answer this many actions drawn uniformly at random from the whole list instead of a page. */
+                sample?: number;
+                /** @description With `sample`, the same seed at the same `version` draws the same actions. */
+                seed?: string;
+                /**
+                 * @description `cable-car` only: keep the actions whose first placement is on this square, `row,col`.
+                 * @example 3,4
+                 */
+                square?: string;
             };
             header?: never;
             path: {
@@ -2987,6 +3082,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["StaleCursor"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
@@ -3898,6 +3994,28 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    getAsyncApiYaml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The AsyncAPI 3.0 document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": string;
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     getOpenApiJson: {
         parameters: {
             query?: never;
@@ -3993,46 +4111,6 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
-        };
-    };
-    receiveGameEvent: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The delivery id (the body's `id`); the same on every retry. */
-                "X-CableCar-Delivery": string;
-                /** @description The event type (the body's `type`). */
-                "X-CableCar-Event": components["schemas"]["WebhookEvent"];
-                /** @description `sha256=<hex HMAC-SHA256 of the raw body, keyed with the secret>`. */
-                "X-CableCar-Signature": string;
-                /** @description 1 for the first attempt, 2 for the first retry, and so on. */
-                "X-CableCar-Attempt": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookDelivery"];
-            };
-        };
-        responses: {
-            /** @description Received (any 2xx status ends the delivery). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["InvalidRequest"];
-            415: components["responses"]["UnsupportedMediaType"];
-            /** @description Anything but 2xx, or no answer in time, is retried later. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
         };
     };
 }

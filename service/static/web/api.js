@@ -118,9 +118,11 @@ export function gameView(id, { token, at, signal } = {}) {
   return request(`v1/games/${encodeURIComponent(id)}${q}`, { token, signal });
 }
 
-/** One page of the seat's legal actions. */
-export function legalActions(id, token, { cursor = 0, limit = 1000, signal } = {}) {
-  const q = new URLSearchParams({ limit: String(limit), cursor: String(cursor) });
+/** One page of the seat's legal actions; without `cursor` the first (a cursor is opaque: the
+ * `next_cursor` of the page before, refused with 409 `stale_cursor` once the game has moved on). */
+export function legalActions(id, token, { cursor = null, limit = 1000, signal } = {}) {
+  const q = new URLSearchParams({ limit: String(limit) });
+  if (cursor) q.set("cursor", cursor);
   return request(`v1/games/${encodeURIComponent(id)}/legal-actions?${q}`, { token, signal });
 }
 

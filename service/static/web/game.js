@@ -237,7 +237,7 @@ export class GamePage {
     if (!this.canAct) return;
     this.legalAbort = new AbortController();
     this.legalVersion = this.view.version;
-    this.legalCursor = 0;
+    this.legalCursor = ""; // the first page (null: no more pages)
     if (this.type === "cable-car") {
       this.chooser = new PlacementChooser();
       this.requestChoices((c) => c.pages >= AUTO_PAGES);
@@ -265,7 +265,14 @@ export class GamePage {
   /** The next page of legal actions, or null when the game moved on meanwhile. */
   async legalPage(signal) {
     const limit = LEGAL_PAGE[this.type] || 1000;
-    const page = await api.legalActions(this.id, this.token, { cursor: this.legalCursor, limit, signal });
+    let page;
+    try {
+      page = await api.legalActions(this.id, this.token, { cursor: this.legalCursor, limit, signal });
+    } catch (err) {
+      if (err.code !== "stale_cursor") throw err;
+      this.scheduleRefresh(); // the game moved on between two pages: read its new list
+      return null;
+    }
     if (signal.aborted || this.stopped) return null;
     if (page.version !== this.legalVersion) {
       this.scheduleRefresh();

@@ -53,6 +53,9 @@ from .draw_tile import DrawTile
 from .draw_tile_source import DrawTileSource
 from .edge import Edge
 from .event import Event
+from .event_catalogue import EventCatalogue
+from .event_catalogue_entry import EventCatalogueEntry
+from .event_catalogue_entry_schema import EventCatalogueEntrySchema
 from .event_envelope import EventEnvelope
 from .event_envelope_payload import EventEnvelopePayload
 from .event_payload import EventPayload
@@ -105,6 +108,7 @@ from .sse_message import SseMessage
 from .start_ride import StartRide
 from .status_counts import StatusCounts
 from .stream_end import StreamEnd
+from .stream_end_status import StreamEndStatus
 from .table_result import TableResult
 from .tram import Tram
 from .ttr_card import TtrCard
@@ -190,6 +194,9 @@ __all__ = (
     "DrawTileSource",
     "Edge",
     "Event",
+    "EventCatalogue",
+    "EventCatalogueEntry",
+    "EventCatalogueEntrySchema",
     "EventEnvelope",
     "EventEnvelopePayload",
     "EventPayload",
@@ -242,6 +249,7 @@ __all__ = (
     "StartRide",
     "StatusCounts",
     "StreamEnd",
+    "StreamEndStatus",
     "TableResult",
     "Tram",
     "TtrCard",

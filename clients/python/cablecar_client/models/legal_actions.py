@@ -156,100 +156,100 @@ class LegalActions:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_ttr_sf_action_type_0 = Resign.from_dict(data)
+                    componentsschemas_action_request_type_0 = Resign.from_dict(data)
 
 
 
-                    return componentsschemas_ttr_sf_action_type_0
+                    return componentsschemas_action_request_type_0
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_ttr_sf_action_type_1 = PlaceSouvenirStack.from_dict(data)
+                    componentsschemas_action_request_type_1 = PlaceSouvenirStack.from_dict(data)
 
 
 
-                    return componentsschemas_ttr_sf_action_type_1
+                    return componentsschemas_action_request_type_1
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_ttr_sf_action_type_2 = KeepTickets.from_dict(data)
+                    componentsschemas_action_request_type_2 = KeepTickets.from_dict(data)
 
 
 
-                    return componentsschemas_ttr_sf_action_type_2
+                    return componentsschemas_action_request_type_2
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_ttr_sf_action_type_3 = DrawCard.from_dict(data)
+                    componentsschemas_action_request_type_3 = DrawCard.from_dict(data)
 
 
 
-                    return componentsschemas_ttr_sf_action_type_3
+                    return componentsschemas_action_request_type_3
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_ttr_sf_action_type_4 = ClaimRoute.from_dict(data)
+                    componentsschemas_action_request_type_4 = ClaimRoute.from_dict(data)
 
 
 
-                    return componentsschemas_ttr_sf_action_type_4
+                    return componentsschemas_action_request_type_4
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_ttr_sf_action_type_5 = DrawTickets.from_dict(data)
+                    componentsschemas_action_request_type_5 = DrawTickets.from_dict(data)
 
 
 
-                    return componentsschemas_ttr_sf_action_type_5
+                    return componentsschemas_action_request_type_5
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_cable_car_action_type_1 = LayTiles.from_dict(data)
+                    componentsschemas_action_request_type_6 = LayTiles.from_dict(data)
 
 
 
-                    return componentsschemas_cable_car_action_type_1
+                    return componentsschemas_action_request_type_6
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_cable_car_action_type_2 = StartRide.from_dict(data)
+                    componentsschemas_action_request_type_7 = StartRide.from_dict(data)
 
 
 
-                    return componentsschemas_cable_car_action_type_2
+                    return componentsschemas_action_request_type_7
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_cable_car_action_type_3 = Roll.from_dict(data)
+                    componentsschemas_action_request_type_8 = Roll.from_dict(data)
 
 
 
-                    return componentsschemas_cable_car_action_type_3
+                    return componentsschemas_action_request_type_8
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_cable_car_action_type_4 = DrawTile.from_dict(data)
+                componentsschemas_action_request_type_9 = DrawTile.from_dict(data)
 
 
 
-                return componentsschemas_cable_car_action_type_4
+                return componentsschemas_action_request_type_9
 
             actions_item = _parse_actions_item(actions_item_data)
 

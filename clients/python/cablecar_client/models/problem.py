@@ -37,7 +37,7 @@ class Problem:
             detail (str): A sentence for humans about this occurrence.
             errors (list[FieldError] | Unset): On `invalid_request` from a shape check, every field at fault.
             reason (str | Unset): On `illegal_action` and `invalid_config`, the name of the rule that refused the request.
-            current_version (int | Unset): On `stale_version`, the game's version now.
+            current_version (int | Unset): On `stale_version` and `stale_cursor`, the game's version now.
             game (str | Unset): On `game_damaged`, the id of the damaged game.
             seq (int | Unset): On `game_damaged`, the first stored event that is not genuine.
             table (int | Unset): On a refused `POST /v1/batches`, the index of the table at fault.

@@ -25,15 +25,15 @@ class Ride:
         Attributes:
             from_ (str): The start terminal.
             to (str): The destination terminal.
-            spaces (list[list[int] | str]): Every space of the ride in order, the start terminal first and the destination
-                last; squares as `[row, col]`, terminal loops by name.
+            spaces (list[Any]): Every space of the ride in order, the start terminal first and the destination last; squares
+                as `[row, col]`, terminal loops by name.
             position (int): Index into `spaces` of the tram.
             length (int): Spaces to drive from start to destination.
      """
 
     from_: str
     to: str
-    spaces: list[list[int] | str]
+    spaces: list[Any]
     position: int
     length: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -47,16 +47,7 @@ class Ride:
 
         to = self.to
 
-        spaces = []
-        for spaces_item_data in self.spaces:
-            spaces_item: list[int] | str
-            if isinstance(spaces_item_data, list):
-                spaces_item = spaces_item_data
-
-
-            else:
-                spaces_item = spaces_item_data
-            spaces.append(spaces_item)
+        spaces = self.spaces
 
 
 
@@ -86,23 +77,7 @@ class Ride:
 
         to = d.pop("to")
 
-        spaces = []
-        _spaces = d.pop("spaces")
-        for spaces_item_data in (_spaces):
-            def _parse_spaces_item(data: object) -> list[int] | str:
-                try:
-                    if not isinstance(data, list):
-                        raise TypeError()
-                    spaces_item_type_0 = cast(list[int], data)
-
-                    return spaces_item_type_0
-                except (TypeError, ValueError, AttributeError, KeyError):
-                    pass
-                return cast(list[int] | str, data)
-
-            spaces_item = _parse_spaces_item(spaces_item_data)
-
-            spaces.append(spaces_item)
+        spaces = cast(list[Any], d.pop("spaces"))
 
 
         position = d.pop("position")

@@ -37,8 +37,8 @@ class StartRide:
         Attributes:
             type_ (Literal['start_ride']):
             from_ (None | str | Unset): The name of the starting terminal (one of the seat's line).
-            path (list[list[int] | str] | None | Unset): The squares of the ride in order, `[row, col]` each; where the path
-                drives over another line's
+            path (list[Any] | None | Unset): The squares of the ride in order, `[row, col]` each; where the path drives over
+                another line's
                 terminal loop, that loop's name stands between its two squares.
             expected_version (int | None | Unset): Refuse the action with `409 stale_version` unless the game is at exactly
                 this version.
@@ -46,7 +46,7 @@ class StartRide:
 
     type_: Literal['start_ride']
     from_: None | str | Unset = UNSET
-    path: list[list[int] | str] | None | Unset = UNSET
+    path: list[Any] | None | Unset = UNSET
     expected_version: int | None | Unset = UNSET
 
 
@@ -62,20 +62,11 @@ class StartRide:
         else:
             from_ = self.from_
 
-        path: list[list[int] | str] | None | Unset
+        path: list[Any] | None | Unset
         if isinstance(self.path, Unset):
             path = UNSET
         elif isinstance(self.path, list):
-            path = []
-            for path_type_0_item_data in self.path:
-                path_type_0_item: list[int] | str
-                if isinstance(path_type_0_item_data, list):
-                    path_type_0_item = path_type_0_item_data
-
-
-                else:
-                    path_type_0_item = path_type_0_item_data
-                path.append(path_type_0_item)
+            path = self.path
 
 
         else:
@@ -121,7 +112,7 @@ class StartRide:
         from_ = _parse_from_(d.pop("from", UNSET))
 
 
-        def _parse_path(data: object) -> list[list[int] | str] | None | Unset:
+        def _parse_path(data: object) -> list[Any] | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -129,28 +120,12 @@ class StartRide:
             try:
                 if not isinstance(data, list):
                     raise TypeError()
-                path_type_0 = []
-                _path_type_0 = data
-                for path_type_0_item_data in (_path_type_0):
-                    def _parse_path_type_0_item(data: object) -> list[int] | str:
-                        try:
-                            if not isinstance(data, list):
-                                raise TypeError()
-                            path_type_0_item_type_0 = cast(list[int], data)
-
-                            return path_type_0_item_type_0
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
-                        return cast(list[int] | str, data)
-
-                    path_type_0_item = _parse_path_type_0_item(path_type_0_item_data)
-
-                    path_type_0.append(path_type_0_item)
+                path_type_0 = cast(list[Any], data)
 
                 return path_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(list[list[int] | str] | None | Unset, data)
+            return cast(list[Any] | None | Unset, data)
 
         path = _parse_path(d.pop("path", UNSET))
 

@@ -8,7 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from typing import Literal, cast
+from ..models.stream_end_status import StreamEndStatus
 
 
 
@@ -22,15 +22,15 @@ T = TypeVar("T", bound="StreamEnd")
 @_attrs_define
 class StreamEnd:
     """ The data of the `end` message sent when the game is over, just before the server closes the stream;
-    `status` is `finished` also for a cancelled game.
+    `status` is the game's final status: `finished`, or `cancelled` for a game its host cancelled.
 
         Attributes:
             version (int):
-            status (Literal['finished']):
+            status (StreamEndStatus):
      """
 
     version: int
-    status: Literal['finished']
+    status: StreamEndStatus
 
 
 
@@ -39,7 +39,7 @@ class StreamEnd:
     def to_dict(self) -> dict[str, Any]:
         version = self.version
 
-        status = self.status
+        status = self.status.value
 
 
         field_dict: dict[str, Any] = {}
@@ -58,9 +58,10 @@ class StreamEnd:
         d = dict(src_dict)
         version = d.pop("version")
 
-        status = cast(Literal['finished'] , d.pop("status"))
-        if status != 'finished':
-            raise ValueError(f"status must match const 'finished', got '{status}'")
+        status = StreamEndStatus(d.pop("status"))
+
+
+
 
         stream_end = cls(
             version=version,

@@ -20,6 +20,9 @@ def _get_kwargs(
     *,
     limit: int | Unset = 1000,
     cursor: str | Unset = UNSET,
+    sample: int | Unset = UNSET,
+    seed: str | Unset = UNSET,
+    square: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     
@@ -31,6 +34,12 @@ def _get_kwargs(
     params["limit"] = limit
 
     params["cursor"] = cursor
+
+    params["sample"] = sample
+
+    params["seed"] = seed
+
+    params["square"] = square
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -83,6 +92,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+
+
+        return response_409
+
     if response.status_code == 429:
         response_429 = Problem.from_dict(response.json())
 
@@ -118,6 +134,9 @@ def sync_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = 1000,
     cursor: str | Unset = UNSET,
+    sample: int | Unset = UNSET,
+    seed: str | Unset = UNSET,
+    square: str | Unset = UNSET,
 
 ) -> Response[LegalActions | Problem]:
     """ Every action the caller's seat may send now
@@ -129,10 +148,27 @@ def sync_detailed(
     `active_seats`. Empty for a seat that is out and once the game is over (finished or cancelled).
 
     The list is paged in a fixed order (a cable-car turn can have well over 100 000 legal pairs of tile
-    placements): `total` counts them all; pass `next_cursor` back as `cursor` for the next page. The
+    placements): `total` counts them all; pass `next_cursor` back as `cursor` for the next page. A
     cursor
-    is only meaningful at the same `version`. A long list is computed once per version and seat and kept
-    by the server process that answered, so the following pages on the same connection are cheap.
+    belongs to the `version` it was handed out at: once the game has moved on it is refused with
+    `409 stale_cursor` (read the list again from its first page); a cursor this list never handed out
+    (of
+    another game, seat or `square`, or made up) is `400 invalid_request`. A long list is computed once
+    per
+    version and seat and kept by the server process that answered, so the following pages are cheap.
+
+    **Choosing at random** (a bot): `?sample=N` answers N actions drawn uniformly at random, without
+    replacement, from the whole list (all of it when it is shorter), in list order, with the whole
+    list's
+    `total` and `next_cursor: null`. The same `seed` at the same `version` draws the same actions;
+    without a
+    `seed` every call draws afresh. The server finds the drawn positions without listing the rest, so a
+    sample from a 400 000-pair turn costs about as much as a first page.
+
+    **One square** (`cable-car`): `?square=R,C` keeps the actions whose first placement is on row `R`,
+    column `C`, in list order (`start_ride`, `roll`, `draw_tile` and `resign` have no placement and are
+    left out); `total` counts them. It pages and samples like the whole list. Other game types answer
+    `400 invalid_request`.
 
     Order: `start_ride` (when the network is complete) or `roll` come first; under `cable-car/4` a seat
     whose
@@ -153,8 +189,15 @@ def sync_detailed(
         id (str):
         limit (int | Unset):  Default: 1000.
         cursor (str | Unset): An opaque page cursor: pass back the `next_cursor` of the previous
-            page unchanged. A cursor this listing
-            did not hand out is `400 invalid_request`.
+            page unchanged. The same rule on every
+            list: a cursor this listing did not hand out is `400 invalid_request`; a legal-actions
+            cursor handed out
+            at an older version of the game is `409 stale_cursor` (the event log only grows, so its
+            cursors stay
+            good).
+        sample (int | Unset):
+        seed (str | Unset):
+        square (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -169,6 +212,9 @@ def sync_detailed(
         id=id,
 limit=limit,
 cursor=cursor,
+sample=sample,
+seed=seed,
+square=square,
 
     )
 
@@ -184,6 +230,9 @@ def sync(
     client: AuthenticatedClient,
     limit: int | Unset = 1000,
     cursor: str | Unset = UNSET,
+    sample: int | Unset = UNSET,
+    seed: str | Unset = UNSET,
+    square: str | Unset = UNSET,
 
 ) -> LegalActions | Problem | None:
     """ Every action the caller's seat may send now
@@ -195,10 +244,27 @@ def sync(
     `active_seats`. Empty for a seat that is out and once the game is over (finished or cancelled).
 
     The list is paged in a fixed order (a cable-car turn can have well over 100 000 legal pairs of tile
-    placements): `total` counts them all; pass `next_cursor` back as `cursor` for the next page. The
+    placements): `total` counts them all; pass `next_cursor` back as `cursor` for the next page. A
     cursor
-    is only meaningful at the same `version`. A long list is computed once per version and seat and kept
-    by the server process that answered, so the following pages on the same connection are cheap.
+    belongs to the `version` it was handed out at: once the game has moved on it is refused with
+    `409 stale_cursor` (read the list again from its first page); a cursor this list never handed out
+    (of
+    another game, seat or `square`, or made up) is `400 invalid_request`. A long list is computed once
+    per
+    version and seat and kept by the server process that answered, so the following pages are cheap.
+
+    **Choosing at random** (a bot): `?sample=N` answers N actions drawn uniformly at random, without
+    replacement, from the whole list (all of it when it is shorter), in list order, with the whole
+    list's
+    `total` and `next_cursor: null`. The same `seed` at the same `version` draws the same actions;
+    without a
+    `seed` every call draws afresh. The server finds the drawn positions without listing the rest, so a
+    sample from a 400 000-pair turn costs about as much as a first page.
+
+    **One square** (`cable-car`): `?square=R,C` keeps the actions whose first placement is on row `R`,
+    column `C`, in list order (`start_ride`, `roll`, `draw_tile` and `resign` have no placement and are
+    left out); `total` counts them. It pages and samples like the whole list. Other game types answer
+    `400 invalid_request`.
 
     Order: `start_ride` (when the network is complete) or `roll` come first; under `cable-car/4` a seat
     whose
@@ -219,8 +285,15 @@ def sync(
         id (str):
         limit (int | Unset):  Default: 1000.
         cursor (str | Unset): An opaque page cursor: pass back the `next_cursor` of the previous
-            page unchanged. A cursor this listing
-            did not hand out is `400 invalid_request`.
+            page unchanged. The same rule on every
+            list: a cursor this listing did not hand out is `400 invalid_request`; a legal-actions
+            cursor handed out
+            at an older version of the game is `409 stale_cursor` (the event log only grows, so its
+            cursors stay
+            good).
+        sample (int | Unset):
+        seed (str | Unset):
+        square (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -236,6 +309,9 @@ def sync(
 client=client,
 limit=limit,
 cursor=cursor,
+sample=sample,
+seed=seed,
+square=square,
 
     ).parsed
 
@@ -245,6 +321,9 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = 1000,
     cursor: str | Unset = UNSET,
+    sample: int | Unset = UNSET,
+    seed: str | Unset = UNSET,
+    square: str | Unset = UNSET,
 
 ) -> Response[LegalActions | Problem]:
     """ Every action the caller's seat may send now
@@ -256,10 +335,27 @@ async def asyncio_detailed(
     `active_seats`. Empty for a seat that is out and once the game is over (finished or cancelled).
 
     The list is paged in a fixed order (a cable-car turn can have well over 100 000 legal pairs of tile
-    placements): `total` counts them all; pass `next_cursor` back as `cursor` for the next page. The
+    placements): `total` counts them all; pass `next_cursor` back as `cursor` for the next page. A
     cursor
-    is only meaningful at the same `version`. A long list is computed once per version and seat and kept
-    by the server process that answered, so the following pages on the same connection are cheap.
+    belongs to the `version` it was handed out at: once the game has moved on it is refused with
+    `409 stale_cursor` (read the list again from its first page); a cursor this list never handed out
+    (of
+    another game, seat or `square`, or made up) is `400 invalid_request`. A long list is computed once
+    per
+    version and seat and kept by the server process that answered, so the following pages are cheap.
+
+    **Choosing at random** (a bot): `?sample=N` answers N actions drawn uniformly at random, without
+    replacement, from the whole list (all of it when it is shorter), in list order, with the whole
+    list's
+    `total` and `next_cursor: null`. The same `seed` at the same `version` draws the same actions;
+    without a
+    `seed` every call draws afresh. The server finds the drawn positions without listing the rest, so a
+    sample from a 400 000-pair turn costs about as much as a first page.
+
+    **One square** (`cable-car`): `?square=R,C` keeps the actions whose first placement is on row `R`,
+    column `C`, in list order (`start_ride`, `roll`, `draw_tile` and `resign` have no placement and are
+    left out); `total` counts them. It pages and samples like the whole list. Other game types answer
+    `400 invalid_request`.
 
     Order: `start_ride` (when the network is complete) or `roll` come first; under `cable-car/4` a seat
     whose
@@ -280,8 +376,15 @@ async def asyncio_detailed(
         id (str):
         limit (int | Unset):  Default: 1000.
         cursor (str | Unset): An opaque page cursor: pass back the `next_cursor` of the previous
-            page unchanged. A cursor this listing
-            did not hand out is `400 invalid_request`.
+            page unchanged. The same rule on every
+            list: a cursor this listing did not hand out is `400 invalid_request`; a legal-actions
+            cursor handed out
+            at an older version of the game is `409 stale_cursor` (the event log only grows, so its
+            cursors stay
+            good).
+        sample (int | Unset):
+        seed (str | Unset):
+        square (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -296,6 +399,9 @@ async def asyncio_detailed(
         id=id,
 limit=limit,
 cursor=cursor,
+sample=sample,
+seed=seed,
+square=square,
 
     )
 
@@ -311,6 +417,9 @@ async def asyncio(
     client: AuthenticatedClient,
     limit: int | Unset = 1000,
     cursor: str | Unset = UNSET,
+    sample: int | Unset = UNSET,
+    seed: str | Unset = UNSET,
+    square: str | Unset = UNSET,
 
 ) -> LegalActions | Problem | None:
     """ Every action the caller's seat may send now
@@ -322,10 +431,27 @@ async def asyncio(
     `active_seats`. Empty for a seat that is out and once the game is over (finished or cancelled).
 
     The list is paged in a fixed order (a cable-car turn can have well over 100 000 legal pairs of tile
-    placements): `total` counts them all; pass `next_cursor` back as `cursor` for the next page. The
+    placements): `total` counts them all; pass `next_cursor` back as `cursor` for the next page. A
     cursor
-    is only meaningful at the same `version`. A long list is computed once per version and seat and kept
-    by the server process that answered, so the following pages on the same connection are cheap.
+    belongs to the `version` it was handed out at: once the game has moved on it is refused with
+    `409 stale_cursor` (read the list again from its first page); a cursor this list never handed out
+    (of
+    another game, seat or `square`, or made up) is `400 invalid_request`. A long list is computed once
+    per
+    version and seat and kept by the server process that answered, so the following pages are cheap.
+
+    **Choosing at random** (a bot): `?sample=N` answers N actions drawn uniformly at random, without
+    replacement, from the whole list (all of it when it is shorter), in list order, with the whole
+    list's
+    `total` and `next_cursor: null`. The same `seed` at the same `version` draws the same actions;
+    without a
+    `seed` every call draws afresh. The server finds the drawn positions without listing the rest, so a
+    sample from a 400 000-pair turn costs about as much as a first page.
+
+    **One square** (`cable-car`): `?square=R,C` keeps the actions whose first placement is on row `R`,
+    column `C`, in list order (`start_ride`, `roll`, `draw_tile` and `resign` have no placement and are
+    left out); `total` counts them. It pages and samples like the whole list. Other game types answer
+    `400 invalid_request`.
 
     Order: `start_ride` (when the network is complete) or `roll` come first; under `cable-car/4` a seat
     whose
@@ -346,8 +472,15 @@ async def asyncio(
         id (str):
         limit (int | Unset):  Default: 1000.
         cursor (str | Unset): An opaque page cursor: pass back the `next_cursor` of the previous
-            page unchanged. A cursor this listing
-            did not hand out is `400 invalid_request`.
+            page unchanged. The same rule on every
+            list: a cursor this listing did not hand out is `400 invalid_request`; a legal-actions
+            cursor handed out
+            at an older version of the game is `409 stale_cursor` (the event log only grows, so its
+            cursors stay
+            good).
+        sample (int | Unset):
+        seed (str | Unset):
+        square (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -363,5 +496,8 @@ async def asyncio(
 client=client,
 limit=limit,
 cursor=cursor,
+sample=sample,
+seed=seed,
+square=square,
 
     )).parsed

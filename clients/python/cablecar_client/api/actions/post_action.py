@@ -202,14 +202,16 @@ def sync_detailed(
         idempotency_key (str | Unset):
         body (ClaimRoute | DrawCard | DrawTickets | DrawTile | KeepTickets | LayTiles |
             PlaceSouvenirStack | Resign | Roll | StartRide): One action: a body of the game's own type
-            (`TtrSfAction` on a `ttr-sf` game, `CableCarAction` on a
+            (the `ttr-sf` actions on a `ttr-sf` game, the `cable-car` actions on a
             `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of
             the other
             game type's actions is `400 invalid_request` (the path does not name the game type, so the
             schema
-            cannot refuse it). `type` names the action; every body may carry `expected_version`.
-            `resign` (`Resign`)
-            is an action of both game types, so the two unions overlap on it: `anyOf`, not `oneOf`.
+            cannot refuse it). `type` names the action (one flat `oneOf` with one discriminator, which
+            every client
+            generator reads; `resign` is an action of both game types); every body may carry
+            `expected_version`.
+            `x-game-unions` names each game type's own union.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -265,14 +267,16 @@ def sync(
         idempotency_key (str | Unset):
         body (ClaimRoute | DrawCard | DrawTickets | DrawTile | KeepTickets | LayTiles |
             PlaceSouvenirStack | Resign | Roll | StartRide): One action: a body of the game's own type
-            (`TtrSfAction` on a `ttr-sf` game, `CableCarAction` on a
+            (the `ttr-sf` actions on a `ttr-sf` game, the `cable-car` actions on a
             `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of
             the other
             game type's actions is `400 invalid_request` (the path does not name the game type, so the
             schema
-            cannot refuse it). `type` names the action; every body may carry `expected_version`.
-            `resign` (`Resign`)
-            is an action of both game types, so the two unions overlap on it: `anyOf`, not `oneOf`.
+            cannot refuse it). `type` names the action (one flat `oneOf` with one discriminator, which
+            every client
+            generator reads; `resign` is an action of both game types); every body may carry
+            `expected_version`.
+            `x-game-unions` names each game type's own union.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -323,14 +327,16 @@ async def asyncio_detailed(
         idempotency_key (str | Unset):
         body (ClaimRoute | DrawCard | DrawTickets | DrawTile | KeepTickets | LayTiles |
             PlaceSouvenirStack | Resign | Roll | StartRide): One action: a body of the game's own type
-            (`TtrSfAction` on a `ttr-sf` game, `CableCarAction` on a
+            (the `ttr-sf` actions on a `ttr-sf` game, the `cable-car` actions on a
             `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of
             the other
             game type's actions is `400 invalid_request` (the path does not name the game type, so the
             schema
-            cannot refuse it). `type` names the action; every body may carry `expected_version`.
-            `resign` (`Resign`)
-            is an action of both game types, so the two unions overlap on it: `anyOf`, not `oneOf`.
+            cannot refuse it). `type` names the action (one flat `oneOf` with one discriminator, which
+            every client
+            generator reads; `resign` is an action of both game types); every body may carry
+            `expected_version`.
+            `x-game-unions` names each game type's own union.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -386,14 +392,16 @@ async def asyncio(
         idempotency_key (str | Unset):
         body (ClaimRoute | DrawCard | DrawTickets | DrawTile | KeepTickets | LayTiles |
             PlaceSouvenirStack | Resign | Roll | StartRide): One action: a body of the game's own type
-            (`TtrSfAction` on a `ttr-sf` game, `CableCarAction` on a
+            (the `ttr-sf` actions on a `ttr-sf` game, the `cable-car` actions on a
             `cable-car` game; the game's `type` is in its view, `GameCreated` and listings). A body of
             the other
             game type's actions is `400 invalid_request` (the path does not name the game type, so the
             schema
-            cannot refuse it). `type` names the action; every body may carry `expected_version`.
-            `resign` (`Resign`)
-            is an action of both game types, so the two unions overlap on it: `anyOf`, not `oneOf`.
+            cannot refuse it). `type` names the action (one flat `oneOf` with one discriminator, which
+            every client
+            generator reads; `resign` is an action of both game types); every body may carry
+            `expected_version`.
+            `x-game-unions` names each game type's own union.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -139,8 +139,12 @@ def sync_detailed(
     Args:
         id (str):
         cursor (str | Unset): An opaque page cursor: pass back the `next_cursor` of the previous
-            page unchanged. A cursor this listing
-            did not hand out is `400 invalid_request`.
+            page unchanged. The same rule on every
+            list: a cursor this listing did not hand out is `400 invalid_request`; a legal-actions
+            cursor handed out
+            at an older version of the game is `409 stale_cursor` (the event log only grows, so its
+            cursors stay
+            good).
         after (int | Unset):  Default: 0.
         limit (int | Unset):  Default: 100.
 
@@ -191,8 +195,12 @@ def sync(
     Args:
         id (str):
         cursor (str | Unset): An opaque page cursor: pass back the `next_cursor` of the previous
-            page unchanged. A cursor this listing
-            did not hand out is `400 invalid_request`.
+            page unchanged. The same rule on every
+            list: a cursor this listing did not hand out is `400 invalid_request`; a legal-actions
+            cursor handed out
+            at an older version of the game is `409 stale_cursor` (the event log only grows, so its
+            cursors stay
+            good).
         after (int | Unset):  Default: 0.
         limit (int | Unset):  Default: 100.
 
@@ -238,8 +246,12 @@ async def asyncio_detailed(
     Args:
         id (str):
         cursor (str | Unset): An opaque page cursor: pass back the `next_cursor` of the previous
-            page unchanged. A cursor this listing
-            did not hand out is `400 invalid_request`.
+            page unchanged. The same rule on every
+            list: a cursor this listing did not hand out is `400 invalid_request`; a legal-actions
+            cursor handed out
+            at an older version of the game is `409 stale_cursor` (the event log only grows, so its
+            cursors stay
+            good).
         after (int | Unset):  Default: 0.
         limit (int | Unset):  Default: 100.
 
@@ -290,8 +302,12 @@ async def asyncio(
     Args:
         id (str):
         cursor (str | Unset): An opaque page cursor: pass back the `next_cursor` of the previous
-            page unchanged. A cursor this listing
-            did not hand out is `400 invalid_request`.
+            page unchanged. The same rule on every
+            list: a cursor this listing did not hand out is `400 invalid_request`; a legal-actions
+            cursor handed out
+            at an older version of the game is `409 stale_cursor` (the event log only grows, so its
+            cursors stay
+            good).
         after (int | Unset):  Default: 0.
         limit (int | Unset):  Default: 100.
 

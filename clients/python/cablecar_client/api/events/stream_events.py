@@ -126,9 +126,9 @@ def sync_detailed(
     * `retry: 2000` first (reconnect delay for `EventSource`);
     * one message per event: `id: <seq>` and `data: <Event JSON>` (as in `GET /v1/games/{id}/events`);
     * `: keep-alive` comment lines while nothing happens;
-    * once the game is over: `event: end` with `data: {"version": N, "status": "finished"}` (also for a
-    game
-      its host cancelled: its last event is then `game_cancelled`), then the server closes the stream.
+    * once the game is over: `event: end` with `data: {"version": N, "status": S}`, `S` being the final
+      status: `finished`, or `cancelled` for a game its host cancelled (its last event is then
+      `game_cancelled`); then the server closes the stream.
 
     A timeout, a resignation and a cancel arrive like any other event (`seat_timed_out`,
     `seat_resigned`,
@@ -196,9 +196,9 @@ def sync(
     * `retry: 2000` first (reconnect delay for `EventSource`);
     * one message per event: `id: <seq>` and `data: <Event JSON>` (as in `GET /v1/games/{id}/events`);
     * `: keep-alive` comment lines while nothing happens;
-    * once the game is over: `event: end` with `data: {"version": N, "status": "finished"}` (also for a
-    game
-      its host cancelled: its last event is then `game_cancelled`), then the server closes the stream.
+    * once the game is over: `event: end` with `data: {"version": N, "status": S}`, `S` being the final
+      status: `finished`, or `cancelled` for a game its host cancelled (its last event is then
+      `game_cancelled`); then the server closes the stream.
 
     A timeout, a resignation and a cancel arrive like any other event (`seat_timed_out`,
     `seat_resigned`,
@@ -261,9 +261,9 @@ async def asyncio_detailed(
     * `retry: 2000` first (reconnect delay for `EventSource`);
     * one message per event: `id: <seq>` and `data: <Event JSON>` (as in `GET /v1/games/{id}/events`);
     * `: keep-alive` comment lines while nothing happens;
-    * once the game is over: `event: end` with `data: {"version": N, "status": "finished"}` (also for a
-    game
-      its host cancelled: its last event is then `game_cancelled`), then the server closes the stream.
+    * once the game is over: `event: end` with `data: {"version": N, "status": S}`, `S` being the final
+      status: `finished`, or `cancelled` for a game its host cancelled (its last event is then
+      `game_cancelled`); then the server closes the stream.
 
     A timeout, a resignation and a cancel arrive like any other event (`seat_timed_out`,
     `seat_resigned`,
@@ -331,9 +331,9 @@ async def asyncio(
     * `retry: 2000` first (reconnect delay for `EventSource`);
     * one message per event: `id: <seq>` and `data: <Event JSON>` (as in `GET /v1/games/{id}/events`);
     * `: keep-alive` comment lines while nothing happens;
-    * once the game is over: `event: end` with `data: {"version": N, "status": "finished"}` (also for a
-    game
-      its host cancelled: its last event is then `game_cancelled`), then the server closes the stream.
+    * once the game is over: `event: end` with `data: {"version": N, "status": S}`, `S` being the final
+      status: `finished`, or `cancelled` for a game its host cancelled (its last event is then
+      `game_cancelled`); then the server closes the stream.
 
     A timeout, a resignation and a cancel arrive like any other event (`seat_timed_out`,
     `seat_resigned`,

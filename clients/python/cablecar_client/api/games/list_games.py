@@ -130,8 +130,12 @@ def sync_detailed(
         batch (str | Unset):
         limit (int | Unset):  Default: 50.
         cursor (str | Unset): An opaque page cursor: pass back the `next_cursor` of the previous
-            page unchanged. A cursor this listing
-            did not hand out is `400 invalid_request`.
+            page unchanged. The same rule on every
+            list: a cursor this listing did not hand out is `400 invalid_request`; a legal-actions
+            cursor handed out
+            at an older version of the game is `409 stale_cursor` (the event log only grows, so its
+            cursors stay
+            good).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -183,8 +187,12 @@ def sync(
         batch (str | Unset):
         limit (int | Unset):  Default: 50.
         cursor (str | Unset): An opaque page cursor: pass back the `next_cursor` of the previous
-            page unchanged. A cursor this listing
-            did not hand out is `400 invalid_request`.
+            page unchanged. The same rule on every
+            list: a cursor this listing did not hand out is `400 invalid_request`; a legal-actions
+            cursor handed out
+            at an older version of the game is `409 stale_cursor` (the event log only grows, so its
+            cursors stay
+            good).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -231,8 +239,12 @@ async def asyncio_detailed(
         batch (str | Unset):
         limit (int | Unset):  Default: 50.
         cursor (str | Unset): An opaque page cursor: pass back the `next_cursor` of the previous
-            page unchanged. A cursor this listing
-            did not hand out is `400 invalid_request`.
+            page unchanged. The same rule on every
+            list: a cursor this listing did not hand out is `400 invalid_request`; a legal-actions
+            cursor handed out
+            at an older version of the game is `409 stale_cursor` (the event log only grows, so its
+            cursors stay
+            good).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -284,8 +296,12 @@ async def asyncio(
         batch (str | Unset):
         limit (int | Unset):  Default: 50.
         cursor (str | Unset): An opaque page cursor: pass back the `next_cursor` of the previous
-            page unchanged. A cursor this listing
-            did not hand out is `400 invalid_request`.
+            page unchanged. The same rule on every
+            list: a cursor this listing did not hand out is `400 invalid_request`; a legal-actions
+            cursor handed out
+            at an older version of the game is `409 stale_cursor` (the event log only grows, so its
+            cursors stay
+            good).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -149,8 +149,7 @@ def sync_detailed(
     resigned or
     timed out; one delivery per seat), `game.finished` and `game.cancelled` (the host cancelled the
     game);
-    without `events`, all four. See the top-level `webhooks` section for the request the receiver gets
-    and
+    without `events`, all four. See the `gameEvent` callback below for the request the receiver gets and
     how to check its signature with `secret`, which is shown only in this answer.
 
     Deliveries go to public addresses only: a `url` naming a loopback, private, link-local or other non-
@@ -215,8 +214,7 @@ def sync(
     resigned or
     timed out; one delivery per seat), `game.finished` and `game.cancelled` (the host cancelled the
     game);
-    without `events`, all four. See the top-level `webhooks` section for the request the receiver gets
-    and
+    without `events`, all four. See the `gameEvent` callback below for the request the receiver gets and
     how to check its signature with `secret`, which is shown only in this answer.
 
     Deliveries go to public addresses only: a `url` naming a loopback, private, link-local or other non-
@@ -276,8 +274,7 @@ async def asyncio_detailed(
     resigned or
     timed out; one delivery per seat), `game.finished` and `game.cancelled` (the host cancelled the
     game);
-    without `events`, all four. See the top-level `webhooks` section for the request the receiver gets
-    and
+    without `events`, all four. See the `gameEvent` callback below for the request the receiver gets and
     how to check its signature with `secret`, which is shown only in this answer.
 
     Deliveries go to public addresses only: a `url` naming a loopback, private, link-local or other non-
@@ -342,8 +339,7 @@ async def asyncio(
     resigned or
     timed out; one delivery per seat), `game.finished` and `game.cancelled` (the host cancelled the
     game);
-    without `events`, all four. See the top-level `webhooks` section for the request the receiver gets
-    and
+    without `events`, all four. See the `gameEvent` callback below for the request the receiver gets and
     how to check its signature with `secret`, which is shown only in this answer.
 
     Deliveries go to public addresses only: a `url` naming a loopback, private, link-local or other non-

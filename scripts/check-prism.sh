@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Prism (pinned in tools/contract) as a validating proxy in front of the real server (issue 27): a bot game of
+# each type goes through it, and every request and answer is checked against service/openapi.yaml; one
+# violation fails. To prove that body validation is on, the same proxy set-up in front of a deliberately wrong
+# server (an answer missing a required field) must report that violation. The event stream is not sent through
+# Prism (it buffers Server-Sent Events); its messages are checked by tests/api/test_asyncapi.py.
+# Run by scripts/check-contract.sh; about a minute.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PY="${PYTHON:-.venv/bin/python}"
+[ -x "$PY" ] || PY=python3
+PRISM=tools/contract/node_modules/.bin/prism
+WORK="$(mktemp -d)"
+PIDS=()
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+[ -n "${KEEP_PRISM_LOGS:-}" ] && trap 'cp "$WORK"/*.log "$KEEP_PRISM_LOGS"/ 2>/dev/null; cleanup' EXIT
+
+free_port() { "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+wait_for() {  # $1: URL that must answer
+    for _ in $(seq 1 120); do
+        if "$PY" -c "import urllib.request,sys; urllib.request.urlopen(sys.argv[1], timeout=2)" "$1" 2>/dev/null; then return 0; fi
+        sleep 0.5
+    done
+    echo "error: $1 never answered" >&2
+    return 1
+}
+start_prism() {  # $1: upstream, $2: port, $3: log file
+    "$PRISM" proxy service/openapi.yaml "$1" --port "$2" --errors false >"$3" 2>&1 &
+    PIDS+=($!)
+    wait_for "http://127.0.0.1:$2/v1/health" || { cat "$3" >&2; return 1; }
+}
+violations() { grep -c "Violation:" "$1" || true; }
+
+# -- the real server behind Prism, a bot game of each type through it
+SERVER_PORT=$(free_port)
+PRISM_PORT=$(free_port)
+"$PY" -m service.cli serve --host 127.0.0.1 --port "$SERVER_PORT" --data-dir "$WORK/data" >"$WORK/server.log" 2>&1 &
+PIDS+=($!)
+wait_for "http://127.0.0.1:$SERVER_PORT/v1/health" || { cat "$WORK/server.log" >&2; exit 1; }
+start_prism "http://127.0.0.1:$SERVER_PORT" "$PRISM_PORT" "$WORK/prism.log"
+for type in ttr-sf cable-car; do
+    echo "== a $type bot game through Prism"
+    "$PY" -m service.cli bot play --url "http://127.0.0.1:$PRISM_PORT" --type "$type" --players 2 --games 1 \
+        --strategy random --seed "prism-$type" >"$WORK/bot-$type.log" 2>&1 || { cat "$WORK/bot-$type.log" >&2; exit 1; }
+    tail -1 "$WORK/bot-$type.log"
+done
+found=$(violations "$WORK/prism.log")
+requests=$(grep -c "Request received" "$WORK/prism.log" || true)
+echo "Prism: $requests requests, $found violation(s)"
+if [ "$found" != 0 ] || [ "$requests" -lt 50 ]; then
+    grep -B2 -A4 "Violation:" "$WORK/prism.log" | head -60 >&2
+    exit 1
+fi
+
+# -- a deliberately wrong answer must be caught (body validation is on)
+WRONG_PORT=$(free_port)
+WRONG_PRISM=$(free_port)
+"$PY" - "$WRONG_PORT" >"$WORK/wrong.log" 2>&1 <<'WRONG' &
+import json, sys
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+class Wrong(BaseHTTPRequestHandler):
+    def do_GET(self):  # /v1/health answers what the spec says; /v1/game-types lacks its required `types`
+        body = {"status": "ok", "store": {"backend": "x", "ok": True, "detail": "x"},
+                "cache": {"backend": "x", "ok": True, "detail": "x"}, "version": "0"}
+        if self.path.startswith("/v1/game-types"):
+            body = {"games": []}
+        data = json.dumps(body).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+HTTPServer(("127.0.0.1", int(sys.argv[1])), Wrong).serve_forever()
+WRONG
+PIDS+=($!)
+wait_for "http://127.0.0.1:$WRONG_PORT/v1/health"
+start_prism "http://127.0.0.1:$WRONG_PORT" "$WRONG_PRISM" "$WORK/prism-wrong.log"
+"$PY" -c "import urllib.request,sys; urllib.request.urlopen(sys.argv[1], timeout=10).read()" \
+    "http://127.0.0.1:$WRONG_PRISM/v1/game-types" || true
+sleep 1
+caught=$(violations "$WORK/prism-wrong.log")
+if [ "$caught" = 0 ]; then
+    echo "error: Prism let a wrong answer through: its body validation is off" >&2
+    cat "$WORK/prism-wrong.log" >&2
+    exit 1
+fi
+echo "Prism caught the deliberately wrong answer ($caught violation(s)): body validation is on"
