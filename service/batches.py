@@ -59,6 +59,8 @@ class TableSpec:
     start_seat: int = 0
     open_deal: bool = False
     time_control: Mapping[str, JSON] | None = None
+    #: per seat, the server-side bot that plays it (None: a person)
+    bots: tuple[str | None, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,7 @@ class TableCreated:
     status: str
     version: int
     metadata: Mapping[str, JSON]
-    seat_tokens: tuple[str, ...]
+    seat_tokens: tuple[str | None, ...]
     host_token: str
 
     @classmethod
@@ -231,7 +233,7 @@ class BatchService:
                 prepared.append(
                     self.commands.new_game(
                         game_type, table.players, table.seed, table.start_seat, extra, table.open_deal,
-                        table.time_control, key, ("table", str(index)),
+                        table.time_control, key, ("table", str(index)), table.bots,
                     )
                 )
             except ServiceError as e:

@@ -51,6 +51,8 @@ class PlayerInSchema(Schema):
     """One player of a new game."""
 
     name = PlayerName(required=True, validate=NAME)
+    # a server-side bot plays this seat (one of the type's ``bots`` in /v1/game-types)
+    bot = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=40))
 
 
 class PlayersSchema(Schema):
