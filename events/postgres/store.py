@@ -67,6 +67,7 @@ from events.deliveries import ClaimedDelivery
 from events.envelope import PendingEvent, canonical_json, number
 from events.postgres.connection import PostgresConnections
 from events.postgres.listener import VersionListener
+from events.sql.bot_turns import SqlBotTurnIndex
 from events.sql.catalogue import SqlCatalogue
 from events.sql.deadlines import SqlDeadlineIndex
 from events.sql.deliveries import SqlDeliveryLog
@@ -157,7 +158,7 @@ def _batch_args(pending: Sequence[PendingEvent]) -> tuple[str, ...]:
     )
 
 
-class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, Database):
+class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, SqlBotTurnIndex, Database):
     """The event log, tournaments and delivery log on PostgreSQL (see the
     module docs)."""
 

@@ -33,6 +33,7 @@ from events.database import Database
 from events.deliveries import ClaimedDelivery
 from events.envelope import SealedEvent, number
 from events.migrate import migrate_sqlite
+from events.sql.bot_turns import SqlBotTurnIndex
 from events.sql.catalogue import SqlCatalogue, replay
 from events.sql.deadlines import SqlDeadlineIndex
 from events.sql.deliveries import SqlDeliveryLog
@@ -96,7 +97,7 @@ def _event_rows(sealed: Sequence[SealedEvent], first_position: int) -> list[tupl
     return [(first_position + i, *event_params(e)) for i, e in enumerate(sealed)]
 
 
-class SqliteStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, Database):
+class SqliteStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, SqlBotTurnIndex, Database):
     """The event log, tournaments and delivery log on a SQLite file (see the
     module docs)."""
 

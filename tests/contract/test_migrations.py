@@ -21,8 +21,8 @@ from events.store import StoreUnavailable
 
 POSTGRES = ["0001_init.sql", "0002_append_function.sql", "0003_tournaments.sql", "0004_append_guard.sql",
             "0005_append_only_inserts.sql", "0006_deadlines.sql", "0007_delivery_occurrence.sql",
-            "0008_global_log_without_lock.sql", "0009_leaner_append.sql"]
-SQLITE = ["0001_init.sql", "0002_tournaments.sql", "0003_deadlines.sql", "0004_delivery_occurrence.sql"]
+            "0008_global_log_without_lock.sql", "0009_leaner_append.sql", "0020_bot_turns.sql"]
+SQLITE = ["0001_init.sql", "0002_tournaments.sql", "0003_deadlines.sql", "0004_delivery_occurrence.sql", "0015_bot_turns.sql"]
 
 
 def run_concurrently(url: str, n: int = 4) -> list[list[str]]:
