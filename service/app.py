@@ -21,6 +21,7 @@ from service.queries import GameQueries
 from service.runtime import Runtime
 from service.sse import StreamHub
 from service.timekeeper import Sweeper, Timekeeper
+from service.usecases.bot_turns import BotTurns
 from service.webhooks.dispatcher import WebhookDispatcher
 from service.webhooks.policy import DispatchPolicy
 
@@ -49,6 +50,17 @@ class _App(Flask):
         return wrapped
 
 
+def wire_games(store: Database, cache: StateCache, clock: Clock = system_clock) -> tuple[GameQueries, GameCommands, Timekeeper]:
+    """The game queries and commands on ``store``, with their timekeeper and
+    the bot-turn index writer: what the app and the bot runner share."""
+    queries = GameQueries(store, cache)
+    commands = GameCommands(queries, store)
+    timekeeper = Timekeeper(queries, store, clock)
+    queries.timekeeper, timekeeper.commands = timekeeper, commands
+    commands.bot_turns = BotTurns(store, clock)
+    return queries, commands, timekeeper
+
+
 def create_app(
     settings: Settings | None = None,
     store: Database | None = None,
@@ -71,10 +83,7 @@ def create_app(
     app.json = OrjsonProvider(app)
     app.config["PROBLEM_BASE"] = settings.problem_base
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
-    queries = GameQueries(store, cache)
-    commands = GameCommands(queries, store)
-    timekeeper = Timekeeper(queries, store, clock)
-    queries.timekeeper, timekeeper.commands = timekeeper, commands
+    queries, commands, timekeeper = wire_games(store, cache, clock)
     streams = StreamHub(queries, settings.sse_max_streams, settings.sse_max_streams_per_address)
     app.extensions["cablecar"] = Runtime(settings, store, cache, queries, commands, streams, timekeeper)
     problems.register(app)

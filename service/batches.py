@@ -28,6 +28,7 @@ from service.creation_keys import CreationKey
 from service.errors import BrokenGame, InvalidRequest, ServiceError
 from service.organisers import OrganiserService
 from service.queries import GameQueries
+from service.usecases.bot_seats import METADATA_KEY as BOTS_KEY
 
 #: Columns of the results CSV, one row per player of every table.
 #: the statuses of a table that will not change any more
@@ -255,6 +256,9 @@ class BatchService:
             if self.queries.timekeeper is not None and p.metadata.get("time_control"):
                 # the sweeper finds a timed table's first deadline in the index
                 self.queries.timekeeper.record(self.queries.load(p.game_id, settle=False))
+            if self.commands.bot_turns is not None and p.metadata.get(BOTS_KEY):
+                # the bot runners find a table whose bot seat acts first in theirs
+                self.commands.bot_turns.record(self.queries.load(p.game_id, settle=False))
         return CreatedBatch(batch, tuple(TableCreated.of(p) for p in prepared))
 
     def batches(self, organiser: OrganiserRecord, limit: int, cursor: str | None) -> BatchPage:

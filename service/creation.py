@@ -24,6 +24,7 @@ from service.queries import GameQueries, Loaded, advanced, definition_of
 from service.tokens import hash_token, new_token
 from service.usecases.bot_seats import METADATA_KEY as BOTS_KEY
 from service.usecases.bot_seats import bot_seats, checked_bots
+from service.usecases.bot_turns import BotTurns
 
 
 @dataclass(frozen=True)
@@ -60,12 +61,17 @@ class GameCreation:
     queries: GameQueries
     store: EventStore
     cache: StateCache
+    #: the bot-turn index writer (set by the wiring; None: no runner is told)
+    bot_turns: BotTurns | None = None
 
     def _stored(self, loaded: Loaded) -> None:
-        """Keep the newest state of a game just written, and its next deadline."""
+        """Keep the newest state of a game just written, its next deadline,
+        and whether a bot seat of it must act."""
         self.cache.put(loaded.record.game_id, loaded.version, loaded.snapshot)
         if self.queries.timekeeper is not None:
             self.queries.timekeeper.record(loaded)
+        if self.bot_turns is not None:
+            self.bot_turns.record(loaded)
 
     def new_game(
         self,
