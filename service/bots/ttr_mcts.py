@@ -59,6 +59,8 @@ PRIOR_EDGE = 0.02
 MIN_WORLDS = 3
 #: candidate moves searched at most
 MAX_CANDIDATES = 8
+#: standard errors of the paired differences another move must clear to overrule the planner's
+CONFIDENCE_Z = 2.0
 
 
 def determinise(view: Mapping[str, Any], rng: random.Random) -> TtrState:
@@ -205,7 +207,7 @@ def overruling(outcomes: list[list[float]]) -> int:
             continue
         mean = sum(diffs) / len(diffs)
         spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1) / len(diffs))
-        margin = mean - 2.0 * spread - PRIOR_EDGE
+        margin = mean - CONFIDENCE_Z * spread - PRIOR_EDGE
         if margin > best_margin:
             best, best_margin = i, margin
     return best
