@@ -927,6 +927,11 @@ export interface components {
             /** @description The action `type`s of this game type, sorted. */
             actions: string[];
             /**
+             * @description The server-side bots that may play a seat of this game type (`{"name": "Robo", "bot": "planner"}` in
+             *     `players`), weakest first: `random`, `greedy`, `planner` and, for `ttr-sf`, `mcts`.
+             */
+            bots: string[];
+            /**
              * @description How to write each action of this game type (sorted by `type`), derived from the game's rules: the
              *     fields of the body besides `type` (and the optional `expected_version` every body may carry).
              */
@@ -1263,8 +1268,12 @@ export interface components {
         SeatToken: {
             seat: components["schemas"]["Seat"];
             name: string;
-            /** @description This seat's secret token (`Authorization: Bearer <token>`). Shown only here. */
-            token: string;
+            /**
+             * @description This seat's secret token (`Authorization: Bearer <token>`). Shown only here. `null` for a bot seat: the
+             *     server plays it and nobody can act for it.
+             */
+            token: string | null;
+            bot?: components["schemas"]["BotName"];
         };
         GamesPage: {
             games: components["schemas"]["GameSummary"][];
@@ -1411,6 +1420,7 @@ export interface components {
             souvenirs: string[];
             /** @description Route ids claimed, in claim order (they stay claimed when the seat is out). */
             routes?: string[];
+            bot?: components["schemas"]["BotName"];
             standing: components["schemas"]["Standing"];
             /** @description Once over only, the cards held (colour → count). */
             hand?: {
@@ -1561,6 +1571,7 @@ export interface components {
             ride: components["schemas"]["Ride"] | null;
             /** @description The last die face it rolled (`1`–`4` or `H`). */
             last_roll: string | null;
+            bot?: components["schemas"]["BotName"];
             standing: components["schemas"]["Standing"];
         } & {
             [key: string]: unknown;
@@ -2011,6 +2022,8 @@ export interface components {
             created_at: string;
             /** @description Player names in seat order. */
             players: string[];
+            /** @description Per seat, the server-side bot that played it, or `null` for a person (absent in older records). */
+            bots?: components["schemas"]["BotName"][];
             start_seat: components["schemas"]["Seat"];
             rules_version: string;
             board_version: string;
@@ -2349,10 +2362,19 @@ export interface components {
              *     field, e.g. `players.1.name`.
              */
             name: string;
+            /**
+             * @description A server-side bot plays this seat: one of the type's `bots` in `GET /v1/game-types`. Its seat gets no
+             *     token; the server's bot runners play its turns from that seat's own view, within the time control.
+             *     A bot the type does not have is `422 invalid_config` with `reason` `unknown_bot`, and nothing is created.
+             */
+            bot?: string | null;
         };
+        /** @description The server-side bot playing this seat (one of the type's `bots`), or `null` for a person. */
+        BotName: string | null;
         SeatName: {
             seat: components["schemas"]["Seat"];
             name: string;
+            bot?: components["schemas"]["BotName"];
         };
         TtrKeptTicket: components["schemas"]["TtrTicket"] & {
             completed: boolean;
