@@ -59,6 +59,8 @@ PRIOR_EDGE = 0.02
 MIN_WORLDS = 3
 #: candidate moves searched at most
 MAX_CANDIDATES = 8
+#: the wall-clock cap of a search, as a multiple of its CPU budget
+WALL_FACTOR = 4.0
 #: standard errors of the paired differences another move must clear to overrule the planner's
 CONFIDENCE_Z = 2.0
 
@@ -127,20 +129,35 @@ def planner_move(state: TtrState, seat: int, rng: random.Random) -> Action | Non
     return choose(Situation.from_state(state, seat), state.phase == PHASE_SECOND_DRAW, rng)
 
 
+#: ticket estimates already made, by situation and turns left
+_TICKET_VALUES: dict[tuple[Any, ...], float] = {}
+
+
 def estimate(state: TtrState, seat: int) -> float:
     """Expected final total of ``seat``: points so far, plus each open ticket weighted by
     the chance of finishing it (its remaining cost in cars against the turns likely left)."""
     player = state.players[seat]
-    sit = Situation.from_state(state, seat)
-    weights = _weights(sit)
     turns_left = max(1.0, min(p.cars for p in state.players) / 2.5)
     if state.final_turns_left is not None:
         turns_left = 1.0
     total = float(player.score) + BOARD.souvenir_points[len(set(player.souvenirs))]
-    for tid in player.tickets:
+    sit = Situation.from_state(state, seat)
+    key = (sit.board_key(), player.cars, player.tickets, turns_left)
+    tickets = _TICKET_VALUES.get(key)
+    if tickets is None:
+        if len(_TICKET_VALUES) >= 50_000:
+            _TICKET_VALUES.clear()
+        tickets = _TICKET_VALUES[key] = _ticket_value(sit, player.cars, player.tickets, turns_left)
+    return total + tickets
+
+
+def _ticket_value(sit: Situation, cars: int, tickets: tuple[str, ...], turns_left: float) -> float:
+    weights = _weights(sit)
+    total = 0.0
+    for tid in tickets:
         ticket = TICKETS[tid]
         found = shortest(sit, ticket.a, ticket.b, set(), weights)
-        if found is None or found[0] > player.cars:
+        if found is None or found[0] > cars:
             total -= ticket.points
             continue
         chance = 1.0 / (1.0 + math.exp(-(turns_left - found[0]) / 2.0)) if found[0] > 0 else 1.0
@@ -216,8 +233,10 @@ def overruling(outcomes: list[list[float]]) -> int:
 class MctsBot:
     """Information-set Monte Carlo search with a time (or iteration) budget per move."""
 
-    def __init__(self, think_s: float = 0.05, iterations: int | None = None, horizon: int = HORIZON) -> None:
+    def __init__(self, think_s: float = 0.05, iterations: int | None = None, horizon: int = HORIZON,
+                 wall_factor: float = WALL_FACTOR) -> None:
         self.think_s = think_s
+        self.wall_s = think_s * wall_factor
         self.iterations = iterations
         self.horizon = horizon
         self.last_iterations = 0
@@ -237,8 +256,10 @@ class MctsBot:
         playout randomness (common random numbers), so moves are compared
         pairwise in the same futures (:func:`overruling`)."""
         seat = view["me"]["seat"]
-        started = time.perf_counter()
-        deadline = started + self.think_s
+        # The budget is this thread's CPU time (what thinking costs, whatever else shares the
+        # machine), within a wall-clock cap (the clocks and the players wait in wall time).
+        started, wall_started = time.thread_time(), time.perf_counter()
+        deadline, wall_deadline = started + self.think_s, wall_started + self.wall_s
         root = determinise(view, rng)
         moves = candidates(root, seat, rng)
         if len(moves) == 1:
@@ -251,13 +272,13 @@ class MctsBot:
                 if worlds >= self.iterations:
                     break
             elif worlds:
-                now = time.perf_counter()
-                if now + (now - started) / worlds >= deadline:
+                now, wall = time.thread_time(), time.perf_counter()
+                if now + (now - started) / worlds >= deadline or wall + (wall - wall_started) / worlds >= wall_deadline:
                     break
             world = determinise(view, rng) if worlds else root
             seed = rng.getrandbits(64)
             for i, move in enumerate(moves):
-                if not worlds and i > 1 and time.perf_counter() >= deadline:
+                if not worlds and i > 1 and (time.thread_time() >= deadline or time.perf_counter() >= wall_deadline):
                     moves, outcomes = moves[:i], outcomes[:i]  # the budget allows no more in any world
                     break
                 state = world
