@@ -44,6 +44,7 @@ from events.store import GameNotFound, StaleVersion
 from service.bot import think_time
 from service.bots.arena import FIRST_PAGE, legal_bodies
 from service.bots.strategies import DEFAULT_THINK_MS, Strategy, strategy
+from service.bots.ttr_mcts import WALL_FACTOR
 from service.commands import ActionRequest, GameCommands
 from service.presentation import game_view
 from service.queries import GameQueries, Loaded
@@ -200,7 +201,8 @@ class BotRunner:
         if not actions and not _lays_from_view(loaded, bot):
             return False
         rng = random.Random(f"{loaded.record.game_id}:{seat}:{loaded.version}:{secrets.token_hex(4)}")
-        budget = int(1000 * think_time(view, seat, self.think_ms)) if bot == "mcts" else self.think_ms
+        # the search's budget is CPU time within a wall-clock cap of WALL_FACTOR times it: the cap must fit the clock
+        budget = int(1000 * think_time(view, seat, int(self.think_ms * WALL_FACTOR)) / WALL_FACTOR)
         chosen = _strategy(bot, loaded.record.game_type, budget)
         body = dict(chosen(view, actions, rng))
         try:
