@@ -59,8 +59,8 @@ log = logging.getLogger("cablecar.bots")
 LEASE_SECONDS = 10.0
 #: the longest the search bot may think per move (well inside the lease)
 MAX_THINK_MS = 5000
-#: moves one claim may make in a row in one game (then it is handed back, so games take turns)
-MOVES_PER_CLAIM = 8
+#: moves one claim may make in a row in one game: one seat's turn (its draws, its tiles), at most this many
+MOVES_PER_CLAIM = 16
 _VIEW = GameViewSchema()
 
 
@@ -174,18 +174,21 @@ class BotRunner:
 
     # ----------------------------------------------------------------- turns
     def play(self, game_id: str) -> int:
-        """Play the bot turns due in ``game_id`` (a few in a row at most); the moves made."""
+        """Play the turn of the bot seat that must act in ``game_id`` (all its moves, so
+        that a per-turn deadline covers them; then the next game's turn); the moves made."""
         moves = 0
         deadline = time.monotonic() + self.lease_seconds / 2
+        playing: int | None = None
         while moves < MOVES_PER_CLAIM and time.monotonic() < deadline:
             try:
                 loaded = self.queries.load(game_id)  # appends the timeouts already due first
             except GameNotFound:
                 return moves
             seats = waiting_bot_seats(loaded)
-            if not seats:
-                return moves
-            if not self.move(loaded, seats[0]):
+            if not seats or (playing is not None and seats[0] != playing):
+                return moves  # one seat's whole turn per claim: then the game waits its turn among games
+            playing = seats[0]
+            if not self.move(loaded, playing):
                 return moves
             moves += 1
             if self.move_delay_ms:
