@@ -48,7 +48,7 @@ from domain.ttr.state import (
     SouvenirStack,
     TtrState,
 )
-from service.bots.ttr_planner import TICKETS, Situation, _weights, choose, shortest
+from service.bots.ttr_planner import TICKETS, Situation, _weights, choose, plan_routes, shortest
 
 BOARD = load_board()
 #: playout length, in moves of all seats
@@ -180,12 +180,22 @@ def candidates(state: TtrState, seat: int, rng: random.Random) -> list[Action]:
     legal = GAME.legal_actions(state, seat)
     first = planner_move(state, seat, rng)
     out: list[Action] = [first] if first is not None and first in legal else []
+    # Claims off the seat's plan are searched only in the last round: earlier, the short
+    # playouts see their points but not the cars they cost (measured: 44 % against the
+    # planner over 400 games when every claim was a candidate).
+    last_round = state.final_turns_left is not None
+    planned = set() if last_round else {
+        r.id for r in plan_routes(Situation.from_state(state, seat), state.players[seat].tickets)[0]
+    }
     claims: dict[str, Action] = {}
     for a in legal:
-        if isinstance(a, ClaimRoute) and a.route not in claims:
+        if isinstance(a, ClaimRoute) and a.route not in claims and (last_round or a.route in planned):
             claims[a.route] = a
     extra: list[Action] = sorted(claims.values(), key=lambda a: -BOARD.routes_by_id[a.route].length)  # type: ignore[attr-defined]
-    extra += [a for a in legal if isinstance(a, DrawCard)]
+    if not isinstance(first, ClaimRoute) or last_round:
+        # a claim the planner is ready to make is not put off for a draw (the playouts are too
+        # short to see the route taken meanwhile)
+        extra += [a for a in legal if isinstance(a, DrawCard)]
     if not extra:
         extra = list(legal)
     for a in extra:
