@@ -17,7 +17,8 @@ It is given its seat's view and nothing else.  Each iteration
    souvenir points, tickets done or still reachable with its cars) minus
    the best other seat's, squashed to 0..1.
 
-It stops when the think budget (``think_s``) is spent, or after a fixed
+It stops when the think budget (``think_s`` of this thread's CPU time, within
+``WALL_FACTOR`` times that in wall time) is spent, or after a fixed
 number of sampled worlds (tests), and plays the planner's move unless
 another did better in the same worlds by a clear margin (two standard
 errors of the paired differences).  The tree is one level deep
