@@ -8,8 +8,8 @@ It is given its seat's view and nothing else.  Each iteration
    the face-up row are taken out (:func:`determinise`, which reads the view
    only, so hidden state is out of its reach);
 2. plays **every candidate** move of its own (the planner's move, the
-   routes it can claim now, the face-up cards, a blind draw, tickets) in
-   that world, each followed by the same short **playout** (the planner
+   routes of its plan it can claim now, or any route in the last round,
+   and, unless the planner is ready to claim, the draws) in that world, each followed by the same short **playout** (the planner
    policy for every seat, the same randomness: common random numbers, so
    moves are compared in the same future) through the pure rules of
    ``domain/``;
