@@ -366,7 +366,7 @@ export interface paths {
          * @description Replaces a lost or leaked seat token: the answer holds the seat's new token (shown only here) and the old one
          *     stops working at once. Only the game's **host token** may do this (a seat token or an organiser token is
          *     `403 forbidden`, no token `401 unauthorized`). There is no body. A finished game's tokens are not rotated
-         *     (`409 game_finished`).
+         *     (`409 game_finished`), nor a bot seat's (`422 invalid_config`, reason `bot_seat`).
          */
         post: operations["rotateSeatToken"];
         delete?: never;
@@ -2531,8 +2531,8 @@ export interface components {
         /**
          * @description `invalid_config`: the game cannot be created like this (`reason` says why: e.g. `player_count`, or
          *     `time_control` for an unknown kind, a missing or unknown field, or a time that is not a whole number of
-         *     seconds or out of range; nothing was written); or `idempotency_key_reused`: the `Idempotency-Key` was used
-         *     for another request.
+         *     seconds or out of range; `unknown_bot` for a player's `bot` the game type does not offer; nothing was
+         *     written); or `idempotency_key_reused`: the `Idempotency-Key` was used for another request.
          */
         InvalidConfig: {
             headers: {
@@ -3198,6 +3198,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            /** @description `invalid_config` with `reason` `bot_seat`: a server bot plays this seat; it has no token. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
