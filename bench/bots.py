@@ -178,7 +178,7 @@ def report(results: list[RowResult], command: str, seconds: float) -> str:
         "*moves*: actions sent per game; *no winner*: games that stalled (or were cut off); *think p95*: the",
         "95th percentile of one decision's time per strategy: the CPU time of the deciding thread (what the",
         "bot itself used), then the wall time, which on this shared 2-core machine (load average often",
-        "near 10 during the run) includes waiting for the CPU. The mcts budget is wall time.",
+        "near 10 during the run) includes waiting for the CPU. The mcts budget is CPU time (within 4x in wall time).",
         "",
         "## Headline",
         "",

@@ -1,5 +1,6 @@
 """What ``events.open_store`` returns: one database holding the event log,
-the tournaments, the webhook delivery log and the deadline index.
+the tournaments, the webhook delivery log, the deadline index and the
+bot-turn index.
 
 One object implements the three interfaces because some writes span them
 (a batch's games are created in the batch's transaction; a webhook starts at
@@ -11,15 +12,16 @@ from __future__ import annotations
 
 from abc import ABC
 
+from events.bot_turns import BotTurnIndex
 from events.deadlines import DeadlineIndex
 from events.deliveries import DeliveryLog
 from events.store import EventReader, EventStore
 from events.tournaments import TournamentStore
 
 
-class Database(EventStore, TournamentStore, DeliveryLog, DeadlineIndex, ABC):
-    """An :class:`EventStore`, :class:`TournamentStore`, :class:`DeliveryLog`
-    and :class:`DeadlineIndex` over one database."""
+class Database(EventStore, TournamentStore, DeliveryLog, DeadlineIndex, BotTurnIndex, ABC):
+    """An :class:`EventStore`, :class:`TournamentStore`, :class:`DeliveryLog`,
+    :class:`DeadlineIndex` and :class:`BotTurnIndex` over one database."""
 
     @property
     def reader(self) -> EventReader:

@@ -12,6 +12,7 @@ import events
 from events.counts import SharedCounts, SharedPlaces
 from events.database import Database
 from events.timestamps import Clock, system_clock
+from events.verify import KeySet
 from service import problems
 from service.cache import StateCache, open_cache
 from service.commands import GameCommands
@@ -23,6 +24,7 @@ from service.queries import GameQueries
 from service.runtime import Runtime
 from service.sse import StreamHub
 from service.timekeeper import Sweeper, Timekeeper
+from service.usecases.bot_turns import BotTurns
 from service.webhooks.dispatcher import WebhookDispatcher
 from service.webhooks.policy import DispatchPolicy
 
@@ -49,6 +51,20 @@ class _App(Flask):
         if wrapped is func:
             self._plain.add(func)
         return wrapped
+
+
+def wire_games(
+    store: Database, cache: StateCache, clock: Clock = system_clock, keys: KeySet | None = None
+) -> tuple[GameQueries, GameCommands, Timekeeper]:
+    """The game queries and commands on ``store`` (reading pages from its
+    reader, checking signatures against ``keys``), with their timekeeper and
+    the bot-turn index writer: what the app and the bot runner share."""
+    queries = GameQueries(store, cache, reader=store.reader, keys=keys)
+    commands = GameCommands(queries, store)
+    timekeeper = Timekeeper(queries, store, clock)
+    queries.timekeeper, timekeeper.commands = timekeeper, commands
+    commands.bot_turns = BotTurns(store, clock)
+    return queries, commands, timekeeper
 
 
 def create_app(
@@ -83,10 +99,7 @@ def create_app(
     app.json = OrjsonProvider(app)
     app.config["PROBLEM_BASE"] = settings.problem_base
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
-    queries = GameQueries(store, cache, reader=store.reader, keys=keys.key_set())
-    commands = GameCommands(queries, store)
-    timekeeper = Timekeeper(queries, store, clock)
-    queries.timekeeper, timekeeper.commands = timekeeper, commands
+    queries, commands, timekeeper = wire_games(store, cache, clock, keys.key_set())
     # What every worker shares: Redis when configured, else the embedded store's file (rate limits, stream places).
     shared = store if isinstance(store, SharedCounts) else None
     places: SharedPlaces | None = shared

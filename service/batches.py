@@ -28,6 +28,7 @@ from service.creation_keys import CreationKey
 from service.errors import BrokenGame, InvalidRequest, ServiceError
 from service.organisers import OrganiserService
 from service.queries import GameQueries
+from service.usecases.bot_seats import METADATA_KEY as BOTS_KEY
 
 #: Columns of the results CSV, one row per player of every table.
 #: the statuses of a table that will not change any more
@@ -59,6 +60,8 @@ class TableSpec:
     start_seat: int = 0
     open_deal: bool = False
     time_control: Mapping[str, JSON] | None = None
+    #: per seat, the server-side bot that plays it (None: a person)
+    bots: tuple[str | None, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,7 @@ class TableCreated:
     status: str
     version: int
     metadata: Mapping[str, JSON]
-    seat_tokens: tuple[str, ...]
+    seat_tokens: tuple[str | None, ...]
     host_token: str
 
     @classmethod
@@ -234,7 +237,7 @@ class BatchService:
                 prepared.append(
                     self.commands.new_game(
                         game_type, table.players, table.seed, table.start_seat, extra, table.open_deal,
-                        table.time_control, key, ("table", str(index)),
+                        table.time_control, key, ("table", str(index)), table.bots,
                     )
                 )
             except ServiceError as e:
@@ -256,6 +259,9 @@ class BatchService:
             if self.queries.timekeeper is not None and p.metadata.get("time_control"):
                 # the sweeper finds a timed table's first deadline in the index
                 self.queries.timekeeper.record(self.queries.load(p.game_id, settle=False))
+            if self.commands.bot_turns is not None and p.metadata.get(BOTS_KEY):
+                # the bot runners find a table whose bot seat acts first in theirs
+                self.commands.bot_turns.record(self.queries.load(p.game_id, settle=False))
         return CreatedBatch(batch, tuple(TableCreated.of(p) for p in prepared))
 
     def batches(self, organiser: OrganiserRecord, limit: int, cursor: str | None) -> BatchPage:

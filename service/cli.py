@@ -10,6 +10,7 @@ declares its own in ``service/bot.py`` (``add_parser``).
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 import urllib.error
 from collections.abc import Sequence
@@ -258,6 +259,37 @@ def _webhooks_run(args: argparse.Namespace) -> int:
         store.close()
 
 
+def _bots_run(args: argparse.Namespace) -> int:
+    import signal
+
+    from service.app import wire_games
+    from service.bots.runner import BotRunner
+    from service.cache import open_cache
+
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    settings, store, opened = _open_runtime(args)
+    # the shared cache when there is one (Redis): the servers' states, not replays
+    queries, commands, _ = wire_games(store, open_cache(settings), keys=opened.keys)
+    runner = BotRunner(queries, commands, store, think_ms=args.think_ms, move_delay_ms=args.move_delay_ms,
+                       interval=args.interval, batch=args.batch)
+    try:
+        if args.once:
+            runner.run_once()
+            print(f"made {runner.stats.moves} moves in {runner.stats.claims} games")
+            return 0
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: runner.stop())
+        print(f"cablecar: bot runner {runner.owner} playing the server's bot seats (Ctrl-C stops)", flush=True)
+        runner.run()
+        stats = runner.stats
+        print(f"cablecar: bot runner {runner.owner} stopped: {stats.moves} moves, {stats.conflicts} conflicts, "
+              f"{stats.errors} errors", flush=True)
+        return 0
+    finally:
+        store.close()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``cablecar``."""
     from service.config import declared
@@ -351,9 +383,38 @@ def build_parser() -> argparse.ArgumentParser:
                            help="default: $CABLECAR_RETIRED_KEYS_FILE, else retired-keys.json next to the key")
     _data_dir_option(keys_show)
     keys_show.set_defaults(func=_keys_show)
+    bots = sub.add_parser("bots", help="play the seats games gave to server-side bots")
+    bots_sub = bots.add_subparsers(dest="bots_command", required=True, metavar="COMMAND")
+    bots_run = bots_sub.add_parser(
+        "run", help="run a bot runner in this process (any number may run, on any hosts)",
+        description="Claim the games where a server-side bot must act and play those turns, from each bot "
+                    "seat's own view, through the same checks as a person's action.",
+    )
+    bots_run.add_argument("--think-ms", type=_ms, default=50,
+                          help="the search bot's (mcts) budget per move, never past the seat's clock")
+    bots_run.add_argument("--move-delay-ms", type=_ms, default=0,
+                          help="how long a bot waits before it moves (so people can follow); keep it under "
+                               "the games' time controls")
+    bots_run.add_argument("--interval", type=float, default=0.1, help="seconds between looks when idle")
+    bots_run.add_argument("--batch", type=int, default=8, choices=range(1, 101), metavar="N",
+                          help="games claimed per look (1-100)")
+    bots_run.add_argument("--verbose", action="store_true", help="log every move")
+    bots_run.add_argument("--once", action="store_true", help="play the turns waiting now, then exit")
+    _data_dir_option(bots_run)
+    bots_run.set_defaults(func=_bots_run)
 
     add_bot(sub)
     return parser
+
+
+def _ms(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number of milliseconds, not {text!r}") from None
+    if not 0 <= value <= 5000:
+        raise argparse.ArgumentTypeError(f"must be 0 to 5000 milliseconds, not {value}")
+    return value
 
 
 def explain(error: BaseException, args: argparse.Namespace) -> str:

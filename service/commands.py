@@ -30,9 +30,10 @@ from events.store import (
 )
 from service import auth
 from service.creation import GameCreation
-from service.errors import IdempotencyKeyReused, InvalidRequest
+from service.errors import Forbidden, IdempotencyKeyReused, InvalidRequest
 from service.presentation import render_event
 from service.queries import GameQueries, Loaded, advanced, definition_of
+from service.usecases.bot_seats import bot_seats
 
 #: decisions retried when another action is appended first (no expected version)
 MAX_RETRIES = 3
@@ -142,8 +143,21 @@ class GameCommands(GameCreation):
         seat = auth.require_seat(auth.game_caller(self.tokens, record, request.authorization))
         if request.refusal is not None:
             raise request.refusal
-        if parsed is None:
-            parsed = _Parsed(definition_of(record.game_type), request.body)
+        return self._act_as(record, seat, parsed or _Parsed(definition_of(record.game_type), request.body), request)
+
+    def act_for_bot(self, game_id: str, seat: int, request: ActionRequest) -> ActionOutcome:
+        """The server's bot acts for its ``seat`` (a seat the game's creator
+        gave to a bot; no token names it): the same decision and append as a
+        person's action, authored by the seat, with the request's expected
+        version and Idempotency-Key.  Forbidden for a seat a person plays."""
+        record = self.queries.record(game_id)
+        bots = bot_seats(record.metadata)
+        if not 0 <= seat < len(bots) or bots[seat] is None:
+            raise Forbidden(f"seat {seat} of game {game_id} is not played by a server bot")
+        return self._act_as(record, seat, _Parsed(definition_of(record.game_type), request.body), request)
+
+    def _act_as(self, record: GameRecord, seat: int, parsed: _Parsed, request: ActionRequest) -> ActionOutcome:
+        game_id = record.game_id
         action = parsed.action()
         request_hash = _request_hash(seat, action, request.expected_version)
         try:

@@ -226,6 +226,11 @@ class Settings:
         "how often the timeout sweeper looks for passed deadlines (0: no sweeper in the server workers;"
         " reads and actions still time seats out)",
     )
+    bot_runners: int = _declare(
+        "CABLECAR_BOT_RUNNERS", 1,
+        "bot runner processes `cablecar serve` starts next to an embedded (SQLite) server, to play the seats"
+        " games give to server bots (0: none; with PostgreSQL run `cablecar bots run` as a service of its own)",
+    )
     cors_origins: str = _declare(
         "CABLECAR_CORS_ORIGINS", "",
         "origins whose web pages may call the API (comma-separated, e.g. `https://app.example.org`, or `*`); "

@@ -22,6 +22,9 @@ from service.creation_keys import REQUEST_HASH, CreationKey, refuse_reuse
 from service.errors import InvalidConfig, InvalidRequest
 from service.queries import GameQueries, Loaded, advanced, definition_of
 from service.tokens import hash_token, new_token
+from service.usecases.bot_seats import METADATA_KEY as BOTS_KEY
+from service.usecases.bot_seats import bot_seats, checked_bots
+from service.usecases.bot_turns import BotTurns
 
 
 @dataclass(frozen=True)
@@ -35,7 +38,8 @@ class NewGame:
     metadata: dict[str, JSON]
     events: tuple[NewEvent, ...]
     status: str
-    seat_tokens: tuple[str, ...]
+    #: None for a bot seat (the server plays it: nobody holds a token for it)
+    seat_tokens: tuple[str | None, ...]
     host_token: str
     states: tuple[Any, ...]
 
@@ -46,7 +50,7 @@ class CreatedGame:
 
     record: GameRecord
     version: int
-    seat_tokens: tuple[str, ...]
+    seat_tokens: tuple[str | None, ...]
     host_token: str
     status: str
 
@@ -57,12 +61,17 @@ class GameCreation:
     queries: GameQueries
     store: EventStore
     cache: StateCache
+    #: the bot-turn index writer (set by the wiring; None: no runner is told)
+    bot_turns: BotTurns | None = None
 
     def _stored(self, loaded: Loaded) -> None:
-        """Keep the newest state of a game just written, and its next deadline."""
+        """Keep the newest state of a game just written, its next deadline,
+        and whether a bot seat of it must act."""
         self.cache.put(loaded.record.game_id, loaded.version, loaded.snapshot)
         if self.queries.timekeeper is not None:
             self.queries.timekeeper.record(loaded)
+        if self.bot_turns is not None:
+            self.bot_turns.record(loaded)
 
     def new_game(
         self,
@@ -75,13 +84,16 @@ class GameCreation:
         time_control: Mapping[str, JSON] | None = None,
         key: CreationKey | None = None,
         key_parts: tuple[str, ...] = (),
+        bots: Sequence[str | None] | None = None,
     ) -> NewGame:
         """Run the setup of a new game in memory (nothing is written).
 
         The deal mixes a fresh server secret with ``seed`` unless
         ``open_deal`` asks for the caller's seed alone (see :mod:`events.seeds`).
         With an Idempotency-Key (``key``, and ``key_parts`` naming the game
-        among those it creates) the id and tokens are derived from it."""
+        among those it creates) the id and tokens are derived from it.
+        ``bots`` names, per seat, the server-side bot that plays it (None: a
+        person); a bot seat gets no token."""
         try:
             definition = game_definition(type_id)
         except KeyError as e:
@@ -96,6 +108,7 @@ class GameCreation:
             raise InvalidConfig(
                 f"start_seat must be a seat of this game (0..{len(players) - 1})", reason="start_seat"
             )
+        seat_bots = checked_bots(definition.type_id, bots, len(players))
         if open_deal and seed is None:
             raise InvalidRequest("an open deal is dealt from the caller's seed: send a seed with open_deal")
         server_secret = None if open_deal else secrets.token_hex(32)
@@ -115,11 +128,13 @@ class GameCreation:
             folded.append(state)
         states = tuple(folded)
         if key is None:
-            seat_tokens = tuple(new_token("st", game_id) for _ in players)
+            seat_tokens: tuple[str | None, ...] = tuple(new_token("st", game_id) for _ in players)
             host_token = new_token("ht", game_id)
         else:
             seat_tokens = tuple(key.token("st", game_id, str(seat)) for seat in range(len(players)))
             host_token = key.token("ht", game_id)
+        if seat_bots is not None:
+            seat_tokens = tuple(None if bot else t for t, bot in zip(seat_tokens, seat_bots, strict=True))
         metadata: dict[str, JSON] = {
             "players": list(players),
             "start_seat": start_seat,
@@ -132,11 +147,14 @@ class GameCreation:
             "server_secret": server_secret,
             "rules_version": definition.rules_version,
             "board_version": definition.board_version,
-            "seat_token_hashes": [hash_token(t) for t in seat_tokens],
+            # a bot seat has no token, so no hash: no token can ever match it
+            "seat_token_hashes": [None if t is None else hash_token(t) for t in seat_tokens],
             "host_token_hash": hash_token(host_token),
         }
         if control.timed:
             metadata["time_control"] = control.to_json()
+        if seat_bots is not None:
+            metadata[BOTS_KEY] = list(seat_bots)
         metadata.update(extra_metadata or {})
         if key is not None:
             # what a retry with the key compares, and the first answer's status and version
@@ -163,13 +181,15 @@ class GameCreation:
         open_deal: bool = False,
         time_control: Mapping[str, JSON] | None = None,
         key: CreationKey | None = None,
+        bots: Sequence[str | None] | None = None,
     ) -> CreatedGame:
         """Set up and store a new game; returns its tokens (shown once).
         ``extra_metadata`` (e.g. the creating organiser) is stored with it.
         With an Idempotency-Key, a game it already created is answered again."""
         if key is not None and (before := self.created_with(key)) is not None:
             return before
-        new = self.new_game(type_id, players, seed, start_seat, extra_metadata, open_deal, time_control, key)
+        new = self.new_game(type_id, players, seed, start_seat, extra_metadata, open_deal, time_control, key,
+                            bots=bots)
         try:
             stored = self.store.create_game(new.game_id, new.game_type, new.metadata, new.events, new.status)
         except GameExists:
@@ -199,11 +219,11 @@ class GameCreation:
             raise refuse_reuse()
         answer = record.metadata.get("creation_answer")
         assert isinstance(answer, dict)
-        seats = len(record.metadata.get("players", []))
+        seat_bots = bot_seats(record.metadata)
         return CreatedGame(
             record,
             int(answer["version"]),
-            tuple(key.token("st", record.game_id, str(seat)) for seat in range(seats)),
+            tuple(None if bot else key.token("st", record.game_id, str(seat)) for seat, bot in enumerate(seat_bots)),
             key.token("ht", record.game_id),
             str(answer["status"]),
         )

@@ -11,6 +11,7 @@ from events.codec import decode
 from events.seeds import is_open_deal
 from events.store import GameRecord, StoredEvent
 from events.timestamps import format_timestamp
+from service.usecases.bot_seats import bot_seats
 
 if TYPE_CHECKING:  # queries renders events with this module
     from service.queries import Loaded
@@ -26,7 +27,9 @@ def game_summary(record: GameRecord) -> dict[str, JSON]:
         "version": record.version,
         "created_at": record.created_at,
         "updated_at": record.updated_at,
-        "players": [{"seat": i, "name": n} for i, n in enumerate(meta.get("players", []))],
+        "players": [
+            {"seat": i, "name": n, "bot": b} for i, (n, b) in enumerate(zip(meta.get("players", []), bot_seats(meta), strict=False))
+        ],
         "seed_commitment": meta.get("seed_commitment", ""),
         "open_deal": is_open_deal(meta),
         "batch": meta.get("batch"),
@@ -45,6 +48,14 @@ def game_view(loaded: Loaded, seat: int | None) -> dict[str, JSON]:
         open_deal=is_open_deal(loaded.record.metadata),
         **clock_fields(loaded),
     )
+    bots = bot_seats(loaded.record.metadata)
+    players = view.get("players")
+    if isinstance(players, list):
+        # which seats the server plays: the same for every caller
+        view["players"] = [
+            {**p, "bot": bots[i] if i < len(bots) else None} if isinstance(p, dict) else p
+            for i, p in enumerate(players)
+        ]
     return view
 
 

@@ -12,6 +12,8 @@ from events.verify import Check, Verdict, verify_record
 from service.errors import GameDamaged, GameNotFinished
 from service.lru import LRU
 from service.queries import GameQueries, Loaded
+from service.usecases.bot_seats import METADATA_KEY as BOTS_KEY
+from service.usecases.bot_seats import bot_seats
 
 EXPORT_FORMAT = "cablecar-export/1"
 
@@ -54,7 +56,7 @@ def record_header(record: GameRecord) -> dict[str, Any]:
     """What the game's row says of it, in the shape of an export's header
     (without the result, which needs the replayed state)."""
     meta = record.metadata
-    return {
+    header: dict[str, Any] = {
         "format": EXPORT_FORMAT,
         "game": {
             "id": record.game_id,
@@ -81,6 +83,9 @@ def record_header(record: GameRecord) -> dict[str, Any]:
             "rng": ALGORITHM,
         },
     }
+    if BOTS_KEY in meta:  # only games with bot seats say so: older records export byte for byte as before
+        header["game"]["bots"] = bot_seats(meta)
+    return header
 
 
 def export_game(queries: GameQueries, game_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from domain.core import STATUS_CANCELLED, STATUS_FINISHED
 from domain.errors import GameFinished
 from events.store import EventStore
-from service.errors import KeptChanging, NotFound
+from service.errors import InvalidConfig, KeptChanging, NotFound
 from service.tokens import hash_token, new_token
 
 #: Compare-and-set attempts before giving up under heavy contention.
@@ -39,6 +39,8 @@ def rotate_seat_token(store: EventStore, game_id: str, seat: int) -> RotatedSeat
         hashes = list(record.metadata.get("seat_token_hashes", []))
         if not 0 <= seat < len(hashes):
             raise NotFound(f"game {game_id} has no seat {seat}")
+        if hashes[seat] is None:
+            raise InvalidConfig(f"seat {seat} is played by the server's bot: it has no token", reason="bot_seat")
         if record.status in (STATUS_FINISHED, STATUS_CANCELLED):
             raise GameFinished(f"the game is {record.status}; its seat tokens can no longer act")
         token = new_token("st", game_id)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import errno
 import socket
+import subprocess
 import sys
 from typing import Any
 
@@ -90,5 +91,34 @@ def serve(args: argparse.Namespace) -> int:
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"cablecar: serving on http://{host}:{args.port} ({workers} workers, {per_worker}); Ctrl-C stops")
     sys.stdout.flush()
-    _App().run()
+    runners = start_bot_runners(settings)
+    try:
+        _App().run()
+    finally:
+        for runner in runners:
+            stop_bot_runner(runner)
     return 0
+
+
+def start_bot_runners(settings: Settings) -> list[subprocess.Popen[bytes]]:
+    """On the embedded default, ``settings.bot_runners`` processes of ``cablecar
+    bots run`` on the same data folder: bots think in processes of their own,
+    never in a request worker.  (With PostgreSQL the operator runs them, on any hosts.)"""
+    if (settings.database_url and not settings.database_url.startswith("sqlite:")) or settings.bot_runners <= 0:
+        return []
+    command = [sys.executable, "-m", "service.cli", "bots", "run", "--data-dir", str(settings.data_path())]
+    runners = [subprocess.Popen(command) for _ in range(settings.bot_runners)]
+    print(f"cablecar: {len(runners)} bot runner(s) play the server's bot seats")
+    sys.stdout.flush()
+    return runners
+
+
+def stop_bot_runner(runner: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
+    """Stop a runner :func:`start_bot_runners` started (it finishes the move it is making)."""
+    if runner.poll() is None:
+        runner.terminate()
+    try:
+        runner.wait(timeout)
+    except subprocess.TimeoutExpired:
+        runner.kill()
+        runner.wait()

@@ -36,6 +36,7 @@ WRITES: dict[str, tuple[str, ...]] = {
     "dispatch_cursors": ("UPDATE",),
     "deadlines": ("INSERT", "UPDATE"),
     "leases": ("INSERT", "UPDATE"),
+    "bot_turns": ("INSERT", "UPDATE"),
 }
 
 #: the tables only the owner's functions write

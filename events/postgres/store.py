@@ -70,6 +70,7 @@ from events.postgres.heads import ChainHeads
 from events.postgres.listener import VersionListener
 from events.postgres.standby import PRIMARY_POSITION, StandbyReader
 from events.signing import Signer
+from events.sql.bot_turns import SqlBotTurnIndex
 from events.sql.catalogue import SqlCatalogue
 from events.sql.deadlines import SqlDeadlineIndex
 from events.sql.deliveries import FAIR_CLAIM, SqlDeliveryLog
@@ -180,7 +181,7 @@ def _batch_args(pending: Sequence[PendingEvent]) -> tuple[str, ...]:
     )
 
 
-class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, Database):
+class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, SqlBotTurnIndex, Database):
     """The event log, tournaments and delivery log on PostgreSQL (see the
     module docs)."""
 

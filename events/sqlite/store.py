@@ -36,6 +36,7 @@ from events.deliveries import CLAIM_UNCAPPED, ClaimedDelivery
 from events.envelope import SealedEvent, number
 from events.migrate import migrate_sqlite
 from events.signing import Signer
+from events.sql.bot_turns import SqlBotTurnIndex
 from events.sql.catalogue import SqlCatalogue, replay
 from events.sql.deadlines import SqlDeadlineIndex
 from events.sql.deliveries import FAIR_CLAIM, SqlDeliveryLog
@@ -100,9 +101,11 @@ def _event_rows(sealed: Sequence[SealedEvent], first_position: int) -> list[tupl
     return [(first_position + i, *event_params(e)) for i, e in enumerate(sealed)]
 
 
-class SqliteStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, SqliteCounts, Database):
-    """The event log, tournaments and delivery log on a SQLite file, and the
-    counts the server's processes share (see the module docs)."""
+class SqliteStore(
+    SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, SqlBotTurnIndex, SqliteCounts, Database
+):
+    """The event log, tournaments, delivery log and bot-turn index on a SQLite
+    file, and the counts the server's processes share (see the module docs)."""
 
     dialect = SQLITE
 

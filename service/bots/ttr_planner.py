@@ -111,6 +111,12 @@ class Situation:
             final_round=state.final_turns_left is not None,
         )
 
+    def board_key(self) -> tuple[Any, ...]:
+        """Everything :func:`_weights` reads (whose routes, the stacks, the seat's
+        souvenirs): equal keys, equal paths."""
+        return (self.seat, self.players, frozenset(self.claimed.items()), frozenset(self.stacks.items()),
+                frozenset(self.souvenirs))
+
     def open_to_me(self, route: Route) -> bool:
         """Whether the seat may still claim ``route`` (cars aside)."""
         if route.id in self.claimed:
@@ -171,9 +177,25 @@ def shortest(
     return None
 
 
+#: plans already made, by situation (the search bot asks for the same ones over and over)
+_PLANS: dict[tuple[Any, ...], tuple[list[Route], list[str]]] = {}
+_PLANS_MAX = 50_000
+
+
 def plan_routes(sit: Situation, tickets: Iterable[str]) -> tuple[list[Route], list[str]]:
     """Unclaimed routes joining as many of ``tickets`` as the cars allow (best first),
-    and the tickets that plan completes."""
+    and the tickets that plan completes (remembered: a pure function of the situation)."""
+    tickets = tuple(tickets)
+    key = (sit.board_key(), sit.cars[sit.seat], tickets)
+    found = _PLANS.get(key)
+    if found is None:
+        if len(_PLANS) >= _PLANS_MAX:
+            _PLANS.clear()
+        found = _PLANS[key] = _plan_routes(sit, tickets)
+    return list(found[0]), list(found[1])
+
+
+def _plan_routes(sit: Situation, tickets: Iterable[str]) -> tuple[list[Route], list[str]]:
     planned: dict[str, Route] = {}
     done: list[str] = []
     cars = sit.cars[sit.seat]

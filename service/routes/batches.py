@@ -24,6 +24,7 @@ from service.schemas.tournament import (
     ResultsQuerySchema,
 )
 from service.text import json_text
+from service.usecases.bot_seats import bot_seats
 
 bp = Blueprint("batches", __name__, url_prefix="/v1")
 
@@ -40,7 +41,8 @@ def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
     data = CreateBatchSchema().load(json_body())
     tables = [
         TableSpec(tuple(p["name"] for p in t["players"]), t["seed"], t["start_seat"], t["open_deal"],
-                  t["time_control"] if t["time_control"] is not None else data["time_control"])
+                  t["time_control"] if t["time_control"] is not None else data["time_control"],
+                  tuple(p["bot"] for p in t["players"]))
         for t in data["tables"]
     ]
     service = _service()
@@ -59,9 +61,9 @@ def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
             "seed_source": game.metadata["seed_source"],
             "open_deal": game.metadata["open_deal"],
             "seats": [
-                {"seat": seat, "name": name, "token": token}
-                for seat, (name, token) in enumerate(
-                    zip(game.metadata["players"], game.seat_tokens, strict=True)
+                {"seat": seat, "name": name, "token": token, "bot": bot}
+                for seat, (name, token, bot) in enumerate(
+                    zip(game.metadata["players"], game.seat_tokens, bot_seats(game.metadata), strict=True)
                 )
             ],
             "host_token": game.host_token,
@@ -119,7 +121,10 @@ def get_batch(batch_id: str) -> dict[str, Any]:
                 "status": r.status,
                 "version": r.version,
                 "updated_at": r.updated_at,
-                "players": [{"seat": i, "name": n} for i, n in enumerate(r.metadata.get("players", []))],
+                "players": [
+                    {"seat": i, "name": n, "bot": b}
+                    for i, (n, b) in enumerate(zip(r.metadata.get("players", []), bot_seats(r.metadata), strict=False))
+                ],
             }
             for r in records
         ],

@@ -36,6 +36,7 @@ from service.schemas.responses import (
     GameViewSchema,
 )
 from service.text import json_text
+from service.usecases.bot_seats import bot_seats
 
 bp = Blueprint("games", __name__, url_prefix="/v1")
 
@@ -74,6 +75,7 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
         data["open_deal"],
         data["time_control"],
         key,
+        [p["bot"] for p in data["players"]],
     )
     meta = created.record.metadata
     body = {
@@ -85,8 +87,8 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
         "seed_source": meta["seed_source"],
         "open_deal": meta["open_deal"],
         "seats": [
-            {"seat": i, "name": n, "token": t}
-            for i, (n, t) in enumerate(zip(meta["players"], created.seat_tokens, strict=True))
+            {"seat": i, "name": n, "token": t, "bot": b}
+            for i, (n, t, b) in enumerate(zip(meta["players"], created.seat_tokens, bot_seats(meta), strict=True))
         ],
         "host_token": created.host_token,
         "time_control": meta.get("time_control", {"kind": "none"}),

@@ -18,6 +18,7 @@ from service.runtime import runtime
 from service.schemas.action_bodies import action_bodies
 from service.schemas.event_schemas import event_catalogue
 from service.schemas.responses import GameTypesSchema, HealthSchema, SigningKeysSchema
+from service.usecases.bot_seats import bots_of_type
 
 bp = Blueprint("meta", __name__)
 log = logging.getLogger("cablecar.health")
@@ -52,6 +53,7 @@ def game_types() -> dict[str, Any]:
             "rules_version": g.rules_version,
             "board_version": g.board_version,
             "actions": sorted(g.move_types),
+            "bots": list(bots_of_type(g.type_id)),
             "action_bodies": action_bodies(g),
         }
         for g in all_games()

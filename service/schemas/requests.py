@@ -67,6 +67,9 @@ class PlayerInSchema(Schema):
     """One player of a new game."""
 
     name = PlayerName(required=True, validate=NAME)
+    # a server-side bot plays this seat (one of the type's ``bots`` in /v1/game-types)
+    bot = fields.String(load_default=None, allow_none=True,
+                        validate=validate.And(validate.Length(min=1, max=40), no_control_characters))
 
 
 class PlayersSchema(Schema):

@@ -38,6 +38,7 @@ class GameTypeSchema(Schema):
     rules_version = fields.String(required=True)
     board_version = fields.String(required=True)
     actions = fields.List(fields.String(), required=True)
+    bots = fields.List(fields.String(), required=True)
     action_bodies = fields.List(fields.Nested(ActionBodySchema), required=True)
 
 
@@ -52,7 +53,9 @@ class SeatTokenSchema(Schema):
 
     seat = fields.Integer(required=True)
     name = fields.String(required=True)
-    token = fields.String(required=True)
+    # null for a bot seat (the server plays it)
+    token = fields.String(required=True, allow_none=True)
+    bot = fields.String(allow_none=True)
 
 
 class NewGameSchema(Schema):
@@ -80,6 +83,7 @@ class SeatSchema(Schema):
 
     seat = fields.Integer(required=True)
     name = fields.String(required=True)
+    bot = fields.String(allow_none=True)
 
 
 class GameSummarySchema(Schema):

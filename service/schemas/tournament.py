@@ -131,6 +131,7 @@ class BatchPlayerSchema(Schema):
 
     seat = fields.Integer(required=True)
     name = fields.String(required=True)
+    bot = fields.String(allow_none=True)
 
 
 class BatchGameSchema(Schema):

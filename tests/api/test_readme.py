@@ -76,4 +76,5 @@ def test_the_walk_through_runs_as_written(tmp_path: Path) -> None:
     assert run.stdout.count('"replayed":true') == 1  # step 5's retry got the first answer again
     assert '"code":"illegal_action"' in run.stdout and '"reason":' in run.stdout  # step 6
     assert re.search(r"^id: \d+\ndata: \{", run.stdout, flags=re.M)  # step 7 streamed the events
+    assert "1 Robo planner no token" in run.stdout and "the bots have chosen" in run.stdout  # step 8
     assert "Traceback" not in log.read_text()

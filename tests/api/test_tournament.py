@@ -175,7 +175,7 @@ def test_a_batch_is_followed_game_by_game(client: FlaskClient) -> None:
     ]
     assert [g["status"] for g in status["games"]] == ["setup", "finished"]
     assert status["status_counts"] == {"setup": 1, "playing": 0, "last_round": 0, "finished": 1, "cancelled": 0}
-    assert status["finished"] is False and status["games"][0]["players"][1] == {"seat": 1, "name": "T0P1"}
+    assert status["finished"] is False and status["games"][0]["players"][1] == {"seat": 1, "name": "T0P1", "bot": None}
     play_to_end(client, created["games"][0])
     assert (
         client.get(f"/v1/batches/{created['id']}", headers=auth(org["token"])).get_json()["finished"] is True

@@ -4,6 +4,7 @@ the list of recent games, phone width."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -148,3 +149,32 @@ def test_without_the_game_types_the_lobby_says_so_and_creates_nothing(browser: A
         assert page.locator("fieldset.types input").count() == 0
     finally:
         context.close()
+
+
+def test_play_against_the_computer(pages: Pages, server: Server) -> None:
+    """One click gives every seat but the first to a server bot; the created
+    panel has one seat link (yours) and says who plays the others; the bot
+    runner `cablecar serve` started plays their setup choices."""
+    page = pages.open()
+    page.wait_for_selector("#type-ttr-sf")
+    page.check("#type-ttr-sf")
+    page.click("button[data-key=add-player]")
+    page.click("button[data-key=play-computer]")
+    assert [page.locator("ol.names select").nth(i).input_value() for i in range(3)] == ["", "planner", "planner"]
+    page.locator("ol.names select").nth(2).select_option("mcts")
+    page.click("button[data-key=create]")
+    page.wait_for_selector(".created")
+    assert page.locator("a[data-role=seat-0]").count() == 1
+    assert page.locator("a[data-role=seat-1]").count() == 0
+    assert "Computer: strongest (search)" in page.locator("tr[data-role=bot-2]").inner_text()
+    spectator = page.get_attribute("a[data-role=spectator]", "href") or ""
+    game_id = spectator.rsplit("=", 1)[-1]
+    view = server.api.view(game_id)
+    assert [p["bot"] for p in view["players"]] == [None, "planner", "mcts"]
+    deadline = time.monotonic() + 20
+    while server.api.view(game_id)["active_seats"] != [0] and time.monotonic() < deadline:
+        time.sleep(0.2)  # the bots keep their tickets; the person's choice is left
+    assert server.api.view(game_id)["active_seats"] == [0]
+    row = page.locator(f"tr[data-game='{game_id}']")
+    row.wait_for()
+    assert "Bo (computer)" in row.inner_text()

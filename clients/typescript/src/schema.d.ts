@@ -418,7 +418,7 @@ export interface paths {
          * @description Replaces a lost or leaked seat token: the answer holds the seat's new token (shown only here) and the old one
          *     stops working at once. Only the game's **host token** may do this (a seat token or an organiser token is
          *     `403 forbidden`, no token `401 unauthorized`). There is no body. A finished game's tokens are not rotated
-         *     (`409 game_finished`).
+         *     (`409 game_finished`), nor a bot seat's (`422 invalid_config`, reason `bot_seat`).
          */
         post: operations["rotateSeatToken"];
         delete?: never;
@@ -1025,6 +1025,11 @@ export interface components {
             /** @description The action `type`s of this game type, sorted. */
             actions: string[];
             /**
+             * @description The server-side bots that may play a seat of this game type (`{"name": "Robo", "bot": "planner"}` in
+             *     `players`), weakest first: `random`, `greedy`, `planner` and, for `ttr-sf`, `mcts`.
+             */
+            bots: string[];
+            /**
              * @description How to write each action of this game type (sorted by `type`), derived from the game's rules: the
              *     fields of the body besides `type` (and the optional `expected_version` every body may carry).
              */
@@ -1361,8 +1366,12 @@ export interface components {
         SeatToken: {
             seat: components["schemas"]["Seat"];
             name: string;
-            /** @description This seat's secret token (`Authorization: Bearer <token>`). Shown only here. */
-            token: string;
+            /**
+             * @description This seat's secret token (`Authorization: Bearer <token>`). Shown only here. `null` for a bot seat: the
+             *     server plays it and nobody can act for it.
+             */
+            token: string | null;
+            bot?: components["schemas"]["BotName"];
         };
         GamesPage: {
             games: components["schemas"]["GameSummary"][];
@@ -1509,6 +1518,7 @@ export interface components {
             souvenirs: string[];
             /** @description Route ids claimed, in claim order (they stay claimed when the seat is out). */
             routes?: string[];
+            bot?: components["schemas"]["BotName"];
             standing: components["schemas"]["Standing"];
             /** @description Once over only, the cards held (colour → count). */
             hand?: {
@@ -1659,6 +1669,7 @@ export interface components {
             ride: components["schemas"]["Ride"] | null;
             /** @description The last die face it rolled (`1`–`4` or `H`). */
             last_roll: string | null;
+            bot?: components["schemas"]["BotName"];
             standing: components["schemas"]["Standing"];
         } & {
             [key: string]: unknown;
@@ -2127,6 +2138,8 @@ export interface components {
             created_at: string;
             /** @description Player names in seat order. */
             players: string[];
+            /** @description Per seat, the server-side bot that played it, or `null` for a person (absent in older records). */
+            bots?: components["schemas"]["BotName"][];
             start_seat: components["schemas"]["Seat"];
             rules_version: string;
             board_version: string;
@@ -2497,10 +2510,19 @@ export interface components {
              *     rule is `400 invalid_request` naming the field, e.g. `players.1.name`.
              */
             name: string;
+            /**
+             * @description A server-side bot plays this seat: one of the type's `bots` in `GET /v1/game-types`. Its seat gets no
+             *     token; the server's bot runners play its turns from that seat's own view, within the time control.
+             *     A bot the type does not have is `422 invalid_config` with `reason` `unknown_bot`, and nothing is created.
+             */
+            bot?: string | null;
         };
+        /** @description The server-side bot playing this seat (one of the type's `bots`), or `null` for a person. */
+        BotName: string | null;
         SeatName: {
             seat: components["schemas"]["Seat"];
             name: string;
+            bot?: components["schemas"]["BotName"];
         };
         TtrKeptTicket: components["schemas"]["TtrTicket"] & {
             completed: boolean;
@@ -2669,8 +2691,8 @@ export interface components {
         /**
          * @description `invalid_config`: the game cannot be created like this (`reason` says why: e.g. `player_count`, or
          *     `time_control` for an unknown kind, a missing or unknown field, or a time that is not a whole number of
-         *     seconds or out of range; nothing was written); or `idempotency_key_reused`: the `Idempotency-Key` was used
-         *     for another request.
+         *     seconds or out of range; `unknown_bot` for a player's `bot` the game type does not offer; nothing was
+         *     written); or `idempotency_key_reused`: the `Idempotency-Key` was used for another request.
          */
         InvalidConfig: {
             headers: {
@@ -3382,6 +3404,15 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            /** @description `invalid_config` with `reason` `bot_seat`: a server bot plays this seat; it has no token. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };

@@ -7,6 +7,14 @@ import { describeTimeControl } from "./clocks.js";
 
 const HOW_TO = "Create a game, send each player their seat link, and watch or replay any game.";
 const DEFAULT_NAMES = ["Ada", "Bo", "Cy", "Di", "Ed", "Flo"];
+// What each server bot (GET /v1/game-types lists a type's `bots`) is, for people choosing one.
+const BOT_LEVELS = { random: "beginner (random)", greedy: "easy (greedy)", planner: "strong (planner)", mcts: "strongest (search)" };
+// The level "Play against the computer" gives the other seats.
+const DEFAULT_BOT = "planner";
+
+function botLabel(bot) {
+  return `Computer: ${BOT_LEVELS[bot] || bot}`;
+}
 
 /** "A", "A and B", "A, B and C". */
 function listOf(words) {
@@ -52,7 +60,10 @@ function shareRow(label, link, key, openLabel) {
 
 function createdPanel(created, types) {
   const rows = created.seats.map((seat) =>
-    shareRow(`Seat ${seat.seat + 1}: ${seat.name}`, absoluteLink({ id: created.id, token: seat.token }), `seat-${seat.seat}`, "Play"),
+    seat.token === null
+      ? h("tr", { "data-role": `bot-${seat.seat}` }, h("th", { scope: "row" }, `Seat ${seat.seat + 1}: ${seat.name}`),
+          h("td", { colspan: "2" }, `${botLabel(seat.bot)}: the server plays this seat.`))
+      : shareRow(`Seat ${seat.seat + 1}: ${seat.name}`, absoluteLink({ id: created.id, token: seat.token }), `seat-${seat.seat}`, "Play"),
   );
   rows.push(shareRow("Spectators", absoluteLink({ id: created.id }), "spectator", "Watch"));
   if (created.host_token) {
@@ -128,7 +139,7 @@ function timeControlChoice() {
 }
 
 function gameRow(game, types) {
-  const players = game.players.map((p) => p.name).join(", ");
+  const players = game.players.map((p) => (p.bot ? `${p.name} (computer)` : p.name)).join(", ");
   const updated = new Date(game.updated_at);
   return h(
     "tr",
@@ -180,7 +191,8 @@ export async function renderLobby(root) {
       autocomplete: "off",
     });
     const remove = h("button", { type: "button", class: "small secondary", "aria-label": `Remove player ${index + 1}` }, "Remove");
-    const li = h("li", {}, input, " ", remove);
+    const playedBy = h("select", { name: "played-by", "aria-label": `Player ${index + 1} played by` });
+    const li = h("li", {}, input, " ", playedBy, " ", remove);
     remove.addEventListener("click", () => {
       li.remove();
       syncNames();
@@ -195,14 +207,33 @@ export async function renderLobby(root) {
       namesList.append(nameRow(DEFAULT_NAMES[namesList.children.length] || `Player ${namesList.children.length + 1}`));
     }
     while (namesList.children.length > t.max_players) namesList.lastElementChild.remove();
+    const bots = t.bots || [];
     [...namesList.children].forEach((li, i) => {
       li.querySelector("input").setAttribute("aria-label", `Player ${i + 1} name`);
+      // a person, or one of the server's bots for this game type
+      const playedBy = li.querySelector("select");
+      const was = playedBy.value;
+      playedBy.replaceChildren(h("option", { value: "" }, "A person"), ...bots.map((b) => h("option", { value: b }, botLabel(b))));
+      playedBy.value = bots.includes(was) ? was : "";
+      playedBy.setAttribute("aria-label", `Player ${i + 1} played by`);
+      playedBy.hidden = bots.length === 0;
       const remove = li.querySelector("button");
       remove.setAttribute("aria-label", `Remove player ${i + 1}`);
       remove.disabled = namesList.children.length <= t.min_players;
     });
     addButton.disabled = namesList.children.length >= t.max_players;
+    computerButton.hidden = bots.length === 0;
   }
+
+  // "Play against the computer": the first seat is yours, the server's bots play the others.
+  const computerButton = h("button", { type: "button", class: "small secondary", "data-key": "play-computer" }, "Play against the computer");
+  computerButton.addEventListener("click", () => {
+    const bots = chosenType().bots || [];
+    const level = bots.includes(DEFAULT_BOT) ? DEFAULT_BOT : bots[bots.length - 1];
+    [...namesList.querySelectorAll("select")].forEach((select, i) => {
+      select.value = i === 0 ? "" : level;
+    });
+  });
 
   addButton.addEventListener("click", () => {
     namesList.append(nameRow(DEFAULT_NAMES[namesList.children.length] || `Player ${namesList.children.length + 1}`));
@@ -215,7 +246,7 @@ export async function renderLobby(root) {
     { class: "card new-game", "aria-labelledby": "new-title" },
     h("h2", { id: "new-title" }, "New game"),
     typeChoice,
-    h("fieldset", {}, h("legend", {}, "Players (in seat order)"), namesList, addButton),
+    h("fieldset", {}, h("legend", {}, "Players (in seat order)"), namesList, addButton, " ", computerButton),
     time.el,
     h("details", { class: "more" }, h("summary", {}, "More options"), h("label", { for: "seed" }, "Seed (optional, mixed with the server's secret) "), seedInput,
       h("label", { for: "open-deal" }, openDealInput, " Open deal: the seed alone deals (anyone who knows it knows every hand)")),
@@ -226,8 +257,12 @@ export async function renderLobby(root) {
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     problem.hidden = true;
-    const names = [...namesList.querySelectorAll("input")].map((i) => i.value.trim());
-    const body = { type: chosenType().type, players: names.map((name) => ({ name })) };
+    const players = [...namesList.children].map((li) => {
+      const name = li.querySelector("input").value.trim();
+      const bot = li.querySelector("select").value;
+      return bot ? { name, bot } : { name };
+    });
+    const body = { type: chosenType().type, players };
     if (seedInput.value.trim()) body.seed = seedInput.value.trim();
     if (openDealInput.checked) body.open_deal = true;
     const timeControl = time.value();

@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 from ..models.cable_car_line_id import CableCarLineId
 from ..models.cable_car_tile_id import CableCarTileId
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
@@ -43,6 +44,8 @@ class CableCarPlayer:
                 or `timed_out` (its deadline passed). A seat that resigned or timed out is out: its turns are skipped, it
                 never wins and it ranks below every seat still in (see *Time controls, resignations and forfeits*). Open:
                 treat a value you do not know as out.
+            bot (None | str | Unset): The server-side bot playing this seat (one of the type's `bots`), or `null` for a
+                person.
      """
 
     seat: int
@@ -56,6 +59,7 @@ class CableCarPlayer:
     ride: None | Ride
     last_roll: None | str
     standing: str
+    bot: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -111,6 +115,12 @@ class CableCarPlayer:
 
         standing = self.standing
 
+        bot: None | str | Unset
+        if isinstance(self.bot, Unset):
+            bot = UNSET
+        else:
+            bot = self.bot
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -127,6 +137,8 @@ class CableCarPlayer:
             "last_roll": last_roll,
             "standing": standing,
         })
+        if bot is not UNSET:
+            field_dict["bot"] = bot
 
         return field_dict
 
@@ -235,6 +247,16 @@ class CableCarPlayer:
 
         standing = d.pop("standing")
 
+        def _parse_bot(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        bot = _parse_bot(d.pop("bot", UNSET))
+
+
         cable_car_player = cls(
             seat=seat,
             name=name,
@@ -247,6 +269,7 @@ class CableCarPlayer:
             ride=ride,
             last_roll=last_roll,
             standing=standing,
+            bot=bot,
         )
 
 

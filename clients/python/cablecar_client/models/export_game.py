@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.game_type_id import GameTypeId
+from ..types import UNSET, Unset
 from typing import cast
 import datetime
 
@@ -40,6 +41,8 @@ class ExportGame:
             rules_version (str):
             board_version (str):
             batch (None | str):
+            bots (list[None | str] | Unset): Per seat, the server-side bot that played it, or `null` for a person (absent in
+                older records).
      """
 
     id: str
@@ -52,6 +55,7 @@ class ExportGame:
     rules_version: str
     board_version: str
     batch: None | str
+    bots: list[None | str] | Unset = UNSET
 
 
 
@@ -81,6 +85,16 @@ class ExportGame:
         batch: None | str
         batch = self.batch
 
+        bots: list[None | str] | Unset = UNSET
+        if not isinstance(self.bots, Unset):
+            bots = []
+            for bots_item_data in self.bots:
+                bots_item: None | str
+                bots_item = bots_item_data
+                bots.append(bots_item)
+
+
+
 
         field_dict: dict[str, Any] = {}
 
@@ -96,6 +110,8 @@ class ExportGame:
             "board_version": board_version,
             "batch": batch,
         })
+        if bots is not UNSET:
+            field_dict["bots"] = bots
 
         return field_dict
 
@@ -137,6 +153,21 @@ class ExportGame:
         batch = _parse_batch(d.pop("batch"))
 
 
+        _bots = d.pop("bots", UNSET)
+        bots: list[None | str] | Unset = UNSET
+        if _bots is not UNSET:
+            bots = []
+            for bots_item_data in _bots:
+                def _parse_bots_item(data: object) -> None | str:
+                    if data is None:
+                        return data
+                    return cast(None | str, data)
+
+                bots_item = _parse_bots_item(bots_item_data)
+
+                bots.append(bots_item)
+
+
         export_game = cls(
             id=id,
             type_=type_,
@@ -148,6 +179,7 @@ class ExportGame:
             rules_version=rules_version,
             board_version=board_version,
             batch=batch,
+            bots=bots,
         )
 
         return export_game

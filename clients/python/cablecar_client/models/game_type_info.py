@@ -34,6 +34,9 @@ class GameTypeInfo:
             rules_version (str): Version of the rules engine; stored with every game.
             board_version (str): Version of the board data; stored with every game.
             actions (list[str]): The action `type`s of this game type, sorted.
+            bots (list[str]): The server-side bots that may play a seat of this game type (`{"name": "Robo", "bot":
+                "planner"}` in
+                `players`), weakest first: `random`, `greedy`, `planner` and, for `ttr-sf`, `mcts`.
             action_bodies (list[ActionBody]): How to write each action of this game type (sorted by `type`), derived from
                 the game's rules: the
                 fields of the body besides `type` (and the optional `expected_version` every body may carry).
@@ -46,6 +49,7 @@ class GameTypeInfo:
     rules_version: str
     board_version: str
     actions: list[str]
+    bots: list[str]
     action_bodies: list[ActionBody]
 
 
@@ -70,6 +74,10 @@ class GameTypeInfo:
 
 
 
+        bots = self.bots
+
+
+
         action_bodies = []
         for action_bodies_item_data in self.action_bodies:
             action_bodies_item = action_bodies_item_data.to_dict()
@@ -88,6 +96,7 @@ class GameTypeInfo:
             "rules_version": rules_version,
             "board_version": board_version,
             "actions": actions,
+            "bots": bots,
             "action_bodies": action_bodies,
         })
 
@@ -117,6 +126,9 @@ class GameTypeInfo:
         actions = cast(list[str], d.pop("actions"))
 
 
+        bots = cast(list[str], d.pop("bots"))
+
+
         action_bodies = []
         _action_bodies = d.pop("action_bodies")
         for action_bodies_item_data in (_action_bodies):
@@ -135,6 +147,7 @@ class GameTypeInfo:
             rules_version=rules_version,
             board_version=board_version,
             actions=actions,
+            bots=bots,
             action_bodies=action_bodies,
         )
 

@@ -8,6 +8,8 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
+from typing import cast
 
 
 
@@ -24,10 +26,13 @@ class SeatName:
         Attributes:
             seat (int): A seat number, 0-based, in turn order.
             name (str):
+            bot (None | str | Unset): The server-side bot playing this seat (one of the type's `bots`), or `null` for a
+                person.
      """
 
     seat: int
     name: str
+    bot: None | str | Unset = UNSET
 
 
 
@@ -38,6 +43,12 @@ class SeatName:
 
         name = self.name
 
+        bot: None | str | Unset
+        if isinstance(self.bot, Unset):
+            bot = UNSET
+        else:
+            bot = self.bot
+
 
         field_dict: dict[str, Any] = {}
 
@@ -45,6 +56,8 @@ class SeatName:
             "seat": seat,
             "name": name,
         })
+        if bot is not UNSET:
+            field_dict["bot"] = bot
 
         return field_dict
 
@@ -57,9 +70,20 @@ class SeatName:
 
         name = d.pop("name")
 
+        def _parse_bot(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        bot = _parse_bot(d.pop("bot", UNSET))
+
+
         seat_name = cls(
             seat=seat,
             name=name,
+            bot=bot,
         )
 
         return seat_name

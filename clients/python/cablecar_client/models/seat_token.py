@@ -8,6 +8,8 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
+from typing import cast
 
 
 
@@ -24,12 +26,17 @@ class SeatToken:
         Attributes:
             seat (int): A seat number, 0-based, in turn order.
             name (str):
-            token (str): This seat's secret token (`Authorization: Bearer <token>`). Shown only here.
+            token (None | str): This seat's secret token (`Authorization: Bearer <token>`). Shown only here. `null` for a
+                bot seat: the
+                server plays it and nobody can act for it.
+            bot (None | str | Unset): The server-side bot playing this seat (one of the type's `bots`), or `null` for a
+                person.
      """
 
     seat: int
     name: str
-    token: str
+    token: None | str
+    bot: None | str | Unset = UNSET
 
 
 
@@ -40,7 +47,14 @@ class SeatToken:
 
         name = self.name
 
+        token: None | str
         token = self.token
+
+        bot: None | str | Unset
+        if isinstance(self.bot, Unset):
+            bot = UNSET
+        else:
+            bot = self.bot
 
 
         field_dict: dict[str, Any] = {}
@@ -50,6 +64,8 @@ class SeatToken:
             "name": name,
             "token": token,
         })
+        if bot is not UNSET:
+            field_dict["bot"] = bot
 
         return field_dict
 
@@ -62,12 +78,29 @@ class SeatToken:
 
         name = d.pop("name")
 
-        token = d.pop("token")
+        def _parse_token(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        token = _parse_token(d.pop("token"))
+
+
+        def _parse_bot(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        bot = _parse_bot(d.pop("bot", UNSET))
+
 
         seat_token = cls(
             seat=seat,
             name=name,
             token=token,
+            bot=bot,
         )
 
         return seat_token

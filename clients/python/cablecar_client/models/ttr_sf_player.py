@@ -42,6 +42,8 @@ class TtrSfPlayer:
                 treat a value you do not know as out.
             pending_ticket_count (int | Unset): Tickets dealt or drawn and not chosen yet.
             routes (list[str] | Unset): Route ids claimed, in claim order (they stay claimed when the seat is out).
+            bot (None | str | Unset): The server-side bot playing this seat (one of the type's `bots`), or `null` for a
+                person.
             hand (TtrSfPlayerHand | Unset): Once over only, the cards held (colour → count).
             tickets (list[TtrTicket] | Unset): Once over only, the tickets kept.
      """
@@ -57,6 +59,7 @@ class TtrSfPlayer:
     standing: str
     pending_ticket_count: int | Unset = UNSET
     routes: list[str] | Unset = UNSET
+    bot: None | str | Unset = UNSET
     hand: TtrSfPlayerHand | Unset = UNSET
     tickets: list[TtrTicket] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -96,6 +99,12 @@ class TtrSfPlayer:
 
 
 
+        bot: None | str | Unset
+        if isinstance(self.bot, Unset):
+            bot = UNSET
+        else:
+            bot = self.bot
+
         hand: dict[str, Any] | Unset = UNSET
         if not isinstance(self.hand, Unset):
             hand = self.hand.to_dict()
@@ -127,6 +136,8 @@ class TtrSfPlayer:
             field_dict["pending_ticket_count"] = pending_ticket_count
         if routes is not UNSET:
             field_dict["routes"] = routes
+        if bot is not UNSET:
+            field_dict["bot"] = bot
         if hand is not UNSET:
             field_dict["hand"] = hand
         if tickets is not UNSET:
@@ -165,6 +176,16 @@ class TtrSfPlayer:
         routes = cast(list[str], d.pop("routes", UNSET))
 
 
+        def _parse_bot(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        bot = _parse_bot(d.pop("bot", UNSET))
+
+
         _hand = d.pop("hand", UNSET)
         hand: TtrSfPlayerHand | Unset
         if isinstance(_hand,  Unset):
@@ -199,6 +220,7 @@ class TtrSfPlayer:
             standing=standing,
             pending_ticket_count=pending_ticket_count,
             routes=routes,
+            bot=bot,
             hand=hand,
             tickets=tickets,
         )

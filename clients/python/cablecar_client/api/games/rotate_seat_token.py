@@ -85,6 +85,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_413
 
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
         response_429 = Problem.from_dict(response.json())
 
@@ -129,7 +136,7 @@ def sync_detailed(
     token is
     `403 forbidden`, no token `401 unauthorized`). There is no body. A finished game's tokens are not
     rotated
-    (`409 game_finished`).
+    (`409 game_finished`), nor a bot seat's (`422 invalid_config`, reason `bot_seat`).
 
     Args:
         id (str):
@@ -171,7 +178,7 @@ def sync(
     token is
     `403 forbidden`, no token `401 unauthorized`). There is no body. A finished game's tokens are not
     rotated
-    (`409 game_finished`).
+    (`409 game_finished`), nor a bot seat's (`422 invalid_config`, reason `bot_seat`).
 
     Args:
         id (str):
@@ -208,7 +215,7 @@ async def asyncio_detailed(
     token is
     `403 forbidden`, no token `401 unauthorized`). There is no body. A finished game's tokens are not
     rotated
-    (`409 game_finished`).
+    (`409 game_finished`), nor a bot seat's (`422 invalid_config`, reason `bot_seat`).
 
     Args:
         id (str):
@@ -250,7 +257,7 @@ async def asyncio(
     token is
     `403 forbidden`, no token `401 unauthorized`). There is no body. A finished game's tokens are not
     rotated
-    (`409 game_finished`).
+    (`409 game_finished`), nor a bot seat's (`422 invalid_config`, reason `bot_seat`).
 
     Args:
         id (str):

@@ -1,0 +1,110 @@
+"""Bot runners at work: many games of server bots on one store, played by
+runner(s) in this process; per strategy, the latency of a bot move (from the
+event that made the seat's turn to the bot's first event, both stamped by
+the store) and the CPU time of the deciding thread per move.
+
+    python -m bench.bench_bot_runner --games 50 --runners 2     # embedded SQLite in a temporary folder
+    DATABASE_URL=postgresql://... python -m bench.bench_bot_runner --games 200
+
+Each game is 2-player: ttr-sf (planner vs greedy) and cable-car (planner vs
+random), half each.  Runners here are threads of one process (the CPU per
+move is the deciding thread's, so it holds whatever else runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from datetime import datetime
+from typing import Any
+
+import events
+from service.app import wire_games
+from service.bots.runner import BotRunner
+from service.cache import InProcessCache
+from service.usecases.bot_seats import bot_seats
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--runners", type=int, default=1)
+    parser.add_argument("--seconds", type=float, default=600, help="give up after this long")
+    args = parser.parse_args()
+    folder = tempfile.mkdtemp(prefix="bench-bots-")
+    store = events.open_store(os.environ.get("DATABASE_URL"), folder)
+    _, commands, _ = wire_games(store, InProcessCache(4096))
+    games = []
+    for i in range(args.games):
+        if i % 2 == 0:
+            created = commands.create("ttr-sf", ["P", "G"], seed=f"bench-{i}", bots=["planner", "greedy"])
+        else:
+            created = commands.create("cable-car", ["P", "R"], seed=f"bench-{i}", bots=["planner", "random"])
+        games.append(created.record.game_id)
+    cpu: dict[str, list[float]] = defaultdict(list)
+    lock = threading.Lock()
+    runners = []
+    for _ in range(args.runners):
+        queries, cmds, _ = wire_games(store, InProcessCache(4096))
+        runner = BotRunner(queries, cmds, store, interval=0.02)
+        original = runner.move
+
+        def timed(loaded: Any, seat: int, original: Any = original) -> bool:
+            started = time.thread_time()
+            moved = bool(original(loaded, seat))
+            if moved:
+                name = f"{loaded.record.game_type} {bot_seats(loaded.record.metadata)[seat]}"
+                with lock:
+                    cpu[name].append(time.thread_time() - started)
+            return moved
+
+        runner.move = timed  # type: ignore[method-assign]
+        runners.append(runner)
+    threads = [threading.Thread(target=r.run, daemon=True) for r in runners]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    while time.perf_counter() - started < args.seconds:
+        if all(store.get_game(g).status in ("finished", "cancelled") for g in games):
+            break
+        time.sleep(0.5)
+    elapsed = time.perf_counter() - started
+    for r in runners:
+        r.stop()
+    latency: dict[str, list[float]] = defaultdict(list)
+    for g in games:
+        record = store.get_game(g)
+        bots = bot_seats(record.metadata)
+        previous: datetime | None = None
+        prev_seat: int | None = None
+        for e in store.load(g):
+            at = datetime.fromisoformat(e.recorded_at.replace("Z", "+00:00"))
+            # the first event of a seat's move after another author's event: the seat's turn had just begun
+            if e.seat is not None and previous is not None and e.seat != prev_seat:
+                latency[f"{record.game_type} {bots[e.seat]}"].append((at - previous).total_seconds())
+            previous, prev_seat = at, e.seat
+    done = sum(store.get_game(g).status == "finished" for g in games)
+    moves = sum(r.stats.moves for r in runners)
+    print(f"{args.games} games ({done} finished) by {args.runners} runner(s) in {elapsed:.1f} s: {moves} moves, "
+          f"{sum(r.stats.conflicts for r in runners)} conflicts, {sum(r.stats.errors for r in runners)} errors")
+    print("| game, bot | moves | latency p50 / p95 (ms) | CPU per move p50 / p95 (ms) |")
+    print("|---|---|---|---|")
+    for name in sorted(cpu):
+        lat, c = latency.get(name, []), cpu[name]
+        print(f"| {name} | {len(c)} | {1000 * statistics.median(lat) if lat else float('nan'):.0f} / "
+              f"{1000 * _pct(lat, 0.95):.0f} | {1000 * statistics.median(c):.1f} / {1000 * _pct(c, 0.95):.1f} |")
+    store.close()
+
+
+if __name__ == "__main__":
+    main()

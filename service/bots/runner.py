@@ -1,0 +1,240 @@
+"""The bot runner: plays the seats that games gave to server-side bots.
+
+A runner is a process of its own (``cablecar bots run``; ``cablecar serve``
+starts one next to the embedded server), never a request worker, so a bot's
+thinking never delays a request.  Each round it
+
+1. **claims** the games whose bot seat must act from the bot-turn index
+   (:mod:`events.bot_turns`): an indexed query that also takes a lease per
+   game, so any number of runners on any number of hosts never work on one
+   game at the same time (a crashed runner's leases lapse, and another one
+   carries on: the database is the truth);
+2. **decides** for that seat from the seat's own view, rendered exactly as
+   ``GET /v1/games/{id}`` renders it for the seat's token and decoded from
+   JSON, and its legal actions as ready-to-send bodies: the strategy
+   (:mod:`service.bots.strategies`) gets nothing else, so hidden state is out
+   of its reach;
+3. **appends** through the command path a person's action takes
+   (:meth:`service.commands.GameCommands.act_for_bot`): authored by the
+   seat, with the version it decided on as ``expected_version`` and an
+   Idempotency-Key, so a move can never be applied twice and the audit
+   cannot tell a bot's move from a client's.
+
+Time controls: a bot acts as soon as its runner sees the turn (every
+``interval``), and the search bot's budget is capped by the seat's running
+clock (:func:`service.bot.think_time`).  ``move_delay_ms`` lets bots wait
+before moving (so people can follow the game); it is never longer than the
+seat's clock allows either.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import secrets
+import threading
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+from domain.errors import GameFinished, IllegalAction, MalformedAction, NotYourTurn
+from events.store import GameNotFound, StaleVersion
+from service.bot import think_time
+from service.bots.arena import FIRST_PAGE, legal_bodies
+from service.bots.strategies import DEFAULT_THINK_MS, Strategy, strategy
+from service.bots.ttr_mcts import WALL_FACTOR
+from service.commands import ActionRequest, GameCommands
+from service.presentation import game_view
+from service.queries import GameQueries, Loaded
+from service.schemas.responses import GameViewSchema
+from service.text import json_text
+from service.usecases.bot_seats import bot_seats
+from service.usecases.bot_turns import waiting_bot_seats
+
+log = logging.getLogger("cablecar.bots")
+
+#: how long a runner holds a game it claimed; another runner takes over this long after it dies
+LEASE_SECONDS = 10.0
+#: the longest the search bot may think per move (well inside the lease)
+MAX_THINK_MS = 5000
+#: moves one claim may make in a row in one game: one seat's turn (its draws, its tiles), at most this many
+MOVES_PER_CLAIM = 16
+_VIEW = GameViewSchema()
+
+
+class RunnerStore(Protocol):
+    """What a runner needs of the store besides the queries and commands: the
+    bot-turn index (:class:`events.bot_turns.BotTurnIndex`) and the clock
+    leases are judged by (:meth:`events.deadlines.DeadlineIndex.database_time`)."""
+
+    def claim_bot_turns(
+        self, owner: str, now: datetime, seconds: float, waiting_before: datetime, limit: int
+    ) -> list[str]: ...
+
+    def release_bot_turn(self, game_id: str, owner: str) -> None: ...
+
+    def database_time(self) -> datetime: ...
+
+
+def seat_view(loaded: Loaded, seat: int) -> dict[str, Any]:
+    """``seat``'s view of ``loaded`` as a client receives it: the answer of
+    ``GET /v1/games/{id}`` with that seat's token, decoded from its JSON."""
+    decoded: dict[str, Any] = json.loads(json_text(_VIEW.dump(game_view(loaded, seat))))
+    return decoded
+
+
+def seat_actions(loaded: Loaded, seat: int, bot: str) -> list[dict[str, Any]]:
+    """``seat``'s legal actions as ready-to-send bodies (a cable-car lay turn:
+    the first page a client would fetch; none for the planner, which lays
+    from the view), without ``resign``: a server bot never resigns."""
+    page = 0 if _lays_from_view(loaded, bot) else FIRST_PAGE
+    bodies = legal_bodies(loaded.definition, loaded.state, seat, page)
+    return [b for b in bodies if b.get("type") != "resign"]
+
+
+@dataclass
+class RunnerStats:
+    """What a runner did (for its log and the benchmarks)."""
+
+    moves: int = 0
+    conflicts: int = 0
+    errors: int = 0
+    claims: int = 0
+
+
+class BotRunner:
+    """Claims games whose bot seat must act and plays those turns."""
+
+    def __init__(
+        self,
+        queries: GameQueries,
+        commands: GameCommands,
+        store: RunnerStore,
+        think_ms: int = DEFAULT_THINK_MS,
+        move_delay_ms: int = 0,
+        interval: float = 0.1,
+        batch: int = 8,
+        lease_seconds: float = LEASE_SECONDS,
+        owner: str | None = None,
+    ) -> None:
+        self.queries = queries
+        self.commands = commands
+        self.store = store
+        self.think_ms = max(0, min(think_ms, MAX_THINK_MS))
+        self.move_delay_ms = max(0, min(move_delay_ms, MAX_THINK_MS))
+        self.interval = interval
+        self.batch = batch
+        self.lease_seconds = lease_seconds
+        self.owner = owner or f"bots-{secrets.token_hex(6)}"
+        self.stats = RunnerStats()
+        self._stop = threading.Event()
+
+    # ------------------------------------------------------------------ loop
+    def run(self) -> None:
+        """Play until :meth:`stop` (a database outage is logged and waited out)."""
+        log.info("bot runner %s started (think %d ms, move delay %d ms)", self.owner, self.think_ms,
+                 self.move_delay_ms)
+        while not self._stop.is_set():
+            try:
+                busy = self.run_once()
+            except Exception as e:  # the database may be down: try again, never die
+                log.warning("bot runner %s: %s", self.owner, e)
+                busy = 0
+            if not busy:
+                self._stop.wait(self.interval)
+
+    def stop(self) -> None:
+        """Ask :meth:`run` to return after the current round."""
+        self._stop.set()
+
+    def run_once(self) -> int:
+        """One round: claim the games waiting for a bot, play their turns; the
+        number of moves made."""
+        now = self.store.database_time()
+        ready = now - timedelta(milliseconds=self.move_delay_ms)
+        games = self.store.claim_bot_turns(self.owner, now, self.lease_seconds, ready, self.batch)
+        self.stats.claims += len(games)
+        moved = 0
+        for game_id in games:
+            conflicts = self.stats.conflicts
+            try:
+                made = self.play(game_id)
+            except Exception:
+                made = 0
+                self.stats.errors += 1
+                log.exception("bot runner %s: game %s", self.owner, game_id)
+            moved += made
+            # A game where nothing could be done (an error, a bot with no move) keeps the
+            # lease until it lapses: it is tried again then, not in a hot loop.
+            if made or self.stats.conflicts > conflicts:
+                self.store.release_bot_turn(game_id, self.owner)
+        return moved
+
+    # ----------------------------------------------------------------- turns
+    def play(self, game_id: str) -> int:
+        """Play the turn of the bot seat that must act in ``game_id`` (all its moves, so
+        that a per-turn deadline covers them; then the next game's turn); the moves made."""
+        moves = 0
+        deadline = time.monotonic() + self.lease_seconds / 2
+        playing: int | None = None
+        while moves < MOVES_PER_CLAIM and time.monotonic() < deadline:
+            try:
+                loaded = self.queries.load(game_id)  # appends the timeouts already due first
+            except GameNotFound:
+                return moves
+            seats = waiting_bot_seats(loaded)
+            if not seats or (playing is not None and seats[0] != playing):
+                return moves  # one seat's whole turn per claim: then the game waits its turn among games
+            playing = seats[0]
+            if not self.move(loaded, playing):
+                return moves
+            moves += 1
+            if self.move_delay_ms:
+                return moves  # the next move waits its delay in the index
+        return moves
+
+    def move(self, loaded: Loaded, seat: int) -> bool:
+        """Decide and append one move of ``seat``; False if the game moved on first."""
+        bot = bot_seats(loaded.record.metadata)[seat]
+        assert bot is not None
+        view = seat_view(loaded, seat)
+        actions = seat_actions(loaded, seat, bot)
+        if not actions and not _lays_from_view(loaded, bot):
+            return False
+        rng = random.Random(f"{loaded.record.game_id}:{seat}:{loaded.version}:{secrets.token_hex(4)}")
+        # the search's budget is CPU time within a wall-clock cap of WALL_FACTOR times it: the cap must fit the clock
+        budget = int(1000 * think_time(view, seat, int(self.think_ms * WALL_FACTOR)) / WALL_FACTOR)
+        chosen = _strategy(bot, loaded.record.game_type, budget)
+        body = dict(chosen(view, actions, rng))
+        try:
+            try:
+                self._append(loaded, seat, body)
+            except (IllegalAction, MalformedAction) as e:
+                # the strategy's move was refused (a bug in it): play on with any legal move rather than stall
+                log.warning("bot %s in game %s seat %d sent %s: %s", bot, loaded.record.game_id, seat, body, e)
+                if not actions:
+                    raise
+                self._append(loaded, seat, rng.choice(actions))
+        except (StaleVersion, NotYourTurn, GameFinished):
+            self.stats.conflicts += 1  # a person (or a timeout) was first: look again
+            return False
+        self.stats.moves += 1
+        log.info("moved: game %s seat %d (%s) version %d", loaded.record.game_id, seat, bot, loaded.version)
+        return True
+
+    def _append(self, loaded: Loaded, seat: int, body: dict[str, Any]) -> None:
+        # the key names the decision: one move per seat and version, whoever tries it
+        key = f"bot-{seat}-{loaded.version}"
+        request = ActionRequest(None, body, expected_version=loaded.version, idempotency_key=key)
+        self.commands.act_for_bot(loaded.record.game_id, seat, request)
+
+
+def _lays_from_view(loaded: Loaded, bot: str) -> bool:
+    """The cable-car planner builds its tile placements from the view (it needs no listed pairs)."""
+    return bot == "planner" and loaded.record.game_type == "cable-car"
+
+
+def _strategy(name: str, game_type: str, think_ms: int) -> Strategy:
+    return strategy(name, game_type, max(1, think_ms))
