@@ -8,6 +8,8 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
+from typing import cast
 
 
 
@@ -29,9 +31,14 @@ class PlayerIn:
                 than U+0020) and at least one visible one. The names of one game must differ, ignoring case and
                 look-alike characters (Unicode TR39 skeletons: Cyrillic `Аda` looks like `Ada`). A name breaking a
                 rule is `400 invalid_request` naming the field, e.g. `players.1.name`.
+            bot (None | str | Unset): A server-side bot plays this seat: one of the type's `bots` in `GET /v1/game-types`.
+                Its seat gets no
+                token; the server's bot runners play its turns from that seat's own view, within the time control.
+                A bot the type does not have is `422 invalid_config` with `reason` `unknown_bot`, and nothing is created.
      """
 
     name: str
+    bot: None | str | Unset = UNSET
 
 
 
@@ -40,12 +47,20 @@ class PlayerIn:
     def to_dict(self) -> dict[str, Any]:
         name = self.name
 
+        bot: None | str | Unset
+        if isinstance(self.bot, Unset):
+            bot = UNSET
+        else:
+            bot = self.bot
+
 
         field_dict: dict[str, Any] = {}
 
         field_dict.update({
             "name": name,
         })
+        if bot is not UNSET:
+            field_dict["bot"] = bot
 
         return field_dict
 
@@ -56,8 +71,19 @@ class PlayerIn:
         d = dict(src_dict)
         name = d.pop("name")
 
+        def _parse_bot(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        bot = _parse_bot(d.pop("bot", UNSET))
+
+
         player_in = cls(
             name=name,
+            bot=bot,
         )
 
         return player_in
