@@ -18,14 +18,20 @@ import pytest
 from events.database import Database
 from service.app import wire_games
 from service.cache import InProcessCache
-from tests.contract.conftest import Backend
+from service.infra.signing_keys import write_key_file
+from tests.contract.conftest import TEST_SIGNER, Backend
 
 ROOT = Path(__file__).resolve().parents[2]
 MOVED = re.compile(r"moved: game (\S+) seat (\d+) \((\w+)\) version (\d+)")
 
 
 def _runner(backend: Backend, tmp_path: Path, name: str) -> subprocess.Popen[str]:
-    env = {**os.environ, "DATABASE_URL": backend.url, "PYTHONUNBUFFERED": "1"}
+    # the key the test's stores sign with: a runner signs its moves with it and checks the record against it
+    key_file = tmp_path / f"{name}-signing-key.json"
+    if not key_file.exists():
+        write_key_file(key_file, TEST_SIGNER)
+    env = {**os.environ, "DATABASE_URL": backend.url, "PYTHONUNBUFFERED": "1",
+           "CABLECAR_SIGNING_KEY_FILE": str(key_file)}
     env.pop("REDIS_URL", None)
     return subprocess.Popen(
         [sys.executable, "-m", "service.cli", "bots", "run", "--batch", "1", "--interval", "0.05", "--verbose",
@@ -76,7 +82,7 @@ def test_two_runner_processes_play_every_bot_turn_once(backend: Backend, tmp_pat
         authored = [e.seq for e in store.load(game_id) if e.seat is not None]
         from_moves: list[int] = []
         for version, seat in mine:
-            written = store.lookup_idempotency(game_id, f"bot-{seat}-{version}")
+            written = store.lookup_idempotency(game_id, f"{seat}:bot-{seat}-{version}")  # action keys are per seat
             assert written is not None and written.events[0].seq == version + 1
             assert all(e.seat == seat for e in written.events)
             from_moves += [e.seq for e in written.events]
