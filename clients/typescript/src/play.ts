@@ -14,7 +14,10 @@ async function main(): Promise<void> {
       : { type: "ttr-sf", players: [{ name: "Ada" }, { name: "Bo" }], seed: "ts-client" };
   // a creation key without an organiser token is a capability: a random UUID (at least 32 characters)
   const created = await spectator.createGame(body, crypto.randomUUID());
-  const seats = new Map(created.seats.map((s) => [s.seat, spectator.as(s.token)]));
+  // every seat here is a person's (a bot seat's token is null: the server plays it)
+  const seats = new Map(
+    created.seats.flatMap((s) => (s.token === null ? [] : [[s.seat, spectator.as(s.token)] as const])),
+  );
 
   let view = await spectator.game(created.id);
   for (let step = 0; view.status !== "finished"; step++) {
