@@ -13,7 +13,8 @@ Refusal codes (IllegalAction unless noted):
 
 * setup: ``not_in_setup``, ``souvenirs_placed``, ``wrong_symbol``,
   ``unknown_location``, ``location_has_stack``; ``setup_not_finished`` for
-  any turn action before every setup choice is made;
+  a turn action before every setup choice is made, sent by a seat that still
+  has one to make (a seat with none left gets NotYourTurn);
 * tickets: ``no_pending_tickets``, ``must_keep_one_ticket``,
   ``duplicate_ticket``, ``not_pending_ticket``, ``no_tickets_left``,
   ``pending_ticket_choice`` (any other action while choosing);
@@ -64,6 +65,10 @@ TICKETS_PER_DRAW = 2
 def _turn_guard(state: TtrState, seat: int, *, second_draw_ok: bool = False) -> None:
     """Refuse a turn action (draw, claim, draw tickets) that may not be taken now."""
     if state.phase == PHASE_SETUP:
+        # A seat with no setup choice left may not act at all (409, like any
+        # seat outside active_seats); one still choosing may, but not this.
+        if seat not in state.active_seats():
+            raise NotYourTurn(f"seat {seat} has no setup choice to make; play has not started")
         raise IllegalAction(
             "setup_not_finished", "no turn action is legal until every setup choice has been made"
         )

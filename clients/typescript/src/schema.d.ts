@@ -239,6 +239,11 @@ export interface paths {
          *     *Time controls, resignations and forfeits*. A seat that is already out gets `422 illegal_action`
          *     (`already_out`).
          *
+         *     A seat outside `active_seats` gets `409 not_your_turn`; a seat in it whose action the rules forbid now
+         *     gets `422 illegal_action`. So during ttr-sf's setup a turn action (`draw_card`, `claim_route`,
+         *     `draw_tickets`) is `422 illegal_action` (`setup_not_finished`) from a seat that still has a setup choice
+         *     to make, and `409 not_your_turn` from a seat that has none left.
+         *
          *     In a timed game the timeouts already due are appended first; an action racing a timeout with
          *     `expected_version` gets `409 stale_version` if the timeout was first.
          */
@@ -300,7 +305,8 @@ export interface paths {
          *     comment saying so): reconnect with the new token. Opening streams is rate limited per
          *     client address (see *Rate limits*), and each server worker holds a limited number of streams, in
          *     all and from one client address: beyond them the answer is `503 streams_busy` with `Retry-After`.
-         *     The response schema below describes one message as an `EventSource` delivers it.
+         *     The response schema below (`EventStream`) describes the whole body: a string whose content is the
+         *     stream's messages in order, each an `SseMessage` as an `EventSource` delivers it.
          *
          *     ```
          *     retry: 2000
@@ -2020,7 +2026,7 @@ export interface components {
         /**
          * @description One message of the event stream (the `retry:` line and `: keep-alive` comments carry no data and are not
          *     messages). `event` is `message` (the default) for a log event and `end` for the final message of a
-         *     finished game.
+         *     game that is over (finished or cancelled). The whole stream is an `EventStream`.
          */
         SseMessage: {
             /**
@@ -2678,7 +2684,8 @@ export interface components {
         };
         /**
          * @description `illegal_action` (the rules forbid it; `reason` names the rule, e.g. `already_out` for a resign by a seat
-         *     that is out) or `idempotency_key_reused`.
+         *     that is out, `setup_not_finished` for a ttr-sf turn action from a seat still making its setup choices)
+         *     or `idempotency_key_reused`.
          */
         ActionRefused: {
             headers: {
@@ -2783,7 +2790,10 @@ export interface components {
         IdempotencyKey: string;
         /**
          * @description Makes the creation safe to retry: the same key with the same body answers what the first request created
-         *     (the same tokens) and creates nothing more; another body is `422 idempotency_key_reused`. The key is a
+         *     (the same tokens) and creates nothing more; another body is `422 idempotency_key_reused`. The retry gets
+         *     the first answer as it was, also when what it created has changed since: a game played on or cancelled
+         *     answers its first status and version, a webhook deleted since answers `201` with its id and secret (it
+         *     stays deleted: `GET /v1/webhooks/{webhook_id}` is `404`, its deliveries stay readable). The key is a
          *     capability: without an organiser token it must be at least 32 characters (a fresh random UUID), else
          *     `400 idempotency_key_too_short` and nothing is created; with an organiser token it is scoped to that
          *     organiser and 1–255 characters.
@@ -2965,7 +2975,10 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes the creation safe to retry: the same key with the same body answers what the first request created
-                 *     (the same tokens) and creates nothing more; another body is `422 idempotency_key_reused`. The key is a
+                 *     (the same tokens) and creates nothing more; another body is `422 idempotency_key_reused`. The retry gets
+                 *     the first answer as it was, also when what it created has changed since: a game played on or cancelled
+                 *     answers its first status and version, a webhook deleted since answers `201` with its id and secret (it
+                 *     stays deleted: `GET /v1/webhooks/{webhook_id}` is `404`, its deliveries stay readable). The key is a
                  *     capability: without an organiser token it must be at least 32 characters (a fresh random UUID), else
                  *     `400 idempotency_key_too_short` and nothing is created; with an organiser token it is scoped to that
                  *     organiser and 1–255 characters.
@@ -3466,7 +3479,10 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes the creation safe to retry: the same key with the same body answers what the first request created
-                 *     (the same tokens) and creates nothing more; another body is `422 idempotency_key_reused`. The key is a
+                 *     (the same tokens) and creates nothing more; another body is `422 idempotency_key_reused`. The retry gets
+                 *     the first answer as it was, also when what it created has changed since: a game played on or cancelled
+                 *     answers its first status and version, a webhook deleted since answers `201` with its id and secret (it
+                 *     stays deleted: `GET /v1/webhooks/{webhook_id}` is `404`, its deliveries stay readable). The key is a
                  *     capability: without an organiser token it must be at least 32 characters (a fresh random UUID), else
                  *     `400 idempotency_key_too_short` and nothing is created; with an organiser token it is scoped to that
                  *     organiser and 1–255 characters.
@@ -3589,7 +3605,10 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes the creation safe to retry: the same key with the same body answers what the first request created
-                 *     (the same tokens) and creates nothing more; another body is `422 idempotency_key_reused`. The key is a
+                 *     (the same tokens) and creates nothing more; another body is `422 idempotency_key_reused`. The retry gets
+                 *     the first answer as it was, also when what it created has changed since: a game played on or cancelled
+                 *     answers its first status and version, a webhook deleted since answers `201` with its id and secret (it
+                 *     stays deleted: `GET /v1/webhooks/{webhook_id}` is `404`, its deliveries stay readable). The key is a
                  *     capability: without an organiser token it must be at least 32 characters (a fresh random UUID), else
                  *     `400 idempotency_key_too_short` and nothing is created; with an organiser token it is scoped to that
                  *     organiser and 1–255 characters.
@@ -3787,7 +3806,10 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes the creation safe to retry: the same key with the same body answers what the first request created
-                 *     (the same tokens) and creates nothing more; another body is `422 idempotency_key_reused`. The key is a
+                 *     (the same tokens) and creates nothing more; another body is `422 idempotency_key_reused`. The retry gets
+                 *     the first answer as it was, also when what it created has changed since: a game played on or cancelled
+                 *     answers its first status and version, a webhook deleted since answers `201` with its id and secret (it
+                 *     stays deleted: `GET /v1/webhooks/{webhook_id}` is `404`, its deliveries stay readable). The key is a
                  *     capability: without an organiser token it must be at least 32 characters (a fresh random UUID), else
                  *     `400 idempotency_key_too_short` and nothing is created; with an organiser token it is scoped to that
                  *     organiser and 1–255 characters.
@@ -4120,7 +4142,7 @@ export interface operations {
             path: {
                 /**
                  * @description A file name of the client (a script module, the style sheet or an icon).
-                 * @example app.js
+                 * @example main.js
                  */
                 asset: string;
             };

@@ -44,6 +44,22 @@ def test_no_turn_action_before_setup_is_complete(action: Action) -> None:
         assert isinstance(error, IllegalAction) and error.code == "setup_not_finished"
 
 
+@pytest.mark.parametrize(
+    "action", [DrawCard("deck"), DrawTickets(), ClaimRoute("marina--fort-mason", (("black", 1),))]
+)
+def test_a_turn_action_in_setup_from_a_seat_with_no_choice_left_is_not_its_turn(action: Action) -> None:
+    """Issue 27: the contract's 409 not_your_turn is for a seat outside
+    active_seats; setup_not_finished (422) only for a seat still choosing."""
+    _, state = new_game(3)
+    done = next(seat for seat in range(3) if seat != state.next_placer)
+    _, state = act(state, done, KeepTickets(state.players[done].pending))
+    assert done not in GAME.active_seats(state) and GAME.status(state) == "setup"
+    assert isinstance(_refused(state, done, action), NotYourTurn)
+    still = next(seat for seat in GAME.active_seats(state))
+    error = _refused(state, still, action)
+    assert isinstance(error, IllegalAction) and error.code == "setup_not_finished"
+
+
 def test_keep_one_or_two_dealt_tickets_in_any_order_between_seats() -> None:
     _, state = new_game(3)
     t1 = state.players[1].pending

@@ -23,7 +23,7 @@ T = TypeVar("T", bound="SseMessage")
 class SseMessage:
     """ One message of the event stream (the `retry:` line and `: keep-alive` comments carry no data and are not
     messages). `event` is `message` (the default) for a log event and `end` for the final message of a
-    finished game.
+    game that is over (finished or cancelled). The whole stream is an `EventStream`.
 
         Attributes:
             data (str): JSON: an `Event`, or for `event: end` a `StreamEnd`.

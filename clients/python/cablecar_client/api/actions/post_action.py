@@ -194,6 +194,13 @@ def sync_detailed(
     *Time controls, resignations and forfeits*. A seat that is already out gets `422 illegal_action`
     (`already_out`).
 
+    A seat outside `active_seats` gets `409 not_your_turn`; a seat in it whose action the rules forbid
+    now
+    gets `422 illegal_action`. So during ttr-sf's setup a turn action (`draw_card`, `claim_route`,
+    `draw_tickets`) is `422 illegal_action` (`setup_not_finished`) from a seat that still has a setup
+    choice
+    to make, and `409 not_your_turn` from a seat that has none left.
+
     In a timed game the timeouts already due are appended first; an action racing a timeout with
     `expected_version` gets `409 stale_version` if the timeout was first.
 
@@ -259,6 +266,13 @@ def sync(
     *Time controls, resignations and forfeits*. A seat that is already out gets `422 illegal_action`
     (`already_out`).
 
+    A seat outside `active_seats` gets `409 not_your_turn`; a seat in it whose action the rules forbid
+    now
+    gets `422 illegal_action`. So during ttr-sf's setup a turn action (`draw_card`, `claim_route`,
+    `draw_tickets`) is `422 illegal_action` (`setup_not_finished`) from a seat that still has a setup
+    choice
+    to make, and `409 not_your_turn` from a seat that has none left.
+
     In a timed game the timeouts already due are appended first; an action racing a timeout with
     `expected_version` gets `409 stale_version` if the timeout was first.
 
@@ -318,6 +332,13 @@ async def asyncio_detailed(
     See
     *Time controls, resignations and forfeits*. A seat that is already out gets `422 illegal_action`
     (`already_out`).
+
+    A seat outside `active_seats` gets `409 not_your_turn`; a seat in it whose action the rules forbid
+    now
+    gets `422 illegal_action`. So during ttr-sf's setup a turn action (`draw_card`, `claim_route`,
+    `draw_tickets`) is `422 illegal_action` (`setup_not_finished`) from a seat that still has a setup
+    choice
+    to make, and `409 not_your_turn` from a seat that has none left.
 
     In a timed game the timeouts already due are appended first; an action racing a timeout with
     `expected_version` gets `409 stale_version` if the timeout was first.
@@ -383,6 +404,13 @@ async def asyncio(
     See
     *Time controls, resignations and forfeits*. A seat that is already out gets `422 illegal_action`
     (`already_out`).
+
+    A seat outside `active_seats` gets `409 not_your_turn`; a seat in it whose action the rules forbid
+    now
+    gets `422 illegal_action`. So during ttr-sf's setup a turn action (`draw_card`, `claim_route`,
+    `draw_tickets`) is `422 illegal_action` (`setup_not_finished`) from a seat that still has a setup
+    choice
+    to make, and `409 not_your_turn` from a seat that has none left.
 
     In a timed game the timeouts already due are appended first; an action racing a timeout with
     `expected_version` gets `409 stale_version` if the timeout was first.

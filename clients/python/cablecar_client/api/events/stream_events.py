@@ -140,7 +140,8 @@ def sync_detailed(
     comment saying so): reconnect with the new token. Opening streams is rate limited per
     client address (see *Rate limits*), and each server worker holds a limited number of streams, in
     all and from one client address: beyond them the answer is `503 streams_busy` with `Retry-After`.
-    The response schema below describes one message as an `EventSource` delivers it.
+    The response schema below (`EventStream`) describes the whole body: a string whose content is the
+    stream's messages in order, each an `SseMessage` as an `EventSource` delivers it.
 
     ```
     retry: 2000
@@ -210,7 +211,8 @@ def sync(
     comment saying so): reconnect with the new token. Opening streams is rate limited per
     client address (see *Rate limits*), and each server worker holds a limited number of streams, in
     all and from one client address: beyond them the answer is `503 streams_busy` with `Retry-After`.
-    The response schema below describes one message as an `EventSource` delivers it.
+    The response schema below (`EventStream`) describes the whole body: a string whose content is the
+    stream's messages in order, each an `SseMessage` as an `EventSource` delivers it.
 
     ```
     retry: 2000
@@ -275,7 +277,8 @@ async def asyncio_detailed(
     comment saying so): reconnect with the new token. Opening streams is rate limited per
     client address (see *Rate limits*), and each server worker holds a limited number of streams, in
     all and from one client address: beyond them the answer is `503 streams_busy` with `Retry-After`.
-    The response schema below describes one message as an `EventSource` delivers it.
+    The response schema below (`EventStream`) describes the whole body: a string whose content is the
+    stream's messages in order, each an `SseMessage` as an `EventSource` delivers it.
 
     ```
     retry: 2000
@@ -345,7 +348,8 @@ async def asyncio(
     comment saying so): reconnect with the new token. Opening streams is rate limited per
     client address (see *Rate limits*), and each server worker holds a limited number of streams, in
     all and from one client address: beyond them the answer is `503 streams_busy` with `Retry-After`.
-    The response schema below describes one message as an `EventSource` delivers it.
+    The response schema below (`EventStream`) describes the whole body: a string whose content is the
+    stream's messages in order, each an `SseMessage` as an `EventSource` delivers it.
 
     ```
     retry: 2000
