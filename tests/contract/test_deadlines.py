@@ -69,7 +69,7 @@ def _instance(backend: Backend, clock: FakeClock) -> tuple[Database, GameCommand
     store = backend.open(clock=clock)
     queries = GameQueries(store, InProcessCache())
     commands = GameCommands(queries, store)
-    timekeeper = Timekeeper(queries, store, clock)
+    timekeeper = Timekeeper(queries, store)
     queries.timekeeper, timekeeper.commands = timekeeper, commands
     return store, commands, Sweeper(timekeeper)
 
