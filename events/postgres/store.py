@@ -307,7 +307,8 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         :meth:`EventStore.append`); ``ValueError`` for an empty or malformed batch.
 
         ``recorded_at`` is :meth:`estimated_time` (the database's clock as
-        measured here; at least ``not_before``); the functions refuse it
+        measured here, kept within ``not_before`` .. ``not_after``, which the
+        functions judge by the database's own clock); the functions refuse it
         ('clock') when it is more than a second off the database's own or
         before the game's last event: the offset is measured again (one
         more round trip) and the append tried once more (migration 0030).
@@ -327,8 +328,10 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         known = GENESIS_HASH if expected_version == 0 else self._heads.at(game_id, expected_version)
         chained_on = known or _UNKNOWN_HEAD
         for attempt in range(2):
+            # within the window: whether it holds is the database's call (its clock_timestamp())
             now = self.estimated_time()
-            recorded_at = format_timestamp(now if not_before is None else max(now, not_before))
+            now = now if not_before is None else max(now, not_before)
+            recorded_at = format_timestamp(now if not_after is None else min(now, not_after))
             outcome, result = self._append_once(
                 game_id, expected_version, events, idempotency_key, request_hash, status, guard,
                 (not_before, not_after), recorded_at, chained_on, signer,

@@ -29,6 +29,12 @@ DECLARE
     v_at   timestamptz := p_recorded_at::timestamptz;
     v_last text;
 BEGIN
+    IF p_not_after IS NOT NULL AND v_now > p_not_after THEN
+        RETURN 'late';
+    END IF;
+    IF p_not_before IS NOT NULL AND v_now < p_not_before THEN
+        RETURN 'early';
+    END IF;
     IF abs(extract(epoch FROM v_at - v_now)) > 1.0 THEN
         RETURN 'clock';
     END IF;
@@ -38,10 +44,11 @@ BEGIN
             RETURN 'clock';
         END IF;
     END IF;
-    IF p_not_after IS NOT NULL AND (v_now > p_not_after OR v_at > p_not_after) THEN
+    -- the recorded time must say what the database decided (the domain reads deadlines from it)
+    IF p_not_after IS NOT NULL AND v_at > p_not_after THEN
         RETURN 'late';
     END IF;
-    IF p_not_before IS NOT NULL AND (v_now < p_not_before OR v_at < p_not_before) THEN
+    IF p_not_before IS NOT NULL AND v_at < p_not_before THEN
         RETURN 'early';
     END IF;
     RETURN NULL;
