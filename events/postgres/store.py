@@ -65,7 +65,7 @@ import psycopg
 from events.database import Database
 from events.deliveries import CLAIM_UNCAPPED, ClaimedDelivery
 from events.envelope import GENESIS_HASH, PendingEvent, canonical_json, number
-from events.postgres.connection import PostgresConnections
+from events.postgres.connection import ClockRefused, PostgresConnections
 from events.postgres.heads import ChainHeads
 from events.postgres.listener import VersionListener
 from events.postgres.standby import PRIMARY_POSITION, StandbyReader
@@ -112,9 +112,9 @@ _APPEND_ONE = (
     " FROM cablecar_append_one_timed(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::text[], %s, %s, %s,"
     " %s)"
 )
-#: A game's row and opening events (migration 0012): returns the first event's position.
+#: A game's row and opening events (migrations 0012, 0030): returns the first event's position.
 _CREATE_GAME = (
-    "SELECT cablecar_create_game(%s, %s, %s, %s, %s, %s, %s::text[], %s::integer[], %s::integer[], %s::text[],"
+    "SELECT cablecar_create_game_timed(%s, %s, %s, %s, %s, %s, %s::text[], %s::integer[], %s::integer[], %s::text[],"
     " %s::text[], %s::text[], %s)"
 )
 #: the head to sign on when none is known: never a game's, so the database answers 'head' with the real one
@@ -260,6 +260,20 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         self,
         games: Sequence[NewGame],
         first: Callable[[psycopg.Cursor[Any]], None] | None = None,
+    ) -> list[tuple[StoredEvent, ...]]:
+        for attempt in range(2):
+            try:
+                return self._create_once(games, first)
+            except ClockRefused:
+                if attempt == 1:
+                    raise
+                self.database_time()  # measure the offset again
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _create_once(
+        self,
+        games: Sequence[NewGame],
+        first: Callable[[psycopg.Cursor[Any]], None] | None,
     ) -> list[tuple[StoredEvent, ...]]:
         now = self.estimated_time()  # the database's clock (estimated): deadlines start from it
         recorded_at = format_timestamp(now)

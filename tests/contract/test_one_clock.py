@@ -147,10 +147,14 @@ def test_the_database_refuses_a_time_that_is_not_its_own(backend: Backend, new_i
     that never asks) is refused, then measures and gets in with the database's time."""
     _skip_sqlite(backend)
     store = backend.open(clock=_shifted(-15))
+    database = backend.open()
     game = new_id()
-    store.create_game(game, "test-game", {}, opening(), "playing")
     store._offset = timedelta(0)  # type: ignore[attr-defined]  # as if it trusted its own clock
-    result = store.append(game, 1, [NewEvent(type="moved", payload={})])
-    at = parse_timestamp(result.events[0].recorded_at)
-    assert abs((at - store.database_time()).total_seconds()) < TOLERANCE
+    created = store.create_game(game, "test-game", {}, opening(), "playing")
+    store._offset = timedelta(0)  # type: ignore[attr-defined]
+    appended = store.append(game, 1, [NewEvent(type="moved", payload={})]).events
+    for event in (*created, *appended):
+        at = parse_timestamp(event.recorded_at)
+        assert abs((at - database.database_time()).total_seconds()) < TOLERANCE, event
     assert abs(store._offset.total_seconds() - 15) < TOLERANCE  # type: ignore[attr-defined]
+    assert store.verify_chain(game).ok

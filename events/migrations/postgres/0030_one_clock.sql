@@ -11,7 +11,7 @@
 --           (p_not_after): a timeout wins over a late action;
 --   'early' the append acts on a deadline (p_not_before, a timeout) that
 --           has not passed yet.
--- The append functions of 0012 become SECURITY INVOKER: called from these
+-- The append and create functions of 0012 become SECURITY INVOKER: called from these
 -- (owned by the owner) they run with the owner's rights as before; called
 -- directly by the app role they can write nothing, so every append passes
 -- the clock check.  grant_app_role grants only SECURITY DEFINER functions.
@@ -137,6 +137,36 @@ BEGIN
 END;
 $$;
 
+-- A game's creation: its opening events start the clocks, so their time is
+-- judged too (SQLSTATE CC001: the caller measures its offset again and retries).
+CREATE FUNCTION cablecar_create_game_timed(
+    p_game_id     text,
+    p_game_type   text,
+    p_status      text,
+    p_now         timestamptz,
+    p_metadata    text,
+    p_recorded_at text,
+    p_types       text[],
+    p_versions    integer[],
+    p_seats       integer[],
+    p_payloads    text[],
+    p_hashes      text[],
+    p_signatures  text[],
+    p_key_id      text
+) RETURNS bigint
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+    IF cablecar_clock_verdict(p_game_id, 0, p_recorded_at, NULL, NULL) IS NOT NULL THEN
+        RAISE EXCEPTION 'recorded_at % is not the database''s time (%)', p_recorded_at, clock_timestamp()
+            USING ERRCODE = 'CC001';
+    END IF;
+    RETURN cablecar_create_game(p_game_id, p_game_type, p_status, p_now, p_metadata, p_recorded_at, p_types,
+                                p_versions, p_seats, p_payloads, p_hashes, p_signatures, p_key_id);
+END;
+$$;
+
+ALTER FUNCTION cablecar_create_game(text, text, text, timestamptz, text, text, text[], integer[], integer[], text[],
+                                    text[], text[], text) SECURITY INVOKER;
 ALTER FUNCTION cablecar_append_batch(text, bigint, text, text, text, text, text[], integer[], integer[], text[],
                                      text[], text[], text[], text, text, text[], text) SECURITY INVOKER;
 ALTER FUNCTION cablecar_append_one(text, bigint, text, text, text, text, text, integer, text, integer, text, text,
@@ -147,5 +177,7 @@ REVOKE EXECUTE ON FUNCTION
     cablecar_append_one_timed(timestamptz, timestamptz, text, bigint, text, text, text, text, text, integer, text,
                               integer, text, text, text[], text, text, text, text),
     cablecar_append_batch_timed(timestamptz, timestamptz, text, bigint, text, text, text, text, text[], integer[],
-                                integer[], text[], text[], text[], text[], text, text, text[], text)
+                                integer[], text[], text[], text[], text[], text, text, text[], text),
+    cablecar_create_game_timed(text, text, text, timestamptz, text, text, text[], integer[], integer[], text[],
+                               text[], text[], text)
 FROM PUBLIC;
