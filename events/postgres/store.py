@@ -99,7 +99,7 @@ from events.store import (
     StaleVersion,
     StoredEvent,
 )
-from events.timestamps import Clock, format_timestamp, system_clock
+from events.timestamps import Clock, format_timestamp, parse_timestamp, system_clock
 
 #: The appends judge the time inside the append (migration 0030): ``(not_before, not_after, ...)``.
 _APPEND = (
@@ -117,6 +117,8 @@ _CREATE_GAME = (
     "SELECT cablecar_create_game_timed(%s, %s, %s, %s, %s, %s, %s::text[], %s::integer[], %s::integer[], %s::text[],"
     " %s::text[], %s::text[], %s)"
 )
+#: the database's clock and the time of one event of a game (after a 'clock' refusal)
+_MEASURE = "SELECT clock_timestamp(), (SELECT recorded_at FROM events WHERE game_id = %s AND seq = %s)"
 #: the head to sign on when none is known: never a game's, so the database answers 'head' with the real one
 _UNKNOWN_HEAD = "unknown"
 
@@ -324,8 +326,9 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         measured here, kept within ``not_before`` .. ``not_after``, which the
         functions judge by the database's own clock); the functions refuse it
         ('clock') when it is more than a second off the database's own or
-        before the game's last event: the offset is measured again (one
-        more round trip) and the append tried once more (migration 0030).
+        before the game's last event: the offset is measured again and the
+        last event's time read (one more round trip) and the append tried
+        once more, stamped no earlier than that event (migration 0030).
 
         One round trip: the events are numbered, chained on the head this
         process saw at ``expected_version`` (:mod:`events.postgres.heads`) and
@@ -341,10 +344,11 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
             raise IntegrityError("this store has no signing key: the database takes signed events only")
         known = GENESIS_HASH if expected_version == 0 else self._heads.at(game_id, expected_version)
         chained_on = known or _UNKNOWN_HEAD
+        floor = not_before
         for attempt in range(2):
             # within the window: whether it holds is the database's call (its clock_timestamp())
             now = self.estimated_time()
-            now = now if not_before is None else max(now, not_before)
+            now = now if floor is None else max(now, floor)
             recorded_at = format_timestamp(now if not_after is None else min(now, not_after))
             outcome, result = self._append_once(
                 game_id, expected_version, events, idempotency_key, request_hash, status, guard,
@@ -352,8 +356,9 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
             )
             if outcome != "clock":
                 break
-            if attempt == 0:
-                self.database_time()  # measure the offset again
+            if attempt == 0:  # measure the offset again; never stamp before the game's last event
+                last = self._measure(game_id, expected_version)
+                floor = last if floor is None or (last is not None and last > floor) else floor
         else:
             raise IntegrityError(f"game {game_id}: the database refused this server's clock twice")
         if outcome == "late" or outcome == "early":
@@ -441,9 +446,16 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         store's clock is from it (half the round trip is the error)."""
         before = self._clock()
         now = cast(datetime, self._rows("SELECT clock_timestamp()")[0][0])
-        after = self._clock()
-        self._offset = now - (before + (after - before) / 2)
+        self._offset = now - (before + (self._clock() - before) / 2)
         return now
+
+    def _measure(self, game_id: str, seq: int) -> datetime | None:
+        """Measure the offset (as :meth:`database_time`) and read the time of
+        the game's event ``seq`` (None if there is none), in one round trip."""
+        before = self._clock()
+        now, last = self._rows(_MEASURE, (game_id, seq))[0]
+        self._offset = cast(datetime, now) - (before + (self._clock() - before) / 2)
+        return None if last is None else parse_timestamp(last)
 
     def estimated_time(self) -> datetime:
         """This store's clock plus the offset measured by :meth:`database_time`

@@ -158,3 +158,19 @@ def test_the_database_refuses_a_time_that_is_not_its_own(backend: Backend, new_i
         assert abs((at - database.database_time()).total_seconds()) < TOLERANCE, event
     assert abs(store._offset.total_seconds() - 15) < TOLERANCE  # type: ignore[attr-defined]
     assert store.verify_chain(game).ok
+
+
+def test_recorded_times_never_go_back_across_workers(backend: Backend, new_id: Callable[[], str]) -> None:
+    """A worker whose estimate runs 0.8 s ahead (within the tolerance) writes;
+    the next worker, estimating right, is refused once and then stamps no
+    earlier than that event."""
+    _skip_sqlite(backend)
+    ahead, right = backend.open(), backend.open()
+    game = new_id()
+    ahead.create_game(game, "test-game", {}, opening(), "playing")
+    ahead.estimated_time()
+    ahead._offset += timedelta(seconds=0.8)  # type: ignore[attr-defined,operator]
+    first = ahead.append(game, 1, [NewEvent(type="moved", payload={})]).events[0]
+    second = right.append(game, 2, [NewEvent(type="moved", payload={})]).events[0]
+    assert second.recorded_at >= first.recorded_at
+    assert right.verify_chain(game).ok
