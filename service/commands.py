@@ -26,6 +26,7 @@ from events.store import (
     GuardFailed,
     IntegrityError,
     MetadataGuard,
+    OutsideDeadline,
     StaleVersion,
     StoredEvent,
 )
@@ -223,9 +224,11 @@ class GameCommands(GameCreation):
             try:
                 return self._append_decided(loaded, seat, domain_events, seat_key(seat, request.idempotency_key),
                                             request_hash)
-            except StaleVersion:
+            except StaleVersion as e:
                 if expected_version is None and attempt < MAX_RETRIES - 1:
                     continue  # someone else moved first: decide again on the new state
+                if isinstance(e, OutsideDeadline):  # the timeout wins: the answer names the version after it
+                    raise StaleVersion(game_id, e.expected, self.queries.load(game_id).version) from e
                 raise
         raise AssertionError("unreachable")  # pragma: no cover
 

@@ -362,6 +362,7 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         else:
             raise IntegrityError(f"game {game_id}: the database refused this server's clock twice")
         if outcome == "late" or outcome == "early":
+            self.database_time()  # this process misjudged the deadline: measure again
             raise OutsideDeadline(game_id, expected_version, outcome)
         assert result is not None
         return result

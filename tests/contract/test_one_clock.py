@@ -174,3 +174,27 @@ def test_recorded_times_never_go_back_across_workers(backend: Backend, new_id: C
     second = right.append(game, 2, [NewEvent(type="moved", payload={})]).events[0]
     assert second.recorded_at >= first.recorded_at
     assert right.verify_chain(game).ok
+
+
+@pytest.mark.parametrize("skew", SKEWS)
+def test_a_late_action_with_its_version_gets_the_version_after_the_timeout(backend: Backend, skew: float) -> None:
+    """The worker's estimate lags the deadline (so it does not settle first);
+    the append is refused as late, the worker measures again, times the seat
+    out and answers stale_version with the version after the timeout."""
+    _skip_sqlite(backend)
+    store, commands, _ = _worker(backend, skew)
+    created = _create(commands, 1)
+    game_id = created.record.game_id
+    loaded = commands.queries.load(game_id, settle=False)
+    due = loaded.clocks.deadline()
+    assert due is not None
+    while store.database_time().timestamp() <= due + 0.05:
+        time.sleep(0.05)
+    store._offset -= timedelta(seconds=3)  # type: ignore[attr-defined,operator]
+    action = legal_actions(loaded.state, 0)[0]  # type: ignore[arg-type]
+    request = ActionRequest(f"Bearer {created.seat_tokens[0]}", action.to_body(), expected_version=loaded.version)
+    with pytest.raises(StaleVersion) as refused:
+        commands.act(game_id, request)
+    assert refused.value.current > loaded.version
+    events = store.load(game_id)
+    assert [e.type for e in events].count("seat_timed_out") == 1 and all(e.seat is None for e in events[1:])
