@@ -16,6 +16,18 @@ Writes
     so exactly one of several writers with the same ``expected_version``
     wins.  Game creation runs its inserts in one pipelined transaction.
 
+One clock
+    The events are signed here, and the signature covers ``recorded_at``,
+    so the time is stamped here too, from :meth:`PostgresStore.estimated_time`
+    (this process's clock plus the offset measured from the database's
+    ``clock_timestamp()``), and judged there: the ``*_timed`` functions
+    (migration ``0030_one_clock.sql``) refuse a time more than 1 s off the
+    database's or before the game's last event ('clock': measure again,
+    retry once), an action after a running deadline ('late') and a timeout
+    before its deadline ('early'), each by ``clock_timestamp()`` inside the
+    append.  Still one round trip; the offset is measured on first use and
+    whenever :meth:`PostgresStore.database_time` is read.
+
 Global positions
     No lock is shared between games: appends to different games commit in
     parallel.  The readers' guarantee (``read_all`` never hands out a
