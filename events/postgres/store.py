@@ -70,7 +70,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
 import psycopg
 
@@ -78,6 +78,7 @@ from events.database import Database
 from events.deliveries import CLAIM_UNCAPPED, ClaimedDelivery
 from events.envelope import GENESIS_HASH, PendingEvent, canonical_json, number
 from events.postgres.connection import ClockRefused, PostgresConnections
+from events.postgres.dbclock import DatabaseClock
 from events.postgres.heads import ChainHeads
 from events.postgres.listener import VersionListener
 from events.postgres.standby import PRIMARY_POSITION, StandbyReader
@@ -236,8 +237,7 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
             else StandbyReader(read_url, self, self.wal_position, max_size=max_size, timeout=timeout)
         )
         self._clock = clock
-        #: the database's clock minus ``clock``, measured by :meth:`database_time` (None: not yet)
-        self._offset: timedelta | None = None
+        self._db_clock = DatabaseClock(clock)
         self._signer = signer
         self._heads = ChainHeads()
         self._fallback_poll = fallback_poll
@@ -456,27 +456,20 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
 
     def database_time(self) -> datetime:
         """``clock_timestamp()`` of the database; also measures how far this
-        store's clock is from it (half the round trip is the error)."""
-        before = self._clock()
-        now = cast(datetime, self._rows("SELECT clock_timestamp()")[0][0])
-        self._offset = now - (before + (self._clock() - before) / 2)
+        store's clock is from it (:mod:`events.postgres.dbclock`)."""
+        now, _ = self._db_clock.measure(lambda: (self._rows("SELECT clock_timestamp()")[0][0], None))
         return now
 
     def _measure(self, game_id: str, seq: int) -> datetime | None:
         """Measure the offset (as :meth:`database_time`) and read the time of
         the game's event ``seq`` (None if there is none), in one round trip."""
-        before = self._clock()
-        now, last = self._rows(_MEASURE, (game_id, seq))[0]
-        self._offset = cast(datetime, now) - (before + (self._clock() - before) / 2)
+        _, last = self._db_clock.measure(lambda: tuple(self._rows(_MEASURE, (game_id, seq))[0]))
         return None if last is None else parse_timestamp(last)
 
     def estimated_time(self) -> datetime:
         """This store's clock plus the offset measured by :meth:`database_time`
         (measured first if never; no round trip after that)."""
-        if self._offset is None:
-            self.database_time()
-        assert self._offset is not None
-        return self._clock() + self._offset
+        return self._db_clock.estimate(self.database_time)
 
     def compare_and_set_metadata(self, game_id: str, key: str, expected: JSON, value: JSON) -> bool:
         """Set ``metadata[key]`` if it equals ``expected`` (jsonb equality), in one statement."""

@@ -149,14 +149,14 @@ def test_the_database_refuses_a_time_that_is_not_its_own(backend: Backend, new_i
     store = backend.open(clock=_shifted(-15))
     database = backend.open()
     game = new_id()
-    store._offset = timedelta(0)  # type: ignore[attr-defined]  # as if it trusted its own clock
+    store._db_clock.offset = timedelta(0)  # type: ignore[attr-defined]  # as if it trusted its own clock
     created = store.create_game(game, "test-game", {}, opening(), "playing")
-    store._offset = timedelta(0)  # type: ignore[attr-defined]
+    store._db_clock.offset = timedelta(0)  # type: ignore[attr-defined]
     appended = store.append(game, 1, [NewEvent(type="moved", payload={})]).events
     for event in (*created, *appended):
         at = parse_timestamp(event.recorded_at)
         assert abs((at - database.database_time()).total_seconds()) < TOLERANCE, event
-    assert abs(store._offset.total_seconds() - 15) < TOLERANCE  # type: ignore[attr-defined]
+    assert abs(store._db_clock.offset.total_seconds() - 15) < TOLERANCE  # type: ignore[attr-defined]
     assert store.verify_chain(game).ok
 
 
@@ -169,7 +169,7 @@ def test_recorded_times_never_go_back_across_workers(backend: Backend, new_id: C
     game = new_id()
     ahead.create_game(game, "test-game", {}, opening(), "playing")
     ahead.estimated_time()
-    ahead._offset += timedelta(seconds=0.8)  # type: ignore[attr-defined,operator]
+    ahead._db_clock.offset += timedelta(seconds=0.8)  # type: ignore[attr-defined,operator]
     first = ahead.append(game, 1, [NewEvent(type="moved", payload={})]).events[0]
     second = right.append(game, 2, [NewEvent(type="moved", payload={})]).events[0]
     assert second.recorded_at >= first.recorded_at
@@ -190,7 +190,7 @@ def test_a_late_action_with_its_version_gets_the_version_after_the_timeout(backe
     assert due is not None
     while store.database_time().timestamp() <= due + 0.05:
         time.sleep(0.05)
-    store._offset -= timedelta(seconds=3)  # type: ignore[attr-defined,operator]
+    store._db_clock.offset -= timedelta(seconds=3)  # type: ignore[attr-defined,operator]
     action = legal_actions(loaded.state, 0)[0]  # type: ignore[arg-type]
     request = ActionRequest(f"Bearer {created.seat_tokens[0]}", action.to_body(), expected_version=loaded.version)
     with pytest.raises(StaleVersion) as refused:
