@@ -12,6 +12,12 @@ game finds an overdue seat too, see :mod:`service.timekeeper`).
 own (``clock_timestamp()`` on PostgreSQL; on SQLite the process is the
 database), so workers whose clocks disagree still agree on whether a
 deadline has passed.
+
+The events' ``recorded_at`` is that clock too: a worker stamps it from
+``estimated_time`` (its own clock plus an offset it measured from the
+database's), and the append refuses a time more than a second from the
+database's own (PostgreSQL: migration ``0030_one_clock.sql``), so a worker
+whose clock is off neither starts nor ends a deadline early or late.
 """
 
 from __future__ import annotations
@@ -41,3 +47,8 @@ class DeadlineIndex(ABC):
     @abstractmethod
     def database_time(self) -> datetime:
         """The current time by the database's clock (UTC, aware)."""
+
+    @abstractmethod
+    def estimated_time(self) -> datetime:
+        """The database's clock as this process estimates it without asking
+        (its own clock plus the last measured offset); what appends stamp."""

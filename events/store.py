@@ -38,6 +38,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from domain.core import JSON
@@ -66,6 +67,18 @@ class StaleVersion(StoreError):
         self.game_id = game_id
         self.expected = expected
         self.current = current
+
+
+class OutsideDeadline(StaleVersion):
+    """By the database's clock the append came after a deadline running at
+    ``expected`` (``reason`` 'late': the timeout wins) or before the deadline
+    it acts on ('early'); nothing was written.  A StaleVersion, so callers
+    re-read the game (whose timeout is then due) and decide again."""
+
+    def __init__(self, game_id: str, expected: int, reason: str) -> None:
+        super().__init__(game_id, expected, expected)
+        self.args = (f"game {game_id}: refused at version {expected}: {reason} by the database's clock",)
+        self.reason = reason
 
 
 class GameNotFound(StoreError):
@@ -280,8 +293,16 @@ class EventStore(EventReader):
         request_hash: str | None = None,
         status: str | None = None,
         guard: MetadataGuard | None = None,
+        not_before: datetime | None = None,
+        not_after: datetime | None = None,
     ) -> AppendResult:
         """Append ``events`` atomically after ``expected_version``.
+
+        The events' ``recorded_at`` is the database's time, judged inside the
+        append (see :mod:`events.deadlines`): OutsideDeadline when, by that
+        clock, the append comes after ``not_after`` (a deadline running at
+        ``expected_version``: an action) or before ``not_before`` (the
+        deadline a timeout acts on).
 
         Raises GameNotFound for an unknown game, then GuardFailed if ``guard``
         does not hold in the game's metadata when the write commits.  With an

@@ -61,7 +61,7 @@ def wire_games(
     the bot-turn index writer: what the app and the bot runner share."""
     queries = GameQueries(store, cache, reader=store.reader, keys=keys)
     commands = GameCommands(queries, store)
-    timekeeper = Timekeeper(queries, store, clock)
+    timekeeper = Timekeeper(queries, store)
     queries.timekeeper, timekeeper.commands = timekeeper, commands
     commands.bot_turns = BotTurns(store, clock)
     return queries, commands, timekeeper
@@ -81,8 +81,9 @@ def create_app(
     a signing key (``keys``: the configured ones by default; a ``store``
     given must sign with ``keys.signer``).
     No webhook dispatcher runs until :func:`start_dispatcher` starts one.
-    ``clock`` is this process's clock for deadlines (tests pass the one
-    their store stamps events with)."""
+    ``clock`` is this process's clock for bot turns (tests pass the one
+    their store runs on); deadlines follow the database's clock, which the
+    store measures (:mod:`events.deadlines`)."""
     settings = settings or Settings.from_env()
     require_secret_key(settings)
     keys = keys or load_server_keys(settings)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from domain.core import JSON, Action, GameDefinition
@@ -25,6 +26,7 @@ from events.store import (
     GuardFailed,
     IntegrityError,
     MetadataGuard,
+    OutsideDeadline,
     StaleVersion,
     StoredEvent,
 )
@@ -222,9 +224,11 @@ class GameCommands(GameCreation):
             try:
                 return self._append_decided(loaded, seat, domain_events, seat_key(seat, request.idempotency_key),
                                             request_hash)
-            except StaleVersion:
+            except StaleVersion as e:
                 if expected_version is None and attempt < MAX_RETRIES - 1:
                     continue  # someone else moved first: decide again on the new state
+                if isinstance(e, OutsideDeadline):  # the timeout wins: the answer names the version after it
+                    raise StaleVersion(game_id, e.expected, self.queries.load(game_id).version) from e
                 raise
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -249,11 +253,16 @@ class GameCommands(GameCreation):
         )
         return ActionOutcome(after.version, rendered, False)
 
-    def append_events(self, loaded: Loaded, seat: int | None, domain_events: Sequence[Any]) -> Loaded:
+    def append_events(
+        self, loaded: Loaded, seat: int | None, domain_events: Sequence[Any], due: float | None = None
+    ) -> Loaded:
         """Append events the server decided (a timeout, a cancel; ``seat``
         None) after ``loaded.version``; the game after them.  StaleVersion if
-        anything was appended since."""
-        written = self._append(loaded, seat, domain_events)
+        anything was appended since; OutsideDeadline (a StaleVersion) if a
+        timeout's deadline ``due`` (epoch seconds) has not passed by the
+        database's clock."""
+        not_before = None if due is None else datetime.fromtimestamp(due, UTC)
+        written = self._append(loaded, seat, domain_events, not_before=not_before)
         assert not isinstance(written, AppendResult), "no idempotency key, no replay"
         return written[0]
 
@@ -265,9 +274,18 @@ class GameCommands(GameCreation):
         idempotency_key: str | None = None,
         request_hash: str | None = None,
         guard: MetadataGuard | None = None,
+        not_before: datetime | None = None,
     ) -> tuple[Loaded, tuple[StoredEvent, ...]] | AppendResult:
-        """Append and keep the new state; the replayed result when the key was used."""
+        """Append and keep the new state; the replayed result when the key was used.
+
+        A seat's action must reach the log before every deadline running in
+        ``loaded`` by the database's clock (else OutsideDeadline: the timeout
+        wins, see :mod:`service.timekeeper`)."""
         definition, game_id = loaded.definition, loaded.record.game_id
+        not_after = None
+        if seat is not None and not loaded.finished:
+            due = loaded.clocks.deadline()
+            not_after = None if due is None else datetime.fromtimestamp(due, UTC)
         states, state = [], loaded.state
         for event in domain_events:
             state = definition.evolve(state, event)
@@ -281,6 +299,8 @@ class GameCommands(GameCreation):
                 request_hash=request_hash,
                 status=definition.status(state),
                 guard=guard,
+                not_before=not_before,
+                not_after=not_after,
             )
         except IntegrityError as e:
             raise self.queries.refused_write(game_id, e) from e

@@ -6,13 +6,14 @@ version the deadline was read at as the expected version, so it can never
 race a real action: whichever reaches the log first wins and the other gets
 the ordinary stale-version answer.
 
-Whether a deadline has passed is decided by the database's clock
-(:meth:`events.deadlines.DeadlineIndex.database_time`), so workers whose
-clocks disagree agree on it.  The event's ``recorded_at`` is stamped by the
-appending worker, so a timeout is appended only once *both* clocks have
-passed the deadline: a worker whose clock lags the database's times out a
-little late, never early, and the audit's check (the timeout was recorded at
-or after the deadline) holds whichever worker appended it.
+One clock decides: the database's.  Whether a deadline has passed is read
+from it (:meth:`events.deadlines.DeadlineIndex.database_time`; the free
+:meth:`~events.deadlines.DeadlineIndex.estimated_time` only says when asking
+is worth it), every event's ``recorded_at`` is judged by it inside the append
+(so the deadlines derived from the events are its too), and the append itself
+refuses a timeout before its deadline and an action after one
+(:class:`events.store.OutsideDeadline`).  A worker's own clock, however far
+off, never times a seat out early nor lets an action in late.
 
 Two ways find due timeouts, so correctness never depends on the first:
 
@@ -37,7 +38,6 @@ from domain.clocks import Clocks
 from events.deadlines import DeadlineIndex
 from events.migrate import SchemaNotMigrated
 from events.store import GameNotFound, StaleVersion
-from events.timestamps import Clock, system_clock
 from service.errors import ServiceError
 from service.queries import GameQueries, Loaded
 
@@ -54,12 +54,9 @@ LEASE_NAME = "timeouts"
 class Timekeeper:
     """Keeps the deadline index current and appends the timeouts that are due."""
 
-    def __init__(
-        self, queries: GameQueries, index: DeadlineIndex, local_clock: Clock = system_clock
-    ) -> None:
+    def __init__(self, queries: GameQueries, index: DeadlineIndex) -> None:
         self.queries = queries
         self.index = index
-        self._local = local_clock
         self.commands: GameCommands | None = None  # set by the runtime once the commands exist
 
     def record(self, loaded: Loaded) -> None:
@@ -71,9 +68,9 @@ class Timekeeper:
         self.index.set_deadline(loaded.record.game_id, loaded.version, moment)
 
     def maybe_due(self, clocks: Clocks) -> bool:
-        """Whether a deadline of ``clocks`` may have passed (by this process's clock)."""
+        """Whether a deadline of ``clocks`` may have passed (by the estimated database clock)."""
         due = clocks.deadline()
-        return due is not None and due <= self._local().timestamp()
+        return due is not None and due <= self.index.estimated_time().timestamp()
 
     def settle(self, loaded: Loaded) -> Loaded:
         """``loaded`` after appending every timeout already due in it (the
@@ -81,10 +78,10 @@ class Timekeeper:
         assert self.commands is not None, "the runtime wires the commands in"
         for _ in range(loaded.definition.seat_count(loaded.state)):
             due = None if loaded.finished else loaded.clocks.deadline()
-            # the local clock first: it is free, and it must have passed the deadline too
-            if due is None or self._local().timestamp() < due:
+            # the estimate first: it is free; then the database decides
+            if due is None or self.index.estimated_time().timestamp() < due:
                 return loaded
-            now = min(self.index.database_time().timestamp(), self._local().timestamp())
+            now = self.index.database_time().timestamp()
             passed = [(seat, at) for seat, at in loaded.clocks.deadlines() if at <= now]
             if not passed:
                 return loaded
@@ -92,7 +89,7 @@ class Timekeeper:
             seats = [seat for seat, at in passed if at == passed[0][1]]
             events = loaded.definition.time_out(loaded.state, seats)
             try:
-                loaded = self.commands.append_events(loaded, None, events)
+                loaded = self.commands.append_events(loaded, None, events, passed[0][1])
             except StaleVersion:  # another writer was first: go on from the newest state
                 loaded = self.queries.load(loaded.record.game_id, settle=False)
         return loaded

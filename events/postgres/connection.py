@@ -35,10 +35,21 @@ RECHECK_SECONDS = 2.0
 _log = logging.getLogger("cablecar.store")
 
 
+#: the SQLSTATE of a creation whose recorded time is not the database's (migration 0030)
+CLOCK_REFUSED = "CC001"
+
+
+class ClockRefused(IntegrityError):
+    """The database refused the time a write was stamped with (this process's
+    estimate of its clock was off): measure again and retry."""
+
+
 def translate_error(error: psycopg.Error) -> StoreError:
     """The store error for a driver error: a taken game id becomes GameExists,
     refusals by constraints, triggers or bad data IntegrityError, anything
     else (connection lost, server failure) StoreUnavailable."""
+    if error.sqlstate == CLOCK_REFUSED:
+        return ClockRefused(f"PostgreSQL refused the write's time: {error.diag.message_primary or error}")
     if isinstance(error, psycopg.errors.UniqueViolation) and error.diag.constraint_name == "games_pkey":
         return GameExists(f"a game with this id already exists: {error.diag.message_detail or error}")
     if isinstance(error, psycopg.IntegrityError | psycopg.DataError):

@@ -16,6 +16,18 @@ Writes
     so exactly one of several writers with the same ``expected_version``
     wins.  Game creation runs its inserts in one pipelined transaction.
 
+One clock
+    The events are signed here, and the signature covers ``recorded_at``,
+    so the time is stamped here too, from :meth:`PostgresStore.estimated_time`
+    (this process's clock plus the offset measured from the database's
+    ``clock_timestamp()``), and judged there: the ``*_timed`` functions
+    (migration ``0030_one_clock.sql``) refuse a time more than 1 s off the
+    database's or before the game's last event ('clock': measure again,
+    retry once), an action after a running deadline ('late') and a timeout
+    before its deadline ('early'), each by ``clock_timestamp()`` inside the
+    append.  Still one round trip; the offset is measured on first use and
+    whenever :meth:`PostgresStore.database_time` is read.
+
 Global positions
     No lock is shared between games: appends to different games commit in
     parallel.  The readers' guarantee (``read_all`` never hands out a
@@ -58,14 +70,15 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
 import psycopg
 
 from events.database import Database
 from events.deliveries import CLAIM_UNCAPPED, ClaimedDelivery
 from events.envelope import GENESIS_HASH, PendingEvent, canonical_json, number
-from events.postgres.connection import PostgresConnections
+from events.postgres.connection import ClockRefused, PostgresConnections
+from events.postgres.dbclock import DatabaseClock
 from events.postgres.heads import ChainHeads
 from events.postgres.listener import VersionListener
 from events.postgres.standby import PRIMARY_POSITION, StandbyReader
@@ -95,25 +108,30 @@ from events.store import (
     MetadataGuard,
     NewEvent,
     NewGame,
+    OutsideDeadline,
     StaleVersion,
     StoredEvent,
 )
-from events.timestamps import Clock, format_timestamp, system_clock
+from events.timestamps import Clock, format_timestamp, parse_timestamp, system_clock
 
+#: The appends judge the time inside the append (migration 0030): ``(not_before, not_after, ...)``.
 _APPEND = (
-    "SELECT r_outcome, r_value, r_request_hash, r_prev_hash, r_position, r_hashes FROM cablecar_append_batch("
-    "%s, %s, %s, %s, %s, %s, %s::text[], %s::integer[], %s::integer[], %s::text[], %s::text[], %s::text[],"
+    "SELECT r_outcome, r_value, r_request_hash, r_prev_hash, r_position, r_hashes FROM cablecar_append_batch_timed("
+    "%s, %s, %s, %s, %s, %s, %s, %s, %s::text[], %s::integer[], %s::integer[], %s::text[], %s::text[], %s::text[],"
     " %s::text[], %s, %s, %s::text[], %s)"
 )
 _APPEND_ONE = (
     "SELECT r_outcome, r_value, r_request_hash, r_prev_hash, r_position, r_hash"
-    " FROM cablecar_append_one(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::text[], %s, %s, %s, %s)"
+    " FROM cablecar_append_one_timed(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::text[], %s, %s, %s,"
+    " %s)"
 )
-#: A game's row and opening events (migration 0012): returns the first event's position.
+#: A game's row and opening events (migrations 0012, 0030): returns the first event's position.
 _CREATE_GAME = (
-    "SELECT cablecar_create_game(%s, %s, %s, %s, %s, %s, %s::text[], %s::integer[], %s::integer[], %s::text[],"
+    "SELECT cablecar_create_game_timed(%s, %s, %s, %s, %s, %s, %s::text[], %s::integer[], %s::integer[], %s::text[],"
     " %s::text[], %s::text[], %s)"
 )
+#: the database's clock and the time of one event of a game (after a 'clock' refusal)
+_MEASURE = "SELECT clock_timestamp(), (SELECT recorded_at FROM events WHERE game_id = %s AND seq = %s)"
 #: the head to sign on when none is known: never a game's, so the database answers 'head' with the real one
 _UNKNOWN_HEAD = "unknown"
 
@@ -219,6 +237,7 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
             else StandbyReader(read_url, self, self.wal_position, max_size=max_size, timeout=timeout)
         )
         self._clock = clock
+        self._db_clock = DatabaseClock(clock)
         self._signer = signer
         self._heads = ChainHeads()
         self._fallback_poll = fallback_poll
@@ -256,7 +275,21 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         games: Sequence[NewGame],
         first: Callable[[psycopg.Cursor[Any]], None] | None = None,
     ) -> list[tuple[StoredEvent, ...]]:
-        now = self._clock()
+        for attempt in range(2):
+            try:
+                return self._create_once(games, first)
+            except ClockRefused:
+                if attempt == 1:
+                    raise
+                self.database_time()  # measure the offset again
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _create_once(
+        self,
+        games: Sequence[NewGame],
+        first: Callable[[psycopg.Cursor[Any]], None] | None,
+    ) -> list[tuple[StoredEvent, ...]]:
+        now = self.estimated_time()  # the database's clock (estimated): deadlines start from it
         recorded_at = format_timestamp(now)
         prepared = prepare_games(games, recorded_at, self._signer)
         if not prepared:
@@ -295,9 +328,19 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         request_hash: str | None = None,
         status: str | None = None,
         guard: MetadataGuard | None = None,
+        not_before: datetime | None = None,
+        not_after: datetime | None = None,
     ) -> AppendResult:
         """Append ``events`` atomically after ``expected_version`` (see
         :meth:`EventStore.append`); ``ValueError`` for an empty or malformed batch.
+
+        ``recorded_at`` is :meth:`estimated_time` (the database's clock as
+        measured here, kept within ``not_before`` .. ``not_after``, which the
+        functions judge by the database's own clock); the functions refuse it
+        ('clock') when it is more than a second off the database's own or
+        before the game's last event: the offset is measured again and the
+        last event's time read (one more round trip) and the append tried
+        once more, stamped no earlier than that event (migration 0030).
 
         One round trip: the events are numbered, chained on the head this
         process saw at ``expected_version`` (:mod:`events.postgres.heads`) and
@@ -311,12 +354,51 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         signer = self._signer
         if signer is None:
             raise IntegrityError("this store has no signing key: the database takes signed events only")
-        recorded_at = format_timestamp(self._clock())
-        pending = number(game_id, expected_version, events, recorded_at, idempotency_key)
-        head = (game_id, expected_version, idempotency_key, request_hash, status, recorded_at)
-        guard_args = (None, None) if guard is None else (_text_array(guard.path), guard.value)
         known = GENESIS_HASH if expected_version == 0 else self._heads.at(game_id, expected_version)
         chained_on = known or _UNKNOWN_HEAD
+        floor = not_before
+        for attempt in range(2):
+            # within the window: whether it holds is the database's call (its clock_timestamp())
+            now = self.estimated_time()
+            now = now if floor is None else max(now, floor)
+            recorded_at = format_timestamp(now if not_after is None else min(now, not_after))
+            outcome, result = self._append_once(
+                game_id, expected_version, events, idempotency_key, request_hash, status, guard,
+                (not_before, not_after), recorded_at, chained_on, signer,
+            )
+            if outcome != "clock":
+                break
+            if attempt == 0:  # measure the offset again; never stamp before the game's last event
+                last = self._measure(game_id, expected_version)
+                floor = last if floor is None or (last is not None and last > floor) else floor
+        else:
+            raise IntegrityError(f"game {game_id}: the database refused this server's clock twice")
+        if outcome == "late" or outcome == "early":
+            self.database_time()  # this process misjudged the deadline: measure again
+            raise OutsideDeadline(game_id, expected_version, outcome)
+        assert result is not None
+        return result
+
+    def _append_once(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        idempotency_key: str | None,
+        request_hash: str | None,
+        status: str | None,
+        guard: MetadataGuard | None,
+        window: tuple[datetime | None, datetime | None],
+        recorded_at: str,
+        chained_on: str,
+        signer: Signer,
+    ) -> tuple[str, AppendResult | None]:
+        """One append stamped ``recorded_at`` (a second round trip only for an
+        unknown head); ``(outcome, None)`` for a clock refusal, else
+        ``("appended", result)`` or the store's error."""
+        pending = number(game_id, expected_version, events, recorded_at, idempotency_key)
+        head = (*window, game_id, expected_version, idempotency_key, request_hash, status, recorded_at)
+        guard_args = (None, None) if guard is None else (_text_array(guard.path), guard.value)
         for _ in range(2):  # a second time only when the head was not known (or wrong): see 0012
             signed = _signed(pending, chained_on, signer)
             with self._db.connection(writing=True) as conn:
@@ -342,9 +424,11 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
                         " ORDER BY seq",
                         (game_id, value, last_seq),
                     ).fetchall()
-                    return AppendResult(
+                    return "replayed", AppendResult(
                         tuple(events_from_rows(replayed, POSTGRES)), replayed=True, request_hash=stored_request_hash
                     )
+            if outcome in ("clock", "late", "early"):
+                return outcome, None
             if outcome != "head":
                 break
             if chained_on != _UNKNOWN_HEAD:
@@ -365,17 +449,27 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
             stored.append(p.stored(prev_hash, digest, position + i, signature, signer.key_id))
             prev_hash = digest
         self._heads.saw(game_id, stored[-1].seq, stored[-1].hash)
-        return AppendResult(tuple(stored), replayed=False, request_hash=request_hash)
+        return "appended", AppendResult(tuple(stored), replayed=False, request_hash=request_hash)
 
     def _saw_head(self, game_id: str, version: int, digest: str) -> None:
         self._heads.saw(game_id, version, digest)
 
     def database_time(self) -> datetime:
-        """``clock_timestamp()`` of the database (the injected clock of a test store)."""
-        if self._clock is not system_clock:
-            return self._clock()
-        row = self._rows("SELECT clock_timestamp()")[0]
-        return cast(datetime, row[0])
+        """``clock_timestamp()`` of the database; also measures how far this
+        store's clock is from it (:mod:`events.postgres.dbclock`)."""
+        now, _ = self._db_clock.measure(lambda: (self._rows("SELECT clock_timestamp()")[0][0], None))
+        return now
+
+    def _measure(self, game_id: str, seq: int) -> datetime | None:
+        """Measure the offset (as :meth:`database_time`) and read the time of
+        the game's event ``seq`` (None if there is none), in one round trip."""
+        _, last = self._db_clock.measure(lambda: tuple(self._rows(_MEASURE, (game_id, seq))[0]))
+        return None if last is None else parse_timestamp(last)
+
+    def estimated_time(self) -> datetime:
+        """This store's clock plus the offset measured by :meth:`database_time`
+        (measured first if never; no round trip after that)."""
+        return self._db_clock.estimate(self.database_time)
 
     def compare_and_set_metadata(self, game_id: str, key: str, expected: JSON, value: JSON) -> bool:
         """Set ``metadata[key]`` if it equals ``expected`` (jsonb equality), in one statement."""
@@ -384,7 +478,7 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         with self._db.connection() as conn:
             row = conn.execute(
                 "SELECT cablecar_set_metadata(%s, %s, %s, %s, %s)",
-                (game_id, key, expected_json, value_json, self._clock()),
+                (game_id, key, expected_json, value_json, self.estimated_time()),
             ).fetchone()
         if row is None or not row[0]:
             self.version(game_id)  # raises GameNotFound for an unknown game

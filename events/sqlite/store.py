@@ -61,6 +61,7 @@ from events.store import (
     MetadataGuard,
     NewEvent,
     NewGame,
+    OutsideDeadline,
     StaleVersion,
     StoredEvent,
 )
@@ -180,6 +181,10 @@ class SqliteStore(
         """The process's clock: with SQLite the process is the database."""
         return self._clock()
 
+    def estimated_time(self) -> datetime:
+        """The database's clock, which is this process's: nothing to estimate."""
+        return self._clock()
+
     def append(
         self,
         game_id: str,
@@ -189,15 +194,17 @@ class SqliteStore(
         request_hash: str | None = None,
         status: str | None = None,
         guard: MetadataGuard | None = None,
+        not_before: datetime | None = None,
+        not_after: datetime | None = None,
     ) -> AppendResult:
         """Append ``events`` atomically after ``expected_version`` (see
-        :meth:`EventStore.append`); ``ValueError`` for an empty or malformed batch."""
+        :meth:`EventStore.append`); ``ValueError`` for an empty or malformed batch.
+        The time is read holding the write lock, so it is the time of the append."""
         check_append_args(events, expected_version, status)
-        now = format_timestamp(self._clock())
-        # Numbered before taking the write lock (seq = expected + i); wasted
-        # only when the version turns out stale.
-        pending = number(game_id, expected_version, events, now, idempotency_key)
         with self._db.transaction() as cur:
+            moment = self._clock()
+            now = format_timestamp(moment)
+            pending = number(game_id, expected_version, events, now, idempotency_key)
             row = cur.execute(
                 "SELECT version, last_hash, (SELECT coalesce(max(position), 0) FROM events), json_extract(metadata, ?)"
                 " FROM games WHERE game_id = ?",
@@ -214,6 +221,10 @@ class SqliteStore(
                     return replayed
             if version != expected_version:
                 raise StaleVersion(game_id, expected_version, version)
+            if not_after is not None and moment > not_after:
+                raise OutsideDeadline(game_id, expected_version, "late")
+            if not_before is not None and moment < not_before:
+                raise OutsideDeadline(game_id, expected_version, "early")
             rows: list[tuple[Any, ...]] = []
             written: list[StoredEvent] = []
             signer = self._signer

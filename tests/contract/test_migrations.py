@@ -24,7 +24,8 @@ POSTGRES_OLD = ["0001_init.sql", "0002_append_function.sql", "0003_tournaments.s
                 "0005_append_only_inserts.sql", "0006_deadlines.sql", "0007_delivery_occurrence.sql",
                 "0008_global_log_without_lock.sql", "0009_leaner_append.sql"]
 #: what a fresh database runs: the baseline, then the files after it
-POSTGRES_FRESH = ["0010_baseline.sql", "0011_owner_writes.sql", "0012_signed_events.sql", "0020_bot_turns.sql"]
+POSTGRES_FRESH = ["0010_baseline.sql", "0011_owner_writes.sql", "0012_signed_events.sql", "0020_bot_turns.sql",
+                  "0030_one_clock.sql"]
 #: what a database made by the old files runs now
 POSTGRES_UPGRADE = [name for name in POSTGRES_FRESH if "baseline" not in name]
 POSTGRES = sorted(POSTGRES_OLD + POSTGRES_FRESH)

@@ -123,6 +123,9 @@ ATTACKS = [
     "SELECT version FROM games WHERE game_id = '{g}' FOR UPDATE",
     "ALTER FUNCTION cablecar_create_game(text, text, text, timestamptz, text, text, text[], integer[], integer[],"
     " text[], text[], text[], text) SECURITY INVOKER",
+    # the append without the clock check of migration 0030 (a time the database never vouched for)
+    "SELECT cablecar_append_one('{g}', 2, NULL, NULL, NULL, '2000-01-01T00:00:00.000000Z', 't', 1, '{{}}', NULL,"
+    " 'x', 'y', NULL, NULL, 'h', 'sig', 'k')",
 ]
 
 
