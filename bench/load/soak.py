@@ -119,7 +119,7 @@ class Server:
             text = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text()
         except OSError:
             return []
-        return [int(p) for p in text.split()]
+        return [int(p) for p in text.split() if not _is_bot_runner(int(p))]
 
     def wait_ready(self, timeout: float = 60.0) -> None:
         """Until /v1/health answers and every worker runs."""
@@ -339,3 +339,12 @@ def run_embedded(work: Path, cfg: SoakSettings, log_line: Callable[[str], None] 
     path = data / DEFAULT_SQLITE_NAME
     return run_mode("embedded", lambda log: embedded_server(data, log, cfg), lambda: SqliteStore(path),
                     work, cfg, path, log_line)
+
+
+def _is_bot_runner(pid: int) -> bool:
+    """Whether ``pid`` is the bot runner `cablecar serve` starts beside its workers (not a worker)."""
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return b"bots" in argv and b"run" in argv

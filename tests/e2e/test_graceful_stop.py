@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from service.bot import Client, create_game
-from tests.e2e.conftest import start_gunicorn, stop
+from tests.e2e.conftest import _signing_key_file, start_gunicorn, stop
 from tests.e2e.test_streams_e2e import Watcher
 
 pytestmark = pytest.mark.e2e
@@ -28,7 +28,8 @@ def _env(backend: str, request: pytest.FixtureRequest) -> dict[str, str]:
     env = {"CABLECAR_SSE_MAX_SECONDS": "300", "GUNICORN_CMD_ARGS": "--keep-alive 30"}
     if backend == "postgres":
         env |= {"DATABASE_URL": request.getfixturevalue("pg_url"),
-                "REDIS_URL": request.getfixturevalue("redis_url"), "CABLECAR_SECRET_KEY": "e2e"}
+                "REDIS_URL": request.getfixturevalue("redis_url"), "CABLECAR_SECRET_KEY": "e2e-secret-key-0123456789abcdef0123456789abcdef",
+                "CABLECAR_SIGNING_KEY_FILE": _signing_key_file()}
     return env
 
 
@@ -82,7 +83,8 @@ def test_sigterm_answers_the_request_in_flight_ends_streams_and_exits_0(
 
 def test_a_recycled_worker_ends_its_streams_and_exits_0(tmp_path: Path, pg_url: str, redis_url: str) -> None:
     """``max_requests`` stops a worker without any signal: its streams end all the same."""
-    env = {"DATABASE_URL": pg_url, "REDIS_URL": redis_url, "CABLECAR_SECRET_KEY": "e2e",
+    env = {"DATABASE_URL": pg_url, "REDIS_URL": redis_url, "CABLECAR_SECRET_KEY": "e2e-secret-key-0123456789abcdef0123456789abcdef",
+           "CABLECAR_SIGNING_KEY_FILE": _signing_key_file(),
            "CABLECAR_SSE_MAX_SECONDS": "300", "GUNICORN_CMD_ARGS": "--max-requests 8 --max-requests-jitter 0"}
     srv = start_gunicorn(tmp_path, env, workers=1)
     try:

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from service.bot import Client, create_game, play_turn, random_strategy
-from tests.e2e.conftest import ROOT, free_port, wait_http
+from tests.e2e.conftest import ROOT, _signing_key_file, free_port, wait_http
 
 pytestmark = pytest.mark.e2e
 
@@ -100,11 +100,12 @@ def _create_and_play(url: str) -> None:
 
 
 def test_the_gevent_worker_serves_on_postgresql(plain_venv: Path, tmp_path: Path, pg_url: str) -> None:
-    with _serve(plain_venv, tmp_path, {"DATABASE_URL": pg_url, "CABLECAR_SECRET_KEY": "plain"},
-                "service.infra.gevent_worker.GeventWorker") as url:
+    with _serve(plain_venv, tmp_path, {"DATABASE_URL": pg_url, "CABLECAR_SECRET_KEY": "plain-" * 6,
+                                       "CABLECAR_SIGNING_KEY_FILE": _signing_key_file()},
+                "service.infra.workers.BoundedGeventWorker") as url:
         _create_and_play(url)
 
 
 def test_the_threaded_worker_serves_on_sqlite(plain_venv: Path, tmp_path: Path) -> None:
-    with _serve(plain_venv, tmp_path, {}, "gthread") as url:
+    with _serve(plain_venv, tmp_path, {}, "service.infra.workers.BoundedThreadWorker") as url:
         _create_and_play(url)
