@@ -142,9 +142,10 @@ def legal_actions(game_id: str) -> dict[str, Any]:
     uniform sample of the whole list; cable-car: optionally only those whose
     first placement is on one square."""
     rt = runtime()
-    q = _LEGAL_ACTIONS_QUERY.load(request.args.to_dict())
     record = rt.queries.record(game_id)
+    # who asks comes first: a caller without a seat hears 401/403, whatever its query
     seat = require_seat(game_caller(rt.store, record, authorization()))
+    q = _LEGAL_ACTIONS_QUERY.load(request.args.to_dict())
     loaded = rt.queries.load(game_id, record=record)
     square = q["square"]
     listed = rt.queries.legal_actions(loaded, seat, square)

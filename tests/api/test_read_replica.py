@@ -17,17 +17,20 @@ from flask.testing import FlaskClient
 from events.postgres.standby import StandbyReader
 from service.app import create_app
 from service.config import Settings
+from service.infra.signing_keys import write_key_file
 from tests.api.conftest import act, auth, create, legal
-from tests.contract.conftest import postgres_url, standby_url  # noqa: F401 - fixtures
+from tests.contract.conftest import TEST_SIGNER, postgres_url, standby_url  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.postgres
 
 
 @pytest.fixture
 def replica_app(tmp_path: Path, postgres_url: str, standby_url: str) -> Iterator[Flask]:  # noqa: F811
+    key_file = tmp_path / "signing-key.json"
+    write_key_file(key_file, TEST_SIGNER)  # the key the session's stores sign with
     settings = Settings(
         data_dir=str(tmp_path), database_url=postgres_url, read_database_url=standby_url,
-        secret_key="ab" * 32, webhooks=False, timeout_sweep_seconds=0,
+        secret_key="ab" * 32, webhooks=False, timeout_sweep_seconds=0, signing_key_file=str(key_file),
     )
     app = create_app(settings)
     app.testing = True

@@ -71,7 +71,7 @@ def test_gunicorn_reads_the_same_settings(monkeypatch: pytest.MonkeyPatch) -> No
 ROOT = README.parent
 #: Variables that are no setting of the app: the test suites' servers, and the
 #: compose file's own inputs (it builds REDIS_URL from the password).
-NOT_SETTINGS = re.compile(r"CABLECAR_(TEST_[A-Z_]+|REDIS_PASSWORD|POSTGRES_PASSWORD|OWNER_PASSWORD|APP_PASSWORD|IMAGE)$")
+NOT_SETTINGS = re.compile(r"CABLECAR_(TEST_[A-Z_]+|REDIS_PASSWORD|POSTGRES_PASSWORD|OWNER_PASSWORD|APP_PASSWORD|REPLICATION_PASSWORD|IMAGE)$")
 
 
 def test_every_variable_the_code_reads_is_declared_once() -> None:
