@@ -118,6 +118,7 @@ def _run(a: argparse.Namespace, work: Path, net: Network) -> Run:
         "CABLECAR_SECRET_KEY": secrets.token_hex(32), "CABLECAR_WORKERS": "1", "CABLECAR_DB_POOL_SIZE": "8",
         "CABLECAR_TRUSTED_PROXIES": "1", "CABLECAR_CREATE_RATE_LIMIT": "off",
         "CABLECAR_ORGANISER_CREATE_RATE_LIMIT": "off", "CABLECAR_STREAM_RATE_LIMIT": "off",
+        "CABLECAR_AUDIT_RATE_LIMIT": "off",
         "CABLECAR_SSE_MAX_STREAMS_PER_ADDRESS": "500", "CABLECAR_SSE_HEARTBEAT_SECONDS": "2",
         "CABLECAR_ACCESS_LOG": "/dev/null",
     }

@@ -24,11 +24,13 @@ import json
 import random
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 
 from bench.load.http import Answer, Connection, TransportFailure
 from bench.load.scripts import greedy_policy
 from domain.core import JSON
+from service.commands import seat_key
 
 
 @dataclass
@@ -86,7 +88,7 @@ class Writer:
         while not self.stop.is_set():
             n += 1
             body = {"type": "ttr-sf", "players": [{"name": f"{self.name}-a"}, {"name": f"{self.name}-b"}]}
-            key = f"{self.name}-create-{n}"
+            key = f"{self.name}-create-{n}-{uuid.uuid4()}"  # a creation key is a capability: >= 32 characters
             answer = None
             while not self.give_up.is_set() and (answer is None or answer.status >= 500):
                 answer = self._call("POST /v1/games", "POST", "/v1/games", body, headers={"Idempotency-Key": key})
@@ -128,7 +130,7 @@ class Writer:
             if answer.status != 201:
                 return False
             before, play.version = play.version, int(answer.body["version"])
-            play.acked[key] = play.version
+            play.acked[seat_key(seat, key)] = play.version  # the store keeps action keys per seat
             self.check_page(play, before, token)
             return True
         return False
