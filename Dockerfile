@@ -7,6 +7,8 @@ COPY pyproject.toml README.md LICENSE ./
 COPY domain ./domain
 COPY events ./events
 COPY service ./service
+COPY bots ./bots
+COPY cablecar ./cablecar
 RUN pip install --no-cache-dir --prefix=/install .
 
 FROM python:3.11-slim

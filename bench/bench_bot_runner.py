@@ -24,8 +24,8 @@ from datetime import datetime
 from typing import Any
 
 import events
+from bots.runner import BotRunner
 from service.app import wire_games
-from service.bots.runner import BotRunner
 from service.cache import InProcessCache
 from service.usecases.bot_seats import bot_seats
 

@@ -7,7 +7,7 @@
 Every event is one row of the ``events`` table, so rows per action is events
 per accepted action.  Each game is seeded (``rows/<game>/<i>``, 2-4 seats in
 turn) and played through the pure rules by bots that see what a client sees
-(:mod:`service.bots.arena`), move for move under the old rules version
+(:mod:`bots.arena`), move for move under the old rules version
 (*before*: ``ttr-sf/2``, ``cable-car/2``, a turn's end is a ``turn_ended``
 row) and the current one (*after*: ``/3``) at once: the same deal and the
 same choices, so only the recording differs.  Setup rows are counted apart.
@@ -23,11 +23,11 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from bots.arena import FIRST_PAGE, MAX_MOVES, legal_bodies
+from bots.strategies import strategy
 from domain.core import GameConfig, replay
 from domain.registry import game_definition
 from domain.turnends import carries_turn_end
-from service.bots.arena import FIRST_PAGE, MAX_MOVES, legal_bodies
-from service.bots.strategies import strategy
 
 OUT = Path(__file__).resolve().parent / "results" / "ROWS.md"
 #: each game with the last rules version that wrote a turn's end as a row of its own

@@ -7,7 +7,7 @@
     bash bench/run.sh --only bots [options]   # the same, from the bench entry point
 
 Every game is seeded (``ladder/<game>/<players>/<row>/<i>``) and played
-through the pure rules by :mod:`service.bots.arena`, each seat seeing only
+through the pure rules by :mod:`bots.arena`, each seat seeing only
 its own view; seats rotate round the table from game to game so no
 strategy keeps the first seat.  For each row: the first strategy's win rate
 with a 95 % Wilson interval (a shared win counts half), the average score of
@@ -28,8 +28,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from service.bots.arena import BotError, GameRecord, play
-from service.bots.strategies import strategy
+from bots.arena import BotError, GameRecord, play
+from bots.strategies import strategy
 
 OUT = Path(__file__).resolve().parent / "results" / "BOTS.md"
 
@@ -170,7 +170,7 @@ def report(results: list[RowResult], command: str, seconds: float) -> str:
         command,
         "```",
         "",
-        "Seeded games played in process through the pure rules (`service/bots/arena.py`); each seat sees only",
+        "Seeded games played in process through the pure rules (`bots/arena.py`); each seat sees only",
         "its own view. Seats rotate round the table from game to game. *First side wins*: the share of games",
         "won by the first strategy of the pairing (a shared win counts as a share; with 3 or 4 players the two",
         "strategies alternate round the table, so 3 players are two of the first and one of the second), with its 95 % Wilson",

@@ -79,7 +79,7 @@ print(f"python: imported {n} modules; action bodies parse by their discriminator
 PYCHECK
 # ... and it plays against the real server: typed views, sampled legal actions, actions sent back as read
 PORT=$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$PY" -m service.cli serve --host 127.0.0.1 --port "$PORT" --data-dir "$OUT/data" >"$OUT/server.log" 2>&1 &
+"$PY" -m cablecar.cli serve --host 127.0.0.1 --port "$PORT" --data-dir "$OUT/data" >"$OUT/server.log" 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true; rm -rf "$OUT"' EXIT
 for _ in $(seq 1 60); do

@@ -40,13 +40,13 @@ violations() { grep -c "Violation:" "$1" || true; }
 # -- the real server behind Prism, a bot game of each type through it
 SERVER_PORT=$(free_port)
 PRISM_PORT=$(free_port)
-"$PY" -m service.cli serve --host 127.0.0.1 --port "$SERVER_PORT" --data-dir "$WORK/data" >"$WORK/server.log" 2>&1 &
+"$PY" -m cablecar.cli serve --host 127.0.0.1 --port "$SERVER_PORT" --data-dir "$WORK/data" >"$WORK/server.log" 2>&1 &
 PIDS+=($!)
 wait_for "http://127.0.0.1:$SERVER_PORT/v1/health" || { cat "$WORK/server.log" >&2; exit 1; }
 start_prism "http://127.0.0.1:$SERVER_PORT" "$PRISM_PORT" "$WORK/prism.log"
 for type in ttr-sf cable-car; do
     echo "== a $type bot game through Prism"
-    "$PY" -m service.cli bot play --url "http://127.0.0.1:$PRISM_PORT" --type "$type" --players 2 --games 1 \
+    "$PY" -m cablecar.cli bot play --url "http://127.0.0.1:$PRISM_PORT" --type "$type" --players 2 --games 1 \
         --strategy random --seed "prism-$type" >"$WORK/bot-$type.log" 2>&1 || { cat "$WORK/bot-$type.log" >&2; exit 1; }
     tail -1 "$WORK/bot-$type.log"
 done

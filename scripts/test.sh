@@ -41,7 +41,7 @@ PYTHON=.venv/bin/python scripts/check-contract.sh
 # ---- end of the contract block
 
 echo "== ruff"
-.venv/bin/python -m ruff check domain events service tests bench
+.venv/bin/python -m ruff check domain events service bots cablecar tests bench
 echo "== mypy"
 .venv/bin/python -m mypy
 echo "== pytest"

@@ -97,7 +97,7 @@ def _run(a: argparse.Namespace, work: Path, net: Network) -> Run:
     primary = Postgres(db1, work)
     primary.start()
     primary.create_database()
-    subprocess.run([sys.executable, "-m", "service.cli", "migrate", "--database-url", primary.url], check=True,
+    subprocess.run([sys.executable, "-m", "cablecar.cli", "migrate", "--database-url", primary.url], check=True,
                    cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, timeout=120)
     standby = Postgres(db2, work, primary=primary)
     standby.start()
@@ -110,7 +110,7 @@ def _run(a: argparse.Namespace, work: Path, net: Network) -> Run:
     redis.start()
     # every app host signs with the same key, from its configuration (README "Production")
     signing_key = work / "signing-key.json"
-    subprocess.run([sys.executable, "-m", "service.cli", "keys", "generate", "--key-file", str(signing_key)], check=True,
+    subprocess.run([sys.executable, "-m", "cablecar.cli", "keys", "generate", "--key-file", str(signing_key)], check=True,
                    cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, timeout=60)
     env = {
         "CABLECAR_SIGNING_KEY_FILE": str(signing_key),

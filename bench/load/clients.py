@@ -200,7 +200,7 @@ class ScriptedPlayer:
 
 
 class BotPlayer:
-    """Plays like the reference client (service/bot.py), over a keep-alive
+    """Plays like the reference client (bots/client.py), over a keep-alive
     connection: for every move, the seat's view, its legal actions, then the
     chosen action with ``expected_version`` and an Idempotency-Key."""
 

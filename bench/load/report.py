@@ -174,7 +174,7 @@ def _load(load: LoadSection, clients: int) -> list[str]:
         "POST every action of a game decided in advance with `expected_version` and an `Idempotency-Key`, one "
         "request per action, as fast as they get answers: the same one-request-one-write shape as the baseline. "
         "Baseline and write path alternate in chunks so that background noise hits both. **Bot mix**: clients "
-        "play like `service/bot.py` (per move: the seat's view, its legal actions, the chosen action).",
+        "play like `bots/client.py` (per move: the seat's view, its legal actions, the chosen action).",
         "",
     ]
     rows = []

@@ -86,7 +86,7 @@ def _by_type(actions: Sequence[dict[str, JSON]], kind: str) -> list[dict[str, JS
 
 
 def greedy_policy(actions: list[dict[str, JSON]], rng: random.Random) -> dict[str, JSON]:
-    """The reference bot's greedy player (service/bot.py): keep the most
+    """The reference bot's greedy player (bots/client.py): keep the most
     tickets, claim the most valuable route, else draw a card."""
     keep = _by_type(actions, "keep_tickets")
     if keep:

@@ -164,7 +164,7 @@ class Server:
 
 def embedded_server(data_dir: Path, log: Path, cfg: SoakSettings) -> Server:
     """``cablecar serve`` on the SQLite file in ``data_dir``."""
-    argv = [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1", "--port", "{port}",
+    argv = [sys.executable, "-m", "cablecar.cli", "serve", "--host", "127.0.0.1", "--port", "{port}",
             "--workers", str(cfg.workers), "--threads", str(cfg.threads), "--data-dir", str(data_dir)]
     return Server(argv, _common_env(cfg), log, cfg.workers)
 

@@ -95,7 +95,7 @@ class Services:
             conn.execute(f'CREATE DATABASE "{name}"')
         url = self.base_database_url.rsplit("/", 1)[0] + "/" + name
         run_logged(
-            [sys.executable, "-m", "service.cli", "migrate", "--database-url", url],
+            [sys.executable, "-m", "cablecar.cli", "migrate", "--database-url", url],
             self.state_dir / "harness-migrate.out", None, 120,
         )
         return url

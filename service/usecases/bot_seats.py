@@ -1,7 +1,7 @@
 """Bot seats: which server-side bots a game type offers, and checking a new
 game's choice of them.
 
-The names are the service's catalogue: the bot runner (:mod:`service.bots.runner`)
+The names are the service's catalogue: the bot runner (:mod:`bots.runner`)
 plays each of them (a test holds the two together), but creating a game never
 imports the bots' decision code.
 """

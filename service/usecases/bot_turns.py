@@ -1,6 +1,6 @@
 """Keeping the bot-turn index current: after each write of a game with bot
 seats, whether one of them must act now (and since when), so that the bot
-runners find it (:mod:`events.bot_turns`, :mod:`service.bots.runner`)."""
+runners find it (:mod:`events.bot_turns`, :mod:`bots.runner`)."""
 
 from __future__ import annotations
 

@@ -16,11 +16,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-import service.bots.runner as runner_module
+import bots.runner as runner_module
+from bots.runner import BotRunner
 from events.sqlite import SqliteStore
 from events.store import StaleVersion
 from service.app import create_app
-from service.bots.runner import BotRunner
 from service.cache import InProcessCache
 from service.commands import ActionRequest
 from service.config import Settings

@@ -10,8 +10,8 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
+from bots.client import ApiProblem, Client, GameRun, play_turn, random_strategy
 from domain.cablecar.actions import LayTiles
-from service.bot import ApiProblem, Client, GameRun, play_turn, random_strategy
 from tests.api.conftest import act, auth, create, view
 
 

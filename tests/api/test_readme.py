@@ -57,7 +57,7 @@ def test_the_walk_through_runs_as_written(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
     with log.open("wb") as out:
         server = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "1",
+            [sys.executable, "-m", "cablecar.cli", "serve", "--port", str(port), "--workers", "1",
              "--data-dir", str(tmp_path / "data")],
             cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT,
         )

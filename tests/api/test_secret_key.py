@@ -30,7 +30,7 @@ def _clean_env(**extra: str) -> dict[str, str]:
 
 @pytest.mark.parametrize("argv", [
     [sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf", "service.wsgi:app"],
-    [sys.executable, "-m", "service.cli", "serve", "--port", "1"],
+    [sys.executable, "-m", "cablecar.cli", "serve", "--port", "1"],
 ], ids=["gunicorn", "cablecar-serve"])
 def test_production_without_a_secret_key_refuses_to_start(argv: list[str], tmp_path: Path) -> None:
     out = subprocess.run(argv, cwd=tmp_path, env=_clean_env(DATABASE_URL=NOWHERE, CABLECAR_SECRET_KEY="  "),

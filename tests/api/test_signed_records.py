@@ -156,7 +156,7 @@ def test_a_record_rechained_without_the_private_key_fails_verify_and_audit(
     assert not verdict.ok and list(bad) == ["signatures"] and bad["signatures"].startswith(f"seq {seq}:")
     (tmp_path / "forged.json").write_text(json.dumps(forged))
     (tmp_path / "keys.json").write_text(json.dumps(keys))
-    cli = [sys.executable, "-m", "service.cli", "verify"]
+    cli = [sys.executable, "-m", "cablecar.cli", "verify"]
     out = subprocess.run([*cli, "--keys", str(tmp_path / "keys.json"), str(tmp_path / "forged.json")],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 1 and "FAIL signatures" in out.stdout and "NOT VALID" in out.stdout, out.stdout

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_the_embedded_default_listens_on_loopback_only() -> None:
     assert Settings().bind.startswith("127.0.0.1:")
-    from service.cli import build_parser
+    from cablecar.cli import build_parser
 
     assert build_parser().parse_args(["serve"]).host == "127.0.0.1"
 

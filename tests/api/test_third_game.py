@@ -14,9 +14,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from cablecar.cli import main as cli_main
 from domain import registry
 from service.app import create_app
-from service.cli import main as cli_main
 from service.config import Settings
 from tests.api.conftest import act, auth, legal, view
 from tests.third_game import GAME

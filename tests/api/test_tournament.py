@@ -16,13 +16,13 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from cablecar.cli import main as cli_main
 from domain.cablecar import GAME as CABLE_CAR
 from domain.core import GameConfig, replay
 from domain.ttr.scoring import SeatScore
 from domain.ttr.scoring import rank as ttr_rank
 from service.app import create_app
 from service.batches import CSV_COLUMNS, rank_players, results_csv
-from service.cli import main as cli_main
 from service.config import Settings
 from service.tokens import hash_token
 from tests.api.conftest import act, auth, legal, play_to_end, view

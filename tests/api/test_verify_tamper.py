@@ -151,19 +151,19 @@ def test_move_by_the_wrong_seat(export: dict[str, Any]) -> None:
 def test_cli_verdicts(export: dict[str, Any], tmp_path: Path, client: FlaskClient) -> None:
     good = tmp_path / "good.json"
     good.write_text(json.dumps(export))
-    out = subprocess.run([sys.executable, "-m", "service.cli", "verify", str(good)], cwd=ROOT,
+    out = subprocess.run([sys.executable, "-m", "cablecar.cli", "verify", str(good)], cwd=ROOT,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "VALID" in out.stdout
     export["result"]["winners"] = [9]
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(export))
-    out = subprocess.run([sys.executable, "-m", "service.cli", "verify", str(bad)], cwd=ROOT,
+    out = subprocess.run([sys.executable, "-m", "cablecar.cli", "verify", str(bad)], cwd=ROOT,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 1 and "NOT VALID" in out.stdout and "result" in out.stdout
     junk = tmp_path / "junk.json"
     junk.write_text("not json")
-    out = subprocess.run([sys.executable, "-m", "service.cli", "verify", str(junk)], cwd=ROOT,
+    out = subprocess.run([sys.executable, "-m", "cablecar.cli", "verify", str(junk)], cwd=ROOT,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2
 
@@ -179,7 +179,7 @@ def test_ndjson_export_verifies(client: FlaskClient, tmp_path: Path) -> None:
     assert all(json.loads(line)["kind"] == "event" for line in lines[1:])
     path = tmp_path / "game.ndjson"
     path.write_text(resp.get_data(as_text=True))
-    out = subprocess.run([sys.executable, "-m", "service.cli", "verify", "--json", str(path)], cwd=ROOT,
+    out = subprocess.run([sys.executable, "-m", "cablecar.cli", "verify", "--json", str(path)], cwd=ROOT,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stdout + out.stderr
     assert json.loads(out.stdout)["ok"] is True
@@ -218,7 +218,7 @@ def test_a_mistyped_field_is_named_with_its_expected_type(
     assert says in verdict.checks[0].detail
     path = tmp_path / "mistyped.json"
     path.write_text(json.dumps(export))
-    out = subprocess.run([sys.executable, "-m", "service.cli", "verify", str(path)], cwd=ROOT,
+    out = subprocess.run([sys.executable, "-m", "cablecar.cli", "verify", str(path)], cwd=ROOT,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 1 and says in out.stdout and "NOT VALID" in out.stdout
     assert "Traceback" not in out.stderr and "not supported between" not in out.stdout + out.stderr

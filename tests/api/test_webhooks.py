@@ -475,7 +475,7 @@ def test_the_dedicated_dispatcher_process_delivers(tmp_path: Path, receiver: Rec
         "CABLECAR_WEBHOOK_POLL_SECONDS": "0.05",
     }
     proc = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "webhooks", "run"],
+        [sys.executable, "-m", "cablecar.cli", "webhooks", "run"],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -500,7 +500,7 @@ def _post(url: str, body: dict[str, Any], headers: Mapping[str, str] | None = No
 
 
 SERVERS = {
-    "cablecar serve": ["-m", "service.cli", "serve", "--host", "127.0.0.1", "--port", "{port}", "--workers", "1"],
+    "cablecar serve": ["-m", "cablecar.cli", "serve", "--host", "127.0.0.1", "--port", "{port}", "--workers", "1"],
     "gunicorn": ["-m", "gunicorn", "-c", "python:service.gunicorn_conf", "--bind", "127.0.0.1:{port}",
                  "--workers", "2", "service.wsgi:app"],
 }

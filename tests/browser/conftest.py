@@ -141,7 +141,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
             [
                 sys.executable,
                 "-m",
-                "service.cli",
+                "cablecar.cli",
                 "serve",
                 "--host",
                 "127.0.0.1",

@@ -34,7 +34,7 @@ def _runner(backend: Backend, tmp_path: Path, name: str) -> subprocess.Popen[str
            "CABLECAR_SIGNING_KEY_FILE": str(key_file)}
     env.pop("REDIS_URL", None)
     return subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "bots", "run", "--batch", "1", "--interval", "0.05", "--verbose",
+        [sys.executable, "-m", "cablecar.cli", "bots", "run", "--batch", "1", "--interval", "0.05", "--verbose",
          "--data-dir", str(tmp_path / name)],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )

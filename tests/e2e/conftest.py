@@ -63,7 +63,7 @@ def pg_url() -> Iterator[str]:
         conn.execute(f'CREATE DATABASE "{name}"')
     url = base.rsplit("/", 1)[0] + "/" + name
     out = subprocess.run(
-        [sys.executable, "-m", "service.cli", "migrate", "--database-url", url],
+        [sys.executable, "-m", "cablecar.cli", "migrate", "--database-url", url],
         cwd=ROOT, capture_output=True, text=True, timeout=60,
     )
     assert out.returncode == 0, out.stderr

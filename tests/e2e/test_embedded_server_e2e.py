@@ -30,7 +30,7 @@ pytestmark = pytest.mark.e2e
 
 
 def _serve(tmp: Path, env: dict[str, str], workers: int = 2) -> Server:
-    argv = [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1", "--port", "{port}",
+    argv = [sys.executable, "-m", "cablecar.cli", "serve", "--host", "127.0.0.1", "--port", "{port}",
             "--workers", str(workers), "--threads", "8", "--data-dir", str(tmp / "data")]
     server = Server(argv, {"CABLECAR_WEBHOOKS": "off", **env}, tmp / "serve.log", workers)
     server.wait_ready()

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from service.bot import Client, create_game
+from bots.client import Client, create_game
 from tests.e2e.conftest import _signing_key_file, start_gunicorn, stop
 from tests.e2e.test_streams_e2e import Watcher
 

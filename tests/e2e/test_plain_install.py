@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from service.bot import Client, create_game, play_turn, random_strategy
+from bots.client import Client, create_game, play_turn, random_strategy
 from tests.e2e.conftest import ROOT, _signing_key_file, free_port, wait_http
 
 pytestmark = pytest.mark.e2e
@@ -36,7 +36,7 @@ def plain_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     source.mkdir()
     for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy2(ROOT / name, source / name)
-    for package in ("domain", "events", "service"):
+    for package in ("domain", "events", "service", "bots", "cablecar"):
         shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
     wheels = tmp / "wheels"
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]

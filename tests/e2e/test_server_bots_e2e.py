@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from service.bot import STRATEGIES, Client, play_seat
+from bots.client import STRATEGIES, Client, play_seat
 from tests.e2e.conftest import ROOT, Server, _signing_key_file
 
 pytestmark = pytest.mark.e2e
@@ -25,7 +25,7 @@ def start_runner(pg_url: str, redis_url: str, log: Path) -> subprocess.Popen[byt
     # the servers' own secret and signing key: a runner is one more process of the same server
     env = {**os.environ, "DATABASE_URL": pg_url, "REDIS_URL": redis_url, "CABLECAR_SECRET_KEY": "e2e-secret-key-0123456789abcdef0123456789abcdef",
            "CABLECAR_SIGNING_KEY_FILE": _signing_key_file(), "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
-    return subprocess.Popen([sys.executable, "-m", "service.cli", "bots", "run", "--verbose", "--interval", "0.05"],
+    return subprocess.Popen([sys.executable, "-m", "cablecar.cli", "bots", "run", "--verbose", "--interval", "0.05"],
                             cwd=ROOT, env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)
 
 

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from service.bot import STRATEGIES, Client, create_game, play_game
+from bots.client import STRATEGIES, Client, create_game, play_game
 from tests.e2e.conftest import Server, start_gunicorn, stop
 
 pytestmark = pytest.mark.e2e

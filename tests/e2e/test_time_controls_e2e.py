@@ -12,8 +12,8 @@ import threading
 import time
 from typing import Any
 
+from bots.client import Client, create_game, greedy_strategy, play_turn
 from events.timestamps import parse_timestamp
-from service.bot import Client, create_game, greedy_strategy, play_turn
 from tests.e2e.conftest import Server
 
 #: how late a timeout may be appended after its deadline (the issue's goal)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Mapping
 
 import pytest
 
-from service.bot import FIRST_PAUSE, LONGEST_PAUSE, PATIENCE, ApiProblem, Client, create_game
+from bots.client import FIRST_PAUSE, LONGEST_PAUSE, PATIENCE, ApiProblem, Client, create_game
 from tests.raw_server import raw_server
 
 

@@ -6,7 +6,8 @@ import argparse
 
 import pytest
 
-from service.bot import CLOCK_MARGIN_SECONDS, _clock, think_time
+from bots.cli import _clock
+from bots.client import CLOCK_MARGIN_SECONDS, think_time
 
 
 def test_the_bot_thinks_as_long_as_asked_without_a_clock() -> None:

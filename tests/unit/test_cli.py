@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from bots.client import STRATEGIES
+from cablecar import cli
 from events import DEFAULT_SQLITE_NAME
-from service import cli
-from service.bot import STRATEGIES
 from service.config import SETTINGS
 from service.exportfile import NotAnExport, read_export
 from tests.raw_server import raw_server

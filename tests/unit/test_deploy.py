@@ -22,9 +22,9 @@ import pytest
 import yaml
 from dockerfile_parse import DockerfileParser
 
+from cablecar.cli import build_parser
 from service import healthcheck
 from service.app import create_app
-from service.cli import build_parser
 from service.config import SETTINGS, Settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,7 +102,7 @@ def test_the_build_context_leaves_out_local_state() -> None:
     ignored = {line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
                if line.strip() and not line.startswith("#")}
     assert {".git", ".venv", "data", ".hypothesis", "**/*.sqlite3", "**/secret.key"} <= ignored
-    assert not {"domain", "events", "service", "pyproject.toml", "README.md", "LICENSE"} & ignored
+    assert not {"domain", "events", "service", "bots", "cablecar", "pyproject.toml", "README.md", "LICENSE"} & ignored
 
 
 def test_the_health_check_follows_the_bind_address() -> None:

@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from bots.arena import legal_bodies
+from bots.strategies import strategy
 from domain.cablecar import GAME as CABLE_CAR
 from domain.core import Event, GameConfig, GameDefinition, replay
 from domain.errors import InvalidConfig
@@ -14,8 +16,6 @@ from domain.ttr import GAME as TTR
 from events.envelope import GENESIS_HASH, event_hash
 from events.seeds import seed_commitment
 from events.verify import verify_export
-from service.bots.arena import legal_bodies
-from service.bots.strategies import strategy
 
 
 def played(game: GameDefinition[Any], rules_version: str | None, seed: str) -> list[tuple[Event, int | None]]:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from cablecar.cli import main
 from events.signing import PublicKey, Signer, key_id_of, unb64url
-from service.cli import main
 from service.config import Settings
 from service.infra.signing_keys import SigningKeyError, load_server_keys
 

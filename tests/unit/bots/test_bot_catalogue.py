@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from bots.strategies import NAMES, UnknownStrategy, strategy
 from domain.registry import all_games
-from service.bots.strategies import NAMES, UnknownStrategy, strategy
 from service.usecases.bot_seats import BOTS, bots_of_type
 
 

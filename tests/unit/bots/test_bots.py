@@ -7,9 +7,9 @@ import random
 import pytest
 
 from bench import bots as ladder
-from service.bots.arena import play
-from service.bots.strategies import UnknownStrategy, parse_strategies, strategy
-from service.cli import main
+from bots.arena import play
+from bots.strategies import UnknownStrategy, parse_strategies, strategy
+from cablecar.cli import main
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
@@ -61,7 +61,7 @@ def test_the_ladder_smoke_mode_plays_every_row(capsys: pytest.CaptureFixture[str
 def test_the_progress_bar_draws_on_a_terminal_only() -> None:
     import io
 
-    from service.bots.report import Progress
+    from bots.report import Progress
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

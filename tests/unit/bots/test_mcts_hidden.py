@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from bots.arena import legal_bodies
+from bots.strategies import strategy
+from bots.ttr_mcts import MctsBot, determinise
 from domain.core import GameConfig, replay
 from domain.ttr import GAME
 from domain.ttr.cards import hand_of
 from domain.ttr.state import PHASE_TURN_START, TtrState
-from service.bots.arena import legal_bodies
-from service.bots.strategies import strategy
-from service.bots.ttr_mcts import MctsBot, determinise
 
 
 def midgame(seed: str = "hidden", moves: int = 24) -> TtrState:

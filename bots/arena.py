@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bots.strategies import Strategy
 from domain.cablecar.actions import LayTiles, StartRide
 from domain.cablecar.network import best_path, line_terminals
 from domain.cablecar.placement import seconds_after, single_placements
@@ -25,7 +26,6 @@ from domain.cablecar.turns import ride_due
 from domain.core import Action, GameConfig, GameDefinition, replay
 from domain.errors import DomainError
 from domain.registry import game_definition
-from service.bots.strategies import Strategy
 
 FIRST_PAGE = 1000
 #: moves after which a game is cut off (no real game comes near it)

@@ -1,11 +1,11 @@
 """Every bot strategy by name, for either game.
 
-A strategy has the reference bot's shape (:data:`service.bot.Strategy`): the
+A strategy has the reference bot's shape (:data:`bots.client.Strategy`): the
 seat's view and its legal actions (ready-to-send bodies) in, one body out,
 so the same strategy plays over HTTP (``cablecar bot play``) and in process
-(:mod:`service.bots.arena`, ``bench/bots.py``).
+(:mod:`bots.arena`, ``bench/bots.py``).
 
-* ``random``, ``greedy``: the reference bot's (:mod:`service.bot`);
+* ``random``, ``greedy``: the reference bot's (:mod:`bots.client`);
 * ``planner``: the cable-car line planner (:mod:`.cablecar_planner`) or the
   ticket-aware Ticket to Ride planner (:mod:`.ttr_planner`);
 * ``mcts``: Ticket to Ride only, the search bot (:mod:`.ttr_mcts`) with a
@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from service.bot import STRATEGIES as REFERENCE
+from bots.client import STRATEGIES as REFERENCE
 
 Strategy = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
 
@@ -36,16 +36,16 @@ def strategy(name: str, game_type: str, think_ms: int = DEFAULT_THINK_MS) -> Str
         return REFERENCE[name]
     if name == "planner":
         if game_type == "cable-car":
-            from service.bots.cablecar_planner import planner_strategy as cable_car
+            from bots.cablecar_planner import planner_strategy as cable_car
 
             return cable_car
-        from service.bots.ttr_planner import planner_strategy as ttr
+        from bots.ttr_planner import planner_strategy as ttr
 
         return ttr
     if name == "mcts":
         if game_type != "ttr-sf":
             raise UnknownStrategy("mcts plays ttr-sf only (use planner for cable-car)")
-        from service.bots.ttr_mcts import MctsBot
+        from bots.ttr_mcts import MctsBot
 
         return MctsBot(think_ms / 1000.0)
     raise UnknownStrategy(f"unknown strategy {name!r} (one of {', '.join(NAMES)})")

@@ -12,7 +12,7 @@ thinking never delays a request.  Each round it
 2. **decides** for that seat from the seat's own view, rendered exactly as
    ``GET /v1/games/{id}`` renders it for the seat's token and decoded from
    JSON, and its legal actions as ready-to-send bodies: the strategy
-   (:mod:`service.bots.strategies`) gets nothing else, so hidden state is out
+   (:mod:`bots.strategies`) gets nothing else, so hidden state is out
    of its reach;
 3. **appends** through the command path a person's action takes
    (:meth:`service.commands.GameCommands.act_for_bot`): authored by the
@@ -22,7 +22,7 @@ thinking never delays a request.  Each round it
 
 Time controls: a bot acts as soon as its runner sees the turn (every
 ``interval``), and the search bot's budget is capped by the seat's running
-clock (:func:`service.bot.think_time`).  ``move_delay_ms`` lets bots wait
+clock (:func:`bots.client.think_time`).  ``move_delay_ms`` lets bots wait
 before moving (so people can follow the game); it is never longer than the
 seat's clock allows either.
 """
@@ -39,12 +39,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from bots.arena import FIRST_PAGE, legal_bodies
+from bots.client import think_time
+from bots.strategies import DEFAULT_THINK_MS, Strategy, strategy
+from bots.ttr_mcts import WALL_FACTOR
 from domain.errors import GameFinished, IllegalAction, MalformedAction, NotYourTurn
 from events.store import GameNotFound, StaleVersion
-from service.bot import think_time
-from service.bots.arena import FIRST_PAGE, legal_bodies
-from service.bots.strategies import DEFAULT_THINK_MS, Strategy, strategy
-from service.bots.ttr_mcts import WALL_FACTOR
 from service.commands import ActionRequest, GameCommands
 from service.presentation import game_view
 from service.queries import GameQueries, Loaded

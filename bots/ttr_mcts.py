@@ -35,6 +35,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from bots.ttr_planner import TICKETS, Situation, _weights, choose, plan_routes, shortest
 from domain.core import Action
 from domain.rng import Rng
 from domain.ttr import GAME
@@ -49,7 +50,6 @@ from domain.ttr.state import (
     SouvenirStack,
     TtrState,
 )
-from service.bots.ttr_planner import TICKETS, Situation, _weights, choose, plan_routes, shortest
 
 BOARD = load_board()
 #: playout length, in moves of all seats
@@ -255,7 +255,7 @@ class MctsBot:
     def __call__(self, view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
         if view["phase"] == PHASE_SETUP or view["phase"] not in (PHASE_TURN_START, PHASE_SECOND_DRAW) or len(actions) == 1:
             # setup choices and ticket picks: the planner's judgment, no search needed
-            from service.bots.ttr_planner import planner_strategy
+            from bots.ttr_planner import planner_strategy
 
             return planner_strategy(view, actions, rng)
         return self.search(view, rng).to_body()

@@ -106,7 +106,7 @@ def start_bot_runners(settings: Settings) -> list[subprocess.Popen[bytes]]:
     never in a request worker.  (With PostgreSQL the operator runs them, on any hosts.)"""
     if (settings.database_url and not settings.database_url.startswith("sqlite:")) or settings.bot_runners <= 0:
         return []
-    command = [sys.executable, "-m", "service.cli", "bots", "run", "--data-dir", str(settings.data_path())]
+    command = [sys.executable, "-m", "cablecar.cli", "bots", "run", "--data-dir", str(settings.data_path())]
     runners = [subprocess.Popen(command) for _ in range(settings.bot_runners)]
     print(f"cablecar: {len(runners)} bot runner(s) play the server's bot seats")
     sys.stdout.flush()

@@ -1,0 +1,234 @@
+"""The ``cablecar`` command: serve, migrate, bot, verify, keys, organiser, webhooks.
+
+Every failure a user can cause or meet (a server that is down, a refused
+request, an unreachable database, a taken port, a file that is no export) is
+one line on standard error and a non-zero exit code; ``--debug`` shows the
+full traceback instead.  Each subcommand declares its own options; the
+groups live beside their code: ``keys`` in :mod:`cablecar.keys`, ``organiser``,
+``webhooks`` and ``bots`` in :mod:`cablecar.processes`, ``bot`` (the
+reference client) in :mod:`bots.cli`.
+
+This package is the top layer: it starts everything (the server, the bot
+runners, the dispatchers), so it may import every layer below it
+(``bots`` → ``service`` → ``events`` → ``domain``) and none imports it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import urllib.error
+from collections.abc import Sequence
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from bots.cli import add_parser as add_bot
+from bots.client import ApiProblem
+from cablecar.keys import add_parser as add_keys
+from cablecar.options import FAILED, USAGE, data_dir_option
+from cablecar.processes import add_parser as add_processes
+
+if TYPE_CHECKING:
+    pass
+
+
+
+def version() -> str:
+    """The installed package's version."""
+    try:
+        return metadata.version("cablecar")
+    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        from service.routes.meta import SERVICE_VERSION
+
+        return SERVICE_VERSION
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Shows each option's default after its help, unless it has none worth saying."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if (
+            action.option_strings
+            and "%(default)" not in text
+            and default not in (None, argparse.SUPPRESS)
+            and not isinstance(default, bool)
+        ):
+            text += " (default: %(default)s)"
+        return text
+
+
+class Parser(argparse.ArgumentParser):
+    """The parser of ``cablecar`` and of every subcommand under it (argparse makes
+    a subcommand's parser of its parent's class): the same help layout, and
+    ``--debug`` accepted after any subcommand too."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+        self.add_argument(
+            "--debug", action="store_true", default=argparse.SUPPRESS,
+            help="on failure, show the full traceback instead of one line",
+        )
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from cablecar.serving import serve
+
+    return serve(args)
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from events import migrate
+    from service.config import Settings
+    from service.location import redact
+
+    url = args.database_url or Settings.from_env().database_url
+    if not url:
+        print("cablecar migrate: set DATABASE_URL (or --database-url) to a PostgreSQL URL; "
+              "the embedded SQLite store migrates itself when opened", file=sys.stderr)
+        return USAGE
+    print(f"cablecar: migrating {redact(url)}")
+    applied = migrate.migrate(url, app_role=args.app_role)
+    print("applied: " + (", ".join(applied) if applied else "nothing (schema up to date)"))
+    if args.app_role:
+        print(f"granted role {args.app_role} what the server needs (reads; writes to the log, the games and "
+              "the idempotency keys only through the owner's functions)")
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    import json
+
+    from events.verify import verify_export
+    from service.exportfile import NotAnExport, read_export
+
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+        document = read_export(text)
+    except (OSError, UnicodeDecodeError, NotAnExport) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else e
+        print(f"cablecar verify: {args.file}: {reason}", file=sys.stderr)
+        return USAGE
+    keys = None
+    if args.keys is not None:
+        from events.verify import KeySet
+
+        try:
+            keys = KeySet.from_json(json.loads(Path(args.keys).read_text(encoding="utf-8")))
+        except (OSError, ValueError) as e:
+            why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            print(f"cablecar verify: --keys {args.keys}: {why}", file=sys.stderr)
+            return USAGE
+    verdict = verify_export(document.export, keys)
+    if args.json:
+        print(json.dumps(verdict.to_json(), indent=2))
+    else:
+        print(f"read {args.file}: {document.summary}")
+        for check in verdict.checks:
+            print(f"{'ok  ' if check.ok else 'FAIL'} {check.name:<8} {check.detail}")
+        print(f"verdict: game {verdict.game_id} is {'VALID' if verdict.ok else 'NOT VALID'}")
+    return 0 if verdict.ok else FAILED
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``cablecar``."""
+    from service.config import declared
+
+    parser = Parser(
+        prog="cablecar",
+        description="Cable Car game server: serve the API, migrate PostgreSQL, play bots, verify records.",
+        epilog="Run `cablecar COMMAND --help` for a command's options.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    parser.set_defaults(debug=False)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve = sub.add_parser(
+        "serve", help="run the HTTP server (gunicorn)",
+        description="Run the HTTP server. Without DATABASE_URL it keeps its data in one folder, "
+                    "printed at start (see --data-dir).",
+    )
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (0.0.0.0: every interface)")
+    serve.add_argument("--port", type=int, default=8000, help="TCP port to listen on")
+    serve.add_argument("--workers", type=int, default=None,
+                       help=f"worker processes (default: $CABLECAR_WORKERS, else {declared('workers').default})")
+    serve.add_argument("--threads", type=int, default=None,
+                       help="threads per worker on the embedded store "
+                            f"(default: $CABLECAR_THREADS, else {declared('threads').default})")
+    serve.add_argument("--access-log", action="store_true", help="log every request to standard output")
+    data_dir_option(serve)
+    serve.set_defaults(func=_serve)
+
+    mig = sub.add_parser(
+        "migrate", help="apply the PostgreSQL schema migrations (as the schema's owner)",
+        description="Apply the PostgreSQL schema migrations, connected as the role that owns the database "
+                    "(an ordinary role, not a superuser), and grant the server's role (--app-role) exactly "
+                    "what it needs. The server never migrates PostgreSQL itself.",
+    )
+    mig.add_argument("--database-url", default=None, metavar="URL",
+                     help="postgresql://OWNER:password@host:5432/db (default: $DATABASE_URL)")
+    mig.add_argument("--app-role", default=None, metavar="NAME",
+                     help="the role the server connects as: granted reads, and writes to the event log, games "
+                          "and idempotency keys only through the owner's functions (run again after each upgrade)")
+    mig.set_defaults(func=_migrate)
+
+    ver = sub.add_parser("verify", help="verify an exported game offline (no server, no database)")
+    ver.add_argument("file", help="export file (JSON or NDJSON), or - for standard input")
+    ver.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    ver.add_argument("--keys", default=None, metavar="KEYS.json",
+                     help="the server's public keys, saved from GET /v1/keys: check every event's signature "
+                          "(without: the verdict says the signatures were not checked)")
+    ver.set_defaults(func=_verify)
+
+    add_keys(sub)
+    add_processes(sub)
+    add_bot(sub)
+    return parser
+
+
+def explain(error: BaseException, args: argparse.Namespace) -> str:
+    """One line saying what went wrong, for an error a user can meet."""
+    from events.store import StoreError, StoreUnavailable
+
+    url = getattr(args, "url", None)
+    if isinstance(error, ApiProblem):
+        return f"the server refused: {error.status} {error.code}: {error.body.get('detail', '')}".rstrip(": ")
+    if isinstance(error, urllib.error.URLError):
+        reason = getattr(error.reason, "strerror", None) or error.reason
+        return f"cannot reach the server at {url}: {reason} (is `cablecar serve` running there? see --url)"
+    if isinstance(error, ConnectionError | TimeoutError) and url:
+        return f"lost the connection to the server at {url}: {error}"
+    if isinstance(error, StoreUnavailable):
+        return f"the event store cannot be reached: {error}"
+    if isinstance(error, StoreError):
+        return f"the event store refused: {error}"
+    if isinstance(error, OSError) and error.strerror and error.filename:
+        return f"{error.filename}: {error.strerror}"
+    return str(error) or type(error).__name__
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``cablecar`` console script."""
+    args = build_parser().parse_args(argv)
+    name = " ".join(
+        str(part) for part in (args.command, getattr(args, f"{args.command}_command", None)) if part
+    )
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print(f"cablecar {name}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:
+        if args.debug:
+            raise
+        # One line even when a driver's message has several (psycopg adds a hint line).
+        print(f"cablecar {name}: error: {' '.join(explain(e, args).split())}", file=sys.stderr)
+        return FAILED
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

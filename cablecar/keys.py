@@ -1,0 +1,96 @@
+"""``cablecar keys ...``: the Ed25519 key files the server signs its records with
+(generate, rotate, show)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any
+
+from cablecar.options import USAGE, data_dir_option
+
+if TYPE_CHECKING:
+    from service.config import Settings
+
+
+def _key_settings(args: argparse.Namespace) -> Settings:
+    """The settings, with the key files given on the command line."""
+    import dataclasses
+
+    from service.config import Settings
+    from service.location import with_data_dir
+
+    settings = with_data_dir(Settings.from_env(), getattr(args, "data_dir", None))
+    if getattr(args, "key_file", None):
+        settings = dataclasses.replace(settings, signing_key_file=args.key_file)
+    if getattr(args, "retired_file", None):
+        settings = dataclasses.replace(settings, retired_keys_file=args.retired_file)
+    return settings
+
+
+def _keys_generate(args: argparse.Namespace) -> int:
+    from events.signing import Signer
+    from events.timestamps import format_timestamp, system_clock
+    from service.infra.signing_keys import key_path, read_key_file, write_key_file
+
+    settings = _key_settings(args)
+    if not settings.signing_key_file.strip():
+        print("cablecar keys generate: give --key-file PATH (or set CABLECAR_SIGNING_KEY_FILE)", file=sys.stderr)
+        return USAGE
+    path = key_path(settings)
+    made = write_key_file(path, Signer.generate(format_timestamp(system_clock())))
+    signer = read_key_file(path)
+    print(f"{'made' if made else 'kept the existing'} signing key {signer.key_id} in {path}")
+    return 0
+
+
+def _keys_rotate(args: argparse.Namespace) -> int:
+    from service.infra.signing_keys import key_path, retired_path, rotate
+
+    settings = _key_settings(args)
+    retired, new = rotate(settings)
+    print(f"retired key {retired.key_id} (listed in {retired_path(settings)}); "
+          f"new signing key {new.key_id} in {key_path(settings)}")
+    print("Restart every server to sign with the new key; records signed before verify with the retired one.",
+          file=sys.stderr)
+    return 0
+
+
+def _keys_show(args: argparse.Namespace) -> int:
+    import json
+
+    from service.infra.signing_keys import load_server_keys
+
+    keys = load_server_keys(_key_settings(args))
+    print(json.dumps({"keys": [k.to_json() for k in keys.public_keys()]}, indent=2))
+    return 0
+
+
+def add_parser(sub: Any) -> None:
+    """Add ``cablecar keys ...`` to the CLI."""
+    keys = sub.add_parser("keys", help="the Ed25519 keys the server signs its records with")
+    keys_sub = keys.add_subparsers(dest="keys_command", required=True, metavar="COMMAND")
+    keys_gen = keys_sub.add_parser(
+        "generate", help="make a signing key file (mode 0600) unless one exists",
+        description="Make the signing key file CABLECAR_SIGNING_KEY_FILE names (or --key-file), readable by its "
+                    "owner only. An existing file is kept.",
+    )
+    keys_gen.add_argument("--key-file", default=None, metavar="PATH", help="default: $CABLECAR_SIGNING_KEY_FILE")
+    keys_gen.set_defaults(func=_keys_generate)
+    keys_rot = keys_sub.add_parser(
+        "rotate", help="retire the current signing key and make a new one",
+        description="Move the current key's public half to the retired keys file (with retired_at) and write a "
+                    "new key in its place. Restart every server (all hosts share the two files): records signed "
+                    "before still verify, with the retired key.",
+    )
+    keys_rot.add_argument("--key-file", default=None, metavar="PATH", help="default: $CABLECAR_SIGNING_KEY_FILE")
+    keys_rot.add_argument("--retired-file", default=None, metavar="PATH",
+                          help="default: $CABLECAR_RETIRED_KEYS_FILE, else retired-keys.json next to the key")
+    data_dir_option(keys_rot)
+    keys_rot.set_defaults(func=_keys_rotate)
+    keys_show = keys_sub.add_parser("show", help="print the public keys as GET /v1/keys answers")
+    keys_show.add_argument("--key-file", default=None, metavar="PATH", help="default: $CABLECAR_SIGNING_KEY_FILE")
+    keys_show.add_argument("--retired-file", default=None, metavar="PATH",
+                           help="default: $CABLECAR_RETIRED_KEYS_FILE, else retired-keys.json next to the key")
+    data_dir_option(keys_show)
+    keys_show.set_defaults(func=_keys_show)
