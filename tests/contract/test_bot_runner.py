@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -47,11 +48,14 @@ def _stop(proc: subprocess.Popen[str]) -> str:
     return out + err
 
 
-def _wait_finished(store: Database, games: list[str], seconds: float) -> None:
+def _wait_finished(store: Database, games: list[str], seconds: float,
+                   runners: Sequence[subprocess.Popen[str]] = ()) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if all(store.get_game(g).status == "finished" for g in games):
             return
+        if runners and all(p.poll() is not None for p in runners):  # all gone: no point waiting
+            pytest.fail("every bot runner exited:\n" + "\n".join(_stop(p) for p in runners))
         time.sleep(0.2)
     pytest.fail(f"bot games did not finish in {seconds} s: {[store.get_game(g).status for g in games]}")
 
@@ -68,7 +72,7 @@ def test_two_runner_processes_play_every_bot_turn_once(backend: Backend, tmp_pat
                  .record.game_id)
     runners = [_runner(backend, tmp_path, "a"), _runner(backend, tmp_path, "b")]
     try:
-        _wait_finished(store, games, 240)
+        _wait_finished(store, games, 240, runners)
     finally:
         logs = [_stop(p) for p in runners]
     moves = [[m.groups() for m in MOVED.finditer(log)] for log in logs]
