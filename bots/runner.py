@@ -47,11 +47,12 @@ from domain.errors import GameFinished, IllegalAction, MalformedAction, NotYourT
 from events.store import GameNotFound, StaleVersion
 from service.commands import ActionRequest, GameCommands
 from service.presentation import game_view
-from service.queries import GameQueries, Loaded
+from service.queries import GameQueries
 from service.schemas.responses import GameViewSchema
 from service.text import json_text
 from service.usecases.bot_seats import bot_seats
 from service.usecases.bot_turns import waiting_bot_seats
+from service.usecases.loaded import Loaded
 
 log = logging.getLogger("cablecar.bots")
 

@@ -7,6 +7,10 @@
 #   scripts/test.sh              # everything
 #   scripts/test.sh tests/unit   # extra arguments go to pytest
 #
+# pytest runs on every core (pytest-xdist, one test file per worker at a time;
+# CABLECAR_TEST_WORKERS=1 runs it in one process).  Each phase says how long it
+# took, and the last line the whole run's time.
+#
 # Needs Python >= 3.11 and the Debian packages python3-venv, postgresql,
 # redis-server and chromium (the browser tests drive it).  As root the missing
 # ones are installed with apt-get, each install said on a line; as anyone else
@@ -14,6 +18,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/venv.sh
+
+started=$SECONDS
+phase_started=$SECONDS
+took() {  # the time of the phase that just ended, and of the run so far
+    echo "== $1 took $((SECONDS - phase_started)) s (run so far: $((SECONDS - started)) s)"
+    phase_started=$SECONDS
+}
 
 has_postgres() {
     command -v pg_ctl >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1
@@ -28,6 +39,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 ensure_venv test
+took "installing"
 
 eval "$(scripts/test-services.sh up)"
 trap 'scripts/test-services.sh down >/dev/null 2>&1 || true' EXIT
@@ -38,11 +50,18 @@ export CABLECAR_TEST_DATABASE_URL CABLECAR_TEST_REDIS_URL
 # the generated Python client (clients/python) is installed like any package a client author would use.
 .venv/bin/python -m pip install -q -e clients/python
 PYTHON=.venv/bin/python scripts/check-contract.sh
+took "the contract checks"
 # ---- end of the contract block
 
 echo "== ruff"
 .venv/bin/python -m ruff check domain events service bots cablecar tests bench
 echo "== mypy"
 .venv/bin/python -m mypy
+took "ruff and mypy"
 echo "== pytest"
-.venv/bin/python -m pytest -q -p no:cacheprovider "${@:-tests}"
+workers="${CABLECAR_TEST_WORKERS:-auto}"
+parallel=()
+[ "$workers" = 1 ] || parallel=(-n "$workers" --dist loadfile)
+.venv/bin/python -m pytest -q -p no:cacheprovider "${parallel[@]}" --durations=15 "${@:-tests}"
+took "pytest"
+echo "== the suite took $((SECONDS - started)) s"

@@ -34,8 +34,9 @@ from service import auth
 from service.creation import GameCreation
 from service.errors import Forbidden, IdempotencyKeyReused, InvalidRequest
 from service.presentation import render_event
-from service.queries import GameQueries, Loaded, advanced, definition_of
+from service.queries import GameQueries, advanced, definition_of
 from service.usecases.bot_seats import bot_seats
+from service.usecases.loaded import Loaded
 
 #: decisions retried when another action is appended first (no expected version)
 MAX_RETRIES = 3

@@ -20,11 +20,12 @@ from events.store import EventStore, GameExists, GameNotFound, GameRecord, NewEv
 from service.cache import StateCache
 from service.creation_keys import REQUEST_HASH, CreationKey, refuse_reuse
 from service.errors import InvalidConfig, InvalidRequest
-from service.queries import GameQueries, Loaded, advanced, definition_of
+from service.queries import GameQueries, advanced, definition_of
 from service.tokens import hash_token, new_token
 from service.usecases.bot_seats import METADATA_KEY as BOTS_KEY
 from service.usecases.bot_seats import bot_seats, checked_bots
 from service.usecases.bot_turns import BotTurns
+from service.usecases.loaded import Loaded
 
 
 @dataclass(frozen=True)

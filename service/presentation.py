@@ -4,7 +4,7 @@ each as a given seat (``None``: a spectator) may see them."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.core import JSON
 from events.codec import decode
@@ -12,9 +12,7 @@ from events.seeds import is_open_deal
 from events.store import GameRecord, StoredEvent
 from events.timestamps import format_timestamp
 from service.usecases.bot_seats import bot_seats
-
-if TYPE_CHECKING:  # queries renders events with this module
-    from service.queries import Loaded
+from service.usecases.loaded import Loaded
 
 
 def game_summary(record: GameRecord) -> dict[str, JSON]:

@@ -8,8 +8,7 @@ on, see :mod:`service.cache`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from domain.clocks import Clocks
 from domain.core import JSON, Action, GameDefinition
@@ -24,9 +23,7 @@ from service.errors import BrokenGame, GameDamaged, InvalidRequest, NotFound
 from service.lru import LRU
 from service.presentation import render_event
 from service.statecodec import Snapshot
-
-if TYPE_CHECKING:  # the timekeeper appends through the commands, which read through this module
-    from service.timekeeper import Timekeeper
+from service.usecases.loaded import Loaded
 
 #: legal-action lists shorter than this are cheap to recompute and not kept
 LEGAL_MEMO_MIN = 2_000
@@ -42,25 +39,16 @@ def definition_of(type_id: str) -> GameDefinition[Any]:
         raise NotFound(f"no game type {type_id!r}") from e
 
 
-@dataclass(frozen=True)
-class Loaded:
-    """A game's record, its rules, and its state and clocks rebuilt at ``version``."""
+class Timekeeping(Protocol):
+    """What reads and writes need of the timekeeper (:mod:`service.timekeeper`),
+    which appends through the commands that read through this module: declared
+    here so that the imports point one way (timekeeper → queries)."""
 
-    record: GameRecord
-    definition: GameDefinition[Any]
-    state: Any
-    version: int
-    clocks: Clocks
+    def settle(self, loaded: Loaded) -> Loaded: ...
 
-    @property
-    def finished(self) -> bool:
-        """Whether the game has ended (finished, or cancelled by its host)."""
-        return bool(self.definition.is_over(self.state))
+    def record(self, loaded: Loaded) -> None: ...
 
-    @property
-    def snapshot(self) -> Snapshot:
-        """What the cache keeps of this game at this version."""
-        return Snapshot(self.state, self.clocks)
+    def maybe_due(self, clocks: Clocks) -> bool: ...
 
 
 def advanced(definition: GameDefinition[Any], snapshot: Snapshot | None, state: Any, recorded_at: str) -> Snapshot:
@@ -94,7 +82,7 @@ class GameQueries:
         #: the server's public keys: every event read is checked against them (None: signatures unchecked)
         self.keys = keys
         #: appends the timeouts due in a game a read finds (set by the runtime; None: reads never write)
-        self.timekeeper: Timekeeper | None = None
+        self.timekeeper: Timekeeping | None = None
         # Only what never changes or is re-checked is used from a remembered
         # row: the game type, and seat token hashes an append re-checks.
         self._records: LRU[str, GameRecord] = LRU(recent_records)

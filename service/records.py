@@ -11,9 +11,10 @@ from events.store import DamagedEvent, GameRecord, StoredEvent
 from events.verify import Check, Verdict, verify_record
 from service.errors import GameDamaged, GameNotFinished
 from service.lru import LRU
-from service.queries import GameQueries, Loaded
+from service.queries import GameQueries
 from service.usecases.bot_seats import METADATA_KEY as BOTS_KEY
 from service.usecases.bot_seats import bot_seats
+from service.usecases.loaded import Loaded
 
 EXPORT_FORMAT = "cablecar-export/1"
 

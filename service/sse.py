@@ -47,7 +47,8 @@ from dataclasses import dataclass
 from events.counts import SharedPlaces
 from events.store import StoreError
 from service.errors import StreamsBusy
-from service.queries import GameQueries, Loaded
+from service.queries import GameQueries
+from service.usecases.loaded import Loaded
 
 log = logging.getLogger(__name__)
 

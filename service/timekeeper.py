@@ -30,19 +30,17 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from domain.clocks import Clocks
 from events.deadlines import DeadlineIndex
 from events.migrate import SchemaNotMigrated
 from events.store import GameNotFound, StaleVersion
 from service.errors import ServiceError
-from service.queries import GameQueries, Loaded
-
-if TYPE_CHECKING:
-    from service.commands import GameCommands
+from service.queries import GameQueries
+from service.usecases.loaded import Loaded
 
 log = logging.getLogger(__name__)
 
@@ -51,13 +49,23 @@ LEASE_SECONDS = 5.0
 LEASE_NAME = "timeouts"
 
 
+class Appender(Protocol):
+    """What the timekeeper needs of the commands (:class:`service.commands.GameCommands`),
+    which themselves read through the queries: declared here so that
+    commands → timekeeper is the only direction."""
+
+    def append_events(
+        self, loaded: Loaded, seat: int | None, domain_events: Sequence[Any], due: float | None = None
+    ) -> Loaded: ...
+
+
 class Timekeeper:
     """Keeps the deadline index current and appends the timeouts that are due."""
 
     def __init__(self, queries: GameQueries, index: DeadlineIndex) -> None:
         self.queries = queries
         self.index = index
-        self.commands: GameCommands | None = None  # set by the runtime once the commands exist
+        self.commands: Appender | None = None  # set by the runtime once the commands exist
 
     def record(self, loaded: Loaded) -> None:
         """Write ``loaded``'s next deadline to the index (timed games only)."""

@@ -4,14 +4,10 @@ runners find it (:mod:`events.bot_turns`, :mod:`bots.runner`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from events.bot_turns import BotTurnIndex
 from events.timestamps import Clock, system_clock
 from service.usecases.bot_seats import bot_seats
-
-if TYPE_CHECKING:
-    from service.queries import Loaded
+from service.usecases.loaded import Loaded
 
 
 def waiting_bot_seats(loaded: Loaded) -> list[int]:

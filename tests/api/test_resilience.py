@@ -21,8 +21,9 @@ from service.app import create_app
 from service.cache import InProcessCache, LayeredCache, RedisCache
 from service.config import Settings
 from service.lru import LRU
-from service.queries import LEGAL_MEMO_MIN, GameQueries, Loaded
+from service.queries import LEGAL_MEMO_MIN, GameQueries
 from service.statecodec import Snapshot
+from service.usecases.loaded import Loaded
 from tests.api.conftest import act, create, finish_setup, view
 
 

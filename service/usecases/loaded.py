@@ -1,0 +1,34 @@
+"""A game as the use cases hold it: its record, rules, state and clocks at one
+version (what :mod:`service.queries` loads, the commands append after, and
+:mod:`service.presentation` renders)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from domain.clocks import Clocks
+from domain.core import GameDefinition
+from events.store import GameRecord
+from service.statecodec import Snapshot
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A game's record, its rules, and its state and clocks rebuilt at ``version``."""
+
+    record: GameRecord
+    definition: GameDefinition[Any]
+    state: Any
+    version: int
+    clocks: Clocks
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game has ended (finished, or cancelled by its host)."""
+        return bool(self.definition.is_over(self.state))
+
+    @property
+    def snapshot(self) -> Snapshot:
+        """What the cache keeps of this game at this version."""
+        return Snapshot(self.state, self.clocks)
