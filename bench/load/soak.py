@@ -40,7 +40,7 @@ from bench.load.clients import GameLedger, Phase, ScriptedPlayer
 from bench.load.integrity import GameCheck, check_game
 from bench.load.load import run_phase
 from bench.load.scripts import GameScript, make_script
-from bench.load.stack import ROOT, StackError, free_port
+from bench.load.stack import CLI_MODULE, ROOT, StackError, free_port
 from bench.load.stats import Recorder
 from events import DEFAULT_SQLITE_NAME
 from events.store import EventStore, GameNotFound, StoreError
@@ -164,7 +164,7 @@ class Server:
 
 def embedded_server(data_dir: Path, log: Path, cfg: SoakSettings) -> Server:
     """``cablecar serve`` on the SQLite file in ``data_dir``."""
-    argv = [sys.executable, "-m", "cablecar.cli", "serve", "--host", "127.0.0.1", "--port", "{port}",
+    argv = [sys.executable, "-m", CLI_MODULE, "serve", "--host", "127.0.0.1", "--port", "{port}",
             "--workers", str(cfg.workers), "--threads", str(cfg.threads), "--data-dir", str(data_dir)]
     return Server(argv, _common_env(cfg), log, cfg.workers)
 
