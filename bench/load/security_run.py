@@ -1,6 +1,7 @@
 """The security section's stacks: which servers each attack runs against.
 
-* ``production``: gunicorn (gevent workers) + PostgreSQL + Redis.  The
+* ``production``: gunicorn (gevent workers) + PostgreSQL + Redis, the
+  servers connecting as the app role of ``cablecar migrate --app-role``.  The
   attacks of ``security.py`` run against a server with the shipped
   defaults.  Two rows need servers set otherwise, started after it:
 
@@ -65,21 +66,24 @@ def _embedded(data_dir: Path, log: Path, threads: int, env: tuple[tuple[str, str
 def production_table(work: Path, database_url: str, services: Services, env: tuple[tuple[str, str], ...],
                      threads: int, log: Log) -> SecurityTable:
     """Every attack on the production stack; ``env`` is the servers' store,
-    cache and keys."""
+    cache and keys.  The servers connect as an app role (``cablecar migrate
+    --app-role``), as production does; so does the stray INSERT."""
     started = time.monotonic()
+    env = (*env, ("DATABASE_URL", services.app_role_url(database_url)))
     with _gunicorn(ServerSpec("service.wsgi:app", 2, threads, env), work / "gunicorn-security.log") as server:
-        attacks = list(run_security(server.url, database_url, services.redis_url, log))
+        attacks = list(run_security(server.url, dict(env)["DATABASE_URL"], services.redis_url, log))
     flood_db = services.fresh_database()
     try:
-        flood_env = (*env, ("DATABASE_URL", flood_db), *NO_CREATION_LIMITS, *WEBHOOKS_TO_LOOPBACK)
+        flood_env = (*env, ("DATABASE_URL", services.app_role_url(flood_db)), *NO_CREATION_LIMITS,
+                     *WEBHOOKS_TO_LOOPBACK)
         with _gunicorn(ServerSpec("service.wsgi:app", 2, threads, flood_env), work / "gunicorn-flood.log") as server:
             attacks.append(webhook_flood(server.url, log))
     finally:
         services.drop_database(flood_db)
     attacks += _skewed(work, env, threads, log)
     return SecurityTable(
-        "production", "Attacks against gunicorn (gevent workers, 2) + PostgreSQL + Redis with the shipped defaults "
-        "(limits on); the webhook flood and the skewed clocks against servers set for them (below)",
+        "production", "Attacks against gunicorn (gevent workers, 2) + PostgreSQL (as the app role of `cablecar migrate "
+        "--app-role`) + Redis with the shipped defaults (limits on); the webhook flood and the skewed clocks against servers set for them (below)",
         tuple(attacks), time.monotonic() - started, (
             "Webhook flood: a server on a database of its own, with webhooks to loopback allowed (the receivers are "
             "this machine's) and a dispatcher poll of 0.25 s; a try is one delivery of the other organiser during "
