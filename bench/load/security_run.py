@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from bench.load.security import Attack, SecurityTable, run_security
-from bench.load.skewed_clock import early_timeout, faketime_env, late_action
+from bench.load.skewed_clock import check_skew, early_timeout, faketime_env, late_action
 from bench.load.soak import Server
 from bench.load.stack import Gunicorn, ServerSpec, Services
 from bench.load.webhooks import webhook_flood
@@ -107,6 +107,8 @@ def _skewed(work: Path, env: tuple[tuple[str, str], ...], threads: int, log: Log
         for server in servers:
             server.wait_ready("/v1/health")
         urls = {name: server.url for name, server in zip(specs, servers, strict=True)}
+        for name, skew in (("correct", 0.0), ("ahead", SKEW), ("behind", -SKEW)):
+            log(f"security: the {name} server's clock runs {check_skew(urls[name], skew):+.1f} s off")
         return [early_timeout(urls, log), late_action(urls, log)]
     finally:
         for server in servers:

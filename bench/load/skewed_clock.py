@@ -14,9 +14,11 @@ import glob
 import json
 import os
 import time
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from email.utils import parsedate_to_datetime
 from typing import Any
 
 from bench.load.attacks import Attack, http_request, json_request
@@ -49,6 +51,19 @@ def faketime_env(skew: float) -> tuple[tuple[str, str], ...]:
     if lib is None:
         raise RuntimeError("libfaketime is missing (apt-get install faketime): no skewed server can run")
     return (("LD_PRELOAD", lib), ("FAKETIME", f"{skew:+g}s"), ("FAKETIME_NO_CACHE", "1"))
+
+
+def check_skew(url: str, skew: float, within: float = 3.0) -> float:
+    """The skew of the server at ``url``, read from its ``Date`` header
+    (written from the server's own clock); raises unless it is ``skew``
+    within ``within`` seconds, so that a row never passes because the
+    shift did not take."""
+    with urllib.request.urlopen(url + "/v1/health", timeout=10) as resp:
+        served = parsedate_to_datetime(resp.headers["Date"]).timestamp()
+    measured = served - time.time()
+    if abs(measured - skew) > within:
+        raise RuntimeError(f"the server at {url} runs {measured:+.1f} s off, not {skew:+g} s: its clock is not shifted")
+    return measured
 
 
 @dataclass
