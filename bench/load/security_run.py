@@ -31,7 +31,7 @@ from pathlib import Path
 from bench.load.security import Attack, SecurityTable, run_security
 from bench.load.skewed_clock import check_skew, early_timeout, faketime_env, late_action
 from bench.load.soak import Server
-from bench.load.stack import Gunicorn, ServerSpec, Services
+from bench.load.stack import CLI_MODULE, Gunicorn, ServerSpec, Services
 from bench.load.webhooks import webhook_flood
 
 Log = Callable[[str], None]
@@ -53,7 +53,7 @@ def _gunicorn(spec: ServerSpec, log: Path) -> Iterator[Gunicorn]:
 
 @contextmanager
 def _embedded(data_dir: Path, log: Path, threads: int, env: tuple[tuple[str, str], ...] = ()) -> Iterator[Server]:
-    argv = [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1", "--port", "{port}",
+    argv = [sys.executable, "-m", CLI_MODULE, "serve", "--host", "127.0.0.1", "--port", "{port}",
             "--workers", "2", "--threads", str(threads), "--data-dir", str(data_dir)]
     server = Server(argv, {"CABLECAR_ACCESS_LOG": "", **dict(env)}, log, 2)
     try:
