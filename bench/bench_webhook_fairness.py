@@ -16,6 +16,9 @@ creation to its arrival at the receiver.
     python bench/bench_webhook_fairness.py                  # SQLite, 10 hooks x 50 tables
     python bench/bench_webhook_fairness.py --database-url postgresql://...
 
+The receivers and the probe loop are shared with the load harness's security
+table (``bench/load/webhooks.py``), which runs the same flood through HTTP.
+
 The goal (issue 25): the median probe latency during the flood within 2x
 of the quiet baseline.
 """
@@ -23,96 +26,18 @@ of the quiet baseline.
 from __future__ import annotations
 
 import argparse
-import json
-import socket
 import statistics
 import sys
 import tempfile
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.load.webhooks import PLAYERS, Arrivals, hanging_receiver, probe  # noqa: E402
 from service.app import create_app, start_dispatcher, stop_dispatcher  # noqa: E402
 from service.config import Settings  # noqa: E402
-
-PLAYERS = [{"name": "Ada"}, {"name": "Bo"}]
-
-
-class _Arrivals:
-    """When each game's ``game.started`` reached the prompt receiver."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.at: dict[str, float] = {}
-
-    def serve(self) -> ThreadingHTTPServer:
-        arrivals = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-                now = time.monotonic()
-                game = json.loads(body).get("game", {}).get("id")
-                with arrivals.lock:
-                    arrivals.at.setdefault(str(game), now)
-                self.send_response(200)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        return server
-
-
-def _hanging_receiver(stop: threading.Event) -> tuple[str, list[int]]:
-    """A receiver that accepts every connection and never answers."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(1024)
-    listener.settimeout(0.2)
-    accepted = [0]
-
-    def hold(conn: socket.socket) -> None:
-        with conn:
-            stop.wait(600)
-
-    def serve() -> None:
-        while not stop.is_set():
-            try:
-                conn, _ = listener.accept()
-            except TimeoutError:
-                continue
-            accepted[0] += 1
-            threading.Thread(target=hold, args=(conn,), daemon=True).start()
-        listener.close()
-
-    threading.Thread(target=serve, daemon=True).start()
-    return f"http://127.0.0.1:{listener.getsockname()[1]}", accepted
-
-
-def _probe(client: Any, org: dict[str, str], arrivals: _Arrivals, probes: int, gap: float) -> list[float]:
-    created: dict[str, float] = {}
-    for _ in range(probes):
-        at = time.monotonic()
-        resp = client.post("/v1/games", json={"type": "ttr-sf", "players": PLAYERS}, headers=org)
-        assert resp.status_code == 201, resp.get_json()
-        created[resp.get_json()["id"]] = at
-        time.sleep(gap)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        with arrivals.lock:
-            if all(g in arrivals.at for g in created):
-                break
-        time.sleep(0.02)
-    with arrivals.lock:
-        return [arrivals.at.get(g, float("inf")) - t for g, t in created.items()]
 
 
 def main() -> None:
@@ -126,8 +51,8 @@ def main() -> None:
     parser.add_argument("--poll", type=float, default=0.25)
     args = parser.parse_args()
     stop = threading.Event()
-    hang_url, accepted = _hanging_receiver(stop)
-    arrivals = _Arrivals()
+    hang_url, accepted = hanging_receiver(stop)
+    arrivals = Arrivals()
     prompt = arrivals.serve()
     with tempfile.TemporaryDirectory() as folder:
         settings = Settings(
@@ -141,6 +66,11 @@ def main() -> None:
         client = app.test_client()
         assert start_dispatcher(app) is not None
 
+        def create(org: dict[str, str]) -> str:
+            resp = client.post("/v1/games", json={"type": "ttr-sf", "players": PLAYERS}, headers=org)
+            assert resp.status_code == 201, resp.get_json()
+            return str(resp.get_json()["id"])
+
         def organiser(name: str) -> dict[str, str]:
             return {"Authorization": "Bearer " + client.post("/v1/organisers", json={"name": name}).get_json()["token"]}
 
@@ -148,7 +78,7 @@ def main() -> None:
         hook = {"url": f"http://127.0.0.1:{prompt.server_address[1]}/hook", "events": ["game.started"]}
         assert client.post("/v1/webhooks", json=hook, headers=quiet).status_code == 201
         started = time.monotonic()
-        baseline = _probe(client, quiet, arrivals, args.probes, args.gap)
+        baseline = probe(lambda: create(quiet), arrivals, args.probes, args.gap)
         for i in range(args.hooks):
             made = client.post("/v1/webhooks", json={"url": f"{hang_url}/h{i}", "events": ["game.started"]},
                                headers=flood)
@@ -158,7 +88,7 @@ def main() -> None:
         made = client.post("/v1/batches", json={"type": "ttr-sf", "tables": tables}, headers=flood)
         assert made.status_code == 201, made.get_json()
         time.sleep(1.0)  # the flood's deliveries are recorded and its first attempts hang
-        during = _probe(client, quiet, arrivals, args.probes, args.gap)
+        during = probe(lambda: create(quiet), arrivals, args.probes, args.gap)
         flood_attempts = accepted[0]
         took = time.monotonic() - started
         stop_dispatcher(app, timeout=args.timeout + 2)

@@ -38,6 +38,8 @@ class HarnessConfig:
     #: event streams held open at once in the streams section
     streams: int = 1000
     sections: tuple[str, ...] = SECTIONS
+    #: the stacks the security section attacks (bench/load/security_run.py)
+    security_stacks: tuple[str, ...] = ("production", "embedded")
     #: PostgreSQL with fsync=on and synchronous_commit=on (the baseline commits the same way)
     durable: bool = False
     scaling_clients: tuple[int, ...] = (1, 4, 16, 64)
@@ -81,6 +83,8 @@ def parse_args(argv: Sequence[str] | None = None, command: str = "bash bench/run
     p.add_argument("--schemathesis-max-time", type=int, default=d.schemathesis_max_time)
     p.add_argument("--body-examples", type=int, default=d.body_examples, help="hypothesis action bodies")
     p.add_argument("--streams", type=int, default=d.streams, help="event streams open at once (streams section)")
+    p.add_argument("--security-stacks", default=",".join(d.security_stacks),
+                   help="security section: production (gunicorn + PostgreSQL + Redis), embedded (cablecar serve) or both")
     p.add_argument("--durable", action="store_true",
                    help="PostgreSQL with fsync=on and synchronous_commit=on (default: both off, as in the tests)")
     p.add_argument("--scaling-clients", default=",".join(map(str, d.scaling_clients)),
@@ -110,12 +114,16 @@ def parse_args(argv: Sequence[str] | None = None, command: str = "bash bench/run
     modes = tuple(m.strip() for m in a.soak_modes.split(",") if m.strip())
     if not modes or set(modes) - {"embedded", "production"}:
         p.error(f"--soak-modes: embedded, production or both, not {a.soak_modes!r}")
+    stacks = tuple(m.strip() for m in a.security_stacks.split(",") if m.strip())
+    if not stacks or set(stacks) - {"embedded", "production"}:
+        p.error(f"--security-stacks: embedded, production or both, not {a.security_stacks!r}")
     return HarnessConfig(
         clients=a.clients, seconds=a.seconds, rounds=max(1, a.rounds), bot_seconds=a.bot_seconds,
         workers=a.workers, threads=a.threads, scripts=a.scripts, fault_clients=a.fault_clients,
         fault_seconds=a.fault_seconds, fault_warmup=a.fault_warmup, outage=a.outage, racers=a.racers,
         race_rounds=a.race_rounds, growth_reps=a.growth_reps, schemathesis_examples=a.schemathesis_examples,
         schemathesis_max_time=a.schemathesis_max_time, body_examples=a.body_examples, streams=a.streams, sections=sections,
+        security_stacks=stacks,
         durable=a.durable, scaling_clients=tuple(int(c) for c in a.scaling_clients.split(",") if c.strip()),
         scaling_seconds=a.scaling_seconds, scaling_rounds=max(1, a.scaling_rounds),
         report=a.report, services_dir=a.services_dir, workdir=a.workdir, keep_services=a.keep_services,

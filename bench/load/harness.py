@@ -36,7 +36,8 @@ from bench.load.load import Client, PhaseResult, run_phase
 from bench.load.profile import ActionProfile, profile_actions
 from bench.load.scaling import ScalingRow, run_scaling
 from bench.load.scripts import GameScript, make_script
-from bench.load.security import Attack, run_security
+from bench.load.security import SecurityTable
+from bench.load.security_run import embedded_table, production_table
 from bench.load.stack import ROOT, Gunicorn, ServerSpec, Services
 from bench.load.streams import StreamsSection, raise_open_files, run_streams
 from events.postgres import PostgresStore
@@ -106,7 +107,7 @@ class RunResults:
     faults: list[FaultResult] = field(default_factory=list)
     races: tuple[RaceOutcome, ...] = ()
     streams: StreamsSection | None = None
-    security: tuple[Attack, ...] | None = None
+    security: tuple[SecurityTable, ...] | None = None
     fuzz: FuzzSection | None = None
     scaling: tuple[ScalingRow, ...] | None = None
     failures: list[str] = field(default_factory=list)
@@ -282,16 +283,18 @@ class Harness:
 
     # -- sections ----------------------------------------------------------------
 
-    def run_security(self, database_url: str, services: Services) -> tuple[Attack, ...]:
-        """The attacks, against a server of its own with the shipped defaults."""
+    def run_security(self, database_url: str, services: Services) -> tuple[SecurityTable, ...]:
+        """The attacks, against servers of their own with the shipped defaults, on each stack asked for."""
         env = (("DATABASE_URL", database_url), ("REDIS_URL", services.redis_url), ("CABLECAR_SECRET_KEY", "bench-secret-key-0123456789abcdef0123456789"),
                ("CABLECAR_SIGNING_KEY_FILE", self.signing_key_file()))
-        server = Gunicorn(ServerSpec("service.wsgi:app", 2, self.config.threads, env), self.work / "gunicorn-security.log")
-        try:
-            server.wait_ready("/v1/health")
-            return run_security(server.url, database_url, services.redis_url, self.log)
-        finally:
-            server.stop()
+        tables = []
+        for stack in self.config.security_stacks:
+            self.log(f"security: the {stack} stack")
+            if stack == "production":
+                tables.append(production_table(self.work, database_url, services, env, self.config.threads, self.log))
+            else:
+                tables.append(embedded_table(self.work, self.config.threads, self.log))
+        return tuple(tables)
 
     def run_load(self, service: Gunicorn, baseline: Gunicorn, fullpath: Gunicorn | None,
                  flask_base: Gunicorn | None, scripts: list[GameScript], services: Services,

@@ -23,6 +23,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICES_SCRIPT = ROOT / "scripts" / "test-services.sh"
@@ -102,6 +103,22 @@ class Services:
             self.state_dir / "harness-migrate.out", None, 120,
         )
         return url
+
+    def app_role_url(self, url: str, role: str = "cablecar_bench_app") -> str:
+        """The URL of the database at ``url`` as the server's own role, as
+        production runs it (``cablecar migrate --app-role``: no INSERT,
+        UPDATE, DELETE or TRUNCATE on the event log; made here if missing)."""
+        import psycopg
+
+        with psycopg.connect(self.base_database_url, autocommit=True) as conn:
+            if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone() is None:
+                conn.execute(f'CREATE ROLE "{role}" LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE')
+        run_logged(
+            [sys.executable, "-m", CLI_MODULE, "migrate", "--database-url", url, "--app-role", role],
+            self.state_dir / "harness-migrate.out", None, 120,
+        )
+        parts = urlsplit(url)
+        return urlunsplit(parts._replace(netloc=f"{role}@{parts.netloc.rsplit('@', 1)[-1]}"))
 
     def drop_database(self, url: str) -> None:
         """Drop a database made by :meth:`fresh_database`."""

@@ -103,3 +103,24 @@ def test_cache_counters_add_up_over_workers_including_new_ones() -> None:
     after = {"1": CacheCounts(15, 1, 3, 0), "2": CacheCounts(4, 0, 0, 1)}
     assert delta(before, after) == CacheCounts(9, 0, 1, 1)
     assert delta(before, after).hit_ratio == pytest.approx(9 / 10)
+
+
+def test_a_skewed_server_process_really_runs_off_and_can_sleep() -> None:
+    """The skewed-clock rows start real servers under libfaketime
+    (``bench/load/skewed_clock.py``): such a process reads a shifted wall
+    clock, and ``time.sleep`` still works in it (it failed with EINVAL when
+    the monotonic clock was left unshifted)."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from bench.load.skewed_clock import faketime_env, libfaketime
+
+    if libfaketime() is None:
+        pytest.skip("libfaketime is not installed (apt-get install faketime)")
+    for skew in (15.0, -15.0):
+        out = subprocess.run([sys.executable, "-c", "import time; time.sleep(0.01); print(time.time())"],
+                             env={**os.environ, **dict(faketime_env(skew))}, capture_output=True, text=True,
+                             timeout=30, check=True)
+        assert abs(float(out.stdout) - time.time() - skew) < 2.0, (skew, out.stdout)
