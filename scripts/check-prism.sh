@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Prism (pinned in tools/contract) as a validating proxy in front of the real server (issue 27): a bot game of
-# each type goes through it, and every request and answer is checked against service/openapi.yaml; one
-# violation fails. To prove that body validation is on, the same proxy set-up in front of a deliberately wrong
-# server (an answer missing a required field) must report that violation. The event stream is not sent through
-# Prism (it buffers Server-Sent Events); its messages are checked by tests/api/test_asyncapi.py.
+# each type, then the README's curl walk-through (its blocks as written, read by tests/readme_blocks.py, only
+# the base URL aimed at Prism), go through it, and every request and answer is checked against
+# service/openapi.yaml; one violation fails. To prove that body validation is on, the same proxy set-up in
+# front of a deliberately wrong server (an answer missing a required field) must report that violation.
+# Prism buffers Server-Sent Events, so the walk-through's stream (step 7, closed by the server after 2 s here)
+# arrives whole at its end; the stream's messages are checked by tests/api/test_asyncapi.py.
 # Run by scripts/check-contract.sh; about a minute.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,7 +42,9 @@ violations() { grep -c "Violation:" "$1" || true; }
 # -- the real server behind Prism, a bot game of each type through it
 SERVER_PORT=$(free_port)
 PRISM_PORT=$(free_port)
-"$PY" -m cablecar.cli serve --host 127.0.0.1 --port "$SERVER_PORT" --data-dir "$WORK/data" >"$WORK/server.log" 2>&1 &
+# The walk-through's stream (step 7) ends by itself after 2 s here, where a reader presses Ctrl-C.
+CABLECAR_SSE_MAX_SECONDS=2 CABLECAR_SSE_HEARTBEAT_SECONDS=1 \
+    "$PY" -m cablecar.cli serve --host 127.0.0.1 --port "$SERVER_PORT" --data-dir "$WORK/data" >"$WORK/server.log" 2>&1 &
 PIDS+=($!)
 wait_for "http://127.0.0.1:$SERVER_PORT/v1/health" || { cat "$WORK/server.log" >&2; exit 1; }
 start_prism "http://127.0.0.1:$SERVER_PORT" "$PRISM_PORT" "$WORK/prism.log"
@@ -50,10 +54,20 @@ for type in ttr-sf cable-car; do
         --strategy random --seed "prism-$type" >"$WORK/bot-$type.log" 2>&1 || { cat "$WORK/bot-$type.log" >&2; exit 1; }
     tail -1 "$WORK/bot-$type.log"
 done
+requests() { grep -c "Request received" "$1" || true; }
+bot_requests=$(requests "$WORK/prism.log")
+echo "== the README walk-through through Prism"
+"$PY" -m tests.readme_blocks walk-through "http://127.0.0.1:$PRISM_PORT" >"$WORK/walk-through.sh"
+mkdir "$WORK/walk"
+# errexit and pipefail, as tests/api/test_readme.py runs it: a step that fails (curl -f on an error) fails
+(cd "$WORK/walk" && TMPDIR="$WORK/walk" timeout 120 bash -e -o pipefail "$WORK/walk-through.sh") \
+    >"$WORK/walk-through.log" 2>&1 || { cat "$WORK/walk-through.log" >&2; exit 1; }
+walk_requests=$(( $(requests "$WORK/prism.log") - bot_requests ))
+# step 7 (the stream) came back through Prism with the game's events in it
+grep -qE "^id: [0-9]+$" "$WORK/walk-through.log" || { cat "$WORK/walk-through.log" >&2; exit 1; }
 found=$(violations "$WORK/prism.log")
-requests=$(grep -c "Request received" "$WORK/prism.log" || true)
-echo "Prism: $requests requests, $found violation(s)"
-if [ "$found" != 0 ] || [ "$requests" -lt 50 ]; then
+echo "Prism: $bot_requests requests from the bots, $walk_requests from the walk-through, $found violation(s)"
+if [ "$found" != 0 ] || [ "$bot_requests" -lt 50 ] || [ "$walk_requests" -lt 15 ]; then
     grep -B2 -A4 "Violation:" "$WORK/prism.log" | head -60 >&2
     exit 1
 fi
