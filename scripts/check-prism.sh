@@ -6,7 +6,7 @@
 # front of a deliberately wrong server (an answer missing a required field) must report that violation.
 # Prism buffers Server-Sent Events, so the walk-through's stream (step 7, closed by the server after 2 s here)
 # arrives whole at its end; the stream's messages are checked by tests/api/test_asyncapi.py.
-# Run by scripts/check-contract.sh; about a minute.
+# Run by scripts/check-contract.sh; 30-45 s on the shared 2-core machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
