@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every client generator people use, on service/openapi.yaml (issue 27): each must generate without an
-# error, and its output must import / type-check / compile. Run by scripts/check-contract.sh; about a minute
-# with warm caches (1-2 min on the shared 2-core machine; the version before one JVM and side-by-side checks
-# took 25-35 % longer).
+# error, and its output must import / type-check / compile. Run by scripts/check-contract.sh; with warm
+# caches 65-115 s on the shared 2-core machine, 61 s of CPU (one generator run per target and the checks one
+# after another took 135-150 s, 79 s of CPU).
 #
 #   openapi-generator 7.x (pip openapi-generator-cli, pinned below; Java 17), the four targets in one JVM
 #   (its `batch` command: half the CPU of four runs, byte-identical output):
