@@ -4,7 +4,7 @@
 #   the committed generated clients against a fresh generation (scripts/generate-clients.sh --check),
 #   and the TypeScript client type-checked with `tsc --noEmit`; the AsyncAPI document parsed (issue 27);
 #   every client generator people use generating compilable output (scripts/check-generators.sh), and Prism
-#   validating the real server's traffic while bots play (scripts/check-prism.sh).
+#   validating the real server's traffic while bots play and the README walk-through runs (scripts/check-prism.sh).
 # The npm tools are pinned in tools/contract/package-lock.json and installed with `npm ci`; Node.js comes
 # from Debian when it is missing (as root).
 set -euo pipefail
@@ -43,5 +43,5 @@ echo "== tsc --noEmit (clients/typescript)"
 "$BIN/tsc" --noEmit -p clients/typescript
 echo "== client generators (openapi-generator python/typescript-fetch/go/java, orval, hey-api)"
 PYTHON="$PY" scripts/check-generators.sh
-echo "== Prism as a validating proxy in front of the real server, bot games through it"
+echo "== Prism as a validating proxy in front of the real server, bot games and the README walk-through through it"
 PYTHON="$PY" scripts/check-prism.sh

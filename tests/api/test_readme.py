@@ -14,17 +14,7 @@ import urllib.request
 from pathlib import Path
 
 from service.config import SETTINGS
-
-ROOT = Path(__file__).resolve().parents[2]
-README = ROOT / "README.md"
-WALK_THROUGH = "## A five-minute walk-through with curl"
-DOCUMENTED_URL = "http://127.0.0.1:8000"
-
-
-def shell_blocks(markdown: str, heading: str) -> list[str]:
-    """The ```sh blocks of the section under ``heading``."""
-    section = markdown.split(f"\n{heading}\n", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"^```sh\n(.*?)^```$", section, flags=re.M | re.S)
+from tests.readme_blocks import ROOT, walk_through_script
 
 
 def _free_port() -> int:
@@ -47,8 +37,6 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
 
 
 def test_the_walk_through_runs_as_written(tmp_path: Path) -> None:
-    blocks = shell_blocks(README.read_text(encoding="utf-8"), WALK_THROUGH)
-    assert len(blocks) >= 3 and all(DOCUMENTED_URL in blocks[0] or DOCUMENTED_URL not in b for b in blocks[1:])
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     env = {k: v for k, v in os.environ.items() if k not in {s.env for s in SETTINGS}}
@@ -63,7 +51,7 @@ def test_the_walk_through_runs_as_written(tmp_path: Path) -> None:
         )
     try:
         _wait_healthy(url, server, log)
-        script = "\n".join(blocks).replace(DOCUMENTED_URL, url)
+        script = walk_through_script(url)
         # errexit and pipefail: any step that fails (curl -f on an error answer) fails the test
         run = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], cwd=tmp_path,
                              capture_output=True, text=True, timeout=120, env={**env, "TMPDIR": str(tmp_path)})

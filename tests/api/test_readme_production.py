@@ -25,20 +25,12 @@ from typing import Any
 import pytest
 
 from service.config import SETTINGS
+from tests.readme_blocks import shell_blocks
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION = "## Production"
 
 pytestmark = pytest.mark.postgres
-
-
-def shell_blocks(markdown: str, heading: str) -> list[str]:
-    """The ```sh blocks of the section under ``heading``, list-item indentation removed."""
-    section = markdown.split(f"\n{heading}\n", 1)[1].split("\n## ", 1)[0]
-    blocks = []
-    for indent, body in re.findall(r"^( *)```sh\n(.*?)^\1```$", section, flags=re.M | re.S):
-        blocks.append("".join(line[len(indent):] for line in body.splitlines(keepends=True)))
-    return blocks
 
 
 def _free_port() -> int:
