@@ -44,7 +44,8 @@ def _states(game: GameDefinition[Any], players: int, seed: str) -> tuple[Snapsho
         if game.is_over(state):
             break
         seat = rnd.choice(game.active_seats(state))
-        state = replay(game, game.decide(state, seat, rnd.choice(list(game.legal_actions(state, seat)))), state)
+        legal = game.legal_actions(state, seat)  # chosen from by index: no list of every cable-car pair
+        state = replay(game, game.decide(state, seat, rnd.choice(legal)), state)
         clocks = clocks.advance(game.moment(state, 1_000.0 + 1.25 * move))
         if move % EVERY == 0:
             seen.append(Snapshot(state, clocks))
