@@ -23,12 +23,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from domain.errors import MalformedAction
-
-if TYPE_CHECKING:  # domain.core imports this module
-    from domain.core import JSON
+from domain.jsonvalue import JSON
 
 T = TypeVar("T")
 

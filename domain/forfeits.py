@@ -24,8 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 
-from domain.core import Action, Decision, Event, Move
 from domain.errors import IllegalAction
+from domain.parts import Action, Decision, Event, Move
 
 S = TypeVar("S")
 

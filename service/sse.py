@@ -46,7 +46,7 @@ from dataclasses import dataclass
 
 from events.counts import SharedPlaces
 from events.store import StoreError
-from service.errors import StreamsBusy
+from service.errors import GameDamaged, StreamsBusy
 from service.queries import GameQueries
 from service.usecases.loaded import Loaded
 
@@ -292,9 +292,15 @@ class StreamHub:
         self, game_id: str, seat: int | None, after: int, max_seconds: float, heartbeat: float,
         admission: Admission | None = None,
         token_hash: str | None = None,
+        loaded: Loaded | None = None,
     ) -> Iterator[str]:
         """Yield SSE messages for ``game_id`` from ``after`` on, as ``seat``
         (None: a spectator) may see them, keeping ``admission``'s place.
+
+        ``loaded`` is the game as the route loaded it before answering (so a
+        game that cannot be served is refused with its own status, not cut off
+        after a 200).  A game found damaged while the stream runs ends it with a
+        comment saying so: the answer's status was sent long before.
 
         ``token_hash`` is the hash of the seat token that opened the stream
         (as the game's row showed it before this call): once the store shows
@@ -309,7 +315,7 @@ class StreamHub:
 
         try:
             if channel.loaded is None:
-                channel.publish(self._queries.load(game_id))
+                channel.publish(loaded or self._queries.load(game_id))
             yield "retry: 2000\n\n"
             position = after
             while not self._closing.is_set():
@@ -334,6 +340,8 @@ class StreamHub:
                     return
                 if not channel.wait(position, min(heartbeat, remaining), self._closing, gone):
                     yield ": keep-alive\n\n"
+        except GameDamaged:
+            yield f": the game's records are damaged (GET /v1/games/{game_id} answers 409 game_damaged)\n\n"
         finally:
             self._part(channel, watched_seat is not None)
 

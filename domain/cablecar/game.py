@@ -7,11 +7,12 @@ from domain.cablecar.components import COMPONENTS
 from domain.cablecar.events import EVENT_CLASSES
 from domain.cablecar.evolve import evolve
 from domain.cablecar.legal import legal_actions, legal_actions_at
+from domain.cablecar.outs import forfeit
 from domain.cablecar.rules import MOVES
 from domain.cablecar.scoring import result, standings
 from domain.cablecar.setup import BOARD_VERSION, LEGACY_RULES_VERSIONS, RULES_VERSION, setup
 from domain.cablecar.state import CableCarState
-from domain.cablecar.turns import active_seats, forfeit
+from domain.cablecar.turns import active_seats
 from domain.cablecar.upcasters import UPCASTERS
 from domain.cablecar.view import board_payload, redact, status, view
 from domain.core import GameDefinition

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from domain.cablecar.actions import Placement
 from domain.cablecar.board import Board
@@ -44,10 +43,8 @@ from domain.cablecar.geometry import (
     square_index,
 )
 from domain.cablecar.placement import apply, constraints, distinct_tiles, exchanges_at, joint_firsts, outcome
+from domain.cablecar.squareindex import SquareIndex
 from domain.cablecar.tiles import DISTINCT, ORIENTATION, TREE_TILES, Orientation, fits, fitting, upgrades
-
-if TYPE_CHECKING:
-    from domain.cablecar.pairs import _Index
 
 _EMPTY = -1  #: the "old tile" key of an empty square
 _TREE = -2  #: ... of a square holding a tree tile (never exchanged: no candidates)
@@ -190,8 +187,8 @@ def first_counts(
     board: Board,
     hand: tuple[str, ...],
     candidates: Mapping[int, Mapping[str, tuple[Placement, ...]]],
-    empties: Mapping[str, _Index],
-    exchanges: Mapping[str, _Index],
+    empties: Mapping[str, SquareIndex],
+    exchanges: Mapping[str, SquareIndex],
 ) -> list[int]:
     """How many pairs each first placement starts, in the order
     ``PairTables.firsts`` lists the firsts (joint firsts last): a pair is

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from itertools import repeat
 
 from domain.cablecar.actions import Placement
@@ -43,53 +42,10 @@ from domain.cablecar.placement import (
     outcome,
     square_candidates,
 )
+from domain.cablecar.squareindex import SquareIndex, build_index
 from domain.cablecar.tiles import ORIENTATION, TILE_IDS
 
 Pair = tuple[Placement, Placement]
-
-
-@dataclass(frozen=True, slots=True)
-class _Index:
-    """Placements of one tile type, sorted by square.
-
-    ``start[s]`` is the position of the first placement on a square ``>= s``
-    (``start[SQUARE_COUNT]`` is the length), so squares ``[a, b)`` are the
-    slice ``placements[start[a]:start[b]]``.
-    """
-
-    placements: tuple[Placement, ...]
-    start: tuple[int, ...]
-
-    def span(self, low: int, high: int, holes: Sequence[int]) -> Iterator[tuple[Placement, ...]]:
-        """The placements on squares ``[low, high)`` except the sorted ``holes``, as slices."""
-        a = low
-        for hole in holes:
-            if low <= hole < high:
-                if hole > a:
-                    yield self.placements[self.start[a] : self.start[hole]]
-                a = max(a, hole + 1)
-        if a < high:
-            yield self.placements[self.start[a] : self.start[high]]
-
-    def span_len(self, low: int, high: int, holes: Sequence[int]) -> int:
-        """How many placements :meth:`span` yields, without slicing."""
-        start = self.start
-        total = start[high] - start[low] if low < high else 0
-        for hole in holes:
-            if low <= hole < high:
-                total -= start[hole + 1] - start[hole]
-        return total
-
-
-def _build_index(per_square: Sequence[tuple[int, tuple[Placement, ...]]]) -> _Index:
-    placements: list[Placement] = []
-    start = [0] * (SQUARE_COUNT + 1)
-    by_square = dict(per_square)
-    for square in range(SQUARE_COUNT):
-        start[square] = len(placements)
-        placements.extend(by_square.get(square, ()))
-    start[SQUARE_COUNT] = len(placements)
-    return _Index(tuple(placements), tuple(start))
 
 
 Chunk = tuple[Placement, Sequence[Placement]]
@@ -109,13 +65,13 @@ class PairTables:
         self.board = board
         self.hand = hand
         self.candidates = {square: square_candidates(board, square, TILE_IDS) for square in TILE_SQUARES}
-        self.empties: dict[str, _Index] = {}
-        self.exchanges: dict[str, _Index] = {}
+        self.empties: dict[str, SquareIndex] = {}
+        self.exchanges: dict[str, SquareIndex] = {}
         for t in TILE_IDS:
-            self.empties[t] = _build_index(
+            self.empties[t] = build_index(
                 [(s, c[t]) for s, c in self.candidates.items() if t in c and cells[s] is None]
             )
-            self.exchanges[t] = _build_index(
+            self.exchanges[t] = build_index(
                 [(s, c[t]) for s, c in self.candidates.items() if t in c and cells[s] is not None]
             )
 
@@ -181,8 +137,8 @@ def _after(
     hand: tuple[str, ...],
     square: int,
     first: Placement,
-    empties: dict[str, _Index],
-    exchanges: dict[str, _Index],
+    empties: dict[str, SquareIndex],
+    exchanges: dict[str, SquareIndex],
 ) -> Iterator[Chunk]:
     """The pairs starting with the legal-alone ``first`` on ``square``, as runs of seconds."""
     board1, hand1 = apply(

@@ -16,14 +16,11 @@ färdväg", *must reveal its secret route*): :func:`ride_due`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from domain.cablecar.events import TURN_END_CARRIERS, GameEnded, TurnEnded, TurnPassed
 from domain.cablecar.network import best_path
 from domain.cablecar.placement import can_lay
 from domain.cablecar.state import RULEBOOK_DRAW_AND_RIDE, TURN_END_IN_MOVE, CableCarState
-from domain.core import Decision, Event
-from domain.forfeits import REASON_FORFEIT
+from domain.core import Decision
 from domain.turnends import carry_turn_end
 
 REASON_CANNOT_LAY = "no_legal_placement"
@@ -79,26 +76,6 @@ def open_play(decision: Decision[CableCarState]) -> None:
         return
     decision.emit(TurnPassed(first, REASON_CANNOT_LAY))
     end_turn(decision, first)
-
-
-def forfeit(decision: Decision[CableCarState], outs: Sequence[Event]) -> None:
-    """The seats of ``outs`` go out together: the game ends if one seat (it
-    wins) or none is left in, else a turn one of them was playing passes to
-    the next seat still in."""
-    turn = decision.state.turn
-    playing_turn = any(getattr(e, "seat", None) == turn for e in outs)
-    for event in outs:
-        decision.emit(event)
-    left = decision.state.seats_in
-    if len(left) <= 1:
-        decision.emit(GameEnded(left, REASON_FORFEIT))
-    elif playing_turn:
-        end_turn(decision, turn)
-    elif decision.state.drawing:
-        # the seat choosing its draw may have lost its choice with the rider that went out
-        from domain.cablecar.drawing import finish_turn  # drawing imports this module
-
-        finish_turn(decision, turn)
 
 
 def active_seats(state: CableCarState) -> tuple[int, ...]:

@@ -76,21 +76,33 @@ import psycopg
 
 from events.database import Database
 from events.deliveries import CLAIM_UNCAPPED, ClaimedDelivery
-from events.envelope import GENESIS_HASH, PendingEvent, canonical_json, number
+from events.envelope import GENESIS_HASH, canonical_json, number
 from events.postgres.connection import ClockRefused, PostgresConnections
 from events.postgres.dbclock import DatabaseClock
 from events.postgres.heads import ChainHeads
 from events.postgres.listener import VersionListener
 from events.postgres.standby import PRIMARY_POSITION, StandbyReader
+from events.postgres.statements import (
+    APPEND,
+    APPEND_ONE,
+    CLAIM,
+    CREATE_GAME,
+    MEASURE,
+    RECORD_WATCH,
+    UNKNOWN_HEAD,
+    batch_args,
+    create_args,
+    sign_chain,
+    text_array,
+)
 from events.signing import Signer
 from events.sql.bot_turns import SqlBotTurnIndex
 from events.sql.catalogue import SqlCatalogue
 from events.sql.deadlines import SqlDeadlineIndex
-from events.sql.deliveries import FAIR_CLAIM, SqlDeliveryLog
+from events.sql.deliveries import SqlDeliveryLog
 from events.sql.dialect import POSTGRES
 from events.sql.rows import (
     EVENT_COLUMNS,
-    PreparedGame,
     check_append_args,
     check_page,
     events_from_rows,
@@ -113,90 +125,6 @@ from events.store import (
     StoredEvent,
 )
 from events.timestamps import Clock, format_timestamp, parse_timestamp, system_clock
-
-#: The appends judge the time inside the append (migration 0030): ``(not_before, not_after, ...)``.
-_APPEND = (
-    "SELECT r_outcome, r_value, r_request_hash, r_prev_hash, r_position, r_hashes FROM cablecar_append_batch_timed("
-    "%s, %s, %s, %s, %s, %s, %s, %s, %s::text[], %s::integer[], %s::integer[], %s::text[], %s::text[], %s::text[],"
-    " %s::text[], %s, %s, %s::text[], %s)"
-)
-_APPEND_ONE = (
-    "SELECT r_outcome, r_value, r_request_hash, r_prev_hash, r_position, r_hash"
-    " FROM cablecar_append_one_timed(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::text[], %s, %s, %s,"
-    " %s)"
-)
-#: A game's row and opening events (migrations 0012, 0030): returns the first event's position.
-_CREATE_GAME = (
-    "SELECT cablecar_create_game_timed(%s, %s, %s, %s, %s, %s, %s::text[], %s::integer[], %s::integer[], %s::text[],"
-    " %s::text[], %s::text[], %s)"
-)
-#: the database's clock and the time of one event of a game (after a 'clock' refusal)
-_MEASURE = "SELECT clock_timestamp(), (SELECT recorded_at FROM events WHERE game_id = %s AND seq = %s)"
-#: the head to sign on when none is known: never a game's, so the database answers 'head' with the real one
-_UNKNOWN_HEAD = "unknown"
-
-#: Record a watched game and read its version (see ``PostgresStore._watched_version``).
-_RECORD_WATCH = "SELECT cablecar_watch_game(%s, %s)"
-
-#: Lease the deliveries FAIR_CLAIM picks: ``(owner, lease_until, now, now,
-#: now, per_webhook, per_organiser, limit, now)``; ``SKIP LOCKED``: a
-#: concurrent claimer takes other rows without waiting.
-_CLAIM = (
-    "UPDATE webhook_deliveries d SET lease_owner = %s, lease_until = %s FROM webhooks w"
-    " WHERE w.webhook_id = d.webhook_id AND d.delivery_no IN ("
-    "  SELECT c.delivery_no FROM webhook_deliveries c WHERE c.delivery_no IN (" + POSTGRES.sql(FAIR_CLAIM) + ")"
-    "  AND c.state = 'pending' AND (c.lease_until IS NULL OR c.lease_until <= %s) FOR UPDATE OF c SKIP LOCKED)"
-    " RETURNING d.delivery_id, d.webhook_id, d.game_id, d.event, d.body, w.url, w.secret, d.attempts,"
-    " d.next_attempt_at, d.delivery_no"
-)
-
-
-def _text_array(items: Sequence[str | int]) -> str:
-    """A PostgreSQL ``text[]`` literal (``{"a","2"}``): a plain string parameter
-    is much cheaper for psycopg to send than a list it adapts to an array."""
-    quoted = ('"' + str(item).replace("\\", "\\\\").replace('"', '\\"') + '"' for item in items)
-    return "{" + ",".join(quoted) + "}"
-
-
-def _int_array(items: Sequence[int | None]) -> str:
-    """A PostgreSQL ``integer[]`` literal (``{1,NULL}``)."""
-    return "{" + ",".join("NULL" if item is None else str(int(item)) for item in items) + "}"
-
-
-def _create_args(game: PreparedGame, now: datetime, recorded_at: str) -> tuple[Any, ...]:
-    """The arguments of ``cablecar_create_game`` (migration 0012) for ``game``."""
-    events = game.events
-    return (
-        game.game_id, game.game_type, game.status, now, game.metadata_json, recorded_at,
-        _text_array([e.type for e in events]),
-        _int_array([e.schema_version for e in events]),
-        _int_array([e.seat for e in events]),
-        _text_array([e.payload_json for e in events]),
-        _text_array([e.hash for e in events]),
-        _text_array([e.signature or "" for e in events]),
-        events[0].key_id if events else None,
-    )
-
-
-def _signed(pending: Sequence[PendingEvent], prev_hash: str, signer: Signer) -> list[tuple[str, str]]:
-    """``(hash, signature)`` of each pending event chained after ``prev_hash``."""
-    out: list[tuple[str, str]] = []
-    for p in pending:
-        prev_hash = p.digest(prev_hash)
-        out.append((prev_hash, signer.sign(prev_hash)))
-    return out
-
-
-def _batch_args(pending: Sequence[PendingEvent]) -> tuple[str, ...]:
-    """The per-event array arguments of ``cablecar_append_batch`` (migration 0008)."""
-    return (
-        _text_array([p.type for p in pending]),
-        _int_array([p.schema_version for p in pending]),
-        _int_array([p.seat for p in pending]),
-        _text_array([p.payload_json for p in pending]),
-        _text_array([p.head for p in pending]),
-        _text_array([p.tail for p in pending]),
-    )
 
 
 class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, SqlBotTurnIndex, Database):
@@ -299,7 +227,7 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
             with conn.pipeline(), conn.transaction():
                 if first is not None:
                     first(conn.cursor())
-                cur.executemany(_CREATE_GAME, [_create_args(g, now, recorded_at) for g in prepared], returning=True)
+                cur.executemany(CREATE_GAME, [create_args(g, now, recorded_at) for g in prepared], returning=True)
             firsts = self._returned_positions(cur)
         for game in prepared:
             self._heads.saw(game.game_id, game.version, game.last_hash)
@@ -355,7 +283,7 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         if signer is None:
             raise IntegrityError("this store has no signing key: the database takes signed events only")
         known = GENESIS_HASH if expected_version == 0 else self._heads.at(game_id, expected_version)
-        chained_on = known or _UNKNOWN_HEAD
+        chained_on = known or UNKNOWN_HEAD
         floor = not_before
         for attempt in range(2):
             # within the window: whether it holds is the database's call (its clock_timestamp())
@@ -398,22 +326,22 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         ``("appended", result)`` or the store's error."""
         pending = number(game_id, expected_version, events, recorded_at, idempotency_key)
         head = (*window, game_id, expected_version, idempotency_key, request_hash, status, recorded_at)
-        guard_args = (None, None) if guard is None else (_text_array(guard.path), guard.value)
+        guard_args = (None, None) if guard is None else (text_array(guard.path), guard.value)
         for _ in range(2):  # a second time only when the head was not known (or wrong): see 0012
-            signed = _signed(pending, chained_on, signer)
+            signed = sign_chain(pending, chained_on, signer)
             with self._db.connection(writing=True) as conn:
                 if len(pending) == 1:
                     p = pending[0]
                     params = (*head, p.type, p.schema_version, p.payload_json, p.seat, p.head, p.tail, *guard_args,
                               chained_on, signed[0][1], signer.key_id)
-                    row = conn.execute(_APPEND_ONE, params).fetchone()
+                    row = conn.execute(APPEND_ONE, params).fetchone()
                     assert row is not None
                     outcome, value, stored_request_hash, prev_hash, position, _digest = row
                     last_seq = position
                 else:
-                    signatures = _text_array([s for _, s in signed])
+                    signatures = text_array([s for _, s in signed])
                     row = conn.execute(
-                        _APPEND, (*head, *_batch_args(pending), *guard_args, chained_on, signatures, signer.key_id)
+                        APPEND, (*head, *batch_args(pending), *guard_args, chained_on, signatures, signer.key_id)
                     ).fetchone()
                     assert row is not None
                     outcome, value, stored_request_hash, prev_hash, position, _hashes = row
@@ -431,7 +359,7 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
                 return outcome, None
             if outcome != "head":
                 break
-            if chained_on != _UNKNOWN_HEAD:
+            if chained_on != UNKNOWN_HEAD:
                 self._heads.forget(game_id)
             if prev_hash == chained_on:  # pragma: no cover - the database said it differs
                 raise IntegrityError(f"game {game_id}: the append functions disagree about the chain head")
@@ -463,7 +391,7 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
     def _measure(self, game_id: str, seq: int) -> datetime | None:
         """Measure the offset (as :meth:`database_time`) and read the time of
         the game's event ``seq`` (None if there is none), in one round trip."""
-        _, last = self._db_clock.measure(lambda: tuple(self._rows(_MEASURE, (game_id, seq))[0]))
+        _, last = self._db_clock.measure(lambda: tuple(self._rows(MEASURE, (game_id, seq))[0]))
         return None if last is None else parse_timestamp(last)
 
     def estimated_time(self) -> datetime:
@@ -497,7 +425,7 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
             raise ValueError(f"lease_seconds must be positive, got {lease_seconds!r}")
         until = now + timedelta(seconds=lease_seconds)
         with self._db.connection() as conn:
-            rows = conn.execute(_CLAIM, (owner, until, now, now, now, per_webhook, per_organiser, limit, now)
+            rows = conn.execute(CLAIM, (owner, until, now, now, now, per_webhook, per_organiser, limit, now)
                                 ).fetchall()
         rows.sort(key=lambda row: (row[8], row[9]))
         return tuple(ClaimedDelivery(*row[:8]) for row in rows)
@@ -535,7 +463,7 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
         if pid is None:
             return self.version(game_id)
         with self._db.connection() as conn:
-            row = conn.execute(_RECORD_WATCH, (game_id, pid)).fetchone()
+            row = conn.execute(RECORD_WATCH, (game_id, pid)).fetchone()
         self._listener.recorded(game_id, pid)
         if row is None or row[0] is None:
             raise GameNotFound(game_id)

@@ -229,12 +229,14 @@ def stream_events(game_id: str) -> Response:
             raise ValidationError({"Last-Event-ID": ["must be an event seq (integer)"]}) from e
         if not 0 <= after <= MAX_INT:
             raise ValidationError({"Last-Event-ID": [f"must be between 0 and {MAX_INT}"]})
+    # loaded before answering: a game that cannot be served is refused (409 game_damaged), not cut off after a 200
+    loaded = rt.queries.load(game_id)
     admission = rt.streams.admit(limits(current_app).client())  # same address rule as rate limits
     # the stream ends once the seat's token is rotated away (checked against the store)
     token_hash = None if caller.seat is None else str(record.metadata["seat_token_hashes"][caller.seat])
     gen = rt.streams.stream(
         game_id, caller.seat, after or 0, rt.settings.sse_max_seconds, rt.settings.sse_heartbeat_seconds,
-        admission, token_hash,
+        admission, token_hash, loaded,
     )
     resp = Response(stream_with_context(gen), mimetype="text/event-stream")
     # Released when the server closes the answer, even one never iterated.

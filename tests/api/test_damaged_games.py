@@ -91,6 +91,8 @@ def test_a_forged_row_damages_its_game_only(backend: tuple[Callable[[], Flask], 
             fresh.get(f"/v1/games/{gid}/legal-actions", headers=token),
             fresh.get(f"/v1/games/{gid}/events"),
             fresh.get(f"/v1/games/{gid}/export"),
+            fresh.get(f"/v1/games/{gid}/events/stream"),
+            fresh.get(f"/v1/games/{gid}/events/stream", headers=token),
             fresh.post(f"/v1/games/{gid}/actions", json={"type": "draw_tickets"}, headers=token),
         ]
         for resp in answers:
@@ -135,6 +137,7 @@ def test_a_stray_row_after_the_held_state_damages_the_game_for_the_worker_holdin
             c.get(f"/v1/games/{gid}/legal-actions", headers=token),
             c.get(f"/v1/games/{gid}/events"),
             c.get(f"/v1/games/{gid}/export"),
+            c.get(f"/v1/games/{gid}/events/stream"),
         ]
         for resp in answers:
             problem: dict[str, Any] = resp.get_json()

@@ -1,4 +1,5 @@
-"""The packages' layers: imports point one way, from the top down.
+"""The packages' layers: imports point one way, from the top down, and no
+module imports itself back through others (no import circles).
 
 ``cablecar`` (the command line that starts everything) → ``bots`` (players:
 the reference client, the planning bots, the server's bot runner) →
@@ -18,15 +19,41 @@ ROOT = Path(__file__).resolve().parents[2]
 LAYERS = ["domain", "events", "service", "bots", "cablecar"]
 
 
-def imported_packages(path: Path) -> set[str]:
+def imported_names(path: Path) -> set[str]:
+    """Every dotted name ``path`` imports (``from a.b import c`` gives ``a.b`` and ``a.b.c``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names.update(alias.name.split(".")[0] for alias in node.names)
+            names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module.split(".")[0])
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
     return names
+
+
+def imported_packages(path: Path) -> set[str]:
+    return {name.split(".")[0] for name in imported_names(path)}
+
+
+def module_graph() -> dict[str, set[str]]:
+    """Module → the project's modules it imports (a package's own ``__init__`` left out)."""
+    modules: dict[str, Path] = {}
+    for layer in LAYERS:
+        for path in (ROOT / layer).rglob("*.py"):
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            modules[name.removesuffix(".__init__")] = path
+
+    def module_of(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        targets = {module_of(imported) for imported in imported_names(path)}
+        graph[name] = {t for t in targets if t and t != name and not name.startswith(t + ".")}
+    return graph
 
 
 @pytest.mark.parametrize("layer", LAYERS)
@@ -38,3 +65,22 @@ def test_a_layer_imports_only_the_layers_below_it(layer: str) -> None:
         if imported_packages(path) & above
     }
     assert not wrong, f"{layer} imports from a layer above it: {wrong}"
+
+
+def test_no_module_imports_itself_back() -> None:
+    graph = module_graph()
+    circles: list[list[str]] = []
+    finished: set[str] = set()
+
+    def walk(path: list[str]) -> None:  # depth first; a step back onto the path is a circle
+        for step in sorted(graph[path[-1]]):
+            if step in path:
+                circles.append(path[path.index(step):] + [step])
+            elif step not in finished:
+                walk([*path, step])
+        finished.add(path[-1])
+
+    for start in sorted(graph):
+        if start not in finished:
+            walk([start])
+    assert not circles, "import circles: " + "; ".join(" → ".join(c) for c in circles[:5])
