@@ -24,6 +24,7 @@ from tests.contract.conftest import TEST_SIGNER, Backend
 
 ROOT = Path(__file__).resolve().parents[2]
 MOVED = re.compile(r"moved: game (\S+) seat (\d+) \((\w+)\) version (\d+)")
+STOPPED = re.compile(r"stopped: (?P<moves>\d+) moves, (?P<conflicts>\d+) conflicts, (?P<errors>\d+) errors")
 
 
 def _runner(backend: Backend, tmp_path: Path, name: str) -> subprocess.Popen[str]:
@@ -77,7 +78,12 @@ def test_two_runner_processes_play_every_bot_turn_once(backend: Backend, tmp_pat
         logs = [_stop(p) for p in runners]
     moves = [[m.groups() for m in MOVED.finditer(log)] for log in logs]
     assert all(moves), f"each runner played some turns: {[len(m) for m in moves]}\n{logs}"
-    assert all("0 conflicts, 0 errors" in log for log in logs), logs
+    stopped = [STOPPED.search(log) for log in logs]
+    assert all(stopped), logs
+    # No errors. A conflict (a move refused as stale, then looked at again) is allowed: on a starved machine a
+    # lease can lapse mid-decision and the other runner move first; what must hold is checked next: no turn
+    # decided twice, and every event a seat authored comes from one logged move.
+    assert [int(m.group("errors")) for m in stopped if m] == [0, 0], [m.group(0) for m in stopped if m]
     decided = [(g, int(seat), int(version)) for mine in moves for g, seat, _, version in mine]
     assert len(decided) == len({(g, v) for g, _, v in decided}), "a turn was decided twice"
     for game_id in games:
