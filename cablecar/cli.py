@@ -114,7 +114,7 @@ def _verify(args: argparse.Namespace) -> int:
         return USAGE
     keys = None
     if args.keys is not None:
-        from events.verify import KeySet
+        from events.keyset import KeySet
 
         try:
             keys = KeySet.from_json(json.loads(Path(args.keys).read_text(encoding="utf-8")))

@@ -11,8 +11,8 @@ from flask import Flask
 import events
 from events.counts import SharedCounts, SharedPlaces
 from events.database import Database
+from events.keyset import KeySet
 from events.timestamps import Clock, system_clock
-from events.verify import KeySet
 from service import problems
 from service.cache import StateCache, open_cache
 from service.commands import GameCommands

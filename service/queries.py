@@ -15,9 +15,9 @@ from domain.core import JSON, Action, GameDefinition
 from domain.registry import game_definition
 from events.codec import decode
 from events.envelope import GENESIS_HASH, recompute_hash
+from events.keyset import KeySet, first_bad_signature
 from events.store import DamagedEvent, EventReader, EventStore, GameRecord, IntegrityError, StoredEvent
 from events.timestamps import epoch_seconds
-from events.verify import KeySet, first_bad_signature
 from service.cache import StateCache
 from service.errors import BrokenGame, GameDamaged, InvalidRequest, NotFound
 from service.lru import LRU

@@ -8,7 +8,8 @@ from typing import Any
 from domain.rng import ALGORITHM
 from events.seeds import DERIVATION, is_open_deal
 from events.store import DamagedEvent, GameRecord, StoredEvent
-from events.verify import Check, Verdict, verify_record
+from events.verdict import Check, Verdict
+from events.verify import verify_record
 from service.errors import GameDamaged, GameNotFinished
 from service.lru import LRU
 from service.queries import GameQueries

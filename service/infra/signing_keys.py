@@ -25,9 +25,9 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from events.keyset import KeySet
 from events.signing import ALGORITHM, PublicKey, Signer, b64url, unb64url
 from events.timestamps import format_timestamp, system_clock
-from events.verify import KeySet
 from service.config import Settings
 
 #: the per-install key's file, in ``CABLECAR_DATA_DIR`` (embedded default)

@@ -18,7 +18,8 @@ import pytest
 from flask import Flask
 
 from events.envelope import event_hash
-from events.verify import KeySet, verify_export
+from events.keyset import KeySet
+from events.verify import verify_export
 from service.app import create_app
 from service.config import Settings
 from service.infra.signing_keys import load_server_keys, rotate

@@ -621,7 +621,7 @@ def test_postgres_notifies_only_for_watched_games(backend: Backend, new_id: NewI
 
 
 def test_every_event_is_signed_even_by_a_store_that_never_saw_the_game(backend: Backend, new_id: NewId) -> None:
-    from events.verify import KeySet, first_bad_signature
+    from events.keyset import KeySet, first_bad_signature
 
     gid = new_id()
     first = backend.open()

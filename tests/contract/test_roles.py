@@ -293,7 +293,7 @@ def test_an_old_superuser_owned_database_moves_to_the_two_roles_as_documented(ro
     import psycopg
 
     from events.envelope import GENESIS_HASH, event_hash
-    from events.verify import KeySet, first_bad_signature
+    from events.keyset import KeySet, first_bad_signature
     from tests.contract.conftest import create_database, drop_database, with_database
 
     old = create_database(roles.admin_url, "cc_upgrade", migrated=False)
