@@ -45,6 +45,26 @@ eval "$(scripts/test-services.sh up)"
 trap 'scripts/test-services.sh down >/dev/null 2>&1 || true' EXIT
 export CABLECAR_TEST_DATABASE_URL CABLECAR_TEST_REDIS_URL
 
+# pytest's workers (one per core unless CABLECAR_TEST_WORKERS says otherwise): each gets a PostgreSQL and a
+# Redis of its own, as a serial run has. Shared servers would couple the workers' tests: the global log's
+# readers wait for every transaction open on the server, and Redis counts rate limits per address.
+workers="${CABLECAR_TEST_WORKERS:-auto}"
+[ "$workers" = auto ] && workers="$(nproc)"
+services_base="${CABLECAR_TEST_SERVICES_DIR:-/tmp/cablecar-test-services}"
+for ((i = 1; i < workers; i++)); do
+    lines="$(CABLECAR_TEST_SERVICES_DIR="$services_base-gw$i" scripts/test-services.sh up)"
+    export "CABLECAR_TEST_DATABASE_URL_GW$i=$(eval "$lines"; echo "$CABLECAR_TEST_DATABASE_URL")"
+    export "CABLECAR_TEST_REDIS_URL_GW$i=$(eval "$lines"; echo "$CABLECAR_TEST_REDIS_URL")"
+done
+stop_services() {
+    for ((i = 1; i < workers; i++)); do
+        CABLECAR_TEST_SERVICES_DIR="$services_base-gw$i" scripts/test-services.sh down >/dev/null 2>&1 || true
+    done
+    scripts/test-services.sh down >/dev/null 2>&1 || true
+}
+trap stop_services EXIT
+took "starting PostgreSQL and Redis ($workers of each)"
+
 # ---- the API contract (issue 15): spec linters, generated clients up to date, TypeScript client type-checked.
 # scripts/check-contract.sh installs its pinned npm tools (tools/contract, `npm ci`) and Node.js if missing;
 # the generated Python client (clients/python) is installed like any package a client author would use.
@@ -59,7 +79,6 @@ echo "== mypy"
 .venv/bin/python -m mypy
 took "ruff and mypy"
 echo "== pytest"
-workers="${CABLECAR_TEST_WORKERS:-auto}"
 parallel=()
 [ "$workers" = 1 ] || parallel=(-n "$workers" --dist loadfile)
 .venv/bin/python -m pytest -q -p no:cacheprovider "${parallel[@]}" --durations=15 "${@:-tests}"

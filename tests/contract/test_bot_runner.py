@@ -83,7 +83,8 @@ def test_two_runner_processes_play_every_bot_turn_once(backend: Backend, tmp_pat
     # No errors. A conflict (a move refused as stale, then looked at again) is allowed: on a starved machine a
     # lease can lapse mid-decision and the other runner move first; what must hold is checked next: no turn
     # decided twice, and every event a seat authored comes from one logged move.
-    assert [int(m.group("errors")) for m in stopped if m] == [0, 0], [m.group(0) for m in stopped if m]
+    errors = [line for log in logs for line in log.splitlines() if "Error" in line or "ERROR" in line]
+    assert [int(m.group("errors")) for m in stopped if m] == [0, 0], ([m.group(0) for m in stopped if m], errors[:12])
     decided = [(g, int(seat), int(version)) for mine in moves for g, seat, _, version in mine]
     assert len(decided) == len({(g, v) for g, _, v in decided}), "a turn was decided twice"
     for game_id in games:
