@@ -9,6 +9,15 @@ the store) and the CPU time of the deciding thread per move.
 Each game is 2-player: ttr-sf (planner vs greedy) and cable-car (planner vs
 random), half each.  Runners here are threads of one process (the CPU per
 move is the deciding thread's, so it holds whatever else runs).
+
+``--load`` measures bots under load instead (:mod:`bench.load.botload`):
+gunicorn serving games where every seat but one is a bot, the person seats
+played over HTTP, runner processes of their own; request latencies with and
+without the bot load, bot move latency and CPU per move per strategy:
+
+    python -m bench.bench_bot_runner --load --games 200 --seconds 60
+    python -m bench.bench_bot_runner --load --games 200 --seconds 60 --postgres   # test services' PostgreSQL + Redis
+    bash bench/run.sh --only bot-load --games 200 --seconds 60
 """
 
 from __future__ import annotations
@@ -39,8 +48,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--runners", type=int, default=1)
-    parser.add_argument("--seconds", type=float, default=600, help="give up after this long")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="give up after this long (default 600); with --load: each phase's length (default 60)")
+    parser.add_argument("--load", action="store_true", help="bots under load (bench.load.botload), over HTTP")
+    parser.add_argument("--clients", type=int, default=20, help="--load: person client threads")
+    parser.add_argument("--pace-ms", type=float, default=100, help="--load: ms per game visited, per client")
+    parser.add_argument("--think-ms", type=int, default=50, help="--load: the mcts budget per move")
+    parser.add_argument("--postgres", action="store_true",
+                        help="--load: PostgreSQL + Redis of CABLECAR_TEST_DATABASE_URL / CABLECAR_TEST_REDIS_URL")
+    parser.add_argument("--out", default=None, help="--load: also write the tables to this file")
     args = parser.parse_args()
+    if args.load:
+        load(args)
+        return
+    args.seconds = 600 if args.seconds is None else args.seconds
     folder = tempfile.mkdtemp(prefix="bench-bots-")
     store = events.open_store(os.environ.get("DATABASE_URL"), folder)
     _, commands, _ = wire_games(store, InProcessCache(4096))
@@ -104,6 +125,50 @@ def main() -> None:
         print(f"| {name} | {len(c)} | {1000 * statistics.median(lat) if lat else float('nan'):.0f} / "
               f"{1000 * _pct(lat, 0.95):.0f} | {1000 * statistics.median(c):.1f} / {1000 * _pct(c, 0.95):.1f} |")
     store.close()
+
+
+def _fresh_database(base_url: str) -> str:
+    """A new database on ``base_url``'s server, migrated (the load run writes thousands of events)."""
+    import secrets
+
+    import psycopg
+
+    from events import migrate
+
+    name = f"cablecar_botload_{secrets.token_hex(4)}"
+    with psycopg.connect(base_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    url = base_url.rsplit("/", 1)[0] + "/" + name
+    migrate.migrate(url)
+    return url
+
+
+def load(args: argparse.Namespace) -> None:
+    """``--load``: :func:`bench.load.botload.run_bot_load`, its tables to stdout (and ``--out``)."""
+    import shlex
+    import sys
+    from pathlib import Path
+
+    from bench.load.botload import render, run_bot_load
+
+    work = Path(tempfile.mkdtemp(prefix="bench-botload-"))
+    if args.postgres:
+        url, redis = os.environ.get("CABLECAR_TEST_DATABASE_URL"), os.environ.get("CABLECAR_TEST_REDIS_URL")
+        if not url or not redis:
+            raise SystemExit("--postgres needs CABLECAR_TEST_DATABASE_URL and CABLECAR_TEST_REDIS_URL "
+                             "(eval \"$(scripts/test-services.sh up)\")")
+        url = _fresh_database(url)
+        env, label = {"DATABASE_URL": url, "REDIS_URL": redis}, "PostgreSQL + Redis"
+    else:
+        env, label = {"CABLECAR_DATA_DIR": str(work / "data")}, "SQLite (embedded default)"
+    result = run_bot_load(work, args.games, 60 if args.seconds is None else args.seconds, max(1, args.runners),
+                          args.clients, args.pace_ms / 1000, args.think_ms, env, label)
+    command = os.environ.get("CABLECAR_BENCH_COMMAND") or shlex.join(
+        ["python", "-m", "bench.bench_bot_runner", *sys.argv[1:]])
+    text = render([result], command)
+    print(text)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":

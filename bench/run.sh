@@ -8,6 +8,8 @@
 #   bash bench/run.sh --help                           # every option
 #   bash bench/run.sh --only bots [--games N --jobs J] # the bot strength ladder (in process, no stack):
 #                                                      # writes bench/results/BOTS.md (bench/bots.py)
+#   bash bench/run.sh --only bot-load [--games N ...]  # server bots under load (gunicorn, runner processes,
+#                                                      # person seats over HTTP): bench/bench_bot_runner.py --load
 #   bash bench/run.sh --only soak                      # the durability soak (workers stopped while
 #                                                      # writers write): writes bench/results/SOAK.md
 #   bash bench/run.sh --only cluster [--app-hosts N]   # several hosts as network namespaces (root), faults
@@ -33,6 +35,12 @@ if [ "${1:-}" = "--only" ] && [ "${2:-}" = "bots" ]; then
     exec env PYTHONPATH="$ROOT" "$PYTHON" -m bench.bots "$@"
 fi
 export CABLECAR_BENCH_COMMAND="bash bench/run.sh${*:+ $*}"
+# Server bots under load: its own gunicorn and runners (embedded SQLite, or --postgres).
+if [ "${1:-}" = "--only" ] && [ "${2:-}" = "bot-load" ]; then
+    shift 2
+    cd "$ROOT"
+    exec env PYTHONPATH="$ROOT" "$PYTHON" -m bench.bench_bot_runner --load "$@"
+fi
 # The cluster builds its own hosts and stack; bounded as a whole (it cleans up on SIGTERM).
 if [ "${1:-}" = "--only" ] && [ "${2:-}" = "cluster" ]; then
     shift 2

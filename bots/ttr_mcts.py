@@ -1,5 +1,10 @@
 """The search bot for Ticket to Ride (``mcts``): information-set Monte Carlo search.
 
+Its moves are those of its own default policy (:mod:`.ttr_policy`: the planner
+with paths along long routes, the most contested claim first, no late ticket
+draws) unless the search finds a clearly better one; the policy is where its
+strength over the planner comes from (bench/results/BOTS.md, "Issue 28").
+
 It is given its seat's view and nothing else.  Each iteration
 
 1. **determinises**: deals every card and ticket the seat cannot see
@@ -7,19 +12,20 @@ It is given its seat's view and nothing else.  Each iteration
    deck) at random from what is left once its own hand, its own tickets and
    the face-up row are taken out (:func:`determinise`, which reads the view
    only, so hidden state is out of its reach);
-2. plays **every candidate** move of its own (the planner's move, the
+2. plays **every candidate** move of its own (the policy's move, the
    routes of its plan it can claim now, or any route in the last round,
-   and, unless the planner is ready to claim, the draws) in that world, each followed by the same short **playout** (the planner
-   policy for every seat, the same randomness: common random numbers, so
+   and, unless the policy is ready to claim, the draws) in that world, each
+   followed by the same short **playout** (its policy for its own seat, the
+   planner for the others, the same randomness: common random numbers, so
    moves are compared in the same future) through the pure rules of
    ``domain/``;
-4. **scores** the outcome: the seat's expected final total (route and
+3. **scores** the outcome: the seat's expected final total (route and
    souvenir points, tickets done or still reachable with its cars) minus
    the best other seat's, squashed to 0..1.
 
 It stops when the think budget (``think_s`` of this thread's CPU time, within
 ``WALL_FACTOR`` times that in wall time) is spent, or after a fixed
-number of sampled worlds (tests), and plays the planner's move unless
+number of sampled worlds (tests), and plays the policy's move unless
 another did better in the same worlds by a clear margin (two standard
 errors of the paired differences).  The tree is one level deep
 (its own moves at the root, over sampled worlds of its information set;
@@ -35,13 +41,15 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from bots.ttr_planner import TICKETS, Situation, _weights, choose, plan_routes, shortest
+from bots import ttr_policy
+from bots.ttr_planner import TICKETS, Situation, _weights, choose, shortest
 from domain.core import Action
 from domain.rng import Rng
 from domain.ttr import GAME
 from domain.ttr.actions import ClaimRoute, DrawCard
 from domain.ttr.board import load_board
 from domain.ttr.cards import hand_of
+from domain.ttr.scoring import final_scores
 from domain.ttr.state import (
     PHASE_SECOND_DRAW,
     PHASE_SETUP,
@@ -54,15 +62,15 @@ from domain.ttr.state import (
 BOARD = load_board()
 #: playout length, in moves of all seats
 HORIZON = 4
-#: how much better (in average outcome, 0..1) another move must look to overrule the planner's
+#: how much better (in average outcome, 0..1) another move must look to overrule the policy's
 PRIOR_EDGE = 0.02
-#: sampled worlds needed before the planner's move may be overruled
+#: sampled worlds needed before the policy's move may be overruled
 MIN_WORLDS = 3
 #: candidate moves searched at most
 MAX_CANDIDATES = 8
 #: the wall-clock cap of a search, as a multiple of its CPU budget
 WALL_FACTOR = 4.0
-#: standard errors of the paired differences another move must clear to overrule the planner's
+#: standard errors of the paired differences another move must clear to overrule the policy's
 CONFIDENCE_Z = 2.0
 
 
@@ -130,6 +138,11 @@ def planner_move(state: TtrState, seat: int, rng: random.Random) -> Action | Non
     return choose(Situation.from_state(state, seat), state.phase == PHASE_SECOND_DRAW, rng)
 
 
+def policy_move(state: TtrState, seat: int, rng: random.Random) -> Action | None:
+    """The search bot's own default policy's move for ``seat`` (:mod:`.ttr_policy`)."""
+    return ttr_policy.choose(Situation.from_state(state, seat), state.phase == PHASE_SECOND_DRAW, rng)
+
+
 #: ticket estimates already made, by situation and turns left
 _TICKET_VALUES: dict[tuple[Any, ...], float] = {}
 
@@ -169,24 +182,26 @@ def _ticket_value(sit: Situation, cars: int, tickets: tuple[str, ...], turns_lef
 def value(state: TtrState, seat: int) -> float:
     """The outcome for ``seat`` in 0..1 (a logistic of its lead over the best other seat)."""
     if state.finished:
-        result = GAME.result(state) or {}
-        return 1.0 if seat in result.get("winners", []) else 0.0
+        totals = [s.total for s in final_scores(state)]
+        mine = float(totals[seat])
+        best_other = float(max(t for s, t in enumerate(totals) if s != seat))
+        return 1.0 / (1.0 + math.exp(-(mine - best_other) / 8.0))
     mine = estimate(state, seat)
     best_other = max(estimate(state, s) for s in range(state.num_players) if s != seat)
     return 1.0 / (1.0 + math.exp(-(mine - best_other) / 8.0))
 
 
 def candidates(state: TtrState, seat: int, rng: random.Random) -> list[Action]:
-    """The moves worth searching: the planner's first, then the other kinds of move."""
+    """The moves worth searching: the policy's first, then the other kinds of move."""
     legal = GAME.legal_actions(state, seat)
-    first = planner_move(state, seat, rng)
+    first = policy_move(state, seat, rng)
     out: list[Action] = [first] if first is not None and first in legal else []
     # Claims off the seat's plan are searched only in the last round: earlier, the short
     # playouts see their points but not the cars they cost (measured: 44 % against the
     # planner over 400 games when every claim was a candidate).
     last_round = state.final_turns_left is not None
     planned = set() if last_round else {
-        r.id for r in plan_routes(Situation.from_state(state, seat), state.players[seat].tickets)[0]
+        r.id for r in ttr_policy.plan_routes(Situation.from_state(state, seat), state.players[seat].tickets)[0]
     }
     claims: dict[str, Action] = {}
     for a in legal:
@@ -205,18 +220,19 @@ def candidates(state: TtrState, seat: int, rng: random.Random) -> list[Action]:
     return out[:MAX_CANDIDATES]
 
 
-def playout(state: TtrState, rng: random.Random, horizon: int) -> TtrState:
-    """Play ``horizon`` moves with the planner for every seat (or until the end)."""
+def playout(state: TtrState, rng: random.Random, horizon: int, me: int | None = None) -> TtrState:
+    """Play ``horizon`` moves (or until the end): the seat ``me`` by its own policy, the others
+    by the planner (the model of a sound opponent)."""
     for _ in range(horizon):
         if state.finished:
             break
         seat = state.active_seats()[0]
-        action = planner_move(state, seat, rng)
+        action = (policy_move if seat == me else planner_move)(state, seat, rng)
         if action is None:
             break
         try:
             events = GAME.decide(state, seat, action)
-        except Exception:  # the planner's move in an odd sampled world: stop here, score what is
+        except Exception:  # a move in an odd sampled world: stop here, score what is
             break
         for event in events:
             state = GAME.evolve(state, event)
@@ -224,7 +240,7 @@ def playout(state: TtrState, rng: random.Random, horizon: int) -> TtrState:
 
 
 def overruling(outcomes: list[list[float]]) -> int:
-    """The candidate to play: the planner's (0) unless another one did better in the
+    """The candidate to play: the policy's (0) unless another one did better in the
     same worlds by more than :data:`PRIOR_EDGE` plus two standard errors of the paired
     differences, over at least :data:`MIN_WORLDS` worlds."""
     base = outcomes[0]
@@ -254,14 +270,12 @@ class MctsBot:
 
     def __call__(self, view: dict[str, Any], actions: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
         if view["phase"] == PHASE_SETUP or view["phase"] not in (PHASE_TURN_START, PHASE_SECOND_DRAW) or len(actions) == 1:
-            # setup choices and ticket picks: the planner's judgment, no search needed
-            from bots.ttr_planner import planner_strategy
-
-            return planner_strategy(view, actions, rng)
+            # setup choices and ticket picks: the policy's judgment (the planner's rules over its plans), no search needed
+            return ttr_policy.policy_strategy(view, actions, rng)
         return self.search(view, rng).to_body()
 
     def search(self, view: dict[str, Any], rng: random.Random) -> Action:
-        """The planner's move unless another did clearly better over the sampled worlds.
+        """The policy's move unless another did clearly better over the sampled worlds.
 
         Every candidate is played out in the same sampled world with the same
         playout randomness (common random numbers), so moves are compared
@@ -295,7 +309,7 @@ class MctsBot:
                 state = world
                 for event in GAME.decide(state, seat, move):
                     state = GAME.evolve(state, event)
-                outcomes[i].append(value(playout(state, random.Random(seed), self.horizon), seat))
+                outcomes[i].append(value(playout(state, random.Random(seed), self.horizon, seat), seat))
             worlds += 1
         self.last_iterations = worlds
         return moves[overruling(outcomes)]
