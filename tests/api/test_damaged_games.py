@@ -76,15 +76,15 @@ def test_a_forged_row_damages_its_game_only(backend: tuple[Callable[[], Flask], 
     first = new_app()
     client = first.test_client()
     unchained, unreadable, untouched = (create(client) for _ in range(3))
-    version = unchained["version"]
-    forge(unchained["id"], version + 1, canonical_json({"source": "deck", "card": "red"}),
+    # each game's own version: a deal can open with more events (three locomotives face up are replaced)
+    forge(unchained["id"], unchained["version"] + 1, canonical_json({"source": "deck", "card": "red"}),
           _last_hash(first, unchained["id"]))
-    forge(unreadable["id"], version + 1, "[1]", _last_hash(first, unreadable["id"]))
+    forge(unreadable["id"], unreadable["version"] + 1, "[1]", _last_hash(first, unreadable["id"]))
 
     # another worker, which holds none of these games, rebuilds them from the store
     fresh = new_app().test_client()
     for game in (unchained, unreadable):
-        gid, token = game["id"], auth(game["seats"][0]["token"])
+        gid, token, version = game["id"], auth(game["seats"][0]["token"]), game["version"]
         answers = [
             fresh.get(f"/v1/games/{gid}"),
             fresh.get(f"/v1/games/{gid}", headers=token),

@@ -11,7 +11,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -20,7 +20,7 @@ from events.database import Database
 from service.app import wire_games
 from service.cache import InProcessCache
 from service.infra.signing_keys import write_key_file
-from tests.contract.conftest import TEST_SIGNER, Backend
+from tests.contract.conftest import TEST_SIGNER, Backend, create_database, drop_database, postgres_admin_url
 
 ROOT = Path(__file__).resolve().parents[2]
 MOVED = re.compile(r"moved: game (\S+) seat (\d+) \((\w+)\) version (\d+)")
@@ -61,7 +61,25 @@ def _wait_finished(store: Database, games: list[str], seconds: float,
     pytest.fail(f"bot games did not finish in {seconds} s: {[store.get_game(g).status for g in games]}")
 
 
-def test_two_runner_processes_play_every_bot_turn_once(backend: Backend, tmp_path: Path) -> None:
+@pytest.fixture
+def own_backend(backend: Backend) -> Iterator[Backend]:
+    """The backend on a database of this test's own: runners claim every game waiting for a bot in
+    their database, and the session's shared one holds other tests' stand-in games (not playable)."""
+    if backend.name != "postgres":
+        yield backend
+        return
+    admin = postgres_admin_url()
+    url = create_database(admin, "cc_runners")
+    own = Backend("postgres", url)
+    try:
+        yield own
+    finally:
+        own.close()
+        drop_database(admin, url)
+
+
+def test_two_runner_processes_play_every_bot_turn_once(own_backend: Backend, tmp_path: Path) -> None:
+    backend = own_backend
     store = backend.open()
     _, commands, _ = wire_games(store, InProcessCache(100))
     games = [
