@@ -68,12 +68,15 @@ class CommitThenCut(TcpProxy):
             threading.Thread(target=self._downstream, args=(server, client, sent), daemon=True).start()
 
     def _upstream(self, client: socket.socket, server: socket.socket, sent: threading.Event) -> None:
+        seen = b""  # the end of what came before: the marker may straddle two reads
         with contextlib.suppress(OSError):
             while (data := client.recv(65536)) and not self.out:
                 server.sendall(data)
-                if self.marker is not None and self.marker in data:
+                marker = self.marker
+                if marker is not None and marker in seen + data:
                     self.marker = None
                     sent.set()
+                seen = (seen + data)[-256:]
         _cut(client, server)
 
     def _downstream(self, server: socket.socket, client: socket.socket, sent: threading.Event) -> None:
