@@ -70,6 +70,11 @@ _PLACES = "event-streams"
 TOKEN_RECHECK = 1.0
 
 
+def _damaged_comment(game_id: str) -> str:
+    # the answer's status went out long before: a comment line is what is left to say it
+    return f": the game's records are damaged (GET /v1/games/{game_id} answers 409 game_damaged)\n\n"
+
+
 def format_event(event_id: int | None, data: object, event: str | None = None) -> str:
     """One SSE message."""
     lines = []
@@ -95,6 +100,8 @@ class _Channel:
         # taken before that read): a watcher trusts only reads after it opened.
         self.token_hashes: tuple[str, ...] = ()
         self.hashes_at = float("-inf")
+        # Set when a read of the game found its records damaged: its streams end, saying so.
+        self.damaged: GameDamaged | None = None
         self._pages: OrderedDict[tuple[int | None, int, int], list[tuple[int, str]]] = OrderedDict()
         # Held while a page is read, so that watchers at one position read it once.
         self._page_lock = threading.Lock()
@@ -105,6 +112,12 @@ class _Channel:
             if self.loaded is None or loaded.version > self.loaded.version:
                 self.loaded = loaded
                 self.cond.notify_all()
+
+    def damage(self, error: GameDamaged) -> None:
+        """Record that the game's records were found damaged; wake the watchers."""
+        with self.cond:
+            self.damaged = error
+            self.cond.notify_all()
 
     def tokens_seen(self, hashes: object, read_at: float) -> None:
         """Record the seats' token hashes a read begun at ``read_at`` found;
@@ -133,7 +146,7 @@ class _Channel:
         revoked); True if one came."""
         def ready() -> bool:
             loaded = self.loaded
-            return closing.is_set() or gone() or (
+            return closing.is_set() or gone() or self.damaged is not None or (
                 loaded is not None and (loaded.version > position or loaded.finished))
 
         with self.cond:
@@ -324,6 +337,9 @@ class StreamHub:
                 if gone():
                     yield ": the seat's token was rotated: reconnect with the new one\n\n"
                     return
+                if channel.damaged is not None:
+                    yield _damaged_comment(game_id)
+                    return
                 loaded = channel.loaded
                 assert loaded is not None
                 if loaded.version > position:
@@ -340,8 +356,9 @@ class StreamHub:
                     return
                 if not channel.wait(position, min(heartbeat, remaining), self._closing, gone):
                     yield ": keep-alive\n\n"
-        except GameDamaged:
-            yield f": the game's records are damaged (GET /v1/games/{game_id} answers 409 game_damaged)\n\n"
+        except GameDamaged as e:  # found while rendering a page
+            channel.damage(e)
+            yield _damaged_comment(game_id)
         finally:
             self._part(channel, watched_seat is not None)
 
@@ -389,6 +406,9 @@ class StreamHub:
                 loaded = self._queries.load(channel.game_id)
                 channel.tokens_seen(loaded.record.metadata.get("seat_token_hashes"), read_at)
                 channel.publish(loaded)
+            except GameDamaged as e:  # not served again until repaired: the watchers end
+                channel.damage(e)
+                return
             except StoreError as e:
                 # The watchers keep their heartbeats; the store may come back.
                 log.warning("event stream of game %s cannot read the store: %s", channel.game_id, e)

@@ -146,3 +146,29 @@ def test_a_stray_row_after_the_held_state_damages_the_game_for_the_worker_holdin
         verdict = c.get(f"/v1/games/{gid}/audit").get_json()
         assert verdict["ok"] is False, verdict
     assert [e.seq for e in holder.extensions["cablecar"].store.load(gid)] == list(range(1, version + 2))
+
+
+def test_a_game_found_damaged_while_watched_ends_its_stream_saying_so(tmp_path: Path) -> None:
+    """A stream open on a healthy game; then a row is written past the append path (and the game's row
+    says it is there): the stream's next read finds the damage and the stream ends with a comment saying
+    so, instead of a server error inside the answer or keep-alives until its time runs out."""
+    app = create_app(Settings(data_dir=str(tmp_path), webhooks=False, sse_max_seconds=30,
+                              sse_heartbeat_seconds=1))
+    client = app.test_client()
+    game = create(client)
+    gid, version = game["id"], game["version"]
+    resp = client.get(f"/v1/games/{gid}/events/stream", buffered=False)
+    assert resp.status_code == 200
+    chunks = iter(resp.response)
+    seen = ""
+    while f"id: {version}\n" not in seen:
+        seen += next(chunks).decode()
+    with sqlite3.connect(tmp_path / "cablecar.sqlite3", isolation_level=None) as conn:
+        conn.execute(_INSERT.replace("%s", "?"), (gid, version + 1, canonical_json({"source": "deck", "card": "red"}),
+                                                  _last_hash(app, gid)))
+        conn.execute("UPDATE games SET version = ? WHERE game_id = ?", (version + 1, gid))
+    rest = "".join(chunk.decode() for chunk in chunks)  # the stream ends by itself
+    assert rest.rstrip().endswith(f"GET /v1/games/{gid} answers 409 game_damaged)"), rest[-300:]
+    assert f"id: {version + 1}\n" not in rest
+    resp.close()
+    app.extensions["cablecar"].store.close()
