@@ -24,5 +24,5 @@ VOLUME /var/lib/cablecar
 EXPOSE 8000
 # Probes the address in CABLECAR_BIND, so a server moved to another port is still checked.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
-  CMD ["python", "-m", "service.healthcheck"]
-CMD ["gunicorn", "-c", "python:service.gunicorn_conf", "service.wsgi:app"]
+  CMD ["python", "-m", "service.serving.healthcheck"]
+CMD ["gunicorn", "-c", "python:service.serving.gunicorn_conf", "service.serving.wsgi:app"]

@@ -5,13 +5,13 @@ A plain WSGI callable (no framework) that, for ``POST /insert``, reads the JSON
 body, inserts it as one row into ``bench_baseline`` through a
 ``psycopg_pool.ConnectionPool`` of the same size as the event store's, and
 answers ``201 {"id": n}``; ``GET /health`` answers 200.  The harness serves it
-with the same gunicorn configuration (``service.gunicorn_conf``, same workers
+with the same gunicorn configuration (``service.serving.gunicorn_conf``, same workers
 and threads) and hits it with the same client pool, so the ratio of the
 service's action throughput to this one's insert throughput prices everything
 the service adds: routing, schemas, auth, rules, cache, hash chain, version
 check and idempotency.
 
-    DATABASE_URL=postgresql://... CABLECAR_SECRET_KEY=... gunicorn -c python:service.gunicorn_conf bench.baseline_app:app
+    DATABASE_URL=postgresql://... CABLECAR_SECRET_KEY=... gunicorn -c python:service.serving.gunicorn_conf bench.baseline_app:app
 
 ``flask_app`` is the same endpoint as a one-route Flask app (the framework
 the service is built on), a second reference: what the framework itself costs

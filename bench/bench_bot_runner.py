@@ -34,8 +34,8 @@ from typing import Any
 
 import events
 from bots.runner import BotRunner
-from service.app import wire_games
-from service.cache import InProcessCache
+from service.adapters.cache import InProcessCache
+from service.api.app import wire_games
 from service.usecases.bot_seats import bot_seats
 
 

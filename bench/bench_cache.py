@@ -3,7 +3,7 @@
 For a 4-player ttr-sf game and a 4-player cable-car game (seeded random
 games, measured mid-game and at the end) it measures
 
-* the state codec of the Redis cache (``service/statecodec.py``): encode,
+* the state codec of the Redis cache (``service/adapters/statecodec.py``): encode,
   decode and a round trip, and the entry's size;
 * replaying the game's events from the first (``domain.core.replay`` of
   already decoded events: what a cache miss costs at least, before reading
@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from domain.clocks import NO_TIME_CONTROL, Clocks  # noqa: E402
 from domain.core import Event, GameConfig, GameDefinition, replay  # noqa: E402
 from domain.registry import GAMES  # noqa: E402
-from service.statecodec import Snapshot, StateCodec  # noqa: E402
+from service.adapters.statecodec import Snapshot, StateCodec  # noqa: E402
 
 
 def play(game: GameDefinition[Any], players: int, seed: str) -> list[Event]:

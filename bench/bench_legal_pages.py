@@ -2,7 +2,7 @@
 it, the count behind each page's ``total``, and the whole list the first
 page used to wait for.
 
-Through the real app (``service.app.create_app`` on SQLite, Flask's test
+Through the real app (``service.api.app.create_app`` on SQLite, Flask's test
 client, one thread): for ``--games`` fresh cable-car games, after one to warm the process up (a new (game,
 version, seat) each, so nothing is memoised yet), ``GET
 /v1/games/{id}/legal-actions`` page by page with the default page size, the
@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from domain.cablecar import GAME  # noqa: E402
 from domain.cablecar.actions import LayTiles  # noqa: E402
 from domain.cablecar.pairs import PairTables, legal_pairs  # noqa: E402
-from service.app import create_app  # noqa: E402
+from service.api.app import create_app  # noqa: E402
 from service.config import Settings  # noqa: E402
 
 

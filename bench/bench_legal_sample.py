@@ -1,6 +1,6 @@
 """Cable-car legal-action samples: ``?sample=10`` on the largest turns.
 
-Through the real app (``service.app.create_app`` on SQLite, Flask's test
+Through the real app (``service.api.app.create_app`` on SQLite, Flask's test
 client, one thread), ``--games`` cable-car games are played by a random bot
 that only ever asks ``GET /v1/games/{id}/legal-actions?sample=10&seed=S``
 and sends one of the ten actions.  Every timed request is the first for its
@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from service.app import create_app  # noqa: E402
+from service.api.app import create_app  # noqa: E402
 from service.config import Settings  # noqa: E402
 
 

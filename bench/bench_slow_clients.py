@@ -1,7 +1,7 @@
 """Slow clients against the server: does ``/v1/health`` keep answering?
 
 Starts the server as production runs it (gunicorn with
-``service/gunicorn_conf.py``: threaded workers on SQLite, gevent workers with
+``service/serving/gunicorn_conf.py``: threaded workers on SQLite, gevent workers with
 ``--database-url``), and, unless ``--no-proxy``, also nginx in front of it
 with the settings of ``docker/nginx.conf`` (the upstream and the port
 rewritten; nginx's ``worker_connections`` raised, as README "Production"
@@ -222,8 +222,8 @@ def main() -> None:
             env["DATABASE_URL"] = args.database_url
         log = folder / "server.log"
         with log.open("wb") as out:
-            server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf",
-                                       "service.wsgi:app"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+            server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:service.serving.gunicorn_conf",
+                                       "service.serving.wsgi:app"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
         proxy = None
         try:
             _wait_healthy(port, server, log)

@@ -1,7 +1,7 @@
 """Webhook fairness: how long another organiser's delivery takes while one
 organiser floods the dispatcher with deliveries to receivers that hang.
 
-Through the real app (``service.app.create_app``, its webhook dispatcher
+Through the real app (``service.api.app.create_app``, its webhook dispatcher
 started as a server worker starts it; SQLite by default, PostgreSQL with
 ``--database-url``) and real sockets: a "quiet" organiser's webhook points at
 a receiver that answers 200 at once; the "flood" organiser registers
@@ -36,7 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.load.webhooks import PLAYERS, Arrivals, hanging_receiver, probe  # noqa: E402
-from service.app import create_app, start_dispatcher, stop_dispatcher  # noqa: E402
+from service.api.app import create_app, start_dispatcher, stop_dispatcher  # noqa: E402
 from service.config import Settings  # noqa: E402
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One command for the load, faults and speed harness against the real stack
-# (gunicorn with service.gunicorn_conf + PostgreSQL + Redis, started here):
+# (gunicorn with service.serving.gunicorn_conf + PostgreSQL + Redis, started here):
 #
 #   bash bench/run.sh                                  # defaults: 32 clients, 60 s, every section
 #   bash bench/run.sh --seconds 20 --bot-seconds 10    # shorter

@@ -15,7 +15,7 @@ thinking never delays a request.  Each round it
    (:mod:`bots.strategies`) gets nothing else, so hidden state is out
    of its reach;
 3. **appends** through the command path a person's action takes
-   (:meth:`service.commands.GameCommands.act_for_bot`): authored by the
+   (:meth:`service.usecases.commands.GameCommands.act_for_bot`): authored by the
    seat, with the version it decided on as ``expected_version`` and an
    Idempotency-Key, so a move can never be applied twice and the audit
    cannot tell a bot's move from a client's.
@@ -45,14 +45,14 @@ from bots.strategies import DEFAULT_THINK_MS, Strategy, strategy
 from bots.ttr_mcts import WALL_FACTOR
 from domain.errors import GameFinished, IllegalAction, MalformedAction, NotYourTurn
 from events.store import GameNotFound, StaleVersion
-from service.commands import ActionRequest, GameCommands
-from service.presentation import game_view
-from service.queries import GameQueries
-from service.schemas.responses import GameViewSchema
-from service.text import json_text
+from service.api.schemas.responses import GameViewSchema
+from service.api.text import json_text
 from service.usecases.bot_seats import bot_seats
 from service.usecases.bot_turns import waiting_bot_seats
+from service.usecases.commands import ActionRequest, GameCommands
 from service.usecases.loaded import Loaded
+from service.usecases.presentation import game_view
+from service.usecases.queries import GameQueries
 
 log = logging.getLogger("cablecar.bots")
 

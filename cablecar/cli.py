@@ -39,7 +39,7 @@ def version() -> str:
     try:
         return metadata.version("cablecar")
     except metadata.PackageNotFoundError:  # run from a checkout that was never installed
-        from service.routes.meta import SERVICE_VERSION
+        from service.api.routes.meta import SERVICE_VERSION
 
         return SERVICE_VERSION
 
@@ -103,7 +103,7 @@ def _verify(args: argparse.Namespace) -> int:
     import json
 
     from events.verify import verify_export
-    from service.exportfile import NotAnExport, read_export
+    from service.usecases.exportfile import NotAnExport, read_export
 
     try:
         text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")

@@ -31,7 +31,7 @@ def _key_settings(args: argparse.Namespace) -> Settings:
 def _keys_generate(args: argparse.Namespace) -> int:
     from events.signing import Signer
     from events.timestamps import format_timestamp, system_clock
-    from service.infra.signing_keys import key_path, read_key_file, write_key_file
+    from service.adapters.signing_keys import key_path, read_key_file, write_key_file
 
     settings = _key_settings(args)
     if not settings.signing_key_file.strip():
@@ -45,7 +45,7 @@ def _keys_generate(args: argparse.Namespace) -> int:
 
 
 def _keys_rotate(args: argparse.Namespace) -> int:
-    from service.infra.signing_keys import key_path, retired_path, rotate
+    from service.adapters.signing_keys import key_path, retired_path, rotate
 
     settings = _key_settings(args)
     retired, new = rotate(settings)
@@ -59,7 +59,7 @@ def _keys_rotate(args: argparse.Namespace) -> int:
 def _keys_show(args: argparse.Namespace) -> int:
     import json
 
-    from service.infra.signing_keys import load_server_keys
+    from service.adapters.signing_keys import load_server_keys
 
     keys = load_server_keys(_key_settings(args))
     print(json.dumps({"keys": [k.to_json() for k in keys.public_keys()]}, indent=2))

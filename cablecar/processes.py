@@ -14,17 +14,17 @@ from cablecar.options import data_dir_option
 if TYPE_CHECKING:
     from events.database import Database
     from service.config import Settings
-    from service.queries import GameQueries
+    from service.usecases.queries import GameQueries
 
 
 def _open_runtime(args: argparse.Namespace) -> tuple[Settings, Database, GameQueries]:
     """The configured store (said where, first) and the game queries on an in-process cache."""
     import events
-    from service.cache import InProcessCache
+    from service.adapters.cache import InProcessCache
+    from service.adapters.signing_keys import load_server_keys
     from service.config import Settings
-    from service.infra.signing_keys import load_server_keys
     from service.location import describe, new_store_notes, with_data_dir
-    from service.queries import GameQueries
+    from service.usecases.queries import GameQueries
 
     settings = with_data_dir(Settings.from_env(), args.data_dir)
     for note in new_store_notes(settings):
@@ -45,7 +45,7 @@ def _organiser_name(text: str) -> str:
 
 
 def _organiser_create(args: argparse.Namespace) -> int:
-    from service.organisers import OrganiserService
+    from service.usecases.organisers import OrganiserService
 
     _, store, _ = _open_runtime(args)
     try:
@@ -62,8 +62,8 @@ def _webhooks_run(args: argparse.Namespace) -> int:
     import signal
     import threading
 
-    from service.webhooks.dispatcher import WebhookDispatcher
-    from service.webhooks.policy import DispatchPolicy
+    from service.adapters.webhooks.policy import DispatchPolicy
+    from service.usecases.webhook_deliveries import WebhookDispatcher
 
     settings, store, queries = _open_runtime(args)
     policy = DispatchPolicy.from_settings(settings)
@@ -90,8 +90,8 @@ def _bots_run(args: argparse.Namespace) -> int:
     import signal
 
     from bots.runner import BotRunner
-    from service.app import wire_games
-    from service.cache import open_cache
+    from service.adapters.cache import open_cache
+    from service.api.app import wire_games
 
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")

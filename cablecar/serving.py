@@ -14,10 +14,10 @@ import subprocess
 import sys
 from typing import Any
 
+from service.adapters.secret_key import MissingSecretKey, require_secret_key
 from service.config import Settings
-from service.infra.workers import THREADED
-from service.keys import MissingSecretKey, require_secret_key
 from service.location import describe, new_store_notes, with_data_dir
+from service.serving.workers import THREADED
 
 
 class CannotListen(OSError):
@@ -54,7 +54,7 @@ def serve(args: argparse.Namespace) -> int:
     """Run gunicorn in this process until it is stopped (Ctrl-C)."""
     from gunicorn.app.base import BaseApplication
 
-    import service.gunicorn_conf as conf
+    import service.serving.gunicorn_conf as conf
 
     settings = with_data_dir(Settings.from_env(), args.data_dir)
     try:
@@ -80,7 +80,7 @@ def serve(args: argparse.Namespace) -> int:
 
         def load(self) -> Any:
             # Imported in the worker, after a gevent worker has monkey-patched it.
-            from service.app import create_app
+            from service.api.app import create_app
 
             return create_app(settings)
 

@@ -6,7 +6,7 @@ The index is a lookup aid, not a truth: the deadline is derived from the
 game's events (see :mod:`domain.clocks`), written after each append of a
 timed game, and re-derived by whoever acts on it.  A row that is stale or
 missing delays a sweep, never a wrong timeout (every read or action of the
-game finds an overdue seat too, see :mod:`service.timekeeper`).
+game finds an overdue seat too, see :mod:`service.usecases.timekeeper`).
 
 ``database_time`` is the clock every timeout decision uses: the database's
 own (``clock_timestamp()`` on PostgreSQL; on SQLite the process is the

@@ -9,7 +9,7 @@ written base64url without padding, next to ``key_id`` (the first 16
 characters of base64url(SHA-256(raw public key)), so an id names exactly one
 key).  Signing happens on the store's append path (the backends call
 :meth:`Signer.sign`); checking is :mod:`events.verify`'s.  The keys come from
-the server's configuration (``service/infra/signing_keys.py``), never from
+the server's configuration (``service/adapters/signing_keys.py``), never from
 the database, so a database writer cannot add one.  Nothing here reads a
 clock or a file: callers pass ``created_at`` and the key bytes.
 """

@@ -3,7 +3,7 @@
 Every setting is declared once, as a field of :class:`Settings`: its
 environment variable, default (whose type is the setting's type) and help
 text.  The app reads them with :meth:`Settings.from_env`, gunicorn through
-``service/gunicorn_conf.py``, and the README's configuration table is checked
+``service/serving/gunicorn_conf.py``, and the README's configuration table is checked
 against :data:`SETTINGS`.
 
 With nothing set, the service stores events in a SQLite file under

@@ -1,5 +1,5 @@
 """The refusals of the service layer: a stable problem ``code`` and a human
-``detail`` each, no HTTP (``service.problems`` alone maps codes to statuses).
+``detail`` each, no HTTP (``service.api.problems`` alone maps codes to statuses).
 
 ``extra`` holds further fields of the answer (``reason``, ``table``,
 ``current_version``, ``errors``).

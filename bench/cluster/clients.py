@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from bench.load.http import Answer, Connection, TransportFailure
 from bench.load.scripts import greedy_policy
 from domain.core import JSON
-from service.commands import seat_key
+from service.usecases.commands import seat_key
 
 
 @dataclass

@@ -134,7 +134,7 @@ class Redis:
 
 
 class AppHost:
-    """gunicorn serving the service on ``host`` with ``service.gunicorn_conf``."""
+    """gunicorn serving the service on ``host`` with ``service.serving.gunicorn_conf``."""
 
     def __init__(self, host: Host, workdir: Path, env: dict[str, str]) -> None:
         self.host = host
@@ -146,8 +146,8 @@ class AppHost:
 
     def start(self) -> None:
         env = {**os.environ, **self.env, "PYTHONPATH": str(ROOT), "CABLECAR_BIND": f"0.0.0.0:{APP_PORT}"}
-        self.proc = self.host.start([sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf",
-                                     "service.wsgi:app"], self.log, env=env, cwd=ROOT)
+        self.proc = self.host.start([sys.executable, "-m", "gunicorn", "-c", "python:service.serving.gunicorn_conf",
+                                     "service.serving.wsgi:app"], self.log, env=env, cwd=ROOT)
         self.starts += 1
 
     def wait_ready(self, timeout: float = 90) -> None:

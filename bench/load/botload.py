@@ -5,7 +5,7 @@ server bot, the one left played by a person over HTTP (issue 28, "Measured").
     python -m bench.bench_bot_runner --load --games 200 --postgres      # PostgreSQL + Redis (test services)
     bash bench/run.sh --only bot-load [options]                          # the same
 
-The server is gunicorn with production's configuration (``service.wsgi:app``);
+The server is gunicorn with production's configuration (``service.serving.wsgi:app``);
 the bot runners are processes of their own (``python -m bench.load.botload
 runner``: ``cablecar bots run``'s runner, timed).  Two phases, each
 ``seconds`` long, with the same person clients and the same request mix:
@@ -178,7 +178,7 @@ def run_bot_load(workdir: Path, games: int, seconds: float, runners: int, client
            "CABLECAR_CREATE_RATE_LIMIT": "off"}
     result = BotLoadResult(store_label, games, seconds, runners, clients, pace)
     started = time.perf_counter()
-    server = Gunicorn(ServerSpec("service.wsgi:app", workers, threads, tuple(env.items())), workdir / "gunicorn.log")
+    server = Gunicorn(ServerSpec("service.serving.wsgi:app", workers, threads, tuple(env.items())), workdir / "gunicorn.log")
     procs: list[subprocess.Popen[bytes]] = []
     try:
         server.wait_ready("/v1/health")
@@ -275,10 +275,10 @@ def runner_main(stats_path: str, think_ms: int) -> int:
     SIGTERM it stops and writes what it measured to ``stats_path``."""
     import events
     from bots.runner import BotRunner
-    from service.app import wire_games
-    from service.cache import open_cache
+    from service.adapters.cache import open_cache
+    from service.adapters.signing_keys import load_server_keys
+    from service.api.app import wire_games
     from service.config import Settings
-    from service.infra.signing_keys import load_server_keys
     from service.usecases.bot_seats import bot_seats
 
     settings = Settings.from_env()

@@ -1,7 +1,7 @@
 """The cache hit ratio: the service's own counters, added up over workers.
 
 ``bench.load.instrumented_wsgi`` makes every gunicorn worker dump its
-:class:`service.cache.CacheStats` to ``<folder>/<pid>.json``; a *hit* is a
+:class:`service.adapters.cache.CacheStats` to ``<folder>/<pid>.json``; a *hit* is a
 read served from a cached state at the current version, a *partial hit* one
 that replayed only the events after a cached snapshot, a *miss* a full
 replay.  Redis' own ``keyspace_hits``/``keyspace_misses`` are read too, as a

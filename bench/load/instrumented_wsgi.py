@@ -1,9 +1,9 @@
 """The service's WSGI app plus a bench-only counter of its cache outcomes.
 
-``gunicorn -c python:service.gunicorn_conf bench.load.instrumented_wsgi:app``
-serves exactly ``service.wsgi:app`` (the middleware wraps its ``wsgi_app``, so
+``gunicorn -c python:service.serving.gunicorn_conf bench.load.instrumented_wsgi:app``
+serves exactly ``service.serving.wsgi:app`` (the middleware wraps its ``wsgi_app``, so
 gunicorn's worker hooks still find the Flask app); after a request, at most every
-``INTERVAL`` seconds, the worker writes its :class:`service.cache.CacheStats`
+``INTERVAL`` seconds, the worker writes its :class:`service.adapters.cache.CacheStats`
 (hits, partial hits, misses, errors) to ``$CABLECAR_BENCH_STATS_DIR/<pid>.json``
 so the harness can add up the counters of every worker, including workers
 that were killed (their last file stays).
@@ -20,8 +20,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from service.runtime import Runtime
-from service.wsgi import app as service_app
+from service.api.runtime import Runtime
+from service.serving.wsgi import app as service_app
 
 #: seconds between dumps: each is a file write and a rename, which blocks a gevent worker
 INTERVAL = 1.0

@@ -25,7 +25,7 @@ from bench.load.clients import GameLedger
 from bench.load.http import Connection, TransportFailure
 from events.codec import dumps_payload
 from events.store import EventStore, StoredEvent
-from service.commands import seat_key
+from service.usecases.commands import seat_key
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Where the time of one action goes: the service in this process, one thread.
 
-The app is built by ``service.app.create_app`` on the run's PostgreSQL and
+The app is built by ``service.api.app.create_app`` on the run's PostgreSQL and
 Redis and driven through Flask's test client with scripted games (no HTTP,
 no gunicorn, no concurrency), so the figures are the service's own cost per
 ``POST /v1/games/{id}/actions``:
@@ -104,7 +104,7 @@ def _commits(database_url: str) -> int:
 
 def profile_actions(database_url: str, redis_url: str, scripts: Sequence[GameScript]) -> ActionProfile:
     """Play ``scripts`` through the app in this process (see the module docs)."""
-    from service.app import create_app
+    from service.api.app import create_app
     from service.config import Settings
 
     app = create_app(Settings(database_url=database_url, redis_url=redis_url, secret_key="bench-profile-secret-key-0123456789abcdef0123"))

@@ -75,7 +75,7 @@ def render(results: RunResults) -> str:
         cfg.command,
         "```",
         "",
-        "Stack: gunicorn (`-c python:service.gunicorn_conf`, "
+        "Stack: gunicorn (`-c python:service.serving.gunicorn_conf`, "
         f"{cfg.workers} workers x {cfg.threads} threads) + PostgreSQL + Redis on this machine, a fresh database "
         "for the run. Clients are threads of the harness process on the same machine, each with a keep-alive "
         "connection. Numbers are noisy (2 cores shared with the server and with other work); compare the "
@@ -251,7 +251,7 @@ def _profile(p: ActionProfile) -> list[str]:
     out = [
         "## Where an action's time goes (one thread, in process)",
         "",
-        "`bench/load/profile.py` drives the app built by `service.app.create_app` (same PostgreSQL and Redis) "
+        "`bench/load/profile.py` drives the app built by `service.api.app.create_app` (same PostgreSQL and Redis) "
         "through Flask's test client, one scripted action after another: no HTTP, no gunicorn, no concurrency.",
         "",
         f"- **{_f(p.ms_per_action, 2)} ms per action**, of which **{_f(p.cpu_ms_per_action, 2)} ms CPU** in this "
@@ -314,7 +314,7 @@ def _findings(results: RunResults) -> list[str]:
                 "row, reads Redis, appends and writes Redis: "
                 f"{_f(load.ratio_of(load.fullpath), 2)} of the baseline at "
                 f"{_f(full_cpu.get('total', math.nan), 2)} ms of CPU per action; the one-round-trip path "
-                f"(inside `GameCommands.act`, `service/commands.py`) is x{_f(gain, 2)} that."
+                f"(inside `GameCommands.act`, `service/usecases/commands.py`) is x{_f(gain, 2)} that."
             )
     shared = [r for r in results.races if r.same_key and r.refused]
     in_flight = sum(f.seen.stale_in_flight for f in results.faults)
@@ -324,7 +324,7 @@ def _findings(results: RunResults) -> list[str]:
             f"when its first attempt is still in flight ({sum(sum(r.refused.values()) for r in shared)} of the "
             f"shared-key racers; {in_flight} retries after a dropped answer). Nothing is written twice (the "
             "checks above pass), but the client is told its action failed when it succeeded: `GameCommands.act` "
-            "(`service/commands.py`) must look the key up again before it answers a refusal."
+            "(`service/usecases/commands.py`) must look the key up again before it answers a refusal."
         )
     if results.fuzz is not None:
         for run in results.fuzz.schemathesis:
@@ -335,7 +335,7 @@ def _findings(results: RunResults) -> list[str]:
                     text += (" The request carries a player name containing U+0000: PostgreSQL cannot store NUL "
                              "in jsonb, the store raises IntegrityError, which has no error handler, so the "
                              "answer is 500 (SQLite accepts it, so the in-process fuzz test in tests/api never "
-                             "sees it). Fix: refuse control characters in names in `service/schemas/requests.py` "
+                             "sees it). Fix: refuse control characters in names in `service/api/schemas/requests.py` "
                              "(400), and map the store's IntegrityError to a problem answer.")
                 notes.append(text)
                 break
@@ -466,7 +466,7 @@ def _method() -> list[str]:
         "(`stale_version`, `not_your_turn`, `game_finished`); *no answer* counts requests whose connection "
         "failed (a killed worker's in-flight requests); *resent* counts requests resent once on a fresh "
         "connection because the server had closed the kept-alive one, as HTTP client libraries do.",
-        "- The cache ratio comes from the service's own counters (`service.cache.CacheStats`), added over "
+        "- The cache ratio comes from the service's own counters (`service.adapters.cache.CacheStats`), added over "
         "workers by the bench-only wrapper `bench/load/instrumented_wsgi.py`.",
         "- Details of each part: `bench/README.md`.",
         "",

@@ -70,13 +70,13 @@ def production_table(work: Path, database_url: str, services: Services, env: tup
     --app-role``), as production does; so does the stray INSERT."""
     started = time.monotonic()
     env = (*env, ("DATABASE_URL", services.app_role_url(database_url)))
-    with _gunicorn(ServerSpec("service.wsgi:app", 2, threads, env), work / "gunicorn-security.log") as server:
+    with _gunicorn(ServerSpec("service.serving.wsgi:app", 2, threads, env), work / "gunicorn-security.log") as server:
         attacks = list(run_security(server.url, dict(env)["DATABASE_URL"], services.redis_url, log))
     flood_db = services.fresh_database()
     try:
         flood_env = (*env, ("DATABASE_URL", services.app_role_url(flood_db)), *NO_CREATION_LIMITS,
                      *WEBHOOKS_TO_LOOPBACK)
-        with _gunicorn(ServerSpec("service.wsgi:app", 2, threads, flood_env), work / "gunicorn-flood.log") as server:
+        with _gunicorn(ServerSpec("service.serving.wsgi:app", 2, threads, flood_env), work / "gunicorn-flood.log") as server:
             attacks.append(webhook_flood(server.url, log))
     finally:
         services.drop_database(flood_db)
@@ -101,7 +101,7 @@ def production_table(work: Path, database_url: str, services: Services, env: tup
 def _skewed(work: Path, env: tuple[tuple[str, str], ...], threads: int, log: Log) -> list[Attack]:
     base = (*env, *NO_CREATION_LIMITS, ("CABLECAR_WEBHOOKS", "off"))
     specs = {"correct": base, "ahead": (*base, *faketime_env(SKEW)), "behind": (*base, *faketime_env(-SKEW))}
-    servers = [Gunicorn(ServerSpec("service.wsgi:app", 1, threads, e), work / f"gunicorn-clock-{name}.log")
+    servers = [Gunicorn(ServerSpec("service.serving.wsgi:app", 1, threads, e), work / f"gunicorn-clock-{name}.log")
                for name, e in specs.items()]
     try:
         for server in servers:

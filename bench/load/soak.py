@@ -10,7 +10,7 @@ themselves.  Two modes:
 
 * ``embedded``: ``cablecar serve`` with no database URL (threaded workers on
   one SQLite file, the default a user first meets);
-* ``production``: gunicorn with ``service.gunicorn_conf`` (gevent workers) on
+* ``production``: gunicorn with ``service.serving.gunicorn_conf`` (gevent workers) on
   PostgreSQL and Redis.
 
 Then the server is stopped, the SQLite file gets ``PRAGMA integrity_check``,
@@ -171,8 +171,8 @@ def embedded_server(data_dir: Path, log: Path, cfg: SoakSettings) -> Server:
 
 def production_server(database_url: str, redis_url: str, log: Path, cfg: SoakSettings) -> Server:
     """gunicorn as production runs it (gevent workers) on PostgreSQL and Redis."""
-    argv = [sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf", "--bind", "127.0.0.1:{port}",
-            "--workers", str(cfg.workers), "service.wsgi:app"]
+    argv = [sys.executable, "-m", "gunicorn", "-c", "python:service.serving.gunicorn_conf", "--bind", "127.0.0.1:{port}",
+            "--workers", str(cfg.workers), "service.serving.wsgi:app"]
     env = {**_common_env(cfg), "DATABASE_URL": database_url, "REDIS_URL": redis_url, "CABLECAR_SECRET_KEY": "soak"}
     return Server(argv, env, log, cfg.workers)
 

@@ -93,7 +93,7 @@ def render(results: Sequence[SoakResult], failures: Sequence[str], cfg: SoakSett
         "and every game audited (`GET /v1/games/{id}/audit`).",
         "",
         "- *embedded*: `cablecar serve` with no database URL (threaded workers, one SQLite file);",
-        "- *production*: gunicorn with `service.gunicorn_conf` (gevent workers), PostgreSQL and Redis.",
+        "- *production*: gunicorn with `service.serving.gunicorn_conf` (gevent workers), PostgreSQL and Redis.",
         "",
         "| mode | verdict | games acknowledged | games stored | actions acknowledged | actions stored | lost | "
         "duplicated | changed | audits failed | integrity_check | 5xx answers | no answer | requests | "

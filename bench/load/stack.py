@@ -4,7 +4,7 @@ PostgreSQL and Redis are *private* throwaway servers started with
 ``scripts/test-services.sh up`` under their own state directory (so that
 restarting them in the fault scenarios never disturbs anybody else's test
 servers); each run gets a fresh database, migrated by ``cablecar migrate``.
-gunicorn runs with ``service.gunicorn_conf`` exactly as in production, serving
+gunicorn runs with ``service.serving.gunicorn_conf`` exactly as in production, serving
 either the service (through the counting wrapper in
 ``bench.load.instrumented_wsgi``) or the baseline app.
 """
@@ -200,7 +200,7 @@ class ServerSpec:
 
 
 class Gunicorn:
-    """A gunicorn master started with ``-c python:service.gunicorn_conf``."""
+    """A gunicorn master started with ``-c python:service.serving.gunicorn_conf``."""
 
     def __init__(self, spec: ServerSpec, log: Path) -> None:
         self.spec = spec
@@ -214,7 +214,7 @@ class Gunicorn:
             "CABLECAR_ACCESS_LOG": os.environ.get("CABLECAR_ACCESS_LOG", "-"),
         }
         self.command = [
-            sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf",
+            sys.executable, "-m", "gunicorn", "-c", "python:service.serving.gunicorn_conf",
             "--bind", f"127.0.0.1:{self.port}", "--workers", str(spec.workers), "--threads", str(spec.threads),
             spec.target,
         ]

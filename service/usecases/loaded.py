@@ -1,6 +1,6 @@
 """A game as the use cases hold it: its record, rules, state and clocks at one
-version (what :mod:`service.queries` loads, the commands append after, and
-:mod:`service.presentation` renders)."""
+version (what :mod:`service.usecases.queries` loads, the commands append after, and
+:mod:`service.usecases.presentation` renders)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 from domain.clocks import Clocks
 from domain.core import GameDefinition
 from events.store import GameRecord
-from service.statecodec import Snapshot
+from service.adapters.statecodec import Snapshot
 
 
 @dataclass(frozen=True)

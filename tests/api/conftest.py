@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.app import create_app
+from service.api.app import create_app
 from service.config import Settings
 
 

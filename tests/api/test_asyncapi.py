@@ -56,7 +56,7 @@ def _validator(name: str) -> jsonschema.Draft202012Validator:
 
 
 def test_the_stream_messages_are_what_the_server_sends(tmp_path: Path) -> None:
-    from service.app import create_app
+    from service.api.app import create_app
     from service.config import Settings
 
     app = create_app(Settings(data_dir=str(tmp_path), sse_max_seconds=0, sse_heartbeat_seconds=1, webhooks=False))

@@ -20,11 +20,11 @@ import bots.runner as runner_module
 from bots.runner import BotRunner
 from events.sqlite import SqliteStore
 from events.store import StaleVersion
-from service.app import create_app
-from service.cache import InProcessCache
-from service.commands import ActionRequest
+from service.adapters.cache import InProcessCache
+from service.api.app import create_app
 from service.config import Settings
 from service.errors import Forbidden
+from service.usecases.commands import ActionRequest
 from tests.api.conftest import auth
 
 

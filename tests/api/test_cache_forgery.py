@@ -18,9 +18,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.app import create_app
+from service.adapters.statecodec import FORMAT
+from service.api.app import create_app
 from service.config import Settings
-from service.statecodec import FORMAT
 from tests.api.conftest import create
 
 pytestmark = pytest.mark.redis

@@ -15,7 +15,7 @@ import pytest
 from flask import Flask
 
 from events.envelope import canonical_json
-from service.app import create_app
+from service.api.app import create_app
 from service.config import Settings
 from tests.api.conftest import auth, create
 
@@ -39,7 +39,7 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Ca
         import psycopg
 
         from events.postgres import PostgresStore
-        from service.infra.signing_keys import load_server_keys
+        from service.adapters.signing_keys import load_server_keys
         from tests.contract.conftest import create_database, drop_database, postgres_admin_url
 
         admin = postgres_admin_url()

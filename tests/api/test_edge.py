@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 from flask.testing import FlaskClient
 
-from service.gunicorn_conf import EscapingLogger
+from service.serving.gunicorn_conf import EscapingLogger
 from tests.api.conftest import auth, create
 
 GAME = {"type": "ttr-sf", "players": [{"name": "Ada"}, {"name": "Bo"}]}
@@ -112,7 +112,7 @@ def test_names_are_trimmed(client: FlaskClient) -> None:
 
 def test_every_json_answer_is_written_one_way(client: FlaskClient) -> None:
     """Compact, ending in a new line: dicts Flask writes, views, problems, exports, results."""
-    from service.text import json_text
+    from service.api.text import json_text
     from tests.api.conftest import play_to_end
 
     org = client.post("/v1/organisers", json={"name": "Style"}).get_json()

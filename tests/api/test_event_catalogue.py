@@ -18,7 +18,7 @@ from flask.testing import FlaskClient
 
 from domain.core import Event, GameDefinition, replay
 from domain.registry import all_games, game_definition
-from service.schemas.event_schemas import annotation_schema, event_catalogue
+from service.api.schemas.event_schemas import annotation_schema, event_catalogue
 from tests.unit.test_rules_versions import played
 
 SPEC = Path(__file__).resolve().parents[2] / "service" / "openapi.yaml"

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis import GenerationMode
 from schemathesis.core.failures import Failure, FailureGroup
 
-from service.app import create_app
+from service.api.app import create_app
 from service.config import Settings
 
 _APP = create_app(Settings(

@@ -26,11 +26,11 @@ from marshmallow import Schema, fields
 
 from domain.body import AnyOf, ListOf, MapOf, Record, Shape, Text, body_fields
 from domain.registry import all_games
-from service.app import create_app
+from service.api.app import create_app
+from service.api.routes.meta import openapi_dict
+from service.api.schemas import requests as request_schemas
+from service.api.schemas import tournament as tournament_schemas
 from service.config import Settings
-from service.routes.meta import openapi_dict
-from service.schemas import requests as request_schemas
-from service.schemas import tournament as tournament_schemas
 
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 
@@ -174,7 +174,7 @@ def world(request: pytest.FixtureRequest) -> Iterator[World]:
         url = create_database(admin, "cc_hostile")
     settings = Settings(data_dir=tempfile.mkdtemp(prefix="cablecar-hostile-"))
     if url is not None:
-        from service.infra.signing_keys import load_server_keys
+        from service.adapters.signing_keys import load_server_keys
 
         store = PostgresStore(url, signer=load_server_keys(settings).signer)
     app = create_app(settings, store=store)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import events
-from service.app import create_app
+from service.api.app import create_app
 from service.config import Settings
 from tests.api.conftest import act, create, finish_setup
 

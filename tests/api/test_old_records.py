@@ -29,7 +29,7 @@ from domain.cablecar import GAME as CABLE_CAR
 from domain.core import decode_event, replay
 from domain.errors import IllegalAction
 from events.verify import verify_export
-from service.app import create_app
+from service.api.app import create_app
 from service.config import Settings
 
 DATA = Path(__file__).resolve().parent / "data" / "old_records"

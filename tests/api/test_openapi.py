@@ -39,9 +39,9 @@ from domain.cablecar import GAME as CABLE_CAR
 from domain.cablecar.actions import Roll, StartRide
 from domain.core import STATUSES
 from domain.registry import all_games, game_definition
-from service.app import create_app
+from service.api.app import create_app
+from service.api.problems import TITLES
 from service.config import Settings
-from service.problems import TITLES
 from tests.api.conftest import act, auth, create, finish_setup, legal, play_to_end
 from tests.unit.cablecar.helpers import act as play
 from tests.unit.cablecar.helpers import ride_ready, with_next_face

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 import pytest
 from flask import Flask
 
-from service.app import create_app
+from service.api.app import create_app
 from service.config import Settings
 from tests.api.conftest import auth, finish_setup, legal
 from tests.contract.conftest import create_database, drop_database, postgres_admin_url
@@ -98,7 +98,7 @@ def _cut(*sockets: socket.socket) -> None:
 @pytest.fixture
 def app_through_proxy(tmp_path: Path) -> Iterator[tuple[Flask, CommitThenCut]]:
     from events.postgres import PostgresStore
-    from service.infra.signing_keys import load_server_keys
+    from service.adapters.signing_keys import load_server_keys
 
     admin = postgres_admin_url()
     url = create_database(admin, "cc_outcome")

@@ -17,7 +17,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.app import create_app
+from service.api.app import create_app
 from service.config import Settings
 from tests.api.conftest import auth
 from tests.api.test_openapi import check_response
@@ -202,7 +202,7 @@ def _closed_port() -> int:
 def test_a_dead_redis_degrades_to_counting_per_worker(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     app = app_with(tmp_path, create_rate_limit="2/minute", redis_url=f"redis://127.0.0.1:{_closed_port()}/0")
     client = client_at(app)
-    with caplog.at_level(logging.WARNING, logger="service.ratelimit"):
+    with caplog.at_level(logging.WARNING, logger="service.api.ratelimit"):
         codes = [create(client).status_code for _ in range(3)]
     assert codes == [201, 201, 429]
     assert any("counting per worker" in r.getMessage() for r in caplog.records)
@@ -278,26 +278,26 @@ def test_a_dead_redis_lets_streams_count_per_worker(tmp_path: Path, caplog: pyte
     app = app_with(tmp_path, stream_rate_limit="off", sse_max_streams_per_address=1,
                    redis_url=f"redis://127.0.0.1:{_closed_port()}/0")
     game = create(client_at(app)).get_json()["id"]
-    with caplog.at_level(logging.WARNING, logger="service.sse"):
+    with caplog.at_level(logging.WARNING, logger="service.api.sse"):
         held = client_at(app).get(f"/v1/games/{game}/events/stream", buffered=False)
         assert held.status_code == 200
         assert client_at(app).get(f"/v1/games/{game}/events/stream").status_code == 503  # this worker's count
         held.close()
-    assert any(r.name == "service.sse" and "counting per worker" in r.getMessage() for r in caplog.records)
+    assert any(r.name == "service.api.sse" and "counting per worker" in r.getMessage() for r in caplog.records)
 
 
 def test_audits_are_rate_limited_and_reused_per_version(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 25: /audit cost ~66 ms of CPU per call, needed no token and had no limit."""
-    import service.records
+    import service.usecases.records
 
     verified: list[str] = []
-    real = service.records.verify_record
+    real = service.usecases.records.verify_record
 
     def counted(header: Any, *args: Any, **kwargs: Any) -> Any:
         verified.append(header["game"]["id"])
         return real(header, *args, **kwargs)
 
-    monkeypatch.setattr(service.records, "verify_record", counted)
+    monkeypatch.setattr(service.usecases.records, "verify_record", counted)
     client = client_at(app_with(tmp_path, audit_rate_limit="3/minute"))
     game = create(client).get_json()
     answers = [client.get(f"/v1/games/{game['id']}/audit") for _ in range(4)]

@@ -15,9 +15,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from events.postgres.standby import StandbyReader
-from service.app import create_app
+from service.adapters.signing_keys import write_key_file
+from service.api.app import create_app
 from service.config import Settings
-from service.infra.signing_keys import write_key_file
 from tests.api.conftest import act, auth, create, legal
 from tests.contract.conftest import TEST_SIGNER, postgres_url, standby_url  # noqa: F401 - fixtures
 

@@ -17,8 +17,8 @@ import pytest
 from flask import Flask
 
 import events
-from service.app import create_app
-from service.cache import InProcessCache, LayeredCache
+from service.adapters.cache import InProcessCache, LayeredCache
+from service.api.app import create_app
 from service.config import Settings
 from tests.api.conftest import act, auth, create, finish_setup, legal, view
 

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FRESH_START = r"""
 import json, sys, tempfile, threading
 
-from service.app import create_app
+from service.api.app import create_app
 from service.config import Settings
 
 app = create_app(Settings(data_dir=tempfile.mkdtemp(), webhooks=False, create_rate_limit="off"))

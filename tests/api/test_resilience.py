@@ -17,13 +17,13 @@ from domain.clocks import NO_TIME_CONTROL, Clocks
 from domain.core import GameConfig, replay
 from domain.registry import GAMES
 from events.store import StoreUnavailable
-from service.app import create_app
-from service.cache import InProcessCache, LayeredCache, RedisCache
+from service.adapters.cache import InProcessCache, LayeredCache, RedisCache
+from service.adapters.lru import LRU
+from service.adapters.statecodec import Snapshot
+from service.api.app import create_app
 from service.config import Settings
-from service.lru import LRU
-from service.queries import LEGAL_MEMO_MIN, GameQueries
-from service.statecodec import Snapshot
 from service.usecases.loaded import Loaded
+from service.usecases.queries import LEGAL_MEMO_MIN, GameQueries
 from tests.api.conftest import act, create, finish_setup, view
 
 

@@ -4,7 +4,7 @@ the game endpoints.
 Credentials: none, a malformed header, a forged organiser token (right
 shape and id, wrong secret), a genuine seat token, a genuine host token,
 another organiser's token and the owner's organiser token.  Not genuine is
-401; genuine but outside its scope is 403 (see ``service/auth.py``); every
+401; genuine but outside its scope is 403 (see ``service/usecases/auth.py``); every
 answer is checked against openapi.yaml.
 """
 

@@ -1,4 +1,4 @@
-"""The server's secret key (``service/keys.py``): production (PostgreSQL)
+"""The server's secret key (``service/adapters/secret_key.py``): production (PostgreSQL)
 refuses to start without ``CABLECAR_SECRET_KEY``; the embedded default
 generates a private one per install and keeps it."""
 
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from service.app import create_app
+from service.adapters.secret_key import KEY_FILE, MissingSecretKey, cache_key
+from service.api.app import create_app
 from service.config import SETTINGS, Settings
-from service.keys import KEY_FILE, MissingSecretKey, cache_key
 
 ROOT = Path(__file__).resolve().parents[2]
 #: nothing listens there: the refusal must come before any connection
@@ -29,7 +29,7 @@ def _clean_env(**extra: str) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("argv", [
-    [sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf", "service.wsgi:app"],
+    [sys.executable, "-m", "gunicorn", "-c", "python:service.serving.gunicorn_conf", "service.serving.wsgi:app"],
     [sys.executable, "-m", "cablecar.cli", "serve", "--port", "1"],
 ], ids=["gunicorn", "cablecar-serve"])
 def test_production_without_a_secret_key_refuses_to_start(argv: list[str], tmp_path: Path) -> None:
@@ -69,7 +69,7 @@ def test_a_short_secret_key_is_refused(short: str, tmp_path: Path) -> None:
     for database_url in (NOWHERE, ""):
         with pytest.raises(MissingSecretKey, match="at least 32 bytes"):
             create_app(Settings(database_url=database_url, data_dir=str(tmp_path), secret_key=short))
-    out = subprocess.run([sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf", "service.wsgi:app"],
+    out = subprocess.run([sys.executable, "-m", "gunicorn", "-c", "python:service.serving.gunicorn_conf", "service.serving.wsgi:app"],
                          cwd=tmp_path, env=_clean_env(DATABASE_URL=NOWHERE, CABLECAR_SECRET_KEY=short),
                          capture_output=True, text=True, timeout=60)
     assert out.returncode != 0 and "at least 32 bytes" in out.stdout + out.stderr

@@ -20,9 +20,9 @@ from flask import Flask
 from events.envelope import event_hash
 from events.keyset import KeySet
 from events.verify import verify_export
-from service.app import create_app
+from service.adapters.signing_keys import load_server_keys, rotate
+from service.api.app import create_app
 from service.config import Settings
-from service.infra.signing_keys import load_server_keys, rotate
 from tests.api.conftest import auth, create, finish_setup, play_to_end
 
 ROOT = Path(__file__).resolve().parents[2]

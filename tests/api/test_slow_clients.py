@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from service.config import SETTINGS, Settings
-from service.infra.workers import GEVENT, THREADED, DeadlineSocket
+from service.serving.workers import GEVENT, THREADED, DeadlineSocket
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -64,8 +64,8 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[int
     places = 2 if request.param == THREADED else 12
     log = (tmp_path / "server.log").open("wb")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf", "-k", request.param,
-         "service.wsgi:app"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        [sys.executable, "-m", "gunicorn", "-c", "python:service.serving.gunicorn_conf", "-k", request.param,
+         "service.serving.wsgi:app"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60
         while not _healthy(port, 1):
@@ -129,7 +129,7 @@ def test_slow_clients_are_cut_off_and_health_answers(server: tuple[int, int], ki
 
 
 def test_a_request_is_whole_once_its_head_and_announced_body_are_in() -> None:
-    from service.infra.workers import BUFFER_LIMIT, request_complete
+    from service.serving.workers import BUFFER_LIMIT, request_complete
 
     head = b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n"
     assert not request_complete(b"GET /v1/health HTTP/1.1\r\nHost: x\r\n")

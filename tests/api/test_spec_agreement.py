@@ -23,7 +23,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.app import create_app
+from service.api.app import create_app
 from service.config import Settings
 from tests.api.conftest import act, auth, create, view
 from tests.api.test_openapi import check_response, operations, resolve, spec

@@ -4,7 +4,7 @@ Every move of every registered game has an action schema in the spec with the
 same fields: JSON names, required-ness and every bound both can state (enum
 choices, lengths, ranges, item and entry counts, nested objects).  The other
 way round, every action schema in the spec belongs to a move.  The schemas are
-compared through :mod:`service.schemas.action_bodies`, the derivation
+compared through :mod:`service.api.schemas.action_bodies`, the derivation
 ``GET /v1/games-types`` serves.
 """
 
@@ -22,7 +22,7 @@ import yaml
 from domain.body import ENVELOPE_KEYS, body_fields
 from domain.core import GameDefinition
 from domain.registry import all_games
-from service.schemas.action_bodies import field_schema
+from service.api.schemas.action_bodies import field_schema
 from tests.third_game import GAME as THIRD_GAME
 
 #: the JSON Schema keywords compared; the others (description, examples, the

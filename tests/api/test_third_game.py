@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 
 from cablecar.cli import main as cli_main
 from domain import registry
-from service.app import create_app
+from service.api.app import create_app
 from service.config import Settings
 from tests.api.conftest import act, auth, legal, view
 from tests.third_game import GAME

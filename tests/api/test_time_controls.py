@@ -17,8 +17,8 @@ from flask.testing import FlaskClient
 
 from events.sqlite import SqliteStore
 from events.verify import verify_export
-from service.app import create_app
-from service.cache import InProcessCache
+from service.adapters.cache import InProcessCache
+from service.api.app import create_app
 from service.config import Settings
 from tests.api.conftest import act, auth, legal, view
 
@@ -162,7 +162,7 @@ def test_an_action_in_time_wins_over_a_stale_timeout(app: Flask, client: FlaskCl
 
 
 def test_the_sweeper_times_out_exactly_once(app: Flask, client: FlaskClient, clock: FakeClock) -> None:
-    from service.timekeeper import Sweeper
+    from service.usecases.timekeeper import Sweeper
 
     game = create(client, time_control={"kind": "per_turn", "seconds": 10})
     rt = app.extensions["cablecar"]

@@ -21,10 +21,10 @@ from domain.cablecar import GAME as CABLE_CAR
 from domain.core import GameConfig, replay
 from domain.ttr.scoring import SeatScore
 from domain.ttr.scoring import rank as ttr_rank
-from service.app import create_app
-from service.batches import CSV_COLUMNS, rank_players, results_csv
+from service.adapters.tokens import hash_token
+from service.api.app import create_app
 from service.config import Settings
-from service.tokens import hash_token
+from service.usecases.batches import CSV_COLUMNS, rank_players, results_csv
 from tests.api.conftest import act, auth, legal, play_to_end, view
 from tests.api.test_openapi import check_response
 

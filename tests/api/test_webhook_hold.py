@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from service.app import create_app, start_dispatcher, stop_dispatcher
-from service.webhooks.transport import http_send, not_public
+from service.adapters.webhooks.transport import http_send, not_public
+from service.api.app import create_app, start_dispatcher, stop_dispatcher
 from tests.api import test_webhooks
 from tests.api.conftest import auth
 from tests.api.test_webhooks import Receiver, fast, organiser, wait_for, webhook
@@ -181,7 +181,7 @@ def test_error_texts_never_repeat_resolver_answers() -> None:
 
 
 def test_the_dispatcher_policy_counts_senders() -> None:
-    from service.webhooks.policy import DispatchPolicy
+    from service.adapters.webhooks.policy import DispatchPolicy
 
     with pytest.raises(ValueError, match="senders"):
         replace(DispatchPolicy(), senders=0)

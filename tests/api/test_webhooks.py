@@ -29,12 +29,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from events.timestamps import format_timestamp
-from service.app import WEBHOOKS_EXTENSION, create_app, start_dispatcher, stop_dispatcher
+from service.adapters.webhooks.hmac import sign, signature_matches
+from service.adapters.webhooks.policy import DispatchPolicy
+from service.adapters.webhooks.transport import SendResult, http_send, not_public
+from service.api.app import WEBHOOKS_EXTENSION, create_app, start_dispatcher, stop_dispatcher
 from service.config import Settings
-from service.webhooks.dispatcher import PassReport, WebhookDispatcher
-from service.webhooks.policy import DispatchPolicy
-from service.webhooks.signing import sign, signature_matches
-from service.webhooks.transport import SendResult, http_send, not_public
+from service.usecases.webhook_deliveries import PassReport, WebhookDispatcher
 from tests.api.conftest import auth, create, play_to_end
 from tests.api.test_openapi import check_response, component, errors_of
 from tests.e2e.conftest import free_port, wait_http
@@ -411,7 +411,7 @@ def test_dispatchers_on_postgresql_share_the_work(tmp_path: Path, receiver: Rece
     apps: list[Flask] = []
     try:
         from events.signing import Signer
-        from service.infra.signing_keys import ServerKeys
+        from service.adapters.signing_keys import ServerKeys
 
         keys = ServerKeys(Signer.generate())  # the two servers share their signing key, as hosts do
         apps = [create_app(fast(tmp_path / str(i)), store=PostgresStore(url, signer=keys.signer), keys=keys)
@@ -501,8 +501,8 @@ def _post(url: str, body: dict[str, Any], headers: Mapping[str, str] | None = No
 
 SERVERS = {
     "cablecar serve": ["-m", "cablecar.cli", "serve", "--host", "127.0.0.1", "--port", "{port}", "--workers", "1"],
-    "gunicorn": ["-m", "gunicorn", "-c", "python:service.gunicorn_conf", "--bind", "127.0.0.1:{port}",
-                 "--workers", "2", "service.wsgi:app"],
+    "gunicorn": ["-m", "gunicorn", "-c", "python:service.serving.gunicorn_conf", "--bind", "127.0.0.1:{port}",
+                 "--workers", "2", "service.serving.wsgi:app"],
 }
 
 

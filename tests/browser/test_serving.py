@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from service.app import create_app
+from service.api.app import create_app
+from service.api.routes.web import ASSET_NAME, MEDIA_TYPES, web_root
 from service.config import Settings
-from service.routes.web import ASSET_NAME, MEDIA_TYPES, web_root
 
 WEB = Path(__file__).resolve().parents[2] / "service" / "static" / "web"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
-from service.app import create_app
+from service.api.app import create_app
 from service.config import Settings
 
 #: the generated Python client's package, importable without installing it

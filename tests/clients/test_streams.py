@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from werkzeug.serving import make_server
 
-from service.app import create_app
+from service.api.app import create_app
 from service.config import Settings
 
 ROOT = Path(__file__).resolve().parents[2]

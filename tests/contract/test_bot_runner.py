@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from events.database import Database
-from service.app import wire_games
-from service.cache import InProcessCache
-from service.infra.signing_keys import write_key_file
+from service.adapters.cache import InProcessCache
+from service.adapters.signing_keys import write_key_file
+from service.api.app import wire_games
 from tests.contract.conftest import TEST_SIGNER, Backend, create_database, drop_database, postgres_admin_url
 
 ROOT = Path(__file__).resolve().parents[2]

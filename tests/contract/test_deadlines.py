@@ -10,10 +10,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from events.database import Database
-from service.cache import InProcessCache
-from service.commands import GameCommands
-from service.queries import GameQueries
-from service.timekeeper import Sweeper, Timekeeper
+from service.adapters.cache import InProcessCache
+from service.usecases.commands import GameCommands
+from service.usecases.queries import GameQueries
+from service.usecases.timekeeper import Sweeper, Timekeeper
 from tests.contract.conftest import Backend, opening
 
 T0 = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)

@@ -19,11 +19,11 @@ from domain.cablecar.legal import legal_actions
 from events.database import Database
 from events.store import NewEvent, OutsideDeadline, StaleVersion
 from events.timestamps import Clock, parse_timestamp
-from service.cache import InProcessCache
-from service.commands import ActionRequest, GameCommands
-from service.creation import CreatedGame
-from service.queries import GameQueries
-from service.timekeeper import Timekeeper
+from service.adapters.cache import InProcessCache
+from service.usecases.commands import ActionRequest, GameCommands
+from service.usecases.creation import CreatedGame
+from service.usecases.queries import GameQueries
+from service.usecases.timekeeper import Timekeeper
 from tests.contract.conftest import Backend, opening
 
 SKEWS = (15.0, -15.0)

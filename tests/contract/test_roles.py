@@ -257,11 +257,11 @@ def test_health_is_503_naming_the_command_and_the_log_says_it_once(
 ) -> None:
     import logging
 
-    from service.app import create_app
+    from service.api.app import create_app
     from service.config import Settings
 
     settings = Settings(database_url=roles.app_url, secret_key="k" * 32, data_dir=str(tmp_path))
-    from service.infra.signing_keys import ServerKeys
+    from service.adapters.signing_keys import ServerKeys
 
     app = create_app(settings, store=PostgresStore(roles.app_url, signer=TEST_SIGNER), keys=ServerKeys(TEST_SIGNER))
     try:
@@ -358,8 +358,8 @@ def test_a_server_started_before_migrate_says_so_once_per_worker_then_comes_up(
     import urllib.request
 
     from events.signing import Signer
+    from service.adapters.signing_keys import write_key_file
     from service.config import SETTINGS
-    from service.infra.signing_keys import write_key_file
 
     root = ROOT_DOCS.parent
     key = tmp_path / "signing-key.json"
@@ -383,8 +383,8 @@ def test_a_server_started_before_migrate_says_so_once_per_worker_then_comes_up(
             return 0, ""
 
     with log.open("wb") as out:
-        server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf",
-                                   "service.wsgi:app"], cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT)
+        server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:service.serving.gunicorn_conf",
+                                   "service.serving.wsgi:app"], cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 30
         while health()[0] != 503 and time.monotonic() < deadline:

@@ -2,7 +2,7 @@
 processes and threads on one file, and the counts they share.
 
 Only SQLite: PostgreSQL serves its processes itself, and on it the shared
-counts live in Redis (``service/ratelimit.py``)."""
+counts live in Redis (``service/api/ratelimit.py``)."""
 
 from __future__ import annotations
 

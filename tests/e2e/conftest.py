@@ -89,7 +89,7 @@ class Server:
 def _signing_key_file() -> str:
     """One signing key for every server of this test session (they share databases, as hosts do)."""
     from events.signing import Signer
-    from service.infra.signing_keys import write_key_file
+    from service.adapters.signing_keys import write_key_file
 
     path = Path(tempfile.gettempdir()) / f"cablecar-e2e-signing-key-{os.getpid()}.json"
     write_key_file(path, Signer.generate())
@@ -105,8 +105,8 @@ def start_gunicorn(tmp: Path, env_extra: dict[str, str], workers: int = 3) -> Se
     if "DATABASE_URL" in env_extra:
         env.setdefault("CABLECAR_SIGNING_KEY_FILE", _signing_key_file())
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(workers), "--threads", "8", "service.wsgi:app"],
+        [sys.executable, "-m", "gunicorn", "-c", "python:service.serving.gunicorn_conf", "--bind", f"127.0.0.1:{port}",
+         "--workers", str(workers), "--threads", "8", "service.serving.wsgi:app"],
         cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"

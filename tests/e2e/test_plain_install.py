@@ -102,10 +102,10 @@ def _create_and_play(url: str) -> None:
 def test_the_gevent_worker_serves_on_postgresql(plain_venv: Path, tmp_path: Path, pg_url: str) -> None:
     with _serve(plain_venv, tmp_path, {"DATABASE_URL": pg_url, "CABLECAR_SECRET_KEY": "plain-" * 6,
                                        "CABLECAR_SIGNING_KEY_FILE": _signing_key_file()},
-                "service.infra.workers.BoundedGeventWorker") as url:
+                "service.serving.workers.BoundedGeventWorker") as url:
         _create_and_play(url)
 
 
 def test_the_threaded_worker_serves_on_sqlite(plain_venv: Path, tmp_path: Path) -> None:
-    with _serve(plain_venv, tmp_path, {}, "service.infra.workers.BoundedThreadWorker") as url:
+    with _serve(plain_venv, tmp_path, {}, "service.serving.workers.BoundedThreadWorker") as url:
         _create_and_play(url)

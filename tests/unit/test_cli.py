@@ -17,7 +17,7 @@ from bots.client import STRATEGIES
 from cablecar import cli
 from events import DEFAULT_SQLITE_NAME
 from service.config import SETTINGS
-from service.exportfile import NotAnExport, read_export
+from service.usecases.exportfile import NotAnExport, read_export
 from tests.raw_server import raw_server
 
 

@@ -23,9 +23,9 @@ import yaml
 from dockerfile_parse import DockerfileParser
 
 from cablecar.cli import build_parser
-from service import healthcheck
-from service.app import create_app
+from service.api.app import create_app
 from service.config import SETTINGS, Settings
+from service.serving import healthcheck
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = Path(__file__).with_name("data") / "compose-spec.json"
@@ -95,7 +95,7 @@ def test_the_image_runs_as_a_user_with_a_data_volume_and_a_health_check(dockerfi
     [check] = _of(final, "HEALTHCHECK")
     assert json.loads(check.split("CMD", 1)[1]) == ["python", "-m", healthcheck.__name__]
     [cmd] = _of(final, "CMD")
-    assert json.loads(cmd)[:3] == ["gunicorn", "-c", "python:service.gunicorn_conf"]
+    assert json.loads(cmd)[:3] == ["gunicorn", "-c", "python:service.serving.gunicorn_conf"]
 
 
 def test_the_build_context_leaves_out_local_state() -> None:

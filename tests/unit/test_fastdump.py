@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.schemas.fastdump import EVENT_OPTIONAL, EVENT_REQUIRED, action_result
-from service.schemas.responses import ActionResultSchema, EventSchema
+from service.api.schemas.fastdump import EVENT_OPTIONAL, EVENT_REQUIRED, action_result
+from service.api.schemas.responses import ActionResultSchema, EventSchema
 
 
 def _event(seq: int, **extra: Any) -> dict[str, Any]:
@@ -30,8 +30,8 @@ def test_fastdump_knows_every_field_of_the_schemas() -> None:
 
 
 def test_a_legal_actions_page_is_what_the_schema_writes() -> None:
-    from service.schemas.fastdump import LEGAL_ACTIONS_FIELDS, legal_actions_page
-    from service.schemas.responses import LegalActionsSchema
+    from service.api.schemas.fastdump import LEGAL_ACTIONS_FIELDS, legal_actions_page
+    from service.api.schemas.responses import LegalActionsSchema
 
     actions = [{"type": "lay_tiles", "placements": [{"row": 1, "col": 2, "tile": "curve", "rotation": 3}]},
                {"type": "start_ride", "terminal": "Presidio"}]

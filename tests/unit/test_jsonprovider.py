@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from service.jsonprovider import OrjsonProvider
+from service.api.jsonprovider import OrjsonProvider
 
 APP = Flask(__name__)
 

@@ -3,9 +3,12 @@ module imports itself back through others (no import circles).
 
 ``cablecar`` (the command line that starts everything) → ``bots`` (players:
 the reference client, the planning bots, the server's bot runner) →
-``service`` (HTTP edge, use cases, infrastructure) → ``events`` (event types,
-codec, stores) → ``domain`` (pure rules).  Read from the source with ``ast``,
-deferred imports inside functions included.
+``service`` (HTTP edge, use cases, adapters, serving) → ``events`` (event types,
+codec, stores) → ``domain`` (pure rules).  Inside ``service`` the same holds for
+its folders: ``serving`` → ``api`` → ``usecases`` → ``adapters`` → the shared
+vocabulary at its top (``config``, ``errors``, ``location``), and nothing else
+stands at its top.  Read from the source with ``ast``, deferred imports inside
+functions included.
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 LAYERS = ["domain", "events", "service", "bots", "cablecar"]
+# service's own layers, lowest first; "" is its top level (the shared vocabulary)
+SERVICE_LAYERS = ["", "adapters", "usecases", "api", "serving"]
+SERVICE_TOP = {"__init__.py", "config.py", "errors.py", "location.py"}
 
 
 def imported_names(path: Path) -> set[str]:
@@ -84,3 +90,29 @@ def test_no_module_imports_itself_back() -> None:
         if start not in finished:
             walk([start])
     assert not circles, "import circles: " + "; ".join(" → ".join(c) for c in circles[:5])
+
+
+def service_layer(module: str) -> str:
+    """``service.api.routes.games`` → ``api``; ``service.config`` → ``""``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 else ""
+
+
+def test_service_has_only_its_shared_vocabulary_at_its_top() -> None:
+    top = {p.name for p in (ROOT / "service").glob("*.py")}
+    folders = {p.name for p in (ROOT / "service").iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    assert top == SERVICE_TOP, f"modules at service/'s top besides its shared vocabulary: {sorted(top - SERVICE_TOP)}"
+    assert folders == set(SERVICE_LAYERS) - {""}, f"service/'s folders: {sorted(folders)}"
+
+
+def test_service_layers_import_only_the_layers_below_them() -> None:
+    graph = module_graph()
+    wrong = []
+    for module, targets in sorted(graph.items()):
+        if not module.startswith("service.") or service_layer(module) not in SERVICE_LAYERS:
+            continue
+        rank = SERVICE_LAYERS.index(service_layer(module))
+        for target in sorted(targets):
+            if target.startswith("service.") and SERVICE_LAYERS.index(service_layer(target)) > rank:
+                wrong.append(f"{module} → {target}")
+    assert not wrong, "service/ imports from a layer above: " + "; ".join(wrong)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.ratelimit import Limiter, Rate, client_address
+from service.api.ratelimit import Limiter, Rate, client_address
 
 
 class Clock:

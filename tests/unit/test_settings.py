@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import service.gunicorn_conf
+import service.serving.gunicorn_conf
 from service.config import SETTINGS, Settings, table, table_row
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -54,7 +54,7 @@ def test_a_malformed_setting_names_its_variable(variable: str, raw: str, says: s
 def test_gunicorn_reads_the_same_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     for setting in SETTINGS:
         monkeypatch.delenv(setting.env, raising=False)
-    conf = importlib.reload(service.gunicorn_conf)
+    conf = importlib.reload(service.serving.gunicorn_conf)
     defaults = Settings()
     assert (conf.bind, conf.workers, conf.threads, conf.timeout, conf.max_requests, conf.accesslog, conf.loglevel) == (
         defaults.bind, defaults.workers, defaults.threads, defaults.worker_timeout, defaults.max_requests,
@@ -62,10 +62,10 @@ def test_gunicorn_reads_the_same_settings(monkeypatch: pytest.MonkeyPatch) -> No
     )
     monkeypatch.setenv("CABLECAR_WORKERS", "7")
     monkeypatch.setenv("CABLECAR_LOG_LEVEL", "debug")
-    conf = importlib.reload(service.gunicorn_conf)
+    conf = importlib.reload(service.serving.gunicorn_conf)
     assert (conf.workers, conf.loglevel) == (7, "debug")
     monkeypatch.undo()
-    importlib.reload(service.gunicorn_conf)
+    importlib.reload(service.serving.gunicorn_conf)
 
 
 ROOT = README.parent

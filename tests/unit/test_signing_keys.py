@@ -11,8 +11,8 @@ import pytest
 
 from cablecar.cli import main
 from events.signing import PublicKey, Signer, key_id_of, unb64url
+from service.adapters.signing_keys import SigningKeyError, load_server_keys
 from service.config import Settings
-from service.infra.signing_keys import SigningKeyError, load_server_keys
 
 
 def test_the_embedded_default_makes_its_key_once_readable_by_its_owner_only(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The cache's state codec (``service/statecodec.py``): every registered game's
+"""The cache's state codec (``service/adapters/statecodec.py``): every registered game's
 states survive it unchanged, and what it decodes is data of those games only.
 
 Parametrised over :data:`domain.registry.GAMES`, like the conformance suite:
@@ -19,7 +19,7 @@ import pytest
 from domain.clocks import Clocks, TimeControl
 from domain.core import Event, GameConfig, GameDefinition, replay
 from domain.registry import GAMES
-from service.statecodec import Snapshot, StateCodec, Undecodable, UnsupportedState, state_class
+from service.adapters.statecodec import Snapshot, StateCodec, Undecodable, UnsupportedState, state_class
 
 DEFINITIONS = sorted(GAMES.values(), key=lambda g: g.type_id)
 CODEC = StateCodec(DEFINITIONS)

@@ -8,7 +8,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from service.timekeeper import LEASE_SECONDS, Sweeper
+from service.usecases.timekeeper import LEASE_SECONDS, Sweeper
 
 
 class _Index:

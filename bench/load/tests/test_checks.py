@@ -14,7 +14,7 @@ from bench.load.integrity import check_game
 from bench.load.scripts import GameScript, make_script
 from bench.load.stats import Latency, percentile
 from events.store import StoredEvent
-from service.commands import seat_key
+from service.usecases.commands import seat_key
 
 
 class FakeStore:

@@ -1,0 +1,174 @@
+"""The Flask application factory."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask
+
+import events
+from events.counts import SharedCounts, SharedPlaces
+from events.database import Database
+from events.keyset import KeySet
+from events.timestamps import Clock, system_clock
+from service.adapters.cache import StateCache, open_cache
+from service.adapters.secret_key import require_secret_key
+from service.adapters.signing_keys import ServerKeys, load_server_keys
+from service.adapters.webhooks.policy import DispatchPolicy
+from service.api import problems
+from service.api.jsonprovider import OrjsonProvider
+from service.api.runtime import Runtime
+from service.api.sse import StreamHub
+from service.config import Settings
+from service.usecases.bot_turns import BotTurns
+from service.usecases.commands import GameCommands
+from service.usecases.queries import GameQueries
+from service.usecases.timekeeper import Sweeper, Timekeeper
+from service.usecases.webhook_deliveries import WebhookDispatcher
+
+#: ``app.extensions`` key of the webhook dispatcher :func:`start_dispatcher`
+#: started on the app.
+WEBHOOKS_EXTENSION = "cablecar.webhooks"
+#: ``app.extensions`` key of the timeout sweeper :func:`start_sweeper` started.
+SWEEPER_EXTENSION = "cablecar.sweeper"
+
+
+class _App(Flask):
+    """Flask, remembering which views and hooks are plain functions: Flask
+    inspects each of them again on every request (``ensure_sync``), and an
+    action runs six of them.  This app has no coroutine views."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._plain: set[Callable[..., Any]] = set()
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        if func in self._plain:
+            return func
+        wrapped = super().ensure_sync(func)
+        if wrapped is func:
+            self._plain.add(func)
+        return wrapped
+
+
+def wire_games(
+    store: Database, cache: StateCache, clock: Clock = system_clock, keys: KeySet | None = None
+) -> tuple[GameQueries, GameCommands, Timekeeper]:
+    """The game queries and commands on ``store`` (reading pages from its
+    reader, checking signatures against ``keys``), with their timekeeper and
+    the bot-turn index writer: what the app and the bot runner share."""
+    queries = GameQueries(store, cache, reader=store.reader, keys=keys)
+    commands = GameCommands(queries, store)
+    timekeeper = Timekeeper(queries, store)
+    queries.timekeeper, timekeeper.commands = timekeeper, commands
+    commands.bot_turns = BotTurns(store, clock)
+    return queries, commands, timekeeper
+
+
+def create_app(
+    settings: Settings | None = None,
+    store: Database | None = None,
+    cache: StateCache | None = None,
+    clock: Clock = system_clock,
+    keys: ServerKeys | None = None,
+) -> Flask:
+    """Build the app.  Without arguments everything comes from the environment
+    (embedded default: SQLite in ``settings.data_path()`` and an in-process cache).
+    Raises :class:`service.adapters.secret_key.MissingSecretKey` for PostgreSQL without a
+    secret key, :class:`~service.adapters.signing_keys.SigningKeyError` without
+    a signing key (``keys``: the configured ones by default; a ``store``
+    given must sign with ``keys.signer``).
+    No webhook dispatcher runs until :func:`start_dispatcher` starts one.
+    ``clock`` is this process's clock for bot turns (tests pass the one
+    their store runs on); deadlines follow the database's clock, which the
+    store measures (:mod:`events.deadlines`)."""
+    settings = settings or Settings.from_env()
+    require_secret_key(settings)
+    keys = keys or load_server_keys(settings)
+    store = store or events.open_store(
+        settings.database_url,
+        settings.data_path(),
+        pool_size=settings.db_pool_size,
+        read_url=settings.read_database_url,
+        signer=keys.signer,
+    )
+    cache = cache or open_cache(settings)
+    # No default /static/ route: the web page's files are served by routes/web.py, with its headers.
+    app = _App(__name__, static_folder=None)
+    app.json = OrjsonProvider(app)
+    app.config["PROBLEM_BASE"] = settings.problem_base
+    app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
+    queries, commands, timekeeper = wire_games(store, cache, clock, keys.key_set())
+    # What every worker shares: Redis when configured, else the embedded store's file (rate limits, stream places).
+    shared = store if isinstance(store, SharedCounts) else None
+    places: SharedPlaces | None = shared
+    if cache.redis_client is not None:
+        from service.adapters.redis_places import RedisPlaces
+
+        places = RedisPlaces(cache.redis_client)
+    streams = StreamHub(queries, settings.sse_max_streams, settings.sse_max_streams_per_address, places)
+    app.extensions["cablecar"] = Runtime(settings, store, cache, queries, commands, streams, timekeeper, keys)
+    problems.register(app)
+
+    from service.api.ratelimit import install as install_rate_limit
+    from service.api.routes import batches, edge, games, meta, organisers, records, seats, web, webhooks
+
+    edge.install(app, settings.cors_origins)
+    app.register_blueprint(meta.bp)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(records.bp)
+    app.register_blueprint(web.bp)
+    app.register_blueprint(organisers.bp)
+    app.register_blueprint(batches.bp)
+    app.register_blueprint(webhooks.bp)
+    app.register_blueprint(seats.bp)
+    install_rate_limit(app, settings, cache.redis_client, shared)
+    logging.getLogger("cablecar").setLevel(logging.INFO)
+    return app
+
+
+def start_dispatcher(app: Flask) -> WebhookDispatcher | None:
+    """Start a webhook dispatcher in a daemon thread of this process, on the
+    app's store (``app.extensions[WEBHOOKS_EXTENSION]``), unless
+    ``settings.webhooks`` is off.  Called once per server worker (by the
+    gunicorn hook in ``service/serving/gunicorn_conf.py``), so that building an app,
+    as tests do, sends nothing.  It stops by itself when the store is closed."""
+    rt = app.extensions["cablecar"]
+    assert isinstance(rt, Runtime)
+    if not rt.settings.webhooks:
+        return None
+    dispatcher = WebhookDispatcher(rt.store, rt.queries, DispatchPolicy.from_settings(rt.settings))
+    app.extensions[WEBHOOKS_EXTENSION] = dispatcher
+    dispatcher.start()
+    return dispatcher
+
+
+def start_sweeper(app: Flask) -> Sweeper | None:
+    """Start this process's timeout sweeper (one of them works at a time
+    across every process, see :mod:`service.usecases.timekeeper`), unless
+    ``CABLECAR_TIMEOUT_SWEEP_SECONDS`` is 0.  Called once per server worker."""
+    rt = app.extensions["cablecar"]
+    assert isinstance(rt, Runtime)
+    if rt.settings.timeout_sweep_seconds <= 0:
+        return None
+    sweeper = Sweeper(rt.timekeeper, rt.settings.timeout_sweep_seconds)
+    app.extensions[SWEEPER_EXTENSION] = sweeper
+    sweeper.start()
+    return sweeper
+
+
+def stop_sweeper(app: Flask, timeout: float = 5.0) -> None:
+    """Stop the sweeper :func:`start_sweeper` started, if any."""
+    sweeper = app.extensions.pop(SWEEPER_EXTENSION, None)
+    if sweeper is not None:
+        sweeper.stop(timeout)
+
+
+def stop_dispatcher(app: Flask, timeout: float) -> None:
+    """Stop the dispatcher :func:`start_dispatcher` started, if any, waiting
+    at most ``timeout`` seconds for the attempt it is making."""
+    dispatcher = app.extensions.pop(WEBHOOKS_EXTENSION, None)
+    if dispatcher is not None:
+        dispatcher.stop(timeout)

@@ -1,0 +1,195 @@
+"""Batch endpoints (organiser token): create a round's games at once, follow
+them, read their results as JSON or CSV."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from flask import Blueprint, Response, current_app, request, url_for
+
+from domain.core import STATUSES
+from service.api.ratelimit import limits
+from service.api.routes.edge import authorization, creation_key, json_body
+from service.api.runtime import runtime
+from service.api.schemas.tournament import (
+    BatchCreatedSchema,
+    BatchesPageSchema,
+    BatchesQuerySchema,
+    BatchResultsSchema,
+    BatchSchema,
+    CreateBatchSchema,
+    ResultsQuerySchema,
+)
+from service.api.text import json_text
+from service.usecases.auth import organiser_caller
+from service.usecases.batches import ENDED, BatchService, TableResult, TableSpec, results_csv
+from service.usecases.bot_seats import bot_seats
+
+bp = Blueprint("batches", __name__, url_prefix="/v1")
+
+
+def _service() -> BatchService:
+    rt = runtime()
+    return BatchService(rt.store, rt.commands, rt.queries, rt.settings.max_batch_tables)
+
+
+@bp.post("/batches")
+def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
+    """Create every game of a batch, or none."""
+    organiser = organiser_caller(runtime().store, authorization())
+    data = CreateBatchSchema().load(json_body())
+    tables = [
+        TableSpec(tuple(p["name"] for p in t["players"]), t["seed"], t["start_seat"], t["open_deal"],
+                  t["time_control"] if t["time_control"] is not None else data["time_control"],
+                  tuple(p["bot"] for p in t["players"]))
+        for t in data["tables"]
+    ]
+    service = _service()
+    key = creation_key(runtime().settings, "batch", data, organiser.organiser_id)
+    if key is None or service.created_with(organiser, key) is None:  # a retry creates nothing: not charged
+        service.check_size(len(tables))
+        limits(current_app).charge_creation(len(tables), organiser.organiser_id)  # every game of it counts
+    created = service.create(organiser, data["type"], tables, data["name"], key)
+    games = [
+        {
+            "table": index,
+            "id": game.game_id,
+            "status": game.status,
+            "version": game.version,
+            "seed_commitment": game.metadata["seed_commitment"],
+            "seed_source": game.metadata["seed_source"],
+            "open_deal": game.metadata["open_deal"],
+            "seats": [
+                {"seat": seat, "name": name, "token": token, "bot": bot}
+                for seat, (name, token, bot) in enumerate(
+                    zip(game.metadata["players"], game.seat_tokens, bot_seats(game.metadata), strict=True)
+                )
+            ],
+            "host_token": game.host_token,
+        }
+        for index, game in enumerate(created.games)
+    ]
+    batch = created.batch
+    body = {
+        "id": batch.batch_id,
+        "name": batch.name,
+        "type": batch.game_type,
+        "created_at": batch.created_at,
+        "games": games,
+    }
+    location = url_for("batches.get_batch", batch_id=batch.batch_id)
+    return BatchCreatedSchema().dump(body), 201, {"Location": location}
+
+
+@bp.get("/batches")
+def list_batches() -> dict[str, Any]:
+    """The organiser's batches, newest first."""
+    organiser = organiser_caller(runtime().store, authorization())
+    q = BatchesQuerySchema().load(request.args.to_dict())
+    page = _service().batches(organiser, q["limit"], q["cursor"])
+    batches = [
+        {
+            "id": b.batch_id,
+            "name": b.name,
+            "type": b.game_type,
+            "tables": b.tables,
+            "created_at": b.created_at,
+        }
+        for b in page.batches
+    ]
+    return BatchesPageSchema().dump({"batches": batches, "next_cursor": page.next_cursor})
+
+
+@bp.get("/batches/<batch_id>")
+def get_batch(batch_id: str) -> dict[str, Any]:
+    """The batch's games and how far each is."""
+    organiser = organiser_caller(runtime().store, authorization())
+    batch, records = _service().games_of(organiser, batch_id)
+    counts = Counter(r.status for r in records)
+    body = {
+        "id": batch.batch_id,
+        "name": batch.name,
+        "type": batch.game_type,
+        "created_at": batch.created_at,
+        "finished": all(r.status in ENDED for r in records),
+        "status_counts": {status: counts.get(status, 0) for status in STATUSES},
+        "games": [
+            {
+                "table": int(r.metadata.get("batch_table", 0)),
+                "id": r.game_id,
+                "status": r.status,
+                "version": r.version,
+                "updated_at": r.updated_at,
+                "players": [
+                    {"seat": i, "name": n, "bot": b}
+                    for i, (n, b) in enumerate(zip(r.metadata.get("players", []), bot_seats(r.metadata), strict=False))
+                ],
+            }
+            for r in records
+        ],
+    }
+    return BatchSchema().dump(body)
+
+
+@bp.get("/batches/<batch_id>/results")
+def batch_results(batch_id: str) -> Response:
+    """Per table: players, scores, ranks and winners; JSON, or CSV with
+    ``Accept: text/csv`` or ``?format=csv``."""
+    organiser = organiser_caller(runtime().store, authorization())
+    q = ResultsQuerySchema().load(request.args.to_dict())
+    batch, tables = _service().results(organiser, batch_id)
+    wants_csv = q["format"] == "csv" or (
+        q["format"] is None
+        and request.accept_mimetypes.best_match(["application/json", "text/csv"]) == "text/csv"
+        and request.accept_mimetypes["text/csv"] > request.accept_mimetypes["application/json"]
+    )
+    if wants_csv:
+        resp = _csv(batch.batch_id, tables)
+        resp.vary.add("Accept")
+        return resp
+    body = {
+        "batch": batch.batch_id,
+        "type": batch.game_type,
+        "finished": all(t.status in ENDED for t in tables),
+        "tables": [
+            {
+                "table": t.table,
+                "game_id": t.game_id,
+                "status": t.status,
+                "winners": list(t.winners),
+                "reason": t.reason,
+                "players": [
+                    {
+                        "seat": p.seat,
+                        "name": p.name,
+                        "score": p.score,
+                        "rank": p.rank,
+                        "winner": p.winner,
+                        "completed_tickets": p.completed_tickets,
+                        "standing": p.standing,
+                    }
+                    for p in t.players
+                ],
+            }
+            for t in tables
+        ],
+    }
+    resp = Response(json_text(BatchResultsSchema().dump(body)), mimetype="application/json")
+    resp.vary.add("Accept")
+    return resp
+
+
+@bp.get("/batches/<batch_id>/results.csv")
+def batch_results_csv(batch_id: str) -> Response:
+    """The results as CSV whatever ``Accept`` says (one format per operation,
+    for generated clients)."""
+    organiser = organiser_caller(runtime().store, authorization())
+    batch, tables = _service().results(organiser, batch_id)
+    return _csv(batch.batch_id, tables)
+
+
+def _csv(batch_id: str, tables: tuple[TableResult, ...]) -> Response:
+    resp = Response(results_csv(batch_id, tables), mimetype="text/csv")
+    resp.headers["Content-Disposition"] = f'attachment; filename="batch-{batch_id}-results.csv"'
+    return resp

@@ -1,0 +1,246 @@
+"""Game endpoints: create, list, view, legal actions, actions, events, stream."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import Blueprint, Response, current_app, request, stream_with_context, url_for
+from marshmallow import ValidationError
+
+from domain.body import integral
+from domain.sampling import sample
+from service.adapters.idempotency import IDEMPOTENCY_MAX
+from service.api.ratelimit import limits
+from service.api.routes.cursors import events_after, legal_cursor, legal_offset
+from service.api.routes.edge import authorization, creation_key, json_body
+from service.api.runtime import runtime
+from service.api.schemas import fastdump
+from service.api.schemas.requests import (
+    MAX_INT,
+    CreateGameSchema,
+    EventsQuerySchema,
+    LegalActionsQuerySchema,
+    ListGamesQuerySchema,
+    StreamQuerySchema,
+    ViewQuerySchema,
+)
+from service.api.schemas.responses import (
+    EventsPageSchema,
+    GameCreatedSchema,
+    GamesPageSchema,
+    GameViewSchema,
+)
+from service.api.text import json_text
+from service.errors import InvalidRequest
+from service.usecases.auth import creating_organiser, game_caller, require_seat
+from service.usecases.bot_seats import bot_seats
+from service.usecases.commands import ActionRequest
+from service.usecases.presentation import game_summary, game_view
+
+bp = Blueprint("games", __name__, url_prefix="/v1")
+
+#: the largest ``expected_version`` accepted (fits every database integer type)
+VERSION_MAX = 2**53
+
+# schemas are built once: building one copies all its fields
+_CREATE_GAME = CreateGameSchema()
+_EVENTS_PAGE = EventsPageSchema()
+_EVENTS_QUERY = EventsQuerySchema()
+_GAME_CREATED = GameCreatedSchema()
+_GAME_VIEW = GameViewSchema()
+_GAMES_PAGE = GamesPageSchema()
+_LEGAL_ACTIONS_QUERY = LegalActionsQuerySchema()
+_LIST_GAMES_QUERY = ListGamesQuerySchema()
+_STREAM_QUERY = StreamQuerySchema()
+_VIEW_QUERY = ViewQuerySchema()
+
+
+@bp.post("/games")
+def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
+    """Create and start a game (with an organiser token, the organiser's
+    webhooks cover it)."""
+    rt = runtime()
+    organiser = creating_organiser(rt.store, authorization(), rt.settings.create_requires_organiser)
+    data = _CREATE_GAME.load(json_body())
+    key = creation_key(rt.settings, "game", data, organiser.organiser_id if organiser else "")
+    if key is None or rt.commands.created_with(key) is None:  # a retry creates nothing: it is not charged
+        limits(current_app).charge_creation(1, organiser.organiser_id if organiser else None)
+    created = rt.commands.create(
+        data["type"],
+        [p["name"] for p in data["players"]],
+        data["seed"],
+        data["start_seat"],
+        {"organiser": organiser.organiser_id} if organiser else None,
+        data["open_deal"],
+        data["time_control"],
+        key,
+        [p["bot"] for p in data["players"]],
+    )
+    meta = created.record.metadata
+    body = {
+        "id": created.record.game_id,
+        "type": created.record.game_type,
+        "status": created.status,
+        "version": created.version,
+        "seed_commitment": meta["seed_commitment"],
+        "seed_source": meta["seed_source"],
+        "open_deal": meta["open_deal"],
+        "seats": [
+            {"seat": i, "name": n, "token": t, "bot": b}
+            for i, (n, t, b) in enumerate(zip(meta["players"], created.seat_tokens, bot_seats(meta), strict=True))
+        ],
+        "host_token": created.host_token,
+        "time_control": meta.get("time_control", {"kind": "none"}),
+    }
+    location = url_for("games.get_game", game_id=created.record.game_id)
+    return _GAME_CREATED.dump(body), 201, {"Location": location}
+
+
+@bp.get("/games")
+def list_games() -> dict[str, Any]:
+    """List games, newest first."""
+    q = _LIST_GAMES_QUERY.load(request.args.to_dict())
+    page = runtime().queries.reader.list_games(q["status"], q["type"], q["batch"], q["limit"], q["cursor"])
+    return _GAMES_PAGE.dump({"games": [game_summary(g) for g in page.games], "next_cursor": page.next_cursor})
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str) -> Response | dict[str, Any]:
+    """The game as the caller may see it, now or after event ``at``."""
+    rt = runtime()
+    q = _VIEW_QUERY.load(request.args.to_dict())
+    record = rt.queries.record(game_id)
+    caller = game_caller(rt.store, record, authorization())
+    at = q["at"] if q["at"] is None else rt.queries.check_at(record, q["at"])
+    loaded = None
+    if at is None and record.metadata.get("time_control"):
+        # a timeout may be due: the newest version is the one after it
+        loaded = rt.queries.load(game_id, record=record)
+    etag_version = at if at is not None else (loaded.version if loaded else record.version)
+    etag = f'"{etag_version}"'
+    # RFC 9110 section 13.1.2: If-None-Match compares weakly, so W/"8" matches "8".
+    if request.if_none_match and request.if_none_match.contains_weak(str(etag_version)):
+        resp = Response(status=304)
+        resp.headers["ETag"] = etag
+        resp.headers["Vary"] = "Authorization"
+        resp.headers["Cache-Control"] = "no-cache"
+        return resp
+    if loaded is None:
+        loaded = rt.queries.load(game_id, at, record=record)
+    body = _GAME_VIEW.dump(game_view(loaded, caller.seat))
+    resp = Response(json_text(body), mimetype="application/json")
+    resp.headers["ETag"] = f'"{loaded.version}"'
+    resp.headers["Vary"] = "Authorization"
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.get("/games/<game_id>/legal-actions")
+def legal_actions(game_id: str) -> dict[str, Any]:
+    """Every action the caller's seat may send now: a page at a time, or a
+    uniform sample of the whole list; cable-car: optionally only those whose
+    first placement is on one square."""
+    rt = runtime()
+    record = rt.queries.record(game_id)
+    # who asks comes first: a caller without a seat hears 401/403, whatever its query
+    seat = require_seat(game_caller(rt.store, record, authorization()))
+    q = _LEGAL_ACTIONS_QUERY.load(request.args.to_dict())
+    loaded = rt.queries.load(game_id, record=record)
+    square = q["square"]
+    listed = rt.queries.legal_actions(loaded, seat, square)
+    total = len(listed)
+    if q["sample"] is not None:
+        seed = q["seed"] if q["seed"] is not None else secrets.token_urlsafe(16)
+        chosen = sample(listed, q["sample"], seed, loaded.version)
+        return fastdump.legal_actions_page(game_id, loaded.version, seat, total, None, [a.to_body() for a in chosen])
+    start = 0
+    if q["cursor"] is not None:
+        start = legal_offset(q["cursor"], game_id, seat, square, loaded.version, total)
+    end = start + q["limit"]
+    actions = [a.to_body() for a in listed[start:end]]
+    following = legal_cursor(game_id, seat, square, loaded.version, end) if end < total else None
+    # the same dict as LegalActionsSchema().dump, in one pass (schemas/fastdump.py)
+    return fastdump.legal_actions_page(game_id, loaded.version, seat, total, following, actions)
+
+
+@bp.post("/games/<game_id>/actions")
+def post_action(game_id: str) -> tuple[dict[str, Any], int]:
+    """Send one action for the caller's seat."""
+    outcome = runtime().commands.act(game_id, _action_request())
+    # the hottest answer: the same dict as ActionResultSchema().dump, in one pass (schemas/fastdump.py)
+    return fastdump.action_result(outcome.version, outcome.events, outcome.replayed), 201
+
+
+def _action_request() -> ActionRequest:
+    """The action as sent; what is wrong with its headers or JSON is carried
+    as the refusal (the body's shape is the game's to check)."""
+    auth, key = authorization(), request.headers.get("Idempotency-Key")
+    try:
+        if key is not None and not 1 <= len(key) <= IDEMPOTENCY_MAX:
+            raise InvalidRequest(f"Idempotency-Key must be 1 to {IDEMPOTENCY_MAX} characters")
+        body = json_body()
+        sent = body.get("expected_version") if isinstance(body, dict) else None
+        expected = None if sent is None else integral(sent)  # 8.0 is the integer 8 (JSON Schema)
+        if sent is not None and (expected is None or not 0 <= expected <= VERSION_MAX):
+            message = f"must be an integer between 0 and {VERSION_MAX}"
+            raise InvalidRequest(
+                f"expected_version: {message}", errors=[{"field": "expected_version", "message": message}]
+            )
+    except InvalidRequest as refusal:
+        return ActionRequest(auth, {}, idempotency_key=key, refusal=refusal)
+    return ActionRequest(auth, body, expected, key)
+
+
+@bp.get("/games/<game_id>/events")
+def list_events(game_id: str) -> dict[str, Any]:
+    """The event log as the caller may see it."""
+    rt = runtime()
+    q = _EVENTS_QUERY.load(request.args.to_dict())
+    record = rt.queries.record(game_id)
+    caller = game_caller(rt.store, record, authorization())
+    loaded = rt.queries.load(game_id, record=record)
+    after = events_after(q["cursor"], loaded.version) if q["cursor"] is not None else q["after"]
+    events = rt.queries.events(loaded, caller.seat, after, q["limit"])
+    last = events[-1]["seq"] if events else after
+    next_after = last if events and last < loaded.version else None
+    return _EVENTS_PAGE.dump({
+        "game_id": game_id,
+        "version": loaded.version,
+        "events": events,
+        "next_cursor": None if next_after is None else str(next_after),
+        "next_after": next_after,
+    })
+
+
+@bp.get("/games/<game_id>/events/stream")
+def stream_events(game_id: str) -> Response:
+    """The event log as Server-Sent Events, resumable with Last-Event-ID."""
+    rt = runtime()
+    q = _STREAM_QUERY.load(request.args.to_dict())
+    record = rt.queries.record(game_id)
+    caller = game_caller(rt.store, record, authorization())
+    after = q["after"]
+    last_id = request.headers.get("Last-Event-ID")
+    if last_id is not None:
+        try:
+            after = int(last_id)
+        except ValueError as e:
+            raise ValidationError({"Last-Event-ID": ["must be an event seq (integer)"]}) from e
+        if not 0 <= after <= MAX_INT:
+            raise ValidationError({"Last-Event-ID": [f"must be between 0 and {MAX_INT}"]})
+    # loaded before answering: a game that cannot be served is refused (409 game_damaged), not cut off after a 200
+    loaded = rt.queries.load(game_id)
+    admission = rt.streams.admit(limits(current_app).client())  # same address rule as rate limits
+    # the stream ends once the seat's token is rotated away (checked against the store)
+    token_hash = None if caller.seat is None else str(record.metadata["seat_token_hashes"][caller.seat])
+    gen = rt.streams.stream(
+        game_id, caller.seat, after or 0, rt.settings.sse_max_seconds, rt.settings.sse_heartbeat_seconds,
+        admission, token_hash, loaded,
+    )
+    resp = Response(stream_with_context(gen), mimetype="text/event-stream")
+    # Released when the server closes the answer, even one never iterated.
+    resp.call_on_close(admission.release)
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.headers["X-Accel-Buffering"] = "no"
+    return resp

@@ -1,0 +1,37 @@
+"""The per-application objects (settings, store, cache, the game queries and commands, the event streams)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import current_app
+
+from events.database import Database
+from service.adapters.cache import StateCache
+from service.adapters.signing_keys import ServerKeys
+from service.api.sse import StreamHub
+from service.config import Settings
+from service.usecases.commands import GameCommands
+from service.usecases.queries import GameQueries
+from service.usecases.timekeeper import Timekeeper
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """What the routes need, built once by the app factory."""
+
+    settings: Settings
+    store: Database
+    cache: StateCache
+    queries: GameQueries
+    commands: GameCommands
+    streams: StreamHub
+    timekeeper: Timekeeper
+    keys: ServerKeys
+
+
+def runtime() -> Runtime:
+    """The runtime of the current Flask app."""
+    rt = current_app.extensions["cablecar"]
+    assert isinstance(rt, Runtime)
+    return rt

@@ -1,0 +1,415 @@
+"""Server-Sent Events for a game's event log, shared by every watcher of a game.
+
+Each connection sends the events after the client's position (``Last-Event-ID``
+or ``?after=``), then waits for new ones.  Waiting is done once per game and
+process, not once per watcher: a :class:`StreamHub` keeps one *channel* per
+watched game, whose pump thread waits in the event store
+(``EventStore.wait_for_events``: LISTEN/NOTIFY on PostgreSQL, polling on
+SQLite, so any worker on any host wakes it) and publishes the game's new state;
+the watchers wait on the channel's condition, and watchers at the same
+position share one read and one rendering of each page.  A thousand
+spectators of one game thus cost one store wait and one read per new version.
+
+Watchers are cheap only if they hold no request thread: production serves
+with gevent workers (``service/serving/gunicorn_conf.py`` says why), where a stream is
+a greenlet.  The hub admits at most ``max_streams`` streams per process (what
+the process can hold: a threaded worker spends a thread per stream), and
+``max_per_address`` per client address, never more than ``max_streams`` (else
+one address could fill every worker and lock everybody else out).  The
+per-address places are counted across every worker of the server
+(:class:`events.counts.SharedPlaces`): in Redis when it is configured
+(:mod:`service.adapters.redis_places`), else in the embedded store's file; each
+stream holds its place for :data:`PLACE_SECONDS` and pushes that back while
+it runs, so that a killed worker's places free themselves.  While the shared
+place fails (and on PostgreSQL without Redis) each process counts alone.
+Beyond a cap the route answers ``503 streams_busy`` with ``Retry-After``.  Comment lines keep
+idle connections alive; after ``max_seconds`` the server closes the stream and
+the client reconnects with ``Last-Event-ID``.
+
+A stream opened with a seat token lives only as long as that token: while a
+channel has seat watchers its pump re-reads the game's row from the store
+(the one every worker and host shares) at least every
+:data:`TOKEN_RECHECK` seconds, and a watcher whose token hash is no longer
+its seat's ends within that time (the client reconnects with its new token).  :meth:`StreamHub.close_all`
+(the worker's shutdown signal) ends every stream at once.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from events.counts import SharedPlaces
+from events.store import StoreError
+from service.errors import GameDamaged, StreamsBusy
+from service.usecases.loaded import Loaded
+from service.usecases.queries import GameQueries
+
+log = logging.getLogger(__name__)
+
+#: events per page a stream sends before looking for more
+PAGE = 200
+#: pages a channel remembers (watchers lagging behind share them too)
+_PAGES_KEPT = 64
+#: seconds a refused client is told to wait: about how long a stream that
+#: just ended takes to be replaced by its client's reconnection
+RETRY_AFTER = 5
+#: pause of a pump whose store failed, before it tries again
+_PUMP_RETRY = 1.0
+#: seconds a stream's shared place is held without being renewed (a stream
+#: renews it every third of that, so only a killed worker's places lapse)
+PLACE_SECONDS = 60.0
+#: the group of the stream places in the shared counts
+_PLACES = "event-streams"
+#: longest wait of a pump between two reads of its game's row (seat tokens)
+TOKEN_RECHECK = 1.0
+
+
+def _damaged_comment(game_id: str) -> str:
+    # the answer's status went out long before: a comment line is what is left to say it
+    return f": the game's records are damaged (GET /v1/games/{game_id} answers 409 game_damaged)\n\n"
+
+
+def format_event(event_id: int | None, data: object, event: str | None = None) -> str:
+    """One SSE message."""
+    lines = []
+    if event_id is not None:
+        lines.append(f"id: {event_id}")
+    if event:
+        lines.append(f"event: {event}")
+    text = json.dumps(data, separators=(",", ":"))
+    lines.append(f"data: {text}")
+    return "\n".join(lines) + "\n\n"
+
+
+class _Channel:
+    """One game watched in this process: its latest state and the pages rendered from it."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        self.watchers = 0
+        self.seat_watchers = 0
+        self.cond = threading.Condition()
+        self.loaded: Loaded | None = None
+        # The seats' token hashes as the store last said, and when (monotonic,
+        # taken before that read): a watcher trusts only reads after it opened.
+        self.token_hashes: tuple[str, ...] = ()
+        self.hashes_at = float("-inf")
+        # Set when a read of the game found its records damaged: its streams end, saying so.
+        self.damaged: GameDamaged | None = None
+        self._pages: OrderedDict[tuple[int | None, int, int], list[tuple[int, str]]] = OrderedDict()
+        # Held while a page is read, so that watchers at one position read it once.
+        self._page_lock = threading.Lock()
+
+    def publish(self, loaded: Loaded) -> None:
+        """Make ``loaded`` the state watchers see, unless a newer one is there."""
+        with self.cond:
+            if self.loaded is None or loaded.version > self.loaded.version:
+                self.loaded = loaded
+                self.cond.notify_all()
+
+    def damage(self, error: GameDamaged) -> None:
+        """Record that the game's records were found damaged; wake the watchers."""
+        with self.cond:
+            self.damaged = error
+            self.cond.notify_all()
+
+    def tokens_seen(self, hashes: object, read_at: float) -> None:
+        """Record the seats' token hashes a read begun at ``read_at`` found;
+        wake the watchers if they changed."""
+        found = tuple(str(h) for h in hashes) if isinstance(hashes, list | tuple) else ()
+        with self.cond:
+            if read_at <= self.hashes_at:
+                return
+            changed = found != self.token_hashes
+            self.token_hashes, self.hashes_at = found, read_at
+            if changed:
+                self.cond.notify_all()
+
+    def revoked(self, seat: int | None, token_hash: str | None, opened_at: float) -> bool:
+        """Whether a read of the store made after ``opened_at`` shows that
+        ``seat``'s token is no longer the one hashed ``token_hash``."""
+        if seat is None or token_hash is None or self.hashes_at < opened_at:
+            return False
+        hashes = self.token_hashes
+        return seat >= len(hashes) or hashes[seat] != token_hash
+
+    def wait(self, position: int, timeout: float, closing: threading.Event,
+             gone: Callable[[], bool] = lambda: False) -> bool:
+        """Wait up to ``timeout`` seconds for a state past ``position`` (or
+        finished, or the hub closing, or ``gone``: the watcher's token
+        revoked); True if one came."""
+        def ready() -> bool:
+            loaded = self.loaded
+            return closing.is_set() or gone() or self.damaged is not None or (
+                loaded is not None and (loaded.version > position or loaded.finished))
+
+        with self.cond:
+            return self.cond.wait_for(ready, timeout)
+
+    def page(self, queries: GameQueries, loaded: Loaded, seat: int | None, after: int) -> list[tuple[int, str]]:
+        """The SSE messages of the events after ``after`` as ``seat`` sees them at ``loaded``."""
+        key = (seat, after, loaded.version)
+        with self._page_lock:
+            found = self._pages.get(key)
+            if found is None:
+                found = [
+                    (event["seq"], format_event(event["seq"], event))
+                    for event in queries.events(loaded, seat, after, PAGE)
+                ]
+                self._pages[key] = found
+                while len(self._pages) > _PAGES_KEPT:
+                    self._pages.popitem(last=False)
+            return found
+
+
+@dataclass
+class Admission:
+    """One admitted stream's place in the hub's counts (and in the shared
+    counts, ``place_id``), given back by :meth:`release`."""
+
+    hub: StreamHub
+    address: str
+    place_id: str | None = None
+    renewed_at: float = 0.0
+    released: bool = False
+
+    def keep(self) -> None:
+        """Push the shared place's lapse back, once a third of it has passed."""
+        if self.place_id is not None and time.monotonic() - self.renewed_at >= PLACE_SECONDS / 3:
+            self.renewed_at = time.monotonic()
+            self.hub._renew(self.place_id)
+
+    def release(self) -> None:
+        """Give the place back (once; later calls do nothing)."""
+        if not self.released:
+            self.released = True
+            self.hub._leave(self.address, self.place_id)
+
+
+class StreamHub:
+    """The event streams of one process (see the module docs)."""
+
+    def __init__(
+        self, queries: GameQueries, max_streams: int, max_per_address: int, places: SharedPlaces | None = None
+    ) -> None:
+        self._queries = queries
+        self.max_streams = max_streams
+        self.max_per_address = min(max_per_address, max_streams)
+        self._places = places
+        self._lock = threading.Lock()
+        self._open = 0
+        self._by_address: dict[str, int] = {}
+        self._channels: dict[str, _Channel] = {}
+        self._closing = threading.Event()
+
+    @property
+    def open_streams(self) -> int:
+        """How many streams this process holds now."""
+        return self._open
+
+    def limit(self, max_streams: int) -> None:
+        """Lower the process-wide cap (a threaded worker keeps threads for other
+        requests), and the per-address cap with it."""
+        self.max_streams = min(self.max_streams, max_streams)
+        self.max_per_address = min(self.max_per_address, self.max_streams)
+
+    def admit(self, address: str) -> Admission:
+        """A place for one more stream from ``address``, or StreamsBusy."""
+        shared = self._places is not None
+        with self._lock:
+            if self._closing.is_set():
+                raise StreamsBusy("this worker is shutting down", retry_after=RETRY_AFTER)
+            if self._open >= self.max_streams:
+                raise StreamsBusy(
+                    f"this worker already holds {self.max_streams} event streams", retry_after=RETRY_AFTER
+                )
+            if not shared and self._by_address.get(address, 0) >= self.max_per_address:
+                raise StreamsBusy(
+                    f"this address already holds {self.max_per_address} event streams on this worker",
+                    retry_after=RETRY_AFTER,
+                )
+            self._open += 1
+            self._by_address[address] = self._by_address.get(address, 0) + 1
+        admission = Admission(self, address)
+        if shared:
+            try:
+                self._take_place(admission)
+            except BaseException:
+                admission.release()
+                raise
+        return admission
+
+    def _take_place(self, admission: Admission) -> None:
+        """The admission's place among the address's streams on the whole server."""
+        assert self._places is not None
+        now = time.time()
+        try:
+            place = self._places.take_place(
+                _PLACES, admission.address, self.max_per_address, now + PLACE_SECONDS, now
+            )
+        except StoreError as e:
+            # The shared place is failing: count in this process alone rather than refuse everybody.
+            log.warning("shared stream places unavailable, counting per worker: %s", e)
+            with self._lock:
+                if self._by_address.get(admission.address, 0) > self.max_per_address:
+                    raise StreamsBusy(
+                        f"this address already holds {self.max_per_address} event streams on this worker",
+                        retry_after=RETRY_AFTER,
+                    ) from e
+            return
+        if place is None:
+            raise StreamsBusy(
+                f"this address already holds {self.max_per_address} event streams on this server",
+                retry_after=RETRY_AFTER,
+            )
+        admission.place_id = place
+        admission.renewed_at = time.monotonic()
+
+    def _renew(self, place_id: str) -> None:
+        if self._places is not None:
+            try:
+                self._places.renew_place(place_id, time.time() + PLACE_SECONDS)
+            except StoreError as e:
+                log.warning("cannot renew a stream's shared place: %s", e)
+
+    def _leave(self, address: str, place_id: str | None = None) -> None:
+        if place_id is not None and self._places is not None:
+            try:
+                self._places.free_place(place_id)
+            except StoreError as e:  # the place lapses by itself
+                log.warning("cannot give a stream's shared place back: %s", e)
+        with self._lock:
+            self._open -= 1
+            left = self._by_address[address] - 1
+            if left:
+                self._by_address[address] = left
+            else:
+                del self._by_address[address]
+
+    def close_all(self) -> None:
+        """End every stream now and admit no more (the worker is stopping)."""
+        self._closing.set()
+        with self._lock:
+            channels = list(self._channels.values())
+        for channel in channels:
+            with channel.cond:
+                channel.cond.notify_all()
+
+    def stream(
+        self, game_id: str, seat: int | None, after: int, max_seconds: float, heartbeat: float,
+        admission: Admission | None = None,
+        token_hash: str | None = None,
+        loaded: Loaded | None = None,
+    ) -> Iterator[str]:
+        """Yield SSE messages for ``game_id`` from ``after`` on, as ``seat``
+        (None: a spectator) may see them, keeping ``admission``'s place.
+
+        ``loaded`` is the game as the route loaded it before answering (so a
+        game that cannot be served is refused with its own status, not cut off
+        after a 200).  A game found damaged while the stream runs ends it with a
+        comment saying so: the answer's status was sent long before.
+
+        ``token_hash`` is the hash of the seat token that opened the stream
+        (as the game's row showed it before this call): once the store shows
+        another token for the seat, the stream ends."""
+        opened_at = time.monotonic()
+        deadline = opened_at + max_seconds
+        watched_seat = seat if token_hash is not None else None
+        channel = self._join(game_id, watched_seat is not None)
+
+        def gone() -> bool:
+            return channel.revoked(watched_seat, token_hash, opened_at)
+
+        try:
+            if channel.loaded is None:
+                channel.publish(loaded or self._queries.load(game_id))
+            yield "retry: 2000\n\n"
+            position = after
+            while not self._closing.is_set():
+                if admission is not None:
+                    admission.keep()
+                if gone():
+                    yield ": the seat's token was rotated: reconnect with the new one\n\n"
+                    return
+                if channel.damaged is not None:
+                    yield _damaged_comment(game_id)
+                    return
+                loaded = channel.loaded
+                assert loaded is not None
+                if loaded.version > position:
+                    for seq, message in channel.page(self._queries, loaded, seat, position):
+                        position = seq
+                        yield message
+                    continue
+                if loaded.finished:
+                    status = loaded.definition.status(loaded.state)  # finished or cancelled
+                    yield format_event(None, {"version": loaded.version, "status": status}, "end")
+                    return
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return
+                if not channel.wait(position, min(heartbeat, remaining), self._closing, gone):
+                    yield ": keep-alive\n\n"
+        except GameDamaged as e:  # found while rendering a page
+            channel.damage(e)
+            yield _damaged_comment(game_id)
+        finally:
+            self._part(channel, watched_seat is not None)
+
+    # -- channels and their pumps -----------------------------------------------
+
+    def _join(self, game_id: str, seat_watcher: bool) -> _Channel:
+        with self._lock:
+            channel = self._channels.get(game_id)
+            start = channel is None
+            if channel is None:
+                channel = self._channels[game_id] = _Channel(game_id)
+            channel.watchers += 1
+            channel.seat_watchers += seat_watcher
+        if start:
+            threading.Thread(target=self._pump, args=(channel,), name="cablecar-sse-pump", daemon=True).start()
+        return channel
+
+    def _part(self, channel: _Channel, seat_watcher: bool) -> None:
+        with self._lock:
+            channel.watchers -= 1
+            channel.seat_watchers -= seat_watcher
+            if not channel.watchers and self._channels.get(channel.game_id) is channel:
+                del self._channels[channel.game_id]
+
+    def _watched(self, channel: _Channel) -> bool:
+        with self._lock:
+            return bool(channel.watchers) and not self._closing.is_set()
+
+    def _pump(self, channel: _Channel) -> None:
+        """Publish each new version of the channel's game while anybody watches it."""
+        store = self._queries.store
+        while self._watched(channel):
+            loaded = channel.loaded
+            try:
+                if loaded is not None and loaded.finished:
+                    return
+                if loaded is not None and not store.wait_for_events(channel.game_id, loaded.version, TOKEN_RECHECK):
+                    if channel.seat_watchers:
+                        # a rotation appends no event: read the row for the seats' tokens
+                        read_at = time.monotonic()
+                        channel.tokens_seen(store.get_game(channel.game_id).metadata.get("seat_token_hashes"),
+                                            read_at)
+                    continue
+                read_at = time.monotonic()
+                loaded = self._queries.load(channel.game_id)
+                channel.tokens_seen(loaded.record.metadata.get("seat_token_hashes"), read_at)
+                channel.publish(loaded)
+            except GameDamaged as e:  # not served again until repaired: the watchers end
+                channel.damage(e)
+                return
+            except StoreError as e:
+                # The watchers keep their heartbeats; the store may come back.
+                log.warning("event stream of game %s cannot read the store: %s", channel.game_id, e)
+                time.sleep(_PUMP_RETRY)

@@ -1,1 +1,0 @@
-"""Infrastructure of the service besides the event store: Redis, and how it is served (gunicorn workers)."""

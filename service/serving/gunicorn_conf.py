@@ -1,0 +1,148 @@
+"""gunicorn configuration for production (``gunicorn -c python:service.serving.gunicorn_conf service.serving.wsgi:app``).
+
+Worker class: **gevent** on PostgreSQL, so that event streams (Server-Sent
+Events, ``service/api/sse.py``) hold a greenlet each, not a request thread: a
+thousand watchers cost a thousand small stacks, and ``/v1/health`` and actions
+keep answering.  We chose it over a streaming pool of our own because gunicorn
+already runs it (monkey-patching happens when the worker starts, before the app
+is imported), psycopg 3 detects the patching and waits cooperatively (its pool
+and the LISTEN thread of ``events/postgres/listener.py`` are then greenlets) and
+redis-py is plain sockets.  The price: a request computing for long (a large
+replay) delays the other requests of its worker, where threads would be
+time-sliced; rules are fast enough for that to stay small.  (The class is
+gunicorn's, keeping idle connections briefly once stopping:
+``service/serving/gevent_worker.py``.)
+
+On the embedded SQLite store the workers stay threaded (``gthread``): SQLite's
+connections are per thread and its calls cannot yield, so under gevent every
+request would open a connection of its own.  There streams hold a thread each,
+so a worker admits at most half its threads of them (``post_worker_init``).
+
+The values come from the
+settings declared in ``service/config.py`` (``CABLECAR_BIND``,
+``CABLECAR_WORKERS``, ...); the usual ``GUNICORN_CMD_ARGS`` and command-line
+options still override them.  ``cablecar serve`` uses this file too.
+
+Each worker imports the app (``service.serving.wsgi``, and with it every game type:
+``domain.registry`` is built at import) in its ``init_process``, before it
+accepts a connection; the app is not preloaded in the master because its
+store connections must not be shared across a fork.
+
+On PostgreSQL it refuses to start without ``CABLECAR_SECRET_KEY`` (see
+``service/adapters/secret_key.py``).
+
+Each worker runs its webhook dispatcher (unless ``CABLECAR_WEBHOOKS=off``):
+started once the worker has loaded the app, stopped when the worker exits.
+A worker that stops serving (SIGTERM, ``max_requests``) ends its event streams at
+once, so that it exits within seconds instead of after ``CABLECAR_SSE_MAX_SECONDS``
+(or being killed at the graceful timeout), with exit code 0.
+"""
+
+import threading
+import time
+from typing import Any
+
+from flask import Flask
+from gunicorn.glogging import Logger
+
+from service.adapters.secret_key import MissingSecretKey, require_secret_key
+from service.adapters.signing_keys import SigningKeyError, load_server_keys
+from service.api.text import escape_controls
+from service.config import Settings
+from service.serving.workers import GEVENT, THREADED
+
+
+class EscapingLogger(Logger):
+    """gunicorn's logger, with control characters in request atoms escaped:
+    ``%(U)s`` is the decoded path, so ``/a%0A...`` would otherwise forge a log line."""
+
+    def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
+        atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
+        return {k: escape_controls(v) if isinstance(v, str) else v for k, v in atoms.items()}
+
+
+_settings = Settings.from_env()
+try:
+    require_secret_key(_settings)
+    load_server_keys(_settings)  # the signing key (made here on the embedded default, before the workers race)
+except (MissingSecretKey, SigningKeyError) as e:
+    # Before any worker starts, as one line (a worker failing to boot would print a traceback each).
+    raise SystemExit(f"cablecar: {e}") from None
+
+bind = _settings.bind
+workers = _settings.workers
+# gevent and gthread, each reading a request within CABLECAR_REQUEST_READ_SECONDS (service/serving/workers.py);
+# the gevent one stops without waiting on idle keep-alive connections (service/serving/gevent_worker.py)
+worker_class = GEVENT if _settings.database_url else THREADED
+threads = _settings.threads
+worker_connections = _settings.worker_connections
+timeout = _settings.worker_timeout
+graceful_timeout = 20
+keepalive = 5
+max_requests = _settings.max_requests
+max_requests_jitter = 100
+accesslog = _settings.access_log
+errorlog = "-"
+loglevel = _settings.log_level
+# Access logs never include the query string's secrets: tokens travel in headers only.
+logger_class = EscapingLogger
+access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(b)s %(L)ss'
+
+
+def post_worker_init(worker: Any) -> None:
+    """Start this worker's webhook dispatcher and timeout sweeper on the app it serves."""
+    from service.api.app import start_dispatcher, start_sweeper
+
+    if not isinstance(worker.wsgi, Flask) or "cablecar" not in worker.wsgi.extensions:
+        # Another WSGI app under this configuration (e.g. the benchmark's baseline):
+        # say so loudly, since a wrapped cablecar app would deliver no webhooks.
+        worker.log.warning(
+            "no webhook dispatcher in this worker: it serves %s, not the cablecar Flask app "
+            "(wrap WSGI middleware around app.wsgi_app instead)",
+            type(worker.wsgi).__name__,
+        )
+        return
+    start_dispatcher(worker.wsgi)
+    start_sweeper(worker.wsgi)
+    streams = worker.wsgi.extensions["cablecar"].streams
+    if worker.cfg.worker_class_str == THREADED:
+        streams.limit(max(1, worker.cfg.threads // 2))
+    _end_streams_when_stopping(worker, streams)
+
+
+def _end_streams_when_stopping(worker: Any, streams: Any) -> None:
+    """End the worker's event streams as soon as it stops serving, whatever
+    stops it: SIGTERM (a deploy), ``max_requests`` (recycling), a lost parent.
+
+    A watcher (a greenlet under gevent, a thread under gthread) sees gunicorn's
+    ``worker.alive`` drop and ends the streams; their clients resume with
+    Last-Event-ID.  No signal handler of ours: under gevent a handler runs
+    inside the event loop's callback, where anything that waits (starting a
+    thread, a contended lock) raises ``BlockingSwitchOutError`` and kills the
+    worker (exit 255, requests in flight cut).  gunicorn's own handler only
+    clears ``alive``; the worker then stops accepting, finishes what is in
+    flight within the graceful timeout and exits 0."""
+
+    def watch() -> None:
+        while worker.alive:
+            time.sleep(_STOP_POLL)
+        streams.close_all()
+
+    threading.Thread(target=watch, name="cablecar-stop-watch", daemon=True).start()
+
+
+#: how often the stop watcher looks (seconds): how late, at most, streams learn of a stop
+_STOP_POLL = 0.2
+
+
+def worker_exit(server: Any, worker: Any) -> None:
+    """Let the dispatcher finish the attempt it is making (within the graceful timeout),
+    then close the store: a connection pool left to the interpreter's exit is torn
+    down by its finaliser among half-destroyed greenlets, with a traceback."""
+    from service.api.app import stop_dispatcher, stop_sweeper
+
+    app = getattr(worker, "wsgi", None)  # absent when the worker failed to load the app
+    if isinstance(app, Flask) and "cablecar" in app.extensions:
+        stop_sweeper(app)
+        stop_dispatcher(app, timeout=graceful_timeout / 2)
+        app.extensions["cablecar"].store.close()

@@ -1,0 +1,317 @@
+"""Batch use cases: create a tournament round's games at once, follow them,
+and tabulate their results (as JSON rows or CSV).
+
+A batch is created all or nothing: every table is set up in memory first
+(:meth:`GameCommands.new_game`), a bad table is refused with its index,
+and only then are the batch row and every game written in one transaction
+(:meth:`TournamentStore.create_batch`).  Each game carries ``batch``,
+``batch_table`` and ``organiser`` in its metadata, so ``GET /v1/games?batch=``
+lists it and the organiser's webhooks cover it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from domain.core import JSON, STATUS_CANCELLED, STATUS_FINISHED, Standing
+from domain.registry import game_definition
+from events.database import Database
+from events.store import GameRecord, IntegrityError
+from events.tournaments import BatchPage, BatchRecord, OrganiserRecord
+from service.adapters.idempotency import CreationKey
+from service.errors import BrokenGame, InvalidRequest, ServiceError
+from service.usecases.bot_seats import METADATA_KEY as BOTS_KEY
+from service.usecases.commands import GameCommands
+from service.usecases.creation import NewGame
+from service.usecases.organisers import OrganiserService
+from service.usecases.queries import GameQueries
+
+#: Columns of the results CSV, one row per player of every table.
+#: the statuses of a table that will not change any more
+ENDED = (STATUS_FINISHED, STATUS_CANCELLED)
+
+CSV_COLUMNS = (
+    "batch",
+    "table",
+    "game_id",
+    "type",
+    "status",
+    "seat",
+    "name",
+    "score",
+    "rank",
+    "winner",
+    "completed_tickets",
+    "standing",
+)
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """One table of a batch to create: its players, and optionally its seed
+    (mixed with a server secret unless ``open_deal``) and the seat that starts."""
+
+    players: tuple[str, ...]
+    seed: str | None = None
+    start_seat: int = 0
+    open_deal: bool = False
+    time_control: Mapping[str, JSON] | None = None
+    #: per seat, the server-side bot that plays it (None: a person)
+    bots: tuple[str | None, ...] | None = None
+
+
+@dataclass(frozen=True)
+class TableCreated:
+    """One game of a new batch as its creation answers it."""
+
+    game_id: str
+    status: str
+    version: int
+    metadata: Mapping[str, JSON]
+    seat_tokens: tuple[str | None, ...]
+    host_token: str
+
+    @classmethod
+    def of(cls, game: NewGame) -> TableCreated:
+        return cls(game.game_id, game.status, len(game.events), game.metadata, game.seat_tokens, game.host_token)
+
+
+@dataclass(frozen=True)
+class CreatedBatch:
+    """A new batch and its games, in table order, with their tokens (shown
+    only here, once)."""
+
+    batch: BatchRecord
+    games: tuple[TableCreated, ...]
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """One player's line in the results: ``score`` and ``rank`` are None
+    until the game is finished (and ``score`` for games without points)."""
+
+    seat: int
+    name: str
+    score: int | None
+    rank: int | None
+    winner: bool
+    completed_tickets: int | None
+    #: ``in`` (played on to the end), ``resigned`` or ``timed_out``
+    standing: str = "in"
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """The result of one table of a batch."""
+
+    table: int
+    game_id: str
+    game_type: str
+    status: str
+    winners: tuple[int, ...]
+    reason: str | None
+    players: tuple[PlayerResult, ...]
+
+
+def rank_players(
+    names: Sequence[str], standings: Sequence[Standing] | None, seat_standings: Sequence[str] = ()
+) -> tuple[PlayerResult, ...]:
+    """Each seat's score, rank and win from the game's ``standings``
+    (:meth:`domain.core.GameDefinition.standings`), and whether it is still
+    in, resigned or timed out; without standings (the game is not finished)
+    nothing is ranked."""
+    by_seat = {s.seat: s for s in standings or ()}
+    return tuple(
+        PlayerResult(seat, name, None, None, False, None, _standing(seat_standings, seat))
+        if (s := by_seat.get(seat)) is None
+        else PlayerResult(seat, name, s.score, s.rank, s.winner, s.completed_tickets, _standing(seat_standings, seat))
+        for seat, name in enumerate(names)
+    )
+
+
+def _standing(seat_standings: Sequence[str], seat: int) -> str:
+    return seat_standings[seat] if seat < len(seat_standings) else "in"
+
+
+def _csv_cell(value: JSON) -> str:
+    """A CSV cell; text that a spreadsheet would run as a formula is quoted
+    with a leading apostrophe (player names are chosen by players).  Numbers
+    are written as they are: ``-14`` is a score, not a formula."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def results_csv(batch_id: str, tables: Sequence[TableResult]) -> str:
+    """The results as CSV (header :data:`CSV_COLUMNS`, one row per player)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for table in tables:
+        for p in table.players:
+            row = (
+                batch_id,
+                table.table,
+                table.game_id,
+                table.game_type,
+                table.status,
+                p.seat,
+                p.name,
+                p.score,
+                p.rank,
+                p.winner,
+                p.completed_tickets,
+                p.standing,
+            )
+            writer.writerow([_csv_cell(v) for v in row])
+    return out.getvalue()
+
+
+class BatchService:
+    """Create batches and read them back (organiser only)."""
+
+    def __init__(self, store: Database, commands: GameCommands, queries: GameQueries, max_tables: int) -> None:
+        self.store = store
+        self.max_tables = max_tables
+        self.commands = commands
+        self.queries = queries
+        self.organisers = OrganiserService(store)
+
+    def check_size(self, tables: int) -> None:
+        """InvalidRequest unless a batch of ``tables`` tables may be created
+        (``CABLECAR_MAX_BATCH_TABLES``)."""
+        if not 1 <= tables <= self.max_tables:
+            message = f"a batch has 1 to {self.max_tables} tables, not {tables}"
+            raise InvalidRequest(message, errors=[{"field": "tables", "message": message}])
+
+    def created_with(self, organiser: OrganiserRecord, key: CreationKey) -> CreatedBatch | None:
+        """The batch an Idempotency-Key created, as its creation answered (the
+        tokens derived again), or None; IdempotencyKeyReused when the key
+        made it for another request."""
+        batch = self.store.get_batch(key.identifier("batch"))
+        if batch is None:
+            return None
+        games: list[TableCreated] = []
+        for table in range(batch.tables):
+            created = self.commands.created_with(key, ("table", str(table)))
+            if created is None:  # a batch is written whole: its games are there
+                raise BrokenGame(f"batch {batch.batch_id} has no table {table}")
+            meta = created.record.metadata
+            games.append(TableCreated(created.record.game_id, created.status, created.version, meta,
+                                      created.seat_tokens, created.host_token))
+        return CreatedBatch(batch, tuple(games))
+
+    def create(
+        self,
+        organiser: OrganiserRecord,
+        game_type: str,
+        tables: Sequence[TableSpec],
+        name: str | None = None,
+        key: CreationKey | None = None,
+    ) -> CreatedBatch:
+        """Set up every table, then store the batch and all its games in one
+        transaction.  A refused table is a problem naming its index
+        (``table``) and nothing is written.  With an Idempotency-Key, a batch
+        it already created is answered again."""
+        if key is not None and (before := self.created_with(organiser, key)) is not None:
+            return before
+        try:
+            game_definition(game_type)
+        except KeyError as e:
+            raise InvalidRequest(f"unknown game type {game_type!r}; see /v1/game-types") from e
+        self.check_size(len(tables))
+        batch_id = key.identifier("batch") if key else secrets.token_hex(8)
+        prepared: list[NewGame] = []
+        for index, table in enumerate(tables):
+            extra = {"batch": batch_id, "batch_table": index, "organiser": organiser.organiser_id}
+            try:
+                prepared.append(
+                    self.commands.new_game(
+                        game_type, table.players, table.seed, table.start_seat, extra, table.open_deal,
+                        table.time_control, key, ("table", str(index)), table.bots,
+                    )
+                )
+            except ServiceError as e:
+                raise e.with_detail(f"table {index}: {e.detail}", table=index) from e
+        try:
+            batch = self.store.create_batch(
+                batch_id,
+                organiser.organiser_id,
+                name,
+                game_type,
+                [(p.game_id, p.game_type, p.metadata, p.events, p.status) for p in prepared],
+            )
+        except IntegrityError:
+            # a concurrent request with the same key created it first
+            if key is None or (before := self.created_with(organiser, key)) is None:
+                raise
+            return before
+        for p in prepared:
+            if self.queries.timekeeper is not None and p.metadata.get("time_control"):
+                # the sweeper finds a timed table's first deadline in the index
+                self.queries.timekeeper.record(self.queries.load(p.game_id, settle=False))
+            if self.commands.bot_turns is not None and p.metadata.get(BOTS_KEY):
+                # the bot runners find a table whose bot seat acts first in theirs
+                self.commands.bot_turns.record(self.queries.load(p.game_id, settle=False))
+        return CreatedBatch(batch, tuple(TableCreated.of(p) for p in prepared))
+
+    def batches(self, organiser: OrganiserRecord, limit: int, cursor: str | None) -> BatchPage:
+        """A page of the organiser's batches, newest first."""
+        return self.store.list_batches(organiser.organiser_id, limit, cursor)
+
+    def games_of(
+        self, organiser: OrganiserRecord, batch_id: str
+    ) -> tuple[BatchRecord, tuple[GameRecord, ...]]:
+        """The organiser's batch and its games in table order (404 / 403)."""
+        batch = self.organisers.owned_batch(organiser, batch_id)
+        records: list[GameRecord] = []
+        cursor: str | None = None
+        while True:
+            page = self.queries.reader.list_games(batch=batch_id, limit=200, cursor=cursor)
+            records.extend(page.games)
+            cursor = page.next_cursor
+            if cursor is None:
+                break
+        records.sort(key=lambda r: int(r.metadata.get("batch_table", 0)))
+        return batch, tuple(records)
+
+    def results(
+        self, organiser: OrganiserRecord, batch_id: str
+    ) -> tuple[BatchRecord, tuple[TableResult, ...]]:
+        """Every table's result so far (unfinished tables are unranked)."""
+        batch, records = self.games_of(organiser, batch_id)
+        tables: list[TableResult] = []
+        for record in records:
+            names = [str(n) for n in record.metadata.get("players", [])]
+            result: Mapping[str, JSON] | None = None
+            standings: tuple[Standing, ...] | None = None
+            seat_standings: tuple[str, ...] = ()
+            status = record.status
+            if status in ENDED or record.metadata.get("time_control"):
+                # a timed table's row may lag a timeout due now: loading settles it
+                loaded = self.queries.load(record.game_id)
+                status = loaded.definition.status(loaded.state)
+                result = loaded.definition.result(loaded.state)
+                standings = loaded.definition.standings(loaded.state)
+                seat_standings = loaded.definition.seat_standings(loaded.state)
+            tables.append(
+                TableResult(
+                    table=int(record.metadata.get("batch_table", 0)),
+                    game_id=record.game_id,
+                    game_type=record.game_type,
+                    status=status,
+                    winners=tuple(result.get("winners", ())) if result else (),
+                    reason=result.get("reason") if result else None,
+                    players=rank_players(names, standings, seat_standings),
+                )
+            )
+        return batch, tuple(tables)

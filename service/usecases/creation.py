@@ -1,0 +1,230 @@
+"""Creating games: the setup run in memory, then stored with its opening
+events; with an Idempotency-Key, a retry is answered with the game it
+already created (ids and tokens derived from the key, see
+:mod:`service.adapters.idempotency`)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from domain.clocks import parse_time_control
+from domain.core import JSON, GameConfig
+from domain.errors import DomainError
+from domain.registry import game_definition
+from events.codec import encode
+from events.seeds import deal_seed, seed_commitment
+from events.store import EventStore, GameExists, GameNotFound, GameRecord, NewEvent
+from service.adapters.cache import StateCache
+from service.adapters.idempotency import REQUEST_HASH, CreationKey, refuse_reuse
+from service.adapters.tokens import hash_token, new_token
+from service.errors import InvalidConfig, InvalidRequest
+from service.usecases.bot_seats import METADATA_KEY as BOTS_KEY
+from service.usecases.bot_seats import bot_seats, checked_bots
+from service.usecases.bot_turns import BotTurns
+from service.usecases.loaded import Loaded
+from service.usecases.queries import GameQueries, advanced, definition_of
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A game set up in memory, ready to be written: id, type, metadata,
+    opening events, tokens (shown only once) and the state after each
+    opening event (what the clocks and the cache start from)."""
+
+    game_id: str
+    game_type: str
+    metadata: dict[str, JSON]
+    events: tuple[NewEvent, ...]
+    status: str
+    #: None for a bot seat (the server plays it: nobody holds a token for it)
+    seat_tokens: tuple[str | None, ...]
+    host_token: str
+    states: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class CreatedGame:
+    """What creating a game returns (tokens are shown only here, once)."""
+
+    record: GameRecord
+    version: int
+    seat_tokens: tuple[str | None, ...]
+    host_token: str
+    status: str
+
+
+class GameCreation:
+    """Creating games (:class:`service.usecases.commands.GameCommands` is one)."""
+
+    queries: GameQueries
+    store: EventStore
+    cache: StateCache
+    #: the bot-turn index writer (set by the wiring; None: no runner is told)
+    bot_turns: BotTurns | None = None
+
+    def _stored(self, loaded: Loaded) -> None:
+        """Keep the newest state of a game just written, its next deadline,
+        and whether a bot seat of it must act."""
+        self.cache.put(loaded.record.game_id, loaded.version, loaded.snapshot)
+        if self.queries.timekeeper is not None:
+            self.queries.timekeeper.record(loaded)
+        if self.bot_turns is not None:
+            self.bot_turns.record(loaded)
+
+    def new_game(
+        self,
+        type_id: str,
+        players: Sequence[str],
+        seed: str | None = None,
+        start_seat: int = 0,
+        extra_metadata: Mapping[str, JSON] | None = None,
+        open_deal: bool = False,
+        time_control: Mapping[str, JSON] | None = None,
+        key: CreationKey | None = None,
+        key_parts: tuple[str, ...] = (),
+        bots: Sequence[str | None] | None = None,
+    ) -> NewGame:
+        """Run the setup of a new game in memory (nothing is written).
+
+        The deal mixes a fresh server secret with ``seed`` unless
+        ``open_deal`` asks for the caller's seed alone (see :mod:`events.seeds`).
+        With an Idempotency-Key (``key``, and ``key_parts`` naming the game
+        among those it creates) the id and tokens are derived from it.
+        ``bots`` names, per seat, the server-side bot that plays it (None: a
+        person); a bot seat gets no token."""
+        try:
+            definition = game_definition(type_id)
+        except KeyError as e:
+            raise InvalidRequest(f"unknown game type {type_id!r}; see /v1/game-types") from e
+        if not definition.min_players <= len(players) <= definition.max_players:
+            raise InvalidConfig(
+                f"{definition.title} is played by {definition.min_players} to {definition.max_players} players,"
+                f" not {len(players)}",
+                reason="player_count",
+            )
+        if not 0 <= start_seat < len(players):
+            raise InvalidConfig(
+                f"start_seat must be a seat of this game (0..{len(players) - 1})", reason="start_seat"
+            )
+        seat_bots = checked_bots(definition.type_id, bots, len(players))
+        if open_deal and seed is None:
+            raise InvalidRequest("an open deal is dealt from the caller's seed: send a seed with open_deal")
+        server_secret = None if open_deal else secrets.token_hex(32)
+        caller_seed = seed
+        seed = deal_seed(server_secret, caller_seed)
+        salt = secrets.token_hex(16)
+        game_id = key.identifier("game", *key_parts) if key else secrets.token_hex(8)
+        try:
+            control = parse_time_control(time_control)
+            domain_events = definition.setup(GameConfig(tuple(players), seed, start_seat, control))
+        except DomainError as e:
+            raise InvalidConfig(e.detail, reason=e.code) from e
+        folded: list[Any] = []
+        state = None
+        for event in domain_events:
+            state = definition.evolve(state, event)
+            folded.append(state)
+        states = tuple(folded)
+        if key is None:
+            seat_tokens: tuple[str | None, ...] = tuple(new_token("st", game_id) for _ in players)
+            host_token = new_token("ht", game_id)
+        else:
+            seat_tokens = tuple(key.token("st", game_id, str(seat)) for seat in range(len(players)))
+            host_token = key.token("ht", game_id)
+        if seat_bots is not None:
+            seat_tokens = tuple(None if bot else t for t, bot in zip(seat_tokens, seat_bots, strict=True))
+        metadata: dict[str, JSON] = {
+            "players": list(players),
+            "start_seat": start_seat,
+            "seed": seed,
+            "salt": salt,
+            "seed_commitment": seed_commitment(seed, salt),
+            "seed_source": "caller" if caller_seed is not None else "server",
+            "open_deal": open_deal,
+            "caller_seed": caller_seed,
+            "server_secret": server_secret,
+            "rules_version": definition.rules_version,
+            "board_version": definition.board_version,
+            # a bot seat has no token, so no hash: no token can ever match it
+            "seat_token_hashes": [None if t is None else hash_token(t) for t in seat_tokens],
+            "host_token_hash": hash_token(host_token),
+        }
+        if control.timed:
+            metadata["time_control"] = control.to_json()
+        if seat_bots is not None:
+            metadata[BOTS_KEY] = list(seat_bots)
+        metadata.update(extra_metadata or {})
+        if key is not None:
+            # what a retry with the key compares, and the first answer's status and version
+            metadata[REQUEST_HASH] = key.hash
+            metadata["creation_answer"] = {"status": definition.status(state), "version": len(domain_events)}
+        return NewGame(
+            game_id=game_id,
+            game_type=definition.type_id,
+            metadata=metadata,
+            events=tuple(encode(definition, e, None) for e in domain_events),
+            status=definition.status(state),
+            seat_tokens=seat_tokens,
+            host_token=host_token,
+            states=states,
+        )
+
+    def create(
+        self,
+        type_id: str,
+        players: Sequence[str],
+        seed: str | None = None,
+        start_seat: int = 0,
+        extra_metadata: Mapping[str, JSON] | None = None,
+        open_deal: bool = False,
+        time_control: Mapping[str, JSON] | None = None,
+        key: CreationKey | None = None,
+        bots: Sequence[str | None] | None = None,
+    ) -> CreatedGame:
+        """Set up and store a new game; returns its tokens (shown once).
+        ``extra_metadata`` (e.g. the creating organiser) is stored with it.
+        With an Idempotency-Key, a game it already created is answered again."""
+        if key is not None and (before := self.created_with(key)) is not None:
+            return before
+        new = self.new_game(type_id, players, seed, start_seat, extra_metadata, open_deal, time_control, key,
+                            bots=bots)
+        try:
+            stored = self.store.create_game(new.game_id, new.game_type, new.metadata, new.events, new.status)
+        except GameExists:
+            # a concurrent request with the same key created it first
+            if key is None or (before := self.created_with(key)) is None:
+                raise
+            return before
+        record = self.queries.record(new.game_id)  # also what this worker holds for the first action
+        definition = definition_of(new.game_type)
+        snapshot = None
+        # the states the setup already folded (the stored events hold the same facts: no decoding them again)
+        for state, event in zip(new.states, stored, strict=True):
+            snapshot = advanced(definition, snapshot, state, event.recorded_at)
+        assert snapshot is not None
+        self._stored(Loaded(record, definition, snapshot.state, stored[-1].seq, snapshot.clocks))
+        return CreatedGame(record, stored[-1].seq, new.seat_tokens, new.host_token, new.status)
+
+    def created_with(self, key: CreationKey, key_parts: tuple[str, ...] = ()) -> CreatedGame | None:
+        """The game an Idempotency-Key created, as its creation answered (the
+        tokens derived again), or None; IdempotencyKeyReused when the key
+        made it for another request."""
+        try:
+            record = self.queries.record(key.identifier("game", *key_parts))
+        except GameNotFound:
+            return None
+        if not key.same_request(record.metadata.get(REQUEST_HASH)):
+            raise refuse_reuse()
+        answer = record.metadata.get("creation_answer")
+        assert isinstance(answer, dict)
+        seat_bots = bot_seats(record.metadata)
+        return CreatedGame(
+            record,
+            int(answer["version"]),
+            tuple(None if bot else key.token("st", record.game_id, str(seat)) for seat, bot in enumerate(seat_bots)),
+            key.token("ht", record.game_id),
+            str(answer["status"]),
+        )

@@ -1,0 +1,251 @@
+"""Reading games: the game row, the state at a version, legal actions, the log.
+
+The store holds the truth; states come from the cache when it has them (a
+snapshot older than the store is only a base the newer events are replayed
+on, see :mod:`service.adapters.cache`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from domain.clocks import Clocks
+from domain.core import JSON, Action, GameDefinition
+from domain.registry import game_definition
+from events.codec import decode
+from events.envelope import GENESIS_HASH, recompute_hash
+from events.keyset import KeySet, first_bad_signature
+from events.store import DamagedEvent, EventReader, EventStore, GameRecord, IntegrityError, StoredEvent
+from events.timestamps import epoch_seconds
+from service.adapters.cache import StateCache
+from service.adapters.lru import LRU
+from service.adapters.statecodec import Snapshot
+from service.errors import BrokenGame, GameDamaged, InvalidRequest, NotFound
+from service.usecases.loaded import Loaded
+from service.usecases.presentation import render_event
+
+#: legal-action lists shorter than this are cheap to recompute and not kept
+LEGAL_MEMO_MIN = 2_000
+#: the legal-action lists kept hold at most this many actions in all
+LEGAL_MEMO_ACTIONS = 600_000
+
+
+def definition_of(type_id: str) -> GameDefinition[Any]:
+    """The definition of game type ``type_id`` (NotFound if not served)."""
+    try:
+        return game_definition(type_id)
+    except KeyError as e:
+        raise NotFound(f"no game type {type_id!r}") from e
+
+
+class Timekeeping(Protocol):
+    """What reads and writes need of the timekeeper (:mod:`service.usecases.timekeeper`),
+    which appends through the commands that read through this module: declared
+    here so that the imports point one way (timekeeper → queries)."""
+
+    def settle(self, loaded: Loaded) -> Loaded: ...
+
+    def record(self, loaded: Loaded) -> None: ...
+
+    def maybe_due(self, clocks: Clocks) -> bool: ...
+
+
+def advanced(definition: GameDefinition[Any], snapshot: Snapshot | None, state: Any, recorded_at: str) -> Snapshot:
+    """The snapshot after an event that led to ``state`` was recorded at ``recorded_at``."""
+    moment = definition.moment(state, epoch_seconds(recorded_at))
+    if snapshot is None:
+        clocks = Clocks.start(definition.time_control(state), definition.seat_count(state), moment)
+    else:
+        clocks = snapshot.clocks.advance(moment)
+    return Snapshot(state, clocks)
+
+
+class GameQueries:
+    """The read side of the game server."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        cache: StateCache,
+        recent_records: int = 1024,
+        reader: EventReader | None = None,
+        keys: KeySet | None = None,
+    ) -> None:
+        self.store = store
+        #: where event pages, exports, audits and listings are read: a hot
+        #: standby if one is configured (never staler than the primary, see
+        #: :mod:`events.postgres.standby`); the game rows and the states
+        #: actions are checked against come from ``store`` (the primary)
+        self.reader: EventReader = store if reader is None else reader
+        self.cache = cache
+        #: the server's public keys: every event read is checked against them (None: signatures unchecked)
+        self.keys = keys
+        #: appends the timeouts due in a game a read finds (set by the runtime; None: reads never write)
+        self.timekeeper: Timekeeping | None = None
+        # Only what never changes or is re-checked is used from a remembered
+        # row: the game type, and seat token hashes an append re-checks.
+        self._records: LRU[str, GameRecord] = LRU(recent_records)
+        # A cable-car opening has over 100,000 legal tile pairs (a large
+        # fraction of a second to compute) and clients page through them; the
+        # list at a (game, version, seat) never changes.
+        self._legal: LRU[tuple[str, int, int, tuple[int, int] | None], Sequence[Action]] = LRU(LEGAL_MEMO_ACTIONS, len)
+
+    def record(self, game_id: str) -> GameRecord:
+        """The game's row from the store (GameNotFound if unknown); this
+        process remembers it (:meth:`recent_record`)."""
+        record = self.store.get_game(game_id)
+        self._records.put(game_id, record)
+        return record
+
+    def recent_record(self, game_id: str) -> GameRecord | None:
+        """The row this process read last for ``game_id``, without a round trip."""
+        return self._records.get(game_id)
+
+    def check_at(self, record: GameRecord, at: int) -> int:
+        """``at`` if the game has an event ``at`` (a replay view), else InvalidRequest."""
+        if not 1 <= at <= record.version:
+            raise InvalidRequest(f"at must be between 1 and the game's version ({record.version})")
+        return at
+
+    def load(
+        self, game_id: str, at: int | None = None, record: GameRecord | None = None, settle: bool = True
+    ) -> Loaded:
+        """The game's state now, or after event ``at`` (checked with
+        :meth:`check_at` by the caller).
+
+        ``record`` is the game's row if the caller has just read it (saves a
+        query); the state returned is never older than that row.  Unless
+        ``settle`` is false, the timeouts already due are appended first."""
+        if record is None:
+            record = self.record(game_id)
+        definition = definition_of(record.game_type)
+        if at is not None:
+            cached = self.cache.get(game_id, at)
+            if cached is not None and cached[0] == at:
+                return self._loaded(record, definition, cached[1], at)
+            events = self.stored_events(game_id, 0, at)
+            return self._loaded(record, definition, self._rebuilt(definition, events, None), at)
+        cached = self.cache.get(game_id, record.version)
+        if cached is not None and cached[0] == record.version:
+            self.cache.stats.hits += 1
+            loaded = self._loaded(record, definition, cached[1], record.version)
+            return self._settled(loaded) if settle else loaded
+        snapshot: Snapshot | None
+        if cached is not None and cached[0] < record.version:
+            self.cache.stats.partial_hits += 1
+            base_version, snapshot = cached
+        else:
+            self.cache.stats.misses += 1
+            base_version, snapshot = 0, None
+        events = self.stored_events(game_id, base_version)
+        if not events and snapshot is None:
+            raise BrokenGame(f"game {game_id} has no events")
+        if events and events[-1].seq > record.version and events[-1].seq > self.store.version(game_id):
+            # rows past the version the append path recorded were written behind its back
+            raise self._damaged(game_id, self.store.version(game_id) + 1)
+        if events:
+            snapshot = self._rebuilt(definition, events, snapshot)
+            version = events[-1].seq
+            self.cache.put(game_id, version, snapshot)
+        else:
+            version = base_version
+        assert snapshot is not None
+        loaded = self._loaded(record, definition, snapshot, version)
+        return self._settled(loaded) if settle else loaded
+
+    @staticmethod
+    def _loaded(record: GameRecord, definition: GameDefinition[Any], snapshot: Snapshot, version: int) -> Loaded:
+        return Loaded(record, definition, snapshot.state, version, snapshot.clocks)
+
+    def _settled(self, loaded: Loaded) -> Loaded:
+        """``loaded``, or the game after the timeouts due in it were appended
+        (see :mod:`service.usecases.timekeeper`): a read never shows a seat whose time ran out as playing."""
+        if self.timekeeper is None or loaded.finished or loaded.clocks.deadline() is None:
+            return loaded
+        return self.timekeeper.settle(loaded)
+
+    def stored_events(
+        self, game_id: str, after: int = 0, limit: int | None = None, reader: EventReader | None = None
+    ) -> list[StoredEvent]:
+        """Events ``after+1``, ``after+2``, ... from ``reader`` (default: the
+        store), each checked: readable, numbered in order, hashing to its own
+        hash, linked to the one before and signed by one of the server's keys
+        (GameDamaged naming the first that is not; unsigned events, written
+        before the server signed, only before the first signed one)."""
+        try:
+            events = (reader or self.store).load(game_id, after, limit)
+        except DamagedEvent as e:
+            raise self._damaged(game_id, e.seq) from e
+        prev_hash = GENESIS_HASH if after == 0 else None
+        for seq, event in enumerate(events, after + 1):
+            linked = prev_hash is None or event.prev_hash == prev_hash
+            if event.seq != seq or not linked or recompute_hash(event) != event.hash:
+                raise self._damaged(game_id, min(seq, event.seq))
+            prev_hash = event.hash
+        if self.keys is not None:
+            bad = first_bad_signature(events, self.keys)
+            if bad is not None:
+                raise self._damaged(game_id, bad)
+        return events
+
+    def _damaged(self, game_id: str, seq: int) -> GameDamaged:
+        """GameDamaged, with the cached states of the game forgotten: a state
+        held from before the damage would let reads answer as if it were whole."""
+        self.cache.forget(game_id)
+        return GameDamaged(game_id, seq)
+
+    def refused_write(self, game_id: str, error: IntegrityError) -> Exception:
+        """What the store refusing an append by its own integrity means (a row
+        already where the next event goes, written past the append path):
+        GameDamaged when the game's stored record, read again in full, fails
+        its check, else ``error`` itself."""
+        self.cache.forget(game_id)
+        try:
+            self.load(game_id, settle=False)
+        except GameDamaged as damaged:
+            return damaged
+        return error
+
+    @staticmethod
+    def _rebuilt(definition: GameDefinition[Any], events: Sequence[StoredEvent], snapshot: Snapshot | None) -> Snapshot:
+        """``snapshot`` with checked stored ``events`` applied; an event the
+        rules cannot read or apply is a damaged game, not a crash."""
+        state = None if snapshot is None else snapshot.state
+        for event in events:
+            try:
+                state = definition.evolve(state, decode(definition, event))
+                snapshot = advanced(definition, snapshot, state, event.recorded_at)
+            except Exception as e:
+                raise GameDamaged(event.game_id, event.seq) from e
+        assert snapshot is not None
+        return snapshot
+
+    def legal_actions(self, loaded: Loaded, seat: int, square: tuple[int, int] | None = None) -> Sequence[Action]:
+        """Every action ``seat`` may send in ``loaded``, or those whose first
+        placement is on ``square`` (long lists are kept for the following
+        pages); InvalidRequest for a square in a game without squares."""
+        key = (loaded.record.game_id, loaded.version, seat, square)
+        found = self._legal.get(key)
+        if found is None:
+            if square is None:
+                found = loaded.definition.sendable(loaded.state, seat)
+            elif loaded.definition.legal_actions_at is None:
+                raise InvalidRequest(f"square: {loaded.definition.type_id} has no squares",
+                                     errors=[{"field": "square", "message": "this game has no squares"}])
+            else:
+                found = loaded.definition.sendable_at(loaded.state, seat, square)
+            if len(found) >= LEGAL_MEMO_MIN:
+                self._legal.put(key, found)
+        return found
+
+    def events(self, loaded: Loaded, seat: int | None, after: int = 0, limit: int | None = None) -> list[dict[str, JSON]]:
+        """A page of the event log as ``seat`` may see it (read from :attr:`reader`)."""
+        stored = self.stored_events(loaded.record.game_id, after, limit, self.reader)
+        rendered = []
+        for event in stored:
+            try:
+                rendered.append(render_event(loaded, event, seat))
+            except Exception as e:  # a checked row the rules cannot read
+                raise GameDamaged(loaded.record.game_id, event.seq) from e
+        return rendered

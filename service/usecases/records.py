@@ -1,0 +1,147 @@
+"""Complete game records (exports) and audits of stored games."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from domain.rng import ALGORITHM
+from events.seeds import DERIVATION, is_open_deal
+from events.store import DamagedEvent, GameRecord, StoredEvent
+from events.verdict import Check, Verdict
+from events.verify import verify_record
+from service.adapters.lru import LRU
+from service.errors import GameDamaged, GameNotFinished
+from service.usecases.bot_seats import METADATA_KEY as BOTS_KEY
+from service.usecases.bot_seats import bot_seats
+from service.usecases.loaded import Loaded
+from service.usecases.queries import GameQueries
+
+EXPORT_FORMAT = "cablecar-export/1"
+
+
+def envelope_json(e: StoredEvent) -> dict[str, Any]:
+    """A stored event with every envelope field, unredacted (``signature`` and
+    ``key_id`` only on signed events: a record written before the server
+    signed exports exactly as it did)."""
+    out = {
+        "game_id": e.game_id,
+        "seq": e.seq,
+        "position": e.position,
+        "type": e.type,
+        "schema_version": e.schema_version,
+        "payload": dict(e.payload),
+        "recorded_at": e.recorded_at,
+        "seat": e.seat,
+        "idempotency_key": e.idempotency_key,
+        "prev_hash": e.prev_hash,
+        "hash": e.hash,
+    }
+    if e.signature is not None or e.key_id is not None:
+        out["signature"] = e.signature
+        out["key_id"] = e.key_id
+    return out
+
+
+def export_header(loaded: Loaded) -> dict[str, Any]:
+    """Everything of an export except the events."""
+    header = record_header(loaded.record)
+    game = header["game"]
+    game.update(status=loaded.definition.status(loaded.state), version=loaded.version)
+    game["rules_version"] = game["rules_version"] or loaded.definition.rules_version
+    game["board_version"] = game["board_version"] or loaded.definition.board_version
+    header["result"] = loaded.definition.result(loaded.state)
+    return header
+
+
+def record_header(record: GameRecord) -> dict[str, Any]:
+    """What the game's row says of it, in the shape of an export's header
+    (without the result, which needs the replayed state)."""
+    meta = record.metadata
+    header: dict[str, Any] = {
+        "format": EXPORT_FORMAT,
+        "game": {
+            "id": record.game_id,
+            "type": record.game_type,
+            "status": record.status,
+            "version": record.version,
+            "created_at": record.created_at,
+            "players": list(meta.get("players", [])),
+            "start_seat": meta.get("start_seat", 0),
+            "rules_version": meta.get("rules_version"),
+            "board_version": meta.get("board_version"),
+            "batch": meta.get("batch"),
+        },
+        "seed": {
+            "value": meta.get("seed"),
+            "salt": meta.get("salt"),
+            "commitment": meta.get("seed_commitment"),
+            "source": meta.get("seed_source"),
+            "open_deal": is_open_deal(meta),
+            "caller_seed": meta.get("caller_seed"),
+            "server_secret": meta.get("server_secret"),
+            "commitment_scheme": "sha256(salt + ':' + seed)",
+            "derivation": DERIVATION,
+            "rng": ALGORITHM,
+        },
+    }
+    if BOTS_KEY in meta:  # only games with bot seats say so: older records export byte for byte as before
+        header["game"]["bots"] = bot_seats(meta)
+    return header
+
+
+def export_game(queries: GameQueries, game_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The complete record of a finished game: (header, events)."""
+    loaded = queries.load(game_id)
+    if not loaded.finished:
+        raise GameNotFinished("the export (with the seed) is available once the game is finished")
+    events = [envelope_json(e) for e in queries.reader.load(game_id)]
+    header = export_header(loaded)
+    header["chain"] = {"length": len(events), "head": events[-1]["hash"] if events else None}
+    return header, events
+
+
+def audit_game(queries: GameQueries, game_id: str) -> dict[str, Any]:
+    """Run the offline verifier's checks on the stored game (hash chain, seed
+    against its commitment, setup re-derived from the seed, every move through
+    the rules, final result).  For a game in progress the server's secret seed
+    is used but never shown: messages name events and fields, not values.
+
+    Replaying every move costs tens of milliseconds of CPU, so the answer is
+    kept per (game, version, status) in this process and given again for
+    :data:`AUDIT_REUSE_SECONDS` (a new version is audited anew at once)."""
+    try:
+        loaded = queries.load(game_id)
+    except GameDamaged:
+        # What cannot be served is still audited, from the rows as stored:
+        # the verdict names the event that is not genuine.
+        return _audit_damaged(queries, queries.record(game_id))
+    key = (game_id, loaded.version, loaded.record.version, loaded.record.status)
+    kept = _AUDITS.get(key)
+    if kept is not None and time.monotonic() - kept[0] < AUDIT_REUSE_SECONDS:
+        return dict(kept[1])
+    header = export_header(loaded)
+    header["game"]["status"] = loaded.record.status
+    header["game"]["version"] = loaded.record.version
+    events = [envelope_json(e) for e in queries.reader.load(game_id)]
+    verdict = verify_record(header, events, require_revealed_seed=False, keys=queries.keys)
+    answer = {"version": loaded.version, **verdict.to_json()}
+    _AUDITS.put(key, (time.monotonic(), answer))
+    return dict(answer)
+
+
+#: seconds an audit answer is given again for the same game version (a row
+#: changed behind the append path at that version shows after at most this)
+AUDIT_REUSE_SECONDS = 30.0
+#: audit answers of this process, by (game, version, row version, status)
+_AUDITS: LRU[tuple[str, int, int, str], tuple[float, dict[str, Any]]] = LRU(512)
+
+
+def _audit_damaged(queries: GameQueries, record: GameRecord) -> dict[str, Any]:
+    try:
+        events = [envelope_json(e) for e in queries.reader.load(record.game_id)]
+    except DamagedEvent as e:
+        unreadable = Check("chain", False, f"seq {e.seq}: the stored event cannot be read ({e.reason})")
+        return {"version": record.version, **Verdict(record.game_id, (unreadable,)).to_json()}
+    verdict = verify_record(record_header(record), events, require_revealed_seed=False, keys=queries.keys)
+    return {"version": record.version, **verdict.to_json()}

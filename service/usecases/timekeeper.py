@@ -1,0 +1,166 @@
+"""Timeouts: a seat whose deadline passed is timed out by an appended event.
+
+The deadline comes from the game's clocks (:mod:`domain.clocks`, derived
+from the events' timestamps).  A ``seat_timed_out`` is appended with the
+version the deadline was read at as the expected version, so it can never
+race a real action: whichever reaches the log first wins and the other gets
+the ordinary stale-version answer.
+
+One clock decides: the database's.  Whether a deadline has passed is read
+from it (:meth:`events.deadlines.DeadlineIndex.database_time`; the free
+:meth:`~events.deadlines.DeadlineIndex.estimated_time` only says when asking
+is worth it), every event's ``recorded_at`` is judged by it inside the append
+(so the deadlines derived from the events are its too), and the append itself
+refuses a timeout before its deadline and an action after one
+(:class:`events.store.OutsideDeadline`).  A worker's own clock, however far
+off, never times a seat out early nor lets an action in late.
+
+Two ways find due timeouts, so correctness never depends on the first:
+
+* :class:`Sweeper`: one background thread per process, of which exactly one
+  across every worker and instance works at a time (it holds the lease
+  ``timeouts`` in the database); it looks up due games in the deadline index
+  several times a second;
+* :meth:`Timekeeper.settle`: every read or action of a game first appends
+  the timeouts already due in it.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from domain.clocks import Clocks
+from events.deadlines import DeadlineIndex
+from events.migrate import SchemaNotMigrated
+from events.store import GameNotFound, StaleVersion
+from service.errors import ServiceError
+from service.usecases.loaded import Loaded
+from service.usecases.queries import GameQueries
+
+log = logging.getLogger(__name__)
+
+#: the sweeper's lease, renewed every loop; another process takes over this long after a holder dies
+LEASE_SECONDS = 5.0
+LEASE_NAME = "timeouts"
+
+
+class Appender(Protocol):
+    """What the timekeeper needs of the commands (:class:`service.usecases.commands.GameCommands`),
+    which themselves read through the queries: declared here so that
+    commands → timekeeper is the only direction."""
+
+    def append_events(
+        self, loaded: Loaded, seat: int | None, domain_events: Sequence[Any], due: float | None = None
+    ) -> Loaded: ...
+
+
+class Timekeeper:
+    """Keeps the deadline index current and appends the timeouts that are due."""
+
+    def __init__(self, queries: GameQueries, index: DeadlineIndex) -> None:
+        self.queries = queries
+        self.index = index
+        self.commands: Appender | None = None  # set by the runtime once the commands exist
+
+    def record(self, loaded: Loaded) -> None:
+        """Write ``loaded``'s next deadline to the index (timed games only)."""
+        if not loaded.clocks.control.timed:
+            return
+        due = None if loaded.finished else loaded.clocks.deadline()
+        moment = None if due is None else datetime.fromtimestamp(due, UTC)
+        self.index.set_deadline(loaded.record.game_id, loaded.version, moment)
+
+    def maybe_due(self, clocks: Clocks) -> bool:
+        """Whether a deadline of ``clocks`` may have passed (by the estimated database clock)."""
+        due = clocks.deadline()
+        return due is not None and due <= self.index.estimated_time().timestamp()
+
+    def settle(self, loaded: Loaded) -> Loaded:
+        """``loaded`` after appending every timeout already due in it (the
+        newest state, also when another writer got there first)."""
+        assert self.commands is not None, "the runtime wires the commands in"
+        for _ in range(loaded.definition.seat_count(loaded.state)):
+            due = None if loaded.finished else loaded.clocks.deadline()
+            # the estimate first: it is free; then the database decides
+            if due is None or self.index.estimated_time().timestamp() < due:
+                return loaded
+            now = self.index.database_time().timestamp()
+            passed = [(seat, at) for seat, at in loaded.clocks.deadlines() if at <= now]
+            if not passed:
+                return loaded
+            # seats that missed the same deadline (a simultaneous setup step) go out together
+            seats = [seat for seat, at in passed if at == passed[0][1]]
+            events = loaded.definition.time_out(loaded.state, seats)
+            try:
+                loaded = self.commands.append_events(loaded, None, events, passed[0][1])
+            except StaleVersion:  # another writer was first: go on from the newest state
+                loaded = self.queries.load(loaded.record.game_id, settle=False)
+        return loaded
+
+    def sweep(self, limit: int = 100) -> int:
+        """Settle every game the index says is due; the number settled."""
+        settled = 0
+        for game_id in self.index.due_games(self.index.database_time(), limit):
+            try:
+                loaded = self.queries.load(game_id)  # settles
+                self.record(loaded)
+                settled += 1
+            except (GameNotFound, ServiceError) as e:
+                log.warning("timeout sweep: game %s skipped: %s", game_id, e)
+        return settled
+
+
+class Sweeper:
+    """The background thread that sweeps due timeouts while it holds the lease."""
+
+    def __init__(self, timekeeper: Timekeeper, interval: float = 0.2,
+                 on_error: Callable[[Exception], None] | None = None) -> None:
+        self.timekeeper = timekeeper
+        self.interval = interval
+        self.owner = secrets.token_hex(8)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._on_error = on_error
+        #: whether the last round held the lease
+        self.holding = False
+
+    def start(self) -> None:
+        """Start sweeping (once)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="timeout-sweeper", daemon=True)
+            self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop and wait for the thread."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def run_once(self) -> int:
+        """One round: renew (or take) the lease, then sweep if held."""
+        index = self.timekeeper.index
+        self.holding = index.hold_lease(LEASE_NAME, self.owner, index.database_time(), LEASE_SECONDS)
+        if not self.holding:
+            return 0
+        return self.timekeeper.sweep()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.run_once()
+            except Exception as e:  # a database outage must not end the thread
+                self.holding = False
+                if not isinstance(e, SchemaNotMigrated):  # the store said that once already
+                    log.warning("timeout sweeper: %s", e)
+                if self._on_error is not None:
+                    self._on_error(e)
+            # Only the holder sweeps every interval; the others ask for the lease
+            # a few times per lease period (a takeover waits for the lease to
+            # lapse anyway), not two queries per worker every interval.
+            self._stop.wait(self.interval if self.holding else max(self.interval, LEASE_SECONDS / 5))
