@@ -37,6 +37,7 @@ from bots.runner import BotRunner
 from service.adapters.cache import InProcessCache
 from service.api.app import wire_games
 from service.usecases.bot_seats import bot_seats
+from service.usecases.creation import GameRequest
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -68,9 +69,9 @@ def main() -> None:
     games = []
     for i in range(args.games):
         if i % 2 == 0:
-            created = commands.create("ttr-sf", ["P", "G"], seed=f"bench-{i}", bots=["planner", "greedy"])
+            created = commands.create(GameRequest("ttr-sf", ["P", "G"], seed=f"bench-{i}", bots=["planner", "greedy"]))
         else:
-            created = commands.create("cable-car", ["P", "R"], seed=f"bench-{i}", bots=["planner", "random"])
+            created = commands.create(GameRequest("cable-car", ["P", "R"], seed=f"bench-{i}", bots=["planner", "random"]))
         games.append(created.record.game_id)
     cpu: dict[str, list[float]] = defaultdict(list)
     lock = threading.Lock()

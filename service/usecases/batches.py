@@ -26,7 +26,7 @@ from service.adapters.idempotency import CreationKey
 from service.errors import BrokenGame, InvalidRequest, ServiceError
 from service.usecases.bot_seats import METADATA_KEY as BOTS_KEY
 from service.usecases.commands import GameCommands
-from service.usecases.creation import NewGame
+from service.usecases.creation import GameRequest, NewGame
 from service.usecases.organisers import OrganiserService
 from service.usecases.queries import GameQueries
 
@@ -236,8 +236,9 @@ class BatchService:
             try:
                 prepared.append(
                     self.commands.new_game(
-                        game_type, table.players, table.seed, table.start_seat, extra, table.open_deal,
-                        table.time_control, key, ("table", str(index)), table.bots,
+                        GameRequest(game_type, table.players, table.seed, table.start_seat, extra, table.open_deal,
+                                    table.time_control, table.bots),
+                        key, ("table", str(index)),
                     )
                 )
             except ServiceError as e:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.clocks import parse_time_control
-from domain.core import JSON, GameConfig
+from domain.core import JSON, GameConfig, GameDefinition
 from domain.errors import DomainError
 from domain.registry import game_definition
 from events.codec import encode
@@ -26,6 +26,22 @@ from service.usecases.bot_seats import bot_seats, checked_bots
 from service.usecases.bot_turns import BotTurns
 from service.usecases.loaded import Loaded
 from service.usecases.queries import GameQueries, advanced, definition_of
+
+
+@dataclass(frozen=True)
+class GameRequest:
+    """What a caller asks a new game to be: its type and players, and the
+    options of its deal (``bots`` names, per seat, the server-side bot that
+    plays it, None for a person; ``extra_metadata`` is stored with the game)."""
+
+    type_id: str
+    players: Sequence[str]
+    seed: str | None = None
+    start_seat: int = 0
+    extra_metadata: Mapping[str, JSON] | None = None
+    open_deal: bool = False
+    time_control: Mapping[str, JSON] | None = None
+    bots: Sequence[str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -75,122 +91,54 @@ class GameCreation:
             self.bot_turns.record(loaded)
 
     def new_game(
-        self,
-        type_id: str,
-        players: Sequence[str],
-        seed: str | None = None,
-        start_seat: int = 0,
-        extra_metadata: Mapping[str, JSON] | None = None,
-        open_deal: bool = False,
-        time_control: Mapping[str, JSON] | None = None,
-        key: CreationKey | None = None,
-        key_parts: tuple[str, ...] = (),
-        bots: Sequence[str | None] | None = None,
+        self, request: GameRequest, key: CreationKey | None = None, key_parts: tuple[str, ...] = ()
     ) -> NewGame:
         """Run the setup of a new game in memory (nothing is written).
 
-        The deal mixes a fresh server secret with ``seed`` unless
+        The deal mixes a fresh server secret with the request's seed unless
         ``open_deal`` asks for the caller's seed alone (see :mod:`events.seeds`).
         With an Idempotency-Key (``key``, and ``key_parts`` naming the game
-        among those it creates) the id and tokens are derived from it.
-        ``bots`` names, per seat, the server-side bot that plays it (None: a
-        person); a bot seat gets no token."""
-        try:
-            definition = game_definition(type_id)
-        except KeyError as e:
-            raise InvalidRequest(f"unknown game type {type_id!r}; see /v1/game-types") from e
-        if not definition.min_players <= len(players) <= definition.max_players:
-            raise InvalidConfig(
-                f"{definition.title} is played by {definition.min_players} to {definition.max_players} players,"
-                f" not {len(players)}",
-                reason="player_count",
-            )
-        if not 0 <= start_seat < len(players):
-            raise InvalidConfig(
-                f"start_seat must be a seat of this game (0..{len(players) - 1})", reason="start_seat"
-            )
-        seat_bots = checked_bots(definition.type_id, bots, len(players))
-        if open_deal and seed is None:
-            raise InvalidRequest("an open deal is dealt from the caller's seed: send a seed with open_deal")
-        server_secret = None if open_deal else secrets.token_hex(32)
-        caller_seed = seed
-        seed = deal_seed(server_secret, caller_seed)
-        salt = secrets.token_hex(16)
+        among those it creates) the id and tokens are derived from it."""
+        definition, seat_bots = _checked(request)
+        server_secret = None if request.open_deal else secrets.token_hex(32)
+        seed = deal_seed(server_secret, request.seed)
         game_id = key.identifier("game", *key_parts) if key else secrets.token_hex(8)
         try:
-            control = parse_time_control(time_control)
-            domain_events = definition.setup(GameConfig(tuple(players), seed, start_seat, control))
+            control = parse_time_control(request.time_control)
+            config = GameConfig(tuple(request.players), seed, request.start_seat, control)
+            domain_events = definition.setup(config)
         except DomainError as e:
             raise InvalidConfig(e.detail, reason=e.code) from e
-        folded: list[Any] = []
-        state = None
-        for event in domain_events:
-            state = definition.evolve(state, event)
-            folded.append(state)
-        states = tuple(folded)
-        if key is None:
-            seat_tokens: tuple[str | None, ...] = tuple(new_token("st", game_id) for _ in players)
-            host_token = new_token("ht", game_id)
-        else:
-            seat_tokens = tuple(key.token("st", game_id, str(seat)) for seat in range(len(players)))
-            host_token = key.token("ht", game_id)
-        if seat_bots is not None:
-            seat_tokens = tuple(None if bot else t for t, bot in zip(seat_tokens, seat_bots, strict=True))
-        metadata: dict[str, JSON] = {
-            "players": list(players),
-            "start_seat": start_seat,
-            "seed": seed,
-            "salt": salt,
-            "seed_commitment": seed_commitment(seed, salt),
-            "seed_source": "caller" if caller_seed is not None else "server",
-            "open_deal": open_deal,
-            "caller_seed": caller_seed,
-            "server_secret": server_secret,
-            "rules_version": definition.rules_version,
-            "board_version": definition.board_version,
-            # a bot seat has no token, so no hash: no token can ever match it
-            "seat_token_hashes": [None if t is None else hash_token(t) for t in seat_tokens],
-            "host_token_hash": hash_token(host_token),
-        }
+        states = _folded(definition, domain_events)
+        seat_tokens, host_token = _tokens(game_id, len(request.players), seat_bots, key)
+        metadata = _metadata(definition, request, seed, server_secret, seat_tokens, host_token)
         if control.timed:
             metadata["time_control"] = control.to_json()
         if seat_bots is not None:
             metadata[BOTS_KEY] = list(seat_bots)
-        metadata.update(extra_metadata or {})
+        metadata.update(request.extra_metadata or {})
         if key is not None:
             # what a retry with the key compares, and the first answer's status and version
             metadata[REQUEST_HASH] = key.hash
-            metadata["creation_answer"] = {"status": definition.status(state), "version": len(domain_events)}
+            metadata["creation_answer"] = {"status": definition.status(states[-1]), "version": len(domain_events)}
         return NewGame(
             game_id=game_id,
             game_type=definition.type_id,
             metadata=metadata,
             events=tuple(encode(definition, e, None) for e in domain_events),
-            status=definition.status(state),
+            status=definition.status(states[-1]),
             seat_tokens=seat_tokens,
             host_token=host_token,
             states=states,
         )
 
-    def create(
-        self,
-        type_id: str,
-        players: Sequence[str],
-        seed: str | None = None,
-        start_seat: int = 0,
-        extra_metadata: Mapping[str, JSON] | None = None,
-        open_deal: bool = False,
-        time_control: Mapping[str, JSON] | None = None,
-        key: CreationKey | None = None,
-        bots: Sequence[str | None] | None = None,
-    ) -> CreatedGame:
+    def create(self, request: GameRequest, key: CreationKey | None = None) -> CreatedGame:
         """Set up and store a new game; returns its tokens (shown once).
-        ``extra_metadata`` (e.g. the creating organiser) is stored with it.
+        The request's ``extra_metadata`` (e.g. the creating organiser) is stored with it.
         With an Idempotency-Key, a game it already created is answered again."""
         if key is not None and (before := self.created_with(key)) is not None:
             return before
-        new = self.new_game(type_id, players, seed, start_seat, extra_metadata, open_deal, time_control, key,
-                            bots=bots)
+        new = self.new_game(request, key)
         try:
             stored = self.store.create_game(new.game_id, new.game_type, new.metadata, new.events, new.status)
         except GameExists:
@@ -228,3 +176,73 @@ class GameCreation:
             key.token("ht", record.game_id),
             str(answer["status"]),
         )
+
+
+def _checked(request: GameRequest) -> tuple[GameDefinition[Any], list[str | None] | None]:
+    """The game's definition and its seats' bots, once the request is one the game can be."""
+    try:
+        definition = game_definition(request.type_id)
+    except KeyError as e:
+        raise InvalidRequest(f"unknown game type {request.type_id!r}; see /v1/game-types") from e
+    count = len(request.players)
+    if not definition.min_players <= count <= definition.max_players:
+        raise InvalidConfig(
+            f"{definition.title} is played by {definition.min_players} to {definition.max_players} players,"
+            f" not {count}",
+            reason="player_count",
+        )
+    if not 0 <= request.start_seat < count:
+        raise InvalidConfig(f"start_seat must be a seat of this game (0..{count - 1})", reason="start_seat")
+    seat_bots = checked_bots(definition.type_id, request.bots, count)
+    if request.open_deal and request.seed is None:
+        raise InvalidRequest("an open deal is dealt from the caller's seed: send a seed with open_deal")
+    return definition, seat_bots
+
+
+def _folded(definition: GameDefinition[Any], domain_events: Sequence[Any]) -> tuple[Any, ...]:
+    """The state after each opening event."""
+    folded: list[Any] = []
+    state = None
+    for event in domain_events:
+        state = definition.evolve(state, event)
+        folded.append(state)
+    return tuple(folded)
+
+
+def _tokens(
+    game_id: str, seats: int, seat_bots: list[str | None] | None, key: CreationKey | None
+) -> tuple[tuple[str | None, ...], str]:
+    """The seats' tokens (None for a bot seat) and the host's: fresh, or derived from an Idempotency-Key."""
+    if key is None:
+        seat_tokens: tuple[str | None, ...] = tuple(new_token("st", game_id) for _ in range(seats))
+        host_token = new_token("ht", game_id)
+    else:
+        seat_tokens = tuple(key.token("st", game_id, str(seat)) for seat in range(seats))
+        host_token = key.token("ht", game_id)
+    if seat_bots is not None:
+        seat_tokens = tuple(None if bot else t for t, bot in zip(seat_tokens, seat_bots, strict=True))
+    return seat_tokens, host_token
+
+
+def _metadata(
+    definition: GameDefinition[Any], request: GameRequest, seed: str, server_secret: str | None,
+    seat_tokens: tuple[str | None, ...], host_token: str,
+) -> dict[str, JSON]:
+    """What is stored with every game: its players, its deal's seed and commitment, versions and token hashes."""
+    salt = secrets.token_hex(16)
+    return {
+        "players": list(request.players),
+        "start_seat": request.start_seat,
+        "seed": seed,
+        "salt": salt,
+        "seed_commitment": seed_commitment(seed, salt),
+        "seed_source": "caller" if request.seed is not None else "server",
+        "open_deal": request.open_deal,
+        "caller_seed": request.seed,
+        "server_secret": server_secret,
+        "rules_version": definition.rules_version,
+        "board_version": definition.board_version,
+        # a bot seat has no token, so no hash: no token can ever match it
+        "seat_token_hashes": [None if t is None else hash_token(t) for t in seat_tokens],
+        "host_token_hash": hash_token(host_token),
+    }

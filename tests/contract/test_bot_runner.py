@@ -20,6 +20,7 @@ from events.database import Database
 from service.adapters.cache import InProcessCache
 from service.adapters.signing_keys import write_key_file
 from service.api.app import wire_games
+from service.usecases.creation import GameRequest
 from tests.contract.conftest import TEST_SIGNER, Backend, create_database, drop_database, postgres_admin_url
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,11 +84,11 @@ def test_two_runner_processes_play_every_bot_turn_once(own_backend: Backend, tmp
     store = backend.open()
     _, commands, _ = wire_games(store, InProcessCache(100))
     games = [
-        commands.create("ttr-sf", ["Ann", "Bo", "Cy"], seed=f"runners-{i}", bots=["greedy", "random", "greedy"])
+        commands.create(GameRequest("ttr-sf", ["Ann", "Bo", "Cy"], seed=f"runners-{i}", bots=["greedy", "random", "greedy"]))
         .record.game_id
         for i in range(3)
     ]
-    games.append(commands.create("cable-car", ["Di", "Ed"], seed="runners-cc", bots=["planner", "greedy"])
+    games.append(commands.create(GameRequest("cable-car", ["Di", "Ed"], seed="runners-cc", bots=["planner", "greedy"]))
                  .record.game_id)
     runners = [_runner(backend, tmp_path, "a"), _runner(backend, tmp_path, "b")]
     try:

@@ -12,6 +12,7 @@ from pathlib import Path
 from events.database import Database
 from service.adapters.cache import InProcessCache
 from service.usecases.commands import GameCommands
+from service.usecases.creation import GameRequest
 from service.usecases.queries import GameQueries
 from service.usecases.timekeeper import Sweeper, Timekeeper
 from tests.contract.conftest import Backend, opening
@@ -78,8 +79,8 @@ def test_two_instances_sweeping_one_database_time_out_each_deadline_once(backend
     clock = FakeClock()
     (store_a, commands_a, sweeper_a), (_, _, sweeper_b) = _instance(backend, clock), _instance(backend, clock)
     games = [
-        commands_a.create("cable-car", ["a", "b", "c"], seed=f"sweep-{i}",
-                          time_control={"kind": "per_turn", "seconds": 2}).record.game_id
+        commands_a.create(GameRequest("cable-car", ["a", "b", "c"], seed=f"sweep-{i}",
+                          time_control={"kind": "per_turn", "seconds": 2})).record.game_id
         for i in range(6)
     ]
     errors: list[BaseException] = []

@@ -21,7 +21,7 @@ from events.store import NewEvent, OutsideDeadline, StaleVersion
 from events.timestamps import Clock, parse_timestamp
 from service.adapters.cache import InProcessCache
 from service.usecases.commands import ActionRequest, GameCommands
-from service.usecases.creation import CreatedGame
+from service.usecases.creation import CreatedGame, GameRequest
 from service.usecases.queries import GameQueries
 from service.usecases.timekeeper import Timekeeper
 from tests.contract.conftest import Backend, opening
@@ -48,8 +48,8 @@ def _worker(backend: Backend, skew: float, sweeping: bool = True) -> tuple[Datab
 
 
 def _create(commands: GameCommands, seconds: int) -> CreatedGame:
-    return commands.create("cable-car", ["a", "b", "c"], seed="one-clock",
-                           time_control={"kind": "per_turn", "seconds": seconds})
+    return commands.create(GameRequest("cable-car", ["a", "b", "c"], seed="one-clock",
+                           time_control={"kind": "per_turn", "seconds": seconds}))
 
 
 def _move(commands: GameCommands, created: CreatedGame, seat: int = 0) -> None:

@@ -36,6 +36,7 @@ from service.errors import InvalidRequest
 from service.usecases.auth import creating_organiser, game_caller, require_seat
 from service.usecases.bot_seats import bot_seats
 from service.usecases.commands import ActionRequest
+from service.usecases.creation import GameRequest
 from service.usecases.presentation import game_summary, game_view
 
 bp = Blueprint("games", __name__, url_prefix="/v1")
@@ -66,7 +67,7 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     key = creation_key(rt.settings, "game", data, organiser.organiser_id if organiser else "")
     if key is None or rt.commands.created_with(key) is None:  # a retry creates nothing: it is not charged
         limits(current_app).charge_creation(1, organiser.organiser_id if organiser else None)
-    created = rt.commands.create(
+    request = GameRequest(
         data["type"],
         [p["name"] for p in data["players"]],
         data["seed"],
@@ -74,9 +75,9 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
         {"organiser": organiser.organiser_id} if organiser else None,
         data["open_deal"],
         data["time_control"],
-        key,
         [p["bot"] for p in data["players"]],
     )
+    created = rt.commands.create(request, key)
     meta = created.record.metadata
     body = {
         "id": created.record.game_id,
