@@ -229,12 +229,6 @@ def best_path(board: Board, line_id: str, route: Sequence[str], origin: str | No
     return best
 
 
-def is_complete(board: Board, line_id: str, route: Sequence[str]) -> bool:
-    """Whether the line's network is complete (a complete path exists)."""
-    first = line_terminals(line_id)[0]
-    return shortest_path(board, line_id, route, first.name) is not None
-
-
 def _bad(detail: str) -> IllegalAction:
     return IllegalAction("bad_path", detail)
 
