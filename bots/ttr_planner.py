@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import heapq
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -177,29 +177,44 @@ def shortest(
     return None
 
 
-#: plans already made, by situation (the search bot asks for the same ones over and over)
-_PLANS: dict[tuple[Any, ...], tuple[list[Route], list[str]]] = {}
+#: plans already made, by situation: the planned routes and the tickets they complete
+PlanCache = dict[tuple[Any, ...], tuple[list[Route], list[str]]]
+#: the planner's plans (the search bot asks for the same ones over and over)
+_PLANS: PlanCache = {}
 _PLANS_MAX = 50_000
 
 
 def plan_routes(sit: Situation, tickets: Iterable[str]) -> tuple[list[Route], list[str]]:
     """Unclaimed routes joining as many of ``tickets`` as the cars allow (best first),
     and the tickets that plan completes (remembered: a pure function of the situation)."""
+    return weighted_plan(sit, tickets, _weights, _PLANS)
+
+
+def weighted_plan(
+    sit: Situation,
+    tickets: Iterable[str],
+    weigh: Callable[[Situation], list[float | None]],
+    plans: PlanCache,
+) -> tuple[list[Route], list[str]]:
+    """:func:`plan_routes` along the paths the route costs ``weigh`` gives,
+    remembered in ``plans`` (one cache per way of weighing: the key holds no
+    trace of it)."""
     tickets = tuple(tickets)
     key = (sit.board_key(), sit.cars[sit.seat], tickets)
-    found = _PLANS.get(key)
+    found = plans.get(key)
     if found is None:
-        if len(_PLANS) >= _PLANS_MAX:
-            _PLANS.clear()
-        found = _PLANS[key] = _plan_routes(sit, tickets)
+        if len(plans) >= _PLANS_MAX:
+            plans.clear()
+        found = plans[key] = _plan_routes(sit, tickets, weigh(sit))
     return list(found[0]), list(found[1])
 
 
-def _plan_routes(sit: Situation, tickets: Iterable[str]) -> tuple[list[Route], list[str]]:
+def _plan_routes(
+    sit: Situation, tickets: Iterable[str], weights: list[float | None]
+) -> tuple[list[Route], list[str]]:
     planned: dict[str, Route] = {}
     done: list[str] = []
     cars = sit.cars[sit.seat]
-    weights = _weights(sit)
     for tid in sorted(tickets, key=lambda t: -TICKETS[t].points):
         t = TICKETS[tid]
         found = shortest(sit, t.a, t.b, set(planned), weights)

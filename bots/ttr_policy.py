@@ -39,12 +39,13 @@ from bots.ttr_planner import (
     ROUTES,
     SOUVENIR_WEIGHT,
     TICKETS,
+    PlanCache,
     Situation,
     _best_free_claim,
     _claim,
     _draw,
     _place_stack,
-    shortest,
+    weighted_plan,
 )
 from domain.ttr.actions import ClaimRoute, DrawTickets, KeepTickets
 from domain.ttr.board import Route
@@ -74,43 +75,15 @@ def _weights(sit: Situation) -> list[float | None]:
     return out
 
 
-#: plans already made, by situation (the search asks for the same ones over and over)
-_PLANS: dict[tuple[Any, ...], tuple[list[Route], list[str]]] = {}
-_PLANS_MAX = 50_000
+#: the policy's plans (the search asks for the same ones over and over)
+_PLANS: PlanCache = {}
 
 
 def plan_routes(sit: Situation, tickets: Sequence[str]) -> tuple[list[Route], list[str]]:
     """Unclaimed routes joining as many of ``tickets`` as the cars allow (best first) along
     the policy's paths, and the tickets that plan completes (as the planner's
     :func:`~bots.ttr_planner.plan_routes`, with :func:`_weights`)."""
-    tickets = tuple(tickets)
-    key = (sit.board_key(), sit.cars[sit.seat], tickets)
-    found = _PLANS.get(key)
-    if found is None:
-        if len(_PLANS) >= _PLANS_MAX:
-            _PLANS.clear()
-        found = _PLANS[key] = _plan_routes(sit, tickets)
-    return list(found[0]), list(found[1])
-
-
-def _plan_routes(sit: Situation, tickets: Sequence[str]) -> tuple[list[Route], list[str]]:
-    planned: dict[str, Route] = {}
-    done: list[str] = []
-    cars = sit.cars[sit.seat]
-    weights = _weights(sit)
-    for tid in sorted(tickets, key=lambda t: -TICKETS[t].points):
-        t = TICKETS[tid]
-        found = shortest(sit, t.a, t.b, set(planned), weights)
-        if found is None:
-            continue
-        new = [r for r in found[1] if r.id not in planned and sit.claimed.get(r.id) != sit.seat]
-        cost = sum(r.length for r in new)
-        if cost > cars:
-            continue
-        cars -= cost
-        planned.update((r.id, r) for r in new)
-        done.append(tid)
-    return list(planned.values()), done
+    return weighted_plan(sit, tickets, _weights, _PLANS)
 
 
 def choose_keep(sit: Situation, pending: Sequence[str], kept: Sequence[str]) -> KeepTickets:

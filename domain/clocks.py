@@ -252,7 +252,3 @@ class Clocks:
         """The earliest running deadline, or None."""
         found = self.deadlines()
         return found[0][1] if found else None
-
-    def overdue(self, now: float) -> tuple[int, ...]:
-        """The seats whose deadline has passed at ``now``, earliest deadline first."""
-        return tuple(seat for seat, due in self.deadlines() if due <= now)

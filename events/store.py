@@ -39,7 +39,6 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from domain.core import JSON
 
@@ -188,17 +187,6 @@ class MetadataGuard:
                 raise ValueError(f"a guard path's list index cannot be negative: {step}")
             if isinstance(step, str) and not (step and step.replace("_", "").isalnum() and step.isascii()):
                 raise ValueError(f"a guard path's key must be letters, digits and '_': {step!r}")
-
-    def holds_in(self, metadata: Mapping[str, JSON]) -> bool:
-        """Whether the guard holds in ``metadata`` (a missing path does not)."""
-        node: Any = metadata
-        for step in self.path:
-            in_list = isinstance(step, int) and isinstance(node, list) and 0 <= step < len(node)
-            in_dict = isinstance(step, str) and isinstance(node, dict) and step in node
-            if not (in_list or in_dict):
-                return False
-            node = node[step]
-        return isinstance(node, str) and node == self.value
 
 
 @dataclass(frozen=True)

@@ -163,6 +163,40 @@ def verify_record(
                             f"this verifier implements {game.rules_version!r}"))
 
     # 1. the hash chain
+    events, chain_check = _chain_check(header, game_info, game_id, raw_events)
+    checks.append(chain_check)
+    checks.append(signature_check(events, keys))
+
+    # 2. the seed against its commitment
+    seed_info = header.get("seed") or {}
+    seed = seed if seed is not None else seed_info.get("value")
+    salt = salt if salt is not None else seed_info.get("salt")
+    if seed is None or salt is None:
+        checks.append(Check("seed", not require_revealed_seed, "the seed is not revealed in this record"))
+        return Verdict(game_id, tuple(checks))
+    checks.append(_seed_check(seed_info, str(seed), str(salt), seed_info.get("commitment")))
+
+    # 3. setup re-derived from the seed
+    setup_check, state, opened = _setup_check(game, game_info, seed_info, str(seed), events)
+    checks.append(setup_check)
+    if not setup_check.ok:
+        return Verdict(game_id, tuple(checks))
+
+    # 4. every move through the rules
+    moves_check, state = _moves_check(game, state, events, opened)
+    checks.append(moves_check)
+    if not moves_check.ok:
+        return Verdict(game_id, tuple(checks))
+
+    # 5. the final state against the record
+    checks.append(_result_check(game, state, header, game_info))
+    return Verdict(game_id, tuple(checks))
+
+
+def _chain_check(
+    header: Mapping[str, JSON], game_info: Mapping[str, JSON], game_id: str, raw_events: Sequence[Mapping[str, JSON]]
+) -> tuple[list[StoredEvent], Check]:
+    """The record's events, and the check of their hash chain (and of the published head)."""
     events, malformed = parse_events(game_id, raw_events)
     version = game_info.get("version")
     chain = verify_events(game_id, events, expected_count=version if isinstance(version, int) else None)
@@ -170,30 +204,28 @@ def verify_record(
     head = (header.get("chain") or {}).get("head")
     if head is not None and events and head != events[-1].hash:
         chain_problems.append("the chain head published in the record is not the last event's hash")
-    checks.append(Check("chain", not chain_problems,
-                        f"{len(events)} events chained from genesis" if not chain_problems
-                        else "; ".join(chain_problems)))
-    checks.append(signature_check(events, keys))
+    return events, Check("chain", not chain_problems,
+                         f"{len(events)} events chained from genesis" if not chain_problems
+                         else "; ".join(chain_problems))
 
-    # 2. the seed against its commitment
-    seed_info = header.get("seed") or {}
-    seed = seed if seed is not None else seed_info.get("value")
-    salt = salt if salt is not None else seed_info.get("salt")
-    commitment = seed_info.get("commitment")
-    if seed is None or salt is None:
-        checks.append(Check("seed", not require_revealed_seed, "the seed is not revealed in this record"))
-        return Verdict(game_id, tuple(checks))
-    checks.append(_seed_check(seed_info, str(seed), str(salt), commitment))
 
-    # 3. setup re-derived from the seed
+def _setup_check(
+    game: GameDefinition[Any],
+    game_info: Mapping[str, JSON],
+    seed_info: Mapping[str, JSON],
+    seed: str,
+    events: Sequence[StoredEvent],
+) -> tuple[Check, Any, int]:
+    """The check of the opening events against the setup re-derived from
+    ``seed``, the state after them, and how many events the setup made."""
     players = tuple(str(p) for p in game_info.get("players", []))
     start_seat = int(game_info.get("start_seat", 0))
     try:
         control = parse_time_control(events[0].payload.get("time_control") if events else None)
-        opening = game.setup(GameConfig(players, str(seed), start_seat, control, _rules(rules_version)))
+        config = GameConfig(players, seed, start_seat, control, _rules(game_info.get("rules_version")))
+        opening = game.setup(config)
     except DomainError as e:
-        checks.append(Check("setup", False, f"the rules cannot set this game up: {e.detail}"))
-        return Verdict(game_id, tuple(checks))
+        return Check("setup", False, f"the rules cannot set this game up: {e.detail}"), None, 0
     problems = _Problems()
     state: Any = None
     for i, produced in enumerate(opening):
@@ -204,18 +236,23 @@ def verify_record(
         if why:
             problems.add(why)
         state = game.evolve(state, produced)
-    derivation = _derivation_problem(seed_info, str(seed))
+    derivation = _derivation_problem(seed_info, seed)
     if derivation:
         problems.add(derivation)
-    checks.append(Check("setup", not problems.items,
-                        f"{len(opening)} setup events re-derived from the seed" if not problems.items
-                        else "; ".join(problems.items[:5])))
-    if problems.items:
-        return Verdict(game_id, tuple(checks))
+    check = Check("setup", not problems.items,
+                  f"{len(opening)} setup events re-derived from the seed" if not problems.items
+                  else "; ".join(problems.items[:5]))
+    return check, state, len(opening)
 
-    # 4. every move through the rules
+
+def _moves_check(
+    game: GameDefinition[Any], state: Any, events: Sequence[StoredEvent], start: int
+) -> tuple[Check, Any]:
+    """Replay every move from event ``start`` (the first after the setup)
+    through the rules, the clocks following the recorded timestamps; the
+    check stops at the first problem.  Returns it and the final state."""
     moves = _Problems()
-    i = len(opening)
+    i = start
     count = 0
     clocks = Clocks.start(game.time_control(state), game.seat_count(state),
                           game.moment(state, epoch_seconds(events[i - 1].recorded_at)))
@@ -231,24 +268,44 @@ def verify_record(
             moves.add(opened)
             break
         seat, produced_events = opened
-        for j, produced in enumerate(produced_events):
-            if i + j >= len(events):
-                moves.add(f"{_label(stored)}: the record ends inside this move ({produced.TYPE} missing)")
-                break
-            why = _compare(game, produced, events[i + j], seat)
-            if why:
-                moves.add(why)
-                break
-            state = game.evolve(state, produced)
-            clocks = clocks.advance(game.moment(state, epoch_seconds(events[i + j].recorded_at)))
+        state, clocks, why = _replay_move(game, state, clocks, seat, produced_events, events, i)
+        if why:
+            moves.add(why)
         i += len(produced_events)
         count += 1
-    checks.append(Check("moves", not moves.items,
-                        f"{count} moves replayed through the rules" if not moves.items else moves.items[0]))
-    if moves.items:
-        return Verdict(game_id, tuple(checks))
+    check = Check("moves", not moves.items,
+                  f"{count} moves replayed through the rules" if not moves.items else moves.items[0])
+    return check, state
 
-    # 5. the final state against the record
+
+def _replay_move(
+    game: GameDefinition[Any],
+    state: Any,
+    clocks: Clocks,
+    seat: int | None,
+    produced_events: Sequence[Event],
+    events: Sequence[StoredEvent],
+    i: int,
+) -> tuple[Any, Clocks, str | None]:
+    """Compare the events the rules produced for one move with the recorded
+    ones from ``events[i]``, evolving the state and clocks through them; the
+    third value is the first difference found (None: none)."""
+    stored = events[i]
+    for j, produced in enumerate(produced_events):
+        if i + j >= len(events):
+            return state, clocks, f"{_label(stored)}: the record ends inside this move ({produced.TYPE} missing)"
+        why = _compare(game, produced, events[i + j], seat)
+        if why:
+            return state, clocks, why
+        state = game.evolve(state, produced)
+        clocks = clocks.advance(game.moment(state, epoch_seconds(events[i + j].recorded_at)))
+    return state, clocks, None
+
+
+def _result_check(
+    game: GameDefinition[Any], state: Any, header: Mapping[str, JSON], game_info: Mapping[str, JSON]
+) -> Check:
+    """The final state's status and result against the recorded ones."""
     outcome: list[str] = []
     if game_info.get("status") not in (None, game.status(state)):
         outcome.append(f"recorded status {game_info.get('status')!r} but the rules give {game.status(state)!r}")
@@ -258,9 +315,8 @@ def verify_record(
         derived = derived_result or {}
         fields = _differing_fields(recorded, derived)
         outcome.append(f"recorded result differs from the replayed one in {', '.join(fields) or 'shape'}")
-    checks.append(Check("result", not outcome,
-                        "final status and result equal the replay" if not outcome else "; ".join(outcome)))
-    return Verdict(game_id, tuple(checks))
+    return Check("result", not outcome,
+                 "final status and result equal the replay" if not outcome else "; ".join(outcome))
 
 
 def _as_recorded_then(recorded: JSON, derived: dict[str, JSON] | None) -> dict[str, JSON] | None:

@@ -32,10 +32,6 @@ class Board:
         """A board without tiles."""
         return cls((None,) * SQUARE_COUNT, (0,) * SQUARE_COUNT, (None,) * len(STOP_LETTERS), rules)
 
-    def tile_at(self, square: int) -> Orientation | None:
-        """The orientation on ``square``, or None."""
-        return self.cells[square]
-
     def with_tile(self, square: int, orientation: Orientation) -> Board:
         """The board with ``orientation`` on ``square`` (laid or exchanged)."""
         cells = list(self.cells)

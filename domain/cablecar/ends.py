@@ -24,7 +24,7 @@ tile type in any rotation has track on every ``must`` edge and none on a
 from __future__ import annotations
 
 from domain.cablecar.board import Board
-from domain.cablecar.geometry import EDGES, STATIC_CONSTRAINT, STOP_AT, TILE_SQUARES
+from domain.cablecar.geometry import EDGES, STATIC_CONSTRAINT, STOP_AT
 from domain.cablecar.tiles import DISTINCT, TILE_IDS
 
 #: FILLABLE[must * 16 + forbid]: whether some orientation of some tile type fits
@@ -85,15 +85,3 @@ def blocked_end(board: Board, square: int, edges: int, tree: bool) -> int | None
         if bad >> e & 1:
             return e
     return None
-
-
-def unfillable_squares(board: Board) -> list[int]:
-    """Empty squares some track leads into that no tile can ever fill (for invariants)."""
-    out: list[int] = []
-    for square in TILE_SQUARES:
-        if board.cells[square] is None:
-            must, forbid = permanent(board, square, -1)
-            if must and not FILLABLE[must * 16 + forbid]:
-                out.append(square)
-    return out
-

@@ -37,11 +37,6 @@ SEGMENT_BIT: dict[frozenset[int], int] = {
 }
 
 
-def opposite(edge: int) -> int:
-    """The edge facing ``edge`` on the neighbouring square."""
-    return edge ^ 2
-
-
 def edge_of(letter: str) -> int:
     """The edge number of ``N``/``E``/``S``/``W``."""
     return EDGE_LETTERS.index(letter)
@@ -75,16 +70,6 @@ def segment_mask(segments: tuple[tuple[int, int], ...]) -> int:
     for a, b in segments:
         mask |= SEGMENT_BIT[frozenset((a, b))]
     return mask
-
-
-def segment_pairs(mask: int) -> tuple[tuple[int, int], ...]:
-    """The edge pairs ``(low, high)`` of a segment mask."""
-    pairs: list[tuple[int, int]] = []
-    for pair, bit in SEGMENT_BIT.items():
-        if mask & bit:
-            low, high = sorted(pair)
-            pairs.append((low, high))
-    return tuple(pairs)
 
 
 def edge_mask_of_segments(mask: int) -> int:

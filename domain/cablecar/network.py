@@ -130,15 +130,10 @@ def shortest_path(board: Board, line_id: str, route: Sequence[str], origin: str)
     own = {t.name for t in line_terminals(line_id)}
     parent: dict[_Node, tuple[_Node | None, str | None]] = {}
     best: dict[_Node, int] = {}
-    buckets: list[list[_Node]] = [[], []]
-    edge = terminal_edge(start)
-    for square in terminal_squares(start):
-        cell = board.cells[square]
-        node = (square, edge, bits.get(square, 0))
-        if cell is not None and cell.edges >> edge & 1 and node not in best:
-            parent[node] = (None, None)
-            best[node] = 1
-            buckets[1].append(node)
+    buckets: list[list[_Node]] = [[], _first_nodes(board, start, bits)]
+    for node in buckets[1]:
+        parent[node] = (None, None)
+        best[node] = 1
     distance = 1
     while distance < len(buckets):
         for node in buckets[distance]:
@@ -160,11 +155,8 @@ def shortest_path(board: Board, line_id: str, route: Sequence[str], origin: str)
                         if mask == full:
                             return _rebuild(parent, node, start, destination)
                         continue
-                    if terminal.name in own:
-                        continue
-                    a, b = terminal_squares(terminal)
-                    n = b if square == a else a
-                    if board.cells[n] is None:
+                    n = _past_loop(board, square, terminal, own)
+                    if n < 0:
                         continue
                     nxt, cost, loop = (n, e, mask | bits.get(n, 0)), 2, terminal.name
                 else:
@@ -178,6 +170,30 @@ def shortest_path(board: Board, line_id: str, route: Sequence[str], origin: str)
                 buckets[distance + cost].append(nxt)
         distance += 1
     return None
+
+
+def _first_nodes(board: Board, start: Terminal, bits: dict[int, int]) -> list[_Node]:
+    """The search nodes a tram leaving terminal ``start`` can enter: the
+    terminal's squares whose tile has track on the terminal's edge."""
+    edge = terminal_edge(start)
+    nodes: list[_Node] = []
+    for square in terminal_squares(start):
+        cell = board.cells[square]
+        node = (square, edge, bits.get(square, 0))
+        if cell is not None and cell.edges >> edge & 1 and node not in nodes:
+            nodes.append(node)
+    return nodes
+
+
+def _past_loop(board: Board, square: int, terminal: Terminal, own: set[str]) -> int:
+    """The square a tram comes out on after driving from ``square`` over the
+    loop of ``terminal``, or -1: the loop is one of its own line's
+    terminals, or that square has no tile."""
+    if terminal.name in own:
+        return -1
+    a, b = terminal_squares(terminal)
+    n = b if square == a else a
+    return -1 if board.cells[n] is None else n
 
 
 def _rebuild(
@@ -211,12 +227,6 @@ def best_path(board: Board, line_id: str, route: Sequence[str], origin: str | No
         if path is not None and (best is None or path.length < best.length):
             best = path
     return best
-
-
-def is_complete(board: Board, line_id: str, route: Sequence[str]) -> bool:
-    """Whether the line's network is complete (a complete path exists)."""
-    first = line_terminals(line_id)[0]
-    return shortest_path(board, line_id, route, first.name) is not None
 
 
 def _bad(detail: str) -> IllegalAction:
@@ -260,6 +270,21 @@ def trace_path(
     destination = _other(line_id, start)
     own = {t.name for t in line_terminals(line_id)}
     squares, loops = _squares_and_loops(steps)
+    layers: list[_Layer] = [{_check_start(board, squares, start): (1, None, None)}]
+    for i in range(1, len(squares)):
+        layers.append(_next_layer(board, squares[i - 1], squares[i], loops[i], own, layers[-1]))
+    entry = _final_entry(board, squares[-1], destination, layers[-1])
+    path = _unwind(squares, layers, entry, start, destination)
+    passed = set(path.squares())
+    for letter in route:
+        if board.stop_tile(letter) not in passed:
+            raise _bad(f"the path does not pass the tile of stop {letter}")
+    return path
+
+
+def _check_start(board: Board, squares: Sequence[int], start: Terminal) -> int:
+    """Check that every square has a tile and the first has track from
+    terminal ``start``; the edge the tram enters the first square by."""
     for square in squares:
         if board.cells[square] is None:
             row, col = square_of(square)
@@ -272,44 +297,54 @@ def trace_path(
     if not first_cell.edges >> edge & 1:
         row, col = square_of(squares[0])
         raise _bad(f"the tile on ({row}, {col}) has no track from terminal {start.name}")
-    layers: list[_Layer] = [{edge: (1, None, None)}]
-    for i in range(1, len(squares)):
-        a, b = squares[i - 1], squares[i]
-        cell = board.cells[a]
-        assert cell is not None
-        layer: _Layer = {}
-        for entry, (cost, _, _) in layers[-1].items():
-            for e in EXITS[cell.segments][entry]:
-                options: list[tuple[int, int, str | None]] = []
-                if loops[i] is None and NEIGHBOUR[a][e] == b:
-                    options.append((e ^ 2, cost + 1, None))
-                if EDGE_KIND[a][e] is EdgeKind.TERMINAL:
-                    terminal = TERMINAL_END[(a, e)]
-                    if (
-                        terminal.name not in own
-                        and b in terminal_squares(terminal)
-                        and loops[i] in (None, terminal.name)
-                    ):
-                        options.append((e, cost + 2, terminal.name))
-                for b_entry, b_cost, loop in options:
-                    if b_entry not in layer or b_cost < layer[b_entry][0]:
-                        layer[b_entry] = (b_cost, entry, loop)
-        if not layer:
-            (ra, ca), (rb, cb) = square_of(a), square_of(b)
-            raise _bad(f"a tram cannot drive on from ({ra}, {ca}) to ({rb}, {cb})")
-        layers.append(layer)
-    last = squares[-1]
+    return edge
+
+
+def _next_layer(board: Board, a: int, b: int, named: str | None, own: set[str], layer_a: _Layer) -> _Layer:
+    """The ways to enter square ``b`` from square ``a`` (entered as ``layer_a``
+    says), directly or over another line's loop (``named``, if the request
+    names one), each entry edge kept at its fewest spaces."""
+    cell = board.cells[a]
+    assert cell is not None
+    layer: _Layer = {}
+    for entry, (cost, _, _) in layer_a.items():
+        for e in EXITS[cell.segments][entry]:
+            options: list[tuple[int, int, str | None]] = []
+            if named is None and NEIGHBOUR[a][e] == b:
+                options.append((e ^ 2, cost + 1, None))
+            if EDGE_KIND[a][e] is EdgeKind.TERMINAL:
+                terminal = TERMINAL_END[(a, e)]
+                if terminal.name not in own and b in terminal_squares(terminal) and named in (None, terminal.name):
+                    options.append((e, cost + 2, terminal.name))
+            for b_entry, b_cost, loop in options:
+                if b_entry not in layer or b_cost < layer[b_entry][0]:
+                    layer[b_entry] = (b_cost, entry, loop)
+    if not layer:
+        (ra, ca), (rb, cb) = square_of(a), square_of(b)
+        raise _bad(f"a tram cannot drive on from ({ra}, {ca}) to ({rb}, {cb})")
+    return layer
+
+
+def _final_entry(board: Board, last: int, destination: Terminal, layer: _Layer) -> int:
+    """The cheapest edge of entering the last square from which the tram
+    drives into terminal ``destination``."""
     last_cell = board.cells[last]
     assert last_cell is not None
     end_edge = terminal_edge(destination)
     finals = [
         (cost, entry)
-        for entry, (cost, _, _) in layers[-1].items()
+        for entry, (cost, _, _) in layer.items()
         if last in terminal_squares(destination) and end_edge in EXITS[last_cell.segments][entry]
     ]
     if not finals:
         raise _bad(f"the path must end by driving into terminal {destination.name}")
-    entry = min(finals)[1]
+    return min(finals)[1]
+
+
+def _unwind(
+    squares: Sequence[int], layers: Sequence[_Layer], entry: int, start: Terminal, destination: Terminal
+) -> RidePath:
+    """The ride path, followed back from the last square's ``entry`` edge."""
     spaces: list[Space] = [destination.name]
     for i in range(len(squares) - 1, -1, -1):
         spaces.append(squares[i])
@@ -319,9 +354,4 @@ def trace_path(
         if previous is not None:
             entry = previous
     spaces.append(start.name)
-    path = RidePath(start.name, destination.name, tuple(reversed(spaces)))
-    passed = set(path.squares())
-    for letter in route:
-        if board.stop_tile(letter) not in passed:
-            raise _bad(f"the path does not pass the tile of stop {letter}")
-    return path
+    return RidePath(start.name, destination.name, tuple(reversed(spaces)))

@@ -194,7 +194,7 @@ def first_counts(
     ``PairTables.firsts`` lists the firsts (joint firsts last): a pair is
     found by its index without listing the pairs before it."""
     counter = _Counter(board)
-    cells, old_of = board.cells, counter.old
+    cells = board.cells
     further = board.rules >= 2
     tiles = distinct_tiles(hand)
     out: list[int] = []
@@ -204,20 +204,7 @@ def first_counts(
         if not laid:
             continue
         on_empty = cells[s] is None
-        holes = [s]
-        # per counted neighbour: the edge of s towards it, its tile key, its constraint without its
-        # edge towards s (that bit of must/forbid/tree_must comes from s alone; nothing else changes)
-        near: list[tuple[int, int, int, int, int, int]] = []
-        for d, n in enumerate(NEIGHBOUR[s]):
-            if n < 0 or n in STOP_AT:
-                continue
-            holes.append(n)
-            if on_empty and n < s and cells[n] is None and order_free(board, n, s):
-                continue  # listed with n first
-            bit = 1 << (d ^ 2)
-            must, forbid, tree_must = counter.constraints(n)
-            near.append((d, old_of[n], must & ~bit, forbid & ~bit, tree_must & ~bit, bit))
-        holes.sort()
+        holes, near = _near(counter, s, on_empty)
         racers = [r for r in racing(board, s) if r < s] if on_empty else []
         # two-away squares are not holes: only a change of their rule-5 bits is added (as a
         # difference), and only where _after would list them (the index skips the same ones)
@@ -236,29 +223,9 @@ def first_counts(
             for t1 in tiles1:
                 n_t1 = unchanged.get(t1)
                 if n_t1 is None:
-                    e, x = empties[t1], exchanges[t1]
-                    n_t1 = (
-                        e.span_len(s + 1, SQUARE_COUNT, holes)
-                        if on_empty
-                        else e.span_len(0, SQUARE_COUNT, holes)
-                    )
-                    n_t1 += sum(e.span_len(r, r + 1, ()) for r in racers)
-                    if x.placements:
-                        n_t1 += x.span_len(0, SQUARE_COUNT, holes)
-                    unchanged[t1] = n_t1
+                    n_t1 = unchanged[t1] = _untouched(empties[t1], exchanges[t1], s, on_empty, holes, racers)
                 per_first += n_t1
-            for first in found[t]:
-                total = per_first
-                o = ORIENTATION[(first.tile, first.rotation)]
-                edges = o.edges
-                for d, old, must, forbid, tree_must, bit in near:
-                    if edges >> d & 1:
-                        total += _seconds(old, must | bit, forbid, tree_must, tiles1)
-                    else:
-                        total += _seconds(old, must, forbid | bit, tree_must, tiles1)
-                for m, entries in ring:
-                    total += _ring_delta(counter, m, entries, o, tiles1)
-                out.append(total)
+            _count_firsts(out, found[t], per_first, near, ring, counter, tiles1)
     for first, partner in joint_firsts(board, hand):
         square = square_index(first.row, first.col)
         board1, hand1 = apply(
@@ -266,6 +233,73 @@ def first_counts(
         )
         out.append(len(exchanges_at(board1, partner, hand1)))
     return out
+
+
+#: per counted neighbour of a first's square: the edge towards it, its tile key, its
+#: constraint without its edge towards the first's square, and that edge's bit
+NearEntry = tuple[int, int, int, int, int, int]
+
+
+def _near(counter: _Counter, s: int, on_empty: bool) -> tuple[list[int], list[NearEntry]]:
+    """The holes a first on ``s`` cuts in the board's index slices (``s`` and
+    its tile-square neighbours, sorted), and the neighbours whose seconds are
+    counted afresh: that bit of must/forbid/tree_must comes from ``s`` alone,
+    nothing else about them changes."""
+    board = counter.board
+    holes = [s]
+    near: list[NearEntry] = []
+    for d, n in enumerate(NEIGHBOUR[s]):
+        if n < 0 or n in STOP_AT:
+            continue
+        holes.append(n)
+        if on_empty and n < s and board.cells[n] is None and order_free(board, n, s):
+            continue  # listed with n first
+        bit = 1 << (d ^ 2)
+        must, forbid, tree_must = counter.constraints(n)
+        near.append((d, counter.old[n], must & ~bit, forbid & ~bit, tree_must & ~bit, bit))
+    holes.sort()
+    return holes, near
+
+
+def _untouched(
+    e: SquareIndex, x: SquareIndex, s: int, on_empty: bool, holes: list[int], racers: list[int]
+) -> int:
+    """How many seconds of one tile (its empty-square index ``e`` and
+    exchange index ``x``) lie on squares a first on ``s`` does not touch: the
+    empty squares after ``s`` (every one, after an exchange) and the lower
+    racers, and every exchange, all outside the ``holes``."""
+    n = e.span_len(s + 1, SQUARE_COUNT, holes) if on_empty else e.span_len(0, SQUARE_COUNT, holes)
+    n += sum(e.span_len(r, r + 1, ()) for r in racers)
+    if x.placements:
+        n += x.span_len(0, SQUARE_COUNT, holes)
+    return n
+
+
+def _count_firsts(
+    out: list[int],
+    firsts: Sequence[Placement],
+    per_first: int,
+    near: Sequence[NearEntry],
+    ring: Sequence[tuple[int, list[RingEntry]]],
+    counter: _Counter,
+    tiles1: tuple[str, ...],
+) -> None:
+    """Append to ``out`` how many pairs each of ``firsts`` (one tile's, on
+    one square) starts: the ``per_first`` seconds it leaves untouched, its
+    neighbours' seconds under the edge it gives them, and the change it
+    makes to two-away squares."""
+    for first in firsts:
+        total = per_first
+        o = ORIENTATION[(first.tile, first.rotation)]
+        edges = o.edges
+        for d, old, must, forbid, tree_must, bit in near:
+            if edges >> d & 1:
+                total += _seconds(old, must | bit, forbid, tree_must, tiles1)
+            else:
+                total += _seconds(old, must, forbid | bit, tree_must, tiles1)
+        for m, entries in ring:
+            total += _ring_delta(counter, m, entries, o, tiles1)
+        out.append(total)
 
 
 def _ring_delta(

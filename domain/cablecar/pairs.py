@@ -145,25 +145,13 @@ def _after(
         board, hand, outcome(board, first, square, ORIENTATION[(first.tile, first.rotation)])
     )
     tiles1 = distinct_tiles(hand1)
-    neighbours = [n for n in NEIGHBOUR[square] if n >= 0 and n not in STOP_AT]
-    if board.rules >= 2:
-        # rule 5 (further travel) looks one square further: the first tile changes what
-        # the empty squares next to it can still take, so their neighbours are recomputed too
-        ring = {m for n in neighbours if board.cells[n] is None for m in NEIGHBOUR[n] if m >= 0}
-        neighbours += sorted(ring - {square, *neighbours} - STOP_AT.keys())
+    neighbours = _recomputed(board, square)
     holes = sorted([square, *neighbours])
-    recomputed = set(neighbours)
     on_empty = board.cells[square] is None
+    # racers below the first's square are skipped by its slice (which starts after it): added back
+    racers = [r for r in racing(board, square) if r < square and r not in neighbours] if on_empty else []
     for t in tiles1:
-        if on_empty:
-            slices = list(empties[t].span(square + 1, SQUARE_COUNT, holes))
-            for racer in racing(board, square):
-                if racer < square and racer not in recomputed:
-                    slices += empties[t].span(racer, racer + 1, ())
-        else:
-            slices = list(empties[t].span(0, SQUARE_COUNT, holes))
-        slices += exchanges[t].span(0, SQUARE_COUNT, holes)
-        for chunk in slices:
+        for chunk in _untouched(empties[t], exchanges[t], square, on_empty, holes, racers):
             if chunk:
                 yield first, chunk
     for n in neighbours:
@@ -172,3 +160,32 @@ def _after(
         for found in square_candidates(board1, n, tiles1).values():
             if found:
                 yield first, found
+
+
+def _recomputed(board: Board, square: int) -> list[int]:
+    """The squares whose candidates a tile on ``square`` may change: its
+    tile-square neighbours, then (under rule 5) the squares two away."""
+    neighbours = [n for n in NEIGHBOUR[square] if n >= 0 and n not in STOP_AT]
+    if board.rules >= 2:
+        # rule 5 (further travel) looks one square further: the first tile changes what
+        # the empty squares next to it can still take, so their neighbours are recomputed too
+        ring = {m for n in neighbours if board.cells[n] is None for m in NEIGHBOUR[n] if m >= 0}
+        neighbours += sorted(ring - {square, *neighbours} - STOP_AT.keys())
+    return neighbours
+
+
+def _untouched(
+    empties: SquareIndex, exchanges: SquareIndex, square: int, on_empty: bool, holes: list[int], racers: list[int]
+) -> list[tuple[Placement, ...]]:
+    """One tile's seconds (from its ``empties`` and ``exchanges`` indexes) on
+    the squares a first on ``square`` leaves unchanged, as index slices: the
+    empty squares after it (every one, after an exchange) and the ``racers``
+    before it, then every exchange, all outside the ``holes``."""
+    if on_empty:
+        slices = list(empties.span(square + 1, SQUARE_COUNT, holes))
+        for racer in racers:
+            slices += empties.span(racer, racer + 1, ())
+    else:
+        slices = list(empties.span(0, SQUARE_COUNT, holes))
+    slices += exchanges.span(0, SQUARE_COUNT, holes)
+    return slices

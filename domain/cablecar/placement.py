@@ -71,15 +71,9 @@ class Laid:
     stops: tuple[str, ...]
 
 
-def constraint(board: Board, square: int) -> tuple[int, int]:
-    """``(must, forbid)`` edge masks a tile on ``square`` must satisfy now."""
-    must, forbid, _ = constraints(board, square)
-    return must, forbid
-
-
 def constraints(board: Board, square: int) -> tuple[int, int, int]:
-    """``(must, forbid, tree_must)``: :func:`constraint` plus the edges a tree
-    tile must also give track to (rule 5, see :mod:`domain.cablecar.ends`)."""
+    """``(must, forbid, tree_must)``: the edge masks a tile on ``square`` must
+    satisfy now, plus the edges a tree tile must also give track to (rule 5, see :mod:`domain.cablecar.ends`)."""
     static = STATIC_CONSTRAINT[square]
     must, forbid = static.must, static.forbid
     edges = board.edges
@@ -401,18 +395,6 @@ def can_lay(board: Board, hand: tuple[str, ...]) -> bool:
         if square_candidates(board, square, tiles):
             return True
     return has_legal_pair(board, hand)
-
-
-def board_violations(board: Board) -> list[IllegalAction]:
-    """Every placement rule the tiles on ``board`` break against each other (for invariants)."""
-    out: list[IllegalAction] = []
-    for square, orientation in board.placed():
-        violation = edge_violation(board, square, orientation)
-        if violation is not None:
-            out.append(violation)
-        if square in STOP_AT:
-            out.append(IllegalAction("covers_stop", f"a tile covers stop {STOP_AT[square]}"))
-    return out
 
 
 def legal_placements(state: CableCarState, seat: int, first: Placement | None = None) -> list[Placement]:

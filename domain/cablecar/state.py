@@ -40,11 +40,6 @@ class Ride:
     position: int = 0
 
     @property
-    def arrived(self) -> bool:
-        """Whether the tram stands on its destination terminal."""
-        return self.position == len(self.spaces) - 1
-
-    @property
     def current(self) -> Space:
         """The space the tram stands on."""
         return self.spaces[self.position]

@@ -14,11 +14,10 @@ answers that from a table indexed by ``(must, forbid)``.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 from domain.cablecar.components import COMPONENTS
-from domain.cablecar.geometry import EDGES, edge_mask_of_segments, edge_of, rotate, segment_mask
+from domain.cablecar.geometry import edge_mask_of_segments, edge_of, rotate, segment_mask
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,11 +98,3 @@ def upgrades(tile_id: str, old: Orientation) -> tuple[Orientation, ...]:
     return _UPGRADES[(tile_id, old.segments)]
 
 
-def tile_supply() -> Counter[str]:
-    """Every tile of the game (all 126), counted by type."""
-    return Counter({t.id: t.total for t in COMPONENTS.tile_types})
-
-
-def edges_with_track(orientation: Orientation) -> tuple[int, ...]:
-    """The edges (0-3) of an orientation that carry track."""
-    return tuple(e for e in EDGES if orientation.edges >> e & 1)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import pytest
 
@@ -27,6 +28,18 @@ from events.store import (
 from tests.contract.conftest import TEST_SIGNER, Backend
 
 NewId = Callable[[], str]
+
+
+def holds_in(guard: MetadataGuard, metadata: Mapping[str, Any]) -> bool:
+    """Whether ``guard`` holds in ``metadata`` (a missing path does not)."""
+    node: Any = metadata
+    for step in guard.path:
+        in_list = isinstance(step, int) and isinstance(node, list) and 0 <= step < len(node)
+        in_dict = isinstance(step, str) and isinstance(node, dict) and step in node
+        if not (in_list or in_dict):
+            return False
+        node = node[step]
+    return isinstance(node, str) and node == guard.value
 
 
 def ev(kind: str = "tick", seat: int | None = 0, **payload: object) -> NewEvent:
@@ -196,7 +209,7 @@ def test_an_append_guard_is_checked_with_the_write(store: EventStore, new_id: Ne
     ):
         with pytest.raises(GuardFailed):
             store.append(gid, version, events, guard=failing)
-        assert not failing.holds_in(store.get_game(gid).metadata)
+        assert not holds_in(failing, store.get_game(gid).metadata)
     # the guard comes before the idempotency replay and the version check
     store.append(gid, version, events, idempotency_key="k", guard=holds)
     assert store.compare_and_set_metadata(gid, "seat_token_hashes", ["h0", "h1"], ["h0", "rotated"])

@@ -38,6 +38,11 @@ def play(seat: int, at: float, turn: int) -> Moment:
     return Moment(at, (seat,), turn, setup=False, over=False)
 
 
+def overdue(clocks: Clocks, now: float) -> tuple[int, ...]:
+    """The seats whose deadline has passed at ``now``, earliest deadline first."""
+    return tuple(seat for seat, due in clocks.deadlines() if due <= now)
+
+
 def setup(at: float, *seats: int) -> Moment:
     """``seats`` have setup choices to make at time ``at``."""
     return Moment(at, seats, 0, setup=True, over=False)
@@ -150,7 +155,7 @@ def test_an_untimed_game_has_no_readings_and_no_deadline() -> None:
     clocks = fold(NO_TIME_CONTROL, 2, setup(0, 0, 1), play(0, 10, 1), play(1, 10_000, 2))
     assert clocks.readings() == () and clocks.readings(10**9) == ()
     assert clocks.deadlines() == () and clocks.deadline() is None
-    assert clocks.overdue(10**12) == ()
+    assert overdue(clocks, 10**12) == ()
 
 
 # --- per turn ----------------------------------------------------------------
@@ -186,14 +191,14 @@ def test_per_turn_the_remaining_time_never_goes_below_zero() -> None:
 
 def test_overdue_exactly_at_the_deadline() -> None:
     clocks = fold(PER_TURN, 2, play(0, 100, 1))
-    assert clocks.overdue(159.999) == ()
-    assert clocks.overdue(160) == (0,)
-    assert clocks.overdue(1000) == (0,)
+    assert overdue(clocks, 159.999) == ()
+    assert overdue(clocks, 160) == (0,)
+    assert overdue(clocks, 1000) == (0,)
 
 
 def test_a_finished_game_has_no_deadline() -> None:
     clocks = fold(PER_TURN, 2, play(0, 100, 1), over(120))
-    assert clocks.deadlines() == () and clocks.overdue(10**9) == ()
+    assert clocks.deadlines() == () and overdue(clocks, 10**9) == ()
     assert running(clocks) == [False, False]
 
 
@@ -233,7 +238,7 @@ def test_the_turn_that_ends_the_game_earns_no_increment() -> None:
 def test_a_spent_bank_reads_zero_and_is_overdue() -> None:
     clocks = fold(CLOCK, 2, play(0, 0, 1))
     assert remaining(clocks, 250) == [0.0, 100.0]
-    assert clocks.overdue(100) == (0,)
+    assert overdue(clocks, 100) == (0,)
 
 
 # --- setup -------------------------------------------------------------------
@@ -283,8 +288,8 @@ def test_simultaneous_setup_seats_each_have_their_own_deadline() -> None:
     clocks = fold(control, 3, setup(0, 0, 1), setup(20, 1), setup(50, 1, 2))
     # seat 2 only became active (e.g. to place a souvenir stack) at 50
     assert clocks.deadlines() == ((1, 100.0), (2, 150.0))
-    assert clocks.overdue(100) == (1,)
-    assert clocks.overdue(150) == (1, 2)
+    assert overdue(clocks, 100) == (1,)
+    assert overdue(clocks, 150) == (1, 2)
     assert running(clocks) == [False, True, True]
 
 
@@ -301,7 +306,7 @@ def test_deadlines_are_earliest_first_then_by_seat() -> None:
     )
     assert clocks.deadlines() == ((1, 25.0), (0, 50.0), (2, 50.0))
     assert clocks.deadline() == 25.0
-    assert clocks.overdue(50) == (1, 0, 2)
+    assert overdue(clocks, 50) == (1, 0, 2)
 
 
 # --- timestamps out of order -------------------------------------------------
@@ -397,7 +402,7 @@ def test_a_seat_that_times_out_earns_no_increment() -> None:
     state = replay(CABLECAR, CABLECAR.setup(GameConfig(("a", "b", "c"), "seed", time_control=control)))
     seat = state.turn
     clocks = Clocks.start(control, 3, CABLECAR.moment(state, 1000))
-    assert clocks.overdue(1010) == (seat,)
+    assert overdue(clocks, 1010) == (seat,)
     state = replay(CABLECAR, CABLECAR.time_out(state, [seat]), state)
     clocks = clocks.advance(CABLECAR.moment(state, 1010))
     assert clocks.readings()[seat] == ClockReading(seat, 0.0, False)

@@ -35,7 +35,7 @@ def test_an_exchange_keeps_the_old_track_and_returns_the_tile_to_the_hand() -> N
     laid = events[0]
     assert isinstance(laid, TilesLaid)
     assert laid.placements[0]["replaced"] == {"tile": "straight", "rotation": 0}
-    assert after.board.tile_at(square_index(6, 6)).tile == "switch_left"  # type: ignore[union-attr]
+    assert after.board.cells[square_index(6, 6)].tile == "switch_left"  # type: ignore[union-attr]
     assert after.players[0].hand.count("straight") == 2
 
 
@@ -67,7 +67,7 @@ def test_the_stop_stays_on_an_exchanged_stop_tile() -> None:
     board = board_of({(5, 6): ("straight", 1)}, stops={"M": (5, 6)})
     state = state_of(board, hands=(HAND, HAND))
     _, after = act(state, 0, lay(place("switch_left", 5, 6, 3), FILLER))
-    assert after.board.tile_at(square_index(5, 6)).tile == "switch_left"  # type: ignore[union-attr]
+    assert after.board.cells[square_index(5, 6)].tile == "switch_left"  # type: ignore[union-attr]
     assert after.board.stop_tile("M") == square_index(5, 6)
 
 
@@ -81,7 +81,7 @@ def test_the_tram_stays_on_an_exchanged_tile_and_its_path_stays_drivable() -> No
     tram_square = path.spaces[5]
     assert tram_square == square_index(3, 5)
     _, after = act(state, 0, lay(place("switch_right", 3, 5, 1), FILLER))
-    assert after.board.tile_at(square_index(3, 5)).tile == "switch_right"  # type: ignore[union-attr]
+    assert after.board.cells[square_index(3, 5)].tile == "switch_right"  # type: ignore[union-attr]
     assert after.players[1].ride == ride
     again = best_path(after.board, "3", ("H", "M"), "Presidio")
     assert again is not None and again.length == path.length
@@ -101,8 +101,8 @@ def test_adjacent_exchanges_are_each_refused_alone() -> None:
 def test_adjacent_exchanges_are_legal_together_in_either_order(order: tuple[object, object]) -> None:
     state = state_of(board_of(ADJACENT), hands=(HAND, HAND))
     events, after = act(state, 0, lay(*order))  # type: ignore[arg-type]
-    assert after.board.tile_at(square_index(6, 6)).tile == "switch_right"  # type: ignore[union-attr]
-    assert after.board.tile_at(square_index(6, 7)).tile == "switch_left"  # type: ignore[union-attr]
+    assert after.board.cells[square_index(6, 6)].tile == "switch_right"  # type: ignore[union-attr]
+    assert after.board.cells[square_index(6, 7)].tile == "switch_left"  # type: ignore[union-attr]
     # two exchanges: both removed straights are in the hand, nothing is drawn
     assert types(events) == ["tiles_laid+turn_ended"]
     assert sorted(after.players[0].hand) == ["curve", "curve", "straight", "straight", "straight"]
@@ -136,7 +136,7 @@ def test_the_removed_tile_may_be_laid_second_in_the_same_turn() -> None:
     assert info.value.code == "tile_not_in_hand"
     assert relay in legal_placements(state, 0, place("switch_left", 6, 6, 0))
     events, after = act(state, 0, lay(place("switch_left", 6, 6, 0), relay))
-    assert after.board.tile_at(square_index(8, 8)).tile == "straight"  # type: ignore[union-attr]
+    assert after.board.cells[square_index(8, 8)].tile == "straight"  # type: ignore[union-attr]
     # one exchange: one tile less to draw
     assert events[1:] == [TilesDrawn(0, ("tree_wye",), (), ends_turn=True)]
     assert len(after.players[0].hand) == 5

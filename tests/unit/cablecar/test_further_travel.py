@@ -13,12 +13,13 @@ import pytest
 
 from domain.cablecar import GAME
 from domain.cablecar.actions import LayTiles, Placement
-from domain.cablecar.ends import FILLABLE, unfillable_squares
+from domain.cablecar.ends import FILLABLE
 from domain.cablecar.geometry import square_index
-from domain.cablecar.placement import board_violations, check_placement, legal_placements
+from domain.cablecar.placement import check_placement, legal_placements
 from domain.cablecar.state import CableCarState
 from domain.errors import IllegalAction
 from tests.unit.cablecar.helpers import act, board_of, lay, place, state_of
+from tests.unit.cablecar.invariants import board_violations, unfillable_squares
 
 TREE_BARE_SOUTH = ("tree_wye", 0)  # E-W, N-W, N-E: no track on the south edge
 INTO_4_12 = place("straight", 5, 12, 0)  # north-south: leads north into (4, 12)

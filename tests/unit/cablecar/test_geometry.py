@@ -7,6 +7,7 @@ import pytest
 from domain.cablecar.geometry import (
     EDGE_KIND,
     NEIGHBOUR,
+    SEGMENT_BIT,
     STOPS_NEXT_TO,
     TERMINAL_END,
     E,
@@ -16,10 +17,8 @@ from domain.cablecar.geometry import (
     W,
     direction,
     edge_mask_of_segments,
-    opposite,
     rotate,
     segment_mask,
-    segment_pairs,
     square_index,
     square_of,
 )
@@ -37,7 +36,8 @@ def test_square_index_round_trips_and_rejects_off_board() -> None:
 def test_rotation_is_clockwise_and_opposites_face() -> None:
     assert [rotate(N, r) for r in range(4)] == [N, E, S, W]
     assert rotate(W, 1) == N
-    assert [opposite(e) for e in (N, E, S, W)] == [S, W, N, E]
+    centre = square_index(6, 6)
+    assert [NEIGHBOUR[NEIGHBOUR[centre][e]][e ^ 2] for e in (N, E, S, W)] == [centre] * 4  # e ^ 2 faces e
 
 
 def test_neighbours_follow_the_compass() -> None:
@@ -50,6 +50,16 @@ def test_neighbours_follow_the_compass() -> None:
     )
     assert NEIGHBOUR[square_index(1, 1)] == (-1, square_index(1, 2), square_index(2, 1), -1)
     assert direction(centre, square_index(5, 6)) == N
+
+
+def segment_pairs(mask: int) -> tuple[tuple[int, int], ...]:
+    """The edge pairs ``(low, high)`` of a segment mask."""
+    pairs: list[tuple[int, int]] = []
+    for pair, bit in SEGMENT_BIT.items():
+        if mask & bit:
+            low, high = sorted(pair)
+            pairs.append((low, high))
+    return tuple(pairs)
 
 
 def test_segment_masks() -> None:

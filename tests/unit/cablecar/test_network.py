@@ -5,14 +5,21 @@ from __future__ import annotations
 import pytest
 
 from domain.cablecar.actions import PathStep
+from domain.cablecar.board import Board
 from domain.cablecar.geometry import square_index, square_of
-from domain.cablecar.network import best_path, is_complete, shortest_path, trace_path
-from domain.cablecar.placement import board_violations
+from domain.cablecar.network import best_path, line_terminals, shortest_path, trace_path
 from domain.errors import IllegalAction
 from tests.unit.cablecar.helpers import board_of, presidio_route_board
+from tests.unit.cablecar.invariants import board_violations
 
 STOPS = {"H": (4, 10), "M": (3, 6)}
 ROUTE = ("H", "M")
+
+
+def is_complete(board: Board, line_id: str, route: tuple[str, ...]) -> bool:
+    """Whether the line's network is complete (a complete path exists)."""
+    first = line_terminals(line_id)[0]
+    return shortest_path(board, line_id, route, first.name) is not None
 
 
 def presidio_board(**changes: tuple[str, int]):  # type: ignore[no-untyped-def]

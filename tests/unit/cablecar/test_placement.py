@@ -29,7 +29,7 @@ def test_two_legal_tiles_are_laid_and_the_hand_is_refilled() -> None:
     events, after = act(state, 0, lay(place("straight", 6, 6, 1), place("curve", 6, 7, 2)))
     assert isinstance(events[0], TilesLaid)
     assert events[1:] == [TilesDrawn(0, ("tree_wye", "double_curve"), (), ends_turn=True)]
-    assert after.board.tile_at(square_index(6, 7)).tile == "curve"  # type: ignore[union-attr]
+    assert after.board.cells[square_index(6, 7)].tile == "curve"  # type: ignore[union-attr]
     assert after.players[0].hand == ("straight", "curve", "switch_left", "tree_wye", "double_curve")
     assert after.pile == ("curve",)
     assert after.turn == 1
@@ -57,7 +57,7 @@ def test_rule_1_no_track_off_the_board() -> None:
     assert "north edge of (1, 5)" in error.detail
     # a curve that stays on the board is fine on the same square
     _, after = act(state_of(hands=(HAND, HAND)), 0, lay(place("curve", 1, 5, 1), FILLER))
-    assert after.board.tile_at(square_index(1, 5)) is not None
+    assert after.board.cells[square_index(1, 5)] is not None
 
 
 def test_rule_2_no_track_into_a_stop() -> None:
@@ -81,7 +81,7 @@ def test_ruling_a_terminal_end_counts_as_a_neighbour_with_track() -> None:
     assert refusal({}, place("straight", 1, 6, 1), FILLER).code == "blocks_terminal"
     state = state_of(hands=(HAND, HAND))
     _, after = act(state, 0, lay(place("straight", 1, 6, 0), FILLER))
-    assert after.board.tile_at(square_index(1, 6)) is not None
+    assert after.board.cells[square_index(1, 6)] is not None
 
 
 def test_track_may_face_an_empty_square() -> None:

@@ -9,10 +9,10 @@ import pytest
 from domain.cablecar import GAME
 from domain.cablecar.components import COMPONENTS
 from domain.cablecar.events import GameSetUp
-from domain.cablecar.tiles import tile_supply
 from domain.core import GameConfig
 from domain.errors import InvalidConfig
 from tests.unit.cablecar.helpers import NAMES, config, new_game
+from tests.unit.cablecar.invariants import tile_supply
 
 START = ("straight", "straight", "straight", "curve", "curve")
 

@@ -4,19 +4,24 @@ from __future__ import annotations
 
 import itertools
 
-from domain.cablecar.geometry import E, N, S, W
+from domain.cablecar.geometry import EDGES, E, N, S, W
 from domain.cablecar.tiles import (
     DISTINCT,
     ORIENTATION,
     TILE_IDS,
     TREE_TILES,
-    edges_with_track,
+    Orientation,
     fits,
     fitting,
     is_upgrade,
-    tile_supply,
     upgrades,
 )
+from tests.unit.cablecar.invariants import tile_supply
+
+
+def edges_with_track(orientation: Orientation) -> tuple[int, ...]:
+    """The edges (0-3) of an orientation that carry track."""
+    return tuple(e for e in EDGES if orientation.edges >> e & 1)
 
 
 def test_rotating_a_curve_turns_it_clockwise() -> None:
