@@ -29,9 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from domain.cablecar import GAME  # noqa: E402
 from domain.cablecar.actions import Action, LayTiles, Roll, StartRide  # noqa: E402
+from domain.cablecar.candidates import legal_placements
 from domain.cablecar.network import best_path  # noqa: E402
 from domain.cablecar.pairs import legal_pairs  # noqa: E402
-from domain.cablecar.placement import legal_placements  # noqa: E402
 from domain.cablecar.state import CableCarState  # noqa: E402
 from domain.core import Event, GameConfig, replay  # noqa: E402
 

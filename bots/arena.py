@@ -19,8 +19,8 @@ from typing import Any
 
 from bots.strategies import Strategy
 from domain.cablecar.actions import LayTiles, StartRide
+from domain.cablecar.candidates import seconds_after, single_placements
 from domain.cablecar.network import best_path, line_terminals
-from domain.cablecar.placement import seconds_after, single_placements
 from domain.cablecar.state import CableCarState
 from domain.cablecar.turns import ride_due
 from domain.core import Action, GameConfig, GameDefinition, replay

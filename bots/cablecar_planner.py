@@ -29,6 +29,13 @@ from typing import Any
 
 from domain.cablecar.actions import Placement
 from domain.cablecar.board import Board
+from domain.cablecar.candidates import (
+    exchanges_at,
+    joint_firsts,
+    seconds_after,
+    single_placements,
+    square_candidates,
+)
 from domain.cablecar.geometry import (
     EDGE_KIND,
     EDGES,
@@ -44,17 +51,7 @@ from domain.cablecar.geometry import (
     terminal_squares,
 )
 from domain.cablecar.network import line_terminals
-from domain.cablecar.placement import (
-    apply,
-    check_turn,
-    constraints,
-    exchanges_at,
-    joint_firsts,
-    outcome,
-    seconds_after,
-    single_placements,
-    square_candidates,
-)
+from domain.cablecar.placement import apply, check_turn, constraints, outcome
 from domain.cablecar.tiles import DISTINCT, ORIENTATION, TILE_IDS, TREE_TILES, upgrades
 from domain.errors import IllegalAction
 

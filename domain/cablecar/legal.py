@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domain.cablecar.actions import LayTiles, Roll, StartRide
+from domain.cablecar.candidates import single_placements
 from domain.cablecar.drawing import draw_options
 from domain.cablecar.geometry import on_board, square_index
 from domain.cablecar.network import best_path, line_terminals
 from domain.cablecar.pairs import PairTables
-from domain.cablecar.placement import single_placements
 from domain.cablecar.state import CableCarState
 from domain.cablecar.turns import ride_due
 from domain.core import Action

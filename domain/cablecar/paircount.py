@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 
 from domain.cablecar.actions import Placement
 from domain.cablecar.board import Board
+from domain.cablecar.candidates import distinct_tiles, exchanges_at, joint_firsts
 from domain.cablecar.ends import FILLABLE, permanent
 from domain.cablecar.geometry import (
     NEIGHBOUR,
@@ -42,7 +43,7 @@ from domain.cablecar.geometry import (
     TILE_SQUARES,
     square_index,
 )
-from domain.cablecar.placement import apply, constraints, distinct_tiles, exchanges_at, joint_firsts, outcome
+from domain.cablecar.placement import apply, constraints, outcome
 from domain.cablecar.squareindex import SquareIndex
 from domain.cablecar.tiles import DISTINCT, ORIENTATION, TREE_TILES, Orientation, fits, fitting, upgrades
 

@@ -32,16 +32,10 @@ from itertools import repeat
 
 from domain.cablecar.actions import Placement
 from domain.cablecar.board import Board
+from domain.cablecar.candidates import distinct_tiles, exchanges_at, joint_firsts, square_candidates
 from domain.cablecar.geometry import NEIGHBOUR, SQUARE_COUNT, STOP_AT, TILE_SQUARES, square_index
 from domain.cablecar.paircount import first_counts, order_free, racing
-from domain.cablecar.placement import (
-    apply,
-    distinct_tiles,
-    exchanges_at,
-    joint_firsts,
-    outcome,
-    square_candidates,
-)
+from domain.cablecar.placement import apply, outcome
 from domain.cablecar.squareindex import SquareIndex, build_index
 from domain.cablecar.tiles import ORIENTATION, TILE_IDS
 

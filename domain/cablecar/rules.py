@@ -20,12 +20,13 @@ in :meth:`domain.core.GameDefinition.decide`.
 from __future__ import annotations
 
 from domain.cablecar.actions import DrawTile, LayTiles, Roll, StartRide
+from domain.cablecar.candidates import has_legal_pair
 from domain.cablecar.drawing import check_draw, finish_turn
 from domain.cablecar.events import DieRolled, GameEnded, RideStarted, TilesLaid
 from domain.cablecar.geometry import square_of
 from domain.cablecar.network import RidePath, best_path, line_terminals, trace_path
 from domain.cablecar.outs import forfeit
-from domain.cablecar.placement import Laid, check_turn, has_legal_pair
+from domain.cablecar.placement import Laid, check_turn
 from domain.cablecar.ride import DIE_FACES, target
 from domain.cablecar.state import CableCarState
 from domain.cablecar.turns import end_turn, ride_due

@@ -16,9 +16,9 @@ färdväg", *must reveal its secret route*): :func:`ride_due`.
 
 from __future__ import annotations
 
+from domain.cablecar.candidates import can_lay
 from domain.cablecar.events import TURN_END_CARRIERS, GameEnded, TurnEnded, TurnPassed
 from domain.cablecar.network import best_path
-from domain.cablecar.placement import can_lay
 from domain.cablecar.state import RULEBOOK_DRAW_AND_RIDE, TURN_END_IN_MOVE, CableCarState
 from domain.core import Decision
 from domain.turnends import carry_turn_end

@@ -17,10 +17,10 @@ from typing import Any
 
 from domain.cablecar import GAME
 from domain.cablecar.actions import LayTiles, Placement
+from domain.cablecar.candidates import legal_placements
 from domain.cablecar.components import COMPONENTS, Terminal
 from domain.cablecar.geometry import square_of
 from domain.cablecar.network import best_path, line_terminals
-from domain.cablecar.placement import legal_placements
 from domain.cablecar.state import CableCarState
 from domain.core import GameConfig, replay
 from domain.errors import DomainError

@@ -9,9 +9,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from domain.cablecar import GAME
 from domain.cablecar.actions import LayTiles, Placement, Roll, StartRide
 from domain.cablecar.board import Board
+from domain.cablecar.candidates import joint_firsts, legal_placements
 from domain.cablecar.geometry import edge_of, square_index
 from domain.cablecar.network import best_path
-from domain.cablecar.placement import joint_firsts, legal_placements
 from domain.cablecar.ride import DIE_FACES
 from domain.cablecar.state import CableCarState, PlayerState
 from domain.cablecar.tiles import ORIENTATION

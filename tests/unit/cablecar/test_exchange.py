@@ -7,11 +7,11 @@ import dataclasses
 
 import pytest
 
+from domain.cablecar.candidates import legal_placements
 from domain.cablecar.events import TilesDrawn, TilesLaid
 from domain.cablecar.geometry import square_index
 from domain.cablecar.network import best_path
 from domain.cablecar.pairs import legal_pairs
-from domain.cablecar.placement import legal_placements
 from domain.cablecar.state import Ride
 from domain.errors import IllegalAction
 from tests.unit.cablecar.helpers import act, board_of, lay, place, presidio_route_board, state_of, types

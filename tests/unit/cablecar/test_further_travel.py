@@ -13,9 +13,10 @@ import pytest
 
 from domain.cablecar import GAME
 from domain.cablecar.actions import LayTiles, Placement
+from domain.cablecar.candidates import legal_placements
 from domain.cablecar.ends import FILLABLE
 from domain.cablecar.geometry import square_index
-from domain.cablecar.placement import check_placement, legal_placements
+from domain.cablecar.placement import check_placement
 from domain.cablecar.state import CableCarState
 from domain.errors import IllegalAction
 from tests.unit.cablecar.helpers import act, board_of, lay, place, state_of

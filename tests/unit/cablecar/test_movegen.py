@@ -12,17 +12,10 @@ import pytest
 from domain.cablecar import GAME
 from domain.cablecar.actions import LayTiles, Placement
 from domain.cablecar.board import Board
+from domain.cablecar.candidates import joint_firsts, seconds_after, single_placements
 from domain.cablecar.geometry import NEIGHBOUR, STOPS_NEXT_TO, TILE_SQUARES, square_index, square_of
 from domain.cablecar.pairs import legal_pairs
-from domain.cablecar.placement import (
-    apply,
-    check_placement,
-    check_turn,
-    joint_firsts,
-    resolve,
-    seconds_after,
-    single_placements,
-)
+from domain.cablecar.placement import apply, check_placement, check_turn, resolve
 from domain.cablecar.state import CableCarState
 from domain.cablecar.tiles import DISTINCT, ORIENTATION, ROTATIONS, TILE_IDS
 from domain.errors import IllegalAction
