@@ -43,7 +43,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from events.envelope import GENESIS_HASH, seal  # noqa: E402
+from events.envelope import GENESIS_HASH
+from events.sealing import seal
 from events.signing import Signer  # noqa: E402
 from events.store import EventStore, NewEvent  # noqa: E402
 

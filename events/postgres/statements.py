@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from events.envelope import PendingEvent
+from events.sealing import PendingEvent
 from events.signing import Signer
 from events.sql.deliveries import FAIR_CLAIM
 from events.sql.dialect import POSTGRES

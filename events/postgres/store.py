@@ -2,31 +2,8 @@
 ``psycopg_pool.ConnectionPool`` (:mod:`events.postgres.connection`).
 
 Writes
-    ``append`` is ONE round trip: the events are validated, numbered (seq =
-    expected + i) and their canonical hash documents prepared here, then the
-    ``cablecar_append_one`` / ``cablecar_append_batch`` database functions
-    (migration ``0008_global_log_without_lock.sql``)
-    check a metadata guard (:class:`~events.store.MetadataGuard`), the
-    idempotency key and the version, finish the hash chain on the game's
-    ``last_hash`` and claim
-    the game row with ``UPDATE ... WHERE version = expected``.  Concurrent
-    appends to one game, from any number of processes, queue on that row
-    lock; the losers re-read after the winner commits and get
-    :class:`StaleVersion` (or their replay, for a retried idempotency key),
-    so exactly one of several writers with the same ``expected_version``
-    wins.  Game creation runs its inserts in one pipelined transaction.
-
-One clock
-    The events are signed here, and the signature covers ``recorded_at``,
-    so the time is stamped here too, from :meth:`PostgresStore.estimated_time`
-    (this process's clock plus the offset measured from the database's
-    ``clock_timestamp()``), and judged there: the ``*_timed`` functions
-    (migration ``0030_one_clock.sql``) refuse a time more than 1 s off the
-    database's or before the game's last event ('clock': measure again,
-    retry once), an action after a running deadline ('late') and a timeout
-    before its deadline ('early'), each by ``clock_timestamp()`` inside the
-    append.  Still one round trip; the offset is measured on first use and
-    whenever :meth:`PostgresStore.database_time` is read.
+    ``append`` is one round trip, stamped with the database's clock:
+    :mod:`events.postgres.appends`.
 
 Global positions
     No lock is shared between games: appends to different games commit in
@@ -76,24 +53,18 @@ import psycopg
 
 from events.database import Database
 from events.deliveries import CLAIM_UNCAPPED, ClaimedDelivery
-from events.envelope import GENESIS_HASH, canonical_json, number
+from events.envelope import canonical_json
+from events.postgres.appends import PostgresAppends
 from events.postgres.connection import ClockRefused, PostgresConnections
 from events.postgres.dbclock import DatabaseClock
 from events.postgres.heads import ChainHeads
 from events.postgres.listener import VersionListener
 from events.postgres.standby import PRIMARY_POSITION, StandbyReader
 from events.postgres.statements import (
-    APPEND,
-    APPEND_ONE,
     CLAIM,
     CREATE_GAME,
-    MEASURE,
     RECORD_WATCH,
-    UNKNOWN_HEAD,
-    batch_args,
     create_args,
-    sign_chain,
-    text_array,
 )
 from events.signing import Signer
 from events.sql.bot_turns import SqlBotTurnIndex
@@ -102,32 +73,22 @@ from events.sql.deadlines import SqlDeadlineIndex
 from events.sql.deliveries import SqlDeliveryLog
 from events.sql.dialect import POSTGRES
 from events.sql.rows import (
-    EVENT_COLUMNS,
-    check_append_args,
     check_page,
-    events_from_rows,
     metadata_json,
     prepare_games,
 )
 from events.sql.tournaments import SqlTournaments
 from events.store import (
     JSON,
-    AppendResult,
     EventReader,
     GameNotFound,
-    GuardFailed,
-    IntegrityError,
-    MetadataGuard,
-    NewEvent,
     NewGame,
-    OutsideDeadline,
-    StaleVersion,
     StoredEvent,
 )
-from events.timestamps import Clock, format_timestamp, parse_timestamp, system_clock
+from events.timestamps import Clock, format_timestamp, system_clock
 
 
-class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, SqlBotTurnIndex, Database):
+class PostgresStore(PostgresAppends, SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, SqlBotTurnIndex, Database):
     """The event log, tournaments and delivery log on PostgreSQL (see the
     module docs)."""
 
@@ -245,159 +206,8 @@ class PostgresStore(SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineInd
             positions.append(0 if row[0] is None else int(row[0]))
         return positions
 
-    # -- writes ------------------------------------------------------------------
-
-    def append(
-        self,
-        game_id: str,
-        expected_version: int,
-        events: Sequence[NewEvent],
-        idempotency_key: str | None = None,
-        request_hash: str | None = None,
-        status: str | None = None,
-        guard: MetadataGuard | None = None,
-        not_before: datetime | None = None,
-        not_after: datetime | None = None,
-    ) -> AppendResult:
-        """Append ``events`` atomically after ``expected_version`` (see
-        :meth:`EventStore.append`); ``ValueError`` for an empty or malformed batch.
-
-        ``recorded_at`` is :meth:`estimated_time` (the database's clock as
-        measured here, kept within ``not_before`` .. ``not_after``, which the
-        functions judge by the database's own clock); the functions refuse it
-        ('clock') when it is more than a second off the database's own or
-        before the game's last event: the offset is measured again and the
-        last event's time read (one more round trip) and the append tried
-        once more, stamped no earlier than that event (migration 0030).
-
-        One round trip: the events are numbered, chained on the head this
-        process saw at ``expected_version`` (:mod:`events.postgres.heads`) and
-        signed here, and the ``cablecar_append_one`` / ``cablecar_append_batch``
-        database functions check the guard, the idempotency key, the version
-        and the head, finish the hash chain, claim the game row and insert
-        (migrations 0008, 0012).  A head not known here costs a second round
-        trip: the functions answer with the right one, and the events are
-        signed again on it."""
-        check_append_args(events, expected_version, status)
-        signer = self._signer
-        if signer is None:
-            raise IntegrityError("this store has no signing key: the database takes signed events only")
-        known = GENESIS_HASH if expected_version == 0 else self._heads.at(game_id, expected_version)
-        chained_on = known or UNKNOWN_HEAD
-        floor = not_before
-        for attempt in range(2):
-            # within the window: whether it holds is the database's call (its clock_timestamp())
-            now = self.estimated_time()
-            now = now if floor is None else max(now, floor)
-            recorded_at = format_timestamp(now if not_after is None else min(now, not_after))
-            outcome, result = self._append_once(
-                game_id, expected_version, events, idempotency_key, request_hash, status, guard,
-                (not_before, not_after), recorded_at, chained_on, signer,
-            )
-            if outcome != "clock":
-                break
-            if attempt == 0:  # measure the offset again; never stamp before the game's last event
-                last = self._measure(game_id, expected_version)
-                floor = last if floor is None or (last is not None and last > floor) else floor
-        else:
-            raise IntegrityError(f"game {game_id}: the database refused this server's clock twice")
-        if outcome == "late" or outcome == "early":
-            self.database_time()  # this process misjudged the deadline: measure again
-            raise OutsideDeadline(game_id, expected_version, outcome)
-        assert result is not None
-        return result
-
-    def _append_once(
-        self,
-        game_id: str,
-        expected_version: int,
-        events: Sequence[NewEvent],
-        idempotency_key: str | None,
-        request_hash: str | None,
-        status: str | None,
-        guard: MetadataGuard | None,
-        window: tuple[datetime | None, datetime | None],
-        recorded_at: str,
-        chained_on: str,
-        signer: Signer,
-    ) -> tuple[str, AppendResult | None]:
-        """One append stamped ``recorded_at`` (a second round trip only for an
-        unknown head); ``(outcome, None)`` for a clock refusal, else
-        ``("appended", result)`` or the store's error."""
-        pending = number(game_id, expected_version, events, recorded_at, idempotency_key)
-        head = (*window, game_id, expected_version, idempotency_key, request_hash, status, recorded_at)
-        guard_args = (None, None) if guard is None else (text_array(guard.path), guard.value)
-        for _ in range(2):  # a second time only when the head was not known (or wrong): see 0012
-            signed = sign_chain(pending, chained_on, signer)
-            with self._db.connection(writing=True) as conn:
-                if len(pending) == 1:
-                    p = pending[0]
-                    params = (*head, p.type, p.schema_version, p.payload_json, p.seat, p.head, p.tail, *guard_args,
-                              chained_on, signed[0][1], signer.key_id)
-                    row = conn.execute(APPEND_ONE, params).fetchone()
-                    assert row is not None
-                    outcome, value, stored_request_hash, prev_hash, position, _digest = row
-                    last_seq = position
-                else:
-                    signatures = text_array([s for _, s in signed])
-                    row = conn.execute(
-                        APPEND, (*head, *batch_args(pending), *guard_args, chained_on, signatures, signer.key_id)
-                    ).fetchone()
-                    assert row is not None
-                    outcome, value, stored_request_hash, prev_hash, position, _hashes = row
-                    last_seq = position
-                if outcome == "replayed":
-                    replayed = conn.execute(
-                        f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = %s AND seq BETWEEN %s AND %s"
-                        " ORDER BY seq",
-                        (game_id, value, last_seq),
-                    ).fetchall()
-                    return "replayed", AppendResult(
-                        tuple(events_from_rows(replayed, POSTGRES)), replayed=True, request_hash=stored_request_hash
-                    )
-            if outcome in ("clock", "late", "early"):
-                return outcome, None
-            if outcome != "head":
-                break
-            if chained_on != UNKNOWN_HEAD:
-                self._heads.forget(game_id)
-            if prev_hash == chained_on:  # pragma: no cover - the database said it differs
-                raise IntegrityError(f"game {game_id}: the append functions disagree about the chain head")
-            chained_on = prev_hash
-        else:
-            raise IntegrityError(f"game {game_id}: its chain head moved while its version did not")
-        if outcome == "not_found":
-            raise GameNotFound(game_id)
-        if outcome == "guard_failed":
-            raise GuardFailed(game_id)
-        if outcome == "stale":
-            raise StaleVersion(game_id, expected_version, int(value))
-        stored: list[StoredEvent] = []
-        for i, (p, (digest, signature)) in enumerate(zip(pending, signed, strict=True)):
-            stored.append(p.stored(prev_hash, digest, position + i, signature, signer.key_id))
-            prev_hash = digest
-        self._heads.saw(game_id, stored[-1].seq, stored[-1].hash)
-        return "appended", AppendResult(tuple(stored), replayed=False, request_hash=request_hash)
-
     def _saw_head(self, game_id: str, version: int, digest: str) -> None:
         self._heads.saw(game_id, version, digest)
-
-    def database_time(self) -> datetime:
-        """``clock_timestamp()`` of the database; also measures how far this
-        store's clock is from it (:mod:`events.postgres.dbclock`)."""
-        now, _ = self._db_clock.measure(lambda: (self._rows("SELECT clock_timestamp()")[0][0], None))
-        return now
-
-    def _measure(self, game_id: str, seq: int) -> datetime | None:
-        """Measure the offset (as :meth:`database_time`) and read the time of
-        the game's event ``seq`` (None if there is none), in one round trip."""
-        _, last = self._db_clock.measure(lambda: tuple(self._rows(MEASURE, (game_id, seq))[0]))
-        return None if last is None else parse_timestamp(last)
-
-    def estimated_time(self) -> datetime:
-        """This store's clock plus the offset measured by :meth:`database_time`
-        (measured first if never; no round trip after that)."""
-        return self._db_clock.estimate(self.database_time)
 
     def compare_and_set_metadata(self, game_id: str, key: str, expected: JSON, value: JSON) -> bool:
         """Set ``metadata[key]`` if it equals ``expected`` (jsonb equality), in one statement."""

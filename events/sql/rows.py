@@ -9,7 +9,8 @@ from typing import Any
 
 from domain.core import JSON
 from events.deliveries import DeliveryAttempt, DeliveryRecord
-from events.envelope import GENESIS_HASH, SealedEvent, canonical_json, seal, stored_event
+from events.envelope import GENESIS_HASH, canonical_json, stored_event
+from events.sealing import SealedEvent, seal
 from events.signing import Signer
 from events.sql.dialect import Dialect
 from events.store import DamagedEvent, GameExists, GameRecord, IntegrityError, NewEvent, NewGame, StoredEvent

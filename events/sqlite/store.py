@@ -33,8 +33,8 @@ from typing import Any
 
 from events.database import Database
 from events.deliveries import CLAIM_UNCAPPED, ClaimedDelivery
-from events.envelope import SealedEvent, number
 from events.migrate import migrate_sqlite
+from events.sealing import SealedEvent, number
 from events.signing import Signer
 from events.sql.bot_turns import SqlBotTurnIndex
 from events.sql.catalogue import SqlCatalogue, replay

@@ -11,16 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from events.cursor import decode_cursor, encode_cursor
-from events.envelope import (
-    GENESIS_HASH,
-    canonical_json,
-    event_hash,
-    hash_document_parts,
-    recompute_hash,
-    seal,
-    validate_new_event,
-    verify_events,
-)
+from events.envelope import GENESIS_HASH, canonical_json, event_hash, recompute_hash, verify_events
+from events.sealing import hash_document_parts, seal, validate_new_event
 from events.sql.rows import event_from_row
 from events.store import InvalidCursor, NewEvent, StoredEvent
 from events.timestamps import format_timestamp, parse_timestamp
