@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable
 
 from events.store import EventReader, EventStore, NewEvent, StoredEvent
-from tests.contract.conftest import Backend
+from tests.contract.backends import Backend, Contract, PostgresBackend, SqliteBackend, StandbyBackend
 
 NewId = Callable[[], str]
 
@@ -54,39 +54,54 @@ def _tail(store: EventReader, start: int, done: threading.Event, seen: list[Stor
             return
 
 
-def test_no_reader_ever_skips_a_committed_event(
-    backend: Backend, store: EventStore, reader: EventReader, new_id: NewId
-) -> None:
-    head = reader.read_all(after_position=0, limit=10_000)
-    start = head[-1].position if head else 0
-    games = [new_id() for _ in range(APPENDERS)]
-    for gid in games:
-        store.create_game(gid, "test-game", {}, [NewEvent("started", {}, 1, None)], "playing")
-    errors: list[BaseException] = []
-    appenders = [threading.Thread(target=_append_all, args=(backend, gid, errors)) for gid in games]
-    done = threading.Event()
-    seen: list[list[StoredEvent]] = [[] for _ in range(READERS)]
-    readers = [
-        threading.Thread(target=_tail, args=(backend.open().reader, start, done, seen[r])) for r in range(READERS)
-    ]
-    for t in readers + appenders:
-        t.start()
-    for t in appenders:
-        t.join()
-    done.set()
-    for t in readers:
-        t.join(timeout=120)
-    assert not errors
-    assert not any(t.is_alive() for t in readers)
+class GlobalLogContract(Contract):
+    """No reader of the global log skips a committed event, on one backend per subclass."""
 
-    ours = set(games)
-    log = [e for e in reader.read_all(after_position=start, limit=10_000) if e.game_id in ours]
-    per_game = 1 + sum(1 + n % 3 for n in range(APPENDS))
-    assert len(log) == APPENDERS * per_game
-    for r, handed in enumerate(seen):
-        positions = [e.position for e in handed]
-        assert positions == sorted(set(positions)), f"reader {r} was handed positions out of order"
-        mine = [e for e in handed if e.game_id in ours]
-        missed = {(e.game_id, e.seq) for e in log} - {(e.game_id, e.seq) for e in mine}
-        assert not missed, f"reader {r} skipped {len(missed)} committed events"
-        assert mine == log
+    def test_no_reader_ever_skips_a_committed_event(
+        self, backend: Backend, store: EventStore, reader: EventReader, new_id: NewId
+    ) -> None:
+        head = reader.read_all(after_position=0, limit=10_000)
+        start = head[-1].position if head else 0
+        games = [new_id() for _ in range(APPENDERS)]
+        for gid in games:
+            store.create_game(gid, "test-game", {}, [NewEvent("started", {}, 1, None)], "playing")
+        errors: list[BaseException] = []
+        appenders = [threading.Thread(target=_append_all, args=(backend, gid, errors)) for gid in games]
+        done = threading.Event()
+        seen: list[list[StoredEvent]] = [[] for _ in range(READERS)]
+        readers = [
+            threading.Thread(target=_tail, args=(backend.open().reader, start, done, seen[r])) for r in range(READERS)
+        ]
+        for t in readers + appenders:
+            t.start()
+        for t in appenders:
+            t.join()
+        done.set()
+        for t in readers:
+            t.join(timeout=120)
+        assert not errors
+        assert not any(t.is_alive() for t in readers)
+
+        ours = set(games)
+        log = [e for e in reader.read_all(after_position=start, limit=10_000) if e.game_id in ours]
+        per_game = 1 + sum(1 + n % 3 for n in range(APPENDS))
+        assert len(log) == APPENDERS * per_game
+        for r, handed in enumerate(seen):
+            positions = [e.position for e in handed]
+            assert positions == sorted(set(positions)), f"reader {r} was handed positions out of order"
+            mine = [e for e in handed if e.game_id in ours]
+            missed = {(e.game_id, e.seq) for e in log} - {(e.game_id, e.seq) for e in mine}
+            assert not missed, f"reader {r} skipped {len(missed)} committed events"
+            assert mine == log
+
+
+class TestGlobalLogSqlite(GlobalLogContract):
+    backend_type = SqliteBackend
+
+
+class TestGlobalLogPostgres(GlobalLogContract):
+    backend_type = PostgresBackend
+
+
+class TestGlobalLogStandby(GlobalLogContract):
+    backend_type = StandbyBackend
