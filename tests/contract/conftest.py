@@ -40,8 +40,9 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -51,6 +52,15 @@ from events.deliveries import AttemptOutcome, NewDelivery
 from events.signing import Signer
 from events.store import EventStore, NewEvent
 from events.tournaments import OrganiserRecord, WebhookRecord
+
+T = TypeVar("T")
+
+
+class Page(Protocol):
+    next_cursor: str | None
+
+
+P = TypeVar("P", bound=Page)
 
 #: the key the contract suite's stores sign with (the server's comes from its configuration)
 TEST_SIGNER = Signer.generate("2030-01-01T00:00:00.000000Z")
@@ -163,6 +173,29 @@ def uid(prefix: str) -> str:
 
 def opening(n: int = 1) -> list[NewEvent]:
     return [NewEvent(type="set_up", payload={"i": i}) for i in range(n)]
+
+
+def new_games(
+    store: EventStore, new_id: Callable[[], str], n: int, game_type: str = "ttr-sf", status: str = "playing"
+) -> list[str]:
+    """``n`` new games with a one-event opening, in ``status``."""
+    games = [new_id() for _ in range(n)]
+    for game in games:
+        store.create_game(game, game_type, {}, opening(), status)
+    return games
+
+
+def every_page(read: Callable[[str | None], P], items: Callable[[P], Sequence[T]]) -> list[T]:
+    """The ``items`` of every page ``read(cursor)`` answers, from the first
+    (``cursor=None``) along each page's ``next_cursor``."""
+    found: list[T] = []
+    cursor = None
+    while True:
+        page = read(cursor)
+        found += items(page)
+        cursor = page.next_cursor
+        if cursor is None:
+            return found
 
 
 def game_spec(

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from events.database import Database
 from tests.contract.backends import Backend, Contract, PostgresBackend, SqliteBackend
-from tests.contract.conftest import opening
+from tests.contract.conftest import new_games, opening
 
 T0 = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
 
@@ -30,9 +30,7 @@ class BotTurnsContract(Contract):
     """Bot turns waiting, claimed and leased, on one backend per subclass."""
 
     def test_waiting_games_are_claimed_longest_waiting_first(self, store: Database, new_id: Callable[[], str]) -> None:
-        a, b, c = new_id(), new_id(), new_id()
-        for game in (a, b, c):
-            store.create_game(game, "ttr-sf", {}, opening(), "playing")
+        a, b, c = new_games(store, new_id, 3)
         store.set_bot_turn(a, 1, T0 + timedelta(seconds=2))
         store.set_bot_turn(b, 1, T0 + timedelta(seconds=1))
         store.set_bot_turn(c, 1, None)  # no bot seat must act

@@ -15,7 +15,7 @@ from service.usecases.commands import GameCommands
 from service.usecases.queries import GameQueries
 from service.usecases.timekeeper import Sweeper, Timekeeper
 from tests.contract.backends import Backend, Contract, PostgresBackend, SqliteBackend
-from tests.contract.conftest import opening
+from tests.contract.conftest import new_games
 
 T0 = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 
@@ -48,9 +48,7 @@ class DeadlinesContract(Contract):
     """Deadlines, the sweeper's lease and two sweeping instances, on one backend per subclass."""
 
     def test_due_games_come_earliest_first_and_newer_versions_win(self, store: Database, new_id: Callable[[], str]) -> None:
-        a, b, c = new_id(), new_id(), new_id()
-        for game in (a, b, c):
-            store.create_game(game, "ttr-sf", {}, opening(), "playing")
+        a, b, c = new_games(store, new_id, 3)
         store.set_deadline(a, 1, T0 + timedelta(seconds=30))
         store.set_deadline(b, 1, T0 + timedelta(seconds=10))
         store.set_deadline(c, 1, None)

@@ -16,13 +16,15 @@ from datetime import timedelta
 import pytest
 
 from events.database import Database
-from events.deliveries import AttemptOutcome
+from events.deliveries import AttemptOutcome, NewDelivery
 from events.store import InvalidCursor
 from events.tournaments import WebhookRecord
 from tests.contract.backends import Backend, Contract, PostgresBackend, SqliteBackend
 from tests.contract.conftest import (
     T0,
     delivery,
+    every_page,
+    new_games,
     opening,
     pending,
     retry_at,
@@ -30,6 +32,17 @@ from tests.contract.conftest import (
 )
 
 NewId = Callable[[], str]
+
+
+def one_pending(
+    store: Database, hooks: Callable[..., WebhookRecord], new_id: NewId
+) -> tuple[WebhookRecord, NewDelivery]:
+    """A new webhook, and one pending delivery of a finished game for it."""
+    hook = hooks()
+    gid = new_id()
+    store.create_game(gid, "test-game", {}, opening(), "finished")
+    [made] = pending(store, hook, [gid])
+    return hook, made
 
 
 def test_attempt_outcomes_are_checked_before_any_write() -> None:
@@ -116,9 +129,7 @@ class DeliveryLogContract(Contract):
         self, store: Database, hooks: Callable[..., WebhookRecord], new_id: NewId
     ) -> None:
         hook = hooks()
-        ids = [new_id() for _ in range(3)]
-        for gid in ids:
-            store.create_game(gid, "test-game", {}, opening(), "finished")
+        ids = new_games(store, new_id, 3, "test-game", "finished")
         early = pending(store, hook, ids[:2], T0 - timedelta(seconds=10))
         later = pending(store, hook, ids[2:], T0 + timedelta(seconds=10))
         assert store.claim_deliveries("a", T0 - timedelta(seconds=11), 60, 10) == ()
@@ -141,10 +152,7 @@ class DeliveryLogContract(Contract):
     def test_an_attempt_is_recorded_only_by_the_lease_holder(
         self, store: Database, hooks: Callable[..., WebhookRecord], new_id: NewId
     ) -> None:
-        hook = hooks()
-        gid = new_id()
-        store.create_game(gid, "test-game", {}, opening(), "finished")
-        [made] = pending(store, hook, [gid])
+        hook, made = one_pending(store, hooks, new_id)
         [claim] = store.claim_deliveries("a", T0, 30, 5)
         assert store.record_attempt(claim.delivery_id, "intruder", retry_at(T0)) is False
         assert store.record_attempt(claim.delivery_id, "a", retry_at(T0, 503)) is True
@@ -179,10 +187,7 @@ class DeliveryLogContract(Contract):
     def test_a_failed_delivery_keeps_its_error_and_is_never_claimed_again(
         self, store: Database, hooks: Callable[..., WebhookRecord], new_id: NewId
     ) -> None:
-        hook = hooks()
-        gid = new_id()
-        store.create_game(gid, "test-game", {}, opening(), "finished")
-        pending(store, hook, [gid])
+        hook, _ = one_pending(store, hooks, new_id)
         [claim] = store.claim_deliveries("a", T0, 30, 5)
         gave_up = AttemptOutcome(T0, "failed", None, "connection refused", 3)
         assert store.record_attempt(claim.delivery_id, "a", gave_up)
@@ -199,10 +204,7 @@ class DeliveryLogContract(Contract):
     def test_deactivating_a_webhook_fails_its_pending_deliveries(
         self, store: Database, hooks: Callable[..., WebhookRecord], new_id: NewId
     ) -> None:
-        hook = hooks()
-        gid = new_id()
-        store.create_game(gid, "test-game", {}, opening(), "finished")
-        pending(store, hook, [gid])
+        hook, _ = one_pending(store, hooks, new_id)
         assert store.deactivate_webhook(hook.webhook_id)
         assert store.claim_deliveries("a", T0 + timedelta(days=1), 30, 5) == ()
         [record] = store.list_deliveries(hook.webhook_id).deliveries
@@ -212,9 +214,7 @@ class DeliveryLogContract(Contract):
         self, backend: Backend, store: Database, hooks: Callable[..., WebhookRecord], new_id: NewId
     ) -> None:
         hook = hooks()
-        ids = [new_id() for _ in range(24)]
-        for gid in ids:
-            store.create_game(gid, "test-game", {}, opening(), "finished")
+        ids = new_games(store, new_id, 24, "test-game", "finished")
         made = pending(store, hook, ids)
         stores = [backend.open() for _ in range(4)]
         claimed: list[list[str]] = [[] for _ in stores]
@@ -239,17 +239,12 @@ class DeliveryLogContract(Contract):
         self, store: Database, hooks: Callable[..., WebhookRecord], new_id: NewId
     ) -> None:
         hook = hooks()
-        ids = [new_id() for _ in range(5)]
-        for gid in ids:
-            store.create_game(gid, "test-game", {}, opening(), "finished")
+        ids = new_games(store, new_id, 5, "test-game", "finished")
         for gid in ids:  # one at a time, so creation order is the listing order
             pending(store, hook, [gid])
-        seen: list[str] = []
-        page = store.list_deliveries(hook.webhook_id, limit=2)
-        seen += [d.game_id for d in page.deliveries]
-        while page.next_cursor is not None:
-            page = store.list_deliveries(hook.webhook_id, limit=2, cursor=page.next_cursor)
-            seen += [d.game_id for d in page.deliveries]
+        pages = every_page(lambda cursor: store.list_deliveries(hook.webhook_id, limit=2, cursor=cursor),
+                           lambda page: page.deliveries)
+        seen = [d.game_id for d in pages]
         assert seen == ids[::-1]
         assert store.list_deliveries(uid("w")).deliveries == ()
         with pytest.raises(InvalidCursor):
@@ -267,9 +262,7 @@ class DeliveryLogContract(Contract):
         quiet = store.create_webhook(uid("w"), other.organiser_id, "http://127.0.0.1:9/q", ("game.finished",),
                                      "s3cret", None)
         try:
-            games = [new_id() for _ in range(13)]
-            for gid in games:
-                store.create_game(gid, "test-game", {}, opening(), "finished")
+            games = new_games(store, new_id, 13, "test-game", "finished")
             for hook in flood:
                 pending(store, hook, games[:6], T0 - timedelta(seconds=60))  # the flood is older
             [waiting] = pending(store, quiet, games[12:], T0)

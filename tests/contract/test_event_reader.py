@@ -1,6 +1,8 @@
 """The :class:`~events.store.EventReader` contract (the reads a standby may
-serve: checking a chain, paging a game, listing games, the global log), run
-against every backend and through a hot standby (see conftest.py)."""
+serve: checking a chain, paging a game, listing games, the global log, and
+no reader of ``read_all`` ever skipping a committed event), run against
+every backend and, on the ``standby`` backend, through a hot standby fed by
+streaming replication (see conftest.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +12,15 @@ from collections.abc import Callable
 import pytest
 
 from events.envelope import event_hash
-from events.store import EventReader, EventStore, InvalidCursor, StoredEvent
-from tests.contract.backends import Backend, Contract, PostgresBackend, SqliteBackend, StandbyBackend
+from events.store import ChainReport, EventReader, EventStore, InvalidCursor, NewEvent, StoredEvent
+from tests.contract.backends import (
+    Backend,
+    Contract,
+    PostgresBackend,
+    SqliteBackend,
+    StandbyBackend,
+    Statement,
+)
 from tests.contract.conftest import ev, started
 
 NewId = Callable[[], str]
@@ -27,45 +36,92 @@ def chain_of_five(store: EventStore, gid: str) -> list[StoredEvent]:
     return events
 
 
+def tampered(
+    backend: Backend, store: EventStore, reader: EventReader, gid: str, *statements: Statement
+) -> ChainReport:
+    """Write ``gid``'s chain of five, run ``statements`` past the triggers,
+    and check the chain through ``reader``."""
+    chain_of_five(store, gid)
+    backend.tamper(*statements)
+    return reader.verify_chain(gid)
+
+
+APPENDERS = 8
+APPENDS = 40
+READERS = 3
+
+
+def _append_all(backend: Backend, game_id: str, errors: list[BaseException]) -> None:
+    store = backend.open()
+    try:
+        version = 1
+        for n in range(APPENDS):
+            size = 1 + n % 3
+            batch = [NewEvent("tick", {"n": version + i}, 1, 0) for i in range(size)]
+            store.append(game_id, version, batch)
+            version += size
+    except BaseException as e:  # pragma: no cover - reported by the test
+        errors.append(e)
+
+
+def _tail(store: EventReader, start: int, done: threading.Event, seen: list[StoredEvent], limit: int = 5) -> None:
+    """Hand ``seen`` the global log after ``start``, page by page, until a
+    page read after ``done`` was set comes back empty."""
+    after = start
+    while True:
+        finished = done.is_set()  # read before the page: a page read after it is complete
+        page = store.read_all(after_position=after, limit=limit)
+        seen += page
+        if page:
+            after = page[-1].position
+        elif finished:
+            return
+
+
 class EventReaderContract(Contract):
     """Reading what ``store`` wrote through ``reader``, on one backend per subclass."""
 
     # -- verify_chain ----------------------------------------------------------------
 
-    def test_verify_chain_catches_an_edited_event(self, backend: Backend, store: EventStore, reader: EventReader, new_id: NewId) -> None:
+    def test_verify_chain_catches_an_edited_event(
+        self, backend: Backend, store: EventStore, reader: EventReader, new_id: NewId
+    ) -> None:
         gid = new_id()
-        chain_of_five(store, gid)
-        backend.tamper(("UPDATE events SET payload = '{\"k\":30}' WHERE game_id = ? AND seq = 3", (gid,)))
-        report = reader.verify_chain(gid)
+        report = tampered(backend, store, reader, gid, (
+            "UPDATE events SET payload = '{\"k\":30}' WHERE game_id = ? AND seq = 3", (gid,)
+        ))
         assert not report.ok and report.first_bad_seq == 3 and report.checked == 5
         assert any("hash" in p for p in report.problems)
 
-    def test_verify_chain_catches_a_removed_event(self, backend: Backend, store: EventStore, reader: EventReader, new_id: NewId) -> None:
+    def test_verify_chain_catches_a_removed_event(
+        self, backend: Backend, store: EventStore, reader: EventReader, new_id: NewId
+    ) -> None:
         gid = new_id()
-        chain_of_five(store, gid)
-        backend.tamper(("DELETE FROM events WHERE game_id = ? AND seq = 2", (gid,)))
-        report = reader.verify_chain(gid)
+        report = tampered(backend, store, reader, gid, ("DELETE FROM events WHERE game_id = ? AND seq = 2", (gid,)))
         assert not report.ok and report.first_bad_seq == 2
 
-    def test_verify_chain_catches_a_removed_tail(self, backend: Backend, store: EventStore, reader: EventReader, new_id: NewId) -> None:
+    def test_verify_chain_catches_a_removed_tail(
+        self, backend: Backend, store: EventStore, reader: EventReader, new_id: NewId
+    ) -> None:
         gid = new_id()
-        chain_of_five(store, gid)
-        backend.tamper(("DELETE FROM events WHERE game_id = ? AND seq = 5", (gid,)))
-        report = reader.verify_chain(gid)
+        report = tampered(backend, store, reader, gid, ("DELETE FROM events WHERE game_id = ? AND seq = 5", (gid,)))
         assert not report.ok and report.first_bad_seq == 5 and report.checked == 4
 
-    def test_verify_chain_catches_reordered_events(self, backend: Backend, store: EventStore, reader: EventReader, new_id: NewId) -> None:
+    def test_verify_chain_catches_reordered_events(
+        self, backend: Backend, store: EventStore, reader: EventReader, new_id: NewId
+    ) -> None:
         gid = new_id()
-        chain_of_five(store, gid)
-        backend.tamper(
+        report = tampered(
+            backend, store, reader, gid,
             ("UPDATE events SET seq = 1000 WHERE game_id = ? AND seq = 2", (gid,)),
             ("UPDATE events SET seq = 2 WHERE game_id = ? AND seq = 3", (gid,)),
             ("UPDATE events SET seq = 3 WHERE game_id = ? AND seq = 1000", (gid,)),
         )
-        report = reader.verify_chain(gid)
         assert not report.ok and report.first_bad_seq == 2
 
-    def test_verify_chain_catches_an_injected_event(self, backend: Backend, store: EventStore, reader: EventReader, new_id: NewId) -> None:
+    def test_verify_chain_catches_an_injected_event(
+        self, backend: Backend, store: EventStore, reader: EventReader, new_id: NewId
+    ) -> None:
         gid = new_id()
         events = chain_of_five(store, gid)
         last = events[-1]
@@ -176,20 +232,62 @@ class EventReaderContract(Contract):
             writers_done.set()
 
         threading.Thread(target=finish).start()
-        after = start
-        while True:
-            done = writers_done.is_set()
-            batch = reader.read_all(after_position=after, limit=7)
-            seen += batch
-            if batch:
-                after = batch[-1].position
-            elif done:
-                break
+        _tail(reader, start, writers_done, seen, limit=7)
         assert not errors
         assert [e.position for e in seen] == sorted({e.position for e in seen})
         everything = [e for e in reader.read_all(after_position=start, limit=10_000) if e.game_id in games]
         assert [e for e in seen if e.game_id in games] == everything
         assert len(everything) == 4 * 26
+
+
+    # -- the global log under concurrency --------------------------------------------------
+
+    def test_no_reader_ever_skips_a_committed_event(
+        self, backend: Backend, store: EventStore, reader: EventReader, new_id: NewId
+    ) -> None:
+        """Appenders on stores of their own (so, on PostgreSQL, on connections and
+        transactions of their own) write batches of 1 to 3 events to games of their
+        own as fast as they can, while several readers tail ``read_all`` the way
+        the webhook dispatcher does (small pages, each continuing after the last
+        position it was handed).  When the appenders are done, every reader must
+        have been handed exactly the events of the finished log, in its order, each
+        once.  A store that let positions become visible out of order (e.g. drawing
+        them from a sequence with no lock and reading by position: the old scheme
+        with its lock removed) makes some reader step past an event whose
+        transaction had not committed yet, and it never comes back for it."""
+        head = reader.read_all(after_position=0, limit=10_000)
+        start = head[-1].position if head else 0
+        games = [new_id() for _ in range(APPENDERS)]
+        for gid in games:
+            store.create_game(gid, "test-game", {}, [NewEvent("started", {}, 1, None)], "playing")
+        errors: list[BaseException] = []
+        appenders = [threading.Thread(target=_append_all, args=(backend, gid, errors)) for gid in games]
+        done = threading.Event()
+        seen: list[list[StoredEvent]] = [[] for _ in range(READERS)]
+        readers = [
+            threading.Thread(target=_tail, args=(backend.open().reader, start, done, seen[r])) for r in range(READERS)
+        ]
+        for t in readers + appenders:
+            t.start()
+        for t in appenders:
+            t.join()
+        done.set()
+        for t in readers:
+            t.join(timeout=120)
+        assert not errors
+        assert not any(t.is_alive() for t in readers)
+
+        ours = set(games)
+        log = [e for e in reader.read_all(after_position=start, limit=10_000) if e.game_id in ours]
+        per_game = 1 + sum(1 + n % 3 for n in range(APPENDS))
+        assert len(log) == APPENDERS * per_game
+        for r, handed in enumerate(seen):
+            positions = [e.position for e in handed]
+            assert positions == sorted(set(positions)), f"reader {r} was handed positions out of order"
+            mine = [e for e in handed if e.game_id in ours]
+            missed = {(e.game_id, e.seq) for e in log} - {(e.game_id, e.seq) for e in mine}
+            assert not missed, f"reader {r} skipped {len(missed)} committed events"
+            assert mine == log
 
 
 class TestEventReaderSqlite(EventReaderContract):

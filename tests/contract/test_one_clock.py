@@ -80,9 +80,10 @@ class OneClockContract(Contract):
         assert result.events[0].seq == 2
 
 
-class DatabaseClockContract(Contract):
-    """Skewed workers on a database with a clock of its own (a server's):
-    an embedded database's clock is its process's, so SQLite has no subclass."""
+class DatabaseClockContract(OneClockContract):
+    """Also skewed workers, on a database with a clock of its own (a server's):
+    an embedded database's clock is its process's, so SQLite runs only
+    :class:`OneClockContract`."""
 
     @pytest.mark.parametrize("skew", SKEWS)
     def test_recorded_times_are_the_databases_whatever_the_workers_clock(self, backend: Backend, skew: float) -> None:
@@ -196,9 +197,5 @@ class TestOneClockSqlite(OneClockContract):
     backend_type = SqliteBackend
 
 
-class TestOneClockPostgres(OneClockContract):
-    backend_type = PostgresBackend
-
-
-class TestDatabaseClockPostgres(DatabaseClockContract):
+class TestOneClockPostgres(DatabaseClockContract):
     backend_type = PostgresBackend

@@ -18,6 +18,7 @@ from events.tournaments import OrganiserRecord, WebhookRecord
 from tests.contract.backends import Contract, PostgresBackend, SqliteBackend
 from tests.contract.conftest import (
     HASH,
+    every_page,
     game_spec,
     opening,
     uid,
@@ -125,12 +126,9 @@ class TournamentStoreContract(Contract):
             )
         other = store.create_organiser(uid("o"), "other", HASH)
         store.create_batch(uid("b"), other.organiser_id, None, "test-game", [game_spec(uid("g"))])
-        seen: list[str] = []
-        page = store.list_batches(organiser.organiser_id, limit=2)
-        seen += [b.batch_id for b in page.batches]
-        while page.next_cursor is not None:
-            page = store.list_batches(organiser.organiser_id, limit=2, cursor=page.next_cursor)
-            seen += [b.batch_id for b in page.batches]
+        pages = every_page(lambda cursor: store.list_batches(organiser.organiser_id, limit=2, cursor=cursor),
+                           lambda page: page.batches)
+        seen = [b.batch_id for b in pages]
         assert seen == ids[::-1]
         assert store.list_batches(organiser.organiser_id, limit=1).batches[0] == store.get_batch(ids[-1])
         assert store.list_batches(uid("o")).batches == ()
