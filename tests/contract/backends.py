@@ -27,7 +27,7 @@ from __future__ import annotations
 import sqlite3
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -92,6 +92,9 @@ class Backend(ABC):
         for store in self._stores:
             store.close()
 
+    def __repr__(self) -> str:
+        return f"<{self.name} backend>"
+
 
 class SqliteBackend(Backend):
     """A fresh SQLite file per test (the store migrates it itself)."""
@@ -128,9 +131,8 @@ class SqliteBackend(Backend):
                 )
             conn.execute("COMMIT")
 
-    @contextmanager
-    def own_database(self, prefix: str) -> Iterator[Backend]:
-        yield self  # the test's file is its own already
+    def own_database(self, prefix: str) -> AbstractContextManager[Backend]:
+        return nullcontext(self)  # the test's file is its own already
 
 
 class PostgresBackend(Backend):
@@ -167,16 +169,21 @@ class PostgresBackend(Backend):
                 conn.execute(sql.replace("?", "%s").encode(), params)
             conn.execute(b"ALTER TABLE events ENABLE TRIGGER events_immutable")
 
-    @contextmanager
-    def own_database(self, prefix: str) -> Iterator[Backend]:
-        admin = postgres_admin_url()
-        url = create_database(admin, prefix)
-        own = PostgresBackend(url)
-        try:
-            yield own
-        finally:
-            own.close()
-            drop_database(admin, url)
+    def own_database(self, prefix: str) -> AbstractContextManager[Backend]:
+        return _own_postgres_database(prefix)
+
+
+@contextmanager
+def _own_postgres_database(prefix: str) -> Iterator[Backend]:
+    """A migrated database of its own on the test server, dropped afterwards."""
+    admin = postgres_admin_url()
+    url = create_database(admin, prefix)
+    own = PostgresBackend(url)
+    try:
+        yield own
+    finally:
+        own.close()
+        drop_database(admin, url)
 
 
 class StandbyBackend(PostgresBackend):
@@ -200,11 +207,13 @@ class Contract:
 
     #: the backend a subclass runs the suite on
     backend_type: ClassVar[type[Backend]]
+    #: pytest's marks of a class (a subclass gets its backend's)
+    pytestmark: ClassVar[list[pytest.MarkDecorator]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "backend_type" in cls.__dict__:
-            cls.pytestmark = [*cls.__dict__.get("pytestmark", []), *cls.backend_type.marks]  # type: ignore[attr-defined]
+            cls.pytestmark = [*cls.__dict__.get("pytestmark", []), *cls.backend_type.marks]
 
     @pytest.fixture
     def backend(self, request: pytest.FixtureRequest) -> Iterator[Backend]:

@@ -1,34 +1,37 @@
 """Fixtures and helpers of the contract suites (``tests/contract``).
 
-There is one contract suite per interface (``test_event_store.py``,
-``test_event_reader.py``, ``test_tournament_store.py``,
-``test_delivery_log.py``, ...): a base class holding the tests, named
-without the ``Test`` prefix so that pytest does not collect it
-(``EventStoreContract``), and one subclass per backend it runs on
-(``TestEventStoreSqlite``, ``TestEventStorePostgres``), which names the
-backend (``backend_type = SqliteBackend``).  The backends and the base of
-every suite, :class:`~tests.contract.backends.Contract`, which gives the
-``backend``, ``store`` and ``reader`` fixtures, are in ``backends.py``:
+Each interface has a suite (``test_event_store.py``, ``test_event_reader.py``,
+``test_tournament_store.py``, ``test_delivery_log.py``, ...): a base class
+holding the tests, named without the ``Test`` prefix so that pytest does not
+collect it (``EventStoreContract``), and one subclass per backend it runs on
+(``TestEventStoreSqlite``, ``TestEventStorePostgres``), naming the backend
+(``backend_type = SqliteBackend``), as eventsourcing's recorder test cases
+are subclassed per database.  The backends and the base of every suite,
+:class:`~tests.contract.backends.Contract` (the ``backend``, ``store`` and
+``reader`` fixtures), are in ``backends.py``:
 
 * ``sqlite``: a fresh file per test;
 * ``postgres``: a database created for this test session on the server
   named by ``CABLECAR_TEST_DATABASE_URL``, fresh game ids per test.  Its
   runs are skipped when that variable is unset, unless ``CI=true``, where
   its absence is an error (:func:`postgres_admin_url`);
-* ``standby`` (the suites of the reads a standby may serve, which take
-  ``reader``, the store's :attr:`~events.database.Database.reader`): the same
-  PostgreSQL database written through the primary and read through a hot
-  standby of the test server, fed by streaming replication
+* ``standby``, for the reads a standby may serve (``EventReaderContract``,
+  read through ``reader``, the store's :attr:`~events.database.Database.reader`):
+  the same PostgreSQL database written through the primary and read through
+  a hot standby of the test server, fed by streaming replication
   (``tests/contract/standby.py``; skipped when its tools are missing).
 
 A test only one backend can pass (LISTEN/NOTIFY, a row lock held from another
-connection) is a method of that backend's subclass; a suite of what only some
-backends do (a database clock of its own) has subclasses for those alone.
+connection) is a method of that backend's subclass; what only some backends
+do (a database clock of its own) is a suite extending the common one
+(``DatabaseClockContract``), subclassed for those backends alone.  Tests of
+one backend by nature (its migrations, roles, processes, standby reader)
+are plain tests in modules of their own.
 
-To add a third backend: write its :class:`~tests.contract.backends.Backend`
+To add a backend: write its :class:`~tests.contract.backends.Backend`
 subclass in ``backends.py`` (how it opens a store, runs raw SQL, tampers with
-events past its triggers, makes a database of a test's own; its marks), then
-add one subclass per suite it should pass, e.g.::
+events past its triggers and makes a database of a test's own; its marks),
+then one subclass per suite it should pass, beside the others::
 
     class TestEventStoreMysql(EventStoreContract):
         backend_type = MysqlBackend
@@ -57,7 +60,10 @@ T = TypeVar("T")
 
 
 class Page(Protocol):
-    next_cursor: str | None
+    """A page of a listing."""
+
+    @property
+    def next_cursor(self) -> str | None: ...
 
 
 P = TypeVar("P", bound=Page)

@@ -72,7 +72,9 @@ class BotRunnerContract(Contract):
         with backend.own_database("cc_runners") as own:
             yield own
 
-    def test_two_runner_processes_play_every_bot_turn_once(self, own_backend: Backend, tmp_path: Path) -> None:
+    def test_two_runner_processes_play_every_bot_turn_once(
+        self, own_backend: Backend, tmp_path: Path
+    ) -> None:
         backend = own_backend
         store = backend.open()
         _, commands, _ = wire_games(store, InProcessCache(100))

@@ -10,6 +10,8 @@ from events.database import Database
 from tests.contract.backends import Backend, Contract, PostgresBackend, SqliteBackend
 from tests.contract.conftest import new_games, opening
 
+NewId = Callable[[], str]
+
 T0 = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
 
 
@@ -29,7 +31,7 @@ def _claim(store: Database, owner: str, at: float, limit: int = 10, lease: float
 class BotTurnsContract(Contract):
     """Bot turns waiting, claimed and leased, on one backend per subclass."""
 
-    def test_waiting_games_are_claimed_longest_waiting_first(self, store: Database, new_id: Callable[[], str]) -> None:
+    def test_waiting_games_are_claimed_longest_waiting_first(self, store: Database, new_id: NewId) -> None:
         a, b, c = new_games(store, new_id, 3)
         store.set_bot_turn(a, 1, T0 + timedelta(seconds=2))
         store.set_bot_turn(b, 1, T0 + timedelta(seconds=1))
@@ -39,7 +41,7 @@ class BotTurnsContract(Contract):
         assert _claim(store, "two", 3) == [a]  # b is held by "one"
         assert _claim(store, "two", 3, ready=10) == []  # a think delay: nothing waited that long
 
-    def test_a_newer_version_wins_and_an_older_changes_nothing(self, store: Database, new_id: Callable[[], str]) -> None:
+    def test_a_newer_version_wins_and_an_older_changes_nothing(self, store: Database, new_id: NewId) -> None:
         game = new_id()
         store.create_game(game, "ttr-sf", {}, opening(), "playing")
         store.set_bot_turn(game, 2, _era(1))
@@ -49,7 +51,7 @@ class BotTurnsContract(Contract):
         store.set_bot_turn(game, 4, _era(1) + timedelta(seconds=5))
         assert _claim(store, "one", 10, era=1) == [game]
 
-    def test_a_lease_is_held_until_released_or_lapsed(self, store: Database, new_id: Callable[[], str]) -> None:
+    def test_a_lease_is_held_until_released_or_lapsed(self, store: Database, new_id: NewId) -> None:
         game = new_id()
         store.create_game(game, "ttr-sf", {}, opening(), "playing")
         store.set_bot_turn(game, 1, _era(2))
@@ -62,7 +64,7 @@ class BotTurnsContract(Contract):
         assert _claim(store, "one", 6.6, era=2) == [game]
         assert _claim(store, "two", 6.6, limit=0, era=2) == []
 
-    def test_concurrent_claims_give_each_game_to_one_runner(self, backend: Backend, new_id: Callable[[], str]) -> None:
+    def test_concurrent_claims_give_each_game_to_one_runner(self, backend: Backend, new_id: NewId) -> None:
         stores = [backend.open() for _ in range(4)]
         games = [new_id() for _ in range(30)]
         for game in games:

@@ -17,6 +17,8 @@ from service.usecases.timekeeper import Sweeper, Timekeeper
 from tests.contract.backends import Backend, Contract, PostgresBackend, SqliteBackend
 from tests.contract.conftest import new_games
 
+NewId = Callable[[], str]
+
 T0 = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 
 
@@ -47,7 +49,9 @@ def _instance(backend: Backend, clock: FakeClock) -> tuple[Database, GameCommand
 class DeadlinesContract(Contract):
     """Deadlines, the sweeper's lease and two sweeping instances, on one backend per subclass."""
 
-    def test_due_games_come_earliest_first_and_newer_versions_win(self, store: Database, new_id: Callable[[], str]) -> None:
+    def test_due_games_come_earliest_first_and_newer_versions_win(
+        self, store: Database, new_id: NewId
+    ) -> None:
         a, b, c = new_games(store, new_id, 3)
         store.set_deadline(a, 1, T0 + timedelta(seconds=30))
         store.set_deadline(b, 1, T0 + timedelta(seconds=10))
@@ -73,7 +77,9 @@ class DeadlinesContract(Contract):
         now = store.database_time()
         assert now.tzinfo is not None and abs((now - datetime.now(UTC)).total_seconds()) < 60
 
-    def test_two_instances_sweeping_one_database_time_out_each_deadline_once(self, backend: Backend, tmp_path: Path) -> None:
+    def test_two_instances_sweeping_one_database_time_out_each_deadline_once(
+        self, backend: Backend, tmp_path: Path
+    ) -> None:
         clock = FakeClock()
         (store_a, commands_a, sweeper_a), (_, _, sweeper_b) = _instance(backend, clock), _instance(backend, clock)
         games = [

@@ -155,7 +155,9 @@ class EventReaderContract(Contract):
         with pytest.raises(ValueError):
             reader.load(gid, limit=0)
 
-    def test_list_games_newest_first_with_filters_and_cursor(self, store: EventStore, reader: EventReader, new_id: NewId) -> None:
+    def test_list_games_newest_first_with_filters_and_cursor(
+        self, store: EventStore, reader: EventReader, new_id: NewId
+    ) -> None:
         kind = f"type-{new_id()}"
         ids = [new_id() for _ in range(7)]
         for i, gid in enumerate(ids):
@@ -185,7 +187,9 @@ class EventReaderContract(Contract):
         with pytest.raises(InvalidCursor):
             reader.list_games(cursor="not-a-cursor")
 
-    def test_read_all_is_the_global_log_in_position_order(self, store: EventStore, reader: EventReader, new_id: NewId) -> None:
+    def test_read_all_is_the_global_log_in_position_order(
+        self, store: EventStore, reader: EventReader, new_id: NewId
+    ) -> None:
         tail = reader.read_all(after_position=0, limit=10_000)
         start = tail[-1].position if tail else 0
         a, b = new_id(), new_id()
@@ -200,7 +204,9 @@ class EventReaderContract(Contract):
         assert reader.read_all(after_position=start, limit=2) == log[:2]
         assert reader.read_all(after_position=log[1].position, limit=2) == log[2:4]
 
-    def test_a_tailing_reader_never_misses_a_position(self, backend: Backend, store: EventStore, reader: EventReader, new_id: NewId) -> None:
+    def test_a_tailing_reader_never_misses_a_position(
+        self, backend: Backend, store: EventStore, reader: EventReader, new_id: NewId
+    ) -> None:
         """Writers on several threads and games; a reader tails ``read_all``.
 
         If a position could become visible after a higher one, the reader would

@@ -36,6 +36,13 @@ def test_a_guard_path_is_keys_and_indexes() -> None:
             MetadataGuard(bad, "x")  # type: ignore[arg-type]
 
 
+def _append_or_error(store: EventStore, gid: str, guard: MetadataGuard) -> object:
+    try:
+        return store.append(gid, 1, [ev("a")], guard=guard)
+    except GuardFailed as e:
+        return e
+
+
 class EventStoreContract(Contract):
     """Writing games and events, on one backend per subclass."""
 
@@ -149,7 +156,9 @@ class EventStoreContract(Contract):
 
     # -- idempotency and guards ----------------------------------------------------
 
-    def test_a_repeated_idempotency_key_replays_the_first_append(self, store: EventStore, new_id: NewId) -> None:
+    def test_a_repeated_idempotency_key_replays_the_first_append(
+        self, store: EventStore, new_id: NewId
+    ) -> None:
         gid, other = new_id(), new_id()
         started(gid, store)
         started(other, store)
@@ -168,7 +177,9 @@ class EventStoreContract(Contract):
         assert store.verify_chain(gid).ok
 
     @pytest.mark.parametrize("batch", [1, 3], ids=["one event", "three events"])
-    def test_an_append_guard_is_checked_with_the_write(self, store: EventStore, new_id: NewId, batch: int) -> None:
+    def test_an_append_guard_is_checked_with_the_write(
+        self, store: EventStore, new_id: NewId, batch: int
+    ) -> None:
         gid = new_id()
         store.create_game(gid, "test-game", {"seat_token_hashes": ["h0", "h1"]}, [ev("started", None)], "playing")
         holds = MetadataGuard(("seat_token_hashes", 1), "h1")
@@ -201,7 +212,9 @@ class EventStoreContract(Contract):
 
     # -- immutability --------------------------------------------------------------
 
-    def test_the_database_refuses_to_change_events(self, backend: Backend, store: EventStore, new_id: NewId) -> None:
+    def test_the_database_refuses_to_change_events(
+        self, backend: Backend, store: EventStore, new_id: NewId
+    ) -> None:
         gid = new_id()
         started(gid, store, n=2)
         statements = [
@@ -219,7 +232,9 @@ class EventStoreContract(Contract):
 
     # -- one metadata key, compared and set ------------------------------------------
 
-    def test_compare_and_set_metadata_sets_only_over_the_expected_value(self, store: EventStore, new_id: NewId) -> None:
+    def test_compare_and_set_metadata_sets_only_over_the_expected_value(
+        self, store: EventStore, new_id: NewId
+    ) -> None:
         gid = new_id()
         store.create_game(gid, "test-game", {"hashes": ["a", "b"], "batch": "x"}, [ev("set_up", None)], "playing")
         assert store.compare_and_set_metadata(gid, "hashes", ["a", "b"], ["a", "c"]) is True
@@ -261,7 +276,9 @@ class EventStoreContract(Contract):
         assert store.append(gid, 1, [ev()], idempotency_key=f"key {awkward}").request_hash == awkward
         assert store.get_game(gid).metadata == {"note": awkward}
 
-    def test_every_event_is_signed_even_by_a_store_that_never_saw_the_game(self, backend: Backend, new_id: NewId) -> None:
+    def test_every_event_is_signed_even_by_a_store_that_never_saw_the_game(
+        self, backend: Backend, new_id: NewId
+    ) -> None:
         from events.keyset import KeySet, first_bad_signature
 
         gid = new_id()
@@ -279,13 +296,6 @@ class EventStoreContract(Contract):
 
 class TestEventStoreSqlite(EventStoreContract):
     backend_type = SqliteBackend
-
-
-def _append_or_error(store: EventStore, gid: str, guard: MetadataGuard) -> object:
-    try:
-        return store.append(gid, 1, [ev("a")], guard=guard)
-    except GuardFailed as e:
-        return e
 
 
 class TestEventStorePostgres(EventStoreContract):
@@ -316,7 +326,9 @@ class TestEventStorePostgres(EventStoreContract):
         assert isinstance(outcome[0], GuardFailed)
         assert store.version(gid) == 1
 
-    def test_the_database_refuses_to_truncate_events(self, backend: Backend, store: EventStore, new_id: NewId) -> None:
+    def test_the_database_refuses_to_truncate_events(
+        self, backend: Backend, store: EventStore, new_id: NewId
+    ) -> None:
         gid = new_id()
         started(gid, store, n=2)
         with pytest.raises(Exception, match="immutable"):

@@ -62,7 +62,9 @@ def _move(commands: GameCommands, created: CreatedGame, seat: int = 0) -> None:
 class OneClockContract(Contract):
     """The store judges a deadline inside the append, on every backend."""
 
-    def test_the_store_judges_the_time_inside_the_append(self, backend: Backend, new_id: Callable[[], str]) -> None:
+    def test_the_store_judges_the_time_inside_the_append(
+        self, backend: Backend, new_id: Callable[[], str]
+    ) -> None:
         """On every backend: past ``not_after`` an append is late, before
         ``not_before`` early, and nothing is written either way."""
         store = backend.open()
@@ -86,7 +88,9 @@ class DatabaseClockContract(OneClockContract):
     :class:`OneClockContract`."""
 
     @pytest.mark.parametrize("skew", SKEWS)
-    def test_recorded_times_are_the_databases_whatever_the_workers_clock(self, backend: Backend, skew: float) -> None:
+    def test_recorded_times_are_the_databases_whatever_the_workers_clock(
+        self, backend: Backend, skew: float
+    ) -> None:
         store, commands, _ = _worker(backend, skew)
         database = backend.open()  # the database's clock, read by a store with a true one
         before = database.database_time()
@@ -120,7 +124,9 @@ class DatabaseClockContract(OneClockContract):
         assert store.estimated_time() - store.database_time() < timedelta(seconds=TOLERANCE)
 
     @pytest.mark.parametrize("skew", SKEWS)
-    def test_an_action_after_its_deadline_is_refused_and_the_timeout_wins(self, backend: Backend, skew: float) -> None:
+    def test_an_action_after_its_deadline_is_refused_and_the_timeout_wins(
+        self, backend: Backend, skew: float
+    ) -> None:
         """A worker that decided before the deadline (it does not settle here)
         appends after it: the append is refused, whatever its clock says, and the
         seat is timed out."""
@@ -140,7 +146,9 @@ class DatabaseClockContract(OneClockContract):
         assert len(timed_out) == 1 and all(e.seat is None for e in events[1:])
         assert parse_timestamp(timed_out[0].recorded_at).timestamp() >= due
 
-    def test_the_database_refuses_a_time_that_is_not_its_own(self, backend: Backend, new_id: Callable[[], str]) -> None:
+    def test_the_database_refuses_a_time_that_is_not_its_own(
+        self, backend: Backend, new_id: Callable[[], str]
+    ) -> None:
         """A worker that stamps its own clock without measuring (a skewed clock
         that never asks) is refused, then measures and gets in with the database's time."""
         store = backend.open(clock=_shifted(-15))
@@ -156,7 +164,9 @@ class DatabaseClockContract(OneClockContract):
         assert abs(store._db_clock.offset.total_seconds() - 15) < TOLERANCE  # type: ignore[attr-defined]
         assert store.verify_chain(game).ok
 
-    def test_recorded_times_never_go_back_across_workers(self, backend: Backend, new_id: Callable[[], str]) -> None:
+    def test_recorded_times_never_go_back_across_workers(
+        self, backend: Backend, new_id: Callable[[], str]
+    ) -> None:
         """A worker whose estimate runs 0.8 s ahead (within the tolerance) writes;
         the next worker, estimating right, is refused once and then stamps no
         earlier than that event."""
@@ -171,7 +181,9 @@ class DatabaseClockContract(OneClockContract):
         assert right.verify_chain(game).ok
 
     @pytest.mark.parametrize("skew", SKEWS)
-    def test_a_late_action_with_its_version_gets_the_version_after_the_timeout(self, backend: Backend, skew: float) -> None:
+    def test_a_late_action_with_its_version_gets_the_version_after_the_timeout(
+        self, backend: Backend, skew: float
+    ) -> None:
         """The worker's estimate lags the deadline (so it does not settle first);
         the append is refused as late, the worker measures again, times the seat
         out and answers stale_version with the version after the timeout."""

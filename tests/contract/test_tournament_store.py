@@ -66,7 +66,9 @@ class TournamentStoreContract(Contract):
         assert all(g.version == 2 and g.metadata == {"batch": bid} for g in listed)
         assert [e.seq for e in store.load(ids[1])] == [1, 2]
 
-    def test_a_batch_with_a_taken_game_id_writes_nothing(self, store: Database, organiser: OrganiserRecord) -> None:
+    def test_a_batch_with_a_taken_game_id_writes_nothing(
+        self, store: Database, organiser: OrganiserRecord
+    ) -> None:
         taken = uid("g")
         store.create_game(taken, "test-game", {}, opening(), "playing")
         bid = uid("b")
@@ -118,7 +120,9 @@ class TournamentStoreContract(Contract):
         assert (store.version(a), store.version(b)) == (1, 0)
         assert store.verify_chain(a).ok
 
-    def test_an_organisers_batches_are_listed_newest_first(self, store: Database, organiser: OrganiserRecord) -> None:
+    def test_an_organisers_batches_are_listed_newest_first(
+        self, store: Database, organiser: OrganiserRecord
+    ) -> None:
         ids = [uid("b") for _ in range(5)]
         for bid in ids:
             store.create_batch(

@@ -87,7 +87,9 @@ class TestWaitingPostgres(WaitingContract):
 
     backend_type = PostgresBackend
 
-    def test_postgres_waits_fall_back_to_polling_without_notifications(self, backend: Backend, new_id: NewId) -> None:
+    def test_postgres_waits_fall_back_to_polling_without_notifications(
+        self, backend: Backend, new_id: NewId
+    ) -> None:
         from events.postgres import PostgresStore
 
         store = PostgresStore(backend.url, fallback_poll=0.3, signer=TEST_SIGNER)
