@@ -1,44 +1,72 @@
-"""Fixtures of the event-store contract suite.
+"""Fixtures and helpers of the contract suites (``tests/contract``).
 
-There is one contract suite per interface (``test_event_store.py``,
-``test_tournament_store.py``, ``test_delivery_log.py``).  Every contract test runs once per backend: ``sqlite`` (a fresh file per test)
-and ``postgres`` (a database created for this test session on the server
-named by ``CABLECAR_TEST_DATABASE_URL``, fresh game ids per test).  The
-postgres runs are skipped when that variable is unset, unless ``CI=true``,
-where its absence is an error.
+Each interface has a suite (``test_event_store.py``, ``test_event_reader.py``,
+``test_tournament_store.py``, ``test_delivery_log.py``, ...): a base class
+holding the tests, named without the ``Test`` prefix so that pytest does not
+collect it (``EventStoreContract``), and one subclass per backend it runs on
+(``TestEventStoreSqlite``, ``TestEventStorePostgres``), naming the backend
+(``backend_type = SqliteBackend``), as eventsourcing's recorder test cases
+are subclassed per database.  The backends and the base of every suite,
+:class:`~tests.contract.backends.Contract` (the ``backend``, ``store`` and
+``reader`` fixtures), are in ``backends.py``:
 
-Tests of the reads a standby may serve take the ``reader`` fixture (the
-store's :attr:`~events.database.Database.reader`) and run on a third
-backend too, ``standby``: the same PostgreSQL database written through the
-primary and read through a hot standby of the test server, fed by streaming
-replication (``tests/contract/standby.py``; skipped when its tools are
-missing).
+* ``sqlite``: a fresh file per test;
+* ``postgres``: a database created for this test session on the server
+  named by ``CABLECAR_TEST_DATABASE_URL``, fresh game ids per test.  Its
+  runs are skipped when that variable is unset, unless ``CI=true``, where
+  its absence is an error (:func:`postgres_admin_url`);
+* ``standby``, for the reads a standby may serve (``EventReaderContract``,
+  read through ``reader``, the store's :attr:`~events.database.Database.reader`):
+  the same PostgreSQL database written through the primary and read through
+  a hot standby of the test server, fed by streaming replication
+  (``tests/contract/standby.py``; skipped when its tools are missing).
+
+A test only one backend can pass (LISTEN/NOTIFY, a row lock held from another
+connection) is a method of that backend's subclass; what only some backends
+do (a database clock of its own) is a suite extending the common one
+(``DatabaseClockContract``), subclassed for those backends alone.  Tests of
+one backend by nature (its migrations, roles, processes, standby reader)
+are plain tests in modules of their own.
+
+To add a backend: write its :class:`~tests.contract.backends.Backend`
+subclass in ``backends.py`` (how it opens a store, runs raw SQL, tampers with
+events past its triggers and makes a database of a test's own; its marks),
+then one subclass per suite it should pass, beside the others::
+
+    class TestEventStoreMysql(EventStoreContract):
+        backend_type = MysqlBackend
+
+Nothing here or in the suites branches on a backend's name.
 """
 
 from __future__ import annotations
 
 import os
-import sqlite3
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
-from typing import Any
+from typing import Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
 from events.database import Database
 from events.deliveries import AttemptOutcome, NewDelivery
-from events.postgres import PostgresStore
 from events.signing import Signer
-from events.sqlite import SqliteStore
-from events.store import EventReader, NewEvent
+from events.store import EventStore, NewEvent
 from events.tournaments import OrganiserRecord, WebhookRecord
 
-BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-#: The backends of the tests that take ``reader``.
-READ_BACKENDS = [*BACKENDS, pytest.param("standby", marks=pytest.mark.postgres)]
+T = TypeVar("T")
+
+
+class Page(Protocol):
+    """A page of a listing."""
+
+    @property
+    def next_cursor(self) -> str | None: ...
+
+
+P = TypeVar("P", bound=Page)
 
 #: the key the contract suite's stores sign with (the server's comes from its configuration)
 TEST_SIGNER = Signer.generate("2030-01-01T00:00:00.000000Z")
@@ -107,76 +135,6 @@ def fresh_postgres_url() -> Iterator[str]:
     drop_database(admin, url)
 
 
-class Backend:
-    """One backend under test: opens store instances on the same database and
-    runs raw SQL against it the way an operator (or attacker) with direct
-    database access would."""
-
-    def __init__(self, name: str, url: str, path: Path | None = None, read_url: str | None = None) -> None:
-        self.name = name
-        self.url = url
-        self.path = path
-        self.read_url = read_url
-        self._stores: list[Database] = []
-
-    def open(self, **options: Any) -> Database:
-        """A new store instance on the backend's database (signing with
-        :data:`TEST_SIGNER` unless told otherwise)."""
-        store: Database
-        options.setdefault("signer", TEST_SIGNER)
-        if self.name == "sqlite":
-            assert self.path is not None
-            store = SqliteStore(self.path, **options)
-        else:
-            store = PostgresStore(self.url, read_url=self.read_url, **options)
-        self._stores.append(store)
-        return store
-
-    def execute(self, sql: str, params: tuple[Any, ...] = ()) -> None:
-        """Run one SQL statement directly (``?`` placeholders for both)."""
-        if self.name == "sqlite":
-            with sqlite3.connect(str(self.path), isolation_level=None) as conn:
-                conn.execute(sql, params)
-            return
-        import psycopg
-
-        with psycopg.connect(self.url, autocommit=True) as conn:
-            conn.execute(sql.replace("?", "%s").encode(), params)
-
-    def tamper(self, *statements: tuple[str, tuple[Any, ...]]) -> None:
-        """Run statements with the immutability triggers bypassed (as an
-        attacker with owner rights would), restoring them afterwards."""
-        if self.name == "sqlite":
-            with sqlite3.connect(str(self.path), isolation_level=None) as conn:
-                conn.execute("BEGIN IMMEDIATE")
-                conn.execute("DROP TRIGGER events_no_update")
-                conn.execute("DROP TRIGGER events_no_delete")
-                for sql, params in statements:
-                    conn.execute(sql, params)
-                conn.execute(
-                    "CREATE TRIGGER events_no_update BEFORE UPDATE ON events "
-                    "BEGIN SELECT RAISE(ABORT, 'events are immutable'); END"
-                )
-                conn.execute(
-                    "CREATE TRIGGER events_no_delete BEFORE DELETE ON events "
-                    "BEGIN SELECT RAISE(ABORT, 'events are immutable'); END"
-                )
-                conn.execute("COMMIT")
-            return
-        import psycopg
-
-        with psycopg.connect(self.url) as conn, conn.transaction():
-            conn.execute(b"ALTER TABLE events DISABLE TRIGGER events_immutable")
-            for sql, params in statements:
-                conn.execute(sql.replace("?", "%s").encode(), params)
-            conn.execute(b"ALTER TABLE events ENABLE TRIGGER events_immutable")
-
-    def close(self) -> None:
-        """Close every store this backend opened."""
-        for store in self._stores:
-            store.close()
-
-
 @pytest.fixture(scope="session")
 def standby_url(postgres_url: str) -> Iterator[str]:
     """The session's database on a hot standby of the test server (skipped
@@ -192,45 +150,21 @@ def standby_url(postgres_url: str) -> Iterator[str]:
         yield url
 
 
-def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Every test runs on each backend; tests of the standby's reads (those
-    taking ``reader``) on the standby too."""
-    if "backend" in metafunc.fixturenames:
-        metafunc.parametrize("backend", READ_BACKENDS if "reader" in metafunc.fixturenames else BACKENDS,
-                             indirect=True)
-
-
-@pytest.fixture
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    """The backend under test (see the module docs)."""
-    if request.param == "sqlite":
-        path = tmp_path / "events.sqlite3"
-        b = Backend("sqlite", f"sqlite:///{path}", path)
-    elif request.param == "standby":
-        b = Backend("standby", request.getfixturevalue("postgres_url"), read_url=request.getfixturevalue("standby_url"))
-    else:
-        b = Backend("postgres", request.getfixturevalue("postgres_url"))
-    yield b
-    b.close()
-
-
-@pytest.fixture
-def store(backend: Backend) -> Database:
-    """A store instance on the backend under test."""
-    return backend.open()
-
-
-@pytest.fixture
-def reader(store: Database) -> EventReader:
-    """Where ``store``'s standby-servable reads go: the store itself, or (on
-    the ``standby`` backend) a hot standby of its database."""
-    return store.reader
-
-
 @pytest.fixture
 def new_id() -> Callable[[], str]:
     """Fresh game ids (unique across the session's shared database)."""
     return lambda: f"g-{uuid.uuid4().hex[:16]}"
+
+
+# -- games and events -----------------------------------------------------------
+
+
+def ev(kind: str = "tick", seat: int | None = 0, **payload: object) -> NewEvent:
+    return NewEvent(type=kind, payload=payload or {"n": 1}, schema_version=1, seat=seat)
+
+
+def started(game_id: str, store: EventStore, n: int = 1, game_type: str = "test-game") -> None:
+    store.create_game(game_id, game_type, {}, [ev("started", None, i=i) for i in range(n)], "playing")
 
 
 # -- tournaments and deliveries -------------------------------------------------
@@ -245,6 +179,29 @@ def uid(prefix: str) -> str:
 
 def opening(n: int = 1) -> list[NewEvent]:
     return [NewEvent(type="set_up", payload={"i": i}) for i in range(n)]
+
+
+def new_games(
+    store: EventStore, new_id: Callable[[], str], n: int, game_type: str = "ttr-sf", status: str = "playing"
+) -> list[str]:
+    """``n`` new games with a one-event opening, in ``status``."""
+    games = [new_id() for _ in range(n)]
+    for game in games:
+        store.create_game(game, game_type, {}, opening(), status)
+    return games
+
+
+def every_page(read: Callable[[str | None], P], items: Callable[[P], Sequence[T]]) -> list[T]:
+    """The ``items`` of every page ``read(cursor)`` answers, from the first
+    (``cursor=None``) along each page's ``next_cursor``."""
+    found: list[T] = []
+    cursor = None
+    while True:
+        page = read(cursor)
+        found += items(page)
+        cursor = page.next_cursor
+        if cursor is None:
+            return found
 
 
 def game_spec(

@@ -6,28 +6,19 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from events.store import EventStore, NewEvent, StaleVersion
+from events import open_store
+from events.signing import Signer
+from events.store import NewEvent, StaleVersion
 
 ROUNDS = int(os.environ.get("CABLECAR_CONTENTION_ROUNDS", "5"))
 
 
-def open_store(kind: str, url: str) -> EventStore:
-    if kind == "sqlite":
-        from events.signing import Signer
-        from events.sqlite import SqliteStore
-
-        return SqliteStore(url[len("sqlite:///") :], signer=Signer.generate())
-    from events.postgres import PostgresStore
-    from events.signing import Signer
-
-    return PostgresStore(url, max_size=2, signer=Signer.generate())
-
-
-def contend(kind: str, url: str, game_id: str, worker: int, base: int, barrier: Any, results: Any) -> None:
-    """One contender: each round, append after version ``base + round``."""
+def contend(url: str, game_id: str, worker: int, base: int, barrier: Any, results: Any) -> None:
+    """One contender on the store ``url`` names (as the server opens it, with
+    a small pool): each round, append after version ``base + round``."""
     outcomes: list[tuple[int, str, int]] = []
     try:
-        store = open_store(kind, url)
+        store = open_store(url, pool_size=2, signer=Signer.generate())
         for round_no in range(ROUNDS):
             barrier.wait(timeout=120)
             event = NewEvent("move", {"worker": worker, "round": round_no}, seat=worker % 4)

@@ -21,7 +21,8 @@ from service.adapters.cache import InProcessCache
 from service.adapters.signing_keys import write_key_file
 from service.api.app import wire_games
 from service.usecases.creation import GameRequest
-from tests.contract.conftest import TEST_SIGNER, Backend, create_database, drop_database, postgres_admin_url
+from tests.contract.backends import Backend, Contract, PostgresBackend, SqliteBackend
+from tests.contract.conftest import TEST_SIGNER
 
 ROOT = Path(__file__).resolve().parents[2]
 MOVED = re.compile(r"moved: game (\S+) seat (\d+) \((\w+)\) version (\d+)")
@@ -62,58 +63,61 @@ def _wait_finished(store: Database, games: list[str], seconds: float,
     pytest.fail(f"bot games did not finish in {seconds} s: {[store.get_game(g).status for g in games]}")
 
 
-@pytest.fixture
-def own_backend(backend: Backend) -> Iterator[Backend]:
-    """The backend on a database of this test's own: runners claim every game waiting for a bot in
-    their database, and the session's shared one holds other tests' stand-in games (not playable)."""
-    if backend.name != "postgres":
-        yield backend
-        return
-    admin = postgres_admin_url()
-    url = create_database(admin, "cc_runners")
-    own = Backend("postgres", url)
-    try:
-        yield own
-    finally:
-        own.close()
-        drop_database(admin, url)
+class BotRunnerContract(Contract):
+    """Two runner processes on a database of the test's own, on one backend per subclass."""
+
+    @pytest.fixture
+    def own_backend(self, backend: Backend) -> Iterator[Backend]:
+        """The backend on a database of this test's own: runners claim every game waiting for a bot in
+        their database, and the session's shared one holds other tests' stand-in games (not playable)."""
+        with backend.own_database("cc_runners") as own:
+            yield own
+
+    def test_two_runner_processes_play_every_bot_turn_once(
+        self, own_backend: Backend, tmp_path: Path
+    ) -> None:
+        backend = own_backend
+        store = backend.open()
+        _, commands, _ = wire_games(store, InProcessCache(100))
+        games = [
+            commands.create(GameRequest("ttr-sf", ["Ann", "Bo", "Cy"], seed=f"runners-{i}", bots=["greedy", "random", "greedy"]))
+            .record.game_id
+            for i in range(3)
+        ]
+        games.append(commands.create(GameRequest("cable-car", ["Di", "Ed"], seed="runners-cc", bots=["planner", "greedy"]))
+                     .record.game_id)
+        runners = [_runner(backend, tmp_path, "a"), _runner(backend, tmp_path, "b")]
+        try:
+            _wait_finished(store, games, 240, runners)
+        finally:
+            logs = [_stop(p) for p in runners]
+        moves = [[m.groups() for m in MOVED.finditer(log)] for log in logs]
+        assert all(moves), f"each runner played some turns: {[len(m) for m in moves]}\n{logs}"
+        stopped = [STOPPED.search(log) for log in logs]
+        assert all(stopped), logs
+        # No errors. A conflict (a move refused as stale, then looked at again) is allowed: on a starved machine a
+        # lease can lapse mid-decision and the other runner move first; what must hold is checked next: no turn
+        # decided twice, and every event a seat authored comes from one logged move.
+        errors = [line for log in logs for line in log.splitlines() if "Error" in line or "ERROR" in line]
+        assert [int(m.group("errors")) for m in stopped if m] == [0, 0], ([m.group(0) for m in stopped if m], errors[:12])
+        decided = [(g, int(seat), int(version)) for mine in moves for g, seat, _, version in mine]
+        assert len(decided) == len({(g, v) for g, _, v in decided}), "a turn was decided twice"
+        for game_id in games:
+            mine = sorted((v, seat) for g, seat, v in decided if g == game_id)
+            # every event a seat authored comes from one logged move, appended once
+            authored = [e.seq for e in store.load(game_id) if e.seat is not None]
+            from_moves: list[int] = []
+            for version, seat in mine:
+                written = store.lookup_idempotency(game_id, f"{seat}:bot-{seat}-{version}")  # action keys are per seat
+                assert written is not None and written.events[0].seq == version + 1
+                assert all(e.seat == seat for e in written.events)
+                from_moves += [e.seq for e in written.events]
+            assert from_moves == authored, game_id
 
 
-def test_two_runner_processes_play_every_bot_turn_once(own_backend: Backend, tmp_path: Path) -> None:
-    backend = own_backend
-    store = backend.open()
-    _, commands, _ = wire_games(store, InProcessCache(100))
-    games = [
-        commands.create(GameRequest("ttr-sf", ["Ann", "Bo", "Cy"], seed=f"runners-{i}", bots=["greedy", "random", "greedy"]))
-        .record.game_id
-        for i in range(3)
-    ]
-    games.append(commands.create(GameRequest("cable-car", ["Di", "Ed"], seed="runners-cc", bots=["planner", "greedy"]))
-                 .record.game_id)
-    runners = [_runner(backend, tmp_path, "a"), _runner(backend, tmp_path, "b")]
-    try:
-        _wait_finished(store, games, 240, runners)
-    finally:
-        logs = [_stop(p) for p in runners]
-    moves = [[m.groups() for m in MOVED.finditer(log)] for log in logs]
-    assert all(moves), f"each runner played some turns: {[len(m) for m in moves]}\n{logs}"
-    stopped = [STOPPED.search(log) for log in logs]
-    assert all(stopped), logs
-    # No errors. A conflict (a move refused as stale, then looked at again) is allowed: on a starved machine a
-    # lease can lapse mid-decision and the other runner move first; what must hold is checked next: no turn
-    # decided twice, and every event a seat authored comes from one logged move.
-    errors = [line for log in logs for line in log.splitlines() if "Error" in line or "ERROR" in line]
-    assert [int(m.group("errors")) for m in stopped if m] == [0, 0], ([m.group(0) for m in stopped if m], errors[:12])
-    decided = [(g, int(seat), int(version)) for mine in moves for g, seat, _, version in mine]
-    assert len(decided) == len({(g, v) for g, _, v in decided}), "a turn was decided twice"
-    for game_id in games:
-        mine = sorted((v, seat) for g, seat, v in decided if g == game_id)
-        # every event a seat authored comes from one logged move, appended once
-        authored = [e.seq for e in store.load(game_id) if e.seat is not None]
-        from_moves: list[int] = []
-        for version, seat in mine:
-            written = store.lookup_idempotency(game_id, f"{seat}:bot-{seat}-{version}")  # action keys are per seat
-            assert written is not None and written.events[0].seq == version + 1
-            assert all(e.seat == seat for e in written.events)
-            from_moves += [e.seq for e in written.events]
-        assert from_moves == authored, game_id
+class TestBotRunnerSqlite(BotRunnerContract):
+    backend_type = SqliteBackend
+
+
+class TestBotRunnerPostgres(BotRunnerContract):
+    backend_type = PostgresBackend

@@ -15,40 +15,12 @@ from service.usecases.commands import GameCommands
 from service.usecases.creation import GameRequest
 from service.usecases.queries import GameQueries
 from service.usecases.timekeeper import Sweeper, Timekeeper
-from tests.contract.conftest import Backend, opening
+from tests.contract.backends import Backend, Contract, PostgresBackend, SqliteBackend
+from tests.contract.conftest import new_games
+
+NewId = Callable[[], str]
 
 T0 = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
-
-
-def test_due_games_come_earliest_first_and_newer_versions_win(store: Database, new_id: Callable[[], str]) -> None:
-    a, b, c = new_id(), new_id(), new_id()
-    for game in (a, b, c):
-        store.create_game(game, "ttr-sf", {}, opening(), "playing")
-    store.set_deadline(a, 1, T0 + timedelta(seconds=30))
-    store.set_deadline(b, 1, T0 + timedelta(seconds=10))
-    store.set_deadline(c, 1, None)
-    assert store.due_games(T0) == []
-    assert store.due_games(T0 + timedelta(seconds=10)) == [b]
-    assert store.due_games(T0 + timedelta(seconds=60)) == [b, a]
-    store.set_deadline(b, 3, None)  # the game moved on: nothing runs
-    store.set_deadline(b, 2, T0)  # a late writer of an older version changes nothing
-    assert store.due_games(T0 + timedelta(seconds=60)) == [a]
-    assert store.due_games(T0 + timedelta(seconds=60), limit=0) == []
-
-
-def test_one_lease_holder_at_a_time_until_it_expires(store: Database) -> None:
-    assert store.hold_lease("sweep", "one", T0, 5)
-    assert not store.hold_lease("sweep", "two", T0 + timedelta(seconds=4), 5)
-    assert store.hold_lease("sweep", "one", T0 + timedelta(seconds=4), 5)  # renewed until 9 s
-    assert not store.hold_lease("sweep", "two", T0 + timedelta(seconds=8), 5)
-    assert store.hold_lease("sweep", "two", T0 + timedelta(seconds=9.5), 5)  # "one" died
-    assert not store.hold_lease("sweep", "one", T0 + timedelta(seconds=10), 5)
-    assert store.hold_lease("other", "one", T0, 5)  # leases are independent
-
-
-def test_the_database_clock_is_aware_utc(store: Database) -> None:
-    now = store.database_time()
-    assert now.tzinfo is not None and abs((now - datetime.now(UTC)).total_seconds()) < 60
 
 
 class FakeClock:
@@ -75,44 +47,85 @@ def _instance(backend: Backend, clock: FakeClock) -> tuple[Database, GameCommand
     return store, commands, Sweeper(timekeeper)
 
 
-def test_two_instances_sweeping_one_database_time_out_each_deadline_once(backend: Backend, tmp_path: Path) -> None:
-    clock = FakeClock()
-    (store_a, commands_a, sweeper_a), (_, _, sweeper_b) = _instance(backend, clock), _instance(backend, clock)
-    games = [
-        commands_a.create(GameRequest("cable-car", ["a", "b", "c"], seed=f"sweep-{i}",
-                          time_control={"kind": "per_turn", "seconds": 2})).record.game_id
-        for i in range(6)
-    ]
-    errors: list[BaseException] = []
-    stop = threading.Event()
+class DeadlinesContract(Contract):
+    """Deadlines, the sweeper's lease and two sweeping instances, on one backend per subclass."""
 
-    def sweep(sweeper: Sweeper) -> None:
-        try:
-            while not stop.is_set():
-                sweeper.run_once()
-                sweeper.timekeeper.sweep()  # also sweep without the lease: the versions must still hold
-        except BaseException as e:  # noqa: BLE001 - reported below
-            errors.append(e)
+    def test_due_games_come_earliest_first_and_newer_versions_win(
+        self, store: Database, new_id: NewId
+    ) -> None:
+        a, b, c = new_games(store, new_id, 3)
+        store.set_deadline(a, 1, T0 + timedelta(seconds=30))
+        store.set_deadline(b, 1, T0 + timedelta(seconds=10))
+        store.set_deadline(c, 1, None)
+        assert store.due_games(T0) == []
+        assert store.due_games(T0 + timedelta(seconds=10)) == [b]
+        assert store.due_games(T0 + timedelta(seconds=60)) == [b, a]
+        store.set_deadline(b, 3, None)  # the game moved on: nothing runs
+        store.set_deadline(b, 2, T0)  # a late writer of an older version changes nothing
+        assert store.due_games(T0 + timedelta(seconds=60)) == [a]
+        assert store.due_games(T0 + timedelta(seconds=60), limit=0) == []
 
-    threads = [threading.Thread(target=sweep, args=(s,)) for s in (sweeper_a, sweeper_b)]
-    for t in threads:
-        t.start()
-    try:
-        for round_ in (1, 2):  # two deadlines per game, one after the other; then one seat is left
-            clock.advance(2)  # on PostgreSQL the database's clock decides: 2 s pass for real too
-            deadline = datetime.now(UTC) + timedelta(seconds=30)
-            while datetime.now(UTC) < deadline:
-                timed_out = [sum(e.type == "seat_timed_out" for e in store_a.load(g)) for g in games]
-                if all(n >= round_ for n in timed_out):
-                    break
-    finally:
-        stop.set()
+    def test_one_lease_holder_at_a_time_until_it_expires(self, store: Database) -> None:
+        assert store.hold_lease("sweep", "one", T0, 5)
+        assert not store.hold_lease("sweep", "two", T0 + timedelta(seconds=4), 5)
+        assert store.hold_lease("sweep", "one", T0 + timedelta(seconds=4), 5)  # renewed until 9 s
+        assert not store.hold_lease("sweep", "two", T0 + timedelta(seconds=8), 5)
+        assert store.hold_lease("sweep", "two", T0 + timedelta(seconds=9.5), 5)  # "one" died
+        assert not store.hold_lease("sweep", "one", T0 + timedelta(seconds=10), 5)
+        assert store.hold_lease("other", "one", T0, 5)  # leases are independent
+
+    def test_the_database_clock_is_aware_utc(self, store: Database) -> None:
+        now = store.database_time()
+        assert now.tzinfo is not None and abs((now - datetime.now(UTC)).total_seconds()) < 60
+
+    def test_two_instances_sweeping_one_database_time_out_each_deadline_once(
+        self, backend: Backend, tmp_path: Path
+    ) -> None:
+        clock = FakeClock()
+        (store_a, commands_a, sweeper_a), (_, _, sweeper_b) = _instance(backend, clock), _instance(backend, clock)
+        games = [
+            commands_a.create(GameRequest("cable-car", ["a", "b", "c"], seed=f"sweep-{i}",
+                              time_control={"kind": "per_turn", "seconds": 2})).record.game_id
+            for i in range(6)
+        ]
+        errors: list[BaseException] = []
+        stop = threading.Event()
+
+        def sweep(sweeper: Sweeper) -> None:
+            try:
+                while not stop.is_set():
+                    sweeper.run_once()
+                    sweeper.timekeeper.sweep()  # also sweep without the lease: the versions must still hold
+            except BaseException as e:  # noqa: BLE001 - reported below
+                errors.append(e)
+
+        threads = [threading.Thread(target=sweep, args=(s,)) for s in (sweeper_a, sweeper_b)]
         for t in threads:
-            t.join(30)
-    assert not errors, errors
-    for game in games:
-        events = store_a.load(game)
-        seats = [e.payload["seat"] for e in events if e.type == "seat_timed_out"]
-        assert len(seats) == 2 and len(set(seats)) == 2, f"each deadline once in {game}: {seats}"
-        assert events[-1].type == "game_ended" and events[-1].payload["reason"] == "forfeit"
-        assert all(e.seat is None for e in events if e.type == "seat_timed_out")
+            t.start()
+        try:
+            for round_ in (1, 2):  # two deadlines per game, one after the other; then one seat is left
+                clock.advance(2)  # on PostgreSQL the database's clock decides: 2 s pass for real too
+                deadline = datetime.now(UTC) + timedelta(seconds=30)
+                while datetime.now(UTC) < deadline:
+                    timed_out = [sum(e.type == "seat_timed_out" for e in store_a.load(g)) for g in games]
+                    if all(n >= round_ for n in timed_out):
+                        break
+        finally:
+            stop.set()
+            for t in threads:
+                t.join(30)
+        assert not errors, errors
+        for game in games:
+            events = store_a.load(game)
+            seats = [e.payload["seat"] for e in events if e.type == "seat_timed_out"]
+            assert len(seats) == 2 and len(set(seats)) == 2, f"each deadline once in {game}: {seats}"
+            assert events[-1].type == "game_ended" and events[-1].payload["reason"] == "forfeit"
+            assert all(e.seat is None for e in events if e.type == "seat_timed_out")
+
+
+class TestDeadlinesSqlite(DeadlinesContract):
+    backend_type = SqliteBackend
+
+
+class TestDeadlinesPostgres(DeadlinesContract):
+    backend_type = PostgresBackend

@@ -14,6 +14,7 @@ from domain.ttr.upcasters import route_claimed_v1_to_v2
 from events.codec import DecodeError, current_payload, decode, encode
 from events.store import EventStore, NewEvent, StoredEvent
 from events.upcasting import UPCASTERS, UpcasterRegistry, UpcastError
+from tests.contract.backends import Contract, PostgresBackend, SqliteBackend
 
 
 def v1_of(new: NewEvent) -> NewEvent:
@@ -46,31 +47,6 @@ def play_until_two_claims(seed: str) -> tuple[list[NewEvent], list[list[NewEvent
         if claims == 2:
             return [encode(GAME, e, None) for e in opening], moves, state
     raise AssertionError("no two claims within 300 moves")
-
-
-def test_route_claimed_rows_stored_at_v1_are_decoded_at_the_current_version(
-    store: EventStore, new_id: Callable[[], str]
-) -> None:
-    opening, moves, final_state = play_until_two_claims("upcast-contract")
-    gid = new_id()
-    store.create_game(gid, GAME.type_id, {}, opening, "setup")
-    version = len(opening)
-    for move in moves:
-        written = [v1_of(e) if e.type == RouteClaimed.TYPE else e for e in move]
-        version = store.append(gid, version, written).events[-1].seq
-
-    stored = store.load(gid)
-    claims = [e for e in stored if e.type == RouteClaimed.TYPE]
-    assert len(claims) == 2
-    for row in claims:  # the rows really hold the v1 shape
-        assert row.schema_version == 1 and isinstance(row.payload["cards"], list)
-    assert store.verify_chain(gid).ok  # the chain covers what was written, v1 included
-
-    decoded = [decode(GAME, e) for e in stored]
-    for event in decoded:
-        if isinstance(event, RouteClaimed):
-            assert isinstance(event.cards, dict) and all(isinstance(n, int) for n in event.cards.values())
-    assert replay(GAME, decoded) == final_state
 
 
 def test_the_ttr_upcaster_counts_cards() -> None:
@@ -136,3 +112,39 @@ def test_encode_takes_type_version_and_payload_from_the_event() -> None:
 
     with pytest.raises(ValueError):
         encode(GAME, Foreign(1, "a--b", {}, None, 0), 1)
+
+
+class UpcastingContract(Contract):
+    """Rows stored at an old schema version, on one backend per subclass."""
+
+    def test_route_claimed_rows_stored_at_v1_are_decoded_at_the_current_version(
+        self, store: EventStore, new_id: Callable[[], str]
+    ) -> None:
+        opening, moves, final_state = play_until_two_claims("upcast-contract")
+        gid = new_id()
+        store.create_game(gid, GAME.type_id, {}, opening, "setup")
+        version = len(opening)
+        for move in moves:
+            written = [v1_of(e) if e.type == RouteClaimed.TYPE else e for e in move]
+            version = store.append(gid, version, written).events[-1].seq
+
+        stored = store.load(gid)
+        claims = [e for e in stored if e.type == RouteClaimed.TYPE]
+        assert len(claims) == 2
+        for row in claims:  # the rows really hold the v1 shape
+            assert row.schema_version == 1 and isinstance(row.payload["cards"], list)
+        assert store.verify_chain(gid).ok  # the chain covers what was written, v1 included
+
+        decoded = [decode(GAME, e) for e in stored]
+        for event in decoded:
+            if isinstance(event, RouteClaimed):
+                assert isinstance(event.cards, dict) and all(isinstance(n, int) for n in event.cards.values())
+        assert replay(GAME, decoded) == final_state
+
+
+class TestUpcastingSqlite(UpcastingContract):
+    backend_type = SqliteBackend
+
+
+class TestUpcastingPostgres(UpcastingContract):
+    backend_type = PostgresBackend
