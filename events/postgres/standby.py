@@ -55,7 +55,7 @@ T = TypeVar("T")
 
 #: What the standby has replayed, as a byte position (a primary, e.g. a
 #: promoted standby still named as the read URL, has everything it wrote).
-_REPLAYED = (
+REPLAYED_POSITION = (
     "SELECT (CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()"
     " ELSE pg_current_wal_insert_lsn() END - '0/0'::pg_lsn)::bigint"
 )
@@ -95,7 +95,7 @@ class _StandbyRows(SqlReads):
 
     def replayed(self) -> int:
         """How far the standby has replayed the primary's WAL (bytes)."""
-        return int(self._read_rows(_REPLAYED)[0][0] or 0)
+        return int(self._read_rows(REPLAYED_POSITION)[0][0] or 0)
 
 
 class StandbyReader(EventReader):

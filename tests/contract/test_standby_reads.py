@@ -12,7 +12,7 @@ import psycopg
 import pytest
 
 from events.postgres import PostgresStore
-from events.postgres.standby import StandbyReader
+from events.postgres.standby import REPLAYED_POSITION, StandbyReader
 from events.store import NewEvent
 from tests.contract.conftest import TEST_SIGNER
 from tests.contract.standby import free_port
@@ -46,7 +46,22 @@ def paused(standby_url: str) -> Iterator[Callable[[bool], None]]:
     pause(False)
 
 
+def replayed(url: str, primary: PostgresStore, seconds: float = 60.0) -> None:
+    """Wait until the standby has replayed everything the primary wrote so far, read on the standby itself: a
+    reader whose first read found it lagging would fall back and, with a cooldown, never try it again."""
+    target = primary.wal_position()
+    deadline = time.monotonic() + seconds
+    with psycopg.connect(url, autocommit=True) as conn:
+        while True:
+            row = conn.execute(REPLAYED_POSITION).fetchone()
+            if row is not None and row[0] is not None and int(row[0]) >= target:
+                return
+            assert time.monotonic() < deadline, "the standby never replayed the primary's writes"
+            time.sleep(0.02)
+
+
 def reader_on(url: str, primary: PostgresStore, cooldown: float = 0.0) -> StandbyReader:
+    replayed(url, primary)
     return StandbyReader(url, primary, primary.wal_position, max_wait=0.3, cooldown=cooldown, timeout=2.0)
 
 
