@@ -26,6 +26,7 @@ from typing import Any, Generic
 
 from domain.body import ENVELOPE_KEYS, build, malformed
 from domain.clocks import Moment, TimeControl
+from domain.custody import CUSTODY_EVENTS, passing_custody
 from domain.errors import GameFinished, IllegalAction, MalformedAction, NotYourTurn
 from domain.forfeits import GameCancelled, Resign, SeatTimedOut
 from domain.jsonvalue import JSON
@@ -143,6 +144,12 @@ class GameDefinition(Generic[S]):
     #: for games on a grid of squares: the legal actions whose first placement is on square
     #: ``(row, col)``, in :attr:`legal_actions` order (None: the game has no squares)
     legal_actions_at: Callable[[S, int, tuple[int, int]], Sequence[Action]] | None = None
+
+    def __post_init__(self) -> None:
+        # every game records the custody events (domain.custody) and its state passes through them
+        custody = tuple(e for e in CUSTODY_EVENTS if e not in self.events)
+        object.__setattr__(self, "events", (*self.events, *custody))
+        object.__setattr__(self, "evolve", passing_custody(self.evolve))
 
     @functools.cached_property
     def event_types(self) -> Mapping[str, type[Event]]:

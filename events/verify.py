@@ -23,7 +23,9 @@ with no server and no database:
    clocks allow: the seat's deadline, derived from the recorded timestamps
    of the events before it, had passed when it was recorded, and its
    consequences are what the forfeit rules produce; a ``game_cancelled`` is
-   accepted only before the end;
+   accepted only before the end, a ``seat_token_rotated`` too (for a seat of
+   the game), an ``events_quarantined`` anywhere (:mod:`domain.custody`:
+   neither changes the game);
 5. ``result``: the final state's status, version and result equal the record.
 
 Messages name the event (``seq N (type)``) and the differing *field names*,
@@ -39,6 +41,7 @@ from typing import Any
 from domain.clocks import Clocks, parse_time_control
 from domain.core import JSON, Event, GameConfig, GameDefinition
 from domain.errors import DomainError
+from domain.custody import EventsQuarantined, SeatTokenRotated
 from domain.forfeits import GameCancelled, SeatTimedOut
 from domain.registry import game_definition
 from events.codec import current_payload, decode
@@ -361,6 +364,14 @@ def _opened(
             return None, game.time_out(state, seats)
         if isinstance(first, GameCancelled):
             return None, game.cancel(state)
+        if isinstance(first, SeatTokenRotated):
+            if game.is_over(state):
+                return f"{_label(stored)}: a seat's token was rotated after the end"
+            if not 0 <= first.seat < game.seat_count(state):
+                return f"{_label(stored)}: seat {first.seat} is not a seat of this game"
+            return None, [first]
+        if isinstance(first, EventsQuarantined):
+            return None, [first]
         move = game.action_of(first)
         if move is None:
             return f"{_label(stored)}: does not start a move (events were removed or reordered)"

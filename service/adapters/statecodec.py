@@ -25,6 +25,7 @@ looked up in the codec's own table.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import operator
 import types
@@ -245,7 +246,7 @@ class Snapshot:
 
 def state_class(game: GameDefinition[Any]) -> type:
     """The class of ``game``'s states: the return annotation of its ``evolve``."""
-    found = typing.get_type_hints(game.evolve).get("return")
+    found = typing.get_type_hints(inspect.unwrap(game.evolve)).get("return")
     if not (isinstance(found, type) and dataclasses.is_dataclass(found)):
         raise UnsupportedState(f"{game.type_id}: evolve must be annotated to return its state dataclass")
     return found

@@ -28,5 +28,7 @@ def test_event_types_cover_every_event_of_a_game() -> None:
         "seat_resigned",
         "seat_timed_out",
         "game_cancelled",
+        "seat_token_rotated",
+        "events_quarantined",
     }
     assert all(GAME.event_types[e.TYPE] is type(e) for e in events)
