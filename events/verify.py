@@ -40,8 +40,8 @@ from typing import Any
 
 from domain.clocks import Clocks, parse_time_control
 from domain.core import JSON, Event, GameConfig, GameDefinition
-from domain.errors import DomainError
 from domain.custody import EventsQuarantined, SeatTokenRotated
+from domain.errors import DomainError
 from domain.forfeits import GameCancelled, SeatTimedOut
 from domain.registry import game_definition
 from events.codec import current_payload, decode
