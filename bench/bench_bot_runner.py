@@ -35,10 +35,13 @@ from typing import Any
 import events
 from bots.runner import BotRunner
 from service.adapters.cache import InProcessCache
+from service.adapters.tokens import TokenHasher
 from service.api.app import wire_games
 from service.usecases.bot_seats import bot_seats
 from service.usecases.creation import GameRequest
 
+#: the keyed token hashes of the bench's games (a server derives its key from its secret)
+BENCH_HASHER = TokenHasher(b"the bot runner bench's token key, 32+ bytes")
 
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
@@ -65,7 +68,7 @@ def main() -> None:
     args.seconds = 600 if args.seconds is None else args.seconds
     folder = tempfile.mkdtemp(prefix="bench-bots-")
     store = events.open_store(os.environ.get("DATABASE_URL"), folder)
-    _, commands, _ = wire_games(store, InProcessCache(4096))
+    _, commands, _ = wire_games(store, InProcessCache(4096), BENCH_HASHER)
     games = []
     for i in range(args.games):
         if i % 2 == 0:
@@ -77,7 +80,7 @@ def main() -> None:
     lock = threading.Lock()
     runners = []
     for _ in range(args.runners):
-        queries, cmds, _ = wire_games(store, InProcessCache(4096))
+        queries, cmds, _ = wire_games(store, InProcessCache(4096), BENCH_HASHER)
         runner = BotRunner(queries, cmds, store, interval=0.02)
         original = runner.move
 

@@ -82,16 +82,21 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _migrate(args: argparse.Namespace) -> int:
     from events import migrate
+    from service.adapters.secret_key import token_key
+    from service.adapters.tokens import TokenHasher
     from service.config import Settings
     from service.location import redact
 
-    url = args.database_url or Settings.from_env().database_url
+    settings = Settings.from_env()
+    url = args.database_url or settings.database_url
     if not url:
         print("cablecar migrate: set DATABASE_URL (or --database-url) to a PostgreSQL URL; "
               "the embedded SQLite store migrates itself when opened", file=sys.stderr)
         return USAGE
+    # the server's secret keys the token hashes stored before they were keyed (events/tokenkeys.py)
+    rekey = TokenHasher(token_key(settings)).rekey if settings.secret_key.strip() else None
     print(f"cablecar: migrating {redact(url)}")
-    applied = migrate.migrate(url, app_role=args.app_role)
+    applied = migrate.migrate(url, app_role=args.app_role, rekey=rekey)
     print("applied: " + (", ".join(applied) if applied else "nothing (schema up to date)"))
     if args.app_role:
         print(f"granted role {args.app_role} what the server needs (reads; writes to the log, the games and "

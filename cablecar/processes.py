@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import secrets
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +14,7 @@ from cablecar.options import data_dir_option
 
 if TYPE_CHECKING:
     from events.database import Database
+    from service.adapters.tokens import TokenHasher
     from service.config import Settings
     from service.usecases.queries import GameQueries
 
@@ -31,10 +33,24 @@ def _open_runtime(args: argparse.Namespace) -> tuple[Settings, Database, GameQue
         print(f"cablecar: note: {note}", file=sys.stderr)
     print(f"cablecar: {describe(settings)}", file=sys.stderr)
     keys = load_server_keys(settings)
+    hasher = configured_hasher(settings)
     store = events.open_store(
-        settings.database_url, settings.data_path(), pool_size=settings.db_pool_size, signer=keys.signer
+        settings.database_url, settings.data_path(), pool_size=settings.db_pool_size, signer=keys.signer,
+        rekey=None if hasher is None else hasher.rekey,  # only the server's own secret may key old hashes
     )
     return settings, store, GameQueries(store, InProcessCache(settings.cache_entries), keys=keys.key_set())
+
+
+def configured_hasher(settings: Settings) -> TokenHasher | None:
+    """The server's keyed token hashes (from the same secret as the server's), or None when no secret is
+    configured (a process that checks and makes no tokens can run without)."""
+    from service.adapters.secret_key import MissingSecretKey, token_key
+    from service.adapters.tokens import TokenHasher
+
+    try:
+        return TokenHasher(token_key(settings))
+    except MissingSecretKey:
+        return None
 
 
 def _organiser_name(text: str) -> str:
@@ -45,11 +61,14 @@ def _organiser_name(text: str) -> str:
 
 
 def _organiser_create(args: argparse.Namespace) -> int:
+    from service.adapters.secret_key import token_key
+    from service.adapters.tokens import TokenHasher
     from service.usecases.organisers import OrganiserService
 
-    _, store, _ = _open_runtime(args)
+    settings, store, _ = _open_runtime(args)
     try:
-        created = OrganiserService(store).create(args.name)
+        # the organiser's token hash is keyed with the server's secret: MissingSecretKey says how to set it
+        created = OrganiserService(store).create(args.name, TokenHasher(token_key(settings)))
     finally:
         store.close()
     print(f"organiser {created.record.organiser_id} ({created.record.name})")
@@ -91,13 +110,16 @@ def _bots_run(args: argparse.Namespace) -> int:
 
     from bots.runner import BotRunner
     from service.adapters.cache import open_cache
+    from service.adapters.tokens import TokenHasher
     from service.api.app import wire_games
 
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     settings, store, opened = _open_runtime(args)
     # the shared cache when there is one (Redis): the servers' states, not replays
-    queries, commands, _ = wire_games(store, open_cache(settings), keys=opened.keys)
+    # A runner checks and makes no tokens: without the server's secret, a key nobody knows (no hash it makes acts).
+    hasher = configured_hasher(settings) or TokenHasher(secrets.token_bytes(32))
+    queries, commands, _ = wire_games(store, open_cache(settings), hasher, keys=opened.keys)
     runner = BotRunner(queries, commands, store, think_ms=args.think_ms, move_delay_ms=args.move_delay_ms,
                        interval=args.interval, batch=args.batch)
     try:

@@ -16,6 +16,7 @@ from pathlib import Path
 from events.database import Database
 from events.signing import Signer
 from events.store import EventReader, EventStore
+from events.tokenkeys import Rekey
 
 DEFAULT_SQLITE_NAME = "cablecar.sqlite3"
 
@@ -27,6 +28,7 @@ def open_store(
     pool_size: int = 10,
     read_url: str | None = None,
     signer: Signer | None = None,
+    rekey: Rekey | None = None,
 ) -> Database:
     """Open the event store named by ``url``.
 
@@ -42,6 +44,8 @@ def open_store(
     pool of its own, of the same size).
 
     ``signer`` signs every event the store writes (:mod:`events.signing`).
+    ``rekey`` keys the token hashes an embedded store holds from before they
+    were keyed (:mod:`events.tokenkeys`; PostgreSQL: ``cablecar migrate``).
     Raises ``ValueError`` for any other scheme and StoreUnavailable if a
     SQLite file cannot be opened."""
     postgres = ("postgresql://", "postgres://")
@@ -65,7 +69,7 @@ def open_store(
     from events.sqlite import SqliteStore
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    return SqliteStore(path, signer=signer)
+    return SqliteStore(path, signer=signer, rekey=rekey)
 
 
 __all__ = ["DEFAULT_SQLITE_NAME", "Database", "EventReader", "EventStore", "open_store"]

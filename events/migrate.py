@@ -42,6 +42,7 @@ from typing import Any
 
 from events.store import IntegrityError, StoreUnavailable
 from events.timestamps import format_timestamp, system_clock
+from events.tokenkeys import PlainTokenHashes, Rekey, key_plain_hashes
 
 #: Advisory lock key (any constant bigint) serialising PostgreSQL migrations.
 MIGRATION_LOCK_KEY = 0x0CAB1E_CA4_0001
@@ -106,7 +107,7 @@ def _now_text() -> str:
     return format_timestamp(system_clock())
 
 
-def migrate(url: str, app_role: str | None = None) -> list[str]:
+def migrate(url: str, app_role: str | None = None, rekey: Rekey | None = None) -> list[str]:
     """Bring the database at ``url`` up to date; return the names applied now.
 
     ``url`` is a ``postgresql://`` / ``postgres://`` URL or ``sqlite:///path``.
@@ -114,9 +115,11 @@ def migrate(url: str, app_role: str | None = None) -> list[str]:
     Raises StoreUnavailable if the database cannot be reached and
     MigrationError if its recorded migrations do not match the shipped files.
     ``app_role`` (PostgreSQL only): the role the server runs as, granted
-    what it needs (:mod:`events.postgres.roles`)."""
+    what it needs (:mod:`events.postgres.roles`).  ``rekey`` keys the token
+    hashes stored before they were keyed (:mod:`events.tokenkeys`); without
+    it, a database holding such hashes is refused."""
     if url.startswith(("postgresql://", "postgres://")):
-        return migrate_postgres(url, app_role=app_role)
+        return migrate_postgres(url, app_role=app_role, rekey=rekey)
     if app_role is not None:
         raise ValueError("--app-role is for PostgreSQL: the embedded SQLite store has no roles")
     if url.startswith("sqlite:///"):
@@ -129,13 +132,15 @@ def migrate(url: str, app_role: str | None = None) -> list[str]:
         except (sqlite3.Error, OSError) as e:
             raise StoreUnavailable(f"cannot open SQLite database {path!r}: {e}") from e
         try:
-            return migrate_sqlite(conn)
+            return migrate_sqlite(conn, rekey)
         finally:
             conn.close()
     raise ValueError(f"unsupported database URL {url!r}")
 
 
-def migrate_postgres(url: str, connect_timeout: float = 5.0, app_role: str | None = None) -> list[str]:
+def migrate_postgres(
+    url: str, connect_timeout: float = 5.0, app_role: str | None = None, rekey: Rekey | None = None
+) -> list[str]:
     """Apply the pending PostgreSQL migrations, then grant ``app_role`` (if
     given) what the server needs (see :func:`migrate`)."""
     import psycopg
@@ -162,10 +167,14 @@ def migrate_postgres(url: str, connect_timeout: float = 5.0, app_role: str | Non
                             (migration.name, migration.checksum, _now_text()),
                         )
                     applied.append(migration.name)
+                with conn.transaction():
+                    key_plain_hashes(conn, "postgres", rekey)
                 if app_role is not None:
                     grant_app_role(conn, app_role)
             finally:
                 conn.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK_KEY,))
+    except PlainTokenHashes as e:
+        raise MigrationError(str(e)) from e
     except psycopg.OperationalError as e:
         raise StoreUnavailable(f"PostgreSQL failed during migration: {e}") from e
     except psycopg.Error as e:
@@ -223,8 +232,10 @@ def _only_comments(text: str) -> bool:
     return all(not line.strip() or line.strip().startswith("--") for line in text.splitlines())
 
 
-def migrate_sqlite(conn: sqlite3.Connection) -> list[str]:
-    """Apply the pending SQLite migrations on ``conn`` (autocommit mode).
+def migrate_sqlite(conn: sqlite3.Connection, rekey: Rekey | None = None) -> list[str]:
+    """Apply the pending SQLite migrations on ``conn`` (autocommit mode), then
+    key the token hashes stored before they were keyed (``rekey``, see
+    :mod:`events.tokenkeys`; MigrationError if some are and it is None).
 
     Everything happens in one ``BEGIN IMMEDIATE`` transaction, so concurrent
     openers (threads or processes) apply each file exactly once."""
@@ -247,6 +258,10 @@ def migrate_sqlite(conn: sqlite3.Connection) -> list[str]:
                     (migration.name, migration.checksum, _now_text()),
                 )
                 applied.append(migration.name)
+            try:
+                key_plain_hashes(cursor, "sqlite", rekey)
+            except PlainTokenHashes as e:
+                raise MigrationError(str(e)) from e
             cursor.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:

@@ -39,6 +39,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import ClassVar
 
 from domain.core import JSON
 
@@ -190,6 +191,30 @@ class MetadataGuard:
 
 
 @dataclass(frozen=True)
+class TokenChange:
+    """What an append that records a ``seat_token_rotated`` event changes with
+    it, in the same write: ``seat``'s stored token hash becomes ``token_hash``.
+    It is the only change of a game's metadata after its creation, and the
+    database takes it only with that event (PostgreSQL: migration 0040)."""
+
+    seat: int
+    token_hash: str
+
+    #: the event type that must carry it, alone
+    EVENT: ClassVar[str] = "seat_token_rotated"
+
+    def check(self, events: Sequence[NewEvent]) -> None:
+        """ValueError unless ``events`` is one ``seat_token_rotated`` of this seat, by no seat."""
+        if isinstance(self.seat, bool) or not isinstance(self.seat, int) or self.seat < 0:
+            raise ValueError(f"a token change names a seat, not {self.seat!r}")
+        if not isinstance(self.token_hash, str) or not self.token_hash.isascii() or len(self.token_hash) > 200:
+            raise ValueError("a token hash is a short ASCII string")
+        if len(events) != 1 or events[0].type != self.EVENT or events[0].seat is not None \
+                or events[0].payload.get("seat") != self.seat:
+            raise ValueError(f"a token change is written with one {self.EVENT} event of its seat, by no seat")
+
+
+@dataclass(frozen=True)
 class AppendResult:
     """What ``append`` wrote, or (``replayed=True``) what an earlier append with
     the same idempotency key wrote; ``request_hash`` is the one stored with it."""
@@ -283,6 +308,7 @@ class EventStore(EventReader):
         guard: MetadataGuard | None = None,
         not_before: datetime | None = None,
         not_after: datetime | None = None,
+        token: TokenChange | None = None,
     ) -> AppendResult:
         """Append ``events`` atomically after ``expected_version``.
 
@@ -298,7 +324,9 @@ class EventStore(EventReader):
         and the events of the first append are returned with
         ``replayed=True``; otherwise StaleVersion(current) if another writer
         got there first.  ``status`` (if given) updates the game row in the
-        same transaction."""
+        same transaction, and so does ``token`` (a seat's new token hash, with
+        its ``seat_token_rotated`` event; ValueError for any other batch).
+        Nothing else ever changes a game's metadata after its creation."""
 
     @abstractmethod
     def lookup_idempotency(self, game_id: str, idempotency_key: str) -> AppendResult | None:
@@ -313,11 +341,6 @@ class EventStore(EventReader):
     @abstractmethod
     def get_game(self, game_id: str) -> GameRecord:
         """The game's metadata row; GameNotFound if unknown."""
-
-    @abstractmethod
-    def compare_and_set_metadata(self, game_id: str, key: str, expected: JSON, value: JSON) -> bool:
-        """Set ``metadata[key] = value`` only if it currently equals
-        ``expected`` (as JSON); True if it was set.  GameNotFound if unknown."""
 
     @abstractmethod
     def wait_for_events(self, game_id: str, after_seq: int, timeout: float) -> bool:

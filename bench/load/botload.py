@@ -276,16 +276,19 @@ def runner_main(stats_path: str, think_ms: int) -> int:
     import events
     from bots.runner import BotRunner
     from service.adapters.cache import open_cache
+    from service.adapters.secret_key import token_key
     from service.adapters.signing_keys import load_server_keys
+    from service.adapters.tokens import TokenHasher
     from service.api.app import wire_games
     from service.config import Settings
     from service.usecases.bot_seats import bot_seats
 
     settings = Settings.from_env()
     keys = load_server_keys(settings)
+    hasher = TokenHasher(token_key(settings))
     store = events.open_store(settings.database_url, settings.data_path(), pool_size=settings.db_pool_size,
-                              signer=keys.signer)
-    queries, commands, _ = wire_games(store, open_cache(settings), keys=keys.key_set())
+                              signer=keys.signer, rekey=hasher.rekey)
+    queries, commands, _ = wire_games(store, open_cache(settings), hasher, keys=keys.key_set())
     runner = BotRunner(queries, commands, store, think_ms=think_ms, interval=0.02)
     cpu: dict[str, list[float]] = defaultdict(list)
     original = runner.move

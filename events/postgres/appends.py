@@ -42,6 +42,7 @@ from events.postgres.statements import (
     APPEND,
     APPEND_ONE,
     MEASURE,
+    ROTATE_ONE,
     UNKNOWN_HEAD,
     batch_args,
     sign_chain,
@@ -61,6 +62,7 @@ from events.store import (
     OutsideDeadline,
     StaleVersion,
     StoredEvent,
+    TokenChange,
 )
 from events.timestamps import format_timestamp, parse_timestamp
 
@@ -87,6 +89,7 @@ class PostgresAppends:
         guard: MetadataGuard | None = None,
         not_before: datetime | None = None,
         not_after: datetime | None = None,
+        token: TokenChange | None = None,
     ) -> AppendResult:
         """Append ``events`` atomically after ``expected_version`` (see
         :meth:`EventStore.append`); ``ValueError`` for an empty or malformed batch.
@@ -106,8 +109,10 @@ class PostgresAppends:
         and the head, finish the hash chain, claim the game row and insert
         (migrations 0008, 0012).  A head not known here costs a second round
         trip: the functions answer with the right one, and the events are
-        signed again on it."""
-        check_append_args(events, expected_version, status)
+        signed again on it.  With ``token``, ``cablecar_rotate_seat_token_timed``
+        appends the one ``seat_token_rotated`` event and sets the seat's hash
+        in the same statement (migration 0040)."""
+        check_append_args(events, expected_version, status, token)
         signer = self._signer
         if signer is None:
             raise IntegrityError("this store has no signing key: the database takes signed events only")
@@ -121,7 +126,7 @@ class PostgresAppends:
             recorded_at = format_timestamp(now if not_after is None else min(now, not_after))
             outcome, result = self._append_once(
                 game_id, expected_version, events, idempotency_key, request_hash, status, guard,
-                (not_before, not_after), recorded_at, chained_on, signer,
+                (not_before, not_after), recorded_at, chained_on, signer, token,
             )
             if outcome != "clock":
                 break
@@ -149,6 +154,7 @@ class PostgresAppends:
         recorded_at: str,
         chained_on: str,
         signer: Signer,
+        token: TokenChange | None = None,
     ) -> tuple[str, AppendResult | None]:
         """One append stamped ``recorded_at`` (a second round trip only for an
         unknown head); ``(outcome, None)`` for a clock refusal, else
@@ -163,7 +169,10 @@ class PostgresAppends:
                     p = pending[0]
                     params = (*head, p.type, p.schema_version, p.payload_json, p.seat, p.head, p.tail, *guard_args,
                               chained_on, signed[0][1], signer.key_id)
-                    row = conn.execute(APPEND_ONE, params).fetchone()
+                    if token is None:
+                        row = conn.execute(APPEND_ONE, params).fetchone()
+                    else:
+                        row = conn.execute(ROTATE_ONE, (*params, token.seat, token.token_hash)).fetchone()
                     assert row is not None
                     outcome, value, stored_request_hash, prev_hash, position, _digest = row
                     last_seq = position

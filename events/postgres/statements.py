@@ -24,6 +24,13 @@ APPEND_ONE = (
     " FROM cablecar_append_one_timed(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::text[], %s, %s, %s,"
     " %s)"
 )
+#: APPEND_ONE's arguments, then a seat and its new token hash: the one ``seat_token_rotated`` event appended
+#: and the seat's hash set with it (migration 0040), the only change of a game's metadata after its creation.
+ROTATE_ONE = (
+    "SELECT r_outcome, r_value, r_request_hash, r_prev_hash, r_position, r_hash"
+    " FROM cablecar_rotate_seat_token_timed(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::text[], %s,"
+    " %s, %s, %s, %s, %s)"
+)
 #: A game's row and opening events (migrations 0012, 0030): returns the first event's position.
 CREATE_GAME = (
     "SELECT cablecar_create_game_timed(%s, %s, %s, %s, %s, %s, %s::text[], %s::integer[], %s::integer[], %s::text[],"

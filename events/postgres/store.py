@@ -53,7 +53,6 @@ import psycopg
 
 from events.database import Database
 from events.deliveries import CLAIM_UNCAPPED, ClaimedDelivery
-from events.envelope import canonical_json
 from events.postgres.appends import PostgresAppends
 from events.postgres.connection import ClockRefused, PostgresConnections
 from events.postgres.dbclock import DatabaseClock
@@ -74,12 +73,10 @@ from events.sql.deliveries import SqlDeliveryLog
 from events.sql.dialect import POSTGRES
 from events.sql.rows import (
     check_page,
-    metadata_json,
     prepare_games,
 )
 from events.sql.tournaments import SqlTournaments
 from events.store import (
-    JSON,
     EventReader,
     GameNotFound,
     NewGame,
@@ -208,20 +205,6 @@ class PostgresStore(PostgresAppends, SqlCatalogue, SqlTournaments, SqlDeliveryLo
 
     def _saw_head(self, game_id: str, version: int, digest: str) -> None:
         self._heads.saw(game_id, version, digest)
-
-    def compare_and_set_metadata(self, game_id: str, key: str, expected: JSON, value: JSON) -> bool:
-        """Set ``metadata[key]`` if it equals ``expected`` (jsonb equality), in one statement."""
-        expected_json = canonical_json(expected)
-        value_json = metadata_json({key: value})
-        with self._db.connection() as conn:
-            row = conn.execute(
-                "SELECT cablecar_set_metadata(%s, %s, %s, %s, %s)",
-                (game_id, key, expected_json, value_json, self.estimated_time()),
-            ).fetchone()
-        if row is None or not row[0]:
-            self.version(game_id)  # raises GameNotFound for an unknown game
-            return False
-        return True
 
     def claim_deliveries(
         self, owner: str, now: datetime, lease_seconds: float, limit: int,

@@ -13,7 +13,16 @@ from events.envelope import GENESIS_HASH, canonical_json, stored_event
 from events.sealing import SealedEvent, seal
 from events.signing import Signer
 from events.sql.dialect import Dialect
-from events.store import DamagedEvent, GameExists, GameRecord, IntegrityError, NewEvent, NewGame, StoredEvent
+from events.store import (
+    DamagedEvent,
+    GameExists,
+    GameRecord,
+    IntegrityError,
+    NewEvent,
+    NewGame,
+    StoredEvent,
+    TokenChange,
+)
 from events.tournaments import BatchRecord, OrganiserRecord, WebhookRecord
 
 #: Column order of every events SELECT (see :func:`event_from_row`).
@@ -205,8 +214,12 @@ def game_params(game: PreparedGame, now: Any) -> tuple[Any, ...]:
     return (game.game_id, game.game_type, game.status, game.version, game.last_hash, now, now, game.metadata_json)
 
 
-def check_append_args(events: Sequence[NewEvent], expected_version: int, status: str | None) -> None:
+def check_append_args(
+    events: Sequence[NewEvent], expected_version: int, status: str | None, token: TokenChange | None = None
+) -> None:
     """Refuse an append that could never be valid (``ValueError``)."""
+    if token is not None:
+        token.check(events)
     if not events:
         raise ValueError("append needs at least one event")
     if not isinstance(expected_version, int) or expected_version < 0:

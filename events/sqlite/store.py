@@ -53,19 +53,21 @@ from events.sql.tournaments import SqlTournaments
 from events.sqlite.connection import SqliteConnections
 from events.sqlite.counts import SqliteCounts
 from events.store import (
-    JSON,
     AppendResult,
     GameExists,
     GameNotFound,
     GuardFailed,
+    IntegrityError,
     MetadataGuard,
     NewEvent,
     NewGame,
     OutsideDeadline,
     StaleVersion,
     StoredEvent,
+    TokenChange,
 )
 from events.timestamps import Clock, format_timestamp, system_clock
+from events.tokenkeys import Rekey
 
 _INSERT_EVENT = (
     "INSERT INTO events (position, game_id, seq, type, schema_version, payload, recorded_at, seat,"
@@ -119,8 +121,10 @@ class SqliteStore(
         poll_interval: float = 0.02,
         clock: Clock = system_clock,
         signer: Signer | None = None,
+        rekey: Rekey | None = None,
     ) -> None:
-        """Open (creating if needed) the database at ``path`` and apply its schema.
+        """Open (creating if needed) the database at ``path`` and apply its schema
+        (keying old token hashes with ``rekey``: :mod:`events.tokenkeys`).
 
         ``signer`` signs every event written (:mod:`events.signing`; the
         service always passes one; without, events are stored unsigned).
@@ -136,7 +140,7 @@ class SqliteStore(
         self._clock = clock
         self._signer = signer
         with self._db.using() as conn:
-            migrate_sqlite(conn)
+            migrate_sqlite(conn, rekey)
 
     @property
     def path(self) -> str:
@@ -196,11 +200,12 @@ class SqliteStore(
         guard: MetadataGuard | None = None,
         not_before: datetime | None = None,
         not_after: datetime | None = None,
+        token: TokenChange | None = None,
     ) -> AppendResult:
         """Append ``events`` atomically after ``expected_version`` (see
         :meth:`EventStore.append`); ``ValueError`` for an empty or malformed batch.
         The time is read holding the write lock, so it is the time of the append."""
-        check_append_args(events, expected_version, status)
+        check_append_args(events, expected_version, status, token)
         with self._db.transaction() as cur:
             moment = self._clock()
             now = format_timestamp(moment)
@@ -261,6 +266,8 @@ class SqliteStore(
                 " WHERE game_id = ?",
                 (pending[-1].seq, prev_hash, now, status, game_id),
             )
+            if token is not None:
+                _change_token(cur, game_id, token)
             if idempotency_key is not None:
                 cur.execute(
                     "INSERT INTO idempotency_keys (game_id, key, request_hash, first_seq, last_seq, created_at)"
@@ -268,24 +275,6 @@ class SqliteStore(
                     (game_id, idempotency_key, request_hash, pending[0].seq, pending[-1].seq, now),
                 )
         return AppendResult(tuple(written), replayed=False, request_hash=request_hash)
-
-    def compare_and_set_metadata(self, game_id: str, key: str, expected: JSON, value: JSON) -> bool:
-        """Set ``metadata[key]`` if it equals ``expected``, under the write lock."""
-        metadata_json({key: value})  # shape check before the transaction
-        now = format_timestamp(self._clock())
-        with self._db.transaction() as cur:
-            row = cur.execute("SELECT metadata FROM games WHERE game_id = ?", (game_id,)).fetchone()
-            if row is None:
-                raise GameNotFound(game_id)
-            current = loads_object(row[0])
-            if key not in current or metadata_json({key: current[key]}) != metadata_json({key: expected}):
-                return False
-            current[key] = value
-            cur.execute(
-                "UPDATE games SET metadata = ?, updated_at = ? WHERE game_id = ?",
-                (metadata_json(current), now, game_id),
-            )
-        return True
 
     def claim_deliveries(
         self, owner: str, now: datetime, lease_seconds: float, limit: int,
@@ -342,3 +331,15 @@ class SqliteStore(
         return self._db.closed
 
 
+
+
+def _change_token(cur: Any, game_id: str, token: TokenChange) -> None:
+    """Set a seat's token hash (inside the append that records its rotation); a seat with no token to
+    rotate (a bot seat, a seat the game does not have) refuses the whole append."""
+    row = cur.execute("SELECT metadata FROM games WHERE game_id = ?", (game_id,)).fetchone()
+    metadata = loads_object(row[0])
+    hashes = metadata.get("seat_token_hashes")
+    if not isinstance(hashes, list) or not token.seat < len(hashes) or not isinstance(hashes[token.seat], str):
+        raise IntegrityError(f"game {game_id}: seat {token.seat} has no token to rotate")
+    hashes[token.seat] = token.token_hash
+    cur.execute("UPDATE games SET metadata = ? WHERE game_id = ?", (metadata_json(metadata), game_id))

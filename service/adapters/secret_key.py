@@ -1,8 +1,10 @@
 """The server's secret key: required in production, generated once per install otherwise.
 
 It keys the MAC of the states shared through Redis (:mod:`service.adapters.cache`), so
-whoever knows it can make every worker trust a cached state: it must never be
-guessable.  On PostgreSQL (``DATABASE_URL``), which is how production runs,
+whoever knows it can make every worker trust a cached state, and the stored
+token hashes (:mod:`service.adapters.tokens`), so whoever knows it can make a
+token hash that acts: it must never be guessable, and changing it revokes
+every token.  On PostgreSQL (``DATABASE_URL``), which is how production runs,
 ``CABLECAR_SECRET_KEY`` must be set, the same on every worker and host: the
 server refuses to start without it.  The embedded default (SQLite) runs on one
 host, so it generates a random key once into its data folder (``secret.key``,
@@ -61,6 +63,12 @@ def creation_secret(settings: Settings) -> bytes:
     """The key from which an Idempotency-Key of a creating POST derives ids
     and tokens (:mod:`service.adapters.idempotency`), derived from the server's secret."""
     return hmac.new(_secret(settings), b"cablecar-create/1", hashlib.sha256).digest()
+
+
+def token_key(settings: Settings) -> bytes:
+    """The key of the stored token hashes (:class:`service.adapters.tokens.TokenHasher`), derived from
+    the server's secret: the database never holds it, so its login alone cannot make a hash that acts."""
+    return hmac.new(_secret(settings), b"cablecar-tokens/1", hashlib.sha256).digest()
 
 
 def _secret(settings: Settings) -> bytes:

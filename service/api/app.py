@@ -14,14 +14,16 @@ from events.database import Database
 from events.keyset import KeySet
 from events.timestamps import Clock, system_clock
 from service.adapters.cache import StateCache, open_cache
-from service.adapters.secret_key import require_secret_key
+from service.adapters.secret_key import require_secret_key, token_key
 from service.adapters.signing_keys import ServerKeys, load_server_keys
+from service.adapters.tokens import TokenHasher
 from service.adapters.webhooks.policy import DispatchPolicy
 from service.api import problems
 from service.api.jsonprovider import OrjsonProvider
 from service.api.runtime import Runtime
 from service.api.sse import StreamHub
 from service.config import Settings
+from service.usecases.auth import TokenCheck
 from service.usecases.bot_turns import BotTurns
 from service.usecases.commands import GameCommands
 from service.usecases.queries import GameQueries
@@ -54,13 +56,14 @@ class _App(Flask):
 
 
 def wire_games(
-    store: Database, cache: StateCache, clock: Clock = system_clock, keys: KeySet | None = None
+    store: Database, cache: StateCache, hasher: TokenHasher, clock: Clock = system_clock, keys: KeySet | None = None
 ) -> tuple[GameQueries, GameCommands, Timekeeper]:
     """The game queries and commands on ``store`` (reading pages from its
-    reader, checking signatures against ``keys``), with their timekeeper and
-    the bot-turn index writer: what the app and the bot runner share."""
+    reader, checking signatures against ``keys``, tokens with ``hasher``),
+    with their timekeeper and the bot-turn index writer: what the app and
+    the bot runner share."""
     queries = GameQueries(store, cache, reader=store.reader, keys=keys)
-    commands = GameCommands(queries, store)
+    commands = GameCommands(queries, TokenCheck(store, hasher))
     timekeeper = Timekeeper(queries, store)
     queries.timekeeper, timekeeper.commands = timekeeper, commands
     commands.bot_turns = BotTurns(store, clock)
@@ -87,12 +90,14 @@ def create_app(
     settings = settings or Settings.from_env()
     require_secret_key(settings)
     keys = keys or load_server_keys(settings)
+    hasher = TokenHasher(token_key(settings))
     store = store or events.open_store(
         settings.database_url,
         settings.data_path(),
         pool_size=settings.db_pool_size,
         read_url=settings.read_database_url,
         signer=keys.signer,
+        rekey=hasher.rekey,
     )
     cache = cache or open_cache(settings)
     # No default /static/ route: the web page's files are served by routes/web.py, with its headers.
@@ -100,7 +105,7 @@ def create_app(
     app.json = OrjsonProvider(app)
     app.config["PROBLEM_BASE"] = settings.problem_base
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
-    queries, commands, timekeeper = wire_games(store, cache, clock, keys.key_set())
+    queries, commands, timekeeper = wire_games(store, cache, hasher, clock, keys.key_set())
     # What every worker shares: Redis when configured, else the embedded store's file (rate limits, stream places).
     shared = store if isinstance(store, SharedCounts) else None
     places: SharedPlaces | None = shared
@@ -109,7 +114,8 @@ def create_app(
 
         places = RedisPlaces(cache.redis_client)
     streams = StreamHub(queries, settings.sse_max_streams, settings.sse_max_streams_per_address, places)
-    app.extensions["cablecar"] = Runtime(settings, store, cache, queries, commands, streams, timekeeper, keys)
+    app.extensions["cablecar"] = Runtime(settings, store, cache, queries, commands, streams, timekeeper, keys,
+                                         commands.tokens)
     problems.register(app)
 
     from service.api.ratelimit import install as install_rate_limit

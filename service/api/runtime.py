@@ -11,6 +11,7 @@ from service.adapters.cache import StateCache
 from service.adapters.signing_keys import ServerKeys
 from service.api.sse import StreamHub
 from service.config import Settings
+from service.usecases.auth import TokenCheck
 from service.usecases.commands import GameCommands
 from service.usecases.queries import GameQueries
 from service.usecases.timekeeper import Timekeeper
@@ -28,6 +29,8 @@ class Runtime:
     streams: StreamHub
     timekeeper: Timekeeper
     keys: ServerKeys
+    #: every token check (:mod:`service.usecases.auth`): the store's rows and the server's keyed hashes
+    tokens: TokenCheck
 
 
 def runtime() -> Runtime:

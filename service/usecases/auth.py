@@ -9,7 +9,6 @@ genuine is 401; a genuine token used where its scope does not reach is 403.
 
 from __future__ import annotations
 
-import hmac
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -34,6 +33,16 @@ class TokenLookup(OrganiserLookup, Protocol):
 
 
 @dataclass(frozen=True)
+class TokenCheck:
+    """What checking a token needs: the rows it reads (``lookup``) and the
+    server's keyed hashes (``hasher``: a hash written by anyone without the
+    server's secret matches no token, see :mod:`service.adapters.tokens`)."""
+
+    lookup: TokenLookup
+    hasher: tokens.TokenHasher
+
+
+@dataclass(frozen=True)
 class Caller:
     """The caller of a game endpoint: ``seat`` is None for hosts, the game's
     organiser and spectators."""
@@ -48,34 +57,36 @@ class Caller:
         return self.seat is None and not self.host and not self.organiser
 
 
-def _seat_of(record: GameRecord, token_hash: str) -> int | None:
+def _seat_of(hasher: tokens.TokenHasher, record: GameRecord, token: str) -> int | None:
     for seat, stored in enumerate(record.metadata.get("seat_token_hashes", [])):
-        if hmac.compare_digest(token_hash, str(stored)):
+        if hasher.matches(token, record.game_id, seat, stored):
             return seat
     return None
 
 
-def _token_valid_for(record: GameRecord, token: str) -> tuple[int | None, bool] | None:
-    token_hash = tokens.hash_token(token)
-    seat = _seat_of(record, token_hash)
+def _token_valid_for(hasher: tokens.TokenHasher, record: GameRecord, token: str) -> tuple[int | None, bool] | None:
+    seat = _seat_of(hasher, record, token)
     if seat is not None:
         return seat, False
-    if tokens.matches(token, record.metadata.get("host_token_hash")):
+    if hasher.matches(token, record.game_id, tokens.HOST, record.metadata.get("host_token_hash")):
         return None, True
     return None
 
 
-def seat_of_token(record: GameRecord, header: str | None) -> int | None:
+def seat_of_token(hasher: tokens.TokenHasher, record: GameRecord, header: str | None) -> int | None:
     """The seat whose token the ``Authorization`` header value holds, judged
     against ``record`` alone; None for anything else (no header, another
     kind of token, a token this row does not know).  For a row this process
     remembers: a None is no refusal, only a reason to ask
     :func:`game_caller` with a fresh row."""
     token = tokens.bearer(header)
-    return None if token is None else _seat_of(record, tokens.hash_token(token))
+    parsed = tokens.parse(token) if token else None
+    if parsed is None or parsed.kind != "st" or parsed.scope != record.game_id:
+        return None
+    return _seat_of(hasher, record, parsed.raw)
 
 
-def game_caller(store: TokenLookup, record: GameRecord, header: str | None) -> Caller:
+def game_caller(check: TokenCheck, record: GameRecord, header: str | None) -> Caller:
     """Resolve the ``Authorization`` header value against ``record``.
 
     No header: a spectator.  A token of this game: its seat or host.  A valid
@@ -87,23 +98,23 @@ def game_caller(store: TokenLookup, record: GameRecord, header: str | None) -> C
     if parsed is None:
         raise Unauthorized("the Authorization header must be 'Bearer <seat or host token>'")
     if parsed.kind == "ot":
-        organiser = organiser_of_token(store, parsed)
+        organiser = organiser_of_token(check, parsed)
         if organiser is None:
             raise Unauthorized("this organiser token is not valid")
         if record.metadata.get("organiser") == organiser.organiser_id:
             return Caller(organiser=True)
         raise Forbidden("this game was not created with this organiser token")
     if parsed.scope == record.game_id and parsed.kind in ("st", "ht"):
-        found = _token_valid_for(record, parsed.raw)
+        found = _token_valid_for(check.hasher, record, parsed.raw)
         if found is not None:
             return Caller(seat=found[0], host=found[1])
         raise Unauthorized("this token is not valid for this game")
     if parsed.kind in ("st", "ht"):
         try:
-            other = store.get_game(parsed.scope)
+            other = check.lookup.get_game(parsed.scope)
         except GameNotFound:
             other = None
-        if other is not None and _token_valid_for(other, parsed.raw) is not None:
+        if other is not None and _token_valid_for(check.hasher, other, parsed.raw) is not None:
             raise Forbidden("this token belongs to another game")
     raise Unauthorized("this token is not valid for this game")
 
@@ -129,27 +140,28 @@ def require_host(caller: Caller) -> None:
     raise Forbidden("only the game's host token may manage the game")
 
 
-def organiser_of_token(store: OrganiserLookup, parsed: tokens.ParsedToken) -> OrganiserRecord | None:
+def organiser_of_token(check: TokenCheck, parsed: tokens.ParsedToken) -> OrganiserRecord | None:
     """The organiser a presented ``ot`` token belongs to, if it is genuine."""
     if parsed.kind != "ot":
         return None
-    organiser = store.get_organiser(parsed.scope)
-    if organiser is None or not tokens.matches(parsed.raw, organiser.token_hash):
+    organiser = check.lookup.get_organiser(parsed.scope)
+    if organiser is None or not check.hasher.matches(parsed.raw, parsed.scope, tokens.ORGANISER,
+                                                      organiser.token_hash):
         return None
     return organiser
 
 
-def _genuine_game_token(store: TokenLookup, parsed: tokens.ParsedToken) -> bool:
+def _genuine_game_token(check: TokenCheck, parsed: tokens.ParsedToken) -> bool:
     if parsed.kind not in ("st", "ht"):
         return False
     try:
-        record = store.get_game(parsed.scope)
+        record = check.lookup.get_game(parsed.scope)
     except GameNotFound:
         return False
-    return _token_valid_for(record, parsed.raw) is not None
+    return _token_valid_for(check.hasher, record, parsed.raw) is not None
 
 
-def organiser_caller(store: TokenLookup, header: str | None) -> OrganiserRecord:
+def organiser_caller(check: TokenCheck, header: str | None) -> OrganiserRecord:
     """The organiser whose token the ``Authorization`` header value holds.
 
     No header, a malformed or a wrong token: 401.  A genuine seat or host
@@ -159,15 +171,15 @@ def organiser_caller(store: TokenLookup, header: str | None) -> OrganiserRecord:
     if parsed is None:
         raise Unauthorized("an organiser token is required: send 'Authorization: Bearer <organiser token>'",
         )
-    organiser = organiser_of_token(store, parsed)
+    organiser = organiser_of_token(check, parsed)
     if organiser is not None:
         return organiser
-    if _genuine_game_token(store, parsed):
+    if _genuine_game_token(check, parsed):
         raise Forbidden("a seat or host token cannot do this; use an organiser token")
     raise Unauthorized("this token is not a valid organiser token")
 
 
-def creating_organiser(store: OrganiserLookup, header: str | None, required: bool) -> OrganiserRecord | None:
+def creating_organiser(check: TokenCheck, header: str | None, required: bool) -> OrganiserRecord | None:
     """For creating a game: the organiser of an organiser token (401 if it is
     not genuine); None without one (other tokens are ignored, as before),
     unless the operator ``required`` an organiser token: then 401."""
@@ -178,7 +190,7 @@ def creating_organiser(store: OrganiserLookup, header: str | None, required: boo
             raise Unauthorized("this server creates games for organisers only: "
                                "send 'Authorization: Bearer <organiser token>'")
         return None
-    organiser = organiser_of_token(store, parsed)
+    organiser = organiser_of_token(check, parsed)
     if organiser is None:
         raise Unauthorized("this organiser token is not valid")
     return organiser

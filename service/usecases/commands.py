@@ -29,6 +29,7 @@ from events.store import (
     OutsideDeadline,
     StaleVersion,
     StoredEvent,
+    TokenChange,
 )
 from service.errors import Forbidden, IdempotencyKeyReused, InvalidRequest
 from service.usecases import auth
@@ -106,7 +107,7 @@ class GameCommands(GameCreation):
     """The write side of the game server: creating games (:class:`GameCreation`),
     acting in them, cancelling them and appending what the server decides."""
 
-    def __init__(self, queries: GameQueries, tokens: auth.TokenLookup) -> None:
+    def __init__(self, queries: GameQueries, tokens: auth.TokenCheck) -> None:
         self.queries = queries
         self.store = queries.store
         self.tokens = tokens
@@ -188,7 +189,7 @@ class GameCommands(GameCreation):
             return None  # a timeout may be due: the full path appends it first
         if request.expected_version is not None and request.expected_version != version:
             return None
-        seat = auth.seat_of_token(record, request.authorization)
+        seat = auth.seat_of_token(self.tokens.hasher, record, request.authorization)
         if seat is None:
             return None
         self.cache.stats.hits += 1
@@ -255,15 +256,17 @@ class GameCommands(GameCreation):
         return ActionOutcome(after.version, rendered, False)
 
     def append_events(
-        self, loaded: Loaded, seat: int | None, domain_events: Sequence[Any], due: float | None = None
+        self, loaded: Loaded, seat: int | None, domain_events: Sequence[Any], due: float | None = None,
+        guard: MetadataGuard | None = None, token: TokenChange | None = None,
     ) -> Loaded:
-        """Append events the server decided (a timeout, a cancel; ``seat``
-        None) after ``loaded.version``; the game after them.  StaleVersion if
-        anything was appended since; OutsideDeadline (a StaleVersion) if a
-        timeout's deadline ``due`` (epoch seconds) has not passed by the
-        database's clock."""
+        """Append events the server decided (a timeout, a cancel, a token
+        rotation with its ``token`` change; ``seat`` None) after
+        ``loaded.version``; the game after them.  StaleVersion if anything
+        was appended since, GuardFailed if ``guard`` no longer holds;
+        OutsideDeadline (a StaleVersion) if a timeout's deadline ``due``
+        (epoch seconds) has not passed by the database's clock."""
         not_before = None if due is None else datetime.fromtimestamp(due, UTC)
-        written = self._append(loaded, seat, domain_events, not_before=not_before)
+        written = self._append(loaded, seat, domain_events, guard=guard, not_before=not_before, token=token)
         assert not isinstance(written, AppendResult), "no idempotency key, no replay"
         return written[0]
 
@@ -276,6 +279,7 @@ class GameCommands(GameCreation):
         request_hash: str | None = None,
         guard: MetadataGuard | None = None,
         not_before: datetime | None = None,
+        token: TokenChange | None = None,
     ) -> tuple[Loaded, tuple[StoredEvent, ...]] | AppendResult:
         """Append and keep the new state; the replayed result when the key was used.
 
@@ -302,6 +306,7 @@ class GameCommands(GameCreation):
                 guard=guard,
                 not_before=not_before,
                 not_after=not_after,
+                token=token,
             )
         except IntegrityError as e:
             raise self.queries.refused_write(game_id, e) from e

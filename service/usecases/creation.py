@@ -19,8 +19,9 @@ from events.seeds import deal_seed, seed_commitment
 from events.store import EventStore, GameExists, GameNotFound, GameRecord, NewEvent
 from service.adapters.cache import StateCache
 from service.adapters.idempotency import REQUEST_HASH, CreationKey, refuse_reuse
-from service.adapters.tokens import hash_token, new_token
+from service.adapters.tokens import HOST, TokenHasher, new_token
 from service.errors import InvalidConfig, InvalidRequest
+from service.usecases.auth import TokenCheck
 from service.usecases.bot_seats import METADATA_KEY as BOTS_KEY
 from service.usecases.bot_seats import bot_seats, checked_bots
 from service.usecases.bot_turns import BotTurns
@@ -78,6 +79,8 @@ class GameCreation:
     queries: GameQueries
     store: EventStore
     cache: StateCache
+    #: the token check: its hasher makes the stored hashes of new games' tokens
+    tokens: TokenCheck
     #: the bot-turn index writer (set by the wiring; None: no runner is told)
     bot_turns: BotTurns | None = None
 
@@ -111,7 +114,8 @@ class GameCreation:
             raise InvalidConfig(e.detail, reason=e.code) from e
         states = _folded(definition, domain_events)
         seat_tokens, host_token = _tokens(game_id, len(request.players), seat_bots, key)
-        metadata = _metadata(definition, request, seed, server_secret, seat_tokens, host_token)
+        hashes = _hashes(self.tokens.hasher, game_id, seat_tokens, host_token)
+        metadata = _metadata(definition, request, seed, server_secret, hashes)
         if control.timed:
             metadata["time_control"] = control.to_json()
         if seat_bots is not None:
@@ -224,9 +228,19 @@ def _tokens(
     return seat_tokens, host_token
 
 
+def _hashes(
+    hasher: TokenHasher, game_id: str, seat_tokens: tuple[str | None, ...], host_token: str
+) -> dict[str, JSON]:
+    """The stored hashes of a new game's tokens (a bot seat has no token, so no hash: no token can match it)."""
+    return {
+        "seat_token_hashes": [None if t is None else hasher.stored(t, game_id, seat) for seat, t in enumerate(seat_tokens)],
+        "host_token_hash": hasher.stored(host_token, game_id, HOST),
+    }
+
+
 def _metadata(
     definition: GameDefinition[Any], request: GameRequest, seed: str, server_secret: str | None,
-    seat_tokens: tuple[str | None, ...], host_token: str,
+    hashes: dict[str, JSON],
 ) -> dict[str, JSON]:
     """What is stored with every game: its players, its deal's seed and commitment, versions and token hashes."""
     salt = secrets.token_hex(16)
@@ -242,7 +256,5 @@ def _metadata(
         "server_secret": server_secret,
         "rules_version": definition.rules_version,
         "board_version": definition.board_version,
-        # a bot seat has no token, so no hash: no token can ever match it
-        "seat_token_hashes": [None if t is None else hash_token(t) for t in seat_tokens],
-        "host_token_hash": hash_token(host_token),
+        **hashes,
     }

@@ -16,7 +16,7 @@ from events.deliveries import DeliveryPage
 from events.store import IntegrityError
 from events.tournaments import BatchRecord, OrganiserRecord, WebhookRecord
 from service.adapters.idempotency import CreationKey, refuse_reuse
-from service.adapters.tokens import hash_token, new_token
+from service.adapters.tokens import ORGANISER, TokenHasher, new_token
 from service.adapters.webhooks.hmac import WEBHOOK_EVENTS
 from service.adapters.webhooks.transport import url_refusal
 from service.config import declared
@@ -47,16 +47,16 @@ class OrganiserService:
         self.private_addresses = private_addresses
         self.max_webhooks = max_webhooks
 
-    def create(self, name: str, key: CreationKey | None = None) -> CreatedOrganiser:
+    def create(self, name: str, hasher: TokenHasher, key: CreationKey | None = None) -> CreatedOrganiser:
         """Create an organiser; its token (``ot_<id>_<secret>``, 256 random
-        bits) is returned once and stored only as a SHA-256 hash.  With an
+        bits) is returned once and stored only as its keyed hash (``hasher``).  With an
         Idempotency-Key, the organiser it already created is answered again."""
         if key is not None and (before := self.created_with(key, name)) is not None:
             return before
         organiser_id = key.identifier("organiser") if key else new_organiser_id()
         token = key.token("ot", organiser_id) if key else new_token("ot", organiser_id)
         try:
-            record = self.store.create_organiser(organiser_id, name, hash_token(token))
+            record = self.store.create_organiser(organiser_id, name, hasher.stored(token, organiser_id, ORGANISER))
         except IntegrityError:
             # a concurrent request with the same key created it first
             if key is None or (before := self.created_with(key, name)) is None:

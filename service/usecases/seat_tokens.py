@@ -1,21 +1,25 @@
 """Host management of a game: replacing a seat's lost token.
 
 The new token is shown once; from then on only it acts for the seat (the old
-one is refused).  The seat's hash is swapped with a compare-and-set on the
-game's metadata, so two rotations at the same time cannot undo each other.
+one is refused).  The rotation is an event of the game, ``seat_token_rotated``
+(:mod:`domain.custody`, signed like every event, no secret in it), appended
+together with the seat's new hash: guarded by the old hash, so two rotations
+at the same time cannot undo each other, and keyed to the epoch the event
+opens, so no old hash can be put back (:mod:`service.adapters.tokens`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.core import STATUS_CANCELLED, STATUS_FINISHED
+from domain.custody import SeatTokenRotated
 from domain.errors import GameFinished
-from events.store import EventStore
-from service.adapters.tokens import hash_token, new_token
+from events.store import GuardFailed, MetadataGuard, StaleVersion, TokenChange
+from service.adapters.tokens import new_token
 from service.errors import InvalidConfig, KeptChanging, NotFound
+from service.usecases.commands import GameCommands
 
-#: Compare-and-set attempts before giving up under heavy contention.
+#: Attempts before giving up under heavy contention.
 MAX_TRIES = 5
 
 
@@ -29,24 +33,33 @@ class RotatedSeatToken:
     token: str
 
 
-def rotate_seat_token(store: EventStore, game_id: str, seat: int) -> RotatedSeatToken:
-    """Give ``seat`` a new token and revoke its old one.
+def rotate_seat_token(commands: GameCommands, game_id: str, seat: int) -> RotatedSeatToken:
+    """Give ``seat`` a new token and revoke its old one, recording the rotation.
 
     404 for a seat the game does not have, 409 ``game_finished`` once the game
     is over (there is nothing left to act on)."""
+    version = 0
     for _ in range(MAX_TRIES):
-        record = store.get_game(game_id)
+        record = commands.queries.record(game_id)
         hashes = list(record.metadata.get("seat_token_hashes", []))
         if not 0 <= seat < len(hashes):
             raise NotFound(f"game {game_id} has no seat {seat}")
         if hashes[seat] is None:
             raise InvalidConfig(f"seat {seat} is played by the server's bot: it has no token", reason="bot_seat")
-        if record.status in (STATUS_FINISHED, STATUS_CANCELLED):
-            raise GameFinished(f"the game is {record.status}; its seat tokens can no longer act")
+        loaded = commands.queries.load(game_id, record=record)
+        version = loaded.version
+        if loaded.finished:
+            raise GameFinished(f"the game is {loaded.definition.status(loaded.state)}; "
+                               "its seat tokens can no longer act")
         token = new_token("st", game_id)
-        rotated = [*hashes[:seat], hash_token(token), *hashes[seat + 1 :]]
-        if store.compare_and_set_metadata(game_id, "seat_token_hashes", hashes, rotated):
-            players = record.metadata.get("players", [])
-            name = str(players[seat]) if seat < len(players) else ""
-            return RotatedSeatToken(game_id, seat, name, token)
-    raise KeptChanging("the game's tokens kept changing; retry", current_version=record.version)
+        change = TokenChange(seat, commands.tokens.hasher.stored(token, game_id, seat, epoch=version + 1))
+        try:
+            commands.append_events(loaded, None, [SeatTokenRotated(seat)],
+                                           guard=MetadataGuard(("seat_token_hashes", seat), str(hashes[seat])),
+                                           token=change)
+        except (StaleVersion, GuardFailed):
+            continue  # a move or another rotation came first: look again
+        players = record.metadata.get("players", [])
+        name = str(players[seat]) if seat < len(players) else ""
+        return RotatedSeatToken(game_id, seat, name, token)
+    raise KeptChanging("the game's tokens kept changing; retry", current_version=version)

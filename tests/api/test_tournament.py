@@ -21,7 +21,7 @@ from domain.cablecar import GAME as CABLE_CAR
 from domain.core import GameConfig, replay
 from domain.ttr.scoring import SeatScore
 from domain.ttr.scoring import rank as ttr_rank
-from service.adapters.tokens import hash_token
+from service.adapters.tokens import ORGANISER, plain_hash
 from service.api.app import create_app
 from service.config import Settings
 from service.usecases.batches import CSV_COLUMNS, rank_players, results_csv
@@ -62,7 +62,9 @@ def test_an_organiser_token_is_shown_once_and_stored_as_a_hash(app: Flask, clien
     kind, scope, secret = token.split("_", 2)
     assert (kind, scope) == ("ot", made["id"]) and len(secret) >= 43  # 256 random bits, URL-safe base64
     stored = app.extensions["cablecar"].store.get_organiser(made["id"])
-    assert stored.token_hash == hash_token(token) and token not in repr(stored)
+    hasher = app.extensions["cablecar"].tokens.hasher
+    assert stored.token_hash == hasher.stored(token, made["id"], ORGANISER) and token not in repr(stored)
+    assert stored.token_hash.startswith("k1:0:") and plain_hash(token) not in stored.token_hash
     me = client.get("/v1/organisers/me", headers=auth(token))
     assert check_response(me, "/v1/organisers/me") == {k: made[k] for k in ("id", "name", "created_at")}
     again = new_organiser(client, "Bay Area Open")

@@ -55,6 +55,7 @@ from events.deliveries import AttemptOutcome, NewDelivery
 from events.signing import Signer
 from events.store import EventStore, NewEvent
 from events.tournaments import OrganiserRecord, WebhookRecord
+from service.adapters.tokens import TokenHasher
 
 T = TypeVar("T")
 
@@ -70,6 +71,8 @@ P = TypeVar("P", bound=Page)
 
 #: the key the contract suite's stores sign with (the server's comes from its configuration)
 TEST_SIGNER = Signer.generate("2030-01-01T00:00:00.000000Z")
+#: the keyed token hashes of the suite's games (the server's key comes from its secret)
+TEST_HASHER = TokenHasher(b"the contract suite's token key, 32+ bytes long")
 
 
 def postgres_admin_url() -> str:
@@ -163,6 +166,16 @@ def ev(kind: str = "tick", seat: int | None = 0, **payload: object) -> NewEvent:
     return NewEvent(type=kind, payload=payload or {"n": 1}, schema_version=1, seat=seat)
 
 
+def rotated(seat: int) -> NewEvent:
+    """The event a seat's token rotation is written with (by no seat)."""
+    return NewEvent("seat_token_rotated", {"seat": seat}, 1, None)
+
+
+def keyed(epoch: int, fill: str = "a") -> str:
+    """A token hash in the keyed form the stores take for an epoch (its digest made up)."""
+    return f"k1:{epoch}:{fill * 64}"
+
+
 def started(game_id: str, store: EventStore, n: int = 1, game_type: str = "test-game") -> None:
     store.create_game(game_id, game_type, {}, [ev("started", None, i=i) for i in range(n)], "playing")
 
@@ -170,7 +183,7 @@ def started(game_id: str, store: EventStore, n: int = 1, game_type: str = "test-
 # -- tournaments and deliveries -------------------------------------------------
 
 T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
-HASH = "ab" * 32
+HASH = "k1:0:" + "ab" * 32  # a keyed token hash (events/tokenkeys.py keys plain ones when a store opens)
 
 
 def uid(prefix: str) -> str:

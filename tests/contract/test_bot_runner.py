@@ -22,7 +22,7 @@ from service.adapters.signing_keys import write_key_file
 from service.api.app import wire_games
 from service.usecases.creation import GameRequest
 from tests.contract.backends import Backend, Contract, PostgresBackend, SqliteBackend
-from tests.contract.conftest import TEST_SIGNER
+from tests.contract.conftest import TEST_HASHER, TEST_SIGNER
 
 ROOT = Path(__file__).resolve().parents[2]
 MOVED = re.compile(r"moved: game (\S+) seat (\d+) \((\w+)\) version (\d+)")
@@ -78,7 +78,7 @@ class BotRunnerContract(Contract):
     ) -> None:
         backend = own_backend
         store = backend.open()
-        _, commands, _ = wire_games(store, InProcessCache(100))
+        _, commands, _ = wire_games(store, InProcessCache(100), TEST_HASHER)
         games = [
             commands.create(GameRequest("ttr-sf", ["Ann", "Bo", "Cy"], seed=f"runners-{i}", bots=["greedy", "random", "greedy"]))
             .record.game_id

@@ -11,12 +11,13 @@ from pathlib import Path
 
 from events.database import Database
 from service.adapters.cache import InProcessCache
+from service.usecases.auth import TokenCheck
 from service.usecases.commands import GameCommands
 from service.usecases.creation import GameRequest
 from service.usecases.queries import GameQueries
 from service.usecases.timekeeper import Sweeper, Timekeeper
 from tests.contract.backends import Backend, Contract, PostgresBackend, SqliteBackend
-from tests.contract.conftest import new_games
+from tests.contract.conftest import TEST_HASHER, new_games
 
 NewId = Callable[[], str]
 
@@ -41,7 +42,7 @@ def _instance(backend: Backend, clock: FakeClock) -> tuple[Database, GameCommand
     """One service instance: its own store connection, cache and sweeper."""
     store = backend.open(clock=clock)
     queries = GameQueries(store, InProcessCache())
-    commands = GameCommands(queries, store)
+    commands = GameCommands(queries, TokenCheck(store, TEST_HASHER))
     timekeeper = Timekeeper(queries, store)
     queries.timekeeper, timekeeper.commands = timekeeper, commands
     return store, commands, Sweeper(timekeeper)

@@ -258,7 +258,7 @@ class DeliveryLogContract(Contract):
         """Issue 25: claims came from one queue by due time, so an organiser's
         flood (older deliveries, hanging receivers) starved everyone else's."""
         flood = [hooks(), hooks()]
-        other = store.create_organiser(uid("o"), "Quiet Cup", "0" * 64)
+        other = store.create_organiser(uid("o"), "Quiet Cup", "k1:0:" + "0" * 64)
         quiet = store.create_webhook(uid("w"), other.organiser_id, "http://127.0.0.1:9/q", ("game.finished",),
                                      "s3cret", None)
         try:

@@ -24,9 +24,10 @@ from events.store import (
     NewEvent,
     StaleVersion,
     StoreUnavailable,
+    TokenChange,
 )
 from tests.contract.backends import Backend, Contract, PostgresBackend, SqliteBackend
-from tests.contract.conftest import TEST_SIGNER, ev, started
+from tests.contract.conftest import TEST_SIGNER, ev, keyed, rotated, started
 
 NewId = Callable[[], str]
 
@@ -122,7 +123,7 @@ class EventStoreContract(Contract):
             with pytest.raises(GameNotFound):
                 call(gid)
         with pytest.raises(GameNotFound):
-            store.compare_and_set_metadata(gid, "a", None, 1)
+            store.append(gid, 0, [rotated(0)], token=TokenChange(0, keyed(1)))
 
     def test_stale_version_writes_nothing(self, store: EventStore, new_id: NewId) -> None:
         gid = new_id()
@@ -212,12 +213,12 @@ class EventStoreContract(Contract):
             assert not holds_in(failing, store.get_game(gid).metadata)
         # the guard comes before the idempotency replay and the version check
         store.append(gid, version, events, idempotency_key="k", guard=holds)
-        assert store.compare_and_set_metadata(gid, "seat_token_hashes", ["h0", "h1"], ["h0", "rotated"])
+        store.append(gid, version + batch, [rotated(1)], token=TokenChange(1, keyed(version + batch + 1)))
         with pytest.raises(GuardFailed):
             store.append(gid, version, events, idempotency_key="k", guard=holds)
         with pytest.raises(GuardFailed):
             store.append(gid, 0, events, guard=holds)
-        assert store.version(gid) == version + batch
+        assert store.version(gid) == version + batch + 1
         assert store.append(gid, version, events, idempotency_key="k").replayed
         with pytest.raises(GameNotFound):
             store.append(new_id(), 0, events, guard=holds)
@@ -243,20 +244,34 @@ class EventStoreContract(Contract):
         backend.execute("UPDATE games SET status = 'finished' WHERE game_id = ?", (gid,))
         assert store.get_game(gid).status == "finished"
 
-    # -- one metadata key, compared and set ------------------------------------------
+    # -- a seat's token hash, changed only with its rotation event ------------------------
 
-    def test_compare_and_set_metadata_sets_only_over_the_expected_value(
+    def test_a_token_change_is_written_with_its_rotation_event_and_nothing_else(
         self, store: EventStore, new_id: NewId
     ) -> None:
         gid = new_id()
-        store.create_game(gid, "test-game", {"hashes": ["a", "b"], "batch": "x"}, [ev("set_up", None)], "playing")
-        assert store.compare_and_set_metadata(gid, "hashes", ["a", "b"], ["a", "c"]) is True
-        # a second writer that read the old list loses instead of undoing the first change
-        assert store.compare_and_set_metadata(gid, "hashes", ["a", "b"], ["z", "b"]) is False
-        assert store.compare_and_set_metadata(gid, "missing", None, 1) is False
-        assert store.get_game(gid).metadata == {"hashes": ["a", "c"], "batch": "x"}
-        with pytest.raises(GameNotFound):
-            store.compare_and_set_metadata(new_id(), "hashes", [], [])
+        store.create_game(gid, "test-game", {"seat_token_hashes": [keyed(0), None], "batch": "x"},
+                          [ev("set_up", None)], "playing")
+        # guarded by the old hash: a second rotation that read it loses instead of undoing the first
+        guard = MetadataGuard(("seat_token_hashes", 0), keyed(0))
+        store.append(gid, 1, [rotated(0)], guard=guard, token=TokenChange(0, keyed(2)))
+        with pytest.raises(GuardFailed):
+            store.append(gid, 2, [rotated(0)], guard=guard, token=TokenChange(0, keyed(3)))
+        assert store.get_game(gid).metadata == {"seat_token_hashes": [keyed(2), None], "batch": "x"}
+        assert [e.type for e in store.load(gid)] == ["set_up", "seat_token_rotated"]
+        # only one rotation event of that seat, by no seat, carries a token change
+        for events, change in (
+            ([ev()], TokenChange(0, keyed(3))),
+            ([rotated(1)], TokenChange(0, keyed(3))),
+            ([rotated(0), ev()], TokenChange(0, keyed(3))),
+            ([NewEvent("seat_token_rotated", {"seat": 0}, 1, 0)], TokenChange(0, keyed(3))),
+        ):
+            with pytest.raises(ValueError):
+                store.append(gid, 2, events, token=change)
+        # a seat with no token (a bot's) has nothing to rotate: the whole append is refused
+        with pytest.raises(IntegrityError):
+            store.append(gid, 2, [rotated(1)], token=TokenChange(1, keyed(3)))
+        assert store.version(gid) == 2 and store.verify_chain(gid).ok
 
     # -- lifecycle, awkward strings, signatures ----------------------------------------
 

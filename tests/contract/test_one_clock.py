@@ -20,12 +20,13 @@ from events.database import Database
 from events.store import NewEvent, OutsideDeadline, StaleVersion
 from events.timestamps import Clock, parse_timestamp
 from service.adapters.cache import InProcessCache
+from service.usecases.auth import TokenCheck
 from service.usecases.commands import ActionRequest, GameCommands
 from service.usecases.creation import CreatedGame, GameRequest
 from service.usecases.queries import GameQueries
 from service.usecases.timekeeper import Timekeeper
 from tests.contract.backends import Backend, Contract, PostgresBackend, SqliteBackend
-from tests.contract.conftest import opening
+from tests.contract.conftest import TEST_HASHER, opening
 
 SKEWS = (15.0, -15.0)
 #: how far the database lets a recorded time be from its own (migration 0030)
@@ -40,7 +41,7 @@ def _worker(backend: Backend, skew: float, sweeping: bool = True) -> tuple[Datab
     """One service instance whose own clock is ``skew`` seconds off."""
     store = backend.open(clock=_shifted(skew))
     queries = GameQueries(store, InProcessCache())
-    commands = GameCommands(queries, store)
+    commands = GameCommands(queries, TokenCheck(store, TEST_HASHER))
     timekeeper = Timekeeper(queries, store)
     timekeeper.commands = commands
     if sweeping:

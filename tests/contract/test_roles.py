@@ -16,8 +16,8 @@ import pytest
 
 from events.migrate import MIGRATE_COMMAND, SchemaNotMigrated, migrate
 from events.postgres import PostgresStore
-from events.store import MetadataGuard, NewEvent
-from tests.contract.conftest import TEST_SIGNER, postgres_admin_url
+from events.store import MetadataGuard, NewEvent, TokenChange
+from tests.contract.conftest import TEST_SIGNER, keyed, postgres_admin_url, rotated
 from tests.contract.test_migrations import POSTGRES_FRESH, POSTGRES_OLD, POSTGRES_UPGRADE
 
 pytestmark = pytest.mark.postgres
@@ -85,10 +85,11 @@ def test_an_ordinary_owner_migrates_a_fresh_database_and_the_app_role_plays(role
         store.append(gid, 2, [NewEvent("tick", {"k": 2}), NewEvent("tick", {"k": 3})],
                      guard=MetadataGuard(("seat_token_hashes", 1), "b"))
         assert store.append(gid, 1, [NewEvent("tick", {"k": 1}, seat=0)], idempotency_key="k1").replayed
-        assert store.compare_and_set_metadata(gid, "seat_token_hashes", ["a", "b"], ["a", "c"])
+        store.append(gid, 4, [rotated(1)], token=TokenChange(1, keyed(5)))  # cablecar_rotate_seat_token_timed
+        assert store.get_game(gid).metadata["seat_token_hashes"] == ["a", keyed(5)]
         assert store.wait_for_events(gid, 3, 0.1)  # records a watch through cablecar_watch_game
-        assert [e.seq for e in store.load(gid)] == [1, 2, 3, 4] and store.verify_chain(gid).ok
-        organiser = store.create_organiser("o-" + gid, "Org", "ab" * 32)
+        assert [e.seq for e in store.load(gid)] == [1, 2, 3, 4, 5] and store.verify_chain(gid).ok
+        organiser = store.create_organiser("o-" + gid, "Org", keyed(0))
         assert organiser.name == "Org"
         store.set_deadline(gid, 4, None)
         assert store.hold_lease("sweeper", "me", datetime.now(UTC), 5.0)

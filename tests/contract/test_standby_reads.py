@@ -60,9 +60,9 @@ def replayed(url: str, primary: PostgresStore, seconds: float = 60.0) -> None:
             time.sleep(0.02)
 
 
-def reader_on(url: str, primary: PostgresStore, cooldown: float = 0.0) -> StandbyReader:
+def reader_on(url: str, primary: PostgresStore, cooldown: float = 0.0, max_wait: float = 0.3) -> StandbyReader:
     replayed(url, primary)
-    return StandbyReader(url, primary, primary.wal_position, max_wait=0.3, cooldown=cooldown, timeout=2.0)
+    return StandbyReader(url, primary, primary.wal_position, max_wait=max_wait, cooldown=cooldown, timeout=2.0)
 
 
 def caught_up(reader: StandbyReader, game_id: str) -> None:
@@ -135,7 +135,9 @@ def test_after_a_fall_back_the_primary_answers_until_the_cooldown_ends(
 ) -> None:
     gid = new_id()
     primary.create_game(gid, "test-game", {}, [ev(0)], "playing")
-    reader = reader_on(standby_url, primary, cooldown=60.0)
+    # a first read that found the standby lagging (a busy machine) would start the 60 s cooldown at once:
+    # the reader waits longer for it here, so the first read is the standby's
+    reader = reader_on(standby_url, primary, cooldown=60.0, max_wait=3.0)
     try:
         caught_up(reader, gid)
         paused(True)

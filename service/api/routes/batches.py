@@ -37,7 +37,7 @@ def _service() -> BatchService:
 @bp.post("/batches")
 def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Create every game of a batch, or none."""
-    organiser = organiser_caller(runtime().store, authorization())
+    organiser = organiser_caller(runtime().tokens, authorization())
     data = CreateBatchSchema().load(json_body())
     tables = [
         TableSpec(tuple(p["name"] for p in t["players"]), t["seed"], t["start_seat"], t["open_deal"],
@@ -85,7 +85,7 @@ def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
 @bp.get("/batches")
 def list_batches() -> dict[str, Any]:
     """The organiser's batches, newest first."""
-    organiser = organiser_caller(runtime().store, authorization())
+    organiser = organiser_caller(runtime().tokens, authorization())
     q = BatchesQuerySchema().load(request.args.to_dict())
     page = _service().batches(organiser, q["limit"], q["cursor"])
     batches = [
@@ -104,7 +104,7 @@ def list_batches() -> dict[str, Any]:
 @bp.get("/batches/<batch_id>")
 def get_batch(batch_id: str) -> dict[str, Any]:
     """The batch's games and how far each is."""
-    organiser = organiser_caller(runtime().store, authorization())
+    organiser = organiser_caller(runtime().tokens, authorization())
     batch, records = _service().games_of(organiser, batch_id)
     counts = Counter(r.status for r in records)
     body = {
@@ -136,7 +136,7 @@ def get_batch(batch_id: str) -> dict[str, Any]:
 def batch_results(batch_id: str) -> Response:
     """Per table: players, scores, ranks and winners; JSON, or CSV with
     ``Accept: text/csv`` or ``?format=csv``."""
-    organiser = organiser_caller(runtime().store, authorization())
+    organiser = organiser_caller(runtime().tokens, authorization())
     q = ResultsQuerySchema().load(request.args.to_dict())
     batch, tables = _service().results(organiser, batch_id)
     wants_csv = q["format"] == "csv" or (
@@ -184,7 +184,7 @@ def batch_results(batch_id: str) -> Response:
 def batch_results_csv(batch_id: str) -> Response:
     """The results as CSV whatever ``Accept`` says (one format per operation,
     for generated clients)."""
-    organiser = organiser_caller(runtime().store, authorization())
+    organiser = organiser_caller(runtime().tokens, authorization())
     batch, tables = _service().results(organiser, batch_id)
     return _csv(batch.batch_id, tables)
 

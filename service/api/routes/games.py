@@ -62,7 +62,7 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Create and start a game (with an organiser token, the organiser's
     webhooks cover it)."""
     rt = runtime()
-    organiser = creating_organiser(rt.store, authorization(), rt.settings.create_requires_organiser)
+    organiser = creating_organiser(rt.tokens, authorization(), rt.settings.create_requires_organiser)
     data = _CREATE_GAME.load(json_body())
     key = creation_key(rt.settings, "game", data, organiser.organiser_id if organiser else "")
     if key is None or rt.commands.created_with(key) is None:  # a retry creates nothing: it is not charged
@@ -112,7 +112,7 @@ def get_game(game_id: str) -> Response | dict[str, Any]:
     rt = runtime()
     q = _VIEW_QUERY.load(request.args.to_dict())
     record = rt.queries.record(game_id)
-    caller = game_caller(rt.store, record, authorization())
+    caller = game_caller(rt.tokens, record, authorization())
     at = q["at"] if q["at"] is None else rt.queries.check_at(record, q["at"])
     loaded = None
     if at is None and record.metadata.get("time_control"):
@@ -145,7 +145,7 @@ def legal_actions(game_id: str) -> dict[str, Any]:
     rt = runtime()
     record = rt.queries.record(game_id)
     # who asks comes first: a caller without a seat hears 401/403, whatever its query
-    seat = require_seat(game_caller(rt.store, record, authorization()))
+    seat = require_seat(game_caller(rt.tokens, record, authorization()))
     q = _LEGAL_ACTIONS_QUERY.load(request.args.to_dict())
     loaded = rt.queries.load(game_id, record=record)
     square = q["square"]
@@ -199,7 +199,7 @@ def list_events(game_id: str) -> dict[str, Any]:
     rt = runtime()
     q = _EVENTS_QUERY.load(request.args.to_dict())
     record = rt.queries.record(game_id)
-    caller = game_caller(rt.store, record, authorization())
+    caller = game_caller(rt.tokens, record, authorization())
     loaded = rt.queries.load(game_id, record=record)
     after = events_after(q["cursor"], loaded.version) if q["cursor"] is not None else q["after"]
     events = rt.queries.events(loaded, caller.seat, after, q["limit"])
@@ -220,7 +220,7 @@ def stream_events(game_id: str) -> Response:
     rt = runtime()
     q = _STREAM_QUERY.load(request.args.to_dict())
     record = rt.queries.record(game_id)
-    caller = game_caller(rt.store, record, authorization())
+    caller = game_caller(rt.tokens, record, authorization())
     after = q["after"]
     last_id = request.headers.get("Last-Event-ID")
     if last_id is not None:

@@ -29,14 +29,14 @@ def create_organiser() -> tuple[dict[str, Any], int]:
             "organisers are created by the operator here (cablecar organiser create NAME)"
         )
     # An organiser token (optional) scopes the Idempotency-Key to its organiser.
-    parent = creating_organiser(rt.store, authorization(), required=False)
+    parent = creating_organiser(rt.tokens, authorization(), required=False)
     parent_id = parent.organiser_id if parent else None
     data = CreateOrganiserSchema().load(json_body())
     key = creation_key(rt.settings, "organiser", data, parent_id or "")
     service = OrganiserService(rt.store)
     if key is None or service.created_with(key, data["name"]) is None:  # a retry creates nothing: not charged
         limits(current_app).charge_organiser_creation(parent_id)
-    created = service.create(data["name"], key)
+    created = service.create(data["name"], rt.tokens.hasher, key)
     body = {
         "id": created.record.organiser_id,
         "name": created.record.name,
@@ -49,6 +49,6 @@ def create_organiser() -> tuple[dict[str, Any], int]:
 @bp.get("/organisers/me")
 def whoami() -> dict[str, Any]:
     """The organiser the presented token belongs to."""
-    organiser = organiser_caller(runtime().store, authorization())
+    organiser = organiser_caller(runtime().tokens, authorization())
     body = {"id": organiser.organiser_id, "name": organiser.name, "created_at": organiser.created_at}
     return OrganiserSchema().dump(body)

@@ -23,8 +23,8 @@ def rotate_token(game_id: str, seat: int) -> dict[str, Any]:
     """Give a seat a new token (the old one stops working); host token only."""
     rt = runtime()
     record = rt.store.get_game(game_id)
-    require_host(game_caller(rt.store, record, authorization()))
-    rotated = rotate_seat_token(rt.store, game_id, seat)
+    require_host(game_caller(rt.tokens, record, authorization()))
+    rotated = rotate_seat_token(rt.commands, game_id, seat)
     body = {"game_id": rotated.game_id, "seat": rotated.seat, "name": rotated.name, "token": rotated.token}
     return SeatTokenRotatedSchema().dump(body)
 

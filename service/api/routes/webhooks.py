@@ -72,7 +72,7 @@ def delivery_json(d: DeliveryRecord) -> dict[str, Any]:
 @bp.post("/webhooks")
 def create_webhook() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Register a webhook; the signing secret is shown only in this answer."""
-    organiser = organiser_caller(runtime().store, authorization())
+    organiser = organiser_caller(runtime().tokens, authorization())
     data = CreateWebhookSchema().load(json_body())
     key = creation_key(runtime().settings, "webhook", data, organiser.organiser_id)
     hook = _service().register_webhook(organiser, data["url"], data["events"], data["batch"], key)
@@ -87,21 +87,21 @@ def create_webhook() -> tuple[dict[str, Any], int, dict[str, str]]:
 @bp.get("/webhooks")
 def list_webhooks() -> dict[str, Any]:
     """The organiser's webhooks, oldest first."""
-    organiser = organiser_caller(runtime().store, authorization())
+    organiser = organiser_caller(runtime().tokens, authorization())
     return WebhooksSchema().dump({"webhooks": [webhook_json(h) for h in _service().webhooks(organiser)]})
 
 
 @bp.get("/webhooks/<webhook_id>")
 def get_webhook(webhook_id: str) -> dict[str, Any]:
     """One of the organiser's webhooks."""
-    organiser = organiser_caller(runtime().store, authorization())
+    organiser = organiser_caller(runtime().tokens, authorization())
     return WebhookSchema().dump(webhook_json(_service().owned_webhook(organiser, webhook_id)))
 
 
 @bp.delete("/webhooks/<webhook_id>")
 def delete_webhook(webhook_id: str) -> Response:
     """Stop a webhook; its pending deliveries are given up."""
-    organiser = organiser_caller(runtime().store, authorization())
+    organiser = organiser_caller(runtime().tokens, authorization())
     _service().delete_webhook(organiser, webhook_id)
     return Response(status=204)
 
@@ -109,7 +109,7 @@ def delete_webhook(webhook_id: str) -> Response:
 @bp.get("/webhooks/<webhook_id>/deliveries")
 def list_deliveries(webhook_id: str) -> dict[str, Any]:
     """The webhook's deliveries, newest first: state, attempts, status codes, next retry."""
-    organiser = organiser_caller(runtime().store, authorization())
+    organiser = organiser_caller(runtime().tokens, authorization())
     q = DeliveriesQuerySchema().load(request.args.to_dict())
     page = _service().deliveries(organiser, webhook_id, q["limit"], q["cursor"])
     body = {
