@@ -202,8 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
                           "(without: the verdict says the signatures were not checked)")
     ver.add_argument("--allow-unsigned", action="store_true",
                      help="with --keys: accept unsigned events before the first signed one, for a record "
-                          "written before the server signed its events (an unsigned event after a signed one "
-                          "still fails)")
+                          "written before the server signed its events (an unsigned event after a signed one, "
+                          "or recorded after the oldest key's created_at, still fails)")
     ver.set_defaults(func=_verify)
 
     add_keys(sub)

@@ -385,8 +385,8 @@ def _opened(
 
 def verify_export(export: Mapping[str, JSON], keys: KeySet | None = None, allow_unsigned: bool = False) -> Verdict:
     """Verify a complete export document (``header`` fields plus ``events``),
-    its signatures against ``keys`` if given (``allow_unsigned``: a record
-    from before the server signed, unsigned up to its first signed event)."""
+    its signatures against ``keys`` if given (``allow_unsigned``: a record from before
+    the server signed: unsigned events before its first signed one and its oldest key)."""
     header = {k: v for k, v in export.items() if k != "events"}
     events = export.get("events")
     game = export.get("game")
@@ -396,4 +396,5 @@ def verify_export(export: Mapping[str, JSON], keys: KeySet | None = None, allow_
     mistyped = shape_problems(export)
     if mistyped:
         return Verdict(game_id, (Check("format", False, "; ".join(mistyped)),))
-    return verify_record(header, events, keys=keys, allow_unsigned=allow_unsigned)
+    since = keys.signing_since() if keys is not None and allow_unsigned else None
+    return verify_record(header, events, keys=keys, allow_unsigned=allow_unsigned, unsigned_before=since)
