@@ -56,7 +56,7 @@ def key_id_of(public_raw: bytes) -> str:
 
 def _is_timestamp(value: JSON) -> bool:
     try:
-        parse_timestamp(value)  # type: ignore[arg-type]
+        parse_timestamp(value)
     except (TypeError, ValueError):
         return False
     return True

@@ -15,8 +15,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from events.sqlite import SqliteStore
 from events.keyset import KeySet
+from events.sqlite import SqliteStore
 from events.verify import verify_export
 from service.adapters.cache import InProcessCache
 from service.adapters.signing_keys import load_server_keys

@@ -28,7 +28,8 @@ from service.adapters.signing_keys import rotate
 from service.api.app import create_app
 from service.config import Settings
 from service.usecases.records import signature_rules
-from tests.api.conftest import create, finish_setup, play_to_end
+from tests.api.conftest import create, finish_setup
+from tests.api.test_seeds import _finished_export
 from tests.api.test_verify_tamper import rechain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,13 +37,7 @@ DATA = Path(__file__).resolve().parent / "data"
 
 
 def _finished(client: FlaskClient, seed: str = "strict") -> dict[str, Any]:
-    game = create(client, players=2, seed=seed)
-    finish_setup(client, game)
-    play_to_end(client, game)
-    resp = client.get(f"/v1/games/{game['id']}/export")
-    assert resp.status_code == 200
-    export: dict[str, Any] = resp.get_json()
-    return export
+    return _finished_export(client, players=2, seed=seed)
 
 
 def _renamed(value: Any, names: dict[str, str]) -> Any:
@@ -105,7 +100,7 @@ def test_a_record_stripped_of_its_signatures_fails_verify_keys_and_the_audit(
     audited = _audited(app, forged)
     failed = {c.name: c.detail for c in audited.checks if c.checked and not c.ok}
     assert audited.failed and list(failed) == ["signatures"], audited.to_json()
-    assert failed["signatures"].startswith(f"seq 1: unsigned, recorded after the server began signing")
+    assert failed["signatures"].startswith("seq 1: unsigned, recorded after the server began signing")
     # --allow-unsigned is for records from before signing: these events were recorded after the keys were made
     out = verify_cli(tmp_path, forged, "--allow-unsigned", keys=keys)
     assert out.returncode == 1 and "seq 1: unsigned, recorded after the server began signing" in out.stdout

@@ -13,7 +13,14 @@ import pytest
 from cablecar.cli import main
 from events.signing import PublicKey, Signer, key_id_of, unb64url
 from events.store import StoredEvent
-from service.adapters.signing_keys import SigningKeyError, key_path, load_server_keys, read_key_file, write_key_file
+from events.timestamps import epoch_seconds
+from service.adapters.signing_keys import (
+    SigningKeyError,
+    key_path,
+    load_server_keys,
+    read_key_file,
+    write_key_file,
+)
 from service.config import Settings
 
 
@@ -89,3 +96,15 @@ def test_a_public_key_names_itself() -> None:
         PublicKey.from_json({**entry, "key_id": "AAAAAAAAAAAAAAAA"})
     with pytest.raises(ValueError, match="algorithm"):
         PublicKey.from_json({**entry, "algorithm": "rsa"})
+
+
+def test_a_rotation_retires_the_key_after_its_grace_and_refuses_a_bad_one(tmp_path: Path) -> None:
+    key = tmp_path / "etc" / "signing-key.json"
+    assert main(["keys", "generate", "--key-file", str(key)]) == 0
+    before = key.read_bytes()
+    assert main(["keys", "rotate", "--key-file", str(key), "--grace", "-1"]) == 1
+    assert key.read_bytes() == before and not (key.parent / "retired-keys.json").exists()  # nothing written
+    assert main(["keys", "rotate", "--key-file", str(key), "--grace", "120"]) == 0
+    [retired] = json.loads((key.parent / "retired-keys.json").read_text())["keys"]
+    made = json.loads(key.read_text())["created_at"]
+    assert epoch_seconds(retired["retired_at"]) - epoch_seconds(made) == pytest.approx(120, abs=1)

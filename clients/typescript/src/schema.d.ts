@@ -395,10 +395,7 @@ export interface paths {
          *     rules (and every timeout checked against the recorded timestamps: the seat's deadline, derived from the
          *     events before it, had passed when it was recorded; its consequences are the forfeit rules'), and the final
          *     status and result. For a game in progress the server uses its secret seed without revealing it. `ok` is
-         *     true when every check was made and passed. Every event must carry a valid signature by one of the server's
-         *     keys (`GET /v1/keys`) made no later than that key's `retired_at`; an unsigned event passes only when it was
-         *     recorded before the server's oldest key was made (a record from before the server signed) and before any
-         *     signed event of the game.
+         *     true when every check was made and passed.
          *
          *     Replaying a game is the costliest read: audits are rate limited per client address
          *     (`CABLECAR_AUDIT_RATE_LIMIT`, `30/minute` by default; past it `429 rate_limited`), and a server worker
@@ -2242,7 +2239,9 @@ export interface components {
             ok: boolean;
             /**
              * @description The checks in the order they ran: `chain` (hash chain intact from genesis), `signatures` (every event
-             *     signed by one of the server's keys, not after that key's `retired_at`), `seed` (the seed matches the
+             *     signed by one of the server's keys, `GET /v1/keys`, and recorded no later than that key's `retired_at`;
+             *     an unsigned event passes only when recorded before the server's oldest key was made, a record from
+             *     before the server signed, and before any signed event of the game), `seed` (the seed matches the
              *     commitment published at creation), `setup` (the opening events re-derived from the seed), `moves`
              *     (every move replayed through the rules; every `seat_timed_out` recorded at or after that seat's deadline
              *     as derived from the recorded timestamps, with the consequences the forfeit rules give; a

@@ -106,13 +106,7 @@ def sync_detailed(
     final
     status and result. For a game in progress the server uses its secret seed without revealing it. `ok`
     is
-    true when every check was made and passed. Every event must carry a valid signature by one of the
-    server's
-    keys (`GET /v1/keys`) made no later than that key's `retired_at`; an unsigned event passes only when
-    it was
-    recorded before the server's oldest key was made (a record from before the server signed) and before
-    any
-    signed event of the game.
+    true when every check was made and passed.
 
     Replaying a game is the costliest read: audits are rate limited per client address
     (`CABLECAR_AUDIT_RATE_LIMIT`, `30/minute` by default; past it `429 rate_limited`), and a server
@@ -163,13 +157,7 @@ def sync(
     final
     status and result. For a game in progress the server uses its secret seed without revealing it. `ok`
     is
-    true when every check was made and passed. Every event must carry a valid signature by one of the
-    server's
-    keys (`GET /v1/keys`) made no later than that key's `retired_at`; an unsigned event passes only when
-    it was
-    recorded before the server's oldest key was made (a record from before the server signed) and before
-    any
-    signed event of the game.
+    true when every check was made and passed.
 
     Replaying a game is the costliest read: audits are rate limited per client address
     (`CABLECAR_AUDIT_RATE_LIMIT`, `30/minute` by default; past it `429 rate_limited`), and a server
@@ -215,13 +203,7 @@ async def asyncio_detailed(
     final
     status and result. For a game in progress the server uses its secret seed without revealing it. `ok`
     is
-    true when every check was made and passed. Every event must carry a valid signature by one of the
-    server's
-    keys (`GET /v1/keys`) made no later than that key's `retired_at`; an unsigned event passes only when
-    it was
-    recorded before the server's oldest key was made (a record from before the server signed) and before
-    any
-    signed event of the game.
+    true when every check was made and passed.
 
     Replaying a game is the costliest read: audits are rate limited per client address
     (`CABLECAR_AUDIT_RATE_LIMIT`, `30/minute` by default; past it `429 rate_limited`), and a server
@@ -272,13 +254,7 @@ async def asyncio(
     final
     status and result. For a game in progress the server uses its secret seed without revealing it. `ok`
     is
-    true when every check was made and passed. Every event must carry a valid signature by one of the
-    server's
-    keys (`GET /v1/keys`) made no later than that key's `retired_at`; an unsigned event passes only when
-    it was
-    recorded before the server's oldest key was made (a record from before the server signed) and before
-    any
-    signed event of the game.
+    true when every check was made and passed.
 
     Replaying a game is the costliest read: audits are rate limited per client address
     (`CABLECAR_AUDIT_RATE_LIMIT`, `30/minute` by default; past it `429 rate_limited`), and a server
