@@ -12,15 +12,18 @@ COPY cablecar ./cablecar
 RUN pip install --no-cache-dir --prefix=/install .
 
 FROM python:3.11-slim
-# CABLECAR_DATA_DIR: the embedded store (no DATABASE_URL) and its secret key live in the volume below.
+# CABLECAR_DATA_DIR: the embedded store (no DATABASE_URL) and its secret key live in the volume below;
+# its signing key in a volume of its own beside it (/var/lib/cablecar-keys: never with the data).
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
     CABLECAR_DATA_DIR=/var/lib/cablecar CABLECAR_BIND=0.0.0.0:8000
 COPY --from=build /install /usr/local
 RUN useradd --system --create-home --uid 10001 cablecar \
-    && mkdir -p /var/lib/cablecar && chown cablecar /var/lib/cablecar
+    && mkdir -p /var/lib/cablecar /var/lib/cablecar-keys && chown cablecar /var/lib/cablecar /var/lib/cablecar-keys \
+    && chmod 700 /var/lib/cablecar-keys
 USER cablecar
 WORKDIR /home/cablecar
 VOLUME /var/lib/cablecar
+VOLUME /var/lib/cablecar-keys
 EXPOSE 8000
 # Probes the address in CABLECAR_BIND, so a server moved to another port is still checked.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \

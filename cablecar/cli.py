@@ -30,8 +30,7 @@ from cablecar.options import FAILED, USAGE, data_dir_option
 from cablecar.processes import add_parser as add_processes
 
 if TYPE_CHECKING:
-    pass
-
+    from events.verdict import Check, Verdict
 
 
 def version() -> str:
@@ -117,6 +116,10 @@ def _verify(args: argparse.Namespace) -> int:
         reason = e.strerror if isinstance(e, OSError) and e.strerror else e
         print(f"cablecar verify: {args.file}: {reason}", file=sys.stderr)
         return USAGE
+    if args.allow_unsigned and args.keys is None:
+        print("cablecar verify: --allow-unsigned applies to signatures, which only --keys KEYS.json checks",
+              file=sys.stderr)
+        return USAGE
     keys = None
     if args.keys is not None:
         from events.keyset import KeySet
@@ -127,15 +130,30 @@ def _verify(args: argparse.Namespace) -> int:
             why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
             print(f"cablecar verify: --keys {args.keys}: {why}", file=sys.stderr)
             return USAGE
-    verdict = verify_export(document.export, keys)
+    verdict = verify_export(document.export, keys, allow_unsigned=args.allow_unsigned)
     if args.json:
         print(json.dumps(verdict.to_json(), indent=2))
     else:
         print(f"read {args.file}: {document.summary}")
         for check in verdict.checks:
-            print(f"{'ok  ' if check.ok else 'FAIL'} {check.name:<8} {check.detail}")
-        print(f"verdict: game {verdict.game_id} is {'VALID' if verdict.ok else 'NOT VALID'}")
-    return 0 if verdict.ok else FAILED
+            print(f"{_mark(check)} {check.name:<8} {check.detail}")
+        print(f"verdict: game {verdict.game_id} {_conclusion(verdict)}")
+    return FAILED if verdict.failed else 0
+
+
+def _mark(check: Check) -> str:
+    """A check's mark: ``ok``, ``FAIL``, or ``--`` for a check not made (never "ok")."""
+    return "--  " if not check.checked else "ok  " if check.ok else "FAIL"
+
+
+def _conclusion(verdict: Verdict) -> str:
+    """The verdict line's end: VALID only when every check was made and passed."""
+    if verdict.failed:
+        return "is NOT VALID"
+    if verdict.not_checked:
+        return (f"is NOT VERIFIED: {', '.join(verdict.not_checked)} NOT CHECKED "
+                "(no check made found a problem)")
+    return "is VALID"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -187,6 +205,10 @@ def build_parser() -> argparse.ArgumentParser:
     ver.add_argument("--keys", default=None, metavar="KEYS.json",
                      help="the server's public keys, saved from GET /v1/keys: check every event's signature "
                           "(without: the verdict says the signatures were not checked)")
+    ver.add_argument("--allow-unsigned", action="store_true",
+                     help="with --keys: accept unsigned events before the first signed one, for a record "
+                          "written before the server signed its events (an unsigned event after a signed one, "
+                          "or recorded after the oldest key's created_at, still fails)")
     ver.set_defaults(func=_verify)
 
     add_keys(sub)

@@ -45,14 +45,14 @@ def _keys_generate(args: argparse.Namespace) -> int:
 
 
 def _keys_rotate(args: argparse.Namespace) -> int:
-    from service.adapters.signing_keys import key_path, retired_path, rotate
+    from service.adapters.signing_keys import ROTATION_GRACE_SECONDS, key_path, retired_path, rotate
 
     settings = _key_settings(args)
-    retired, new = rotate(settings)
-    print(f"retired key {retired.key_id} (listed in {retired_path(settings)}); "
+    retired, new = rotate(settings, ROTATION_GRACE_SECONDS if args.grace is None else args.grace)
+    print(f"retired key {retired.key_id} as of {retired.retired_at} (listed in {retired_path(settings)}); "
           f"new signing key {new.key_id} in {key_path(settings)}")
-    print("Restart every server to sign with the new key; records signed before verify with the retired one.",
-          file=sys.stderr)
+    print(f"Restart every server before {retired.retired_at} to sign with the new key: an event the retired key "
+          "signs after that fails verification; records signed before verify with the retired one.", file=sys.stderr)
     return 0
 
 
@@ -80,12 +80,15 @@ def add_parser(sub: Any) -> None:
     keys_rot = keys_sub.add_parser(
         "rotate", help="retire the current signing key and make a new one",
         description="Move the current key's public half to the retired keys file (with retired_at) and write a "
-                    "new key in its place. Restart every server (all hosts share the two files): records signed "
-                    "before still verify, with the retired key.",
+                    "new key in its place. Restart every server (all hosts share the two files) within the grace: "
+                    "records signed before still verify, with the retired key.",
     )
     keys_rot.add_argument("--key-file", default=None, metavar="PATH", help="default: $CABLECAR_SIGNING_KEY_FILE")
     keys_rot.add_argument("--retired-file", default=None, metavar="PATH",
                           help="default: $CABLECAR_RETIRED_KEYS_FILE, else retired-keys.json next to the key")
+    keys_rot.add_argument("--grace", type=float, default=None, metavar="SECONDS",
+                          help="the retired key's retired_at is this far on, while every server restarts "
+                               "(default: 600; 0: at once, for a key that leaked; at most a day)")
     data_dir_option(keys_rot)
     keys_rot.set_defaults(func=_keys_rotate)
     keys_show = keys_sub.add_parser("show", help="print the public keys as GET /v1/keys answers")

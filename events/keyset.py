@@ -1,6 +1,12 @@
 """The server's public keys as a verifier holds them, and the ``signatures``
 check of a record: every event's Ed25519 signature of its hash (see
-:mod:`events.verify`; the signing side is :mod:`events.signing`)."""
+:mod:`events.verify`; the signing side is :mod:`events.signing`).
+
+The check cannot be talked out of signatures: a record stripped of them
+fails (an unsigned event is allowed only when the caller says the record
+predates signing, and never after a signed one), and so does an event
+recorded after its key's ``retired_at``.  Reads that fold stored events use
+the lighter :func:`first_bad_signature` (a wrong signature or an unknown key)."""
 
 from __future__ import annotations
 
@@ -12,6 +18,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from domain.core import JSON
 from events.signing import PublicKey, unb64url
 from events.store import StoredEvent
+from events.timestamps import epoch_seconds
 from events.verdict import Check
 
 #: signatures a KeySet remembers having checked (a server re-reads the same events: pages, rebuilds)
@@ -29,6 +36,25 @@ class KeySet:
             k.key_id: Ed25519PublicKey.from_public_bytes(unb64url(k.public_key)).verify for k in self.keys
         }
         self._good: dict[tuple[str, str, str], None] = {}
+        self._retired_at = {k.key_id: k.retired_at for k in self.keys if k.retired_at is not None}
+
+    def signing_since(self) -> str | None:
+        """When the oldest of these keys was made (None: no key says): a
+        server's events recorded before it predate signing."""
+        made = [k.created_at for k in self.keys if k.created_at is not None]
+        return min(made, key=epoch_seconds) if made else None
+
+    def retirement_problem(self, event: StoredEvent) -> str | None:
+        """Why ``event`` (validly signed) was signed with a key retired before it
+        was recorded (None: it was not)."""
+        retired_at = self._retired_at.get(str(event.key_id))
+        if retired_at is None:
+            return None
+        try:
+            late = epoch_seconds(event.recorded_at) > epoch_seconds(retired_at)
+        except (TypeError, ValueError):
+            return "its recorded_at is not a timestamp"
+        return f"signed by key {event.key_id}, recorded after that key was retired ({retired_at})" if late else None
 
     @classmethod
     def from_json(cls, document: JSON) -> KeySet:
@@ -81,24 +107,38 @@ def first_bad_signature(events: Sequence[StoredEvent], keys: KeySet, signed_befo
     return None
 
 
-def signature_check(events: Sequence[StoredEvent], keys: KeySet | None) -> Check:
-    """The ``signatures`` check of a record (see the module docs)."""
+def signature_check(
+    events: Sequence[StoredEvent], keys: KeySet | None, allow_unsigned: bool = False,
+    unsigned_before: str | None = None,
+) -> Check:
+    """The ``signatures`` check of a record (see the module docs).
+
+    Every event must carry a valid signature by one of ``keys``, made while
+    that key was not yet retired (recorded at or before its ``retired_at``).
+    An unsigned event fails unless ``allow_unsigned`` (a record that predates
+    signing) and no signed event came before it, and, with ``unsigned_before``
+    (the server's own audit: when it began signing), it was recorded before
+    that moment.  Without keys the check is not made (and so never ok)."""
     if keys is None:
-        return Check("signatures", True, "NOT CHECKED: no public keys given "
-                                         "(save GET /v1/keys and run cablecar verify --keys KEYS.json)")
+        return Check.not_made("signatures", "no public keys given (save GET /v1/keys and run "
+                                            "cablecar verify --keys KEYS.json)")
     problems: list[str] = []
     unsigned = 0
     used: list[str] = []
+    signed_seen = False
     for event in events:
         why = keys.problem(event)
         if why == "unsigned":
-            unsigned += 1
-            if used:
-                problems.append(f"seq {event.seq}: unsigned, after signed events")
-        elif why is not None:
-            problems.append(f"seq {event.seq}: {why}")
-        elif event.key_id not in used:
-            used.append(str(event.key_id))
+            why = _unsigned_problem(event, signed_seen, allow_unsigned, unsigned_before)
+            if why is None:
+                unsigned += 1
+        else:
+            signed_seen = True
+            why = why or keys.retirement_problem(event)
+            if why is None and event.key_id not in used:
+                used.append(str(event.key_id))
+        if why is not None:
+            problems.append(f"seq {event.seq}: {why} [{event.type}]")
     if problems:
         more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
         return Check("signatures", False, "; ".join(problems[:5]) + more)
@@ -110,3 +150,24 @@ def signature_check(events: Sequence[StoredEvent], keys: KeySet | None) -> Check
     if unsigned:
         detail += f"; the first {unsigned} are UNSIGNED (written before the server signed its records)"
     return Check("signatures", True, detail)
+
+
+def _unsigned_problem(
+    event: StoredEvent, signed_seen: bool, allow_unsigned: bool, unsigned_before: str | None
+) -> str | None:
+    """Why the unsigned ``event`` fails the record (None: allowed, see :func:`signature_check`)."""
+    if signed_seen:
+        return "unsigned, after signed events"
+    if not allow_unsigned:
+        return "unsigned"
+    if unsigned_before is not None and not _earlier(event.recorded_at, unsigned_before):
+        return f"unsigned, recorded after the server began signing ({unsigned_before})"
+    return None
+
+
+def _earlier(recorded_at: str, moment: str) -> bool:
+    """Whether ``recorded_at`` is before ``moment`` (False if it is no timestamp)."""
+    try:
+        return epoch_seconds(recorded_at) < epoch_seconds(moment)
+    except (TypeError, ValueError):
+        return False

@@ -26,6 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from domain.core import JSON
+from events.timestamps import parse_timestamp
 
 #: the only algorithm, as named in ``GET /v1/keys``
 ALGORITHM = "ed25519"
@@ -51,6 +52,14 @@ def unb64url(text: str) -> bytes:
 def key_id_of(public_raw: bytes) -> str:
     """The id of a raw public key (see the module docs)."""
     return b64url(hashlib.sha256(public_raw).digest())[:16]
+
+
+def _is_timestamp(value: JSON) -> bool:
+    try:
+        parse_timestamp(value)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -82,6 +91,9 @@ class PublicKey:
         if key_id != key_id_of(raw):
             raise ValueError(f"key_id {key_id!r} is not the id of its public_key ({key_id_of(raw)})")
         created, retired = data.get("created_at"), data.get("retired_at")
+        for name, stamp in (("created_at", created), ("retired_at", retired)):
+            if stamp is not None and not _is_timestamp(stamp):
+                raise ValueError(f"{name} {stamp!r} is not a timestamp (YYYY-MM-DDTHH:MM:SS.ffffffZ)")
         return cls(key_id, b64url(raw), created if isinstance(created, str) else None,
                    retired if isinstance(retired, str) else None)
 

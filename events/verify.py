@@ -7,11 +7,10 @@ with no server and no database:
    continuity (an edited, removed or reordered event breaks it);
    ``signatures``: every event's Ed25519 signature of its hash, against the
    server's public keys (``GET /v1/keys``, saved: ``cablecar verify --keys``).
-   A chain anyone can recompute; a signature only the holder of the private
-   key can make, so a record rebuilt without it fails here.  Without keys the
-   check says it was not made; events written before the server signed are
-   reported as UNSIGNED (only before the first signed one: an unsigned event
-   after a signed one fails);
+   A chain anyone can recompute, a signature only the private key's holder:
+   a record rebuilt or stripped of signatures fails here, as does an event
+   recorded after its key was retired (rules: :mod:`events.keyset`); without
+   keys the check is not made (never ``ok``);
 2. ``seed``: the revealed seed matches the commitment published at creation
    (the detail flags an open deal: the caller's seed alone made it);
 3. ``setup``: the rules' setup, re-derived from the seed, produces exactly the
@@ -146,9 +145,11 @@ def verify_record(
     salt: str | None = None,
     require_revealed_seed: bool = True,
     keys: KeySet | None = None,
+    allow_unsigned: bool = False,
+    unsigned_before: str | None = None,
 ) -> Verdict:
-    """Verify a game record: ``header`` is the export without its events;
-    ``keys`` check the signatures (None: said not checked).
+    """Verify a game record: ``header`` is the export without its events; ``keys``
+    (None: not checked), ``allow_unsigned``, ``unsigned_before``: :func:`signature_check`'s.
 
     ``seed``/``salt`` override the header's (the server's own audit of a game
     in progress passes the secret seed; nothing of it appears in messages)."""
@@ -168,14 +169,15 @@ def verify_record(
     # 1. the hash chain
     events, chain_check = _chain_check(header, game_info, game_id, raw_events)
     checks.append(chain_check)
-    checks.append(signature_check(events, keys))
+    checks.append(signature_check(events, keys, allow_unsigned, unsigned_before))
 
     # 2. the seed against its commitment
     seed_info = header.get("seed") or {}
     seed = seed if seed is not None else seed_info.get("value")
     salt = salt if salt is not None else seed_info.get("salt")
     if seed is None or salt is None:
-        checks.append(Check("seed", not require_revealed_seed, "the seed is not revealed in this record"))
+        checks.append(Check.not_made("seed", "the seed is not revealed in this record") if not require_revealed_seed
+                      else Check("seed", False, "the seed is not revealed in this record"))
         return Verdict(game_id, tuple(checks))
     checks.append(_seed_check(seed_info, str(seed), str(salt), seed_info.get("commitment")))
 
@@ -381,9 +383,10 @@ def _opened(
         return f"{_label(stored)}: the rules refuse this: {e.code}"
 
 
-def verify_export(export: Mapping[str, JSON], keys: KeySet | None = None) -> Verdict:
+def verify_export(export: Mapping[str, JSON], keys: KeySet | None = None, allow_unsigned: bool = False) -> Verdict:
     """Verify a complete export document (``header`` fields plus ``events``),
-    its signatures against ``keys`` if given."""
+    its signatures against ``keys`` if given (``allow_unsigned``: a record from before
+    the server signed: unsigned events before its first signed one and its oldest key)."""
     header = {k: v for k, v in export.items() if k != "events"}
     events = export.get("events")
     game = export.get("game")
@@ -393,4 +396,5 @@ def verify_export(export: Mapping[str, JSON], keys: KeySet | None = None) -> Ver
     mistyped = shape_problems(export)
     if mistyped:
         return Verdict(game_id, (Check("format", False, "; ".join(mistyped)),))
-    return verify_record(header, events, keys=keys)
+    since = keys.signing_since() if keys is not None and allow_unsigned else None
+    return verify_record(header, events, keys=keys, allow_unsigned=allow_unsigned, unsigned_before=since)

@@ -108,7 +108,9 @@ class Settings:
         "CABLECAR_SIGNING_KEY_FILE", "",
         "the Ed25519 key the server signs every stored event with (a JSON file, readable by the server only); "
         "required with PostgreSQL, the same file on every host (make one: `cablecar keys generate --key-file PATH`); "
-        "unset on SQLite: a key generated once into `signing-key.json` in the data folder",
+        "unset on SQLite: a key generated once into `signing-key.json` in a folder beside the data folder, never "
+        "in it (its path with `-keys` appended: `~/.local/share/cablecar-keys` by default; mode 0700, the key 0600); "
+        "a key an older version left in the data folder is read there",
     )
     retired_keys_file: str = _declare(
         "CABLECAR_RETIRED_KEYS_FILE", "",

@@ -21,6 +21,18 @@ from service.config import Settings
 OLD_DEFAULT = Path("data")
 
 
+#: appended to the data folder's name to make the embedded default's keys folder beside it
+KEYS_SUFFIX = "-keys"
+
+
+def keys_folder(settings: Settings) -> Path:
+    """Where the embedded default keeps its signing keys: beside the data folder,
+    never in it (``~/.local/share/cablecar-keys`` for ``~/.local/share/cablecar``),
+    so that a copy of the data (or a hand able to write it) holds no private key."""
+    data = settings.data_path()
+    return data.with_name(data.name + KEYS_SUFFIX)
+
+
 def with_data_dir(settings: Settings, data_dir: str | None) -> Settings:
     """``settings`` with the ``--data-dir`` option applied (it wins over the environment)."""
     return settings if data_dir is None else dataclasses.replace(settings, data_dir=data_dir)

@@ -4,8 +4,12 @@
   ``{"algorithm": "ed25519", "key_id", "private_key" (32 bytes base64url),
   "public_key", "created_at"}`` readable by the server only.  Required on
   PostgreSQL (production), the same file on every host; the embedded
-  default generates one once into its data folder (``signing-key.json``,
-  mode 0600) and reads it back on every start, as it does its secret key.
+  default generates one once into a keys folder beside its data folder,
+  never in it (``<data folder>-keys/signing-key.json``, folder 0700, file
+  0600: :func:`service.location.keys_folder`) and reads it back on every
+  start.  An install whose key is still in the data folder, where versions
+  before kept it, goes on reading it there (said once in the log, with the
+  command that moves it), so every record it signed stays verifiable.
 * Retired keys: ``CABLECAR_RETIRED_KEYS_FILE`` (default ``retired-keys.json``
   next to the signing key, if present), public keys only, in the shape
   ``GET /v1/keys`` answers, so records signed before a rotation still verify.
@@ -20,20 +24,29 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 from events.keyset import KeySet
 from events.signing import ALGORITHM, PublicKey, Signer, b64url, unb64url
 from events.timestamps import format_timestamp, system_clock
 from service.config import Settings
+from service.location import keys_folder
 
-#: the per-install key's file, in ``CABLECAR_DATA_DIR`` (embedded default)
+log = logging.getLogger(__name__)
+
+#: the per-install key's file, in the keys folder (embedded default)
 KEY_FILE = "signing-key.json"
 #: the retired keys' file, next to the key file unless configured
 RETIRED_FILE = "retired-keys.json"
+#: seconds a rotated key still signs (the servers' restart) before its ``retired_at``
+ROTATION_GRACE_SECONDS = 600.0
+#: the longest grace a rotation may give (a day)
+MAX_GRACE_SECONDS = 86400.0
 #: how to make a key, in every message asking for one
 GENERATE = "cablecar keys generate --key-file PATH"
 
@@ -59,10 +72,29 @@ class ServerKeys:
 
 
 def key_path(settings: Settings) -> Path:
-    """Where the signing key is read from."""
+    """Where the signing key is read from: the configured file, else the
+    embedded default's keys folder, unless an older install's key is still
+    in the data folder and none is in the keys folder yet (then that one)."""
     if settings.signing_key_file.strip():
         return Path(settings.signing_key_file).expanduser()
-    return settings.data_path() / KEY_FILE
+    path = keys_folder(settings) / KEY_FILE
+    old = settings.data_path() / KEY_FILE
+    if not path.exists() and old.exists():
+        _say_once(old, f"the signing key is read from {old}, inside the data folder where older versions kept it; "
+                       f"keep it apart from the data: stop the server, `mkdir -m 700 {path.parent}` and move "
+                       f"{old.name} (and {RETIRED_FILE}, if any) there")
+        return old
+    return path
+
+
+def _say_once(path: Path, message: str) -> None:
+    """Log ``message`` about ``path`` once per process (a server's workers fork after it)."""
+    if path not in _SAID:
+        _SAID.add(path)
+        log.warning("cablecar: %s", message)
+
+
+_SAID: set[Path] = set()
 
 
 def retired_path(settings: Settings) -> Path:
@@ -83,7 +115,7 @@ def write_key_file(path: Path, signer: Signer) -> bool:
 
     Written whole under a private name, then linked into place: concurrent
     first starts (several workers) all end up reading the one that won."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     draft = path.parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}"
     fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
@@ -165,13 +197,18 @@ def load_server_keys(settings: Settings) -> ServerKeys:
     return ServerKeys(signer, retired)
 
 
-def rotate(settings: Settings) -> tuple[PublicKey, Signer]:
+def rotate(settings: Settings, grace_seconds: float = ROTATION_GRACE_SECONDS) -> tuple[PublicKey, Signer]:
     """Retire the current key (its public key goes to the retired file, with
-    ``retired_at`` now) and write a new one in its place: (retired, new).
-    Servers sign with the new key once restarted; both keys verify."""
+    ``retired_at`` ``grace_seconds`` from now) and write a new one in its
+    place: (retired, new).  Servers sign with the new key once restarted,
+    which must happen within the grace: an event the retired key signs after
+    its ``retired_at`` fails verification.  Both keys verify."""
+    if not 0 <= grace_seconds <= MAX_GRACE_SECONDS:
+        raise SigningKeyError(f"the grace of a rotation is 0 to {MAX_GRACE_SECONDS:g} seconds, not {grace_seconds:g}")
     keys = load_server_keys(settings)
-    now = format_timestamp(system_clock())
-    retired = keys.signer.public.retired(now)
+    clock = system_clock()
+    now = format_timestamp(clock)
+    retired = keys.signer.public.retired(format_timestamp(clock + timedelta(seconds=grace_seconds)))
     retired_file = retired_path(settings)
     kept = [k for k in keys.retired if k.key_id != retired.key_id]
     write_public_keys(retired_file, [*kept, retired])  # first: the old key stays verifiable whatever happens next

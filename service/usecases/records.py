@@ -124,10 +124,19 @@ def audit_game(queries: GameQueries, game_id: str) -> dict[str, Any]:
     header["game"]["status"] = loaded.record.status
     header["game"]["version"] = loaded.record.version
     events = [envelope_json(e) for e in queries.reader.load(game_id)]
-    verdict = verify_record(header, events, require_revealed_seed=False, keys=queries.keys)
+    verdict = verify_record(header, events, require_revealed_seed=False, **signature_rules(queries))
     answer = {"version": loaded.version, **verdict.to_json()}
     _AUDITS.put(key, (time.monotonic(), answer))
     return dict(answer)
+
+
+def signature_rules(queries: GameQueries) -> dict[str, Any]:
+    """How the audit checks signatures: against the server's own keys, with
+    unsigned events allowed only if recorded before its oldest key was made
+    (records from before the server signed), never later ones."""
+    keys = queries.keys
+    since = keys.signing_since() if keys is not None else None
+    return {"keys": keys, "allow_unsigned": since is not None, "unsigned_before": since}
 
 
 #: seconds an audit answer is given again for the same game version (a row
@@ -143,5 +152,5 @@ def _audit_damaged(queries: GameQueries, record: GameRecord) -> dict[str, Any]:
     except DamagedEvent as e:
         unreadable = Check("chain", False, f"seq {e.seq}: the stored event cannot be read ({e.reason})")
         return {"version": record.version, **Verdict(record.game_id, (unreadable,)).to_json()}
-    verdict = verify_record(record_header(record), events, require_revealed_seed=False, keys=queries.keys)
+    verdict = verify_record(record_header(record), events, require_revealed_seed=False, **signature_rules(queries))
     return {"version": record.version, **verdict.to_json()}

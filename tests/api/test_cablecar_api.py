@@ -16,6 +16,7 @@ from domain.cablecar.actions import LayTiles
 from domain.cablecar.pairs import PairTables
 from domain.core import GameConfig, replay
 from domain.registry import game_definition
+from events.keyset import KeySet
 from events.verify import verify_export
 from tests.api.conftest import act, auth, create, legal, view
 from tests.browser.ride_plan import plan_ride
@@ -123,7 +124,7 @@ def test_cable_car_game_to_the_end_verifies(client: FlaskClient) -> None:
     assert final["status"] == "finished" and "winners" in final["result"]
     assert all(p["line"] is not None for p in final["players"])  # revealed at the end
     export = client.get(f"/v1/games/{game['id']}/export").get_json()
-    assert verify_export(export).ok
+    assert verify_export(export, KeySet.from_json(client.get("/v1/keys").get_json())).ok
 
 
 def test_start_ride_path_shapes(client: FlaskClient) -> None:

@@ -18,6 +18,7 @@ from flask import Flask
 
 import events
 from service.adapters.cache import InProcessCache, LayeredCache
+from service.adapters.signing_keys import load_server_keys
 from service.api.app import create_app
 from service.config import Settings
 from tests.api.conftest import act, auth, create, finish_setup, legal, view
@@ -42,8 +43,9 @@ class CountingStore:
 
 @pytest.fixture
 def workers(tmp_path: Path) -> Iterator[tuple[Flask, Flask, CountingStore]]:
-    store = CountingStore(events.open_store(None, tmp_path))
     settings = Settings(data_dir=str(tmp_path), webhooks=False)
+    # signed as a server's store is: the audit accepts no unsigned event recorded after its keys were made
+    store = CountingStore(events.open_store(None, tmp_path, signer=load_server_keys(settings).signer))
     one = create_app(settings, store=store)  # type: ignore[arg-type]
     two = create_app(settings, store=store)  # type: ignore[arg-type]
     yield one, two, store

@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 
 from domain.core import GameConfig, replay
 from domain.registry import game_definition
+from events.keyset import KeySet
 from events.verify import verify_export
 from tests.api.conftest import auth, create, finish_setup, play_to_end, view
 
@@ -73,7 +74,7 @@ def test_the_export_reveals_the_server_secret_and_the_verifier_checks_the_mixing
     seed = export["seed"]
     assert seed["open_deal"] is False and seed["caller_seed"] == "table-7"
     assert len(seed["server_secret"]) == 64 and seed["value"] not in ("table-7", seed["server_secret"])
-    assert verify_export(export).ok
+    assert verify_export(export, KeySet.from_json(client.get("/v1/keys").get_json())).ok
     assert "OPEN DEAL" not in _checks(export)["seed"][1]
 
     forged = copy.deepcopy(export)
@@ -94,7 +95,7 @@ def test_the_verifier_flags_an_open_deal(client: FlaskClient) -> None:
     export = _finished_export(client, seed="puzzle", open_deal=True)
     assert export["seed"]["open_deal"] is True and export["seed"]["server_secret"] is None
     assert export["seed"]["value"] == "puzzle"
-    assert verify_export(export).ok
+    assert verify_export(export, KeySet.from_json(client.get("/v1/keys").get_json())).ok
     assert "OPEN DEAL" in _checks(export)["seed"][1]
     hidden = copy.deepcopy(export)
     hidden["seed"]["open_deal"] = False  # hiding that the deal was open

@@ -154,7 +154,7 @@ def test_a_record_rechained_without_the_private_key_fails_verify_and_audit(
     assert "NOT CHECKED" in next(c.detail for c in unchecked.checks if c.name == "signatures")
     verdict = verify_export(forged, KeySet.from_json(keys))
     bad = {c.name: c.detail for c in verdict.checks if not c.ok}
-    assert not verdict.ok and list(bad) == ["signatures"] and bad["signatures"].startswith(f"seq {seq}:")
+    assert verdict.failed and list(bad) == ["signatures"] and bad["signatures"].startswith(f"seq {seq}:")
     (tmp_path / "forged.json").write_text(json.dumps(forged))
     (tmp_path / "keys.json").write_text(json.dumps(keys))
     cli = [sys.executable, "-m", "cablecar.cli", "verify"]
@@ -227,7 +227,9 @@ def test_records_signed_before_a_key_rotation_still_verify(tmp_path: Path) -> No
 def test_records_written_before_signing_verify_as_unsigned_said_plainly() -> None:
     folder = ROOT / "tests" / "api" / "data" / "old_records"
     export = json.loads((folder / "ttr-sf-2.export.json").read_text())
-    verdict = verify_export(export, KeySet([]))
+    refused = verify_export(export, KeySet([]))
+    assert refused.failed and "seq 1: unsigned [game_set_up]" in refused.checks[1].detail, refused.to_json()
+    verdict = verify_export(export, KeySet([]), allow_unsigned=True)
     assert verdict.ok, verdict.to_json()
     detail = next(c.detail for c in verdict.checks if c.name == "signatures")
     assert detail.startswith(f"UNSIGNED: these {len(export['events'])} events were written before")

@@ -15,9 +15,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from events.keyset import KeySet
 from events.sqlite import SqliteStore
 from events.verify import verify_export
 from service.adapters.cache import InProcessCache
+from service.adapters.signing_keys import load_server_keys
 from service.api.app import create_app
 from service.config import Settings
 from tests.api.conftest import act, auth, legal, view
@@ -45,7 +47,7 @@ def clock() -> FakeClock:
 def app(tmp_path: Path, clock: FakeClock) -> Iterator[Flask]:
     settings = Settings(data_dir=str(tmp_path), sse_max_seconds=2, sse_heartbeat_seconds=1,
                         open_organisers=True)
-    store = SqliteStore(str(tmp_path / "timed.sqlite3"), clock=clock)
+    store = SqliteStore(str(tmp_path / "timed.sqlite3"), clock=clock, signer=load_server_keys(settings).signer)
     app = create_app(settings, store=store, cache=InProcessCache(), clock=clock)
     app.testing = True
     yield app
@@ -186,7 +188,8 @@ def test_resigning_puts_the_seat_out_and_the_last_one_in_wins(client: FlaskClien
     assert [p["standing"] for p in v["result"]["players"]] == ["in", "resigned"]
     assert act(client, game, 0, {"type": "resign"}).get_json()["code"] == "game_finished"
     export = client.get(f"/v1/games/{game['id']}/export").get_json()
-    assert verify_export(export).ok, verify_export(export).to_json()
+    verdict = verify_export(export, KeySet.from_json(client.get("/v1/keys").get_json()))
+    assert verdict.ok, verdict.to_json()
 
 
 def test_a_host_cancels_with_the_host_token_only(client: FlaskClient) -> None:

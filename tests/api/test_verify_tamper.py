@@ -18,6 +18,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from events.envelope import GENESIS_HASH, event_hash
+from events.keyset import KeySet
 from events.verify import verify_export
 from tests.api.conftest import create, finish_setup, play_to_end
 
@@ -52,7 +53,7 @@ def rechain(export: dict[str, Any]) -> dict[str, Any]:
 
 def failed(export: dict[str, Any]) -> dict[str, str]:
     verdict = verify_export(export)
-    assert not verdict.ok
+    assert verdict.failed
     return {c.name: c.detail for c in verdict.checks if not c.ok}
 
 
@@ -63,8 +64,8 @@ def first_index(export: dict[str, Any], etype: str, **match: Any) -> int:
     raise AssertionError(f"no {etype} event")
 
 
-def test_untouched_export_is_valid(export: dict[str, Any]) -> None:
-    verdict = verify_export(export)
+def test_untouched_export_is_valid(export: dict[str, Any], client: FlaskClient) -> None:
+    verdict = verify_export(export, KeySet.from_json(client.get("/v1/keys").get_json()))
     assert verdict.ok, verdict.to_json()
     assert [c.name for c in verdict.checks] == ["chain", "signatures", "seed", "setup", "moves", "result"]
 
@@ -154,7 +155,12 @@ def test_cli_verdicts(export: dict[str, Any], tmp_path: Path, client: FlaskClien
     out = subprocess.run([sys.executable, "-m", "cablecar.cli", "verify", str(good)], cwd=ROOT,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "VALID" in out.stdout
+    assert "is NOT VERIFIED: signatures NOT CHECKED" in out.stdout  # nothing wrong, but no keys given
+    keys = tmp_path / "keys.json"
+    keys.write_text(json.dumps(client.get("/v1/keys").get_json()))
+    out = subprocess.run([sys.executable, "-m", "cablecar.cli", "verify", "--keys", str(keys), str(good)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and "is VALID" in out.stdout, out.stdout + out.stderr
     export["result"]["winners"] = [9]
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(export))
@@ -182,7 +188,10 @@ def test_ndjson_export_verifies(client: FlaskClient, tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-m", "cablecar.cli", "verify", "--json", str(path)], cwd=ROOT,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stdout + out.stderr
-    assert json.loads(out.stdout)["ok"] is True
+    verdict = json.loads(out.stdout)
+    assert verdict["ok"] is False  # the signatures were not checked: not verified, though nothing failed
+    assert [c["name"] for c in verdict["checks"] if not c["ok"]] == ["signatures"]
+    assert [c["name"] for c in verdict["checks"] if not c["checked"]] == ["signatures"]
 
 
 def test_audit_of_a_game_in_progress_reveals_nothing(client: FlaskClient) -> None:

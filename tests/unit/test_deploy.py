@@ -25,6 +25,7 @@ from dockerfile_parse import DockerfileParser
 from cablecar.cli import build_parser
 from service.api.app import create_app
 from service.config import SETTINGS, Settings
+from service.location import KEYS_SUFFIX
 from service.serving import healthcheck
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,6 +91,7 @@ def test_the_image_runs_as_a_user_with_a_data_volume_and_a_health_check(dockerfi
     assert _of(final, "USER") == ["cablecar"]
     volumes = [json.loads(v) if v.startswith("[") else v.split() for v in _of(final, "VOLUME")]
     assert [env["CABLECAR_DATA_DIR"]] in volumes
+    assert [env["CABLECAR_DATA_DIR"] + KEYS_SUFFIX] in volumes  # the embedded default's signing key, kept apart
     bind_port = env["CABLECAR_BIND"].rpartition(":")[2]
     assert _of(final, "EXPOSE") == [bind_port]
     [check] = _of(final, "HEALTHCHECK")

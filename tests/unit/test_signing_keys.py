@@ -4,6 +4,7 @@ required on PostgreSQL, generated, shown and rotated by ``cablecar keys``."""
 from __future__ import annotations
 
 import json
+import logging
 import stat
 from pathlib import Path
 
@@ -11,18 +12,53 @@ import pytest
 
 from cablecar.cli import main
 from events.signing import PublicKey, Signer, key_id_of, unb64url
-from service.adapters.signing_keys import SigningKeyError, load_server_keys
+from events.store import StoredEvent
+from events.timestamps import epoch_seconds
+from service.adapters.signing_keys import (
+    SigningKeyError,
+    key_path,
+    load_server_keys,
+    read_key_file,
+    write_key_file,
+)
 from service.config import Settings
 
 
 def test_the_embedded_default_makes_its_key_once_readable_by_its_owner_only(tmp_path: Path) -> None:
-    settings = Settings(data_dir=str(tmp_path))
+    data = tmp_path / "data"
+    settings = Settings(data_dir=str(data))
     first = load_server_keys(settings)
-    path = tmp_path / "signing-key.json"
-    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    path = tmp_path / "data-keys" / "signing-key.json"  # beside the data folder, never in it
+    assert key_path(settings) == path and not (data / "signing-key.json").exists()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600 and stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert [p.name for p in path.parent.iterdir()] == ["signing-key.json"]  # written whole: no draft left
     assert load_server_keys(settings).signer.key_id == first.signer.key_id  # read back, not made again
     assert first.public_keys() == [first.signer.public] and first.signer.public.retired_at is None
     assert "private" not in repr(first.signer) and json.loads(path.read_text())["key_id"] == first.signer.key_id
+
+
+def test_an_older_install_keeps_its_key_in_the_data_folder_and_is_told_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    data = tmp_path / "data"
+    old = data / "signing-key.json"
+    data.mkdir()
+    write_key_file(old, Signer.generate("2024-01-01T00:00:00.000000Z"))  # where older versions made it
+    signer = read_key_file(old)
+    settings = Settings(data_dir=str(data))
+    with caplog.at_level(logging.WARNING):
+        keys = [load_server_keys(settings) for _ in range(2)]
+    assert keys[0].signer.key_id == keys[1].signer.key_id == signer.key_id
+    assert not (tmp_path / "data-keys").exists()  # nothing made beside: the old key stays the one
+    said = [r.getMessage() for r in caplog.records if "signing key" in r.getMessage()]
+    assert len(said) == 1 and str(old) in said[0] and str(tmp_path / "data-keys") in said[0]
+    assert keys[0].key_set().problem(_signed_event(signer)) is None  # its records still verify
+
+
+def _signed_event(signer: Signer) -> StoredEvent:
+    digest = "ab" * 32
+    return StoredEvent("g", 1, 1, "game_set_up", 1, {}, "2024-01-02T00:00:00.000000Z", None, None, "00" * 32,
+                       digest, signer.sign(digest), signer.key_id)
 
 
 def test_postgres_needs_a_configured_key_file(tmp_path: Path) -> None:
@@ -60,3 +96,15 @@ def test_a_public_key_names_itself() -> None:
         PublicKey.from_json({**entry, "key_id": "AAAAAAAAAAAAAAAA"})
     with pytest.raises(ValueError, match="algorithm"):
         PublicKey.from_json({**entry, "algorithm": "rsa"})
+
+
+def test_a_rotation_retires_the_key_after_its_grace_and_refuses_a_bad_one(tmp_path: Path) -> None:
+    key = tmp_path / "etc" / "signing-key.json"
+    assert main(["keys", "generate", "--key-file", str(key)]) == 0
+    before = key.read_bytes()
+    assert main(["keys", "rotate", "--key-file", str(key), "--grace", "-1"]) == 1
+    assert key.read_bytes() == before and not (key.parent / "retired-keys.json").exists()  # nothing written
+    assert main(["keys", "rotate", "--key-file", str(key), "--grace", "120"]) == 0
+    [retired] = json.loads((key.parent / "retired-keys.json").read_text())["keys"]
+    made = json.loads(key.read_text())["created_at"]
+    assert epoch_seconds(retired["retired_at"]) - epoch_seconds(made) == pytest.approx(120, abs=1)

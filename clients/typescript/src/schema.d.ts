@@ -395,7 +395,7 @@ export interface paths {
          *     rules (and every timeout checked against the recorded timestamps: the seat's deadline, derived from the
          *     events before it, had passed when it was recorded; its consequences are the forfeit rules'), and the final
          *     status and result. For a game in progress the server uses its secret seed without revealing it. `ok` is
-         *     true when every check passed.
+         *     true when every check was made and passed.
          *
          *     Replaying a game is the costliest read: audits are rate limited per client address
          *     (`CABLECAR_AUDIT_RATE_LIMIT`, `30/minute` by default; past it `429 rate_limited`), and a server worker
@@ -2235,10 +2235,13 @@ export interface components {
         Audit: {
             game_id: string;
             version: number;
-            /** @description True when every check passed. */
+            /** @description True when every check was made and passed (a check not made, `checked` false, makes it false). */
             ok: boolean;
             /**
-             * @description The checks in the order they ran: `chain` (hash chain intact from genesis), `seed` (the seed matches the
+             * @description The checks in the order they ran: `chain` (hash chain intact from genesis), `signatures` (every event
+             *     signed by one of the server's keys, `GET /v1/keys`, and recorded no later than that key's `retired_at`;
+             *     an unsigned event passes only when recorded before the server's oldest key was made, a record from
+             *     before the server signed, and before any signed event of the game), `seed` (the seed matches the
              *     commitment published at creation), `setup` (the opening events re-derived from the seed), `moves`
              *     (every move replayed through the rules; every `seat_timed_out` recorded at or after that seat's deadline
              *     as derived from the recorded timestamps, with the consequences the forfeit rules give; a
@@ -2557,7 +2560,13 @@ export interface components {
         AuditCheck: {
             /** @example chain */
             name: string;
+            /** @description True when the check was made and passed; never true for a check not made. */
             ok: boolean;
+            /**
+             * @description False when the check was not made (its `detail` starts `NOT CHECKED`, and `ok` is false): neither
+             *     verified nor failed. True (or absent, from servers before this field) when it was made.
+             */
+            checked?: boolean;
             /** @description What was checked, or what is wrong (event seqs and field names, never secret values). */
             detail: string;
         };

@@ -28,9 +28,12 @@ class Audit:
         Attributes:
             game_id (str):
             version (int):
-            ok (bool): True when every check passed.
-            checks (list[AuditCheck]): The checks in the order they ran: `chain` (hash chain intact from genesis), `seed`
-                (the seed matches the
+            ok (bool): True when every check was made and passed (a check not made, `checked` false, makes it false).
+            checks (list[AuditCheck]): The checks in the order they ran: `chain` (hash chain intact from genesis),
+                `signatures` (every event
+                signed by one of the server's keys, `GET /v1/keys`, and recorded no later than that key's `retired_at`;
+                an unsigned event passes only when recorded before the server's oldest key was made, a record from
+                before the server signed, and before any signed event of the game), `seed` (the seed matches the
                 commitment published at creation), `setup` (the opening events re-derived from the seed), `moves`
                 (every move replayed through the rules; every `seat_timed_out` recorded at or after that seat's deadline
                 as derived from the recorded timestamps, with the consequences the forfeit rules give; a

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 
 
 
@@ -23,13 +24,17 @@ class AuditCheck:
     """ 
         Attributes:
             name (str):
-            ok (bool):
+            ok (bool): True when the check was made and passed; never true for a check not made.
             detail (str): What was checked, or what is wrong (event seqs and field names, never secret values).
+            checked (bool | Unset): False when the check was not made (its `detail` starts `NOT CHECKED`, and `ok` is
+                false): neither
+                verified nor failed. True (or absent, from servers before this field) when it was made.
      """
 
     name: str
     ok: bool
     detail: str
+    checked: bool | Unset = UNSET
 
 
 
@@ -42,6 +47,8 @@ class AuditCheck:
 
         detail = self.detail
 
+        checked = self.checked
+
 
         field_dict: dict[str, Any] = {}
 
@@ -50,6 +57,8 @@ class AuditCheck:
             "ok": ok,
             "detail": detail,
         })
+        if checked is not UNSET:
+            field_dict["checked"] = checked
 
         return field_dict
 
@@ -64,10 +73,13 @@ class AuditCheck:
 
         detail = d.pop("detail")
 
+        checked = d.pop("checked", UNSET)
+
         audit_check = cls(
             name=name,
             ok=ok,
             detail=detail,
+            checked=checked,
         )
 
         return audit_check

@@ -106,7 +106,7 @@ def sync_detailed(
     final
     status and result. For a game in progress the server uses its secret seed without revealing it. `ok`
     is
-    true when every check passed.
+    true when every check was made and passed.
 
     Replaying a game is the costliest read: audits are rate limited per client address
     (`CABLECAR_AUDIT_RATE_LIMIT`, `30/minute` by default; past it `429 rate_limited`), and a server
@@ -157,7 +157,7 @@ def sync(
     final
     status and result. For a game in progress the server uses its secret seed without revealing it. `ok`
     is
-    true when every check passed.
+    true when every check was made and passed.
 
     Replaying a game is the costliest read: audits are rate limited per client address
     (`CABLECAR_AUDIT_RATE_LIMIT`, `30/minute` by default; past it `429 rate_limited`), and a server
@@ -203,7 +203,7 @@ async def asyncio_detailed(
     final
     status and result. For a game in progress the server uses its secret seed without revealing it. `ok`
     is
-    true when every check passed.
+    true when every check was made and passed.
 
     Replaying a game is the costliest read: audits are rate limited per client address
     (`CABLECAR_AUDIT_RATE_LIMIT`, `30/minute` by default; past it `429 rate_limited`), and a server
@@ -254,7 +254,7 @@ async def asyncio(
     final
     status and result. For a game in progress the server uses its secret seed without revealing it. `ok`
     is
-    true when every check passed.
+    true when every check was made and passed.
 
     Replaying a game is the costliest read: audits are rate limited per client address
     (`CABLECAR_AUDIT_RATE_LIMIT`, `30/minute` by default; past it `429 rate_limited`), and a server
