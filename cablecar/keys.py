@@ -80,7 +80,8 @@ def add_parser(sub: Any) -> None:
     keys_rot = keys_sub.add_parser(
         "rotate", help="retire the current signing key and make a new one",
         description="Move the current key's public half to the retired keys file (with retired_at) and write a "
-                    "new key in its place. Restart every server (all hosts share the two files) within the grace: "
+                    "new key in its place, retired at once (or after --grace). Restart every server (all hosts share "
+                    "the two files) before the key's retired_at: an event it signs later fails verification; "
                     "records signed before still verify, with the retired key.",
     )
     keys_rot.add_argument("--key-file", default=None, metavar="PATH", help="default: $CABLECAR_SIGNING_KEY_FILE")
@@ -88,7 +89,7 @@ def add_parser(sub: Any) -> None:
                           help="default: $CABLECAR_RETIRED_KEYS_FILE, else retired-keys.json next to the key")
     keys_rot.add_argument("--grace", type=float, default=None, metavar="SECONDS",
                           help="the retired key's retired_at is this far on, while every server restarts "
-                               "(default: 600; 0: at once, for a key that leaked; at most a day)")
+                               "(default: 0, at once: a key that may have leaked; at most a day)")
     data_dir_option(keys_rot)
     keys_rot.set_defaults(func=_keys_rotate)
     keys_show = keys_sub.add_parser("show", help="print the public keys as GET /v1/keys answers")

@@ -43,8 +43,9 @@ log = logging.getLogger(__name__)
 KEY_FILE = "signing-key.json"
 #: the retired keys' file, next to the key file unless configured
 RETIRED_FILE = "retired-keys.json"
-#: seconds a rotated key still signs (the servers' restart) before its ``retired_at``
-ROTATION_GRACE_SECONDS = 600.0
+#: seconds a rotated key still signs before its ``retired_at``, by default: none (a rotation usually answers a
+#: key that may have leaked, whose signatures must stop counting at once; ``--grace`` covers a planned restart)
+ROTATION_GRACE_SECONDS = 0.0
 #: the longest grace a rotation may give (a day)
 MAX_GRACE_SECONDS = 86400.0
 #: how to make a key, in every message asking for one

@@ -108,3 +108,8 @@ def test_a_rotation_retires_the_key_after_its_grace_and_refuses_a_bad_one(tmp_pa
     [retired] = json.loads((key.parent / "retired-keys.json").read_text())["keys"]
     made = json.loads(key.read_text())["created_at"]
     assert epoch_seconds(retired["retired_at"]) - epoch_seconds(made) == pytest.approx(120, abs=1)
+    # by default a rotated key is retired at once (a key that may have leaked stops counting now)
+    assert main(["keys", "rotate", "--key-file", str(key)]) == 0
+    second = json.loads((key.parent / "retired-keys.json").read_text())["keys"][-1]
+    made = json.loads(key.read_text())["created_at"]
+    assert epoch_seconds(second["retired_at"]) - epoch_seconds(made) == pytest.approx(0, abs=1)
