@@ -20,15 +20,8 @@ _KEPT = ("game_id, seq, position, type, schema_version, {payload}, recorded_at, 
 class SqlQuarantine(SqlDatabase, QuarantineStore):
     """:class:`QuarantineStore` on a :class:`SqlDatabase`."""
 
-    def set_aside(
-        self,
-        game_id: str,
-        from_seq: int,
-        prev_hash: str,
-        status: str,
-        reason: str,
-        signer: Signer,
-    ) -> SetAside:
+    def set_aside(self, game_id: str, from_seq: int, prev_hash: str, status: str, reason: str,
+                  signer: Signer) -> SetAside:
         if from_seq < 2:
             raise ValueError(f"a tail after a good event starts at seq 2 or later, not {from_seq}")
         d = self.dialect
