@@ -47,6 +47,7 @@ from domain.errors import GameFinished, IllegalAction, MalformedAction, NotYourT
 from events.store import GameNotFound, StaleVersion
 from service.api.schemas.responses import GameViewSchema
 from service.api.text import json_text
+from service.errors import GameDamaged
 from service.usecases.bot_seats import bot_seats
 from service.usecases.bot_turns import waiting_bot_seats
 from service.usecases.commands import ActionRequest, GameCommands
@@ -75,6 +76,8 @@ class RunnerStore(Protocol):
     ) -> list[str]: ...
 
     def release_bot_turn(self, game_id: str, owner: str) -> None: ...
+
+    def drop_bot_turn(self, game_id: str) -> None: ...
 
     def database_time(self) -> datetime: ...
 
@@ -131,6 +134,8 @@ class BotRunner:
         self.owner = owner or f"bots-{secrets.token_hex(6)}"
         self.stats = RunnerStats()
         self._stop = threading.Event()
+        #: the games found damaged, each said once in the log
+        self._damaged: set[str] = set()
 
     # ------------------------------------------------------------------ loop
     def run(self) -> None:
@@ -162,16 +167,31 @@ class BotRunner:
             conflicts = self.stats.conflicts
             try:
                 made = self.play(game_id)
+            except GameDamaged as e:
+                self._skip_damaged(game_id, e)
+                continue
             except Exception:
                 made = 0
                 self.stats.errors += 1
                 log.exception("bot runner %s: game %s", self.owner, game_id)
             moved += made
+            if made:
+                self._damaged.discard(game_id)  # repaired: say it again should it break again
             # A game where nothing could be done (an error, a bot with no move) keeps the
             # lease until it lapses: it is tried again then, not in a hot loop.
             if made or self.stats.conflicts > conflicts:
                 self.store.release_bot_turn(game_id, self.owner)
         return moved
+
+    def _skip_damaged(self, game_id: str, damaged: GameDamaged) -> None:
+        """A game whose record fails its check takes no move: it leaves the
+        bot-turn index (no runner claims it again until its record is repaired
+        and a newer version recorded) and the log says so once."""
+        self.store.drop_bot_turn(game_id)
+        if game_id not in self._damaged:
+            self._damaged.add(game_id)
+            log.warning("bot runner %s: game %s skipped: its record is damaged from seq %d "
+                        "(an operator runs `cablecar quarantine %s`)", self.owner, game_id, damaged.seq, game_id)
 
     # ----------------------------------------------------------------- turns
     def play(self, game_id: str) -> int:

@@ -1,11 +1,12 @@
-"""The ``cablecar`` command: serve, migrate, bot, verify, keys, organiser, webhooks.
+"""The ``cablecar`` command: serve, migrate, bot, verify, keys, organiser, webhooks, quarantine.
 
 Every failure a user can cause or meet (a server that is down, a refused
 request, an unreachable database, a taken port, a file that is no export) is
 one line on standard error and a non-zero exit code; ``--debug`` shows the
 full traceback instead.  Each subcommand declares its own options; the
 groups live beside their code: ``keys`` in :mod:`cablecar.keys`, ``organiser``,
-``webhooks`` and ``bots`` in :mod:`cablecar.processes`, ``bot`` (the
+``webhooks`` and ``bots`` in :mod:`cablecar.processes`, ``quarantine`` in
+:mod:`cablecar.quarantine`, ``bot`` (the
 reference client) in :mod:`bots.cli`.
 
 This package is the top layer: it starts everything (the server, the bot
@@ -28,6 +29,7 @@ from bots.client import ApiProblem
 from cablecar.keys import add_parser as add_keys
 from cablecar.options import FAILED, USAGE, data_dir_option
 from cablecar.processes import add_parser as add_processes
+from cablecar.quarantine import add_parser as add_quarantine
 
 if TYPE_CHECKING:
     from events.verdict import Check, Verdict
@@ -213,6 +215,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_keys(sub)
     add_processes(sub)
+    add_quarantine(sub)
     add_bot(sub)
     return parser
 

@@ -38,3 +38,9 @@ class BotTurnIndex(ABC):
     @abstractmethod
     def release_bot_turn(self, game_id: str, owner: str) -> None:
         """Give back ``owner``'s lease on the game (no-op if it holds none)."""
+
+    @abstractmethod
+    def drop_bot_turn(self, game_id: str) -> None:
+        """No bot seat of the game waits any more, and no runner holds it (a
+        damaged game takes no move): it is claimed again only once a newer
+        version is recorded (:meth:`set_bot_turn`, e.g. after ``cablecar quarantine``)."""

@@ -1,6 +1,6 @@
 """What ``events.open_store`` returns: one database holding the event log,
-the tournaments, the webhook delivery log, the deadline index and the
-bot-turn index.
+the tournaments, the webhook delivery log, the deadline index, the
+bot-turn index and the quarantine of damaged tails.
 
 One object implements the three interfaces because some writes span them
 (a batch's games are created in the batch's transaction; a webhook starts at
@@ -15,13 +15,15 @@ from abc import ABC
 from events.bot_turns import BotTurnIndex
 from events.deadlines import DeadlineIndex
 from events.deliveries import DeliveryLog
+from events.quarantine import QuarantineStore
 from events.store import EventReader, EventStore
 from events.tournaments import TournamentStore
 
 
-class Database(EventStore, TournamentStore, DeliveryLog, DeadlineIndex, BotTurnIndex, ABC):
+class Database(EventStore, TournamentStore, DeliveryLog, DeadlineIndex, BotTurnIndex, QuarantineStore, ABC):
     """An :class:`EventStore`, :class:`TournamentStore`, :class:`DeliveryLog`,
-    :class:`DeadlineIndex` and :class:`BotTurnIndex` over one database."""
+    :class:`DeadlineIndex`, :class:`BotTurnIndex` and :class:`QuarantineStore`
+    over one database."""
 
     @property
     def reader(self) -> EventReader:

@@ -122,14 +122,19 @@ class BrokenGame(ServiceError):
 
 class GameDamaged(ServiceError):
     """A stored event of the game cannot be read, does not chain, or is not
-    part of the game as recorded (tampering or corruption): the game is not
-    served until an operator repairs it; ``/audit`` names the event."""
+    part of the game as recorded (tampering or corruption): nothing is written
+    to the game (reads serve it up to the event before, saying
+    ``damaged_from``) until an operator moves the bad tail aside (``cablecar
+    quarantine``); ``/audit`` names the event."""
 
     code = "game_damaged"
 
     def __init__(self, game_id: str, seq: int) -> None:
         super().__init__(f"game {game_id} is damaged: its stored event seq {seq} is not genuine; "
                          f"GET /v1/games/{game_id}/audit reports it", game=game_id, seq=seq)
+        self.game_id = game_id
+        #: the first stored event of the game that is not genuine
+        self.seq = seq
 
 
 class StaleCursor(ServiceError):

@@ -4,7 +4,9 @@
 The app role reads every table, but writes the event log (``events``), the
 game catalogue (``games``) and the idempotency keys only through the
 ``SECURITY DEFINER`` functions of migrations 0011/0012, which run as the
-owner: it holds no INSERT, UPDATE, DELETE or TRUNCATE on them, owns nothing,
+owner: it holds no INSERT, UPDATE, DELETE or TRUNCATE on them (nor on
+``quarantined_events``, which only ``cablecar quarantine`` run as the owner
+writes: migration 0045), owns nothing,
 and may create nothing in the schema, so no setting, trigger or grant it can
 reach lets a row in.  The other tables get the few privileges the server's
 statements use (``events/sql/*.py``, ``events/postgres/*.py``); a table not
@@ -37,10 +39,11 @@ WRITES: dict[str, tuple[str, ...]] = {
     "deadlines": ("INSERT", "UPDATE"),
     "leases": ("INSERT", "UPDATE"),
     "bot_turns": ("INSERT", "UPDATE"),
+    "quarantined_events": (),  # read by /audit; moved into only by the owner (cablecar quarantine)
 }
 
-#: the tables only the owner's functions write
-PROTECTED = ("events", "games", "idempotency_keys")
+#: the tables only the owner writes (through its functions; quarantined_events by `cablecar quarantine`)
+PROTECTED = ("events", "games", "idempotency_keys", "quarantined_events")
 
 
 class RoleError(IntegrityError):

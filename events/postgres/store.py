@@ -71,6 +71,7 @@ from events.sql.catalogue import SqlCatalogue
 from events.sql.deadlines import SqlDeadlineIndex
 from events.sql.deliveries import SqlDeliveryLog
 from events.sql.dialect import POSTGRES
+from events.sql.quarantine import SqlQuarantine
 from events.sql.rows import (
     check_page,
     prepare_games,
@@ -85,7 +86,8 @@ from events.store import (
 from events.timestamps import Clock, format_timestamp, system_clock
 
 
-class PostgresStore(PostgresAppends, SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, SqlBotTurnIndex, Database):
+class PostgresStore(PostgresAppends, SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, SqlBotTurnIndex,
+                    SqlQuarantine, Database):
     """The event log, tournaments and delivery log on PostgreSQL (see the
     module docs)."""
 

@@ -53,3 +53,12 @@ class SqlBotTurnIndex(SqlDatabase, BotTurnIndex):
                 d.sql("UPDATE bot_turns SET lease_owner = NULL, lease_until = NULL WHERE game_id = ? AND lease_owner = ?"),
                 (game_id, owner),
             )
+
+    def drop_bot_turn(self, game_id: str) -> None:
+        d = self.dialect
+        with self._transaction() as cur:
+            cur.execute(
+                d.sql("UPDATE bot_turns SET waiting_since = NULL, lease_owner = NULL, lease_until = NULL"
+                      " WHERE game_id = ?"),
+                (game_id,),
+            )

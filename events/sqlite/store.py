@@ -41,6 +41,7 @@ from events.sql.catalogue import SqlCatalogue, replay
 from events.sql.deadlines import SqlDeadlineIndex
 from events.sql.deliveries import FAIR_CLAIM, SqlDeliveryLog
 from events.sql.dialect import SQLITE, loads_object
+from events.sql.quarantine import SqlQuarantine
 from events.sql.rows import (
     check_append_args,
     check_page,
@@ -105,7 +106,8 @@ def _event_rows(sealed: Sequence[SealedEvent], first_position: int) -> list[tupl
 
 
 class SqliteStore(
-    SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, SqlBotTurnIndex, SqliteCounts, Database
+    SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, SqlBotTurnIndex, SqlQuarantine, SqliteCounts,
+    Database,
 ):
     """The event log, tournaments, delivery log and bot-turn index on a SQLite
     file, and the counts the server's processes share (see the module docs)."""

@@ -21,7 +21,8 @@ _PAGES_KEPT = 64
 
 def damaged_comment(game_id: str) -> str:
     # the answer's status went out long before: a comment line is what is left to say it
-    return f": the game's records are damaged (GET /v1/games/{game_id} answers 409 game_damaged)\n\n"
+    return (f": the game's records are damaged (GET /v1/games/{game_id} shows it up to its last good event,"
+            " with damaged_from; actions answer 409 game_damaged)\n\n")
 
 
 def format_event(event_id: int | None, data: object, event: str | None = None) -> str:

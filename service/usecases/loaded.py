@@ -22,6 +22,9 @@ class Loaded:
     state: Any
     version: int
     clocks: Clocks
+    #: the first stored event that fails its check, when this is the game up to
+    #: the event before it (:meth:`~service.usecases.queries.GameQueries.readable`); None for a sound game
+    damaged_from: int | None = None
 
     @property
     def finished(self) -> bool:

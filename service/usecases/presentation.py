@@ -46,6 +46,8 @@ def game_view(loaded: Loaded, seat: int | None) -> dict[str, JSON]:
         open_deal=is_open_deal(loaded.record.metadata),
         **clock_fields(loaded),
     )
+    if loaded.damaged_from is not None:  # served up to the event before the first bad one
+        view["damaged_from"] = loaded.damaged_from
     bots = bot_seats(loaded.record.metadata)
     players = view.get("players")
     if isinstance(players, list):

@@ -8,6 +8,7 @@ on, see :mod:`service.adapters.cache`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 from domain.clocks import Clocks
@@ -153,6 +154,19 @@ class GameQueries:
         assert snapshot is not None
         loaded = self._loaded(record, definition, snapshot, version)
         return self._settled(loaded) if settle else loaded
+
+    def readable(self, game_id: str, record: GameRecord | None = None) -> Loaded:
+        """What reads serve: :meth:`load`, or for a game whose stored tail fails
+        its check the game after its last good event, with ``damaged_from``
+        naming the first bad one (nothing is settled: a damaged game takes no
+        write).  GameDamaged when not even its first event is good."""
+        try:
+            return self.load(game_id, record=record)
+        except GameDamaged as damaged:
+            if damaged.seq <= 1:
+                raise
+            good = self.load(game_id, damaged.seq - 1, record=record, settle=False)
+            return replace(good, damaged_from=damaged.seq)
 
     @staticmethod
     def _loaded(record: GameRecord, definition: GameDefinition[Any], snapshot: Snapshot, version: int) -> Loaded:

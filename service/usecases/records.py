@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 from domain.rng import ALGORITHM
+from events.quarantine import QuarantineStore
 from events.seeds import DERIVATION, is_open_deal
 from events.store import DamagedEvent, GameRecord, StoredEvent
 from events.verdict import Check, Verdict
@@ -91,13 +92,18 @@ def record_header(record: GameRecord) -> dict[str, Any]:
 
 
 def export_game(queries: GameQueries, game_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The complete record of a finished game: (header, events)."""
-    loaded = queries.load(game_id)
+    """The complete record of a finished game: (header, events).  A damaged
+    game's record is what is good of it, once that is finished, saying
+    ``damaged_from`` (the first event left out)."""
+    loaded = queries.readable(game_id)
     if not loaded.finished:
         raise GameNotFinished("the export (with the seed) is available once the game is finished")
-    events = [envelope_json(e) for e in queries.reader.load(game_id)]
+    limit = None if loaded.damaged_from is None else loaded.version
+    events = [envelope_json(e) for e in queries.reader.load(game_id, 0, limit)]
     header = export_header(loaded)
     header["chain"] = {"length": len(events), "head": events[-1]["hash"] if events else None}
+    if loaded.damaged_from is not None:
+        header["damaged_from"] = loaded.damaged_from
     return header, events
 
 
@@ -112,10 +118,11 @@ def audit_game(queries: GameQueries, game_id: str) -> dict[str, Any]:
     :data:`AUDIT_REUSE_SECONDS` (a new version is audited anew at once)."""
     try:
         loaded = queries.load(game_id)
-    except GameDamaged:
-        # What cannot be served is still audited, from the rows as stored:
+    except GameDamaged as damaged:
+        # What cannot be written to is still audited, from the rows as stored:
         # the verdict names the event that is not genuine.
-        return _audit_damaged(queries, queries.record(game_id))
+        return {**_audit_damaged(queries, queries.record(game_id)), "damaged_from": damaged.seq,
+                **quarantine_report(queries, game_id)}
     key = (game_id, loaded.version, loaded.record.version, loaded.record.status)
     kept = _AUDITS.get(key)
     if kept is not None and time.monotonic() - kept[0] < AUDIT_REUSE_SECONDS:
@@ -125,7 +132,7 @@ def audit_game(queries: GameQueries, game_id: str) -> dict[str, Any]:
     header["game"]["version"] = loaded.record.version
     events = [envelope_json(e) for e in queries.reader.load(game_id)]
     verdict = verify_record(header, events, require_revealed_seed=False, **signature_rules(queries))
-    answer = {"version": loaded.version, **verdict.to_json()}
+    answer = {"version": loaded.version, **verdict.to_json(), **quarantine_report(queries, game_id)}
     _AUDITS.put(key, (time.monotonic(), answer))
     return dict(answer)
 
@@ -154,3 +161,12 @@ def _audit_damaged(queries: GameQueries, record: GameRecord) -> dict[str, Any]:
         return {"version": record.version, **Verdict(record.game_id, (unreadable,)).to_json()}
     verdict = verify_record(record_header(record), events, require_revealed_seed=False, **signature_rules(queries))
     return {"version": record.version, **verdict.to_json()}
+
+
+def quarantine_report(queries: GameQueries, game_id: str) -> dict[str, Any]:
+    """``{"quarantined": [...]}``: each tail of the game an operator moved aside
+    (``from_seq``, ``count``, ``quarantined_at``, ``reason``); empty for a
+    game that never had one, or a store that keeps no quarantine."""
+    store = queries.store
+    runs = store.quarantined(game_id) if isinstance(store, QuarantineStore) else []
+    return {"quarantined": [run.to_json() for run in runs]} if runs else {}

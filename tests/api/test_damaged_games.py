@@ -1,8 +1,9 @@
 """Tampering reported, not crashed on: an event row written past the append
 path (here by the tables' owner, with PostgreSQL's append-only trigger
-disabled) makes its game answer ``409 game_damaged`` on every endpoint, and
-``/audit`` a failed verdict naming the row, on both backends; other games on
-the same store are served as before."""
+disabled) makes its game answer ``409 game_damaged`` on every endpoint that
+acts or follows it, its views and event pages stop at the last good event
+(``damaged_from``), and ``/audit`` gives a failed verdict naming the row, on
+both backends; other games on the same store are served as before."""
 
 from __future__ import annotations
 
@@ -71,6 +72,17 @@ def _last_hash(app: Flask, game_id: str) -> str:
     return str(app.extensions["cablecar"].store.load(game_id)[-1].hash)
 
 
+def _served_up_to(client: Any, gid: str, version: int, token: dict[str, str]) -> None:
+    """The damaged game is read up to its last good event, saying where the damage starts; its export
+    (with the seed) waits for the end as any game's does."""
+    for resp in (client.get(f"/v1/games/{gid}"), client.get(f"/v1/games/{gid}", headers=token),
+                 client.get(f"/v1/games/{gid}/events")):
+        body = resp.get_json()
+        assert resp.status_code == 200 and body["damaged_from"] == version + 1, (resp.request.path, body)
+        assert body["version"] == version
+    assert client.get(f"/v1/games/{gid}/export").get_json()["code"] == "game_not_finished"
+
+
 def test_a_forged_row_damages_its_game_only(backend: tuple[Callable[[], Flask], Forge]) -> None:
     new_app, forge = backend
     first = new_app()
@@ -86,11 +98,7 @@ def test_a_forged_row_damages_its_game_only(backend: tuple[Callable[[], Flask], 
     for game in (unchained, unreadable):
         gid, token, version = game["id"], auth(game["seats"][0]["token"]), game["version"]
         answers = [
-            fresh.get(f"/v1/games/{gid}"),
-            fresh.get(f"/v1/games/{gid}", headers=token),
             fresh.get(f"/v1/games/{gid}/legal-actions", headers=token),
-            fresh.get(f"/v1/games/{gid}/events"),
-            fresh.get(f"/v1/games/{gid}/export"),
             fresh.get(f"/v1/games/{gid}/events/stream"),
             fresh.get(f"/v1/games/{gid}/events/stream", headers=token),
             fresh.post(f"/v1/games/{gid}/actions", json={"type": "draw_tickets"}, headers=token),
@@ -99,6 +107,7 @@ def test_a_forged_row_damages_its_game_only(backend: tuple[Callable[[], Flask], 
             problem: dict[str, Any] = resp.get_json()
             assert resp.status_code == 409 and problem["code"] == "game_damaged", (resp.request.path, problem)
             assert problem["game"] == gid and problem["seq"] == version + 1 and gid in problem["detail"]
+        _served_up_to(fresh, gid, version, token)
         audit = fresh.get(f"/v1/games/{gid}/audit")
         assert audit.status_code == 200
         verdict = audit.get_json()
@@ -132,17 +141,14 @@ def test_a_stray_row_after_the_held_state_damages_the_game_for_the_worker_holdin
         answers = [
             c.post(f"/v1/games/{gid}/actions", json=move, headers=token),
             c.post(f"/v1/games/{gid}/actions", json={**move, "expected_version": version}, headers=token),
-            c.get(f"/v1/games/{gid}"),
-            c.get(f"/v1/games/{gid}", headers=token),
             c.get(f"/v1/games/{gid}/legal-actions", headers=token),
-            c.get(f"/v1/games/{gid}/events"),
-            c.get(f"/v1/games/{gid}/export"),
             c.get(f"/v1/games/{gid}/events/stream"),
         ]
         for resp in answers:
             problem: dict[str, Any] = resp.get_json()
             assert resp.status_code == 409 and problem["code"] == "game_damaged", (resp.request.path, problem)
             assert problem["game"] == gid and problem["seq"] == version + 1
+        _served_up_to(c, gid, version, token)
         verdict = c.get(f"/v1/games/{gid}/audit").get_json()
         assert verdict["ok"] is False, verdict
     assert [e.seq for e in holder.extensions["cablecar"].store.load(gid)] == list(range(1, version + 2))
@@ -168,7 +174,8 @@ def test_a_game_found_damaged_while_watched_ends_its_stream_saying_so(tmp_path: 
                                                   _last_hash(app, gid)))
         conn.execute("UPDATE games SET version = ? WHERE game_id = ?", (version + 1, gid))
     rest = "".join(chunk.decode() for chunk in chunks)  # the stream ends by itself
-    assert rest.rstrip().endswith(f"GET /v1/games/{gid} answers 409 game_damaged)"), rest[-300:]
+    assert rest.rstrip().endswith("actions answer 409 game_damaged)") and f"GET /v1/games/{gid} shows" in rest, \
+        rest[-300:]
     assert f"id: {version + 1}\n" not in rest
     resp.close()
     app.extensions["cablecar"].store.close()

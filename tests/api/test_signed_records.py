@@ -169,8 +169,8 @@ def test_a_record_rechained_without_the_private_key_fails_verify_and_audit(
              (e["recorded_at"], e["prev_hash"], e["hash"], gid, e["seq"])) for e in forged["events"][index:]]
            + [("UPDATE games SET last_hash = ? WHERE game_id = ?", (forged["events"][-1]["hash"], gid))])
     fresh = new_app().test_client()
-    resp = fresh.get(f"/v1/games/{gid}")
-    assert resp.status_code == 409 and resp.get_json()["code"] == "game_damaged" and resp.get_json()["seq"] == seq
+    resp = fresh.get(f"/v1/games/{gid}")  # shown up to the last event that is genuine
+    assert resp.status_code == 200 and resp.get_json()["damaged_from"] == seq and resp.get_json()["version"] == seq - 1
     audit = fresh.get(f"/v1/games/{gid}/audit").get_json()
     failed = {c["name"]: c["detail"] for c in audit["checks"] if not c["ok"]}
     assert audit["ok"] is False and list(failed) == ["signatures"] and f"seq {seq}" in failed["signatures"]
@@ -189,10 +189,11 @@ def test_a_wrong_signature_makes_the_game_damaged_and_nothing_is_appended(
     tamper([("UPDATE events SET signature = ? WHERE game_id = ? AND seq = 2", (events[0].signature, gid))])
     fresh = new_app().test_client()
     token = auth(game["seats"][0]["token"])
-    for resp in (fresh.get(f"/v1/games/{gid}"), fresh.get(f"/v1/games/{gid}/events"),
-                 fresh.post(f"/v1/games/{gid}/actions", json={"type": "draw_tickets"}, headers=token)):
-        assert resp.status_code == 409 and resp.get_json()["code"] == "game_damaged", resp.get_json()
-        assert resp.get_json()["seq"] == 2
+    for resp in (fresh.get(f"/v1/games/{gid}"), fresh.get(f"/v1/games/{gid}/events")):
+        assert resp.status_code == 200 and resp.get_json()["damaged_from"] == 2 and resp.get_json()["version"] == 1
+    refused = fresh.post(f"/v1/games/{gid}/actions", json={"type": "draw_tickets"}, headers=token)
+    assert refused.status_code == 409 and refused.get_json()["code"] == "game_damaged", refused.get_json()
+    assert refused.get_json()["seq"] == 2
     assert fresh.application.extensions["cablecar"].store.version(gid) == len(events)  # nothing on top
     audit = fresh.get(f"/v1/games/{gid}/audit").get_json()
     failed = {c["name"]: c["detail"] for c in audit["checks"] if not c["ok"]}

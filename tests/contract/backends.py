@@ -135,6 +135,10 @@ class SqliteBackend(Backend):
         return nullcontext(self)  # the test's file is its own already
 
 
+#: the triggers that refuse changing (events_immutable) and deleting (into quarantine only) a stored event
+_POSTGRES_GUARDS = ("events_immutable", "events_leave_to_quarantine")
+
+
 class PostgresBackend(Backend):
     """The test session's database on the server named by
     ``CABLECAR_TEST_DATABASE_URL`` (fresh game ids per test); skipped when
@@ -164,10 +168,12 @@ class PostgresBackend(Backend):
         import psycopg
 
         with psycopg.connect(self.url) as conn, conn.transaction():
-            conn.execute(b"ALTER TABLE events DISABLE TRIGGER events_immutable")
+            for trigger in _POSTGRES_GUARDS:
+                conn.execute(f"ALTER TABLE events DISABLE TRIGGER {trigger}".encode())
             for sql, params in statements:
                 conn.execute(sql.replace("?", "%s").encode(), params)
-            conn.execute(b"ALTER TABLE events ENABLE TRIGGER events_immutable")
+            for trigger in _POSTGRES_GUARDS:
+                conn.execute(f"ALTER TABLE events ENABLE TRIGGER {trigger}".encode())
 
     def own_database(self, prefix: str) -> AbstractContextManager[Backend]:
         return _own_postgres_database(prefix)

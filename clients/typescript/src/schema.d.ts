@@ -389,8 +389,9 @@ export interface paths {
         /**
          * Verify a stored game
          * @description Runs the offline verifier (`cablecar verify`) on the stored game: the hash chain, every event's signature
-         *     (check `signatures`: against the server's keys; a bad one also makes every other read of the game answer
-         *     `409 game_damaged`, and nothing is appended to it), the seed against the
+         *     (check `signatures`: against the server's keys; a bad one also makes every action of the game answer
+         *     `409 game_damaged`, its reads stop at the event before, saying `damaged_from`, and nothing is appended to
+         *     it; a game an operator repaired lists each run of events moved aside in `quarantined`), the seed against the
          *     commitment made at creation, the opening events re-derived from the seed, every move replayed through the
          *     rules (and every timeout checked against the recorded timestamps: the seat's deadline, derived from the
          *     events before it, had passed when it was recorded; its consequences are the forfeit rules'), and the final
@@ -1479,6 +1480,7 @@ export interface components {
             time_control: components["schemas"]["TimeControl"];
             clocks: components["schemas"]["SeatClocks"];
             deadline: components["schemas"]["Deadline"];
+            damaged_from?: components["schemas"]["DamagedFrom"];
         } & {
             [key: string]: unknown;
         };
@@ -1612,6 +1614,7 @@ export interface components {
             time_control: components["schemas"]["TimeControl"];
             clocks: components["schemas"]["SeatClocks"];
             deadline: components["schemas"]["Deadline"];
+            damaged_from?: components["schemas"]["DamagedFrom"];
         } & {
             [key: string]: unknown;
         };
@@ -2097,8 +2100,28 @@ export interface components {
              * @description Deprecated (use `next_cursor`); pass as `after` for the next page, `null` on the last one.
              */
             next_after: number | null;
+            damaged_from?: components["schemas"]["DamagedFrom"];
         };
-        /** @description The complete record of a finished game. */
+        /**
+         * @description Only for a damaged game (its stored record fails its chain or signature check from this event on): the
+         *     seq of the first bad event. What is shown is the game up to the event before it (`version`); every
+         *     action or write answers `409 game_damaged` until an operator moves the bad events aside (`cablecar
+         *     quarantine`, recorded as an `events_quarantined` event). Absent for a sound game.
+         */
+        DamagedFrom: number;
+        /** @description Events an operator moved aside (`cablecar quarantine`); kept by the server, never deleted. */
+        QuarantinedRun: {
+            /** @description The seq of the first event moved aside (the `events_quarantined` event took its place). */
+            from_seq: number;
+            count: number;
+            /** Format: date-time */
+            quarantined_at: string;
+            reason: string;
+        };
+        /**
+         * @description The complete record of a finished game. For a damaged game (`damaged_from`), the record of what is good
+         *     of it, once that is finished.
+         */
         Export: {
             /** @constant */
             format: "cablecar-export/1";
@@ -2106,6 +2129,7 @@ export interface components {
             seed: components["schemas"]["ExportSeed"];
             result: components["schemas"]["GameResult"];
             chain: components["schemas"]["ChainHead"];
+            damaged_from?: components["schemas"]["DamagedFrom"];
             events: components["schemas"]["EventEnvelope"][];
         };
         /** @description One line of the NDJSON export. */
@@ -2123,6 +2147,7 @@ export interface components {
             seed: components["schemas"]["ExportSeed"];
             result: components["schemas"]["GameResult"];
             chain: components["schemas"]["ChainHead"];
+            damaged_from?: components["schemas"]["DamagedFrom"];
         };
         /** @description One NDJSON line per event; the fields of `EventEnvelope`. */
         ExportEventLine: components["schemas"]["EventEnvelope"] & {
@@ -2252,6 +2277,13 @@ export interface components {
             checks: components["schemas"]["AuditCheck"][];
             /** @description Further problems found, one sentence each. */
             problems: string[];
+            damaged_from?: components["schemas"]["DamagedFrom"];
+            /**
+             * @description Only for a game an operator repaired: each run of events moved aside (`cablecar quarantine`), oldest
+             *     first. The chain checked is the one the game went on with (each run replaced by an
+             *     `events_quarantined` event chained on the last good event).
+             */
+            quarantined?: components["schemas"]["QuarantinedRun"][];
         };
         CreateOrganiser: {
             /** @description Shown to nobody but the organiser; a label for the operator (no control characters). */

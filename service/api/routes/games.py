@@ -117,7 +117,7 @@ def get_game(game_id: str) -> Response | dict[str, Any]:
     loaded = None
     if at is None and record.metadata.get("time_control"):
         # a timeout may be due: the newest version is the one after it
-        loaded = rt.queries.load(game_id, record=record)
+        loaded = rt.queries.readable(game_id, record=record)
     etag_version = at if at is not None else (loaded.version if loaded else record.version)
     etag = f'"{etag_version}"'
     # RFC 9110 section 13.1.2: If-None-Match compares weakly, so W/"8" matches "8".
@@ -128,7 +128,8 @@ def get_game(game_id: str) -> Response | dict[str, Any]:
         resp.headers["Cache-Control"] = "no-cache"
         return resp
     if loaded is None:
-        loaded = rt.queries.load(game_id, at, record=record)
+        # a damaged game is shown up to its last good event, saying damaged_from
+        loaded = rt.queries.readable(game_id, record=record) if at is None else rt.queries.load(game_id, at, record=record)
     body = _GAME_VIEW.dump(game_view(loaded, caller.seat))
     resp = Response(json_text(body), mimetype="application/json")
     resp.headers["ETag"] = f'"{loaded.version}"'
@@ -200,18 +201,23 @@ def list_events(game_id: str) -> dict[str, Any]:
     q = _EVENTS_QUERY.load(request.args.to_dict())
     record = rt.queries.record(game_id)
     caller = game_caller(rt.tokens, record, authorization())
-    loaded = rt.queries.load(game_id, record=record)
+    loaded = rt.queries.readable(game_id, record=record)
     after = events_after(q["cursor"], loaded.version) if q["cursor"] is not None else q["after"]
-    events = rt.queries.events(loaded, caller.seat, after, q["limit"])
+    # a damaged game's log ends at its last good event
+    limit = q["limit"] if loaded.damaged_from is None else max(0, min(q["limit"], loaded.version - after))
+    events = rt.queries.events(loaded, caller.seat, after, limit) if limit else []
     last = events[-1]["seq"] if events else after
     next_after = last if events and last < loaded.version else None
-    return _EVENTS_PAGE.dump({
+    page = {
         "game_id": game_id,
         "version": loaded.version,
         "events": events,
         "next_cursor": None if next_after is None else str(next_after),
         "next_after": next_after,
-    })
+    }
+    if loaded.damaged_from is not None:
+        page["damaged_from"] = loaded.damaged_from
+    return _EVENTS_PAGE.dump(page)
 
 
 @bp.get("/games/<game_id>/events/stream")

@@ -156,6 +156,7 @@ class EventsPageSchema(Schema):
     events = fields.List(fields.Nested(EventSchema), required=True)
     next_cursor = fields.String(allow_none=True, required=True)
     next_after = fields.Integer(allow_none=True, required=True)  # deprecated alias of next_cursor
+    damaged_from = fields.Integer()  # only for a damaged game: its first bad event
 
 
 class LegalActionsSchema(Schema):

@@ -93,6 +93,7 @@ from .player_in import PlayerIn
 from .player_result import PlayerResult
 from .problem import Problem
 from .problem_outcome import ProblemOutcome
+from .quarantined_run import QuarantinedRun
 from .resign import Resign
 from .ride import Ride
 from .roll import Roll
@@ -234,6 +235,7 @@ __all__ = (
     "PlayerResult",
     "Problem",
     "ProblemOutcome",
+    "QuarantinedRun",
     "Resign",
     "Ride",
     "Roll",

@@ -8,10 +8,12 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
   from ..models.audit_check import AuditCheck
+  from ..models.quarantined_run import QuarantinedRun
 
 
 
@@ -41,6 +43,15 @@ class Audit:
                 that cannot be checked at all has a single `game_type` or `format` check; `rules_version` appears when
                 the record was made under other rules. Later checks are skipped when an earlier one fails.
             problems (list[str]): Further problems found, one sentence each.
+            damaged_from (int | Unset): Only for a damaged game (its stored record fails its chain or signature check from
+                this event on): the
+                seq of the first bad event. What is shown is the game up to the event before it (`version`); every
+                action or write answers `409 game_damaged` until an operator moves the bad events aside (`cablecar
+                quarantine`, recorded as an `events_quarantined` event). Absent for a sound game.
+            quarantined (list[QuarantinedRun] | Unset): Only for a game an operator repaired: each run of events moved aside
+                (`cablecar quarantine`), oldest
+                first. The chain checked is the one the game went on with (each run replaced by an
+                `events_quarantined` event chained on the last good event).
      """
 
     game_id: str
@@ -48,6 +59,8 @@ class Audit:
     ok: bool
     checks: list[AuditCheck]
     problems: list[str]
+    damaged_from: int | Unset = UNSET
+    quarantined: list[QuarantinedRun] | Unset = UNSET
 
 
 
@@ -55,6 +68,7 @@ class Audit:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.audit_check import AuditCheck # noqa: PLC0415
+        from ..models.quarantined_run import QuarantinedRun # noqa: PLC0415
         game_id = self.game_id
 
         version = self.version
@@ -72,6 +86,17 @@ class Audit:
 
 
 
+        damaged_from = self.damaged_from
+
+        quarantined: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.quarantined, Unset):
+            quarantined = []
+            for quarantined_item_data in self.quarantined:
+                quarantined_item = quarantined_item_data.to_dict()
+                quarantined.append(quarantined_item)
+
+
+
 
         field_dict: dict[str, Any] = {}
 
@@ -82,6 +107,10 @@ class Audit:
             "checks": checks,
             "problems": problems,
         })
+        if damaged_from is not UNSET:
+            field_dict["damaged_from"] = damaged_from
+        if quarantined is not UNSET:
+            field_dict["quarantined"] = quarantined
 
         return field_dict
 
@@ -90,6 +119,7 @@ class Audit:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.audit_check import AuditCheck # noqa: PLC0415
+        from ..models.quarantined_run import QuarantinedRun # noqa: PLC0415
         d = dict(src_dict)
         game_id = d.pop("game_id")
 
@@ -110,12 +140,28 @@ class Audit:
         problems = cast(list[str], d.pop("problems"))
 
 
+        damaged_from = d.pop("damaged_from", UNSET)
+
+        _quarantined = d.pop("quarantined", UNSET)
+        quarantined: list[QuarantinedRun] | Unset = UNSET
+        if _quarantined is not UNSET:
+            quarantined = []
+            for quarantined_item_data in _quarantined:
+                quarantined_item = QuarantinedRun.from_dict(quarantined_item_data)
+
+
+
+                quarantined.append(quarantined_item)
+
+
         audit = cls(
             game_id=game_id,
             version=version,
             ok=ok,
             checks=checks,
             problems=problems,
+            damaged_from=damaged_from,
+            quarantined=quarantined,
         )
 
         return audit

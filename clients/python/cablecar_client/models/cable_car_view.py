@@ -71,6 +71,11 @@ class CableCarView:
             me (CableCarMe | Unset): The caller's own secrets.
             result (CableCarResult | None | Unset): Once finished, the final result; `null` (or absent) before, and for a
                 cancelled game.
+            damaged_from (int | Unset): Only for a damaged game (its stored record fails its chain or signature check from
+                this event on): the
+                seq of the first bad event. What is shown is the game up to the event before it (`version`); every
+                action or write answers `409 game_damaged` until an operator moves the bad events aside (`cablecar
+                quarantine`, recorded as an `events_quarantined` event). Absent for a sound game.
      """
 
     type_: Literal['cable-car']
@@ -91,6 +96,7 @@ class CableCarView:
     open_deal: bool | Unset = UNSET
     me: CableCarMe | Unset = UNSET
     result: CableCarResult | None | Unset = UNSET
+    damaged_from: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -184,6 +190,8 @@ class CableCarView:
         else:
             result = self.result
 
+        damaged_from = self.damaged_from
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -211,6 +219,8 @@ class CableCarView:
             field_dict["me"] = me
         if result is not UNSET:
             field_dict["result"] = result
+        if damaged_from is not UNSET:
+            field_dict["damaged_from"] = damaged_from
 
         return field_dict
 
@@ -380,6 +390,8 @@ class CableCarView:
         result = _parse_result(d.pop("result", UNSET))
 
 
+        damaged_from = d.pop("damaged_from", UNSET)
+
         cable_car_view = cls(
             type_=type_,
             id=id,
@@ -399,6 +411,7 @@ class CableCarView:
             open_deal=open_deal,
             me=me,
             result=result,
+            damaged_from=damaged_from,
         )
 
 

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
@@ -31,6 +32,11 @@ class EventsPage:
             next_cursor (None | str): Pass as `cursor` for the next page; `null` when this page reaches the game's version.
             next_after (int | None): Deprecated (use `next_cursor`); pass as `after` for the next page, `null` on the last
                 one.
+            damaged_from (int | Unset): Only for a damaged game (its stored record fails its chain or signature check from
+                this event on): the
+                seq of the first bad event. What is shown is the game up to the event before it (`version`); every
+                action or write answers `409 game_damaged` until an operator moves the bad events aside (`cablecar
+                quarantine`, recorded as an `events_quarantined` event). Absent for a sound game.
      """
 
     game_id: str
@@ -38,6 +44,7 @@ class EventsPage:
     events: list[Event]
     next_cursor: None | str
     next_after: int | None
+    damaged_from: int | Unset = UNSET
 
 
 
@@ -62,6 +69,8 @@ class EventsPage:
         next_after: int | None
         next_after = self.next_after
 
+        damaged_from = self.damaged_from
+
 
         field_dict: dict[str, Any] = {}
 
@@ -72,6 +81,8 @@ class EventsPage:
             "next_cursor": next_cursor,
             "next_after": next_after,
         })
+        if damaged_from is not UNSET:
+            field_dict["damaged_from"] = damaged_from
 
         return field_dict
 
@@ -111,12 +122,15 @@ class EventsPage:
         next_after = _parse_next_after(d.pop("next_after"))
 
 
+        damaged_from = d.pop("damaged_from", UNSET)
+
         events_page = cls(
             game_id=game_id,
             version=version,
             events=events,
             next_cursor=next_cursor,
             next_after=next_after,
+            damaged_from=damaged_from,
         )
 
         return events_page

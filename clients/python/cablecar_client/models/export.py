@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
 from typing import Literal, cast
 
@@ -29,7 +30,8 @@ T = TypeVar("T", bound="Export")
 
 @_attrs_define
 class Export:
-    """ The complete record of a finished game.
+    """ The complete record of a finished game. For a damaged game (`damaged_from`), the record of what is good
+    of it, once that is finished.
 
         Attributes:
             format_ (Literal['cablecar-export/1']):
@@ -40,6 +42,11 @@ class Export:
                 game's `type` next to it), or `null` before the end.
             chain (ChainHead):
             events (list[EventEnvelope]):
+            damaged_from (int | Unset): Only for a damaged game (its stored record fails its chain or signature check from
+                this event on): the
+                seq of the first bad event. What is shown is the game up to the event before it (`version`); every
+                action or write answers `409 game_damaged` until an operator moves the bad events aside (`cablecar
+                quarantine`, recorded as an `events_quarantined` event). Absent for a sound game.
      """
 
     format_: Literal['cablecar-export/1']
@@ -48,6 +55,7 @@ class Export:
     result: CableCarResult | None | TtrSfResult
     chain: ChainHead
     events: list[EventEnvelope]
+    damaged_from: int | Unset = UNSET
 
 
 
@@ -83,6 +91,8 @@ class Export:
 
 
 
+        damaged_from = self.damaged_from
+
 
         field_dict: dict[str, Any] = {}
 
@@ -94,6 +104,8 @@ class Export:
             "chain": chain,
             "events": events,
         })
+        if damaged_from is not UNSET:
+            field_dict["damaged_from"] = damaged_from
 
         return field_dict
 
@@ -165,6 +177,8 @@ class Export:
             events.append(events_item)
 
 
+        damaged_from = d.pop("damaged_from", UNSET)
+
         export = cls(
             format_=format_,
             game=game,
@@ -172,6 +186,7 @@ class Export:
             result=result,
             chain=chain,
             events=events,
+            damaged_from=damaged_from,
         )
 
         return export

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
 from typing import Literal, cast
 
@@ -39,6 +40,11 @@ class ExportHeaderLine:
                 `CableCarResult`, told apart by the
                 game's `type` next to it), or `null` before the end.
             chain (ChainHead):
+            damaged_from (int | Unset): Only for a damaged game (its stored record fails its chain or signature check from
+                this event on): the
+                seq of the first bad event. What is shown is the game up to the event before it (`version`); every
+                action or write answers `409 game_damaged` until an operator moves the bad events aside (`cablecar
+                quarantine`, recorded as an `events_quarantined` event). Absent for a sound game.
      """
 
     kind: Literal['header']
@@ -47,6 +53,7 @@ class ExportHeaderLine:
     seed: ExportSeed
     result: CableCarResult | None | TtrSfResult
     chain: ChainHead
+    damaged_from: int | Unset = UNSET
 
 
 
@@ -76,6 +83,8 @@ class ExportHeaderLine:
 
         chain = self.chain.to_dict()
 
+        damaged_from = self.damaged_from
+
 
         field_dict: dict[str, Any] = {}
 
@@ -87,6 +96,8 @@ class ExportHeaderLine:
             "result": result,
             "chain": chain,
         })
+        if damaged_from is not UNSET:
+            field_dict["damaged_from"] = damaged_from
 
         return field_dict
 
@@ -151,6 +162,8 @@ class ExportHeaderLine:
 
 
 
+        damaged_from = d.pop("damaged_from", UNSET)
+
         export_header_line = cls(
             kind=kind,
             format_=format_,
@@ -158,6 +171,7 @@ class ExportHeaderLine:
             seed=seed,
             result=result,
             chain=chain,
+            damaged_from=damaged_from,
         )
 
         return export_header_line

@@ -86,6 +86,11 @@ class TtrSfView:
             final_turns_left (int | None | Unset): During the last round, the turns left before the end; else `null`.
             me (TtrSfMe | Unset): The caller's own secrets.
             result (None | TtrSfResult | Unset): Once finished, the final result; `null` before, and for a cancelled game.
+            damaged_from (int | Unset): Only for a damaged game (its stored record fails its chain or signature check from
+                this event on): the
+                seq of the first bad event. What is shown is the game up to the event before it (`version`); every
+                action or write answers `409 game_damaged` until an operator moves the bad events aside (`cablecar
+                quarantine`, recorded as an `events_quarantined` event). Absent for a sound game.
      """
 
     type_: Literal['ttr-sf']
@@ -115,6 +120,7 @@ class TtrSfView:
     final_turns_left: int | None | Unset = UNSET
     me: TtrSfMe | Unset = UNSET
     result: None | TtrSfResult | Unset = UNSET
+    damaged_from: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -250,6 +256,8 @@ class TtrSfView:
         else:
             result = self.result
 
+        damaged_from = self.damaged_from
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -293,6 +301,8 @@ class TtrSfView:
             field_dict["me"] = me
         if result is not UNSET:
             field_dict["result"] = result
+        if damaged_from is not UNSET:
+            field_dict["damaged_from"] = damaged_from
 
         return field_dict
 
@@ -532,6 +542,8 @@ class TtrSfView:
         result = _parse_result(d.pop("result", UNSET))
 
 
+        damaged_from = d.pop("damaged_from", UNSET)
+
         ttr_sf_view = cls(
             type_=type_,
             id=id,
@@ -560,6 +572,7 @@ class TtrSfView:
             final_turns_left=final_turns_left,
             me=me,
             result=result,
+            damaged_from=damaged_from,
         )
 
 

@@ -95,9 +95,11 @@ def sync_detailed(
 
      Runs the offline verifier (`cablecar verify`) on the stored game: the hash chain, every event's
     signature
-    (check `signatures`: against the server's keys; a bad one also makes every other read of the game
-    answer
-    `409 game_damaged`, and nothing is appended to it), the seed against the
+    (check `signatures`: against the server's keys; a bad one also makes every action of the game answer
+    `409 game_damaged`, its reads stop at the event before, saying `damaged_from`, and nothing is
+    appended to
+    it; a game an operator repaired lists each run of events moved aside in `quarantined`), the seed
+    against the
     commitment made at creation, the opening events re-derived from the seed, every move replayed
     through the
     rules (and every timeout checked against the recorded timestamps: the seat's deadline, derived from
@@ -146,9 +148,11 @@ def sync(
 
      Runs the offline verifier (`cablecar verify`) on the stored game: the hash chain, every event's
     signature
-    (check `signatures`: against the server's keys; a bad one also makes every other read of the game
-    answer
-    `409 game_damaged`, and nothing is appended to it), the seed against the
+    (check `signatures`: against the server's keys; a bad one also makes every action of the game answer
+    `409 game_damaged`, its reads stop at the event before, saying `damaged_from`, and nothing is
+    appended to
+    it; a game an operator repaired lists each run of events moved aside in `quarantined`), the seed
+    against the
     commitment made at creation, the opening events re-derived from the seed, every move replayed
     through the
     rules (and every timeout checked against the recorded timestamps: the seat's deadline, derived from
@@ -192,9 +196,11 @@ async def asyncio_detailed(
 
      Runs the offline verifier (`cablecar verify`) on the stored game: the hash chain, every event's
     signature
-    (check `signatures`: against the server's keys; a bad one also makes every other read of the game
-    answer
-    `409 game_damaged`, and nothing is appended to it), the seed against the
+    (check `signatures`: against the server's keys; a bad one also makes every action of the game answer
+    `409 game_damaged`, its reads stop at the event before, saying `damaged_from`, and nothing is
+    appended to
+    it; a game an operator repaired lists each run of events moved aside in `quarantined`), the seed
+    against the
     commitment made at creation, the opening events re-derived from the seed, every move replayed
     through the
     rules (and every timeout checked against the recorded timestamps: the seat's deadline, derived from
@@ -243,9 +249,11 @@ async def asyncio(
 
      Runs the offline verifier (`cablecar verify`) on the stored game: the hash chain, every event's
     signature
-    (check `signatures`: against the server's keys; a bad one also makes every other read of the game
-    answer
-    `409 game_damaged`, and nothing is appended to it), the seed against the
+    (check `signatures`: against the server's keys; a bad one also makes every action of the game answer
+    `409 game_damaged`, its reads stop at the event before, saying `damaged_from`, and nothing is
+    appended to
+    it; a game an operator repaired lists each run of events moved aside in `quarantined`), the seed
+    against the
     commitment made at creation, the opening events re-derived from the seed, every move replayed
     through the
     rules (and every timeout checked against the recorded timestamps: the seat's deadline, derived from
