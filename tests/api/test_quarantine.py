@@ -20,6 +20,8 @@ from flask import Flask
 from bots.runner import BotRunner
 from cablecar.cli import main
 from events.envelope import canonical_json
+from service.config import Settings
+from service.location import keys_folder
 from tests.api.conftest import auth
 from tests.api.test_damaged_games import Forge, _last_hash, backend  # noqa: F401  (backend: the fixture)
 
@@ -42,11 +44,14 @@ def _owner_url(app: Flask) -> str | None:
 
 def _quarantine(app: Flask, game_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> int:
     """``cablecar quarantine GAME`` as the operator runs it, with the server's configuration."""
-    for name in ("DATABASE_URL", "CABLECAR_READ_DATABASE_URL", "REDIS_URL", "CABLECAR_RETIRED_KEYS_FILE"):
+    # the same data folder, so the same signing key as the server's (kept beside it: service/location.py)
+    for name in ("DATABASE_URL", "CABLECAR_READ_DATABASE_URL", "REDIS_URL", "CABLECAR_RETIRED_KEYS_FILE",
+                 "CABLECAR_SIGNING_KEY_FILE"):
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("CABLECAR_SIGNING_KEY_FILE", str(tmp_path / "signing-key.json"))
     url = _owner_url(app)
-    if url is not None:
+    if url is not None:  # on PostgreSQL the key file is named in the configuration
+        key_file = keys_folder(Settings(data_dir=str(tmp_path))) / "signing-key.json"
+        monkeypatch.setenv("CABLECAR_SIGNING_KEY_FILE", str(key_file))
         return main(["quarantine", game_id, "--database-url", url, "--data-dir", str(tmp_path)])
     return main(["quarantine", game_id, "--data-dir", str(tmp_path)])
 
