@@ -1,0 +1,73 @@
+"""Who may act (issue 34) through the HTTP edge: a seat token rotation is a
+signed ``seat_token_rotated`` event of the game (no secret in it), the
+rotated-away token is refused (401) on every path a seat token opens, the new
+one acts, and the record still audits and verifies; stored hashes are keyed
+with the server's secret, bound to the seat and the rotation's epoch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service.adapters.tokens import epoch_of, plain_hash
+from tests.api.conftest import act, auth, create, finish_setup, legal, view
+
+
+def _paths(client: FlaskClient, game: dict[str, Any], token: str, action: dict[str, Any]) -> dict[str, int]:
+    """The status of every request a seat token opens."""
+    gid, headers = game["id"], auth(token)
+    return {
+        "view": client.get(f"/v1/games/{gid}", headers=headers).status_code,
+        "legal-actions": client.get(f"/v1/games/{gid}/legal-actions", headers=headers).status_code,
+        "events": client.get(f"/v1/games/{gid}/events", headers=headers).status_code,
+        "stream": client.get(f"/v1/games/{gid}/events/stream", headers=headers).status_code,
+        "actions": client.post(f"/v1/games/{gid}/actions", json=action, headers=headers).status_code,
+    }
+
+
+def test_a_rotation_is_a_signed_event_and_the_old_token_is_refused_everywhere(app: Flask, client: FlaskClient) -> None:
+    game = create(client)
+    before = finish_setup(client, game)
+    seat = before["active_seats"][0]
+    old = game["seats"][seat]["token"]
+    action = legal(client, game, seat)[0]
+    rotated = client.post(f"/v1/games/{game['id']}/seats/{seat}/token", headers=auth(game["host_token"]))
+    assert rotated.status_code == 200, rotated.get_json()
+    new = rotated.get_json()["token"]
+    assert new != old
+
+    events = client.get(f"/v1/games/{game['id']}/events?after={before['version']}").get_json()["events"]
+    [event] = events
+    assert event["type"] == "seat_token_rotated" and event["payload"] == {"seat": seat} and event["seat"] is None
+    assert event["seq"] == before["version"] + 1 and old not in str(event) and new not in str(event)
+    # signed like every event (hashes and signatures are shown once the game is over; the store has them now)
+    stored_event = app.extensions["cablecar"].store.load(game["id"], after=before["version"])[0]
+    assert stored_event.type == "seat_token_rotated" and stored_event.signature and stored_event.key_id
+
+    assert set(_paths(client, game, old, action).values()) == {401}
+    assert act(client, {**game, "seats": [{"token": new}] * 4}, seat, action).status_code == 201
+    assert view(client, game)["version"] == before["version"] + 2
+    audit = client.get(f"/v1/games/{game['id']}/audit").get_json()
+    assert audit["ok"] is True, audit
+
+    # what is stored: keyed hashes, the rotated seat's of the epoch its event opened, no plain SHA-256
+    stored = app.extensions["cablecar"].store.get_game(game["id"]).metadata
+    assert epoch_of(stored["seat_token_hashes"][seat]) == before["version"] + 1
+    assert epoch_of(stored["host_token_hash"]) == 0
+    assert all(plain_hash(t) not in str(stored) for t in (old, new, game["host_token"]))
+
+
+def test_a_hash_copied_to_another_seat_or_put_back_acts_for_nobody(app: Flask, client: FlaskClient) -> None:
+    """The binding: a keyed hash matches its own seat, game and epoch only."""
+    hasher = app.extensions["cablecar"].tokens.hasher
+    game = create(client)
+    token = game["seats"][0]["token"]
+    stored = hasher.stored(token, game["id"], 0, epoch=0)
+    assert hasher.matches(token, game["id"], 0, stored)
+    assert not hasher.matches(token, game["id"], 1, stored)                    # another seat
+    assert not hasher.matches(token, "another", 0, stored)                     # another game
+    assert not hasher.matches(token, game["id"], 0, stored.replace("k1:0:", "k1:7:"))  # another epoch
+    assert not hasher.matches(token, game["id"], 0, plain_hash(token))         # a plain hash
+    assert not hasher.matches(token, game["id"], 0, None)
