@@ -425,7 +425,9 @@ export interface paths {
          * @description Replaces a lost or leaked seat token: the answer holds the seat's new token (shown only here) and the old one
          *     stops working at once. Only the game's **host token** may do this (a seat token or an organiser token is
          *     `403 forbidden`, no token `401 unauthorized`). There is no body. A finished game's tokens are not rotated
-         *     (`409 game_finished`), nor a bot seat's (`422 invalid_config`, reason `bot_seat`).
+         *     (`409 game_finished`), nor a bot seat's (`422 invalid_config`, reason `bot_seat`). The rotation is an event
+         *     of the game, `seat_token_rotated` (`{"seat"}`, signed like every event, no secret in it): the game's
+         *     `version` goes up by one and its record shows who may act since when.
          */
         post: operations["rotateSeatToken"];
         delete?: never;

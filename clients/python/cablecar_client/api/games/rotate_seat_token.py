@@ -136,7 +136,10 @@ def sync_detailed(
     token is
     `403 forbidden`, no token `401 unauthorized`). There is no body. A finished game's tokens are not
     rotated
-    (`409 game_finished`), nor a bot seat's (`422 invalid_config`, reason `bot_seat`).
+    (`409 game_finished`), nor a bot seat's (`422 invalid_config`, reason `bot_seat`). The rotation is
+    an event
+    of the game, `seat_token_rotated` (`{"seat"}`, signed like every event, no secret in it): the game's
+    `version` goes up by one and its record shows who may act since when.
 
     Args:
         id (str):
@@ -178,7 +181,10 @@ def sync(
     token is
     `403 forbidden`, no token `401 unauthorized`). There is no body. A finished game's tokens are not
     rotated
-    (`409 game_finished`), nor a bot seat's (`422 invalid_config`, reason `bot_seat`).
+    (`409 game_finished`), nor a bot seat's (`422 invalid_config`, reason `bot_seat`). The rotation is
+    an event
+    of the game, `seat_token_rotated` (`{"seat"}`, signed like every event, no secret in it): the game's
+    `version` goes up by one and its record shows who may act since when.
 
     Args:
         id (str):
@@ -215,7 +221,10 @@ async def asyncio_detailed(
     token is
     `403 forbidden`, no token `401 unauthorized`). There is no body. A finished game's tokens are not
     rotated
-    (`409 game_finished`), nor a bot seat's (`422 invalid_config`, reason `bot_seat`).
+    (`409 game_finished`), nor a bot seat's (`422 invalid_config`, reason `bot_seat`). The rotation is
+    an event
+    of the game, `seat_token_rotated` (`{"seat"}`, signed like every event, no secret in it): the game's
+    `version` goes up by one and its record shows who may act since when.
 
     Args:
         id (str):
@@ -257,7 +266,10 @@ async def asyncio(
     token is
     `403 forbidden`, no token `401 unauthorized`). There is no body. A finished game's tokens are not
     rotated
-    (`409 game_finished`), nor a bot seat's (`422 invalid_config`, reason `bot_seat`).
+    (`409 game_finished`), nor a bot seat's (`422 invalid_config`, reason `bot_seat`). The rotation is
+    an event
+    of the game, `seat_token_rotated` (`{"seat"}`, signed like every event, no secret in it): the game's
+    `version` goes up by one and its record shows who may act since when.
 
     Args:
         id (str):
