@@ -21,6 +21,7 @@ from service.adapters.signing_keys import load_server_keys, rotate
 from service.api.app import create_app, log_publisher
 from service.config import Settings
 from tests.api.conftest import act, auth, create, finish_setup, legal, play_to_end
+from tests.api.test_openapi import check_response
 
 NewApp = Callable[[], Flask]
 
@@ -62,11 +63,11 @@ def _publish(app: Flask) -> dict[str, Any]:
     the oldest transaction running on the server, which another test's may hold back for a moment)."""
     store = app.extensions["cablecar"].store
     publisher = log_publisher(app).publisher
-    assert publisher.publish() is not None
     deadline = time.monotonic() + 10
-    while store.checkpoint().tree_size < store._rows("SELECT count(*) FROM events")[0][0]:
+    while publisher.publish() or store.checkpoint() is None or (
+            store.checkpoint().tree_size < store._rows("SELECT count(*) FROM events")[0][0]):
         assert time.monotonic() < deadline, "the publisher did not catch up with the log"
-        publisher.publish() or time.sleep(0.05)
+        time.sleep(0.02)
     resp = app.test_client().get("/v1/log/checkpoint")
     assert resp.status_code == 200, resp.get_json()
     return dict(resp.get_json())
@@ -144,6 +145,10 @@ def test_a_finished_games_inclusion_proof_leads_to_the_signed_root(backend: tupl
     # the second game's last event is not in the first tree
     assert client.get(f"/v1/games/{second['id']}/inclusion?tree_size={cp['tree_size']}").status_code == 404
 
+    for path, resp in (("/v1/log/checkpoint", client.get("/v1/log/checkpoint")),
+                       ("/v1/log/consistency", consistency), ("/v1/games/{id}/inclusion", proof),
+                       ("/v1/games/{id}/inclusion", client.get(f"/v1/games/{second['id']}/inclusion?tree_size=1"))):
+        check_response(resp, path)  # as the contract says, errors included
     for bad in ("first=0&second=3", f"first={cp2['tree_size']}&second={cp['tree_size']}", "first=x&second=2",
                 "second=2", f"first={cp['tree_size']}&second={cp2['tree_size']}&extra=1"):
         assert client.get(f"/v1/log/consistency?{bad}").status_code == 400, bad

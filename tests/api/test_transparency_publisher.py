@@ -49,8 +49,14 @@ def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Dat
 
 
 def _game(store: Database, name: str, events: int = 3) -> None:
+    """A game of ``events`` events, once the global log shows them (on PostgreSQL it is read up to the
+    oldest transaction running on the server, which another test's may hold back for a moment)."""
     new = [NewEvent("noted", {"i": i}) for i in range(events)]
     store.create_game(name, "ttr-sf", {"players": ["a", "b"], "leaf_salt": "ab" * 32}, new, "active")
+    deadline = time.monotonic() + 10
+    while len(store.read_all(0, 1000)) < store._rows("SELECT count(*) FROM events")[0][0]:  # type: ignore[attr-defined]
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
 
 
 def _roots_match_the_log(store: Database) -> None:
