@@ -32,6 +32,7 @@ from domain.core import STATUS_CANCELLED, STATUS_FINISHED
 from events import merkle
 from events.checkpoint import Checkpoint, b64, key_hash, parse_note, sign_note
 from events.deadlines import DeadlineIndex
+from events.migrate import SchemaNotMigrated
 from events.signing import Signer
 from events.store import EventStore
 from events.timestamps import format_timestamp
@@ -156,7 +157,8 @@ class LogPublishing:
                 self.run_once()
             except Exception as e:  # a database outage must not end the thread
                 self.holding = False
-                log.warning("transparency log publisher: %s", e)
+                if not isinstance(e, SchemaNotMigrated):  # the store said that once already
+                    log.warning("transparency log publisher: %s", e)
                 if self._on_error is not None:
                     self._on_error(e)
             self._stop.wait(self.interval)
