@@ -28,17 +28,15 @@ Two ways find due timeouts, so correctness never depends on the first:
 from __future__ import annotations
 
 import logging
-import secrets
-import threading
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from domain.clocks import Clocks
 from events.deadlines import DeadlineIndex
-from events.migrate import SchemaNotMigrated
 from events.store import GameNotFound, StaleVersion
 from service.errors import ServiceError
+from service.usecases.leased import LeasedLoop
 from service.usecases.loaded import Loaded
 from service.usecases.queries import GameQueries
 
@@ -115,52 +113,19 @@ class Timekeeper:
         return settled
 
 
-class Sweeper:
+class Sweeper(LeasedLoop[int]):
     """The background thread that sweeps due timeouts while it holds the lease."""
+
+    lease_name = LEASE_NAME
+    thread_name = "timeout-sweeper"
 
     def __init__(self, timekeeper: Timekeeper, interval: float = 0.2,
                  on_error: Callable[[Exception], None] | None = None) -> None:
+        super().__init__(timekeeper.index, interval, LEASE_SECONDS, on_error)
         self.timekeeper = timekeeper
-        self.interval = interval
-        self.owner = secrets.token_hex(8)
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._on_error = on_error
-        #: whether the last round held the lease
-        self.holding = False
 
-    def start(self) -> None:
-        """Start sweeping (once)."""
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="timeout-sweeper", daemon=True)
-            self._thread.start()
-
-    def stop(self, timeout: float = 5.0) -> None:
-        """Stop and wait for the thread."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
-
-    def run_once(self) -> int:
-        """One round: renew (or take) the lease, then sweep if held."""
-        index = self.timekeeper.index
-        self.holding = index.hold_lease(LEASE_NAME, self.owner, index.database_time(), LEASE_SECONDS)
-        if not self.holding:
-            return 0
+    def work(self) -> int:
         return self.timekeeper.sweep()
 
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self.run_once()
-            except Exception as e:  # a database outage must not end the thread
-                self.holding = False
-                if not isinstance(e, SchemaNotMigrated):  # the store said that once already
-                    log.warning("timeout sweeper: %s", e)
-                if self._on_error is not None:
-                    self._on_error(e)
-            # Only the holder sweeps every interval; the others ask for the lease
-            # a few times per lease period (a takeover waits for the lease to
-            # lapse anyway), not two queries per worker every interval.
-            self._stop.wait(self.interval if self.holding else max(self.interval, LEASE_SECONDS / 5))
+    def idle(self) -> int:
+        return 0

@@ -22,8 +22,6 @@ Every proof is read from O(log n) stored nodes in one query
 from __future__ import annotations
 
 import logging
-import secrets
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,12 +30,12 @@ from domain.core import STATUS_CANCELLED, STATUS_FINISHED
 from events import merkle
 from events.checkpoint import Checkpoint, b64, key_hash, parse_note, sign_note
 from events.deadlines import DeadlineIndex
-from events.migrate import SchemaNotMigrated
 from events.signing import Signer
 from events.store import EventStore
 from events.timestamps import format_timestamp
 from events.transparency import LogConflict, LogLeaf, Node, PublishedCheckpoint, TransparencyLog
 from service.errors import GameNotFinished, InvalidRequest, NotFound
+from service.usecases.leased import LeasedLoop
 
 log = logging.getLogger("cablecar.transparency")
 
@@ -117,51 +115,23 @@ class LogPublisher:
         return published
 
 
-class LogPublishing:
+class LogPublishing(LeasedLoop["PublishedCheckpoint | None"]):
     """The background thread that publishes every ``interval`` seconds while it holds the lease."""
+
+    lease_name = LEASE_NAME
+    thread_name = "log-publisher"
 
     def __init__(self, publisher: LogPublisher, leases: DeadlineIndex, interval: float,
                  on_error: Callable[[Exception], None] | None = None) -> None:
+        interval = check_interval(interval)
+        super().__init__(leases, interval, max(LEASE_SECONDS, 3 * interval), on_error)
         self.publisher = publisher
-        self.leases = leases
-        self.interval = check_interval(interval)
-        self.owner = secrets.token_hex(8)
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._on_error = on_error
-        #: whether the last round held the lease
-        self.holding = False
 
-    def start(self) -> None:
-        """Start publishing (once)."""
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="log-publisher", daemon=True)
-            self._thread.start()
+    def work(self) -> PublishedCheckpoint | None:
+        return self.publisher.publish()
 
-    def stop(self, timeout: float = 5.0) -> None:
-        """Stop and wait for the thread."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
-
-    def run_once(self) -> PublishedCheckpoint | None:
-        """One round: renew (or take) the lease, then publish if held."""
-        seconds = max(LEASE_SECONDS, 3 * self.interval)
-        self.holding = self.leases.hold_lease(LEASE_NAME, self.owner, self.leases.database_time(), seconds)
-        return self.publisher.publish() if self.holding else None
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self.run_once()
-            except Exception as e:  # a database outage must not end the thread
-                self.holding = False
-                if not isinstance(e, SchemaNotMigrated):  # the store said that once already
-                    log.warning("transparency log publisher: %s", e)
-                if self._on_error is not None:
-                    self._on_error(e)
-            self._stop.wait(self.interval)
+    def idle(self) -> PublishedCheckpoint | None:
+        return None
 
 
 def checkpoint_json(cp: PublishedCheckpoint) -> dict[str, Any]:
