@@ -188,6 +188,19 @@ def test_a_signature_by_another_key_fails() -> None:
         verify_note(signed_checkpoint(), "cablecar.example/other", SERVER_PUB)
 
 
+def test_a_key_that_shares_only_the_name_or_only_the_key_hash_is_unknown() -> None:
+    # signed-note: "Verifiers MUST ignore signatures from unknown keys, even if they share a
+    # name or ID (but not both) with a known key"
+    body = Checkpoint(ORIGIN, 7, ROOT).body()
+    junk = bytes(64)  # checked, it would fail
+    same_hash = f"\u2014 impostor.example {base64.b64encode(key_hash(ORIGIN, SERVER_PUB) + junk).decode()}\n"
+    same_name = f"\u2014 {ORIGIN} {base64.b64encode(bytes(4) + junk).decode()}\n"
+    for line in (same_hash, same_name):
+        assert verify_checkpoint(signed_checkpoint() + line, ORIGIN, SERVER_PUB).size == 7
+        with pytest.raises(ValueError, match="unknown key"):
+            verify_note(body + "\n" + line, ORIGIN, SERVER_PUB)
+
+
 def test_a_wrong_origin_fails() -> None:
     other = sign_note(Checkpoint("cablecar.example/other", 7, ROOT).body(), ORIGIN, SERVER_PUB, SERVER.sign)
     assert verify_note(other, ORIGIN, SERVER_PUB)  # signed all right ...
