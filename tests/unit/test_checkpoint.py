@@ -246,6 +246,8 @@ def test_signing_refuses_what_it_cannot_sign() -> None:
         sign_note("no newline", ORIGIN, SERVER_PUB, SERVER.sign)
     with pytest.raises(ValueError, match="control"):
         sign_note("a\rb\n", ORIGIN, SERVER_PUB, SERVER.sign)
+    with pytest.raises(ValueError, match="UTF-8"):
+        sign_note("a\ud800b\n", ORIGIN, SERVER_PUB, SERVER.sign)
     with pytest.raises(ValueError, match="key name"):
         sign_note("text\n", "two words", SERVER_PUB, SERVER.sign)
     with pytest.raises(ValueError, match="does not verify"):  # a signer that is not that key's

@@ -101,6 +101,18 @@ class Store:
         return merkle.range_hash([self.nodes[node] for node in merkle.range_nodes(a, b)])
 
 
+def grown(seed: int, n: int) -> Store:
+    """A store holding a random tree of ``n`` leaves."""
+    store = Store()
+    store.extend(leaves_of(seed, n))
+    return store
+
+
+def each_flipped(proof: list[bytes], bit: int) -> list[list[bytes]]:
+    """The proof with one bit of one element flipped, for each element."""
+    return [[*proof[:j], flip(proof[j], bit), *proof[j + 1:]] for j in range(len(proof))]
+
+
 def shape(index: int, size: int) -> list[bool]:
     """Which side each element of an inclusion proof joins on (True: the left)."""
     return [end <= index for _, end in merkle.inclusion_ranges(index, size)]
@@ -161,22 +173,20 @@ def test_hashes_and_the_roots_of_the_published_tree() -> None:
         assert ref_mth(LEAVES[:size]) == expected, size
 
 
-@pytest.mark.parametrize(("index", "size", "names"), INCLUSION_VECTORS)
-def test_published_inclusion_proofs(index: int, size: int, names: list[str]) -> None:
-    store = Store()
-    store.extend(LEAVES)
-    proof = merkle.inclusion_proof(index, size, store.mth)
-    assert proof == [_H[n] for n in names]
-    assert merkle.verify_inclusion(merkle.leaf_hash(LEAVES[index]), index, size, proof, ROOTS[size])
+PUBLISHED = [("inclusion", *v) for v in INCLUSION_VECTORS] + [("consistency", *v) for v in CONSISTENCY_VECTORS]
 
 
-@pytest.mark.parametrize(("first", "second", "names"), CONSISTENCY_VECTORS)
-def test_published_consistency_proofs(first: int, second: int, names: list[str]) -> None:
+@pytest.mark.parametrize(("kind", "a", "b", "names"), PUBLISHED)
+def test_published_proofs(kind: str, a: int, b: int, names: list[str]) -> None:
     store = Store()
     store.extend(LEAVES)
-    proof = merkle.consistency_proof(first, second, store.mth)
-    assert proof == [_H[n] for n in names]
-    assert merkle.verify_consistency(first, second, proof, ROOTS[first], ROOTS[second])
+    expected = [_H[n] for n in names]
+    if kind == "inclusion":  # of leaf a in the tree of b leaves
+        assert merkle.inclusion_proof(a, b, store.mth) == expected
+        assert merkle.verify_inclusion(merkle.leaf_hash(LEAVES[a]), a, b, expected, ROOTS[b])
+    else:  # from the tree of a leaves to that of b
+        assert merkle.consistency_proof(a, b, store.mth) == expected
+        assert merkle.verify_consistency(a, b, expected, ROOTS[a], ROOTS[b])
 
 
 def _b(text: str | None) -> bytes:
@@ -233,16 +243,14 @@ def test_proofs_of_large_trees_are_the_rfcs(n: int, seed: int, data: st.DataObje
 @TREES
 @given(st.integers(1, 2000), st.integers(0, 2**32), st.data())
 def test_inclusion_proofs_verify_and_any_change_fails(n: int, seed: int, data: st.DataObject) -> None:
-    store = Store()
-    store.extend(leaves_of(seed, n))
+    store = grown(seed, n)
     root = store.mth(0, n)
     for index in data.draw(st.lists(st.integers(0, n - 1), max_size=3)) + [0, n - 1]:
         leaf, proof = store.nodes[0, index], merkle.inclusion_proof(index, n, store.mth)
         assert merkle.verify_inclusion(leaf, index, n, proof, root)
         bit = data.draw(st.integers(0, 255))
-        for j in range(len(proof)):
-            assert not merkle.verify_inclusion(leaf, index, n, [*proof[:j], flip(proof[j], bit), *proof[j + 1:]],
-                                               root)
+        for changed in each_flipped(proof, bit):
+            assert not merkle.verify_inclusion(leaf, index, n, changed, root)
         assert not merkle.verify_inclusion(flip(leaf, bit), index, n, proof, root)
         assert not merkle.verify_inclusion(leaf, index, n, proof, flip(root, bit))
         assert not merkle.verify_inclusion(leaf, index, n, [*proof, root], root)
@@ -260,16 +268,13 @@ def test_inclusion_proofs_verify_and_any_change_fails(n: int, seed: int, data: s
 @TREES
 @given(st.integers(1, 2000), st.integers(0, 2**32), st.data())
 def test_consistency_proofs_verify_and_any_change_fails(n: int, seed: int, data: st.DataObject) -> None:
-    store = Store()
-    store.extend(leaves_of(seed, n))
-    second = store.mth(0, n)
+    second = (store := grown(seed, n)).mth(0, n)
     for m in data.draw(st.lists(st.integers(1, n), max_size=3)) + [1, n]:
         first, proof = store.mth(0, m), merkle.consistency_proof(m, n, store.mth)
         assert merkle.verify_consistency(m, n, proof, first, second)
         bit = data.draw(st.integers(0, 255))
-        for j in range(len(proof)):
-            changed = [*proof[:j], flip(proof[j], bit), *proof[j + 1:]]
-            assert not merkle.verify_consistency(m, n, changed, first, second), j
+        for changed in each_flipped(proof, bit):
+            assert not merkle.verify_consistency(m, n, changed, first, second)
         assert not merkle.verify_consistency(m, n, proof, flip(first, bit), second)
         assert not merkle.verify_consistency(m, n, proof, first, flip(second, bit))
         assert not merkle.verify_consistency(m, n, [*proof, second], first, second)
