@@ -1,6 +1,6 @@
 """What ``events.open_store`` returns: one database holding the event log,
 the tournaments, the webhook delivery log, the deadline index, the
-bot-turn index and the quarantine of damaged tails.
+bot-turn index, the quarantine of damaged tails and the transparency log.
 
 One object implements the three interfaces because some writes span them
 (a batch's games are created in the batch's transaction; a webhook starts at
@@ -18,12 +18,15 @@ from events.deliveries import DeliveryLog
 from events.quarantine import QuarantineStore
 from events.store import EventReader, EventStore
 from events.tournaments import TournamentStore
+from events.transparency import TransparencyLog
 
 
-class Database(EventStore, TournamentStore, DeliveryLog, DeadlineIndex, BotTurnIndex, QuarantineStore, ABC):
+class Database(
+    EventStore, TournamentStore, DeliveryLog, DeadlineIndex, BotTurnIndex, QuarantineStore, TransparencyLog, ABC
+):
     """An :class:`EventStore`, :class:`TournamentStore`, :class:`DeliveryLog`,
-    :class:`DeadlineIndex`, :class:`BotTurnIndex` and :class:`QuarantineStore`
-    over one database."""
+    :class:`DeadlineIndex`, :class:`BotTurnIndex`, :class:`QuarantineStore`
+    and :class:`TransparencyLog` over one database."""
 
     @property
     def reader(self) -> EventReader:

@@ -32,6 +32,9 @@ _HEADER: dict[str, dict[str, str]] = {
     "chain": {"head": "string|null", "length": "integer|null"},
 }
 
+#: the top-level scalar fields the verifier reads
+_TOP = {"leaf_salt": "string|null"}
+
 #: every envelope field of an event
 _EVENT = {"game_id": "string", "seq": "integer", "position": "integer", "type": "string",
           "schema_version": "integer", "payload": "object", "recorded_at": "string", "seat": "integer|null",
@@ -87,6 +90,9 @@ def shape_problems(export: Mapping[str, Any]) -> list[str]:
         for name, expected in fields.items():
             if name in part:
                 _check(f"{section}.{name}", part[name], expected, problems)
+    for name, expected in _TOP.items():
+        if name in export:
+            _check(name, export[name], expected, problems)
     game = export.get("game")
     if isinstance(game, dict) and isinstance(game.get("players"), list):
         for i, player in enumerate(game["players"]):

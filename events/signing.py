@@ -111,6 +111,8 @@ class Signer:
         self._key = Ed25519PrivateKey.from_private_bytes(seed)
         raw = self._key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
         self.key_id = key_id_of(raw)
+        #: the raw 32-byte public key (checkpoint notes name it by its key hash)
+        self.public_raw = raw
         self.public = PublicKey(self.key_id, b64url(raw), created_at, None)
         self._sign = self._key.sign
 
@@ -131,6 +133,10 @@ class Signer:
     def sign(self, digest: str) -> str:
         """The signature of an event whose ``hash`` is ``digest`` (hex)."""
         return b64url(self._sign(digest.encode("ascii")))
+
+    def sign_bytes(self, message: bytes) -> bytes:
+        """The raw Ed25519 signature of ``message`` (the transparency log's signed notes)."""
+        return self._sign(message)
 
     def __repr__(self) -> str:  # never the private bytes
         return f"Signer(key_id={self.key_id!r})"

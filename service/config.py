@@ -228,6 +228,18 @@ class Settings:
         "how often the timeout sweeper looks for passed deadlines (0: no sweeper in the server workers;"
         " reads and actions still time seats out)",
     )
+    log_interval: float = _declare(
+        "CABLECAR_LOG_INTERVAL", 5.0,
+        "how often (seconds, more than 0 and at most 10) the transparency log's publisher signs a checkpoint "
+        "of the Merkle tree over every event, while new events exist (one publisher works at a time across "
+        "every process and host)",
+    )
+    log_origin: str = _declare(
+        "CABLECAR_LOG_ORIGIN", "cablecar.local/log",
+        "the origin line of the transparency log's checkpoints and the name of the key signing them (C2SP "
+        "tlog-checkpoint): set it to this server's public host and a path, e.g. `games.example.org/log`, the "
+        "same on every host",
+    )
     bot_runners: int = _declare(
         "CABLECAR_BOT_RUNNERS", 1,
         "bot runner processes `cablecar serve` starts next to an embedded (SQLite) server, to play the seats"

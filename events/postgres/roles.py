@@ -39,6 +39,9 @@ WRITES: dict[str, tuple[str, ...]] = {
     "deadlines": ("INSERT", "UPDATE"),
     "leases": ("INSERT", "UPDATE"),
     "bot_turns": ("INSERT", "UPDATE"),
+    "log_leaves": ("INSERT",),  # the transparency log: rows are only ever added (migration 0050)
+    "log_nodes": ("INSERT",),
+    "log_checkpoints": ("INSERT",),
     "quarantined_events": (),  # read by /audit; moved into only by the owner (cablecar quarantine)
 }
 

@@ -77,6 +77,7 @@ from events.sql.rows import (
     prepare_games,
 )
 from events.sql.tournaments import SqlTournaments
+from events.sql.transparency import SqlTransparencyLog
 from events.store import (
     EventReader,
     GameNotFound,
@@ -87,7 +88,7 @@ from events.timestamps import Clock, format_timestamp, system_clock
 
 
 class PostgresStore(PostgresAppends, SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, SqlBotTurnIndex,
-                    SqlQuarantine, Database):
+                    SqlQuarantine, SqlTransparencyLog, Database):
     """The event log, tournaments and delivery log on PostgreSQL (see the
     module docs)."""
 

@@ -51,6 +51,7 @@ from events.sql.rows import (
     prepare_games,
 )
 from events.sql.tournaments import SqlTournaments
+from events.sql.transparency import SqlTransparencyLog
 from events.sqlite.connection import SqliteConnections
 from events.sqlite.counts import SqliteCounts
 from events.store import (
@@ -107,7 +108,7 @@ def _event_rows(sealed: Sequence[SealedEvent], first_position: int) -> list[tupl
 
 class SqliteStore(
     SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, SqlBotTurnIndex, SqlQuarantine, SqliteCounts,
-    Database,
+    SqlTransparencyLog, Database,
 ):
     """The event log, tournaments, delivery log and bot-turn index on a SQLite
     file, and the counts the server's processes share (see the module docs)."""

@@ -28,6 +28,7 @@ from service.usecases.bot_turns import BotTurns
 from service.usecases.commands import GameCommands
 from service.usecases.queries import GameQueries
 from service.usecases.timekeeper import Sweeper, Timekeeper
+from service.usecases.transparency import LogProofs, LogPublisher, LogPublishing, check_interval, check_origin
 from service.usecases.webhook_deliveries import WebhookDispatcher
 
 #: ``app.extensions`` key of the webhook dispatcher :func:`start_dispatcher`
@@ -35,6 +36,8 @@ from service.usecases.webhook_deliveries import WebhookDispatcher
 WEBHOOKS_EXTENSION = "cablecar.webhooks"
 #: ``app.extensions`` key of the timeout sweeper :func:`start_sweeper` started.
 SWEEPER_EXTENSION = "cablecar.sweeper"
+#: ``app.extensions`` key of the transparency log's publisher :func:`start_log_publisher` started.
+LOG_EXTENSION = "cablecar.log"
 
 
 class _App(Flask):
@@ -89,6 +92,8 @@ def create_app(
     store measures (:mod:`events.deadlines`)."""
     settings = settings or Settings.from_env()
     require_secret_key(settings)
+    check_interval(settings.log_interval)
+    check_origin(settings.log_origin)
     keys = keys or load_server_keys(settings)
     hasher = TokenHasher(token_key(settings))
     store = store or events.open_store(
@@ -115,11 +120,11 @@ def create_app(
         places = RedisPlaces(cache.redis_client)
     streams = StreamHub(queries, settings.sse_max_streams, settings.sse_max_streams_per_address, places)
     app.extensions["cablecar"] = Runtime(settings, store, cache, queries, commands, streams, timekeeper, keys,
-                                         commands.tokens)
+                                         commands.tokens, LogProofs(store, store))
     problems.register(app)
 
     from service.api.ratelimit import install as install_rate_limit
-    from service.api.routes import batches, edge, games, meta, organisers, records, seats, web, webhooks
+    from service.api.routes import batches, edge, games, log, meta, organisers, records, seats, web, webhooks
 
     edge.install(app, settings.cors_origins)
     app.register_blueprint(meta.bp)
@@ -130,6 +135,7 @@ def create_app(
     app.register_blueprint(batches.bp)
     app.register_blueprint(webhooks.bp)
     app.register_blueprint(seats.bp)
+    app.register_blueprint(log.bp)
     install_rate_limit(app, settings, cache.redis_client, shared)
     logging.getLogger("cablecar").setLevel(logging.INFO)
     return app
@@ -170,6 +176,32 @@ def stop_sweeper(app: Flask, timeout: float = 5.0) -> None:
     sweeper = app.extensions.pop(SWEEPER_EXTENSION, None)
     if sweeper is not None:
         sweeper.stop(timeout)
+
+
+def log_publisher(app: Flask) -> LogPublishing:
+    """The transparency log's publisher on the app's store, signing with the
+    server's current key (not started: :func:`start_log_publisher` starts it)."""
+    rt = app.extensions["cablecar"]
+    assert isinstance(rt, Runtime)
+    publisher = LogPublisher(rt.store, rt.keys.signer, rt.settings.log_origin, rt.store)
+    return LogPublishing(publisher, rt.store, rt.settings.log_interval)
+
+
+def start_log_publisher(app: Flask) -> LogPublishing:
+    """Start this process's transparency log publisher (one of them publishes at
+    a time across every process, see :mod:`service.usecases.transparency`).
+    Called once per server worker."""
+    publishing = log_publisher(app)
+    app.extensions[LOG_EXTENSION] = publishing
+    publishing.start()
+    return publishing
+
+
+def stop_log_publisher(app: Flask, timeout: float = 5.0) -> None:
+    """Stop the publisher :func:`start_log_publisher` started, if any."""
+    publishing = app.extensions.pop(LOG_EXTENSION, None)
+    if publishing is not None:
+        publishing.stop(timeout)
 
 
 def stop_dispatcher(app: Flask, timeout: float) -> None:

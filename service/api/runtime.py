@@ -15,6 +15,7 @@ from service.usecases.auth import TokenCheck
 from service.usecases.commands import GameCommands
 from service.usecases.queries import GameQueries
 from service.usecases.timekeeper import Timekeeper
+from service.usecases.transparency import LogProofs
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,8 @@ class Runtime:
     keys: ServerKeys
     #: every token check (:mod:`service.usecases.auth`): the store's rows and the server's keyed hashes
     tokens: TokenCheck
+    #: the transparency log's checkpoints and proofs (:mod:`service.usecases.transparency`)
+    log: LogProofs
 
 
 def runtime() -> Runtime:

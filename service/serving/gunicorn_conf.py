@@ -90,8 +90,9 @@ access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(b)s %(L)ss'
 
 
 def post_worker_init(worker: Any) -> None:
-    """Start this worker's webhook dispatcher and timeout sweeper on the app it serves."""
-    from service.api.app import start_dispatcher, start_sweeper
+    """Start this worker's webhook dispatcher, timeout sweeper and transparency
+    log publisher on the app it serves."""
+    from service.api.app import start_dispatcher, start_log_publisher, start_sweeper
 
     if not isinstance(worker.wsgi, Flask) or "cablecar" not in worker.wsgi.extensions:
         # Another WSGI app under this configuration (e.g. the benchmark's baseline):
@@ -104,6 +105,7 @@ def post_worker_init(worker: Any) -> None:
         return
     start_dispatcher(worker.wsgi)
     start_sweeper(worker.wsgi)
+    start_log_publisher(worker.wsgi)
     streams = worker.wsgi.extensions["cablecar"].streams
     if worker.cfg.worker_class_str == THREADED:
         streams.limit(max(1, worker.cfg.threads // 2))
@@ -139,10 +141,11 @@ def worker_exit(server: Any, worker: Any) -> None:
     """Let the dispatcher finish the attempt it is making (within the graceful timeout),
     then close the store: a connection pool left to the interpreter's exit is torn
     down by its finaliser among half-destroyed greenlets, with a traceback."""
-    from service.api.app import stop_dispatcher, stop_sweeper
+    from service.api.app import stop_dispatcher, stop_log_publisher, stop_sweeper
 
     app = getattr(worker, "wsgi", None)  # absent when the worker failed to load the app
     if isinstance(app, Flask) and "cablecar" in app.extensions:
         stop_sweeper(app)
+        stop_log_publisher(app)
         stop_dispatcher(app, timeout=graceful_timeout / 2)
         app.extensions["cablecar"].store.close()

@@ -242,7 +242,8 @@ def _metadata(
     definition: GameDefinition[Any], request: GameRequest, seed: str, server_secret: str | None,
     hashes: dict[str, JSON],
 ) -> dict[str, JSON]:
-    """What is stored with every game: its players, its deal's seed and commitment, versions and token hashes."""
+    """What is stored with every game: its players, its deal's seed and commitment, its
+    transparency-log leaf salt, versions and token hashes."""
     salt = secrets.token_hex(16)
     return {
         "players": list(request.players),
@@ -250,6 +251,8 @@ def _metadata(
         "seed": seed,
         "salt": salt,
         "seed_commitment": seed_commitment(seed, salt),
+        # the transparency log's per-game secret (issue 35), revealed by the export once the game is finished
+        "leaf_salt": secrets.token_hex(32),
         "seed_source": "caller" if request.seed is not None else "server",
         "open_deal": request.open_deal,
         "caller_seed": request.seed,

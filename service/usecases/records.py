@@ -102,6 +102,9 @@ def export_game(queries: GameQueries, game_id: str) -> tuple[dict[str, Any], lis
     events = [envelope_json(e) for e in queries.reader.load(game_id, 0, limit)]
     header = export_header(loaded)
     header["chain"] = {"length": len(events), "head": events[-1]["hash"] if events else None}
+    leaf_salt = loaded.record.metadata.get("leaf_salt")
+    if leaf_salt is not None:  # the transparency log's salt of the game's leaves, secret until now
+        header["leaf_salt"] = leaf_salt
     if loaded.damaged_from is not None:
         header["damaged_from"] = loaded.damaged_from
     return header, events

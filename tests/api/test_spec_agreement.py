@@ -43,6 +43,8 @@ def _open_gets() -> list[tuple[str, dict[str, Any]]]:
         params = [resolve(p) for p in op.get("parameters", [])]
         if any(p["in"] == "path" and p["name"] == "id" for p in params):
             continue
+        if path.startswith("/v1/log/"):  # a fresh server has published no checkpoint: test_transparency_log checks them
+            continue
         out.append((path, op))
     return out
 

@@ -411,6 +411,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/inclusion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The inclusion proof of a finished game in the transparency log
+         * @description Once the game is over (finished, or cancelled by its host), the inclusion proof (RFC 9162 §2.1.3) of its
+         *     last event (`seq`, leaf `leaf_index`) in the tree of the published checkpoint of `tree_size` (default the
+         *     latest): the hashes in `proof`, standard base64, deepest first. The leaf is SHA-256(0x00 ‖ the event's
+         *     `hash` ‖ the export's `leaf_salt`), as raw bytes; the game's hash chain commits to every earlier event.
+         *     `409 game_not_finished` while the game is played; `404 not_found` when that tree does not hold the game's
+         *     last event yet (a checkpoint that does is published within seconds) or the size was never published.
+         */
+        get: operations["getGameInclusion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{id}/seats/{seat}/token": {
         parameters: {
             query?: never;
@@ -728,6 +753,61 @@ export interface paths {
          *     exports offline: `cablecar verify --keys KEYS.json FILE`.
          */
         get: operations["getSigningKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/log/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A signed checkpoint of the transparency log
+         * @description The server keeps one Merkle tree (RFC 9162 §2.1) over every event it has appended, in the global log's
+         *     order. An event's leaf input is its `hash` (32 raw bytes) followed by its game's `leaf_salt` (32 raw
+         *     bytes): a per-game secret that the export reveals once the game is finished, so that no leaf, proof or
+         *     checkpoint lets anyone test a guess about a game still being played.
+         *
+         *     The latest checkpoint, or with `tree_size` an earlier one (every published checkpoint is kept). `note` is a
+         *     C2SP `tlog-checkpoint` body (origin line, tree size, root hash in standard base64, each ending with a
+         *     newline) followed by a blank line and C2SP signed-note signature lines, one by the server's Ed25519 key
+         *     that `key_id` names (key name = `origin`; key hash = the first 4 bytes of SHA-256(name ‖ "\n" ‖ 0x01 ‖
+         *     public key); the public key is listed by `GET /v1/keys`, retired keys included, so a checkpoint signed
+         *     before a rotation still verifies). A new checkpoint is published every `CABLECAR_LOG_INTERVAL` seconds
+         *     (at most 10) while events are being appended. `404 not_found` before the first one, and for a size never
+         *     published.
+         */
+        get: operations["getLogCheckpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/log/consistency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A consistency proof between two published checkpoints
+         * @description The consistency proof (RFC 9162 §2.1.4) that the tree of `first` leaves is a prefix of the tree of `second`
+         *     leaves, both published checkpoints: the hashes in `proof`, standard base64, in the RFC's order (empty when
+         *     the sizes are equal). `400 invalid_request` for a size that is not a positive integer or `first` larger
+         *     than `second`; `404 not_found` for a size never published.
+         */
+        get: operations["getLogConsistency"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2131,6 +2211,7 @@ export interface components {
             seed: components["schemas"]["ExportSeed"];
             result: components["schemas"]["GameResult"];
             chain: components["schemas"]["ChainHead"];
+            leaf_salt?: components["schemas"]["LeafSalt"];
             damaged_from?: components["schemas"]["DamagedFrom"];
             events: components["schemas"]["EventEnvelope"][];
         };
@@ -2149,8 +2230,17 @@ export interface components {
             seed: components["schemas"]["ExportSeed"];
             result: components["schemas"]["GameResult"];
             chain: components["schemas"]["ChainHead"];
+            leaf_salt?: components["schemas"]["LeafSalt"];
             damaged_from?: components["schemas"]["DamagedFrom"];
         };
+        /**
+         * @description The game's transparency-log salt (32 bytes, hex): each of its events' leaf in the log's Merkle tree is
+         *     SHA-256(0x00 ‖ event hash ‖ leaf_salt), as raw bytes. Secret while the game is played (so that no leaf,
+         *     proof or checkpoint lets anyone test a guess about it), revealed here once it is finished; records of
+         *     games created before the log have one too.
+         * @example 9f2c4e1a7b3d5f60819a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70
+         */
+        LeafSalt: string;
         /** @description One NDJSON line per event; the fields of `EventEnvelope`. */
         ExportEventLine: components["schemas"]["EventEnvelope"] & {
             /** @constant */
@@ -2254,6 +2344,68 @@ export interface components {
              */
             retired_at: string | null;
         };
+        /** @description A signed checkpoint of the transparency log. */
+        LogCheckpoint: {
+            /**
+             * @description The log's origin (`CABLECAR_LOG_ORIGIN`), the checkpoint's first line and its key's name.
+             * @example games.example.org/log
+             */
+            origin: string;
+            /** @example 4211 */
+            tree_size: number;
+            /**
+             * @description The tree's root hash (32 bytes), standard base64.
+             * @example 3mDFY1BDRhNahXnRzlAiMW7B3Ao+rDThs4LIu2WfZ0Y=
+             */
+            root_hash: string;
+            /**
+             * @description The C2SP signed note of the C2SP tlog-checkpoint body.
+             * @example games.example.org/log
+             *     4211
+             *     3mDFY1BDRhNahXnRzlAiMW7B3Ao+rDThs4LIu2WfZ0Y=
+             *
+             *     — games.example.org/log AbCdEf...
+             */
+            note: string;
+            /**
+             * @description The id of the key that signed it (as `GET /v1/keys` lists it).
+             * @example q2b7Yh0c3JQx9mFa
+             */
+            key_id: string;
+        };
+        /**
+         * @example {
+         *       "first": 4000,
+         *       "second": 4211,
+         *       "proof": [
+         *         "3mDFY1BDRhNahXnRzlAiMW7B3Ao+rDThs4LIu2WfZ0Y="
+         *       ]
+         *     }
+         */
+        LogConsistency: {
+            first: number;
+            second: number;
+            proof: components["schemas"]["LogHash"][];
+        };
+        /**
+         * @example {
+         *       "tree_size": 4211,
+         *       "leaf_index": 4100,
+         *       "seq": 87,
+         *       "proof": [
+         *         "3mDFY1BDRhNahXnRzlAiMW7B3Ao+rDThs4LIu2WfZ0Y="
+         *       ]
+         *     }
+         */
+        LogInclusion: {
+            tree_size: number;
+            leaf_index: number;
+            /** @description The game's last event, whose leaf this proves. */
+            seq: number;
+            proof: components["schemas"]["LogHash"][];
+        };
+        /** @description A 32-byte hash, standard base64. */
+        LogHash: string;
         SigningKeys: {
             /** @description The current key first, then every retired one (records signed before a rotation verify with them). */
             keys: components["schemas"]["SigningKey"][];
@@ -3417,6 +3569,40 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getGameInclusion: {
+        parameters: {
+            query?: {
+                /** @description The size of a published checkpoint (default the latest). */
+                tree_size?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The game id (16 hexadecimal characters, as returned by `POST /v1/games`).
+                 * @example 3f9a1c2b7d4e5f60
+                 */
+                id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proof. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogInclusion"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["GameNotFinished"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     rotateSeatToken: {
         parameters: {
             query?: never;
@@ -4036,6 +4222,62 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
+        };
+    };
+    getLogCheckpoint: {
+        parameters: {
+            query?: {
+                /** @description The size of an earlier published checkpoint (default the latest). */
+                tree_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checkpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogCheckpoint"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLogConsistency: {
+        parameters: {
+            query: {
+                /** @description The older checkpoint's tree size. */
+                first: number;
+                /** @description The newer checkpoint's tree size. */
+                second: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proof. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogConsistency"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getHealth: {

@@ -78,6 +78,9 @@ from .health import Health
 from .keep_tickets import KeepTickets
 from .lay_tiles import LayTiles
 from .legal_actions import LegalActions
+from .log_checkpoint import LogCheckpoint
+from .log_consistency import LogConsistency
+from .log_inclusion import LogInclusion
 from .no_time_control import NoTimeControl
 from .open_api_document import OpenApiDocument
 from .open_api_document_info import OpenApiDocumentInfo
@@ -220,6 +223,9 @@ __all__ = (
     "KeepTickets",
     "LayTiles",
     "LegalActions",
+    "LogCheckpoint",
+    "LogConsistency",
+    "LogInclusion",
     "NoTimeControl",
     "OpenApiDocument",
     "OpenApiDocumentInfo",

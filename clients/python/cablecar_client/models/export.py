@@ -42,6 +42,12 @@ class Export:
                 game's `type` next to it), or `null` before the end.
             chain (ChainHead):
             events (list[EventEnvelope]):
+            leaf_salt (str | Unset): The game's transparency-log salt (32 bytes, hex): each of its events' leaf in the log's
+                Merkle tree is
+                SHA-256(0x00 ‖ event hash ‖ leaf_salt), as raw bytes. Secret while the game is played (so that no leaf,
+                proof or checkpoint lets anyone test a guess about it), revealed here once it is finished; records of
+                games created before the log have one too.
+                 Example: 9f2c4e1a7b3d5f60819a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70.
             damaged_from (int | Unset): Only for a damaged game (its stored record fails its chain or signature check from
                 this event on): the
                 seq of the first bad event. What is shown is the game up to the event before it (`version`); every
@@ -55,6 +61,7 @@ class Export:
     result: CableCarResult | None | TtrSfResult
     chain: ChainHead
     events: list[EventEnvelope]
+    leaf_salt: str | Unset = UNSET
     damaged_from: int | Unset = UNSET
 
 
@@ -91,6 +98,8 @@ class Export:
 
 
 
+        leaf_salt = self.leaf_salt
+
         damaged_from = self.damaged_from
 
 
@@ -104,6 +113,8 @@ class Export:
             "chain": chain,
             "events": events,
         })
+        if leaf_salt is not UNSET:
+            field_dict["leaf_salt"] = leaf_salt
         if damaged_from is not UNSET:
             field_dict["damaged_from"] = damaged_from
 
@@ -177,6 +188,8 @@ class Export:
             events.append(events_item)
 
 
+        leaf_salt = d.pop("leaf_salt", UNSET)
+
         damaged_from = d.pop("damaged_from", UNSET)
 
         export = cls(
@@ -186,6 +199,7 @@ class Export:
             result=result,
             chain=chain,
             events=events,
+            leaf_salt=leaf_salt,
             damaged_from=damaged_from,
         )
 

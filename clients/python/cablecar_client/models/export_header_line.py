@@ -40,6 +40,12 @@ class ExportHeaderLine:
                 `CableCarResult`, told apart by the
                 game's `type` next to it), or `null` before the end.
             chain (ChainHead):
+            leaf_salt (str | Unset): The game's transparency-log salt (32 bytes, hex): each of its events' leaf in the log's
+                Merkle tree is
+                SHA-256(0x00 ‖ event hash ‖ leaf_salt), as raw bytes. Secret while the game is played (so that no leaf,
+                proof or checkpoint lets anyone test a guess about it), revealed here once it is finished; records of
+                games created before the log have one too.
+                 Example: 9f2c4e1a7b3d5f60819a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70.
             damaged_from (int | Unset): Only for a damaged game (its stored record fails its chain or signature check from
                 this event on): the
                 seq of the first bad event. What is shown is the game up to the event before it (`version`); every
@@ -53,6 +59,7 @@ class ExportHeaderLine:
     seed: ExportSeed
     result: CableCarResult | None | TtrSfResult
     chain: ChainHead
+    leaf_salt: str | Unset = UNSET
     damaged_from: int | Unset = UNSET
 
 
@@ -83,6 +90,8 @@ class ExportHeaderLine:
 
         chain = self.chain.to_dict()
 
+        leaf_salt = self.leaf_salt
+
         damaged_from = self.damaged_from
 
 
@@ -96,6 +105,8 @@ class ExportHeaderLine:
             "result": result,
             "chain": chain,
         })
+        if leaf_salt is not UNSET:
+            field_dict["leaf_salt"] = leaf_salt
         if damaged_from is not UNSET:
             field_dict["damaged_from"] = damaged_from
 
@@ -162,6 +173,8 @@ class ExportHeaderLine:
 
 
 
+        leaf_salt = d.pop("leaf_salt", UNSET)
+
         damaged_from = d.pop("damaged_from", UNSET)
 
         export_header_line = cls(
@@ -171,6 +184,7 @@ class ExportHeaderLine:
             seed=seed,
             result=result,
             chain=chain,
+            leaf_salt=leaf_salt,
             damaged_from=damaged_from,
         )
 

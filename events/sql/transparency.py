@@ -1,0 +1,98 @@
+"""The transparency log's rows on both SQL backends (see :mod:`events.transparency`).
+
+A publication is one write transaction.  Publishers take turns inside it:
+SQLite's ``BEGIN IMMEDIATE`` already holds the database's write lock, and on
+PostgreSQL a transaction-level advisory lock (:data:`PUBLISH_LOCK`) does the
+same for this log alone; the latest published size is then read again, and a
+publisher that is no longer at the head writes nothing (:class:`LogConflict`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from events.sql.database import SqlDatabase
+from events.timestamps import parse_timestamp
+from events.transparency import LogConflict, LogEvent, LogLeaf, Node, PublishedCheckpoint, TransparencyLog
+
+#: the PostgreSQL advisory lock key publishers take turns under ("cblog" in ASCII)
+PUBLISH_LOCK = 0x63626C6F67
+
+_CHECKPOINT_COLUMNS = "tree_size, root_hash, note, key_id, last_position, created_at"
+
+
+def _blob(raw: Any) -> bytes:
+    return bytes(raw)
+
+
+class SqlTransparencyLog(SqlDatabase, TransparencyLog):
+    """:class:`TransparencyLog` on a :class:`SqlDatabase`."""
+
+    def log_events(self, after_position: int, limit: int) -> list[LogEvent]:
+        d = self.dialect
+        rows = self._rows(
+            d.sql(
+                f"SELECT position, e.game_id, seq, hash, {d.leaf_salt_of_game} FROM events e"
+                f" JOIN games g ON g.game_id = e.game_id WHERE position > ? AND {d.readable_position}"
+                " ORDER BY position LIMIT ?"
+            ),
+            (after_position, limit),
+        )
+        return [LogEvent(int(r[0]), str(r[1]), int(r[2]), str(r[3]), None if r[4] is None else str(r[4]))
+                for r in rows]
+
+    def node_hashes(self, nodes: Sequence[Node]) -> dict[Node, bytes]:
+        wanted = sorted(set(nodes))
+        if not wanted:
+            return {}
+        values = ", ".join("(?, ?)" for _ in wanted)
+        params = [n for node in wanted for n in node]
+        rows = self._rows(
+            self.dialect.sql(
+                f"SELECT level, node_index, hash FROM log_nodes WHERE (level, node_index) IN (VALUES {values})"
+            ),
+            params,
+        )
+        return {(int(r[0]), int(r[1])): _blob(r[2]) for r in rows}
+
+    def publish_checkpoint(
+        self, previous_size: int, leaves: Sequence[LogLeaf], nodes: Sequence[tuple[int, int, bytes]],
+        checkpoint: PublishedCheckpoint,
+    ) -> None:
+        d = self.dialect
+        with self._transaction() as cur:
+            if d.name == "postgres":
+                cur.execute(d.sql("SELECT pg_advisory_xact_lock(?)"), (PUBLISH_LOCK,))
+            head = cur.execute("SELECT coalesce(max(tree_size), 0) FROM log_checkpoints").fetchone()
+            if int(head[0]) != previous_size:
+                raise LogConflict(f"the log holds {head[0]} leaves, not {previous_size}: another publisher was first")
+            cur.executemany(
+                d.sql("INSERT INTO log_leaves (leaf_index, game_id, seq, position) VALUES (?, ?, ?, ?)"),
+                [(leaf.leaf_index, leaf.game_id, leaf.seq, leaf.position) for leaf in leaves],
+            )
+            cur.executemany(d.sql("INSERT INTO log_nodes (level, node_index, hash) VALUES (?, ?, ?)"), list(nodes))
+            cur.execute(
+                d.sql(f"INSERT INTO log_checkpoints ({_CHECKPOINT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"),
+                (checkpoint.tree_size, checkpoint.root_hash, checkpoint.note, checkpoint.key_id,
+                 checkpoint.last_position, d.time_param(parse_timestamp(checkpoint.created_at))),
+            )
+
+    def checkpoint(self, tree_size: int | None = None) -> PublishedCheckpoint | None:
+        d = self.dialect
+        if tree_size is None:
+            rows = self._rows(f"SELECT {_CHECKPOINT_COLUMNS} FROM log_checkpoints ORDER BY tree_size DESC LIMIT 1")
+        else:
+            rows = self._rows(d.sql(f"SELECT {_CHECKPOINT_COLUMNS} FROM log_checkpoints WHERE tree_size = ?"),
+                              (tree_size,))
+        if not rows:
+            return None
+        r = rows[0]
+        return PublishedCheckpoint(int(r[0]), _blob(r[1]), str(r[2]), str(r[3]), int(r[4]), d.time_text(r[5]))
+
+    def game_leaf(self, game_id: str, seq: int) -> LogLeaf | None:
+        rows = self._rows(
+            self.dialect.sql("SELECT leaf_index, game_id, seq, position FROM log_leaves WHERE game_id = ? AND seq = ?"),
+            (game_id, seq),
+        )
+        return None if not rows else LogLeaf(int(rows[0][0]), str(rows[0][1]), int(rows[0][2]), int(rows[0][3]))

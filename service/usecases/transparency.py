@@ -1,0 +1,220 @@
+"""The transparency log (issue 35): the publisher that extends the Merkle tree
+over the global event log and signs a checkpoint of it, and the reads that
+serve checkpoints, consistency proofs and a finished game's inclusion proof.
+
+Appends never touch the tree.  The :class:`LogPublisher` follows the global
+log (``read_all``'s order, never skipping a committed event): every
+``CABLECAR_LOG_INTERVAL`` seconds, when new events exist, it takes up to
+:data:`MAX_LEAVES` of them, makes each one's leaf
+``leaf_hash(event hash || the game's leaf_salt)`` (32 + 32 raw bytes), hashes
+the perfect nodes they complete (:func:`events.merkle.new_nodes`, their left
+halves read from the stored frontier), and stores the leaves, the nodes and a
+checkpoint signed with the server's current key in one transaction.  One
+publisher works at a time across every process and host (the lease the
+timeout sweeper uses, :meth:`~events.deadlines.DeadlineIndex.hold_lease`); two
+that overlap anyway cannot both land a tree of one size
+(:class:`events.transparency.LogConflict`).
+
+Every proof is read from O(log n) stored nodes in one query
+(:meth:`~events.transparency.TransparencyLog.node_hashes`).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from domain.core import STATUS_CANCELLED, STATUS_FINISHED
+from events import merkle
+from events.checkpoint import Checkpoint, b64, key_hash, parse_note, sign_note
+from events.deadlines import DeadlineIndex
+from events.migrate import SchemaNotMigrated
+from events.signing import Signer
+from events.store import EventStore
+from events.timestamps import format_timestamp
+from events.transparency import LogConflict, LogLeaf, Node, PublishedCheckpoint, TransparencyLog
+from service.errors import GameNotFinished, InvalidRequest, NotFound
+
+log = logging.getLogger("cablecar.transparency")
+
+#: the lease one publisher holds at a time, and for how long (seconds)
+LEASE_NAME = "transparency-log"
+LEASE_SECONDS = 10.0
+#: at most this many leaves per checkpoint (a bigger backlog takes several)
+MAX_LEAVES = 10_000
+#: the longest interval between checkpoints while events arrive (issue 35)
+MAX_INTERVAL = 10.0
+
+
+def check_interval(seconds: float) -> float:
+    """``CABLECAR_LOG_INTERVAL``, refused unless 0 < seconds <= 10."""
+    if not 0 < seconds <= MAX_INTERVAL:
+        raise ValueError(f"CABLECAR_LOG_INTERVAL must be more than 0 and at most {MAX_INTERVAL:g} seconds, "
+                         f"got {seconds:g}")
+    return seconds
+
+
+def check_origin(origin: str) -> str:
+    """``CABLECAR_LOG_ORIGIN``, refused unless a checkpoint can carry it (and it names a key)."""
+    try:
+        Checkpoint(origin, 0, merkle.EMPTY_ROOT)
+        key_hash(origin, bytes(32))
+    except ValueError as e:
+        raise ValueError(f"CABLECAR_LOG_ORIGIN {origin!r} cannot be a checkpoint's origin: {e}") from e
+    return origin
+
+
+class LogPublisher:
+    """Extends the tree and publishes a signed checkpoint (see the module docs)."""
+
+    def __init__(self, store: TransparencyLog, signer: Signer, origin: str, clock: DeadlineIndex,
+                 max_leaves: int = MAX_LEAVES) -> None:
+        self.store = store
+        self.signer = signer
+        self.origin = check_origin(origin)
+        self.clock = clock
+        self.max_leaves = max_leaves
+
+    def publish(self) -> PublishedCheckpoint | None:
+        """Publish one checkpoint covering the events appended since the last
+        one (at most ``max_leaves`` of them); None when there are none, or
+        when another publisher was first (it published them)."""
+        head = self.store.checkpoint()
+        size, after = (0, 0) if head is None else (head.tree_size, head.last_position)
+        events = self.store.log_events(after, self.max_leaves)
+        if not events:
+            return None
+        leaves: list[LogLeaf] = []
+        leaf_hashes: list[bytes] = []
+        for i, e in enumerate(events):
+            if e.leaf_salt is None:
+                raise ValueError(f"game {e.game_id} has no leaf_salt: migrate the database")
+            leaves.append(LogLeaf(size + i, e.game_id, e.seq, e.position))
+            leaf_hashes.append(merkle.leaf_hash(bytes.fromhex(e.hash) + bytes.fromhex(e.leaf_salt)))
+        new_size = size + len(events)
+        hashes = self.store.node_hashes(merkle.tree_nodes(size))
+        nodes: list[tuple[int, int, bytes]] = []
+        for level, index in merkle.new_nodes(size, new_size):
+            if level == 0:
+                digest = leaf_hashes[index - size]
+            else:
+                digest = merkle.node_hash(hashes[(level - 1, 2 * index)], hashes[(level - 1, 2 * index + 1)])
+            hashes[(level, index)] = digest
+            nodes.append((level, index, digest))
+        root = merkle.range_hash([hashes[n] for n in merkle.tree_nodes(new_size)])
+        body = Checkpoint(self.origin, new_size, root).body()
+        note = sign_note(body, self.origin, self.signer.public_raw, self.signer.sign_bytes)
+        published = PublishedCheckpoint(new_size, root, note, self.signer.key_id, events[-1].position,
+                                        format_timestamp(self.clock.estimated_time()))
+        try:
+            self.store.publish_checkpoint(size, leaves, nodes, published)
+        except LogConflict:
+            return None
+        return published
+
+
+class LogPublishing:
+    """The background thread that publishes every ``interval`` seconds while it holds the lease."""
+
+    def __init__(self, publisher: LogPublisher, leases: DeadlineIndex, interval: float,
+                 on_error: Callable[[Exception], None] | None = None) -> None:
+        self.publisher = publisher
+        self.leases = leases
+        self.interval = check_interval(interval)
+        self.owner = secrets.token_hex(8)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._on_error = on_error
+        #: whether the last round held the lease
+        self.holding = False
+
+    def start(self) -> None:
+        """Start publishing (once)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="log-publisher", daemon=True)
+            self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop and wait for the thread."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def run_once(self) -> PublishedCheckpoint | None:
+        """One round: renew (or take) the lease, then publish if held."""
+        seconds = max(LEASE_SECONDS, 3 * self.interval)
+        self.holding = self.leases.hold_lease(LEASE_NAME, self.owner, self.leases.database_time(), seconds)
+        return self.publisher.publish() if self.holding else None
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.run_once()
+            except Exception as e:  # a database outage must not end the thread
+                self.holding = False
+                if not isinstance(e, SchemaNotMigrated):  # the store said that once already
+                    log.warning("transparency log publisher: %s", e)
+                if self._on_error is not None:
+                    self._on_error(e)
+            self._stop.wait(self.interval)
+
+
+def checkpoint_json(cp: PublishedCheckpoint) -> dict[str, Any]:
+    """A checkpoint as ``GET /v1/log/checkpoint`` answers it (its origin as its note says)."""
+    origin = Checkpoint.parse(parse_note(cp.note)[0]).origin
+    return {"origin": origin, "tree_size": cp.tree_size, "root_hash": b64(cp.root_hash), "note": cp.note,
+            "key_id": cp.key_id}
+
+
+@dataclass(frozen=True)
+class LogProofs:
+    """The reads of the transparency log that clients ask for."""
+
+    log: TransparencyLog
+    games: EventStore
+
+    def checkpoint(self, tree_size: int | None = None) -> PublishedCheckpoint:
+        """The published checkpoint of ``tree_size`` (None: the latest); NotFound otherwise."""
+        if tree_size is not None and tree_size < 0:
+            raise InvalidRequest("tree_size must be a whole number of leaves (0 or more)")
+        found = self.log.checkpoint(tree_size)
+        if found is None:
+            raise NotFound("no checkpoint has been published yet" if tree_size is None
+                           else f"no checkpoint of tree size {tree_size} has been published")
+        return found
+
+    def consistency(self, first: int, second: int) -> list[bytes]:
+        """The consistency proof between two published checkpoints."""
+        if first < 1 or second < 1:
+            raise InvalidRequest("first and second are tree sizes of published checkpoints (1 or more)")
+        if first > second:
+            raise InvalidRequest(f"first ({first}) may not be larger than second ({second})")
+        self.checkpoint(first)
+        self.checkpoint(second)
+        return self._proof(merkle.consistency_ranges(first, second))
+
+    def inclusion(self, game_id: str, tree_size: int | None = None) -> tuple[PublishedCheckpoint, LogLeaf, list[bytes]]:
+        """The inclusion proof of a finished game's last event in a published
+        tree: (its checkpoint, the leaf, the proof)."""
+        if tree_size is not None and tree_size < 1:
+            raise InvalidRequest("tree_size must be a published tree size (1 or more)")
+        record = self.games.get_game(game_id)  # GameNotFound: 404
+        if record.status not in (STATUS_FINISHED, STATUS_CANCELLED):
+            raise GameNotFinished("the inclusion proof of a game is available once the game is finished")
+        cp = self.checkpoint(tree_size)
+        leaf = self.log.game_leaf(game_id, record.version)
+        if leaf is None or leaf.leaf_index >= cp.tree_size:
+            raise NotFound(f"the log's tree of size {cp.tree_size} does not hold the game's last event yet"
+                           " (a checkpoint that does is published within seconds)")
+        return cp, leaf, self._proof(merkle.inclusion_ranges(leaf.leaf_index, cp.tree_size))
+
+    def _proof(self, ranges: Sequence[tuple[int, int]]) -> list[bytes]:
+        """The MTHs of ``ranges``, from one read of their perfect nodes."""
+        per_range: list[list[Node]] = [merkle.range_nodes(a, b) for a, b in ranges]
+        hashes = self.log.node_hashes([n for nodes in per_range for n in nodes])
+        return [merkle.range_hash([hashes[n] for n in nodes]) for nodes in per_range]
