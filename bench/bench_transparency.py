@@ -36,6 +36,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.bench_store import median_time  # noqa: E402
 from events import merkle  # noqa: E402
 from events.checkpoint import Checkpoint, sign_note  # noqa: E402
 from events.signing import Signer  # noqa: E402
@@ -96,12 +97,7 @@ def fill(store: Any, signer: Signer, size: int, game_id: str, extra_sizes: list[
 
 
 def _ms(action: Callable[[], Any], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
+    return median_time(action, repeat) * 1000
 
 
 def measure(make_store: Callable[[], Any], backend: str, size: int, batches: list[int],

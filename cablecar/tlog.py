@@ -164,10 +164,16 @@ def _checkpoint(args: argparse.Namespace) -> int:
     return 0
 
 
+CONSISTENCY_HELP = ("Check two saved checkpoints: their notes signed by one of the server's keys (--keys), one "
+                    "origin, and the consistency proof from the older tree to the newer (RFC 9162). Exit code 1 "
+                    "when a check fails.")
+
+
 def add_parser(sub: Any) -> None:
     """Add ``cablecar log ...`` to the CLI."""
-    log = sub.add_parser("log", help="the transparency log, as a witness keeps it: save checkpoints, check them")
-    log_sub = log.add_subparsers(dest="log_command", required=True, metavar="COMMAND")
+    log_sub = sub.add_parser(
+        "log", help="the transparency log, as a witness keeps it: save checkpoints, check them",
+    ).add_subparsers(dest="log_command", required=True, metavar="COMMAND")
     cp = log_sub.add_parser(
         "checkpoint", help="save the server's latest signed checkpoint (each round)",
         description="Fetch GET /v1/log/checkpoint and save it as answered. Later, `cablecar verify --keys "
@@ -181,12 +187,8 @@ def add_parser(sub: Any) -> None:
                     help="the server's keys (saved GET /v1/keys): refuse a checkpoint none of them signed")
     cp.add_argument("--tree-size", type=int, default=None, metavar="N", help="an earlier checkpoint, of N leaves")
     cp.set_defaults(func=_checkpoint)
-    vc = log_sub.add_parser(
-        "verify-consistency", help="check that a newer saved checkpoint extends an older one",
-        description="Check two saved checkpoints: their notes signed by one of the server's keys (--keys), one "
-                    "origin, and the consistency proof from the older tree to the newer (RFC 9162). Exit code 1 "
-                    "when a check fails.",
-    )
+    vc = log_sub.add_parser("verify-consistency", help="check that a newer saved checkpoint extends an older one",
+                            description=CONSISTENCY_HELP)
     vc.add_argument("old", metavar="OLD.json", help="the older saved checkpoint")
     vc.add_argument("new", metavar="NEW.json", help="the newer saved checkpoint")
     vc.add_argument("--keys", default=None, metavar="KEYS.json",

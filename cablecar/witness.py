@@ -85,16 +85,39 @@ def proof_hashes(doc: Mapping[str, Any], what: str) -> list[bytes]:
     items = doc.get("proof")
     if not isinstance(items, list):
         raise WitnessError(f"{what}: proof must be a list of base64 hashes")
-    out = []
-    for i, item in enumerate(items):
-        try:
-            raw = base64.b64decode(item, validate=True) if isinstance(item, str) else b""
-        except (binascii.Error, ValueError):
-            raw = b""
-        if len(raw) != merkle.HASH_BYTES:
-            raise WitnessError(f"{what}: proof[{i}] is not a base64 SHA-256 hash")
-        out.append(raw)
-    return out
+    hashes = [_b64_hash(item) for item in items]
+    bad = [i for i, h in enumerate(hashes) if h is None]
+    if bad:
+        raise WitnessError(f"{what}: proof[{bad[0]}] is not a base64 SHA-256 hash")
+    return [h for h in hashes if h is not None]
+
+
+def _b64_hash(text: object) -> bytes | None:
+    """The 32 bytes of a base64 SHA-256 hash, None if ``text`` is not one."""
+    try:
+        raw = base64.b64decode(text, validate=True) if isinstance(text, str) else b""
+    except (binascii.Error, ValueError):
+        return None
+    return raw if len(raw) == merkle.HASH_BYTES else None
+
+
+@dataclass(frozen=True)
+class InclusionProof:
+    """A saved or fetched ``GET /v1/games/{id}/inclusion`` answer."""
+
+    tree_size: int
+    leaf_index: int
+    seq: int
+    proof: list[bytes]
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any], source: str) -> InclusionProof:
+        what = f"inclusion proof {source}"
+        if "leaf_index" not in doc or "seq" not in doc:
+            raise WitnessError(f"{what}: not a GET /v1/games/{{id}}/inclusion answer "
+                               '({"tree_size", "leaf_index", "seq", "proof"})')
+        return cls(_size(doc, "tree_size", what), _size(doc, "leaf_index", what), _size(doc, "seq", what),
+                   proof_hashes(doc, what))
 
 
 @dataclass(frozen=True)
@@ -115,11 +138,8 @@ class SavedCheckpoint:
         if not isinstance(origin, str) or not origin or not isinstance(note, str) or not isinstance(root, str):
             raise WitnessError(f"{what}: not a saved GET /v1/log/checkpoint answer "
                                '({"origin", "tree_size", "root_hash", "note"})')
-        try:
-            raw = base64.b64decode(root, validate=True)
-        except (binascii.Error, ValueError):
-            raw = b""
-        if len(raw) != merkle.HASH_BYTES:
+        raw = _b64_hash(root)
+        if raw is None:
             raise WitnessError(f"{what}: root_hash is not a base64 SHA-256 hash")
         return cls(origin, _size(doc, "tree_size", what), raw, note, source)
 
@@ -156,25 +176,6 @@ def _verify_note(note: str, origin: str, keys: KeySet) -> tuple[Checkpoint, str]
         return verify_checkpoint(note, origin, raw), key_id
     except ValueError as e:
         raise ValueError(f"its note does not verify with key {key_id}: {e}") from None
-
-
-@dataclass(frozen=True)
-class InclusionProof:
-    """A saved or fetched ``GET /v1/games/{id}/inclusion`` answer."""
-
-    tree_size: int
-    leaf_index: int
-    seq: int
-    proof: list[bytes]
-
-    @classmethod
-    def from_json(cls, doc: Mapping[str, Any], source: str) -> InclusionProof:
-        what = f"inclusion proof {source}"
-        if "leaf_index" not in doc or "seq" not in doc:
-            raise WitnessError(f"{what}: not a GET /v1/games/{{id}}/inclusion answer "
-                               '({"tree_size", "leaf_index", "seq", "proof"})')
-        return cls(_size(doc, "tree_size", what), _size(doc, "leaf_index", what), _size(doc, "seq", what),
-                   proof_hashes(doc, what))
 
 
 def fetch_json(url: str) -> dict[str, Any]:

@@ -9,15 +9,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
-from werkzeug.serving import make_server
 
 from cablecar.cli import main
 from events import DEFAULT_SQLITE_NAME
@@ -27,21 +23,9 @@ from service.adapters.signing_keys import load_server_keys
 from service.api.app import create_app, log_publisher
 from service.config import Settings
 from tests.api.conftest import create, finish_setup, play_to_end
+from tests.wsgi_server import served
 
 ORIGIN = "games.example.org/log"
-
-
-@contextmanager
-def _served(app: Flask) -> Iterator[str]:
-    """The app on a loopback port, over real HTTP."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(5)
 
 
 def _save(app: Flask, path: Path, url: str) -> dict[str, Any]:
@@ -100,7 +84,7 @@ def test_a_record_the_owner_rewrote_fails_against_the_checkpoint_saved_before(
                  f["game.json"]]) == 0
     out = capsys.readouterr().out
     assert "ok   inclusion" in out and f"tree of {cp['tree_size']} leaves" in out and "is VALID" in out
-    with _served(app) as url:
+    with served(app) as url:
         assert main(["verify", "--keys", f["keys.json"], "--checkpoint", f["cp.json"], "--server", url,
                      f["game.json"]]) == 0
         assert "ok   inclusion" in capsys.readouterr().out
@@ -123,7 +107,7 @@ def test_a_record_the_owner_rewrote_fails_against_the_checkpoint_saved_before(
                      f["forged.json"]]) == 1
         out = capsys.readouterr().out
         assert "FAIL inclusion" in out and "is NOT VALID" in out
-        with _served(app) as url:  # the server's own proof today does not help either
+        with served(app) as url:  # the server's own proof today does not help either
             assert main(["verify", "--keys", f["keys.json"], "--checkpoint", f["cp.json"], "--server", url,
                          f["forged.json"]]) == 1
             assert "FAIL inclusion" in capsys.readouterr().out
