@@ -1,4 +1,4 @@
-"""The ``cablecar`` command: serve, migrate, bot, verify, keys, organiser, webhooks, quarantine.
+"""The ``cablecar`` command: serve, migrate, bot, verify, keys, log, organiser, webhooks, quarantine.
 
 Every failure a user can cause or meet (a server that is down, a refused
 request, an unreachable database, a taken port, a file that is no export) is
@@ -6,7 +6,8 @@ one line on standard error and a non-zero exit code; ``--debug`` shows the
 full traceback instead.  Each subcommand declares its own options; the
 groups live beside their code: ``keys`` in :mod:`cablecar.keys`, ``organiser``,
 ``webhooks`` and ``bots`` in :mod:`cablecar.processes`, ``quarantine`` in
-:mod:`cablecar.quarantine`, ``bot`` (the
+:mod:`cablecar.quarantine`, ``log`` and ``verify --checkpoint`` (the transparency
+log's witness) in :mod:`cablecar.tlog` and :mod:`cablecar.witness`, ``bot`` (the
 reference client) in :mod:`bots.cli`.
 
 This package is the top layer: it starts everything (the server, the bot
@@ -27,12 +28,13 @@ from typing import TYPE_CHECKING, Any
 from bots.cli import add_parser as add_bot
 from bots.client import ApiProblem
 from cablecar.keys import add_parser as add_keys
-from cablecar.options import FAILED, USAGE, data_dir_option
+from cablecar.options import FAILED, USAGE, data_dir_option, mark
 from cablecar.processes import add_parser as add_processes
 from cablecar.quarantine import add_parser as add_quarantine
+from cablecar.tlog import add_parser as add_log
 
 if TYPE_CHECKING:
-    from events.verdict import Check, Verdict
+    from events.verdict import Verdict
 
 
 def version() -> str:
@@ -132,20 +134,31 @@ def _verify(args: argparse.Namespace) -> int:
             why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
             print(f"cablecar verify: --keys {args.keys}: {why}", file=sys.stderr)
             return USAGE
+    from cablecar.witness import WitnessError, prepare
+
+    try:
+        witness = prepare(keys, args.checkpoint, args.proof, args.server)
+    except WitnessError as e:
+        print(f"cablecar verify: {e}", file=sys.stderr)
+        return USAGE
     verdict = verify_export(document.export, keys, allow_unsigned=args.allow_unsigned)
+    if witness is not None:
+        from events.verdict import Verdict
+
+        try:
+            inclusion = witness.check(document.export)
+        except WitnessError as e:
+            print(f"cablecar verify: {e}", file=sys.stderr)
+            return FAILED
+        verdict = Verdict(verdict.game_id, (*verdict.checks, inclusion), verdict.problems)
     if args.json:
         print(json.dumps(verdict.to_json(), indent=2))
     else:
         print(f"read {args.file}: {document.summary}")
         for check in verdict.checks:
-            print(f"{_mark(check)} {check.name:<8} {check.detail}")
+            print(f"{mark(check)} {check.name:<8} {check.detail}")
         print(f"verdict: game {verdict.game_id} {_conclusion(verdict)}")
     return FAILED if verdict.failed else 0
-
-
-def _mark(check: Check) -> str:
-    """A check's mark: ``ok``, ``FAIL``, or ``--`` for a check not made (never "ok")."""
-    return "--  " if not check.checked else "ok  " if check.ok else "FAIL"
 
 
 def _conclusion(verdict: Verdict) -> str:
@@ -211,9 +224,19 @@ def build_parser() -> argparse.ArgumentParser:
                      help="with --keys: accept unsigned events before the first signed one, for a record "
                           "written before the server signed its events (an unsigned event after a signed one, "
                           "or recorded after the oldest key's created_at, still fails)")
+    ver.add_argument("--checkpoint", default=None, metavar="CP.json",
+                     help="with --keys: a checkpoint of the transparency log saved earlier (GET /v1/log/checkpoint): "
+                          "check that it is signed by one of the keys and that the record is in its tree")
+    ver.add_argument("--proof", default=None, metavar="PROOF.json",
+                     help="with --checkpoint: the record's inclusion proof, saved from "
+                          "GET /v1/games/{id}/inclusion?tree_size=N (N: the checkpoint's tree_size)")
+    ver.add_argument("--server", default=None, metavar="URL",
+                     help="with --checkpoint: fetch the inclusion proof from the record's server "
+                          "(e.g. https://games.example.org) instead of --proof")
     ver.set_defaults(func=_verify)
 
     add_keys(sub)
+    add_log(sub)
     add_processes(sub)
     add_quarantine(sub)
     add_bot(sub)

@@ -67,10 +67,8 @@ def _check_text(text: str, what: str) -> None:
         raise ValueError(f"{what} must end in a newline")
     if any(ord(c) < 0x20 and c != "\n" for c in text):
         raise ValueError(f"{what} holds a control character other than newline")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ValueError(f"{what} is not valid UTF-8 (a lone surrogate)") from None
+    if any("\ud800" <= c <= "\udfff" for c in text):
+        raise ValueError(f"{what} is not valid UTF-8 (a lone surrogate)")
 
 
 @dataclass(frozen=True)

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
 from service.api.app import create_app
 from service.config import Settings
+from tests.wsgi_server import served
 
 #: the generated Python client's package, importable without installing it
 CLIENT_ROOT = Path(__file__).resolve().parents[2] / "clients" / "python"
@@ -27,11 +26,5 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         data_dir=str(tmp_path_factory.mktemp("client-data")), sse_max_seconds=2, sse_heartbeat_seconds=1,
         webhooks=False,
     )
-    server = make_server("127.0.0.1", 0, create_app(settings), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(5)
+    with served(create_app(settings)) as url:
+        yield url

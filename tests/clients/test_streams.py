@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from werkzeug.serving import make_server
 
 from service.api.app import create_app
 from service.config import Settings
+from tests.wsgi_server import served
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "clients" / "python_stream"))
@@ -39,14 +39,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     closed would see the opening events after LIFETIME seconds, never within it."""
     settings = Settings(data_dir=str(tmp_path_factory.mktemp("stream-data")), sse_max_seconds=LIFETIME,
                         sse_heartbeat_seconds=1, webhooks=False)
-    server = make_server("127.0.0.1", 0, create_app(settings), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(5)
+    with served(create_app(settings)) as url:
+        yield url
 
 
 def _call(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
