@@ -48,9 +48,11 @@ class SqlTransparencyLog(SqlDatabase, TransparencyLog):
             return {}
         values = ", ".join("(?, ?)" for _ in wanted)
         params = [n for node in wanted for n in node]
+        # a join on the primary key: SQLite reads the whole table for a row-value IN (VALUES ...)
         rows = self._rows(
             self.dialect.sql(
-                f"SELECT level, node_index, hash FROM log_nodes WHERE (level, node_index) IN (VALUES {values})"
+                f"SELECT n.level, n.node_index, n.hash FROM (VALUES {values}) AS w"
+                " JOIN log_nodes n ON n.level = w.column1 AND n.node_index = w.column2"
             ),
             params,
         )
