@@ -1,6 +1,7 @@
 """What ``events.open_store`` returns: one database holding the event log,
 the tournaments, the webhook delivery log, the deadline index, the
-bot-turn index, the quarantine of damaged tails and the transparency log.
+bot-turn index, the quarantine of damaged tails, the transparency log and
+the stream tickets.
 
 One object implements the three interfaces because some writes span them
 (a batch's games are created in the batch's transaction; a webhook starts at
@@ -17,16 +18,18 @@ from events.deadlines import DeadlineIndex
 from events.deliveries import DeliveryLog
 from events.quarantine import QuarantineStore
 from events.store import EventReader, EventStore
+from events.tickets import StreamTickets
 from events.tournaments import TournamentStore
 from events.transparency import TransparencyLog
 
 
 class Database(
-    EventStore, TournamentStore, DeliveryLog, DeadlineIndex, BotTurnIndex, QuarantineStore, TransparencyLog, ABC
+    EventStore, TournamentStore, DeliveryLog, DeadlineIndex, BotTurnIndex, QuarantineStore, TransparencyLog,
+    StreamTickets, ABC,
 ):
     """An :class:`EventStore`, :class:`TournamentStore`, :class:`DeliveryLog`,
-    :class:`DeadlineIndex`, :class:`BotTurnIndex`, :class:`QuarantineStore`
-    and :class:`TransparencyLog` over one database."""
+    :class:`DeadlineIndex`, :class:`BotTurnIndex`, :class:`QuarantineStore`,
+    :class:`TransparencyLog` and :class:`StreamTickets` over one database."""
 
     @property
     def reader(self) -> EventReader:

@@ -42,6 +42,7 @@ WRITES: dict[str, tuple[str, ...]] = {
     "log_leaves": ("INSERT",),  # the transparency log: rows are only ever added (migration 0050)
     "log_nodes": ("INSERT",),
     "log_checkpoints": ("INSERT",),
+    "stream_tickets": ("INSERT", "DELETE"),  # single-use: taken with DELETE ... RETURNING (migration 0060)
     "quarantined_events": (),  # read by /audit; moved into only by the owner (cablecar quarantine)
 }
 

@@ -76,6 +76,7 @@ from events.sql.rows import (
     check_page,
     prepare_games,
 )
+from events.sql.tickets import SqlStreamTickets
 from events.sql.tournaments import SqlTournaments
 from events.sql.transparency import SqlTransparencyLog
 from events.store import (
@@ -88,7 +89,7 @@ from events.timestamps import Clock, format_timestamp, system_clock
 
 
 class PostgresStore(PostgresAppends, SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, SqlBotTurnIndex,
-                    SqlQuarantine, SqlTransparencyLog, Database):
+                    SqlQuarantine, SqlTransparencyLog, SqlStreamTickets, Database):
     """The event log, tournaments and delivery log on PostgreSQL (see the
     module docs)."""
 

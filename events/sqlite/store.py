@@ -50,6 +50,7 @@ from events.sql.rows import (
     metadata_json,
     prepare_games,
 )
+from events.sql.tickets import SqlStreamTickets
 from events.sql.tournaments import SqlTournaments
 from events.sql.transparency import SqlTransparencyLog
 from events.sqlite.connection import SqliteConnections
@@ -108,7 +109,7 @@ def _event_rows(sealed: Sequence[SealedEvent], first_position: int) -> list[tupl
 
 class SqliteStore(
     SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, SqlBotTurnIndex, SqlQuarantine, SqliteCounts,
-    SqlTransparencyLog, Database,
+    SqlTransparencyLog, SqlStreamTickets, Database,
 ):
     """The event log, tournaments, delivery log and bot-turn index on a SQLite
     file, and the counts the server's processes share (see the module docs)."""

@@ -12,6 +12,7 @@ import events
 from events.counts import SharedCounts, SharedPlaces
 from events.database import Database
 from events.keyset import KeySet
+from events.tickets import StreamTickets
 from events.timestamps import Clock, system_clock
 from service.adapters.cache import StateCache, open_cache
 from service.adapters.secret_key import require_secret_key, token_key
@@ -27,6 +28,7 @@ from service.usecases.auth import TokenCheck
 from service.usecases.bot_turns import BotTurns
 from service.usecases.commands import GameCommands
 from service.usecases.queries import GameQueries
+from service.usecases.stream_tickets import TicketOffice
 from service.usecases.timekeeper import Sweeper, Timekeeper
 from service.usecases.transparency import LogProofs, LogPublisher, LogPublishing, check_interval, check_origin
 from service.usecases.webhook_deliveries import WebhookDispatcher
@@ -111,16 +113,20 @@ def create_app(
     app.config["PROBLEM_BASE"] = settings.problem_base
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
     queries, commands, timekeeper = wire_games(store, cache, hasher, clock, keys.key_set())
-    # What every worker shares: Redis when configured, else the embedded store's file (rate limits, stream places).
+    # What every worker shares: Redis when configured, else the store (rate limits, stream places, stream tickets).
     shared = store if isinstance(store, SharedCounts) else None
     places: SharedPlaces | None = shared
+    tickets: StreamTickets = store
     if cache.redis_client is not None:
         from service.adapters.redis_places import RedisPlaces
+        from service.adapters.redis_tickets import RedisTickets
 
         places = RedisPlaces(cache.redis_client)
+        tickets = RedisTickets(cache.redis_client)
     streams = StreamHub(queries, settings.sse_max_streams, settings.sse_max_streams_per_address, places)
     app.extensions["cablecar"] = Runtime(settings, store, cache, queries, commands, streams, timekeeper, keys,
-                                         commands.tokens, LogProofs(store, store))
+                                         commands.tokens, LogProofs(store, store),
+                                         TicketOffice(tickets, commands.tokens))
     problems.register(app)
 
     from service.api.ratelimit import install as install_rate_limit

@@ -14,6 +14,7 @@ from service.config import Settings
 from service.usecases.auth import TokenCheck
 from service.usecases.commands import GameCommands
 from service.usecases.queries import GameQueries
+from service.usecases.stream_tickets import TicketOffice
 from service.usecases.timekeeper import Timekeeper
 from service.usecases.transparency import LogProofs
 
@@ -34,6 +35,8 @@ class Runtime:
     tokens: TokenCheck
     #: the transparency log's checkpoints and proofs (:mod:`service.usecases.transparency`)
     log: LogProofs
+    #: the seats' stream tickets (:mod:`service.usecases.stream_tickets`)
+    tickets: TicketOffice
 
 
 def runtime() -> Runtime:

@@ -38,9 +38,11 @@ once, so that it exits within seconds instead of after ``CABLECAR_SSE_MAX_SECOND
 (or being killed at the graceful timeout), with exit code 0.
 """
 
+import re
 import threading
 import time
 from typing import Any
+from urllib.parse import unquote_plus
 
 from flask import Flask
 from gunicorn.glogging import Logger
@@ -51,14 +53,31 @@ from service.api.text import escape_controls
 from service.config import Settings
 from service.serving.workers import GEVENT, THREADED
 
+#: a query parameter, in a query string or a request line
+_PARAMETER = re.compile(r"(^|[?&;\s])([^=&;?\s]+)=([^&;\s\"]*)")
+#: the query parameters whose values are secrets (a stream ticket): never written to a log
+SECRET_PARAMETERS = frozenset({"ticket"})
+
+
+def redact(text: str) -> str:
+    """``text`` with the value of every secret query parameter replaced (its
+    name compared as the server reads it: ``tick%65t`` is ``ticket``)."""
+
+    def one(m: re.Match[str]) -> str:
+        secret = unquote_plus(m.group(2)).strip().lower() in SECRET_PARAMETERS
+        return f"{m.group(1)}{m.group(2)}=[redacted]" if secret else m.group(0)
+
+    return _PARAMETER.sub(one, text) if "=" in text else text
+
 
 class EscapingLogger(Logger):
-    """gunicorn's logger, with control characters in request atoms escaped:
-    ``%(U)s`` is the decoded path, so ``/a%0A...`` would otherwise forge a log line."""
+    """gunicorn's logger, with control characters in request atoms escaped
+    (``%(U)s`` is the decoded path, so ``/a%0A...`` would otherwise forge a log
+    line) and stream tickets redacted from every atom (``%(q)s``, ``%(r)s``...)."""
 
     def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
         atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
-        return {k: escape_controls(v) if isinstance(v, str) else v for k, v in atoms.items()}
+        return {k: escape_controls(redact(v)) if isinstance(v, str) else v for k, v in atoms.items()}
 
 
 _settings = Settings.from_env()
@@ -84,7 +103,8 @@ max_requests_jitter = 100
 accesslog = _settings.access_log
 errorlog = "-"
 loglevel = _settings.log_level
-# Access logs never include the query string's secrets: tokens travel in headers only.
+# Access logs never include the query string's secrets: tokens travel in headers only, and a stream
+# ticket (the one secret a query may carry) is redacted from every atom.
 logger_class = EscapingLogger
 access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(b)s %(L)ss'
 

@@ -18,6 +18,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -122,7 +123,14 @@ def _wait_healthy(url: str, process: subprocess.Popen[bytes], log: Path, timeout
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """``cablecar serve`` (embedded SQLite store, in-process cache) on a free port."""
-    data = tmp_path_factory.mktemp("browser-data")
+    with serving(tmp_path_factory.mktemp("browser-data")) as started:
+        yield started
+
+
+@contextmanager
+def serving(data: Path, **settings: str) -> Iterator[Server]:
+    """``cablecar serve`` on a free port with its data in ``data`` and more ``settings``
+    (environment variables)."""
     log = data / "serve.log"
     port = free_port()
     env = {
@@ -133,6 +141,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         "CABLECAR_RATE_LIMIT": "0",
         "CABLECAR_CREATE_RATE_LIMIT": "off",  # every page of the suite comes from one address
         "CABLECAR_STREAM_RATE_LIMIT": "off",
+        **settings,
     }
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)
@@ -198,8 +207,11 @@ def expect(target: Any) -> Any:
 
 
 def _refusal(text: str) -> bool:
-    """Chromium logs every 4xx answer; a refusal the page shows is not a script error."""
-    return text.startswith("Failed to load resource: the server responded with a status of 4")
+    """Chromium logs every 4xx answer and every refused stream (503 streams_busy); a
+    refusal the page shows or works around is not a script error."""
+    return text.startswith(("Failed to load resource: the server responded with a status of 4",
+                            "Failed to load resource: the server responded with a status of 503",
+                            "EventSource's response has a MIME type"))
 
 
 @dataclass

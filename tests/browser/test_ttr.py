@@ -172,8 +172,8 @@ def test_a_page_follows_the_event_stream_and_never_polls(pages: Pages, server: S
     assert reads, "the page re-read the game after the stream message"
     assert all(headers.get("authorization") == f"Bearer {tokens[1]}" for _, _, headers in reads)
     streams = [r for r in pages.requests if "/events/stream" in r[1]]
-    assert streams and all("authorization" not in headers for _, _, headers in streams), (
-        "the stream is the spectator stream"
+    assert streams and all("authorization" not in headers and "ticket=" in url for _, url, headers in streams), (
+        "the stream is the seat's own, opened with a ticket"
     )
     assert not [url for _, url, _ in pages.requests if "st_" in url], "no token in any URL"
     assert "st_" not in server.log.read_text(), "no token in the server's log"

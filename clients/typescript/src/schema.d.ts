@@ -302,7 +302,14 @@ export interface paths {
          *     The server also closes an open stream after a few minutes (300 s by default), and at once when
          *     the worker serving it stops; reconnect with `Last-Event-ID`. A stream opened with a seat token ends
          *     within a few seconds of that token being rotated away (on any worker or host; its last line is a
-         *     comment saying so): reconnect with the new token. Opening streams is rate limited per
+         *     comment saying so): reconnect with the new token.
+         *
+         *     A browser's `EventSource` cannot send `Authorization`: it opens a seat's stream with `?ticket=`, a
+         *     single-use ticket from `POST /v1/games/{id}/stream-tickets` (valid at most 60 s). The stream is then the
+         *     seat's, as if opened with the seat token that asked for the ticket, and ends likewise once that token is
+         *     rotated away. A used, expired or unknown ticket, one of another game, or one whose seat token was rotated
+         *     away is `401 unauthorized` (ask for a new ticket on each reconnection); a ticket together with an
+         *     `Authorization` header is `400 invalid_request`. A ticket never appears in the server's logs. Opening streams is rate limited per
          *     client address (see *Rate limits*), and each server worker holds a limited number of streams, in
          *     all and from one client address: beyond them the answer is `503 streams_busy` with `Retry-After`.
          *     The response schema below (`EventStream`) describes the whole body: a string whose content is the
@@ -323,6 +330,32 @@ export interface paths {
         get: operations["streamEvents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/stream-tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A single-use ticket opening the seat's event stream (seat token only)
+         * @description A browser's `EventSource` cannot send an `Authorization` header, so a seat's page asks here, with its seat
+         *     token, for a ticket and opens `GET /v1/games/{id}/events/stream?ticket=...`. The ticket opens that seat's
+         *     stream once, within 60 s at most (`expires_at`), and only while the seat token that asked for it is the
+         *     seat's: once that token is rotated away the ticket is refused, and a stream it opened ends. Ask for a new
+         *     ticket on each reconnection. Only a seat token may ask (a host or organiser token is `403 forbidden`, no
+         *     token `401 unauthorized`). There is no body. The server keeps only a keyed hash of the ticket and never
+         *     writes a ticket to its logs.
+         */
+        post: operations["createStreamTicket"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2600,6 +2633,15 @@ export interface components {
             /** @description The `seq` of its `seat_resigned` or `seat_timed_out` event. */
             seq: number;
         };
+        StreamTicket: {
+            /** @description Opens the seat's event stream once: `GET /v1/games/{id}/events/stream?ticket=<ticket>`. Shown only here. */
+            ticket: string;
+            /**
+             * Format: date-time
+             * @description When the ticket lapses unused (ISO 8601, UTC), at most 60 s from now.
+             */
+            expires_at: string;
+        };
         SeatTokenRotated: {
             game_id: string;
             seat: components["schemas"]["Seat"];
@@ -3414,6 +3456,12 @@ export interface operations {
             query?: {
                 /** @description Start after this `seq` (ignored when `Last-Event-ID` is sent). */
                 after?: number;
+                /**
+                 * @description A seat's stream ticket (`POST /v1/games/{id}/stream-tickets`), used up by this request: the stream is
+                 *     that seat's. For clients that cannot send `Authorization` (a browser's `EventSource`); never with it.
+                 * @example q3Vx0bT9nKc2LwR7yZp4Hs8JdA1mEf6Gu5Ni0Oa3XkQ
+                 */
+                ticket?: string;
             };
             header?: {
                 /**
@@ -3466,6 +3514,39 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+        };
+    };
+    createStreamTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The game id (16 hexadecimal characters, as returned by `POST /v1/games`).
+                 * @example 3f9a1c2b7d4e5f60
+                 */
+                id: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A fresh ticket (shown only here). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamTicket"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
         };
     };
     exportGame: {

@@ -10,6 +10,7 @@ from marshmallow import ValidationError
 
 from domain.body import integral
 from domain.sampling import sample
+from events.store import GameRecord
 from service.adapters.idempotency import IDEMPOTENCY_MAX
 from service.api.ratelimit import limits
 from service.api.routes.cursors import events_after, legal_cursor, legal_offset
@@ -30,6 +31,7 @@ from service.api.schemas.responses import (
     GameCreatedSchema,
     GamesPageSchema,
     GameViewSchema,
+    StreamTicketSchema,
 )
 from service.api.text import json_text
 from service.errors import InvalidRequest
@@ -54,6 +56,7 @@ _GAMES_PAGE = GamesPageSchema()
 _LEGAL_ACTIONS_QUERY = LegalActionsQuerySchema()
 _LIST_GAMES_QUERY = ListGamesQuerySchema()
 _STREAM_QUERY = StreamQuerySchema()
+_STREAM_TICKET = StreamTicketSchema()
 _VIEW_QUERY = ViewQuerySchema()
 
 
@@ -226,7 +229,7 @@ def stream_events(game_id: str) -> Response:
     rt = runtime()
     q = _STREAM_QUERY.load(request.args.to_dict())
     record = rt.queries.record(game_id)
-    caller = game_caller(rt.tokens, record, authorization())
+    seat, token_hash = _stream_seat(record, q["ticket"])
     after = q["after"]
     last_id = request.headers.get("Last-Event-ID")
     if last_id is not None:
@@ -239,10 +242,8 @@ def stream_events(game_id: str) -> Response:
     # loaded before answering: a game that cannot be served is refused (409 game_damaged), not cut off after a 200
     loaded = rt.queries.load(game_id)
     admission = rt.streams.admit(limits(current_app).client())  # same address rule as rate limits
-    # the stream ends once the seat's token is rotated away (checked against the store)
-    token_hash = None if caller.seat is None else str(record.metadata["seat_token_hashes"][caller.seat])
     gen = rt.streams.stream(
-        game_id, caller.seat, after or 0, rt.settings.sse_max_seconds, rt.settings.sse_heartbeat_seconds,
+        game_id, seat, after or 0, rt.settings.sse_max_seconds, rt.settings.sse_heartbeat_seconds,
         admission, token_hash, loaded,
     )
     resp = Response(stream_with_context(gen), mimetype="text/event-stream")
@@ -251,3 +252,27 @@ def stream_events(game_id: str) -> Response:
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"
     return resp
+
+
+def _stream_seat(record: GameRecord, ticket: str | None) -> tuple[int | None, str | None]:
+    """Whose stream is opened: the seat of the Authorization header's token or
+    of a stream ticket (used up now), with the seat token's hash, for the
+    stream ends once that token is rotated away; (None, None) for a spectator."""
+    rt = runtime()
+    header = authorization()
+    if ticket is not None:
+        if header is not None:
+            raise InvalidRequest("send either a stream ticket or an Authorization header, not both")
+        opened = rt.tickets.redeem(record, ticket)
+        return opened.seat, opened.token_hash
+    seat = game_caller(rt.tokens, record, header).seat
+    return seat, None if seat is None else str(record.metadata["seat_token_hashes"][seat])
+
+
+@bp.post("/games/<game_id>/stream-tickets")
+def create_stream_ticket(game_id: str) -> tuple[dict[str, Any], int]:
+    """A single-use ticket opening the caller's seat's event stream (seat token only)."""
+    rt = runtime()
+    record = rt.queries.record(game_id)
+    issued = rt.tickets.issue(record, authorization())
+    return _STREAM_TICKET.dump({"ticket": issued.ticket, "expires_at": issued.expires_at}), 201

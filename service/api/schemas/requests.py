@@ -10,6 +10,7 @@ from domain.body import integral
 from domain.core import STATUSES
 from service.api.schemas.names import blank_problem, normalised, skeleton
 from service.api.text import has_control_characters, name_problem
+from service.usecases.stream_tickets import TICKET_MAX
 
 
 def no_control_characters(value: str) -> None:
@@ -144,6 +145,8 @@ class StreamQuerySchema(Schema):
     """Query of ``GET /v1/games/{id}/events/stream``."""
 
     after = fields.Integer(load_default=None, validate=validate.Range(min=0, max=MAX_INT))
+    #: a seat's stream ticket (``POST /v1/games/{id}/stream-tickets``), for clients that cannot send a token
+    ticket = fields.String(load_default=None, validate=validate.Length(min=1, max=TICKET_MAX))
 
 
 class Square(fields.Field):

@@ -78,6 +78,13 @@ class GameCreatedSchema(NewGameSchema):
     time_control = fields.Dict(required=True)
 
 
+class StreamTicketSchema(Schema):
+    """A seat's stream ticket (``POST /v1/games/{id}/stream-tickets``)."""
+
+    ticket = fields.String(required=True)
+    expires_at = fields.String(required=True)
+
+
 class SeatSchema(Schema):
     """A seat in a game summary."""
 

@@ -10,6 +10,7 @@ export class ApiError extends Error {
     this.code = problem.code || "network_error";
     this.detail = problem.detail || this.message;
     this.problem = problem;
+    this.retryAfter = null; // seconds, when the server said when to try again
   }
 }
 
@@ -76,7 +77,10 @@ export async function request(path, { method = "GET", token = null, body, signal
     }
   }
   if (!resp.ok) {
-    throw new ApiError(resp.status, data && typeof data === "object" ? data : { detail: `HTTP ${resp.status}` });
+    const err = new ApiError(resp.status, data && typeof data === "object" ? data : { detail: `HTTP ${resp.status}` });
+    const wait = Number(resp.headers.get("Retry-After"));
+    if (Number.isFinite(wait) && wait > 0) err.retryAfter = wait;
+    throw err;
   }
   return data;
 }
@@ -152,7 +156,14 @@ export async function eventsAfter(id, token, after = 0, signal) {
   }
 }
 
-/** The URL of the game's event stream (spectator: EventSource cannot send a token). */
-export function streamUrl(id, after) {
-  return `v1/games/${encodeURIComponent(id)}/events/stream?after=${after}`;
+/** A single-use ticket opening the seat's own event stream (EventSource cannot send its token). */
+export function streamTicket(id, seatToken) {
+  return request(`v1/games/${encodeURIComponent(id)}/stream-tickets`, { method: "POST", token: seatToken });
+}
+
+/** The URL of the game's event stream: a seat's with its `ticket`, else the spectator stream. */
+export function streamUrl(id, after, ticket = null) {
+  const q = new URLSearchParams({ after: String(after) });
+  if (ticket) q.set("ticket", ticket);
+  return `v1/games/${encodeURIComponent(id)}/events/stream?${q}`;
 }

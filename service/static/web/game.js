@@ -1,9 +1,10 @@
 // The game page: one game, live (a seat or a spectator) or replayed step by step.
 //
-// Live: the page listens to the game's event stream (the spectator stream:
-// EventSource cannot send an Authorization header) and, when a message arrives,
+// Live: the page listens to the game's event stream (a seat's own, opened with a
+// single-use ticket, or the spectator stream: live.js) and, when a message arrives,
 // re-fetches the view, the new events and, for a seat, its legal actions with
-// fetch() and the seat token.  There is no polling loop.
+// fetch() and the seat token.  While no stream is granted it reads the game every
+// few seconds instead, and says so.
 //
 // Replay: a slider over versions 1..N shows `GET /v1/games/{id}?at=N`, with the
 // event list beside the board.
@@ -20,6 +21,7 @@ import { ClockSet, LOW_SECONDS, describeTimeControl, formatClock, standingOf, ti
 import { TtrTable } from "./ttr.js";
 import { CableCarTable } from "./cablecar.js";
 import { PlacementChooser } from "./choices.js";
+import { LABELS, LiveLink } from "./live.js";
 
 const LEGAL_PAGE = { "ttr-sf": 1000, "cable-car": 10000 };
 const REPLAY_STEP_MS = 700;
@@ -52,8 +54,10 @@ export class GamePage {
     this.chooser = null; // the paged tile-pair chooser (cable cars), or null
     this.problem = null;
     this.busy = false;
-    this.stream = null;
+    this.live = null; // the stream, or the reads standing in for it (live.js)
     this.streamState = "off";
+    this.lastRead = true; // whether the last read of the game succeeded (lastError: why not)
+    this.lastError = null;
     this.refreshing = false;
     this.dirty = false;
     this.stopped = false;
@@ -97,6 +101,7 @@ export class GamePage {
       return;
     }
     this.shown = this.view;
+    if (isOver(this.view)) this.streamState = "ended";
     this.render();
     this.openStream();
     this.loadLegal();
@@ -105,7 +110,7 @@ export class GamePage {
   /** Leave the page: close the stream and cancel pending requests. */
   stop() {
     this.stopped = true;
-    if (this.stream) this.stream.close();
+    if (this.live) this.live.stop();
     if (this.legalAbort) this.legalAbort.abort();
     if (this.replayAbort) this.replayAbort.abort();
     clearInterval(this.playTimer);
@@ -158,19 +163,24 @@ export class GamePage {
   // ------------------------------------------------------------------ live updates
 
   openStream() {
-    if (isOver(this.view) || this.stopped) return;
-    const source = new EventSource(api.streamUrl(this.id, this.view.version));
-    this.stream = source;
-    source.addEventListener("open", () => this.setStreamState("live"));
-    source.addEventListener("message", () => this.scheduleRefresh());
-    source.addEventListener("end", () => {
-      source.close();
-      this.setStreamState("ended");
-      this.scheduleRefresh();
+    if (this.stopped) return;
+    const page = this;
+    this.live = new LiveLink({
+      id: this.id,
+      seatToken: () => (tokenKind(this.token) === "seat" ? this.token : null),
+      versionNow: () => this.view.version,
+      over: () => isOver(this.view),
+      refresh: async () => {
+        await this.scheduleRefresh();
+        return this.lastRead;
+      },
+      get lastError() {
+        return page.lastError;
+      },
+      onEvents: () => this.scheduleRefresh(),
+      onState: (state) => this.setStreamState(state),
     });
-    source.addEventListener("error", () => {
-      this.setStreamState(source.readyState === EventSource.CLOSED ? "closed" : "reconnecting");
-    });
+    this.live.start();
   }
 
   setStreamState(state) {
@@ -207,10 +217,14 @@ export class GamePage {
       const last = this.events.length ? this.events[this.events.length - 1].seq : 0;
       fresh = view.version > last ? await api.eventsAfter(this.id, this.token, last) : [];
     } catch (err) {
+      this.lastRead = false;
+      this.lastError = err;
       this.showProblem(err);
       return;
     }
+    this.lastRead = true;
     if (this.stopped) return;
+    if (isOver(view) && this.live) this.live.end();
     const moved = view.version !== this.view.version || view.status !== this.view.status;
     const last = this.events.length ? this.events[this.events.length - 1].seq : 0;
     const added = fresh.filter((e) => e.seq > last);
@@ -721,5 +735,5 @@ export class GamePage {
 }
 
 function liveLabel(state) {
-  return { live: "● live", reconnecting: "reconnecting…", closed: "not live (reload to reconnect)", ended: "game over", off: "connecting…" }[state] || state;
+  return LABELS[state] || state;
 }

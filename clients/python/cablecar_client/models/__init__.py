@@ -113,6 +113,7 @@ from .start_ride import StartRide
 from .status_counts import StatusCounts
 from .stream_end import StreamEnd
 from .stream_end_status import StreamEndStatus
+from .stream_ticket import StreamTicket
 from .table_result import TableResult
 from .tram import Tram
 from .ttr_card import TtrCard
@@ -258,6 +259,7 @@ __all__ = (
     "StatusCounts",
     "StreamEnd",
     "StreamEndStatus",
+    "StreamTicket",
     "TableResult",
     "Tram",
     "TtrCard",

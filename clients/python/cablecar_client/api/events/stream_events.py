@@ -18,6 +18,7 @@ def _get_kwargs(
     id: str,
     *,
     after: int | Unset = UNSET,
+    ticket: str | Unset = UNSET,
     last_event_id: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
@@ -32,6 +33,8 @@ def _get_kwargs(
     params: dict[str, Any] = {}
 
     params["after"] = after
+
+    params["ticket"] = ticket
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -116,6 +119,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     after: int | Unset = UNSET,
+    ticket: str | Unset = UNSET,
     last_event_id: str | Unset = UNSET,
 
 ) -> Response[Problem | str]:
@@ -137,7 +141,18 @@ def sync_detailed(
     The server also closes an open stream after a few minutes (300 s by default), and at once when
     the worker serving it stops; reconnect with `Last-Event-ID`. A stream opened with a seat token ends
     within a few seconds of that token being rotated away (on any worker or host; its last line is a
-    comment saying so): reconnect with the new token. Opening streams is rate limited per
+    comment saying so): reconnect with the new token.
+
+    A browser's `EventSource` cannot send `Authorization`: it opens a seat's stream with `?ticket=`, a
+    single-use ticket from `POST /v1/games/{id}/stream-tickets` (valid at most 60 s). The stream is then
+    the
+    seat's, as if opened with the seat token that asked for the ticket, and ends likewise once that
+    token is
+    rotated away. A used, expired or unknown ticket, one of another game, or one whose seat token was
+    rotated
+    away is `401 unauthorized` (ask for a new ticket on each reconnection); a ticket together with an
+    `Authorization` header is `400 invalid_request`. A ticket never appears in the server's logs.
+    Opening streams is rate limited per
     client address (see *Rate limits*), and each server worker holds a limited number of streams, in
     all and from one client address: beyond them the answer is `503 streams_busy` with `Retry-After`.
     The response schema below (`EventStream`) describes the whole body: a string whose content is the
@@ -158,6 +173,7 @@ def sync_detailed(
     Args:
         id (str):
         after (int | Unset):
+        ticket (str | Unset):
         last_event_id (str | Unset):
 
     Raises:
@@ -172,6 +188,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         id=id,
 after=after,
+ticket=ticket,
 last_event_id=last_event_id,
 
     )
@@ -187,6 +204,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     after: int | Unset = UNSET,
+    ticket: str | Unset = UNSET,
     last_event_id: str | Unset = UNSET,
 
 ) -> Problem | str | None:
@@ -208,7 +226,18 @@ def sync(
     The server also closes an open stream after a few minutes (300 s by default), and at once when
     the worker serving it stops; reconnect with `Last-Event-ID`. A stream opened with a seat token ends
     within a few seconds of that token being rotated away (on any worker or host; its last line is a
-    comment saying so): reconnect with the new token. Opening streams is rate limited per
+    comment saying so): reconnect with the new token.
+
+    A browser's `EventSource` cannot send `Authorization`: it opens a seat's stream with `?ticket=`, a
+    single-use ticket from `POST /v1/games/{id}/stream-tickets` (valid at most 60 s). The stream is then
+    the
+    seat's, as if opened with the seat token that asked for the ticket, and ends likewise once that
+    token is
+    rotated away. A used, expired or unknown ticket, one of another game, or one whose seat token was
+    rotated
+    away is `401 unauthorized` (ask for a new ticket on each reconnection); a ticket together with an
+    `Authorization` header is `400 invalid_request`. A ticket never appears in the server's logs.
+    Opening streams is rate limited per
     client address (see *Rate limits*), and each server worker holds a limited number of streams, in
     all and from one client address: beyond them the answer is `503 streams_busy` with `Retry-After`.
     The response schema below (`EventStream`) describes the whole body: a string whose content is the
@@ -229,6 +258,7 @@ def sync(
     Args:
         id (str):
         after (int | Unset):
+        ticket (str | Unset):
         last_event_id (str | Unset):
 
     Raises:
@@ -244,6 +274,7 @@ def sync(
         id=id,
 client=client,
 after=after,
+ticket=ticket,
 last_event_id=last_event_id,
 
     ).parsed
@@ -253,6 +284,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     after: int | Unset = UNSET,
+    ticket: str | Unset = UNSET,
     last_event_id: str | Unset = UNSET,
 
 ) -> Response[Problem | str]:
@@ -274,7 +306,18 @@ async def asyncio_detailed(
     The server also closes an open stream after a few minutes (300 s by default), and at once when
     the worker serving it stops; reconnect with `Last-Event-ID`. A stream opened with a seat token ends
     within a few seconds of that token being rotated away (on any worker or host; its last line is a
-    comment saying so): reconnect with the new token. Opening streams is rate limited per
+    comment saying so): reconnect with the new token.
+
+    A browser's `EventSource` cannot send `Authorization`: it opens a seat's stream with `?ticket=`, a
+    single-use ticket from `POST /v1/games/{id}/stream-tickets` (valid at most 60 s). The stream is then
+    the
+    seat's, as if opened with the seat token that asked for the ticket, and ends likewise once that
+    token is
+    rotated away. A used, expired or unknown ticket, one of another game, or one whose seat token was
+    rotated
+    away is `401 unauthorized` (ask for a new ticket on each reconnection); a ticket together with an
+    `Authorization` header is `400 invalid_request`. A ticket never appears in the server's logs.
+    Opening streams is rate limited per
     client address (see *Rate limits*), and each server worker holds a limited number of streams, in
     all and from one client address: beyond them the answer is `503 streams_busy` with `Retry-After`.
     The response schema below (`EventStream`) describes the whole body: a string whose content is the
@@ -295,6 +338,7 @@ async def asyncio_detailed(
     Args:
         id (str):
         after (int | Unset):
+        ticket (str | Unset):
         last_event_id (str | Unset):
 
     Raises:
@@ -309,6 +353,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         id=id,
 after=after,
+ticket=ticket,
 last_event_id=last_event_id,
 
     )
@@ -324,6 +369,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     after: int | Unset = UNSET,
+    ticket: str | Unset = UNSET,
     last_event_id: str | Unset = UNSET,
 
 ) -> Problem | str | None:
@@ -345,7 +391,18 @@ async def asyncio(
     The server also closes an open stream after a few minutes (300 s by default), and at once when
     the worker serving it stops; reconnect with `Last-Event-ID`. A stream opened with a seat token ends
     within a few seconds of that token being rotated away (on any worker or host; its last line is a
-    comment saying so): reconnect with the new token. Opening streams is rate limited per
+    comment saying so): reconnect with the new token.
+
+    A browser's `EventSource` cannot send `Authorization`: it opens a seat's stream with `?ticket=`, a
+    single-use ticket from `POST /v1/games/{id}/stream-tickets` (valid at most 60 s). The stream is then
+    the
+    seat's, as if opened with the seat token that asked for the ticket, and ends likewise once that
+    token is
+    rotated away. A used, expired or unknown ticket, one of another game, or one whose seat token was
+    rotated
+    away is `401 unauthorized` (ask for a new ticket on each reconnection); a ticket together with an
+    `Authorization` header is `400 invalid_request`. A ticket never appears in the server's logs.
+    Opening streams is rate limited per
     client address (see *Rate limits*), and each server worker holds a limited number of streams, in
     all and from one client address: beyond them the answer is `503 streams_busy` with `Retry-After`.
     The response schema below (`EventStream`) describes the whole body: a string whose content is the
@@ -366,6 +423,7 @@ async def asyncio(
     Args:
         id (str):
         after (int | Unset):
+        ticket (str | Unset):
         last_event_id (str | Unset):
 
     Raises:
@@ -381,6 +439,7 @@ async def asyncio(
         id=id,
 client=client,
 after=after,
+ticket=ticket,
 last_event_id=last_event_id,
 
     )).parsed
