@@ -11,6 +11,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ import pytest
 from flask import Flask
 
 from events.checkpoint import verify_checkpoint
-from events.deliveries import CHECKPOINTS_CURSOR, NewDelivery
+from events.deliveries import CHECKPOINTS_CURSOR, DispatchState, NewDelivery
 from events.transparency import PublishedCheckpoint
 from service.api.app import create_app, log_publisher, start_dispatcher, stop_dispatcher
 from service.usecases.webhook_deliveries import WebhookDispatcher
@@ -166,37 +167,66 @@ def test_several_dispatchers_deliver_each_checkpoint_once(apps: Apps, receiver: 
 
 
 def test_scans_racing_on_the_cursor_create_each_delivery_once(apps: Apps, receiver: Receiver) -> None:
-    """Dispatchers scanning at once, on several connections, while checkpoints are
-    published: every checkpoint gets exactly one delivery row per webhook."""
+    """Three dispatchers on three connections scan after each checkpoint, all of
+    them having read the same cursor before any writes: one of them creates the
+    delivery, the others nothing."""
     servers = [apps() for _ in range(3)]
     client = servers[0].test_client()
     hook = webhook(client, organiser(client), receiver.url, events=["log.checkpoint"])
     dispatchers = [WebhookDispatcher(s.extensions["cablecar"].store, s.extensions["cablecar"].queries)
                    for s in servers]
-    stop = threading.Event()
-    errors: list[Exception] = []
+    together = threading.Barrier(len(dispatchers))
+    for d in dispatchers:
+        read = d.store.checkpoint_dispatch_state
 
-    def scan(d: WebhookDispatcher) -> None:
-        while not stop.is_set():
-            try:
-                d.checkpoints.scan()
-            except Exception as e:  # pragma: no cover - reported below
-                errors.append(e)
+        def read_then_wait(read: Callable[[], DispatchState] = read) -> DispatchState:
+            state = read()
+            together.wait(10)  # every dispatcher holds the same state before one of them records
+            return state
 
-    threads = [threading.Thread(target=scan, args=(d,)) for d in dispatchers]
-    for t in threads:
-        t.start()
-    try:
-        published = [publish(servers[0]) for _ in range(5)]
-        store = servers[0].extensions["cablecar"].store
-        wait_for(lambda: store.checkpoint_dispatch_state().cursor == published[-1].tree_size)
-    finally:
-        stop.set()
-        for t in threads:
-            t.join()
-    assert not errors
+        d.store.checkpoint_dispatch_state = read_then_wait  # type: ignore[method-assign]
+
+    def race(d: WebhookDispatcher) -> tuple[int, int]:
+        return d.checkpoints.scan()
+
+    published, created = [], []
+    with ThreadPoolExecutor(len(dispatchers)) as pool:
+        for _ in range(5):
+            published.append(publish(servers[0]))
+            created.append(sum(made for _, made in pool.map(race, dispatchers)))
+    assert created == [1] * 5
+    for d in dispatchers:
+        del d.store.checkpoint_dispatch_state  # the store's own again
+    store = servers[0].extensions["cablecar"].store
+    assert store.checkpoint_dispatch_state().cursor == published[-1].tree_size
     made = store.list_deliveries(hook["id"], 200).deliveries
     assert sorted(json.loads(d.body)["checkpoint"]["tree_size"] for d in made) == [cp.tree_size for cp in published]
+
+
+def test_a_webhook_registered_while_a_scan_decides_misses_nothing(apps: Apps, receiver: Receiver) -> None:
+    app = apps()
+    client = app.test_client()
+    org = organiser(client)
+    first = webhook(client, org, receiver.url, events=["log.checkpoint"])
+    rt = app.extensions["cablecar"]
+    one = publish(app)
+    dispatcher = WebhookDispatcher(rt.store, rt.queries)
+    read = rt.store.checkpoint_dispatch_state
+    second: dict[str, Any] = {}
+
+    def read_then_register() -> DispatchState:
+        state = read()
+        second.update(webhook(client, org, receiver.url, events=["log.checkpoint"]))
+        return state
+
+    rt.store.checkpoint_dispatch_state = read_then_register
+    assert dispatcher.checkpoints.scan() == (1, 0)  # decided without the new webhook: nothing recorded
+    del rt.store.checkpoint_dispatch_state
+    two = publish(app)
+    assert dispatcher.checkpoints.scan() == (2, 3)  # one to the first; two to both
+    sizes = {h["id"]: sorted(json.loads(d.body)["checkpoint"]["tree_size"]
+                             for d in rt.store.list_deliveries(h["id"]).deliveries) for h in (first, second)}
+    assert sizes == {first["id"]: [one.tree_size, two.tree_size], second["id"]: [two.tree_size]}
 
 
 def test_a_dispatcher_started_later_delivers_what_was_published_meanwhile(apps: Apps, receiver: Receiver) -> None:
