@@ -5,10 +5,18 @@
 -- webhooks' from_tree_size, and the dispatchers' cursor over log_checkpoints.
 -- SQLite cannot change a column in place: the table is rebuilt, with
 -- foreign-key checks deferred to the commit (webhook_attempts refers to it).
+-- Its rows are set aside first and put back into the new table under the
+-- same name, so that the attempts' references are whole again by the commit
+-- (a rebuilt table renamed into place would leave the violations that
+-- dropping the old one counted).
 
 PRAGMA defer_foreign_keys = ON;
 
-CREATE TABLE webhook_deliveries_new (
+CREATE TABLE webhook_deliveries_copy AS SELECT * FROM webhook_deliveries;
+
+DROP TABLE webhook_deliveries;
+
+CREATE TABLE webhook_deliveries (
     delivery_no       INTEGER PRIMARY KEY AUTOINCREMENT,
     delivery_id       TEXT NOT NULL UNIQUE,
     webhook_id        TEXT NOT NULL REFERENCES webhooks (webhook_id),
@@ -30,16 +38,14 @@ CREATE TABLE webhook_deliveries_new (
     CHECK (game_id IS NOT NULL OR occurrence >= 1)
 );
 
-INSERT INTO webhook_deliveries_new (delivery_no, delivery_id, webhook_id, game_id, event, body, state, attempts,
-                                    created_at, next_attempt_at, delivered_at, last_status_code, last_error,
-                                    lease_owner, lease_until, occurrence)
+INSERT INTO webhook_deliveries (delivery_no, delivery_id, webhook_id, game_id, event, body, state, attempts,
+                                created_at, next_attempt_at, delivered_at, last_status_code, last_error,
+                                lease_owner, lease_until, occurrence)
     SELECT delivery_no, delivery_id, webhook_id, game_id, event, body, state, attempts, created_at,
            next_attempt_at, delivered_at, last_status_code, last_error, lease_owner, lease_until, occurrence
-    FROM webhook_deliveries;
+    FROM webhook_deliveries_copy;
 
-DROP TABLE webhook_deliveries;
-
-ALTER TABLE webhook_deliveries_new RENAME TO webhook_deliveries;
+DROP TABLE webhook_deliveries_copy;
 
 CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (state, next_attempt_at);
 
