@@ -15,6 +15,10 @@ from datetime import datetime
 
 #: The states of a webhook delivery: waiting for its (next) attempt, or done.
 DELIVERY_STATES = ("pending", "delivered", "failed")
+#: The dispatchers' cursors: over the global event log (positions), and over
+#: the transparency log's published checkpoints (tree sizes)
+EVENTS_CURSOR = "webhooks"
+CHECKPOINTS_CURSOR = "checkpoints"
 
 
 @dataclass(frozen=True)
@@ -22,7 +26,9 @@ class DispatchState:
     """Where the webhook dispatchers stand: ``cursor`` (the log is turned into
     deliveries up to here), ``head`` (the last position of the log),
     ``webhooks`` (how many were ever registered: a registration changes it)
-    and whether any is ``active``."""
+    and whether any is ``active``.  Over the published checkpoints
+    (:meth:`DeliveryLog.checkpoint_dispatch_state`) the cursor and head are
+    tree sizes, and ``active`` counts organiser-wide webhooks only."""
 
     cursor: int
     head: int
@@ -37,12 +43,18 @@ class NewDelivery:
 
     delivery_id: str
     webhook_id: str
-    game_id: str
+    #: None for a delivery no game caused (``log.checkpoint``)
+    game_id: str | None
     event: str
     body: str
     #: the seq of the event that caused it, for events a game can cause more
-    #: than once (a seat going out); 0 for those it causes once
+    #: than once (a seat going out); 0 for those it causes once; a
+    #: checkpoint's tree size for a delivery without a game
     occurrence: int = 0
+
+    def __post_init__(self) -> None:
+        if self.game_id is None and self.occurrence < 1:
+            raise ValueError("a delivery without a game names its checkpoint's tree size (1 or more) as occurrence")
 
 
 @dataclass(frozen=True)
@@ -63,7 +75,7 @@ class DeliveryRecord:
 
     delivery_id: str
     webhook_id: str
-    game_id: str
+    game_id: str | None  # None: a log.checkpoint delivery
     event: str
     body: str
     state: str
@@ -91,7 +103,7 @@ class ClaimedDelivery:
 
     delivery_id: str
     webhook_id: str
-    game_id: str
+    game_id: str | None  # None: a log.checkpoint delivery
     event: str
     body: str
     url: str
@@ -134,6 +146,12 @@ class DeliveryLog(ABC):
         """The cursor, the head of the log and the webhooks, read at once."""
 
     @abstractmethod
+    def checkpoint_dispatch_state(self) -> DispatchState:
+        """Over the transparency log's checkpoints: the cursor (tree size),
+        the latest published tree size, the webhooks ever registered and
+        whether any organiser-wide one (no batch) is active, read at once."""
+
+    @abstractmethod
     def record_deliveries(
         self,
         expected_cursor: int,
@@ -141,10 +159,13 @@ class DeliveryLog(ABC):
         deliveries: Sequence[NewDelivery],
         now: datetime,
         webhooks_seen: int | None = None,
+        cursor: str = EVENTS_CURSOR,
     ) -> bool:
         """In one transaction: create ``deliveries`` (pending, due ``now``; a
-        delivery that exists already for the same webhook, game and event is
-        kept as it is) and move the cursor from ``expected_cursor`` to
+        delivery that exists already for the same webhook, game (or
+        checkpoint, without a game) and event is kept as it is) and move the
+        cursor named ``cursor`` (:data:`EVENTS_CURSOR` or
+        :data:`CHECKPOINTS_CURSOR`) from ``expected_cursor`` to
         ``new_cursor``.  If the cursor is no longer ``expected_cursor``
         (another dispatcher got there first), or ``webhooks_seen`` is given
         and a webhook was registered since (the deliveries were decided
@@ -152,8 +173,8 @@ class DeliveryLog(ABC):
 
         Registration
         (:meth:`~events.tournaments.TournamentStore.create_webhook`) and this method serialise on
-        the cursor: a webhook registered after the cursor moved starts after
-        the new cursor, so no event is ever skipped for it."""
+        the cursors: a webhook registered after a cursor moved starts after
+        the new cursor, so no event or checkpoint is ever skipped for it."""
 
     @abstractmethod
     def claim_deliveries(

@@ -51,8 +51,9 @@ class BatchPage:
 class WebhookRecord:
     """A registered webhook.  ``batch_id`` None covers every game of the
     organiser; ``from_position`` is the head of the global log when it was
-    registered (only later events are delivered); ``secret`` signs bodies, so
-    it is kept as is, not hashed."""
+    registered (only later events are delivered), ``from_tree_size`` the
+    latest published checkpoint's tree size then (only later checkpoints are
+    delivered); ``secret`` signs bodies, so it is kept as is, not hashed."""
 
     webhook_id: str
     organiser_id: str
@@ -63,6 +64,7 @@ class WebhookRecord:
     from_position: int
     active: bool
     created_at: str
+    from_tree_size: int = 0
 
 
 class TournamentStore(ABC):
@@ -111,7 +113,8 @@ class TournamentStore(ABC):
         batch_id: str | None = None,
     ) -> WebhookRecord:
         """Register an active webhook whose ``from_position`` is the head of
-        the global log now.  IntegrityError for an unknown organiser or batch
+        the global log now, and ``from_tree_size`` the latest published
+        checkpoint's tree size (0 before the first).  IntegrityError for an unknown organiser or batch
         or a taken id; ``ValueError`` for no events."""
 
     @abstractmethod
@@ -121,6 +124,11 @@ class TournamentStore(ABC):
     @abstractmethod
     def list_webhooks(self, organiser_id: str) -> tuple[WebhookRecord, ...]:
         """The organiser's active webhooks, oldest first."""
+
+    @abstractmethod
+    def organiser_wide_webhooks(self) -> tuple[WebhookRecord, ...]:
+        """Every organiser's active webhooks without a batch, oldest first
+        (those a ``log.checkpoint`` delivery may go to)."""
 
     @abstractmethod
     def deactivate_webhook(self, webhook_id: str) -> bool:

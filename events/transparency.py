@@ -94,5 +94,9 @@ class TransparencyLog(ABC):
         """The published checkpoint of ``tree_size`` (None: the latest), None if there is none."""
 
     @abstractmethod
+    def checkpoints_after(self, tree_size: int, limit: int) -> list[PublishedCheckpoint]:
+        """The published checkpoints larger than ``tree_size``, smallest first, at most ``limit``."""
+
+    @abstractmethod
     def game_leaf(self, game_id: str, seq: int) -> LogLeaf | None:
         """The leaf of event ``seq`` of the game, None while the tree holds no such leaf."""

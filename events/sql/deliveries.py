@@ -8,6 +8,8 @@ from datetime import datetime
 
 from events.cursor import decode_cursor, encode_cursor
 from events.deliveries import (
+    CHECKPOINTS_CURSOR,
+    EVENTS_CURSOR,
     AttemptOutcome,
     DeliveryAttempt,
     DeliveryLog,
@@ -53,6 +55,18 @@ FAIR_CLAIM = (
 )
 
 
+#: the insert of new deliveries: a game's kept unique per (webhook, game,
+#: event, occurrence), a checkpoint's (no game) by the partial unique index
+#: per (webhook, event, occurrence = tree size)
+_INSERT_DELIVERY = (
+    "INSERT INTO webhook_deliveries (delivery_id, webhook_id, game_id, event, body, state,"
+    " attempts, created_at, next_attempt_at, occurrence)"
+    " VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)"
+)
+_OF_GAME = " ON CONFLICT (webhook_id, game_id, event, occurrence) DO NOTHING"
+_OF_CHECKPOINT = " ON CONFLICT (webhook_id, event, occurrence) WHERE game_id IS NULL DO NOTHING"
+
+
 class SqlDeliveryLog(SqlDatabase, DeliveryLog):
     """:class:`DeliveryLog` on a :class:`SqlDatabase`, but for
     :meth:`claim_deliveries`."""
@@ -66,6 +80,17 @@ class SqlDeliveryLog(SqlDatabase, DeliveryLog):
         )[0]
         return DispatchState(int(row[0]), int(row[1]), int(row[2]), bool(row[3]))
 
+    def checkpoint_dispatch_state(self) -> DispatchState:
+        """The checkpoint cursor, the latest tree size, webhooks registered and
+        whether any organiser-wide one is active, in one statement."""
+        row = self._rows(
+            f"SELECT (SELECT position FROM dispatch_cursors WHERE name = '{CHECKPOINTS_CURSOR}'),"
+            " (SELECT coalesce(max(tree_size), 0) FROM log_checkpoints),"
+            " (SELECT count(*) FROM webhooks),"
+            " EXISTS (SELECT 1 FROM webhooks WHERE active = true AND batch_id IS NULL)"
+        )[0]
+        return DispatchState(int(row[0]), int(row[1]), int(row[2]), bool(row[3]))
+
     def record_deliveries(
         self,
         expected_cursor: int,
@@ -73,35 +98,33 @@ class SqlDeliveryLog(SqlDatabase, DeliveryLog):
         deliveries: Sequence[NewDelivery],
         now: datetime,
         webhooks_seen: int | None = None,
+        cursor: str = EVENTS_CURSOR,
     ) -> bool:
         """Create ``deliveries`` and move the cursor, atomically, if nobody
         moved it since ``expected_cursor`` and no webhook was registered since
         ``webhooks_seen`` were counted (else write nothing: False).  The
         cursor row's lock serialises this with ``create_webhook``."""
+        if cursor not in (EVENTS_CURSOR, CHECKPOINTS_CURSOR):
+            raise ValueError(f"no dispatch cursor named {cursor!r}")
         if new_cursor < expected_cursor:
             raise ValueError(f"the cursor only moves forward ({expected_cursor} -> {new_cursor})")
         d = self.dialect
         stamp = d.time_param(now)
         with self._transaction() as cur:
-            row = cur.execute(f"SELECT position FROM dispatch_cursors WHERE name = 'webhooks'{d.for_update}").fetchone()
+            row = cur.execute(d.sql(f"SELECT position FROM dispatch_cursors WHERE name = ?{d.for_update}"),
+                              (cursor,)).fetchone()
             if int(row[0]) != expected_cursor:
                 return False
             if webhooks_seen is not None and int(cur.execute("SELECT count(*) FROM webhooks").fetchone()[0]) != (
                 webhooks_seen
             ):
                 return False
-            if deliveries:
-                cur.executemany(
-                    d.sql(
-                        "INSERT INTO webhook_deliveries (delivery_id, webhook_id, game_id, event, body, state,"
-                        " attempts, created_at, next_attempt_at, occurrence)"
-                        " VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)"
-                        " ON CONFLICT (webhook_id, game_id, event, occurrence) DO NOTHING"
-                    ),
-                    [(x.delivery_id, x.webhook_id, x.game_id, x.event, x.body, stamp, stamp, x.occurrence)
-                     for x in deliveries],
-                )
-            cur.execute(d.sql("UPDATE dispatch_cursors SET position = ? WHERE name = 'webhooks'"), (new_cursor,))
+            for of_game, conflict in ((True, _OF_GAME), (False, _OF_CHECKPOINT)):
+                rows = [(x.delivery_id, x.webhook_id, x.game_id, x.event, x.body, stamp, stamp, x.occurrence)
+                        for x in deliveries if (x.game_id is not None) == of_game]
+                if rows:
+                    cur.executemany(d.sql(_INSERT_DELIVERY + conflict), rows)
+            cur.execute(d.sql("UPDATE dispatch_cursors SET position = ? WHERE name = ?"), (new_cursor, cursor))
         return True
 
     def record_attempt(self, delivery_id: str, owner: str, outcome: AttemptOutcome) -> bool:

@@ -34,7 +34,9 @@ EVENT_COLUMNS = (
 GAME_COLUMNS = "game_id, game_type, status, version, created_at, updated_at, metadata"
 ORGANISER_COLUMNS = "organiser_id, name, token_hash, created_at"
 BATCH_COLUMNS = "batch_id, organiser_id, name, game_type, tables, created_at"
-WEBHOOK_COLUMNS = "webhook_id, organiser_id, url, batch_id, events, secret, from_position, active, created_at"
+WEBHOOK_COLUMNS = (
+    "webhook_id, organiser_id, url, batch_id, events, secret, from_position, active, created_at, from_tree_size"
+)
 DELIVERY_COLUMNS = (
     "delivery_id, webhook_id, game_id, event, body, state, attempts, created_at, next_attempt_at,"
     " delivered_at, last_status_code, last_error"
@@ -104,6 +106,7 @@ def webhook_from_row(row: Sequence[Any], dialect: Dialect) -> WebhookRecord:
         from_position=int(row[6]),
         active=bool(row[7]),
         created_at=dialect.time_text(row[8]),
+        from_tree_size=int(row[9]),
     )
 
 

@@ -95,23 +95,27 @@ class SqlTournaments(SqlDatabase, TournamentStore):
         secret: str,
         batch_id: str | None = None,
     ) -> WebhookRecord:
-        """Register an active webhook starting after the current head of the log."""
+        """Register an active webhook starting after the current heads of the
+        log and of the published checkpoints."""
         if not events:
             raise ValueError("a webhook needs at least one event type")
         d = self.dialect
         now = self._clock()
         with self._transaction() as cur:
-            # serialised with record_deliveries on the cursor row (SQLite: on
-            # the write lock): the head read below is at or after any cursor a
-            # dispatcher has moved to
-            cur.execute(f"SELECT position FROM dispatch_cursors WHERE name = 'webhooks'{d.for_update}")
+            # serialised with record_deliveries on both cursor rows (SQLite: on
+            # the write lock): the heads read below are at or after any cursor
+            # a dispatcher has moved to
+            cur.execute(f"SELECT position FROM dispatch_cursors ORDER BY name{d.for_update}").fetchall()
             head = int(cur.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0])
+            tree_size = int(cur.execute("SELECT coalesce(max(tree_size), 0) FROM log_checkpoints").fetchone()[0])
             cur.execute(
-                d.sql(f"INSERT INTO webhooks ({WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, true, ?)"),
-                (webhook_id, organiser_id, url, batch_id, d.list_param(events), secret, head, d.time_param(now)),
+                d.sql(f"INSERT INTO webhooks ({WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, true, ?, ?)"),
+                (webhook_id, organiser_id, url, batch_id, d.list_param(events), secret, head, d.time_param(now),
+                 tree_size),
             )
         return WebhookRecord(
-            webhook_id, organiser_id, url, batch_id, tuple(events), secret, head, True, format_timestamp(now)
+            webhook_id, organiser_id, url, batch_id, tuple(events), secret, head, True, format_timestamp(now),
+            tree_size,
         )
 
     def get_webhook(self, webhook_id: str) -> WebhookRecord | None:
@@ -128,6 +132,13 @@ class SqlTournaments(SqlDatabase, TournamentStore):
                 f"SELECT {WEBHOOK_COLUMNS} FROM webhooks WHERE organiser_id = ? AND active = true ORDER BY webhook_no"
             ),
             (organiser_id,),
+        )
+        return tuple(webhook_from_row(row, self.dialect) for row in rows)
+
+    def organiser_wide_webhooks(self) -> tuple[WebhookRecord, ...]:
+        """Every active webhook without a batch, oldest first."""
+        rows = self._rows(
+            f"SELECT {WEBHOOK_COLUMNS} FROM webhooks WHERE active = true AND batch_id IS NULL ORDER BY webhook_no"
         )
         return tuple(webhook_from_row(row, self.dialect) for row in rows)
 

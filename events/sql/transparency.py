@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from events.sql.database import SqlDatabase
+from events.sql.rows import check_page
 from events.timestamps import parse_timestamp
 from events.transparency import LogConflict, LogEvent, LogLeaf, Node, PublishedCheckpoint, TransparencyLog
 
@@ -87,10 +88,20 @@ class SqlTransparencyLog(SqlDatabase, TransparencyLog):
         else:
             rows = self._rows(d.sql(f"SELECT {_CHECKPOINT_COLUMNS} FROM log_checkpoints WHERE tree_size = ?"),
                               (tree_size,))
-        if not rows:
-            return None
-        r = rows[0]
-        return PublishedCheckpoint(int(r[0]), _blob(r[1]), str(r[2]), str(r[3]), int(r[4]), d.time_text(r[5]))
+        return self._published(rows[0]) if rows else None
+
+    def checkpoints_after(self, tree_size: int, limit: int) -> list[PublishedCheckpoint]:
+        check_page(limit)
+        rows = self._rows(
+            self.dialect.sql(f"SELECT {_CHECKPOINT_COLUMNS} FROM log_checkpoints WHERE tree_size > ?"
+                             " ORDER BY tree_size LIMIT ?"),
+            (tree_size, limit),
+        )
+        return [self._published(r) for r in rows]
+
+    def _published(self, r: Sequence[Any]) -> PublishedCheckpoint:
+        return PublishedCheckpoint(int(r[0]), _blob(r[1]), str(r[2]), str(r[3]), int(r[4]),
+                                   self.dialect.time_text(r[5]))
 
     def game_leaf(self, game_id: str, seq: int) -> LogLeaf | None:
         rows = self._rows(

@@ -17,7 +17,7 @@ from events.store import IntegrityError
 from events.tournaments import BatchRecord, OrganiserRecord, WebhookRecord
 from service.adapters.idempotency import CreationKey, refuse_reuse
 from service.adapters.tokens import ORGANISER, TokenHasher, new_token
-from service.adapters.webhooks.hmac import WEBHOOK_EVENTS
+from service.adapters.webhooks.hmac import LOG_CHECKPOINT, WEBHOOK_EVENTS
 from service.adapters.webhooks.transport import url_refusal
 from service.config import declared
 from service.errors import Forbidden, InvalidRequest, LimitReached, NotFound
@@ -85,7 +85,8 @@ class OrganiserService:
         key: CreationKey | None = None,
     ) -> WebhookRecord:
         """Register a webhook for the organiser's games (or one of its
-        batches); the answer holds the signing secret, shown only then.  With
+        batches: then without ``log.checkpoint``, which is about every game
+        of the server); the answer holds the signing secret, shown only then.  With
         an Idempotency-Key, the webhook it already registered is answered again
         (the same request: the same URL, events and batch)."""
         if key is not None and (before := self._registered_with(key, url, events, batch_id)) is not None:
@@ -93,6 +94,12 @@ class OrganiserService:
         unknown = sorted(set(events) - set(WEBHOOK_EVENTS))
         if unknown or not events:
             raise InvalidRequest(f"events must be some of {list(WEBHOOK_EVENTS)}")
+        if batch_id is not None and LOG_CHECKPOINT in events:
+            # a checkpoint covers every game of the server, not one batch's
+            raise InvalidRequest(
+                f"events: {LOG_CHECKPOINT} is for webhooks of all the organiser's games (without batch)",
+                errors=[{"field": "events", "message": f"{LOG_CHECKPOINT} cannot be delivered for one batch"}],
+            )
         refusal = None if self.private_addresses else url_refusal(url)
         if refusal is not None:
             raise InvalidRequest(f"url: {refusal}")

@@ -14,7 +14,10 @@ processes and hosts at once:
    no active webhook the log is not read at all: the cursor moves to the
    head, unless a webhook was registered since the pass began (registration
    and cursor moves serialise on the cursor, so a webhook registered later
-   starts after the new cursor).
+   starts after the new cursor).  The published checkpoints of the
+   transparency log are followed the same way, by tree size with a cursor
+   of their own (:mod:`service.usecases.checkpoint_deliveries`:
+   ``log.checkpoint``).
 2. **deliver**: lease the due deliveries in the database
    (``store.claim_deliveries``), POST each signed body, and record the
    attempt: ``delivered`` on a 2xx answer, otherwise retried after an
@@ -66,6 +69,7 @@ from service.adapters.webhooks.hmac import (
 )
 from service.adapters.webhooks.policy import DispatchPolicy
 from service.adapters.webhooks.transport import Sender, http_send
+from service.usecases.checkpoint_deliveries import CheckpointDeliveries
 from service.usecases.queries import GameQueries
 
 #: the stored event types of a seat going out, and the standing each gives
@@ -105,14 +109,21 @@ class WebhookDispatcher:
         self.policy = policy or DispatchPolicy()
         self._send = sender or functools.partial(http_send, allow_private=self.policy.private_addresses)
         self._clock = clock
+        self.checkpoints = CheckpointDeliveries(store, self.policy.scan_batch, clock)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
     # ------------------------------------------------------------------ scan
     def scan(self) -> tuple[int, int]:
-        """Turn the next page of the log into deliveries; ``(events read,
-        deliveries created)``.  Nothing is created if another dispatcher
-        moved the cursor meanwhile (it created the same deliveries)."""
+        """Turn the next page of the log, and of the published checkpoints,
+        into deliveries; ``(events and checkpoints read, deliveries
+        created)``.  Nothing is created if another dispatcher moved the
+        cursor meanwhile (it created the same deliveries)."""
+        read, created = self._scan_events()
+        checkpoints, delivered = self.checkpoints.scan()
+        return read + checkpoints, created + delivered
+
+    def _scan_events(self) -> tuple[int, int]:
         state = self.store.dispatch_state()
         if state.head <= state.cursor:
             return 0, 0

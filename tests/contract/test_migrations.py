@@ -26,14 +26,15 @@ POSTGRES_OLD = ["0001_init.sql", "0002_append_function.sql", "0003_tournaments.s
 #: what a fresh database runs: the baseline, then the files after it
 POSTGRES_FRESH = ["0010_baseline.sql", "0011_owner_writes.sql", "0012_signed_events.sql", "0020_bot_turns.sql",
                   "0030_one_clock.sql", "0040_who_may_act.sql",
-                  "0045_quarantine.sql", "0050_transparency_log.sql", "0060_stream_tickets.sql"]
+                  "0045_quarantine.sql", "0050_transparency_log.sql", "0055_checkpoint_deliveries.sql",
+                  "0060_stream_tickets.sql"]
 #: what a database made by the old files runs now
 POSTGRES_UPGRADE = [name for name in POSTGRES_FRESH if "baseline" not in name]
 POSTGRES = sorted(POSTGRES_OLD + POSTGRES_FRESH)
 SQLITE = ["0001_init.sql", "0002_tournaments.sql", "0003_deadlines.sql", "0004_delivery_occurrence.sql",
           "0005_shared_counts.sql", "0010_signatures.sql", "0015_bot_turns.sql",
           "0020_keyed_token_hashes.sql", "0025_quarantine.sql", "0030_transparency_log.sql",
-          "0040_stream_tickets.sql"]
+          "0035_checkpoint_deliveries.sql", "0040_stream_tickets.sql"]
 
 
 def run_concurrently(url: str, n: int = 4) -> list[list[str]]:
@@ -156,3 +157,44 @@ def test_an_unreachable_postgres_fails_fast() -> None:
     with pytest.raises(StoreUnavailable):
         migrate("postgresql://cc@127.0.0.1:9/nothing?connect_timeout=2")
     assert time.monotonic() - t0 < 5
+
+
+def test_the_sqlite_delivery_rebuild_keeps_deliveries_and_their_attempts(tmp_path: Path) -> None:
+    """0035 rebuilds webhook_deliveries (a nullable game) on a database with foreign keys
+    enforced, as every store connection has them: the rows and their attempts stay,
+    and a delivery without a game must name its checkpoint, once per webhook."""
+    conn = sqlite3.connect(tmp_path / "d.sqlite3", isolation_level=None)
+    conn.execute("PRAGMA foreign_keys = ON")
+
+    def apply(name: str) -> None:
+        conn.execute("BEGIN IMMEDIATE")
+        for statement in split_sqlite_script(next(m for m in load_migrations("sqlite") if m.name == name).sql):
+            conn.execute(statement)
+        conn.execute("COMMIT")
+
+    for name in SQLITE[:SQLITE.index("0035_checkpoint_deliveries.sql")]:
+        apply(name)
+    conn.execute("INSERT INTO games (game_id, game_type, status, version, last_hash, created_at, updated_at, metadata)"
+                 " VALUES ('g', 'ttr-sf', 'active', 0, '', 't', 't', '{}')")
+    conn.execute(f"INSERT INTO organisers VALUES ('o', 'Open', '{'a' * 64}', 't')")
+    conn.execute("INSERT INTO webhooks (webhook_id, organiser_id, url, events, secret, from_position, created_at)"
+                 " VALUES ('w', 'o', 'https://x.example/h', '[\"game.seat_out\"]', 's', 0, 't')")
+    conn.execute("INSERT INTO webhook_deliveries (delivery_id, webhook_id, game_id, event, body, state, attempts,"
+                 " created_at, next_attempt_at, occurrence) VALUES ('d', 'w', 'g', 'game.seat_out', '{}', 'pending',"
+                 " 1, 't', 't', 5)")
+    conn.execute("INSERT INTO webhook_attempts VALUES ('d', 1, 't', 500, NULL, 3)")
+    apply("0035_checkpoint_deliveries.sql")
+    assert conn.execute("SELECT delivery_no, delivery_id, game_id, occurrence FROM webhook_deliveries").fetchall() == [
+        (1, "d", "g", 5)]
+    assert conn.execute("SELECT delivery_id, attempt FROM webhook_attempts").fetchall() == [("d", 1)]
+    assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+    assert conn.execute("SELECT from_tree_size FROM webhooks").fetchall() == [(0,)]
+    checkpoint = ("INSERT INTO webhook_deliveries (delivery_id, webhook_id, game_id, event, body, state, attempts,"
+                  " created_at, next_attempt_at, occurrence) VALUES (?, 'w', NULL, 'log.checkpoint', '{}', 'pending',"
+                  " 0, 't', 't', ?)")
+    conn.execute(checkpoint, ("c1", 3))
+    with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
+        conn.execute(checkpoint, ("c2", 3))
+    with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+        conn.execute(checkpoint, ("c3", 0))
+    conn.close()

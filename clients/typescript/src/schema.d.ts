@@ -701,7 +701,9 @@ export interface paths {
          *     after now in the organiser's games (those created with its token: batches, and `POST /v1/games` sent with
          *     it), or only in `batch`'s games. `events` are some of `game.started`, `game.seat_out` (a seat resigned or
          *     timed out; one delivery per seat), `game.finished` and `game.cancelled` (the host cancelled the game);
-         *     without `events`, all four. See the `gameEvent` callback below for the request the receiver gets and
+         *     without `events`, all four. A webhook without `batch` may also name `log.checkpoint`: one delivery per
+         *     checkpoint the transparency log publishes after now, so that the tournament keeps its own copy of each
+         *     (with `batch`, `400 invalid_request`: a checkpoint covers every game of the server). See the `gameEvent` callback below for the request the receiver gets and
          *     how to check its signature with `secret`, which is shown only in this answer.
          *
          *     Deliveries go to public addresses only: a `url` naming a loopback, private, link-local or other non-public
@@ -2544,10 +2546,11 @@ export interface components {
         /**
          * @description `game.started`: a game was created; `game.finished`: its last move was made (also when it ended by
          *     forfeit); `game.seat_out`: a seat resigned or timed out (one delivery per seat; the game may go on);
-         *     `game.cancelled`: its host cancelled it (no `game.finished` follows).
+         *     `game.cancelled`: its host cancelled it (no `game.finished` follows); `log.checkpoint`: the transparency
+         *     log published a checkpoint (one delivery per checkpoint; webhooks without `batch` only).
          * @enum {string}
          */
-        WebhookEvent: "game.started" | "game.finished" | "game.seat_out" | "game.cancelled";
+        WebhookEvent: "game.started" | "game.finished" | "game.seat_out" | "game.cancelled" | "log.checkpoint";
         CreateWebhook: {
             /**
              * Format: uri
@@ -2557,8 +2560,9 @@ export interface components {
             /** @description Only this batch's games (one of the organiser's batches); without it, all the organiser's games. */
             batch?: string | null;
             /**
-             * @description The events to deliver (default all four). A name sent twice counts once; the webhook lists its events
-             *     in the order `game.started`, `game.finished`, `game.seat_out`, `game.cancelled`.
+             * @description The events to deliver (default the four `game.*` ones; `log.checkpoint` only when named, and only
+             *     without `batch`). A name sent twice counts once; the webhook lists its events in the order
+             *     `game.started`, `game.finished`, `game.seat_out`, `game.cancelled`, `log.checkpoint`.
              */
             events?: components["schemas"]["WebhookEvent"][];
         };
@@ -2591,7 +2595,8 @@ export interface components {
         Delivery: {
             id: string;
             event: components["schemas"]["WebhookEvent"];
-            game_id: string;
+            /** @description The game the delivery is about; `null` for a `log.checkpoint` delivery. */
+            game_id: string | null;
             /**
              * @description `pending` (waiting for its first attempt or a retry), `delivered` (a 2xx answer) or `failed` (given up); open.
              * @example pending
@@ -2616,15 +2621,19 @@ export interface components {
             history: components["schemas"]["DeliveryAttempt"][];
             payload: components["schemas"]["WebhookDelivery"];
         };
-        /** @description The body POSTed to a webhook URL (identical, byte for byte, on every attempt). */
+        /**
+         * @description The body POSTed to a webhook URL (identical, byte for byte, on every attempt): `game` in every `game.*`
+         *     delivery, `checkpoint` (and no `game`) in every `log.checkpoint` one.
+         */
         WebhookDelivery: {
             /** @description The delivery id (also in `X-CableCar-Delivery`). */
             id: string;
             type: components["schemas"]["WebhookEvent"];
             /** Format: date-time */
             created_at: string;
-            game: components["schemas"]["WebhookGame"];
+            game?: components["schemas"]["WebhookGame"];
             seat?: components["schemas"]["WebhookSeatOut"];
+            checkpoint?: components["schemas"]["LogCheckpoint"];
         };
         /** @description In a `game.seat_out` delivery only: the seat that went out. */
         WebhookSeatOut: {

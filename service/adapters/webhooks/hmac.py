@@ -18,7 +18,12 @@ GAME_FINISHED = "game.finished"
 GAME_SEAT_OUT = "game.seat_out"
 #: the host cancelled the game
 GAME_CANCELLED = "game.cancelled"
-WEBHOOK_EVENTS = (GAME_STARTED, GAME_FINISHED, GAME_SEAT_OUT, GAME_CANCELLED)
+#: what happens in a game: a webhook without ``events`` subscribes to these
+GAME_EVENTS = (GAME_STARTED, GAME_FINISHED, GAME_SEAT_OUT, GAME_CANCELLED)
+#: the transparency log published a checkpoint (one delivery per checkpoint;
+#: organiser-wide webhooks only, and only when asked for)
+LOG_CHECKPOINT = "log.checkpoint"
+WEBHOOK_EVENTS = (*GAME_EVENTS, LOG_CHECKPOINT)
 USER_AGENT = "cablecar-webhooks/1"
 
 
@@ -53,6 +58,15 @@ def delivery_body(
     body: dict[str, JSON] = {"id": delivery_id, "type": event, "created_at": created_at, "game": game}
     if seat_out is not None:
         body["seat"] = seat_out
+    return json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+
+
+def checkpoint_body(delivery_id: str, created_at: str, checkpoint: JSON) -> str:
+    """The JSON text of a ``log.checkpoint`` delivery: ``{id, type,
+    created_at, checkpoint}``, ``checkpoint`` being what ``GET
+    /v1/log/checkpoint?tree_size=N`` answers for it."""
+    body: dict[str, JSON] = {"id": delivery_id, "type": LOG_CHECKPOINT, "created_at": created_at,
+                             "checkpoint": checkpoint}
     return json.dumps(body, separators=(",", ":"), ensure_ascii=False)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from domain.forfeits import STANDINGS
-from service.adapters.webhooks.hmac import WEBHOOK_EVENTS
+from service.adapters.webhooks.hmac import GAME_EVENTS, WEBHOOK_EVENTS
 from service.api.schemas.requests import LABEL, SEED, IntegralNumber, PlayersSchema, StrictBoolean
 from service.api.schemas.responses import NewGameSchema
 
@@ -51,7 +51,7 @@ class CreateWebhookSchema(Schema):
     batch = fields.String(load_default=None, allow_none=True, validate=ID)
     events = fields.List(
         fields.String(validate=validate.OneOf(WEBHOOK_EVENTS)),
-        load_default=lambda: list(WEBHOOK_EVENTS),
+        load_default=lambda: list(GAME_EVENTS),  # log.checkpoint only when asked for
         validate=validate.Length(min=1, max=len(WEBHOOK_EVENTS)),
     )
 
@@ -226,7 +226,7 @@ class DeliverySchema(Schema):
 
     id = fields.String(required=True)
     event = fields.String(required=True)
-    game_id = fields.String(required=True)
+    game_id = fields.String(allow_none=True, required=True)  # null: a log.checkpoint delivery
     state = fields.String(required=True)
     attempts = fields.Integer(required=True)
     created_at = fields.String(required=True)

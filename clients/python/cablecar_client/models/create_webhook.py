@@ -28,9 +28,10 @@ class CreateWebhook:
             url (str): An `http://` or `https://` URL the server can reach.
             batch (None | str | Unset): Only this batch's games (one of the organiser's batches); without it, all the
                 organiser's games.
-            events (list[WebhookEvent] | Unset): The events to deliver (default all four). A name sent twice counts once;
-                the webhook lists its events
-                in the order `game.started`, `game.finished`, `game.seat_out`, `game.cancelled`.
+            events (list[WebhookEvent] | Unset): The events to deliver (default the four `game.*` ones; `log.checkpoint`
+                only when named, and only
+                without `batch`). A name sent twice counts once; the webhook lists its events in the order
+                `game.started`, `game.finished`, `game.seat_out`, `game.cancelled`, `log.checkpoint`.
      """
 
     url: str

@@ -32,8 +32,9 @@ class Delivery:
             event (WebhookEvent): `game.started`: a game was created; `game.finished`: its last move was made (also when it
                 ended by
                 forfeit); `game.seat_out`: a seat resigned or timed out (one delivery per seat; the game may go on);
-                `game.cancelled`: its host cancelled it (no `game.finished` follows).
-            game_id (str):
+                `game.cancelled`: its host cancelled it (no `game.finished` follows); `log.checkpoint`: the transparency
+                log published a checkpoint (one delivery per checkpoint; webhooks without `batch` only).
+            game_id (None | str): The game the delivery is about; `null` for a `log.checkpoint` delivery.
             state (str): `pending` (waiting for its first attempt or a retry), `delivered` (a 2xx answer) or `failed` (given
                 up); open.
             attempts (int):
@@ -43,12 +44,14 @@ class Delivery:
             last_status_code (int | None): The receiver's status at the last attempt (null when it did not answer).
             last_error (None | str):
             history (list[DeliveryAttempt]): Every attempt, oldest first.
-            payload (WebhookDelivery): The body POSTed to a webhook URL (identical, byte for byte, on every attempt).
+            payload (WebhookDelivery): The body POSTed to a webhook URL (identical, byte for byte, on every attempt): `game`
+                in every `game.*`
+                delivery, `checkpoint` (and no `game`) in every `log.checkpoint` one.
      """
 
     id: str
     event: WebhookEvent
-    game_id: str
+    game_id: None | str
     state: str
     attempts: int
     created_at: datetime.datetime
@@ -70,6 +73,7 @@ class Delivery:
 
         event = self.event.value
 
+        game_id: None | str
         game_id = self.game_id
 
         state = self.state
@@ -139,7 +143,13 @@ class Delivery:
 
 
 
-        game_id = d.pop("game_id")
+        def _parse_game_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        game_id = _parse_game_id(d.pop("game_id"))
+
 
         state = d.pop("state")
 

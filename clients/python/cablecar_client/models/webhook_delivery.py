@@ -14,6 +14,7 @@ from typing import cast
 import datetime
 
 if TYPE_CHECKING:
+  from ..models.log_checkpoint import LogCheckpoint
   from ..models.webhook_game import WebhookGame
   from ..models.webhook_seat_out import WebhookSeatOut
 
@@ -27,30 +28,35 @@ T = TypeVar("T", bound="WebhookDelivery")
 
 @_attrs_define
 class WebhookDelivery:
-    """ The body POSTed to a webhook URL (identical, byte for byte, on every attempt).
+    """ The body POSTed to a webhook URL (identical, byte for byte, on every attempt): `game` in every `game.*`
+    delivery, `checkpoint` (and no `game`) in every `log.checkpoint` one.
 
         Attributes:
             id (str): The delivery id (also in `X-CableCar-Delivery`).
             type_ (WebhookEvent): `game.started`: a game was created; `game.finished`: its last move was made (also when it
                 ended by
                 forfeit); `game.seat_out`: a seat resigned or timed out (one delivery per seat; the game may go on);
-                `game.cancelled`: its host cancelled it (no `game.finished` follows).
+                `game.cancelled`: its host cancelled it (no `game.finished` follows); `log.checkpoint`: the transparency
+                log published a checkpoint (one delivery per checkpoint; webhooks without `batch` only).
             created_at (datetime.datetime):
-            game (WebhookGame):
+            game (WebhookGame | Unset):
             seat (WebhookSeatOut | Unset): In a `game.seat_out` delivery only: the seat that went out.
+            checkpoint (LogCheckpoint | Unset): A signed checkpoint of the transparency log.
      """
 
     id: str
     type_: WebhookEvent
     created_at: datetime.datetime
-    game: WebhookGame
+    game: WebhookGame | Unset = UNSET
     seat: WebhookSeatOut | Unset = UNSET
+    checkpoint: LogCheckpoint | Unset = UNSET
 
 
 
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.log_checkpoint import LogCheckpoint # noqa: PLC0415
         from ..models.webhook_game import WebhookGame # noqa: PLC0415
         from ..models.webhook_seat_out import WebhookSeatOut # noqa: PLC0415
         id = self.id
@@ -59,11 +65,17 @@ class WebhookDelivery:
 
         created_at = self.created_at.isoformat()
 
-        game = self.game.to_dict()
+        game: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.game, Unset):
+            game = self.game.to_dict()
 
         seat: dict[str, Any] | Unset = UNSET
         if not isinstance(self.seat, Unset):
             seat = self.seat.to_dict()
+
+        checkpoint: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.checkpoint, Unset):
+            checkpoint = self.checkpoint.to_dict()
 
 
         field_dict: dict[str, Any] = {}
@@ -72,10 +84,13 @@ class WebhookDelivery:
             "id": id,
             "type": type_,
             "created_at": created_at,
-            "game": game,
         })
+        if game is not UNSET:
+            field_dict["game"] = game
         if seat is not UNSET:
             field_dict["seat"] = seat
+        if checkpoint is not UNSET:
+            field_dict["checkpoint"] = checkpoint
 
         return field_dict
 
@@ -83,6 +98,7 @@ class WebhookDelivery:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.log_checkpoint import LogCheckpoint # noqa: PLC0415
         from ..models.webhook_game import WebhookGame # noqa: PLC0415
         from ..models.webhook_seat_out import WebhookSeatOut # noqa: PLC0415
         d = dict(src_dict)
@@ -98,7 +114,12 @@ class WebhookDelivery:
 
 
 
-        game = WebhookGame.from_dict(d.pop("game"))
+        _game = d.pop("game", UNSET)
+        game: WebhookGame | Unset
+        if isinstance(_game,  Unset):
+            game = UNSET
+        else:
+            game = WebhookGame.from_dict(_game)
 
 
 
@@ -113,12 +134,23 @@ class WebhookDelivery:
 
 
 
+        _checkpoint = d.pop("checkpoint", UNSET)
+        checkpoint: LogCheckpoint | Unset
+        if isinstance(_checkpoint,  Unset):
+            checkpoint = UNSET
+        else:
+            checkpoint = LogCheckpoint.from_dict(_checkpoint)
+
+
+
+
         webhook_delivery = cls(
             id=id,
             type_=type_,
             created_at=created_at,
             game=game,
             seat=seat,
+            checkpoint=checkpoint,
         )
 
         return webhook_delivery

@@ -149,7 +149,12 @@ def sync_detailed(
     resigned or
     timed out; one delivery per seat), `game.finished` and `game.cancelled` (the host cancelled the
     game);
-    without `events`, all four. See the `gameEvent` callback below for the request the receiver gets and
+    without `events`, all four. A webhook without `batch` may also name `log.checkpoint`: one delivery
+    per
+    checkpoint the transparency log publishes after now, so that the tournament keeps its own copy of
+    each
+    (with `batch`, `400 invalid_request`: a checkpoint covers every game of the server). See the
+    `gameEvent` callback below for the request the receiver gets and
     how to check its signature with `secret`, which is shown only in this answer.
 
     Deliveries go to public addresses only: a `url` naming a loopback, private, link-local or other non-
@@ -214,7 +219,12 @@ def sync(
     resigned or
     timed out; one delivery per seat), `game.finished` and `game.cancelled` (the host cancelled the
     game);
-    without `events`, all four. See the `gameEvent` callback below for the request the receiver gets and
+    without `events`, all four. A webhook without `batch` may also name `log.checkpoint`: one delivery
+    per
+    checkpoint the transparency log publishes after now, so that the tournament keeps its own copy of
+    each
+    (with `batch`, `400 invalid_request`: a checkpoint covers every game of the server). See the
+    `gameEvent` callback below for the request the receiver gets and
     how to check its signature with `secret`, which is shown only in this answer.
 
     Deliveries go to public addresses only: a `url` naming a loopback, private, link-local or other non-
@@ -274,7 +284,12 @@ async def asyncio_detailed(
     resigned or
     timed out; one delivery per seat), `game.finished` and `game.cancelled` (the host cancelled the
     game);
-    without `events`, all four. See the `gameEvent` callback below for the request the receiver gets and
+    without `events`, all four. A webhook without `batch` may also name `log.checkpoint`: one delivery
+    per
+    checkpoint the transparency log publishes after now, so that the tournament keeps its own copy of
+    each
+    (with `batch`, `400 invalid_request`: a checkpoint covers every game of the server). See the
+    `gameEvent` callback below for the request the receiver gets and
     how to check its signature with `secret`, which is shown only in this answer.
 
     Deliveries go to public addresses only: a `url` naming a loopback, private, link-local or other non-
@@ -339,7 +354,12 @@ async def asyncio(
     resigned or
     timed out; one delivery per seat), `game.finished` and `game.cancelled` (the host cancelled the
     game);
-    without `events`, all four. See the `gameEvent` callback below for the request the receiver gets and
+    without `events`, all four. A webhook without `batch` may also name `log.checkpoint`: one delivery
+    per
+    checkpoint the transparency log publishes after now, so that the tournament keeps its own copy of
+    each
+    (with `batch`, `400 invalid_request`: a checkpoint covers every game of the server). See the
+    `gameEvent` callback below for the request the receiver gets and
     how to check its signature with `secret`, which is shown only in this answer.
 
     Deliveries go to public addresses only: a `url` naming a loopback, private, link-local or other non-
