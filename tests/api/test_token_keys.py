@@ -104,3 +104,37 @@ def test_cablecar_migrate_keys_old_hashes_with_the_servers_secret(
             again.extensions["cablecar"].store.close()
     finally:
         drop_database(admin, url)
+
+
+def test_an_embedded_store_with_organisers_batches_and_webhooks_upgrades(tmp_path: Path) -> None:
+    """The organisers table is rebuilt (its hash column widened) under rows that refer to it: the
+    foreign keys hold at the commit, and the organiser's token keeps working."""
+    from events.migrate import load_migrations, split_sqlite_script
+
+    path = tmp_path / "cablecar.sqlite3"
+    token = "ot_o1_" + "B" * 43
+    with sqlite3.connect(path, isolation_level=None) as conn:
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("CREATE TABLE schema_migrations (name text PRIMARY KEY, checksum text NOT NULL,"
+                     " applied_at text NOT NULL)")
+        for migration in load_migrations("sqlite"):
+            if migration.name >= "0020":
+                break
+            for statement in split_sqlite_script(migration.sql):
+                conn.execute(statement)
+            conn.execute("INSERT INTO schema_migrations VALUES (?, ?, '2026-01-01T00:00:00.000000Z')",
+                         (migration.name, migration.checksum))
+        conn.execute("INSERT INTO organisers VALUES ('o1', 'Old Club', ?, '2026-01-01T00:00:00.000000Z')",
+                     (plain_hash(token),))
+        conn.execute("INSERT INTO batches (batch_id, organiser_id, name, game_type, tables, created_at)"
+                     " VALUES ('b1', 'o1', 'Round 1', 'ttr-sf', 1, '2026-01-01T00:00:00.000000Z')")
+        conn.execute("INSERT INTO webhooks (webhook_id, organiser_id, url, events, secret, from_position, active,"
+                     " created_at) VALUES ('w1', 'o1', 'https://example.org/h', '[\"game.finished\"]', 's', 0, 1,"
+                     " '2026-01-01T00:00:00.000000Z')")
+    app = create_app(Settings(data_dir=str(tmp_path), webhooks=False))
+    try:
+        client = app.test_client()
+        assert client.get("/v1/organisers/me", headers=auth(token)).status_code == 200
+        assert client.get("/v1/batches", headers=auth(token)).status_code == 200
+    finally:
+        app.extensions["cablecar"].store.close()
