@@ -30,6 +30,7 @@ from cablecar.keys import add_parser as add_keys
 from cablecar.options import FAILED, USAGE, data_dir_option
 from cablecar.processes import add_parser as add_processes
 from cablecar.quarantine import add_parser as add_quarantine
+from cablecar.supervise import add_parser as add_supervise
 
 if TYPE_CHECKING:
     from events.verdict import Check, Verdict
@@ -215,6 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_keys(sub)
     add_processes(sub)
+    add_supervise(sub)
     add_quarantine(sub)
     add_bot(sub)
     return parser

@@ -107,6 +107,17 @@ class StreamsBusy(ServiceError):
         self.retry_after = retry_after
 
 
+class BotsUnavailable(ServiceError):
+    """A new game would seat a server bot, but no bot runner has been alive
+    for a lease period: nobody would play the seat, so nothing is created."""
+
+    code = "bots_unavailable"
+
+    def __init__(self, detail: str, retry_after: int = 10) -> None:
+        super().__init__(detail)
+        self.retry_after = retry_after
+
+
 class LimitReached(ServiceError):
     """The caller already holds as many of something as it may (e.g. active
     webhooks per organiser); removing one makes room."""
