@@ -112,10 +112,8 @@ class BotsUnavailable(ServiceError):
     for a lease period: nobody would play the seat, so nothing is created."""
 
     code = "bots_unavailable"
-
-    def __init__(self, detail: str, retry_after: int = 10) -> None:
-        super().__init__(detail)
-        self.retry_after = retry_after
+    #: seconds to wait before trying again: a runner's heartbeat period is at most this
+    retry_after = 10
 
 
 class LimitReached(ServiceError):

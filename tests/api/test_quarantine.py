@@ -29,6 +29,10 @@ Backend = tuple[Callable[[], Flask], Forge]
 _CARD = canonical_json({"source": "deck", "card": "red"})
 
 
+#: a bot runner is alive (its heartbeat): the server accepts bot seats
+pytestmark = pytest.mark.usefixtures("bots_alive")
+
+
 def _game(client: Any, players: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     body = {"type": "ttr-sf", "players": players or [{"name": "Ada"}, {"name": "Bo"}], "seed": "quarantine"}
     resp = client.post("/v1/games", json=body)

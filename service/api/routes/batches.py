@@ -49,8 +49,6 @@ def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
     key = creation_key(runtime().settings, "batch", data, organiser.organiser_id)
     if key is None or service.created_with(organiser, key) is None:  # a retry creates nothing: not charged
         service.check_size(len(tables))
-        if service.commands.bot_turns is not None:
-            service.commands.bot_turns.require_runners([b for t in tables for b in t.bots or ()])  # 503 before any charge
         limits(current_app).charge_creation(len(tables), organiser.organiser_id)  # every game of it counts
     created = service.create(organiser, data["type"], tables, data["name"], key)
     games = [

@@ -68,8 +68,6 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     bots = [p["bot"] for p in data["players"]]
     organiser_id = organiser.organiser_id if organiser else None
     if key is None or rt.commands.created_with(key) is None:  # a retry creates nothing: it is not charged
-        if rt.commands.bot_turns is not None:
-            rt.commands.bot_turns.require_runners(bots)  # 503 before any charge
         limits(current_app).charge_creation(1, organiser_id)
         limits(current_app).charge_bot_seats(sum(1 for b in bots if b), organiser_id)
     request = GameRequest(
