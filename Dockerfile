@@ -1,5 +1,5 @@
-# Cable Car game server: one image for every role (the web server, `cablecar
-# migrate`, `cablecar webhooks run`), gunicorn on a slim Python, as a non-root user.
+# Cable Car game server: one image for every role (the web server with its bot runners, `cablecar
+# migrate`, `cablecar webhooks run`, `cablecar bots run`), gunicorn on a slim Python, as a non-root user.
 FROM python:3.11-slim AS build
 WORKDIR /src
 # pyproject.toml names README.md (readme) and LICENSE (license-files): the build needs all three.
@@ -28,4 +28,6 @@ EXPOSE 8000
 # Probes the address in CABLECAR_BIND, so a server moved to another port is still checked.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
   CMD ["python", "-m", "service.serving.healthcheck"]
-CMD ["gunicorn", "-c", "python:service.serving.gunicorn_conf", "service.serving.wsgi:app"]
+# gunicorn with the bot runners beside it (CABLECAR_BOT_RUNNERS, restarted should one exit): a game with a
+# bot seat is played on any store; SIGTERM goes to gunicorn, then the runners stop.
+CMD ["cablecar", "supervise", "gunicorn", "-c", "python:service.serving.gunicorn_conf", "service.serving.wsgi:app"]

@@ -20,6 +20,15 @@ thinking never delays a request.  Each round it
    Idempotency-Key, so a move can never be applied twice and the audit
    cannot tell a bot's move from a client's.
 
+Many games at once (issue 36): a runner has ``slots`` games in play at a
+time (threads; the search bots' thinking is CPU-bound, so ``cablecar serve``
+sizes slots and runner processes to the machine), claiming a game for a
+slot as soon as one is free.  Claims go round-robin across creators
+(:meth:`events.bot_turns.BotTurnIndex.claim_bot_turns`), so one creator's
+hundreds of games do not starve another's one.  A runner keeps a heartbeat
+in the store while it runs; while no runner's is alive the server refuses
+new bot seats (``503 bots_unavailable``) and says so in ``GET /v1/health``.
+
 Time controls: a bot acts as soon as its runner sees the turn (every
 ``interval``), and the search bot's budget is capped by the seat's running
 clock (:func:`bots.client.think_time`).  ``move_delay_ms`` lets bots wait
@@ -31,10 +40,12 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import random
 import secrets
 import threading
 import time
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
@@ -63,6 +74,13 @@ LEASE_SECONDS = 10.0
 MAX_THINK_MS = 5000
 #: moves one claim may make in a row in one game: one seat's turn (its draws, its tiles), at most this many
 MOVES_PER_CLAIM = 16
+#: the most games one runner plays at once
+MAX_SLOTS = 32
+
+
+def machine_slots(cpus: int | None = None) -> int:
+    """Games a runner plays at once when not told: 4 per CPU core, at most :data:`MAX_SLOTS`."""
+    return max(1, min(MAX_SLOTS, 4 * (cpus or os.cpu_count() or 1)))
 _VIEW = GameViewSchema()
 
 
@@ -80,6 +98,8 @@ class RunnerStore(Protocol):
     def drop_bot_turn(self, game_id: str) -> None: ...
 
     def database_time(self) -> datetime: ...
+
+    def beat_bot_runner(self, owner: str, now: datetime, seconds: float) -> None: ...
 
 
 def seat_view(loaded: Loaded, seat: int) -> dict[str, Any]:
@@ -122,6 +142,7 @@ class BotRunner:
         batch: int = 8,
         lease_seconds: float = LEASE_SECONDS,
         owner: str | None = None,
+        slots: int = 1,
     ) -> None:
         self.queries = queries
         self.commands = commands
@@ -132,56 +153,104 @@ class BotRunner:
         self.batch = batch
         self.lease_seconds = lease_seconds
         self.owner = owner or f"bots-{secrets.token_hex(6)}"
+        self.slots = max(1, min(slots, MAX_SLOTS))
         self.stats = RunnerStats()
+        self._lock = threading.Lock()  # the stats, counted by every slot
         self._stop = threading.Event()
         #: the games found damaged, each said once in the log
         self._damaged: set[str] = set()
 
     # ------------------------------------------------------------------ loop
     def run(self) -> None:
-        """Play until :meth:`stop` (a database outage is logged and waited out)."""
-        log.info("bot runner %s started (think %d ms, move delay %d ms)", self.owner, self.think_ms,
-                 self.move_delay_ms)
-        while not self._stop.is_set():
+        """Play until :meth:`stop`, up to ``slots`` games at once, keeping the
+        runner's heartbeat (a database outage is logged and waited out)."""
+        log.info("bot runner %s started (%d slots, think %d ms, move delay %d ms)", self.owner, self.slots,
+                 self.think_ms, self.move_delay_ms)
+        beating = threading.Thread(target=self._heartbeat, name=f"{self.owner}-heartbeat", daemon=True)
+        beating.start()
+        in_flight: dict[Future[int], str] = {}
+        with ThreadPoolExecutor(self.slots, thread_name_prefix=self.owner) as pool:
+            while not self._stop.is_set():
+                claimed: list[str] = []
+                try:
+                    free = self.slots - len(in_flight)
+                    claimed = self.claim(min(free, self.batch)) if free > 0 else []
+                except Exception as e:  # the database may be down: try again, never die
+                    log.warning("bot runner %s: %s", self.owner, e)
+                for game_id in claimed:
+                    in_flight[pool.submit(self.turn, game_id)] = game_id
+                if in_flight:
+                    done, _ = wait(in_flight, timeout=None if len(in_flight) >= self.slots else self.interval,
+                                   return_when=FIRST_COMPLETED)
+                    for future in done:
+                        del in_flight[future]
+                elif not claimed:
+                    self._stop.wait(self.interval)
+            wait(in_flight)
+        self._stop.set()
+        beating.join()
+
+    def _heartbeat(self) -> None:
+        """Keep this runner alive in the store (every third of a lease) until it stops, then say it stopped."""
+        while True:
+            stopping = self._stop.is_set()
             try:
-                busy = self.run_once()
-            except Exception as e:  # the database may be down: try again, never die
-                log.warning("bot runner %s: %s", self.owner, e)
-                busy = 0
-            if not busy:
-                self._stop.wait(self.interval)
+                self.beat(0 if stopping else self.lease_seconds)
+            except Exception as e:
+                log.warning("bot runner %s: heartbeat: %s", self.owner, e)
+            if stopping:
+                return
+            self._stop.wait(self.lease_seconds / 3)
+
+    def beat(self, seconds: float) -> None:
+        """Record that this runner is alive for ``seconds`` more (0: it stops)."""
+        self.store.beat_bot_runner(self.owner, self.store.database_time(), seconds)
 
     def stop(self) -> None:
-        """Ask :meth:`run` to return after the current round."""
+        """Ask :meth:`run` to return once the games in play have their turns."""
         self._stop.set()
 
-    def run_once(self) -> int:
-        """One round: claim the games waiting for a bot, play their turns; the
-        number of moves made."""
+    def claim(self, limit: int) -> list[str]:
+        """Lease up to ``limit`` games whose bot seat waits (round-robin across creators)."""
         now = self.store.database_time()
         ready = now - timedelta(milliseconds=self.move_delay_ms)
-        games = self.store.claim_bot_turns(self.owner, now, self.lease_seconds, ready, self.batch)
-        self.stats.claims += len(games)
-        moved = 0
-        for game_id in games:
-            conflicts = self.stats.conflicts
-            try:
-                made = self.play(game_id)
-            except GameDamaged as e:
-                self._skip_damaged(game_id, e)
-                continue
-            except Exception:
-                made = 0
-                self.stats.errors += 1
-                log.exception("bot runner %s: game %s", self.owner, game_id)
-            moved += made
-            if made:
-                self._damaged.discard(game_id)  # repaired: say it again should it break again
-            # A game where nothing could be done (an error, a bot with no move) keeps the
-            # lease until it lapses: it is tried again then, not in a hot loop.
-            if made or self.stats.conflicts > conflicts:
-                self.store.release_bot_turn(game_id, self.owner)
-        return moved
+        games = self.store.claim_bot_turns(self.owner, now, self.lease_seconds, ready, limit)
+        with self._lock:
+            self.stats.claims += len(games)
+        return games
+
+    def run_once(self) -> int:
+        """One round: claim up to ``batch`` games waiting for a bot and play
+        their turns, ``slots`` at a time; the number of moves made."""
+        games = self.claim(self.batch)
+        if self.slots == 1 or len(games) <= 1:
+            return sum(self.turn(game_id) for game_id in games)
+        with ThreadPoolExecutor(min(self.slots, len(games)), thread_name_prefix=self.owner) as pool:
+            return sum(pool.map(self.turn, games))
+
+    def turn(self, game_id: str) -> int:
+        """Play the claimed game's waiting bot turn, then give its lease back; the moves made."""
+        conflicted: list[bool] = []
+        try:
+            made = self.play(game_id, conflicted)
+        except GameDamaged as e:
+            self._skip_damaged(game_id, e)
+            return 0
+        except Exception:
+            made = 0
+            self._count("errors")
+            log.exception("bot runner %s: game %s", self.owner, game_id)
+        if made:
+            self._damaged.discard(game_id)  # repaired: say it again should it break again
+        # A game where nothing could be done (an error, a bot with no move) keeps the
+        # lease until it lapses: it is tried again then, not in a hot loop.
+        if made or conflicted:
+            self.store.release_bot_turn(game_id, self.owner)
+        return made
+
+    def _count(self, stat: str) -> None:
+        with self._lock:
+            setattr(self.stats, stat, getattr(self.stats, stat) + 1)
 
     def _skip_damaged(self, game_id: str, damaged: GameDamaged) -> None:
         """A game whose record fails its check takes no move: it leaves the
@@ -194,9 +263,10 @@ class BotRunner:
                         "(an operator runs `cablecar quarantine %s`)", self.owner, game_id, damaged.seq, game_id)
 
     # ----------------------------------------------------------------- turns
-    def play(self, game_id: str) -> int:
+    def play(self, game_id: str, conflicted: list[bool] | None = None) -> int:
         """Play the turn of the bot seat that must act in ``game_id`` (all its moves, so
-        that a per-turn deadline covers them; then the next game's turn); the moves made."""
+        that a per-turn deadline covers them; then the next game's turn); the moves made
+        (``conflicted`` gets True when another writer was first)."""
         moves = 0
         deadline = time.monotonic() + self.lease_seconds / 2
         playing: int | None = None
@@ -209,15 +279,16 @@ class BotRunner:
             if not seats or (playing is not None and seats[0] != playing):
                 return moves  # one seat's whole turn per claim: then the game waits its turn among games
             playing = seats[0]
-            if not self.move(loaded, playing):
+            if not self.move(loaded, playing, conflicted):
                 return moves
             moves += 1
             if self.move_delay_ms:
                 return moves  # the next move waits its delay in the index
         return moves
 
-    def move(self, loaded: Loaded, seat: int) -> bool:
-        """Decide and append one move of ``seat``; False if the game moved on first."""
+    def move(self, loaded: Loaded, seat: int, conflicted: list[bool] | None = None) -> bool:
+        """Decide and append one move of ``seat``; False if the game moved on first
+        (then ``conflicted`` gets True) or the bot has no move."""
         bot = bot_seats(loaded.record.metadata)[seat]
         assert bot is not None
         view = seat_view(loaded, seat)
@@ -239,9 +310,11 @@ class BotRunner:
                     raise
                 self._append(loaded, seat, rng.choice(actions))
         except (StaleVersion, NotYourTurn, GameFinished):
-            self.stats.conflicts += 1  # a person (or a timeout) was first: look again
+            self._count("conflicts")  # a person (or a timeout) was first: look again
+            if conflicted is not None:
+                conflicted.append(True)
             return False
-        self.stats.moves += 1
+        self._count("moves")
         log.info("moved: game %s seat %d (%s) version %d", loaded.record.game_id, seat, bot, loaded.version)
         return True
 

@@ -31,6 +31,7 @@ from cablecar.keys import add_parser as add_keys
 from cablecar.options import FAILED, USAGE, data_dir_option, mark
 from cablecar.processes import add_parser as add_processes
 from cablecar.quarantine import add_parser as add_quarantine
+from cablecar.supervise import add_parser as add_supervise
 from cablecar.tlog import add_parser as add_log
 
 if TYPE_CHECKING:
@@ -238,6 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_keys(sub)
     add_log(sub)
     add_processes(sub)
+    add_supervise(sub)
     add_quarantine(sub)
     add_bot(sub)
     return parser

@@ -108,7 +108,7 @@ def _webhooks_run(args: argparse.Namespace) -> int:
 def _bots_run(args: argparse.Namespace) -> int:
     import signal
 
-    from bots.runner import BotRunner
+    from bots.runner import BotRunner, machine_slots
     from service.adapters.cache import open_cache
     from service.adapters.tokens import TokenHasher
     from service.api.app import wire_games
@@ -120,8 +120,9 @@ def _bots_run(args: argparse.Namespace) -> int:
     # A runner checks and makes no tokens: without the server's secret, a key nobody knows (no hash it makes acts).
     hasher = configured_hasher(settings) or TokenHasher(secrets.token_bytes(32))
     queries, commands, _ = wire_games(store, open_cache(settings), hasher, keys=opened.keys)
+    slots = args.slots or settings.bot_slots or machine_slots()
     runner = BotRunner(queries, commands, store, think_ms=args.think_ms, move_delay_ms=args.move_delay_ms,
-                       interval=args.interval, batch=args.batch)
+                       interval=args.interval, batch=args.batch, slots=slots)
     try:
         if args.once:
             runner.run_once()
@@ -129,7 +130,8 @@ def _bots_run(args: argparse.Namespace) -> int:
             return 0
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda *_: runner.stop())
-        print(f"cablecar: bot runner {runner.owner} playing the server's bot seats (Ctrl-C stops)", flush=True)
+        print(f"cablecar: bot runner {runner.owner} playing the server's bot seats, {runner.slots} games at once "
+              "(Ctrl-C stops)", flush=True)
         runner.run()
         stats = runner.stats
         print(f"cablecar: bot runner {runner.owner} stopped: {stats.moves} moves, {stats.conflicts} conflicts, "
@@ -181,6 +183,8 @@ def add_parser(sub: Any) -> None:
     bots_run.add_argument("--interval", type=float, default=0.1, help="seconds between looks when idle")
     bots_run.add_argument("--batch", type=int, default=8, choices=range(1, 101), metavar="N",
                           help="games claimed per look (1-100)")
+    bots_run.add_argument("--slots", type=int, default=0, choices=range(0, 33), metavar="N",
+                          help="games played at once (1-32; default: $CABLECAR_BOT_SLOTS, else 4 per CPU core)")
     bots_run.add_argument("--verbose", action="store_true", help="log every move")
     bots_run.add_argument("--once", action="store_true", help="play the turns waiting now, then exit")
     data_dir_option(bots_run)

@@ -100,17 +100,33 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def runner_command(settings: Settings) -> list[str]:
+    """``cablecar bots run`` on the server's store (the same data folder), with
+    ``settings.bot_slots`` games at once, else as many as the machine suits."""
+    from bots.runner import machine_slots
+
+    slots = settings.bot_slots if settings.bot_slots > 0 else machine_slots()
+    return [sys.executable, "-m", "cablecar.cli", "bots", "run", "--slots", str(slots),
+            "--data-dir", str(settings.data_path())]
+
+
 def start_bot_runners(settings: Settings) -> list[subprocess.Popen[bytes]]:
-    """On the embedded default, ``settings.bot_runners`` processes of ``cablecar
-    bots run`` on the same data folder: bots think in processes of their own,
-    never in a request worker.  (With PostgreSQL the operator runs them, on any hosts.)"""
-    if (settings.database_url and not settings.database_url.startswith("sqlite:")) or settings.bot_runners <= 0:
+    """``settings.bot_runners`` processes of ``cablecar bots run`` on the
+    server's store, on any backend: bots think in processes of their own,
+    never in a request worker (each playing many games at once, see
+    :func:`runner_command`).  More may run on any hosts."""
+    if settings.bot_runners <= 0:
         return []
-    command = [sys.executable, "-m", "cablecar.cli", "bots", "run", "--data-dir", str(settings.data_path())]
-    runners = [subprocess.Popen(command) for _ in range(settings.bot_runners)]
-    print(f"cablecar: {len(runners)} bot runner(s) play the server's bot seats")
+    command = runner_command(settings)
+    runners = [start_runner(command) for _ in range(settings.bot_runners)]
+    print(f"cablecar: {len(runners)} bot runner(s) play the server's bot seats ({command[6]} games at once each)")
     sys.stdout.flush()
     return runners
+
+
+def start_runner(command: list[str]) -> subprocess.Popen[bytes]:
+    """One runner process of ``command``."""
+    return subprocess.Popen(command)
 
 
 def stop_bot_runner(runner: subprocess.Popen[bytes], timeout: float = 10.0) -> None:

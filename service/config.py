@@ -164,6 +164,11 @@ class Settings:
         "CABLECAR_AUDIT_RATE_LIMIT", "30/minute",
         "audits one client address may ask for (`GET /v1/games/{id}/audit`, the costliest read); `off`: no limit",
     )
+    bot_seat_rate_limit: str = _declare(
+        "CABLECAR_BOT_SEAT_RATE_LIMIT", "60/hour",
+        "bot seats one client address may ask for in games it creates without an organiser token (a game of "
+        "four bots counts four), so that anonymous all-bot games cannot fill the bot runners; `off`: no limit",
+    )
     max_batch_tables: int = _declare(
         "CABLECAR_MAX_BATCH_TABLES", 50, "tables (games) one `POST /v1/batches` may create"
     )
@@ -242,8 +247,15 @@ class Settings:
     )
     bot_runners: int = _declare(
         "CABLECAR_BOT_RUNNERS", 1,
-        "bot runner processes `cablecar serve` starts next to an embedded (SQLite) server, to play the seats"
-        " games give to server bots (0: none; with PostgreSQL run `cablecar bots run` as a service of its own)",
+        "bot runner processes `cablecar serve` (and the Docker image's `cablecar supervise`) starts next to the "
+        "server, to play the seats games give to server bots, on any store (0: none, e.g. when `cablecar bots "
+        "run` runs as a service of its own); while no runner is alive, a game with a bot seat is refused "
+        "(`503 bots_unavailable`)",
+    )
+    bot_slots: int = _declare(
+        "CABLECAR_BOT_SLOTS", 0,
+        "games each bot runner plays at once (`cablecar bots run --slots`); `0`: sized to the machine, "
+        "4 per CPU core, at most 32",
     )
     cors_origins: str = _declare(
         "CABLECAR_CORS_ORIGINS", "",

@@ -107,6 +107,15 @@ class StreamsBusy(ServiceError):
         self.retry_after = retry_after
 
 
+class BotsUnavailable(ServiceError):
+    """A new game would seat a server bot, but no bot runner has been alive
+    for a lease period: nobody would play the seat, so nothing is created."""
+
+    code = "bots_unavailable"
+    #: seconds to wait before trying again: a runner's heartbeat period is at most this
+    retry_after = 10
+
+
 class LimitReached(ServiceError):
     """The caller already holds as many of something as it may (e.g. active
     webhooks per organiser); removing one makes room."""

@@ -113,6 +113,8 @@ def create_app(
     app.config["PROBLEM_BASE"] = settings.problem_base
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
     queries, commands, timekeeper = wire_games(store, cache, hasher, clock, keys.key_set())
+    assert commands.bot_turns is not None
+    commands.bot_turns.require_runner = True  # the server refuses a bot seat no runner would play
     # What every worker shares: Redis when configured, else the store (rate limits, stream places, stream tickets).
     shared = store if isinstance(store, SharedCounts) else None
     places: SharedPlaces | None = shared

@@ -19,7 +19,7 @@ from werkzeug.exceptions import HTTPException
 from domain.errors import DomainError
 from events.store import GameNotFound, InvalidCursor, OutcomeUnknown, StaleVersion, StoreUnavailable
 from service.api.text import json_text
-from service.errors import RateLimited, ServiceError, StreamsBusy
+from service.errors import BotsUnavailable, RateLimited, ServiceError, StreamsBusy
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +43,7 @@ TITLES = {
     "rate_limited": "Too many requests",
     "streams_busy": "Too many open event streams",
     "limit_reached": "A limit on what one caller may hold is reached",
+    "bots_unavailable": "No bot runner is playing the server's bot seats",
     "unavailable": "The event store cannot be reached",
     "internal_error": "Internal server error",
     "payload_too_large": "The request body is too large",
@@ -84,6 +85,7 @@ STATUS = {
     "unsupported_media_type": 415,
     "rate_limited": 429,
     "streams_busy": 503,
+    "bots_unavailable": 503,
     "limit_reached": 409,
     "internal_error": 500,
 }
@@ -95,7 +97,7 @@ _WITH_REASON = ("illegal_action", "invalid_config", "invalid_request")
 def service_problem(err: ServiceError) -> Response:
     """The answer to a refusal of the service."""
     resp = problem(STATUS[err.code], err.code, err.detail, **err.extra)
-    if isinstance(err, RateLimited | StreamsBusy):
+    if isinstance(err, RateLimited | StreamsBusy | BotsUnavailable):
         resp.headers["Retry-After"] = str(err.retry_after)
     return resp
 

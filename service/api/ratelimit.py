@@ -8,6 +8,9 @@ Three policies, each a setting (``Rate``: ``30/minute``, ``5/second``,
   apart at the same rate, organisers it creates (``POST /v1/organisers``);
 - ``organiser``: games one organiser creates, and games all organiser tokens
   together create from one address (so minting tokens buys nothing);
+- ``bot_seat``: bot seats an address asks for in the games it creates
+  without an organiser token (organisers' games are not counted: their
+  creation limit covers them);
 - ``stream``: event streams an address opens;
 - ``audit``: audits an address asks for (the costliest read);
 
@@ -185,6 +188,7 @@ class RateLimits:
     organiser: Rate | None
     stream: Rate | None
     audit: Rate | None = None
+    bot_seat: Rate | None = None
 
     @classmethod
     def from_settings(cls, settings: Settings, limiter: Limiter) -> RateLimits:
@@ -193,7 +197,8 @@ class RateLimits:
 
         general = Rate(settings.rate_limit, max(1, settings.rate_limit_window)) if settings.rate_limit > 0 else None
         return cls(limiter, settings.trusted_proxies, general, rate("create_rate_limit"),
-                   rate("organiser_create_rate_limit"), rate("stream_rate_limit"), rate("audit_rate_limit"))
+                   rate("organiser_create_rate_limit"), rate("stream_rate_limit"), rate("audit_rate_limit"),
+                   rate("bot_seat_rate_limit"))
 
     def client(self) -> str:
         """The current request's client address."""
@@ -221,6 +226,12 @@ class RateLimits:
         self._charge("organiser", f"id:{organiser_id}", self.organiser, games, "games created by this organiser")
         self._charge("organiser", f"address:{client}", self.organiser, games,
                      "games created by organisers from this address")
+
+    def charge_bot_seats(self, seats: int, organiser_id: str | None) -> None:
+        """Count ``seats`` bot seats of a new game created without an organiser
+        token against the address; RateLimited before anything is written."""
+        if organiser_id is None and seats > 0:
+            self._charge("bot-seat", self.client(), self.bot_seat, seats, "bot seats asked for from this address")
 
     def charge_organiser_creation(self, organiser_id: str | None) -> None:
         """Count one new organiser as game creation counts a game: against the

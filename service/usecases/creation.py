@@ -43,6 +43,8 @@ class GameRequest:
     open_deal: bool = False
     time_control: Mapping[str, JSON] | None = None
     bots: Sequence[str | None] | None = None
+    #: the anonymous creator's address, for the bot runners' round-robin across creators (not stored in the game)
+    address: str | None = None
 
 
 @dataclass(frozen=True)
@@ -84,14 +86,14 @@ class GameCreation:
     #: the bot-turn index writer (set by the wiring; None: no runner is told)
     bot_turns: BotTurns | None = None
 
-    def _stored(self, loaded: Loaded) -> None:
+    def _stored(self, loaded: Loaded, address: str | None = None) -> None:
         """Keep the newest state of a game just written, its next deadline,
-        and whether a bot seat of it must act."""
+        and whether a bot seat of it must act (``address``: its anonymous creator's)."""
         self.cache.put(loaded.record.game_id, loaded.version, loaded.snapshot)
         if self.queries.timekeeper is not None:
             self.queries.timekeeper.record(loaded)
         if self.bot_turns is not None:
-            self.bot_turns.record(loaded)
+            self.bot_turns.record(loaded, address)
 
     def new_game(
         self, request: GameRequest, key: CreationKey | None = None, key_parts: tuple[str, ...] = ()
@@ -103,6 +105,8 @@ class GameCreation:
         With an Idempotency-Key (``key``, and ``key_parts`` naming the game
         among those it creates) the id and tokens are derived from it."""
         definition, seat_bots = _checked(request)
+        if self.bot_turns is not None:
+            self.bot_turns.require_runners(seat_bots)  # a bot seat nobody would play is refused: nothing written
         server_secret = None if request.open_deal else secrets.token_hex(32)
         seed = deal_seed(server_secret, request.seed)
         game_id = key.identifier("game", *key_parts) if key else secrets.token_hex(8)
@@ -157,7 +161,7 @@ class GameCreation:
         for state, event in zip(new.states, stored, strict=True):
             snapshot = advanced(definition, snapshot, state, event.recorded_at)
         assert snapshot is not None
-        self._stored(Loaded(record, definition, snapshot.state, stored[-1].seq, snapshot.clocks))
+        self._stored(Loaded(record, definition, snapshot.state, stored[-1].seq, snapshot.clocks), request.address)
         return CreatedGame(record, stored[-1].seq, new.seat_tokens, new.host_token, new.status)
 
     def created_with(self, key: CreationKey, key_parts: tuple[str, ...] = ()) -> CreatedGame | None:

@@ -32,6 +32,13 @@ def client(app: Flask) -> FlaskClient:
     return app.test_client()
 
 
+@pytest.fixture
+def bots_alive(app: Flask) -> None:
+    """A bot runner's heartbeat for the test's duration: the server accepts bot seats only while one is alive."""
+    store = app.extensions["cablecar"].store
+    store.beat_bot_runner("test-runner", store.database_time(), 3600)
+
+
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 

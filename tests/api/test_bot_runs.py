@@ -27,6 +27,9 @@ from service.errors import Forbidden
 from service.usecases.commands import ActionRequest
 from tests.api.conftest import auth
 
+#: a bot runner is alive (its heartbeat): the server accepts bot seats
+pytestmark = pytest.mark.usefixtures("bots_alive")
+
 
 class FakeClock:
     def __init__(self) -> None:

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from tests.api.conftest import auth
+
+#: a bot runner is alive (its heartbeat): the server accepts bot seats
+pytestmark = pytest.mark.usefixtures("bots_alive")
 
 
 def _create(client: FlaskClient, players: list[dict[str, Any]], game_type: str = "ttr-sf", **extra: Any) -> Any:

@@ -29,6 +29,10 @@ Backend = tuple[Callable[[], Flask], Forge]
 _CARD = canonical_json({"source": "deck", "card": "red"})
 
 
+#: a bot runner is alive (its heartbeat): the server accepts bot seats
+pytestmark = pytest.mark.usefixtures("bots_alive")
+
+
 def _game(client: Any, players: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     body = {"type": "ttr-sf", "players": players or [{"name": "Ada"}, {"name": "Bo"}], "seed": "quarantine"}
     resp = client.post("/v1/games", json=body)
@@ -158,6 +162,8 @@ def test_the_bot_runner_skips_a_damaged_game_with_one_line(
 ) -> None:
     new_app, forge = backend
     app = new_app()
+    store = app.extensions["cablecar"].store
+    store.beat_bot_runner("test-runner", store.database_time(), 3600)  # a runner is alive: bot seats are accepted
     game = _game(app.test_client(), [{"name": "Ada"}, {"name": "Robo", "bot": "random"}])
     gid = game["id"]
     forge(gid, game["version"] + 1, _CARD, _last_hash(app, gid))

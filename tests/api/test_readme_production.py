@@ -109,6 +109,22 @@ def _play(url: str) -> dict[str, Any]:
     raise AssertionError("the game did not end")
 
 
+def _play_bots(url: str, runner: subprocess.Popen[bytes], log: Path) -> None:
+    """Once the README's runner is alive (health's ``bots``), a game of bots is accepted and played to the end."""
+    import requests
+
+    deadline = time.monotonic() + 120
+    while requests.get(url + "/v1/health", timeout=10).json()["bots"]["runners"] < 1:
+        assert runner.poll() is None and time.monotonic() < deadline, log.read_text()
+        time.sleep(0.2)
+    players = [{"name": "Robo", "bot": "greedy"}, {"name": "Rex", "bot": "random"}]
+    created = requests.post(url + "/v1/games", json={"type": "ttr-sf", "players": players}, timeout=30)
+    assert created.status_code == 201, created.text
+    while requests.get(f"{url}/v1/games/{created.json()['id']}", timeout=10).json()["status"] != "finished":
+        assert time.monotonic() < deadline + 240, log.read_text()
+        time.sleep(0.5)
+
+
 def test_the_production_section_runs_as_written(throwaway_postgres: dict[str, str], tmp_path: Path) -> None:
     import psycopg
     import requests
@@ -117,11 +133,12 @@ def test_the_production_section_runs_as_written(throwaway_postgres: dict[str, st
 
     blocks = shell_blocks((ROOT / "README.md").read_text(encoding="utf-8"), PRODUCTION)
     assert len(blocks) >= 5 and "runuser -u postgres -- psql" in blocks[0] and "sudo" not in "".join(blocks)
-    assert blocks[-1].strip().startswith("gunicorn ")
+    # step 5: the server, then a bot runner beside it (issue 36)
+    assert blocks[-2].strip().startswith("gunicorn ") and blocks[-1].strip() == "cablecar bots run"
     port, etc = throwaway_postgres["PGPORT"], tmp_path / "etc"
     env = {k: v for k, v in os.environ.items() if k not in {s.env for s in SETTINGS}}
     env.update(throwaway_postgres, PYTHONPATH=str(ROOT), PATH=f"{Path(sys.executable).parent}:{env['PATH']}")
-    setup = "\n".join(_adapted(b, port, etc) for b in blocks[:-1])
+    setup = "\n".join(_adapted(b, port, etc) for b in blocks[:-2])
     done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", setup + f"\nenv -0 > {tmp_path / 'env'}"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -133,11 +150,15 @@ def test_the_production_section_runs_as_written(throwaway_postgres: dict[str, st
     server_env.update(CABLECAR_BIND=f"127.0.0.1:{http_port}", CABLECAR_WORKERS="2")
     log = tmp_path / "server.log"
     with log.open("wb") as out:
-        server = subprocess.Popen(["bash", "-c", _adapted(blocks[-1], port, etc)], cwd=ROOT, env=server_env,
+        server = subprocess.Popen(["bash", "-c", _adapted(blocks[-2], port, etc)], cwd=ROOT, env=server_env,
                                   stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    with (tmp_path / "bots.log").open("wb") as out:
+        bots = subprocess.Popen(["bash", "-c", _adapted(blocks[-1], port, etc)], cwd=ROOT, env=server_env,
+                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{http_port}"
     try:
         _wait_healthy(url, server, log)
+        _play_bots(url, bots, tmp_path / "bots.log")
         game = _play(url)
         audit = requests.get(f"{url}/v1/games/{game['id']}/audit", timeout=30).json()
         assert audit["ok"], audit
@@ -147,6 +168,7 @@ def test_the_production_section_runs_as_written(throwaway_postgres: dict[str, st
         # (read before the stop: a gevent worker's SIGTERM hook logs one of its own, not this test's concern)
         assert "Traceback" not in log.read_text()
     finally:
+        bots.terminate()
         server.terminate()  # bash ran the one command by exec: this is gunicorn's master
         try:
             server.wait(timeout=30)

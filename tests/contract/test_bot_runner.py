@@ -20,6 +20,7 @@ from events.database import Database
 from service.adapters.cache import InProcessCache
 from service.adapters.signing_keys import write_key_file
 from service.api.app import wire_games
+from service.errors import BotsUnavailable
 from service.usecases.creation import GameRequest
 from tests.contract.backends import Backend, Contract, PostgresBackend, SqliteBackend
 from tests.contract.conftest import TEST_HASHER, TEST_SIGNER
@@ -113,6 +114,40 @@ class BotRunnerContract(Contract):
                 assert all(e.seat == seat for e in written.events)
                 from_moves += [e.seq for e in written.events]
             assert from_moves == authored, game_id
+
+    def test_a_runner_started_as_the_readme_says_makes_bot_seats_accepted_and_plays_them(
+        self, own_backend: Backend, tmp_path: Path
+    ) -> None:
+        """Issue 36: the server refuses a bot seat while no runner lives; `cablecar bots run` (README, step 5)
+        beats its heartbeat, the same creation is then accepted, and the game is played to the end."""
+        store = own_backend.open()
+        _, commands, _ = wire_games(store, InProcessCache(100), TEST_HASHER)
+        assert commands.bot_turns is not None
+        commands.bot_turns.require_runner = True  # as the server wires it
+        request = GameRequest("ttr-sf", ["Ann", "Bo"], seed="readme-runner", bots=["greedy", "random"],
+                              address="203.0.113.9")
+        with pytest.raises(BotsUnavailable):
+            commands.create(request)
+        assert not store.list_games(None, None, None, 10, None).games  # nothing written
+        key_file = tmp_path / "signing-key.json"
+        write_key_file(key_file, TEST_SIGNER)
+        env = {**os.environ, "DATABASE_URL": own_backend.url, "CABLECAR_SIGNING_KEY_FILE": str(key_file),
+               "PYTHONUNBUFFERED": "1"}
+        env.pop("REDIS_URL", None)
+        runner = subprocess.Popen([sys.executable, "-m", "cablecar.cli", "bots", "run", "--data-dir",
+                                   str(tmp_path / "data")], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 60
+            while commands.bot_turns.live_runners() == 0:
+                assert runner.poll() is None and time.monotonic() < deadline, _stop(runner)
+                time.sleep(0.1)
+            game = commands.create(request).record.game_id
+            _wait_finished(store, [game], 240, [runner])
+        finally:
+            log = _stop(runner)
+        assert "games at once" in log, log
+        assert commands.bot_turns.live_runners() == 0, "a stopped runner ends its heartbeat"
 
 
 class TestBotRunnerSqlite(BotRunnerContract):

@@ -90,6 +90,58 @@ class BotTurnsContract(Contract):
         for s in stores:
             s.close()
 
+    def test_claims_go_round_robin_across_creators(self, store: Database, new_id: NewId) -> None:
+        """Issue 36: one creator's 40 games, all waiting longer, do not starve another's one."""
+        many, one, other = f"address:{new_id()}", f"organiser:{new_id()}", f"address:{new_id()}"
+        crowd = new_games(store, new_id, 40)
+        for i, game in enumerate(crowd):
+            store.set_bot_turn(game, 1, _era(7) + timedelta(milliseconds=i), many)
+        [lone] = new_games(store, new_id, 1)
+        store.set_bot_turn(lone, 1, _era(7) + timedelta(seconds=5), one)
+        # the first claim of one slot: the crowd's oldest (both creators were never served; it waited longer)
+        assert _claim(store, "r", 10, limit=1, era=7) == [crowd[0]]
+        # while it is in play, or once it took its turn and waits again, the other creator comes next
+        assert _claim(store, "r", 11, limit=1, era=7) == [lone]
+        # a claim of several slots takes every creator's first game before any creator's second
+        [third] = new_games(store, new_id, 1)
+        store.set_bot_turn(third, 1, _era(7) + timedelta(seconds=9), other)
+        store.release_bot_turn(lone, "r")
+        store.set_bot_turn(lone, 2, _era(7) + timedelta(seconds=12), one)
+        # (the crowd's oldest is still held: its second game is its creator's second turn, after the others' first)
+        assert set(_claim(store, "s", 13, limit=3, era=7)) == {third, lone, crowd[1]}
+
+    def test_a_lone_game_moves_within_two_rounds_of_a_crowd(self, store: Database, new_id: NewId) -> None:
+        """Rounds of a one-slot runner: play (a new version waiting again), release, claim again."""
+        many, one = f"address:{new_id()}", f"address:{new_id()}"
+        crowd = new_games(store, new_id, 25)
+        for i, game in enumerate(crowd):
+            store.set_bot_turn(game, 1, _era(8) + timedelta(milliseconds=i), many)
+        [lone] = new_games(store, new_id, 1)
+        store.set_bot_turn(lone, 1, _era(8) + timedelta(seconds=3), one)
+        versions = dict.fromkeys([*crowd, lone], 1)
+        served: list[str] = []
+        for turn in range(6):
+            at = 10 + turn
+            [game] = _claim(store, "r", at, limit=1, era=8)
+            served.append(game)
+            versions[game] += 1
+            store.set_bot_turn(game, versions[game], _era(8) + timedelta(seconds=at, milliseconds=500))
+            store.release_bot_turn(game, "r")
+        # the lone game has a turn in every second round: the crowd's creator and its creator alternate
+        assert [g == lone for g in served] == [False, True, False, True, False, True], served
+
+    def test_runners_heartbeats_say_how_many_are_alive(self, store: Database, new_id: NewId) -> None:
+        now = _era(9)
+        before = store.live_bot_runners(now)  # the shared database may hold other tests' runners (other eras)
+        a, b = new_id(), new_id()
+        store.beat_bot_runner(a, now, 10)
+        store.beat_bot_runner(b, now, 10)
+        assert store.live_bot_runners(now + timedelta(seconds=1)) == before + 2
+        store.beat_bot_runner(a, now + timedelta(seconds=2), 10)  # renewed
+        assert store.live_bot_runners(now + timedelta(seconds=11)) == before + 1  # b's lapsed
+        store.beat_bot_runner(a, now + timedelta(seconds=11), 0)  # stopped
+        assert store.live_bot_runners(now + timedelta(seconds=11)) == before
+
 
 class TestBotTurnsSqlite(BotTurnsContract):
     backend_type = SqliteBackend

@@ -29,6 +29,14 @@ def start_runner(pg_url: str, redis_url: str, log: Path) -> subprocess.Popen[byt
                             cwd=ROOT, env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)
 
 
+def wait_alive(client: Client) -> None:
+    """Until the server counts a live bot runner (it accepts bot seats only then: issue 36)."""
+    deadline = time.monotonic() + 60
+    while client.request("GET", "/v1/health")["bots"]["runners"] < 1:
+        assert time.monotonic() < deadline, "no bot runner became alive"
+        time.sleep(0.1)
+
+
 @pytest.fixture
 def runner(tmp_path: Path, pg_url: str, redis_url: str) -> Iterator[subprocess.Popen[bytes]]:
     proc = start_runner(pg_url, redis_url, tmp_path / "runner.log")
@@ -42,6 +50,7 @@ def test_a_person_plays_against_two_server_bots_to_the_end(
     server: Server, runner: subprocess.Popen[bytes], game_type: str, bots: list[str]
 ) -> None:
     client = Client(server.url)
+    wait_alive(client)
     body = {"type": game_type, "players": [{"name": "Ada"}, *({"name": f"Bot {b}", "bot": b} for b in bots)]}
     created = client.request("POST", "/v1/games", body)
     assert [s["token"] is None for s in created["seats"]] == [False, True, True]
@@ -64,8 +73,9 @@ def test_a_killed_runner_is_replaced_and_the_game_finishes(
 ) -> None:
     client = Client(server.url)
     body = {"type": "ttr-sf", "players": [{"name": "Ann", "bot": "greedy"}, {"name": "Bo", "bot": "planner"}]}
-    game = client.request("POST", "/v1/games", body)["id"]
     first = start_runner(pg_url, redis_url, tmp_path / "first.log")
+    wait_alive(client)
+    game = client.request("POST", "/v1/games", body)["id"]
     deadline = time.monotonic() + 60
     while client.request("GET", f"/v1/games/{game}")["version"] < 30 and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -97,7 +97,9 @@ def test_the_image_runs_as_a_user_with_a_data_volume_and_a_health_check(dockerfi
     [check] = _of(final, "HEALTHCHECK")
     assert json.loads(check.split("CMD", 1)[1]) == ["python", "-m", healthcheck.__name__]
     [cmd] = _of(final, "CMD")
-    assert json.loads(cmd)[:3] == ["gunicorn", "-c", "python:service.serving.gunicorn_conf"]
+    # gunicorn under the supervisor that starts the bot runners beside it (issue 36)
+    assert json.loads(cmd)[:5] == ["cablecar", "supervise", "gunicorn", "-c", "python:service.serving.gunicorn_conf"]
+    assert build_parser().parse_args(json.loads(cmd)[1:]).command == "supervise"
 
 
 def test_the_build_context_leaves_out_local_state() -> None:

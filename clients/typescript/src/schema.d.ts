@@ -864,7 +864,8 @@ export interface paths {
          *     (the server keeps working from the event store), `503` with `status: unavailable` when the event store cannot
          *     be reached, or (PostgreSQL) its schema has not been migrated: `store.detail` then names the command to run,
          *     `cablecar migrate --database-url OWNER_URL --app-role APP_ROLE` (the server never migrates PostgreSQL
-         *     itself). Never rate limited.
+         *     itself). `bots` counts the bot runners alive (their heartbeats in the store): with none, a new game with a
+         *     bot seat is refused (`503 bots_unavailable`) while the health stays `200`. Never rate limited.
          */
         get: operations["getHealth"];
         put?: never;
@@ -1080,6 +1081,7 @@ export interface components {
              * @example invalid_config
              * @example rate_limited
              * @example streams_busy
+             * @example bots_unavailable
              * @example limit_reached
              * @example unavailable
              * @example internal_error
@@ -1185,8 +1187,14 @@ export interface components {
             status: string;
             store: components["schemas"]["ComponentHealth"];
             cache: components["schemas"]["ComponentHealth"];
+            bots: components["schemas"]["BotsHealth"];
             /** @description The server's version. */
             version: string;
+        };
+        /** @description The bot runners playing the server's bot seats: how many are alive now (each keeps a heartbeat in the store). With none (`ok` false) a new game with a bot seat is refused (`503 bots_unavailable`); the server is not down for it, so the health stays 200. */
+        BotsHealth: {
+            runners: number;
+            ok: boolean;
         };
         ComponentHealth: {
             /** @description The implementation in use (the store class, e.g. `SqliteStore`; the cache, `in-process` or `redis`). */
@@ -3007,6 +3015,16 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description `bots_unavailable`: the game would seat a server bot (`players[].bot`) but no bot runner has been alive for a lease period (`GET /v1/health` says `bots.runners`), so nobody would play it: nothing was created (the operator starts one: `cablecar bots run`). Or `unavailable`: the event store cannot be reached (see `Unavailable`). */
+        UnavailableOrNoBots: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description `unavailable`: the event store cannot be reached; nothing was written. Retry later. With `outcome: unknown` the store failed after the write was sent: it may be stored, so send the same request again with the same `Idempotency-Key` (its answer is then the stored outcome). */
         Unavailable: {
             headers: {
@@ -3261,7 +3279,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidConfig"];
             429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
+            503: components["responses"]["UnavailableOrNoBots"];
         };
     };
     getGame: {
@@ -3976,7 +3994,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
+            503: components["responses"]["UnavailableOrNoBots"];
         };
     };
     getBatch: {

@@ -68,8 +68,11 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     organiser = creating_organiser(rt.tokens, authorization(), rt.settings.create_requires_organiser)
     data = _CREATE_GAME.load(json_body())
     key = creation_key(rt.settings, "game", data, organiser.organiser_id if organiser else "")
+    bots = [p["bot"] for p in data["players"]]
+    organiser_id = organiser.organiser_id if organiser else None
     if key is None or rt.commands.created_with(key) is None:  # a retry creates nothing: it is not charged
-        limits(current_app).charge_creation(1, organiser.organiser_id if organiser else None)
+        limits(current_app).charge_creation(1, organiser_id)
+        limits(current_app).charge_bot_seats(sum(1 for b in bots if b), organiser_id)
     request = GameRequest(
         data["type"],
         [p["name"] for p in data["players"]],
@@ -78,7 +81,8 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
         {"organiser": organiser.organiser_id} if organiser else None,
         data["open_deal"],
         data["time_control"],
-        [p["bot"] for p in data["players"]],
+        bots,
+        None if organiser else limits(current_app).client(),
     )
     created = rt.commands.create(request, key)
     meta = created.record.metadata

@@ -105,7 +105,7 @@ def signing_keys() -> dict[str, Any]:
 
 @bp.get("/v1/health")
 def health() -> tuple[dict[str, Any], int]:
-    """Liveness plus the state of the event store and the cache."""
+    """Liveness plus the state of the event store, the cache and the bot runners."""
     rt = runtime()
     backend = type(rt.store).__name__
     try:
@@ -121,13 +121,16 @@ def health() -> tuple[dict[str, Any], int]:
         store = {"backend": backend, "ok": False, "detail": "unreachable (the server log says why)"}
     cache_health = rt.cache.health()
     cache = {"backend": cache_health.backend, "ok": cache_health.ok, "detail": cache_health.detail}
+    # the bot runners alive (their heartbeats): none refuses bot seats, but the server is not down for it
+    runners = rt.commands.bot_turns.live_runners() if store["ok"] and rt.commands.bot_turns is not None else 0
     if not store["ok"]:
         status, code = "unavailable", 503
     elif not cache["ok"]:
         status, code = "degraded", 200
     else:
         status, code = "ok", 200
-    body = {"status": status, "store": store, "cache": cache, "version": SERVICE_VERSION}
+    body = {"status": status, "store": store, "cache": cache, "bots": {"runners": runners, "ok": runners > 0},
+            "version": SERVICE_VERSION}
     return HealthSchema().dump(body), code
 
 

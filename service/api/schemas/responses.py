@@ -201,10 +201,18 @@ class SigningKeysSchema(Schema):
     keys = fields.List(fields.Nested(SigningKeySchema), required=True)
 
 
+class BotsHealthSchema(Schema):
+    """``GET /v1/health``'s ``bots``: the bot runners alive now."""
+
+    runners = fields.Integer(required=True)
+    ok = fields.Boolean(required=True)
+
+
 class HealthSchema(Schema):
     """``GET /v1/health``."""
 
     status = fields.String(required=True)
     store = fields.Nested(ComponentHealthSchema, required=True)
     cache = fields.Nested(ComponentHealthSchema, required=True)
+    bots = fields.Nested(BotsHealthSchema, required=True)
     version = fields.String(required=True)

@@ -13,6 +13,7 @@ from .batch_game_created import BatchGameCreated
 from .batch_results import BatchResults
 from .batch_summary import BatchSummary
 from .batches_page import BatchesPage
+from .bots_health import BotsHealth
 from .cable_car_board import CableCarBoard
 from .cable_car_board_route_cards import CableCarBoardRouteCards
 from .cable_car_board_start_hand import CableCarBoardStartHand
@@ -159,6 +160,7 @@ __all__ = (
     "BatchGameCreated",
     "BatchResults",
     "BatchSummary",
+    "BotsHealth",
     "CableCarBoard",
     "CableCarBoardRouteCards",
     "CableCarBoardStartHand",

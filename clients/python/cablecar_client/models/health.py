@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.bots_health import BotsHealth
   from ..models.component_health import ComponentHealth
 
 
@@ -28,12 +29,16 @@ class Health:
             status (str): `ok`, `degraded` (the cache is down) or `unavailable` (the event store is down). Open.
             store (ComponentHealth):
             cache (ComponentHealth):
+            bots (BotsHealth): The bot runners playing the server's bot seats: how many are alive now (each keeps a
+                heartbeat in the store). With none (`ok` false) a new game with a bot seat is refused (`503 bots_unavailable`);
+                the server is not down for it, so the health stays 200.
             version (str): The server's version.
      """
 
     status: str
     store: ComponentHealth
     cache: ComponentHealth
+    bots: BotsHealth
     version: str
 
 
@@ -41,12 +46,15 @@ class Health:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.bots_health import BotsHealth # noqa: PLC0415
         from ..models.component_health import ComponentHealth # noqa: PLC0415
         status = self.status
 
         store = self.store.to_dict()
 
         cache = self.cache.to_dict()
+
+        bots = self.bots.to_dict()
 
         version = self.version
 
@@ -57,6 +65,7 @@ class Health:
             "status": status,
             "store": store,
             "cache": cache,
+            "bots": bots,
             "version": version,
         })
 
@@ -66,6 +75,7 @@ class Health:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.bots_health import BotsHealth # noqa: PLC0415
         from ..models.component_health import ComponentHealth # noqa: PLC0415
         d = dict(src_dict)
         status = d.pop("status")
@@ -80,12 +90,18 @@ class Health:
 
 
 
+        bots = BotsHealth.from_dict(d.pop("bots"))
+
+
+
+
         version = d.pop("version")
 
         health = cls(
             status=status,
             store=store,
             cache=cache,
+            bots=bots,
             version=version,
         )
 

@@ -85,7 +85,9 @@ def sync_detailed(
     to run,
     `cablecar migrate --database-url OWNER_URL --app-role APP_ROLE` (the server never migrates
     PostgreSQL
-    itself). Never rate limited.
+    itself). `bots` counts the bot runners alive (their heartbeats in the store): with none, a new game
+    with a
+    bot seat is refused (`503 bots_unavailable`) while the health stays `200`. Never rate limited.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -121,7 +123,9 @@ def sync(
     to run,
     `cablecar migrate --database-url OWNER_URL --app-role APP_ROLE` (the server never migrates
     PostgreSQL
-    itself). Never rate limited.
+    itself). `bots` counts the bot runners alive (their heartbeats in the store): with none, a new game
+    with a
+    bot seat is refused (`503 bots_unavailable`) while the health stays `200`. Never rate limited.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -152,7 +156,9 @@ async def asyncio_detailed(
     to run,
     `cablecar migrate --database-url OWNER_URL --app-role APP_ROLE` (the server never migrates
     PostgreSQL
-    itself). Never rate limited.
+    itself). `bots` counts the bot runners alive (their heartbeats in the store): with none, a new game
+    with a
+    bot seat is refused (`503 bots_unavailable`) while the health stays `200`. Never rate limited.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -188,7 +194,9 @@ async def asyncio(
     to run,
     `cablecar migrate --database-url OWNER_URL --app-role APP_ROLE` (the server never migrates
     PostgreSQL
-    itself). Never rate limited.
+    itself). `bots` counts the bot runners alive (their heartbeats in the store): with none, a new game
+    with a
+    bot seat is refused (`503 bots_unavailable`) while the health stays `200`. Never rate limited.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
