@@ -45,7 +45,7 @@ need_debian() {  # packages that must be installed (as root, when missing)
     [ "${#missing[@]}" = 0 ] && return 0
     if [ "$(id -u)" != 0 ]; then echo "error: install ${missing[*]} (apt-get)" >&2; exit 1; fi
     echo "== apt-get install ${missing[*]}"
-    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    apt-get -o DPkg::Lock::Timeout=300 update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq "${missing[@]}" >/dev/null
 }
 need_debian golang-go golang-gopkg-validator.v2-dev libjackson2-core-java libjackson2-databind-java \
     libjackson2-annotations-java libjakarta-annotation-api-java libjsr305-java
@@ -220,7 +220,7 @@ JSR310
         echo "error: the java output lacks its support classes"; return 1
     fi
     mkdir -p "$OUT/java-classes"
-    if ! javac -nowarn -Xmaxerrs 5000 -d "$OUT/java-classes" -cp "$cp" @"$OUT/java-files" >"$OUT/javac.log" 2>&1; then
+    if ! javac -encoding UTF-8 -nowarn -Xmaxerrs 5000 -d "$OUT/java-classes" -cp "$cp" @"$OUT/java-files" >"$OUT/javac.log" 2>&1; then
         cat "$OUT/javac.log"
         echo "java: $(grep -c ': error: ' "$OUT/javac.log") javac error(s)"
         return 1

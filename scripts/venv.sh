@@ -17,7 +17,7 @@ apt_install() {
     fi
     say "installing $1 with apt-get ($2)"
     # shellcheck disable=SC2086  # a list of package names
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $1; } >/dev/null \
+    { apt-get -o DPkg::Lock::Timeout=300 update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq $1; } >/dev/null \
         || fail "apt-get install $1 failed"
 }
 
