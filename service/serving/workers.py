@@ -19,7 +19,7 @@ A chunked body is read by its framing like any other (issue 36), and one
 address holds at most :data:`~service.serving.arrival.PER_ADDRESS` unfinished
 requests in a worker: a connection bringing one more is closed at its first
 byte (:mod:`service.serving.arrival`).  In production a buffering proxy in
-front (the compose stack's nginx, README "Production") also reads whole
+front (the compose stack's nginx, docs/production.md) also reads whole
 requests before they reach a worker and limits connections per address.
 """
 
