@@ -377,10 +377,10 @@ export interface paths {
          *     `GET /v1/keys` (a chain rebuilt without the server's private key fails there), check
          *     `sha256(salt + ":" + seed)` against the commitment, and replay the game with the published rules.
          *
-         *     `Accept: application/x-ndjson` gives the same record as newline-delimited JSON (`ExportLine`s: a first line
-         *     `{"kind": "header", …}`, everything but the events, then one `{"kind": "event", …}` line per event).
-         *     Any other `Accept` gives one JSON document. `GET /v1/games/{id}/export.ndjson` always answers NDJSON, for
-         *     clients (and generated ones) that type each operation by one format.
+         *     The same record as newline-delimited JSON is `GET /v1/games/{id}/export.ndjson` (`ExportLine`s: a first
+         *     line `{"kind": "header", …}`, everything but the events, then one `{"kind": "event", …}` line per event).
+         *     This path declares one media type, JSON, so that generated clients type its answer as `Export`; for
+         *     compatibility it still answers NDJSON to `Accept: application/x-ndjson`.
          */
         get: operations["exportGame"];
         put?: never;
@@ -482,7 +482,7 @@ export interface paths {
          * Give a seat a new token (host token only)
          * @description Replaces a lost or leaked seat token: the answer holds the seat's new token (shown only here) and the old one
          *     stops working at once. Only the game's **host token** may do this (a seat token or an organiser token is
-         *     `403 forbidden`, no token `401 unauthorized`). There is no body. A finished game's tokens are not rotated
+         *     `403 forbidden`, no token `401 unauthorized`). The body is optional: none, or `{}`. A finished game's tokens are not rotated
          *     (`409 game_finished`), nor a bot seat's (`422 invalid_config`, reason `bot_seat`). The rotation is an event
          *     of the game, `seat_token_rotated` (`{"seat"}`, signed like every event, no secret in it): the game's
          *     `version` goes up by one and its record shows who may act since when.
@@ -513,7 +513,7 @@ export interface paths {
          *
          *     Only the game's **host token** may do this: no token (or a malformed or wrong one) is
          *     `401 unauthorized`; a seat token of the game, an organiser token, or a token of another game is
-         *     `403 forbidden`. There is no body (one sent is ignored). A game that is already over (finished, or cancelled
+         *     `403 forbidden`. The body is optional: none, or `{}`. A game that is already over (finished, or cancelled
          *     before) is `409 game_finished` and nothing is written.
          *
          *     The answer is the game as a spectator sees it after the cancel, with `ETag` its version.
@@ -1004,6 +1004,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description An empty request body, `{}`, for an operation that takes no fields (sending none is the same).
+         * @example {}
+         */
+        EmptyBody: Record<string, never>;
         /** @description An OpenAPI 3.1 document (this one). */
         OpenApiDocument: {
             openapi: string;
@@ -1283,8 +1288,8 @@ export interface components {
             seed?: components["schemas"]["Seed"];
             open_deal?: components["schemas"]["OpenDealRequest"];
             /**
-             * @description The seat that plays first; it must be one of the game's seats (`422 invalid_config` otherwise).
-             * @default 0
+             * @description The seat that plays first (omitted: seat 0); it must be one of the game's seats (`422 invalid_config`
+             *     otherwise). (A request field with a default states it here, not as `default`: generators would make it required.)
              */
             start_seat?: number;
             /**
@@ -1294,14 +1299,18 @@ export interface components {
              */
             time_control?: components["schemas"]["TimeControl"] | null;
         };
-        /** @description One entry per seat, 2 to 4 for `ttr-sf`; names must differ, ignoring case and look-alike characters (`400 invalid_request`). */
+        /**
+         * @description One entry per seat, 2 to 4 for `ttr-sf`; names must differ, ignoring case and look-alike characters: the server
+         *     refuses a repeated name with `400 invalid_request` (not stated as `uniqueItems`, which generators read as a
+         *     set type, and which compares whole entries only).
+         */
         TtrSfPlayers: components["schemas"]["PlayerIn"][];
         /** @description One `ttr-sf` table of a new batch (the fields of `CreateTtrSfGame` but `type`). */
         TtrSfTable: {
             players: components["schemas"]["TtrSfPlayers"];
             seed?: components["schemas"]["Seed"];
             open_deal?: components["schemas"]["OpenDealRequest"];
-            /** @default 0 */
+            /** @description The seat that plays first (omitted: seat 0). */
             start_seat?: number;
             /**
              * @description This table's time control; it replaces the batch's (`{"kind": "none"}` makes the table untimed).
@@ -1336,8 +1345,8 @@ export interface components {
             seed?: components["schemas"]["Seed"];
             open_deal?: components["schemas"]["OpenDealRequest"];
             /**
-             * @description The seat that plays first; it must be one of the game's seats (`422 invalid_config` otherwise).
-             * @default 0
+             * @description The seat that plays first (omitted: seat 0); it must be one of the game's seats (`422 invalid_config`
+             *     otherwise). (A request field with a default states it here, not as `default`: generators would make it required.)
              */
             start_seat?: number;
             /**
@@ -1347,14 +1356,18 @@ export interface components {
              */
             time_control?: components["schemas"]["TimeControl"] | null;
         };
-        /** @description One entry per seat, 2 to 6 for `cable-car`; names must differ, ignoring case and look-alike characters (`400 invalid_request`). */
+        /**
+         * @description One entry per seat, 2 to 6 for `cable-car`; names must differ, ignoring case and look-alike characters: the
+         *     server refuses a repeated name with `400 invalid_request` (not stated as `uniqueItems`, which generators read
+         *     as a set type, and which compares whole entries only).
+         */
         CableCarPlayers: components["schemas"]["PlayerIn"][];
         /** @description One `cable-car` table of a new batch (the fields of `CreateCableCarGame` but `type`). */
         CableCarTable: {
             players: components["schemas"]["CableCarPlayers"];
             seed?: components["schemas"]["Seed"];
             open_deal?: components["schemas"]["OpenDealRequest"];
-            /** @default 0 */
+            /** @description The seat that plays first (omitted: seat 0). */
             start_seat?: number;
             /**
              * @description This table's time control; it replaces the batch's (`{"kind": "none"}` makes the table untimed).
@@ -1443,8 +1456,7 @@ export interface components {
              */
             initial_seconds: number;
             /**
-             * @description Added to the bank for every completed turn (0 s to 7 days).
-             * @default 0
+             * @description Added to the bank for every completed turn (0 s to 7 days; omitted: 0).
              * @example 5
              */
             increment_seconds?: number;
@@ -2080,6 +2092,56 @@ export interface components {
             tile?: string | null;
             expected_version?: components["schemas"]["ExpectedVersion"];
         };
+        /**
+         * @description The action name `place_souvenir_stack` (a one-value `enum` in a schema of its own, so that generators which ignore `const` still tell the action bodies apart by `type`).
+         * @enum {string}
+         */
+        PlaceSouvenirStackType: "place_souvenir_stack";
+        /**
+         * @description The action name `keep_tickets` (a one-value `enum` in a schema of its own, so that generators which ignore `const` still tell the action bodies apart by `type`).
+         * @enum {string}
+         */
+        KeepTicketsType: "keep_tickets";
+        /**
+         * @description The action name `draw_card` (a one-value `enum` in a schema of its own, so that generators which ignore `const` still tell the action bodies apart by `type`).
+         * @enum {string}
+         */
+        DrawCardType: "draw_card";
+        /**
+         * @description The action name `claim_route` (a one-value `enum` in a schema of its own, so that generators which ignore `const` still tell the action bodies apart by `type`).
+         * @enum {string}
+         */
+        ClaimRouteType: "claim_route";
+        /**
+         * @description The action name `draw_tickets` (a one-value `enum` in a schema of its own, so that generators which ignore `const` still tell the action bodies apart by `type`).
+         * @enum {string}
+         */
+        DrawTicketsType: "draw_tickets";
+        /**
+         * @description The action name `lay_tiles` (a one-value `enum` in a schema of its own, so that generators which ignore `const` still tell the action bodies apart by `type`).
+         * @enum {string}
+         */
+        LayTilesType: "lay_tiles";
+        /**
+         * @description The action name `start_ride` (a one-value `enum` in a schema of its own, so that generators which ignore `const` still tell the action bodies apart by `type`).
+         * @enum {string}
+         */
+        StartRideType: "start_ride";
+        /**
+         * @description The action name `roll` (a one-value `enum` in a schema of its own, so that generators which ignore `const` still tell the action bodies apart by `type`).
+         * @enum {string}
+         */
+        RollType: "roll";
+        /**
+         * @description The action name `resign` (a one-value `enum` in a schema of its own, so that generators which ignore `const` still tell the action bodies apart by `type`).
+         * @enum {string}
+         */
+        ResignType: "resign";
+        /**
+         * @description The action name `draw_tile` (a one-value `enum` in a schema of its own, so that generators which ignore `const` still tell the action bodies apart by `type`).
+         * @enum {string}
+         */
+        DrawTileType: "draw_tile";
         ActionResult: {
             /** @description The game's version after the action. */
             version: number;
@@ -2175,7 +2237,11 @@ export interface components {
          *     read) and parses each message's `data` as JSON; read whole, it ends when the server closes the stream.
          */
         EventStream: string;
-        /** @description Newline-delimited JSON, one `ExportLine` per line, the header first. */
+        /**
+         * Format: binary
+         * @description Newline-delimited JSON, one `ExportLine` per line, the header first (UTF-8). `format: binary`: generated
+         *     clients hand the body over as bytes (or a blob or file) instead of parsing it as one JSON document.
+         */
         ExportNdjson: string;
         /**
          * @description CSV (RFC 4180, CRLF line ends) with a header row and one row per player: columns
@@ -2311,10 +2377,7 @@ export interface components {
             board_version: string;
             batch: string | null;
         };
-        /**
-         * @description Deal from the caller's `seed` alone (required with it), so that anyone who knows the seed can reproduce every hand: for tests, puzzles and replays, never for competitive play. The game shows it to every seat.
-         * @default false
-         */
+        /** @description Deal from the caller's `seed` alone (required with it), so that anyone who knows the seed can reproduce every hand: for tests, puzzles and replays, never for competitive play. The game shows it to every seat. Omitted: `false`. */
         OpenDealRequest: boolean;
         /** @description True when the caller's seed alone made the deal (anyone who knows it knows every hand); false when a server secret, committed at creation and revealed by the export, was mixed in. */
         OpenDeal: boolean;
@@ -2733,7 +2796,12 @@ export interface components {
          * @enum {string}
          */
         Edge: "N" | "E" | "S" | "W";
-        Segment: components["schemas"]["Edge"][];
+        /**
+         * @description The two edges a track segment joins, each an `Edge` (N, E, S or W). The items state `Edge` as a pattern, not
+         *     as a `$ref` or an `enum`: an enum inside this nested array breaks openapi-generator's `python` client (it
+         *     calls `from_dict` on a `$ref`'d enum, and checks an inline enum against the whole pair).
+         */
+        Segment: string[];
         CableCarTileType: {
             id: components["schemas"]["CableCarTileId"];
             segments: components["schemas"]["Segment"][];
@@ -3060,7 +3128,8 @@ export interface components {
          *     stays deleted: `GET /v1/webhooks/{webhook_id}` is `404`, its deliveries stay readable). The key is a
          *     capability: without an organiser token it must be at least 32 characters (a fresh random UUID), else
          *     `400 idempotency_key_too_short` and nothing is created; with an organiser token it is scoped to that
-         *     organiser and 1–255 characters.
+         *     organiser and 1–255 characters. The schema states the bounds with an organiser token (1–255); the
+         *     32-character minimum without one depends on the caller, which a schema cannot express.
          * @example 7c4f1a52-5f0e-4d43-9d1e-0c1f7b0b9f3e
          */
         CreationKey: string;
@@ -3245,7 +3314,8 @@ export interface operations {
                  *     stays deleted: `GET /v1/webhooks/{webhook_id}` is `404`, its deliveries stay readable). The key is a
                  *     capability: without an organiser token it must be at least 32 characters (a fresh random UUID), else
                  *     `400 idempotency_key_too_short` and nothing is created; with an organiser token it is scoped to that
-                 *     organiser and 1–255 characters.
+                 *     organiser and 1–255 characters. The schema states the bounds with an organiser token (1–255); the
+                 *     32-character minimum without one depends on the caller, which a schema cannot express.
                  * @example 7c4f1a52-5f0e-4d43-9d1e-0c1f7b0b9f3e
                  */
                 "Idempotency-Key"?: components["parameters"]["CreationKey"];
@@ -3441,9 +3511,8 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page (opaque); without it the log starts at its first event. */
                 cursor?: components["schemas"]["Cursor"];
                 /**
-                 * @deprecated
-                 * @description Deprecated alias kept for older clients: return events with `seq` greater than this (the `next_after` of
-                 *     the previous page). Use `cursor`; with both, `cursor` wins.
+                 * @description Return events with `seq` greater than this (the `next_after` of the previous page, or the last `seq` a
+                 *     client holds). With `cursor` as well, `cursor` wins.
                  */
                 after?: number;
                 /** @description At most this many events. */
@@ -3602,11 +3671,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Export"];
-                    /**
-                     * @example {"kind":"header","format":"cablecar-export/1","game":{},"seed":{},"result":{},"chain":{}}
-                     *     {"kind":"event","game_id":"3f9a1c2b7d4e5f60","seq":1,"type":"game_set_up"}
-                     */
-                    "application/x-ndjson": components["schemas"]["ExportNdjson"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -3637,6 +3701,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {"kind":"header","format":"cablecar-export/1","game":{},"seed":{},"result":{},"chain":{}}
+                     *     {"kind":"event","game_id":"3f9a1c2b7d4e5f60","seq":1,"type":"game_set_up"}
+                     */
                     "application/x-ndjson": components["schemas"]["ExportNdjson"];
                 };
             };
@@ -3729,7 +3797,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional and empty (`{}`); the operation takes no fields, and what a body holds is ignored. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description The seat's new token. */
             200: {
@@ -3780,7 +3853,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional and empty (`{}`); the operation takes no fields, and what a body holds is ignored. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description The game was cancelled; the spectator view of it. */
             200: {
@@ -3822,7 +3900,8 @@ export interface operations {
                  *     stays deleted: `GET /v1/webhooks/{webhook_id}` is `404`, its deliveries stay readable). The key is a
                  *     capability: without an organiser token it must be at least 32 characters (a fresh random UUID), else
                  *     `400 idempotency_key_too_short` and nothing is created; with an organiser token it is scoped to that
-                 *     organiser and 1–255 characters.
+                 *     organiser and 1–255 characters. The schema states the bounds with an organiser token (1–255); the
+                 *     32-character minimum without one depends on the caller, which a schema cannot express.
                  * @example 7c4f1a52-5f0e-4d43-9d1e-0c1f7b0b9f3e
                  */
                 "Idempotency-Key"?: components["parameters"]["CreationKey"];
@@ -3948,7 +4027,8 @@ export interface operations {
                  *     stays deleted: `GET /v1/webhooks/{webhook_id}` is `404`, its deliveries stay readable). The key is a
                  *     capability: without an organiser token it must be at least 32 characters (a fresh random UUID), else
                  *     `400 idempotency_key_too_short` and nothing is created; with an organiser token it is scoped to that
-                 *     organiser and 1–255 characters.
+                 *     organiser and 1–255 characters. The schema states the bounds with an organiser token (1–255); the
+                 *     32-character minimum without one depends on the caller, which a schema cannot express.
                  * @example 7c4f1a52-5f0e-4d43-9d1e-0c1f7b0b9f3e
                  */
                 "Idempotency-Key"?: components["parameters"]["CreationKey"];
@@ -4149,7 +4229,8 @@ export interface operations {
                  *     stays deleted: `GET /v1/webhooks/{webhook_id}` is `404`, its deliveries stay readable). The key is a
                  *     capability: without an organiser token it must be at least 32 characters (a fresh random UUID), else
                  *     `400 idempotency_key_too_short` and nothing is created; with an organiser token it is scoped to that
-                 *     organiser and 1–255 characters.
+                 *     organiser and 1–255 characters. The schema states the bounds with an organiser token (1–255); the
+                 *     32-character minimum without one depends on the caller, which a schema cannot express.
                  * @example 7c4f1a52-5f0e-4d43-9d1e-0c1f7b0b9f3e
                  */
                 "Idempotency-Key"?: components["parameters"]["CreationKey"];

@@ -118,12 +118,12 @@ def sync_detailed(
     `GET /v1/keys` (a chain rebuilt without the server's private key fails there), check
     `sha256(salt + ":" + seed)` against the commitment, and replay the game with the published rules.
 
-    `Accept: application/x-ndjson` gives the same record as newline-delimited JSON (`ExportLine`s: a
-    first line
-    `{"kind": "header", …}`, everything but the events, then one `{"kind": "event", …}` line per event).
-    Any other `Accept` gives one JSON document. `GET /v1/games/{id}/export.ndjson` always answers
-    NDJSON, for
-    clients (and generated ones) that type each operation by one format.
+    The same record as newline-delimited JSON is `GET /v1/games/{id}/export.ndjson` (`ExportLine`s: a
+    first
+    line `{"kind": "header", …}`, everything but the events, then one `{"kind": "event", …}` line per
+    event).
+    This path declares one media type, JSON, so that generated clients type its answer as `Export`; for
+    compatibility it still answers NDJSON to `Accept: application/x-ndjson`.
 
     Args:
         id (str):
@@ -168,12 +168,12 @@ def sync(
     `GET /v1/keys` (a chain rebuilt without the server's private key fails there), check
     `sha256(salt + ":" + seed)` against the commitment, and replay the game with the published rules.
 
-    `Accept: application/x-ndjson` gives the same record as newline-delimited JSON (`ExportLine`s: a
-    first line
-    `{"kind": "header", …}`, everything but the events, then one `{"kind": "event", …}` line per event).
-    Any other `Accept` gives one JSON document. `GET /v1/games/{id}/export.ndjson` always answers
-    NDJSON, for
-    clients (and generated ones) that type each operation by one format.
+    The same record as newline-delimited JSON is `GET /v1/games/{id}/export.ndjson` (`ExportLine`s: a
+    first
+    line `{"kind": "header", …}`, everything but the events, then one `{"kind": "event", …}` line per
+    event).
+    This path declares one media type, JSON, so that generated clients type its answer as `Export`; for
+    compatibility it still answers NDJSON to `Accept: application/x-ndjson`.
 
     Args:
         id (str):
@@ -213,12 +213,12 @@ async def asyncio_detailed(
     `GET /v1/keys` (a chain rebuilt without the server's private key fails there), check
     `sha256(salt + ":" + seed)` against the commitment, and replay the game with the published rules.
 
-    `Accept: application/x-ndjson` gives the same record as newline-delimited JSON (`ExportLine`s: a
-    first line
-    `{"kind": "header", …}`, everything but the events, then one `{"kind": "event", …}` line per event).
-    Any other `Accept` gives one JSON document. `GET /v1/games/{id}/export.ndjson` always answers
-    NDJSON, for
-    clients (and generated ones) that type each operation by one format.
+    The same record as newline-delimited JSON is `GET /v1/games/{id}/export.ndjson` (`ExportLine`s: a
+    first
+    line `{"kind": "header", …}`, everything but the events, then one `{"kind": "event", …}` line per
+    event).
+    This path declares one media type, JSON, so that generated clients type its answer as `Export`; for
+    compatibility it still answers NDJSON to `Accept: application/x-ndjson`.
 
     Args:
         id (str):
@@ -263,12 +263,12 @@ async def asyncio(
     `GET /v1/keys` (a chain rebuilt without the server's private key fails there), check
     `sha256(salt + ":" + seed)` against the commitment, and replay the game with the published rules.
 
-    `Accept: application/x-ndjson` gives the same record as newline-delimited JSON (`ExportLine`s: a
-    first line
-    `{"kind": "header", …}`, everything but the events, then one `{"kind": "event", …}` line per event).
-    Any other `Accept` gives one JSON document. `GET /v1/games/{id}/export.ndjson` always answers
-    NDJSON, for
-    clients (and generated ones) that type each operation by one format.
+    The same record as newline-delimited JSON is `GET /v1/games/{id}/export.ndjson` (`ExportLine`s: a
+    first
+    line `{"kind": "header", …}`, everything but the events, then one `{"kind": "event", …}` line per
+    event).
+    This path declares one media type, JSON, so that generated clients type its answer as `Export`; for
+    compatibility it still answers NDJSON to `Accept: application/x-ndjson`.
 
     Args:
         id (str):

@@ -9,6 +9,8 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.problem import Problem
+from ...types import File, FileTypes
+from io import BytesIO
 from typing import cast
 
 
@@ -33,9 +35,14 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | str | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> File | Problem | None:
     if response.status_code == 200:
-        response_200 = response.text
+        response_200 = File(
+             payload = BytesIO(response.content)
+        )
+
+
+
         return response_200
 
     if response.status_code == 400:
@@ -79,7 +86,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem | str]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[File | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -93,7 +100,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[Problem | str]:
+) -> Response[File | Problem]:
     """ The complete record of a finished game, as NDJSON
 
      The record of `GET /v1/games/{id}/export` as newline-delimited JSON whatever the `Accept` header:
@@ -109,7 +116,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | str]
+        Response[File | Problem]
      """
 
 
@@ -129,7 +136,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Problem | str | None:
+) -> File | Problem | None:
     """ The complete record of a finished game, as NDJSON
 
      The record of `GET /v1/games/{id}/export` as newline-delimited JSON whatever the `Accept` header:
@@ -145,7 +152,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | str
+        File | Problem
      """
 
 
@@ -160,7 +167,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[Problem | str]:
+) -> Response[File | Problem]:
     """ The complete record of a finished game, as NDJSON
 
      The record of `GET /v1/games/{id}/export` as newline-delimited JSON whatever the `Accept` header:
@@ -176,7 +183,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | str]
+        Response[File | Problem]
      """
 
 
@@ -196,7 +203,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Problem | str | None:
+) -> File | Problem | None:
     """ The complete record of a finished game, as NDJSON
 
      The record of `GET /v1/games/{id}/export` as newline-delimited JSON whatever the `Accept` header:
@@ -212,7 +219,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | str
+        File | Problem
      """
 
 
