@@ -1094,6 +1094,11 @@ export interface components {
             code: string;
             /** @description A sentence for humans about this occurrence. */
             detail: string;
+            /**
+             * @description The request's `X-Request-Id` (the one sent when well formed, else a fresh one), as in the access log.
+             * @example 0af7651916cd43dd8448eb211c80319c
+             */
+            request_id?: string;
             /** @description On `invalid_request` from a shape check, every field at fault. */
             errors?: components["schemas"]["FieldError"][];
             /**
@@ -3147,11 +3152,22 @@ export interface components {
          * @example 5d2c8e1f0a9b3c47
          */
         WebhookId: string;
+        /** @description The `ETag` of this answer already held; then the answer is an empty `304`. */
+        IfNoneMatchImmutable: string;
     };
     requestBodies: never;
     headers: {
         /** @description The version of the view, quoted (`"17"`). */
         ETag: string;
+        /** @description A strong tag of an answer that never changes (a hash of its body, quoted). */
+        ImmutableETag: string;
+        /** @description `public, max-age=31536000, immutable`: the answer never changes; any cache may keep it. */
+        CacheControlImmutable: "public, max-age=31536000, immutable";
+        /**
+         * @description This request's id: the `X-Request-Id` it sent when well formed (1–128 visible ASCII characters), else a
+         *     fresh random one. On every answer; named by problem bodies (`request_id`) and the access log.
+         */
+        XRequestId: string;
         /** @description `Authorization`: the view depends on the token. */
         VaryAuthorization: string;
         /** @description `Accept`: the format depends on it. */
@@ -3216,7 +3232,10 @@ export interface operations {
     getEventCatalogue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of this answer already held; then the answer is an empty `304`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatchImmutable"];
+            };
             path: {
                 /** @description A game type id. */
                 type: components["parameters"]["GameType"];
@@ -3225,14 +3244,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The catalogue. */
+            /** @description The catalogue (immutable). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ImmutableETag"];
+                    "Cache-Control": components["headers"]["CacheControlImmutable"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventCatalogue"];
                 };
+            };
+            /** @description Not modified since the `If-None-Match` tag (no body). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ImmutableETag"];
+                    "Cache-Control": components["headers"]["CacheControlImmutable"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["InvalidRequest"];
             404: components["responses"]["NotFound"];
@@ -3242,7 +3274,10 @@ export interface operations {
     getBoard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of this answer already held; then the answer is an empty `304`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatchImmutable"];
+            };
             path: {
                 /** @description A game type id. */
                 type: components["parameters"]["GameType"];
@@ -3251,14 +3286,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The board. */
+            /** @description The board (immutable). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ImmutableETag"];
+                    "Cache-Control": components["headers"]["CacheControlImmutable"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Board"];
                 };
+            };
+            /** @description Not modified since the `If-None-Match` tag (no body). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ImmutableETag"];
+                    "Cache-Control": components["headers"]["CacheControlImmutable"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["InvalidRequest"];
             404: components["responses"]["NotFound"];
@@ -3651,6 +3699,8 @@ export interface operations {
             header?: {
                 /** @description `application/x-ndjson` for NDJSON; anything else (or nothing) gives one JSON document. */
                 Accept?: components["parameters"]["AcceptExport"];
+                /** @description The `ETag` of this answer already held; then the answer is an empty `304`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatchImmutable"];
             };
             path: {
                 /**
@@ -3663,15 +3713,29 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The record. */
+            /** @description The record (immutable, the game having ended; the tag differs between JSON and NDJSON). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ImmutableETag"];
+                    "Cache-Control": components["headers"]["CacheControlImmutable"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     Vary: components["headers"]["VaryAccept"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Export"];
                 };
+            };
+            /** @description Not modified since the `If-None-Match` tag (no body). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ImmutableETag"];
+                    "Cache-Control": components["headers"]["CacheControlImmutable"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Vary: components["headers"]["VaryAccept"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["InvalidRequest"];
             404: components["responses"]["NotFound"];
@@ -3683,7 +3747,10 @@ export interface operations {
     exportGameNdjson: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of this answer already held; then the answer is an empty `304`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatchImmutable"];
+            };
             path: {
                 /**
                  * @description The game id (16 hexadecimal characters, as returned by `POST /v1/games`).
@@ -3695,9 +3762,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The record, one JSON document per line. */
+            /** @description The record, one JSON document per line (immutable). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ImmutableETag"];
+                    "Cache-Control": components["headers"]["CacheControlImmutable"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3707,6 +3777,16 @@ export interface operations {
                      */
                     "application/x-ndjson": components["schemas"]["ExportNdjson"];
                 };
+            };
+            /** @description Not modified since the `If-None-Match` tag (no body). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ImmutableETag"];
+                    "Cache-Control": components["headers"]["CacheControlImmutable"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["InvalidRequest"];
             404: components["responses"]["NotFound"];

@@ -19,11 +19,15 @@ def _get_kwargs(
     id: str,
     *,
     accept: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(accept, Unset):
         headers["Accept"] = accept
+
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
 
 
@@ -42,13 +46,17 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Export | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Export | Problem | None:
     if response.status_code == 200:
         response_200 = Export.from_dict(response.json())
 
 
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Problem.from_dict(response.json())
@@ -91,7 +99,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Export | Problem]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Export | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -105,8 +113,9 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     accept: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 
-) -> Response[Export | Problem]:
+) -> Response[Any | Export | Problem]:
     """ The complete record of a finished (or cancelled) game
 
      Once the game is over (finished, or cancelled by its host): every event unredacted with its full
@@ -128,19 +137,21 @@ def sync_detailed(
     Args:
         id (str):
         accept (str | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Export | Problem]
+        Response[Any | Export | Problem]
      """
 
 
     kwargs = _get_kwargs(
         id=id,
 accept=accept,
+if_none_match=if_none_match,
 
     )
 
@@ -155,8 +166,9 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     accept: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 
-) -> Export | Problem | None:
+) -> Any | Export | Problem | None:
     """ The complete record of a finished (or cancelled) game
 
      Once the game is over (finished, or cancelled by its host): every event unredacted with its full
@@ -178,13 +190,14 @@ def sync(
     Args:
         id (str):
         accept (str | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Export | Problem
+        Any | Export | Problem
      """
 
 
@@ -192,6 +205,7 @@ def sync(
         id=id,
 client=client,
 accept=accept,
+if_none_match=if_none_match,
 
     ).parsed
 
@@ -200,8 +214,9 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     accept: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 
-) -> Response[Export | Problem]:
+) -> Response[Any | Export | Problem]:
     """ The complete record of a finished (or cancelled) game
 
      Once the game is over (finished, or cancelled by its host): every event unredacted with its full
@@ -223,19 +238,21 @@ async def asyncio_detailed(
     Args:
         id (str):
         accept (str | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Export | Problem]
+        Response[Any | Export | Problem]
      """
 
 
     kwargs = _get_kwargs(
         id=id,
 accept=accept,
+if_none_match=if_none_match,
 
     )
 
@@ -250,8 +267,9 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     accept: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 
-) -> Export | Problem | None:
+) -> Any | Export | Problem | None:
     """ The complete record of a finished (or cancelled) game
 
      Once the game is over (finished, or cancelled by its host): every event unredacted with its full
@@ -273,13 +291,14 @@ async def asyncio(
     Args:
         id (str):
         accept (str | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Export | Problem
+        Any | Export | Problem
      """
 
 
@@ -287,5 +306,6 @@ async def asyncio(
         id=id,
 client=client,
 accept=accept,
+if_none_match=if_none_match,
 
     )).parsed
