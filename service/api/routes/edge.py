@@ -185,7 +185,7 @@ CORS_REQUEST_HEADERS = (
     "Authorization, Content-Type, Idempotency-Key, If-None-Match, Last-Event-ID, Accept, X-Request-Id"
 )
 CORS_EXPOSED_HEADERS = (
-    "ETag, Location, Retry-After, X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate"
+    "ETag, Location, Retry-After, X-Request-Id, RateLimit-Policy, RateLimit, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate"
 )
 #: how long a browser may keep a preflight's answer (seconds)
 CORS_MAX_AGE = "600"
