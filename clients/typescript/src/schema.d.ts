@@ -3079,6 +3079,8 @@ export interface components {
         RateLimited: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3174,11 +3176,24 @@ export interface components {
         VaryAccept: string;
         /** @description Seconds to wait before retrying. */
         RetryAfter: string;
-        /** @description What the rate limit that counted this request allows per window (games, streams or requests). */
+        /** @description The rate-limit policies of this route (draft-ietf-httpapi-ratelimit-headers), comma-separated, each `"name";q=quota;w=window-seconds`, e.g. `"create";q=30;w=60`. */
+        RateLimitPolicy: string;
+        /** @description What is left of each policy that counted this request (draft-ietf-httpapi-ratelimit-headers), comma-separated, each `"name";r=remaining;t=seconds-until-the-window-ends`, e.g. `"create";r=7;t=42`. */
+        RateLimit: string;
+        /**
+         * @deprecated
+         * @description Deprecated (removed next release; read `RateLimit-Policy`). What the rate limit that counted this request allows per window (games, streams or requests).
+         */
         RateLimitLimit: string;
-        /** @description What is left of that limit in the current window. */
+        /**
+         * @deprecated
+         * @description Deprecated (removed next release; read `RateLimit`). What is left of that limit in the current window.
+         */
         RateLimitRemaining: string;
-        /** @description Seconds until the current window ends and the limit is whole again. */
+        /**
+         * @deprecated
+         * @description Deprecated (removed next release; read `RateLimit`). Seconds until the current window ends and the limit is whole again.
+         */
         RateLimitReset: string;
     };
     pathItems: never;
@@ -3382,6 +3397,8 @@ export interface operations {
                 headers: {
                     /** @description The path of the new game (`/v1/games/{id}`). */
                     Location?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3630,6 +3647,8 @@ export interface operations {
                 headers: {
                     /** @description `no-cache` */
                     "Cache-Control"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -4127,6 +4146,8 @@ export interface operations {
                 headers: {
                     /** @description The path of the new batch (`/v1/batches/{batch_id}`). */
                     Location?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
