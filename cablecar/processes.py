@@ -36,6 +36,7 @@ def _open_runtime(args: argparse.Namespace) -> tuple[Settings, Database, GameQue
     hasher = configured_hasher(settings)
     store = events.open_store(
         settings.database_url, settings.data_path(), pool_size=settings.db_pool_size, signer=keys.signer,
+        timeouts=settings.db_timeouts(),
         rekey=None if hasher is None else hasher.rekey,  # only the server's own secret may key old hashes
     )
     return settings, store, GameQueries(store, InProcessCache(settings.cache_entries), keys=keys.key_set())

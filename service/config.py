@@ -26,6 +26,8 @@ from typing import Any, TypeVar
 
 import platformdirs
 
+from events.timeouts import Timeouts
+
 T = TypeVar("T")
 
 
@@ -77,14 +79,17 @@ class Settings:
 
     database_url: str | None = _declare(
         "DATABASE_URL", None,
-        "`postgresql://user:pass@host:5432/db` selects PostgreSQL; "
+        "`postgresql://user:pass@host:5432/db` selects PostgreSQL (several hosts, `postgresql://user:pass@db1,db2,db3/db`: "
+        "each connection goes to the one that takes writes, found by libpq, unless the URL sets "
+        "`target_session_attrs`, so a failover needs no change here); "
         "unset: the SQLite file `$CABLECAR_DATA_DIR/cablecar.sqlite3`",
     )
     read_database_url: str | None = _declare(
         "CABLECAR_READ_DATABASE_URL", None,
         "with PostgreSQL: a hot standby of `DATABASE_URL` (streaming replication) that serves event pages, "
         "stream catch-up, exports, audits and listings, never staler than the primary (a lagging standby "
-        "is waited for up to 1 s, then the primary answers); its pool is as large as the primary's; unset: "
+        "is waited for up to 1 s, then the primary answers); its pool is as large as the primary's; several hosts: "
+        "a standby among them is preferred (`target_session_attrs=prefer-standby` unless the URL sets it); unset: "
         "every read goes to `DATABASE_URL`",
     )
     redis_url: str | None = _declare(
@@ -125,6 +130,28 @@ class Settings:
         "with PostgreSQL: connections each worker process keeps at most in its pool (plus one listening "
         "for new events); keep `CABLECAR_WORKERS` × (this + 1), summed over every host, below the "
         "server's `max_connections`",
+    )
+    db_connect_timeout: float = _declare(
+        "CABLECAR_DB_CONNECT_TIMEOUT", 3.0,
+        "with PostgreSQL: seconds one connection attempt may take (per host of a multi-host URL; libpq counts "
+        "whole seconds, at least 2) and a request may wait for a pooled connection; past it the answer is "
+        "`503 unavailable`, and `/v1/health` says `unavailable` when the primary does not answer within it",
+    )
+    db_statement_timeout: float = _declare(
+        "CABLECAR_DB_STATEMENT_TIMEOUT", 10.0,
+        "with PostgreSQL: the server's `statement_timeout` on every connection (seconds); a database that "
+        "answers nothing at all (cut off, frozen) has its connection cut by the worker after this plus "
+        "`CABLECAR_DB_CONNECT_TIMEOUT`, and the request gets `503 unavailable`",
+    )
+    db_idle_in_transaction_timeout: float = _declare(
+        "CABLECAR_DB_IDLE_IN_TRANSACTION_TIMEOUT", 10.0,
+        "with PostgreSQL: the server's `idle_in_transaction_session_timeout` (seconds): a worker that vanished "
+        "inside a transaction does not hold its locks longer",
+    )
+    db_keepalive_seconds: float = _declare(
+        "CABLECAR_DB_KEEPALIVE_SECONDS", 10.0,
+        "with PostgreSQL: a connection whose server stopped answering is found dead after about this long "
+        "(TCP keepalives from half of it, `tcp_user_timeout`), and replaced",
     )
     cache_entries: int = _declare(
         "CABLECAR_CACHE_ENTRIES", 2048, "games the in-process cache keeps (without Redis)"
@@ -294,6 +321,11 @@ class Settings:
         "gunicorn's access log (`-`: standard output); `cablecar serve` logs requests only with `--access-log`",
     )
     log_level: str = _declare("CABLECAR_LOG_LEVEL", "info", "gunicorn's log level")
+
+    def db_timeouts(self) -> Timeouts:
+        """The bounds on every wait on PostgreSQL (``CABLECAR_DB_*_TIMEOUT``, ``CABLECAR_DB_KEEPALIVE_SECONDS``)."""
+        return Timeouts(self.db_connect_timeout, self.db_statement_timeout,
+                        self.db_idle_in_transaction_timeout, self.db_keepalive_seconds)
 
     def data_path(self) -> Path:
         """The folder of the embedded store: ``data_dir``, else the platform's

@@ -40,6 +40,7 @@ from typing import Any, TypeVar
 import psycopg
 
 from events.postgres.connection import PostgresConnections
+from events.postgres.failfast import STANDBY
 from events.sql.dialect import POSTGRES
 from events.sql.reads import SqlReads
 from events.store import (
@@ -50,6 +51,7 @@ from events.store import (
     StoredEvent,
     StoreUnavailable,
 )
+from events.timeouts import Timeouts
 
 T = TypeVar("T")
 
@@ -109,14 +111,14 @@ class StandbyReader(EventReader):
         primary_position: Callable[[], int],
         *,
         max_size: int = 10,
-        timeout: float = 5.0,
+        timeouts: Timeouts | None = None,
         max_wait: float = 1.0,
         cooldown: float = 2.0,
     ) -> None:
         """``primary`` answers what the standby cannot; ``primary_position``
         reads the primary's WAL insert position (:data:`PRIMARY_POSITION`)."""
         self._standby = _StandbyRows(
-            PostgresConnections(url, min_size=1, max_size=max_size, timeout=timeout)
+            PostgresConnections(url, min_size=1, max_size=max_size, timeouts=timeouts, session=STANDBY)
         )
         self._primary = primary
         self._primary_position = primary_position

@@ -102,6 +102,7 @@ def create_app(
         settings.database_url,
         settings.data_path(),
         pool_size=settings.db_pool_size,
+        timeouts=settings.db_timeouts(),
         read_url=settings.read_database_url,
         signer=keys.signer,
         rekey=hasher.rekey,
