@@ -124,6 +124,10 @@ def _bots_run(args: argparse.Namespace) -> int:
     slots = args.slots or settings.bot_slots or machine_slots()
     runner = BotRunner(queries, commands, store, think_ms=args.think_ms, move_delay_ms=args.move_delay_ms,
                        interval=args.interval, batch=args.batch, slots=slots)
+    if not args.once:
+        from service.serving.metrics import serve_alone
+
+        serve_alone(settings.metrics_address)  # a runner started on its own: its metrics, if asked for
     try:
         if args.once:
             runner.run_once()

@@ -316,6 +316,18 @@ class Settings:
     max_requests: int = _declare(
         "CABLECAR_MAX_REQUESTS", 0, "requests after which a gunicorn worker is replaced (`0`: never)"
     )
+    metrics_address: str = _declare(
+        "CABLECAR_METRICS_ADDRESS", "",
+        "`host:port` where the server answers `GET /metrics` (Prometheus text format: requests, database, "
+        "streams, cache, bots, webhooks, sweeper, standby lag; docs/scaling.md), one listener for all its "
+        "workers and bot runners, apart from the API's port (e.g. `127.0.0.1:9108`, or the host's private "
+        "address for a scraper); unset: no metrics are served",
+    )
+    log_format: str = _declare(
+        "CABLECAR_LOG_FORMAT", "text",
+        "`json`: gunicorn's access log and every log line one JSON object each (time, level, logger, message; "
+        "a request's `request_id`, the `X-Request-Id` of its answer); `text`: plain lines",
+    )
     access_log: str = _declare(
         "CABLECAR_ACCESS_LOG", "-",
         "gunicorn's access log (`-`: standard output); `cablecar serve` logs requests only with `--access-log`",
@@ -340,6 +352,21 @@ class Settings:
         env = os.environ if env is None else env
         values: dict[str, Any] = {s.name: s.parse(env.get(s.env, "")) for s in SETTINGS}
         return cls(**values)
+
+
+#: prometheus_client's multiprocess folder: its own variable, which it reads once, when first imported
+METRICS_FOLDER_ENV = "PROMETHEUS_MULTIPROC_DIR"
+
+
+def metrics_folder() -> str | None:
+    """The multiprocess metrics folder this process (and its children) count into, if any."""
+    return os.environ.get(METRICS_FOLDER_ENV) or None
+
+
+def use_metrics_folder(folder: str) -> None:
+    """Count into ``folder`` from now on, here and in the processes started from here
+    (:mod:`service.serving.metrics`: before prometheus_client is imported)."""
+    os.environ[METRICS_FOLDER_ENV] = folder
 
 
 #: Every setting, in the order of :class:`Settings` (and of docs/configuration.md's table).

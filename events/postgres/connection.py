@@ -27,6 +27,7 @@ import psycopg
 import psycopg.errors
 from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
+from events.metrics import DB_FAILURES, DB_WRITE_SECONDS
 from events.migrate import SchemaNotMigrated, check_postgres_schema
 from events.postgres.failfast import PRIMARY, Watchdog, conninfo
 from events.store import GameExists, IntegrityError, OutcomeUnknown, StoreError, StoreUnavailable
@@ -133,7 +134,12 @@ class PostgresConnections:
 
         ``limit``: how long the block may hold the connection before the
         watchdog cuts it (default ``timeouts.held``)."""
-        conn = self._checkout()
+        started = time.perf_counter()
+        try:
+            conn = self._checkout()
+        except StoreUnavailable:
+            DB_FAILURES.labels("unavailable").inc()
+            raise
         self.watchdog.hold(conn, self.timeouts.held if limit is None else limit)
         try:
             if not self._schema_ready:
@@ -141,12 +147,20 @@ class PostgresConnections:
             yield conn
         except psycopg.errors.ReadOnlySqlTransaction as e:
             # A standby (a demoted primary): this connection never will take writes; the next one may.
+            DB_FAILURES.labels("read_only").inc()
             conn.close()
             raise StoreUnavailable(f"PostgreSQL no longer takes writes here: {e}") from e
         except psycopg.Error as e:
             if writing and conn.broken:
+                DB_FAILURES.labels("unknown").inc()
                 raise OutcomeUnknown(f"the PostgreSQL connection broke during a write: {e}") from e
-            raise translate_error(e) from e
+            error = translate_error(e)
+            if type(error) is StoreUnavailable:
+                DB_FAILURES.labels("unavailable").inc()
+            raise error from e
+        else:
+            if writing:
+                DB_WRITE_SECONDS.observe(time.perf_counter() - started)
         finally:
             self.watchdog.release(conn)
             self._pool.putconn(conn)

@@ -36,6 +36,7 @@ from typing import Any
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
+from events.metrics import DB_FAILURES
 from events.timeouts import Timeouts
 
 _log = logging.getLogger("cablecar.store")
@@ -79,8 +80,6 @@ class Watchdog:
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._stopped = threading.Event()
-        #: connections cut so far (the metrics read it)
-        self.cuts = 0
 
     def hold(self, conn: psycopg.Connection[Any], seconds: float) -> None:
         """``conn`` is in use from now on, for at most ``seconds``."""
@@ -107,6 +106,6 @@ class Watchdog:
                 for key, _ in late:
                     del self._held[key]
             for _, conn in late:
-                self.cuts += 1
+                DB_FAILURES.labels("cut").inc()
                 _log.warning("%s: a database call got no answer in time: connection cut", self._name)
                 _cut(conn)

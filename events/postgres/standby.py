@@ -39,6 +39,7 @@ from typing import Any, TypeVar
 
 import psycopg
 
+from events.metrics import REPLICA_LAG_BYTES, REPLICA_READS
 from events.postgres.connection import PostgresConnections
 from events.postgres.failfast import STANDBY
 from events.sql.dialect import POSTGRES
@@ -187,7 +188,9 @@ class StandbyReader(EventReader):
         """Whether the standby replays up to ``target`` within ``max_wait``
         seconds (at once, if it was behind when last asked)."""
         deadline = time.monotonic() + self._max_wait
-        if self._standby.replayed() >= target:
+        replayed = self._standby.replayed()
+        REPLICA_LAG_BYTES.set(max(0, target - replayed))
+        if replayed >= target:
             self._healthy = True
             return True
         if not self._healthy:
@@ -205,6 +208,7 @@ class StandbyReader(EventReader):
         self._primary_until = time.monotonic() + self._cooldown
 
     def _count(self, what: str) -> None:
+        REPLICA_READS.labels(what).inc()
         with self._lock:
             setattr(self.stats, what, getattr(self.stats, what) + 1)
 
