@@ -1,13 +1,13 @@
 """The cluster run's verdicts must be able to say "problem": an acknowledged
-action missing from the log, acknowledged at another version, a stream that
-skipped or repeated an event."""
+action missing from the log, stored with other contents than its answer
+showed, a stream that skipped or repeated an event."""
 
 from __future__ import annotations
 
 import threading
 from pathlib import Path
 
-from bench.cluster.clients import GamePlay, Spectator
+from bench.cluster.clients import Acked, GamePlay, Spectator
 from bench.cluster.verify import Verdict, check_games, check_streams
 from events.sqlite import SqliteStore
 from events.store import NewEvent
@@ -21,11 +21,17 @@ def _store(tmp_path: Path) -> SqliteStore:
     return store
 
 
+def _acked(store: SqliteStore, key: str) -> Acked:
+    """The answer its writer got for the append ``key``."""
+    events = [(e.seq, e.type, e.seat, e.recorded_at, e.hash) for e in store.load("g1") if e.idempotency_key == key]
+    return Acked(0.0, events[-1][0], events)
+
+
 def test_a_log_holding_every_acknowledged_action_passes(tmp_path: Path) -> None:
     store = _store(tmp_path)
     verdict = Verdict()
-    logs = check_games(store, [GamePlay("g1", ("a", "b"), {"k1": 2, "k2": 4})], verdict)
-    assert (verdict.lost, verdict.duplicated, verdict.wrong_version, verdict.gaps) == (0, 0, 0, 0)
+    logs = check_games(store, [GamePlay("g1", ("a", "b"), {k: _acked(store, k) for k in ("k1", "k2")})], verdict)
+    assert (verdict.lost, verdict.duplicated, verdict.changed, verdict.gaps) == (0, 0, 0, 0)
     follower = Spectator("127.0.0.1", 9, "g1", threading.Event())
     follower.events = [(1, "set_up"), (2, "tick"), (3, "tick"), (4, "tick")]
     check_streams([follower], logs, verdict)
@@ -33,12 +39,16 @@ def test_a_log_holding_every_acknowledged_action_passes(tmp_path: Path) -> None:
     store.close()
 
 
-def test_lost_and_misplaced_actions_and_bad_streams_are_found(tmp_path: Path) -> None:
+def test_lost_and_changed_actions_and_bad_streams_are_found(tmp_path: Path) -> None:
     store = _store(tmp_path)
     verdict = Verdict()
-    play = GamePlay("g1", ("a", "b"), {"k1": 3, "k2": 4, "k3": 5})
+    other = _acked(store, "k2")
+    seq, kind, seat, at, _ = other.events[0]
+    other.events[0] = (seq, kind, seat, at, "0" * 64)  # acknowledged with other contents
+    lost = Acked(0.0, 5, [(5, "tick", 1, at, "")])
+    play = GamePlay("g1", ("a", "b"), {"k1": _acked(store, "k1"), "k2": other, "k3": lost})
     logs = check_games(store, [play], verdict)
-    assert verdict.lost == 1 and verdict.wrong_version == 1
+    assert verdict.lost == 1 and verdict.changed == 1
     skipped = Spectator("127.0.0.1", 9, "g1", threading.Event())
     skipped.events = [(1, "set_up"), (3, "tick"), (4, "tick")]
     repeated = Spectator("127.0.0.1", 9, "g1", threading.Event())
