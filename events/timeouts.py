@@ -13,6 +13,7 @@ class Timeouts:
     """How long each wait on the database may last, in seconds
     (:mod:`events.postgres.failfast`)."""
 
+    #: one connection attempt (per host); a request waits up to twice this for a pooled connection
     connect: float = 3.0
     statement: float = 10.0
     idle_in_transaction: float = 10.0

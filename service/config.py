@@ -134,8 +134,9 @@ class Settings:
     db_connect_timeout: float = _declare(
         "CABLECAR_DB_CONNECT_TIMEOUT", 3.0,
         "with PostgreSQL: seconds one connection attempt may take (per host of a multi-host URL; libpq counts "
-        "whole seconds, at least 2) and a request may wait for a pooled connection; past it the answer is "
-        "`503 unavailable`, and `/v1/health` says `unavailable` when the primary does not answer within it",
+        "whole seconds, at least 2); a request waits at most twice this for a pooled connection (a dead first "
+        "host, then the next), then answers `503 unavailable`; `/v1/health` says `unavailable` when the primary "
+        "does not answer a query within it",
     )
     db_statement_timeout: float = _declare(
         "CABLECAR_DB_STATEMENT_TIMEOUT", 10.0,

@@ -225,7 +225,9 @@ def _run(a: argparse.Namespace, work: Path, net: Network) -> Run:
     # spectators: until each has its game's whole log (or a deadline)
     from events.postgres import PostgresStore
 
-    store = PostgresStore(multi_host_url(nodes))  # wherever the primary now is
+    now = leader(nodes)
+    assert now is not None, "no primary at the end"
+    store = PostgresStore(now.url)  # wherever Patroni put it
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -82,7 +82,9 @@ class PostgresConnections:
     ) -> None:
         self._url = url
         self.timeouts = timeouts = timeouts or Timeouts()
-        self._timeout = timeouts.connect
+        # one attempt per host: with the first host of a multi-host URL dead, a connection takes one connect
+        # timeout before the next host is tried, so a request may wait for two
+        self._timeout = 2 * timeouts.connect
         self._max_size = max_size
         self._schema_ready = False
         self._schema_error: tuple[float, SchemaNotMigrated] | None = None
@@ -92,8 +94,8 @@ class PostgresConnections:
             url,
             min_size=min_size,
             max_size=max_size,
-            timeout=timeouts.connect,
-            reconnect_timeout=max(10.0, 2 * timeouts.connect),
+            timeout=self._timeout,
+            reconnect_timeout=max(10.0, 2 * self._timeout),
             kwargs={"autocommit": True, **conninfo(url, timeouts, session)},
             open=False,
             name="cablecar-events",
