@@ -1,6 +1,7 @@
-"""The cluster run's verdicts must be able to say "problem": an acknowledged
-action missing from the log, stored with other contents than its answer
-showed, a stream that skipped or repeated an event."""
+"""The cluster run's checks (bench/cluster/, `bash bench/run.sh --only cluster`, which needs root, Patroni
+and etcd, so it is not part of the suite) must be able to say "problem": an acknowledged action missing from
+the log, stored with other contents than its answer showed, a stream that skipped or repeated an event; and
+its scraper and write-outage figures must read what happened."""
 
 from __future__ import annotations
 
@@ -56,3 +57,32 @@ def test_lost_and_changed_actions_and_bad_streams_are_found(tmp_path: Path) -> N
     check_streams([skipped, repeated], logs, verdict)
     assert verdict.streams == 2 and verdict.streams_matching == 0
     store.close()
+
+
+def test_the_scraper_says_which_signals_moved_and_when() -> None:
+    from bench.cluster.scrape import Scraper
+
+    scraper = Scraper({"app1": "-", "app2": "-"})
+    base = {'cablecar_problems_total{code="unavailable"}': 1.0, "cablecar_replica_lag_bytes": 0.0}
+    scraper.series = [
+        (9.0, "app1", base), (9.0, "app2", base),
+        (11.0, "app1", {**base, 'cablecar_problems_total{code="unavailable"}': 4.0}),
+        (11.5, "app2", None),  # its scrape failed
+        (12.0, "app2", {**base, "cablecar_replica_lag_bytes": 1e6}),
+    ]
+    moved = {name: (after, much) for name, after, much in scraper.moved(10.0, 20.0)}
+    assert moved["503 unavailable"] == (1.0, "3 (max per host)")
+    assert moved["standby lag (bytes, max)"][0] == 2.0
+    assert moved["scrape failed (host or its workers down)"] == (1.5, "app2")
+    assert "cache errors" not in moved
+    assert scraper.total("cablecar_problems_total", 'code="unavailable"', at=11.0) == 5.0
+
+
+def test_the_write_outage_is_the_longest_time_without_an_acknowledgement() -> None:
+    from bench.cluster.clients import Acked, Writer
+    from bench.cluster.faults import Faults
+
+    writer = Writer("http://127.0.0.1:9", "w", threading.Event(), threading.Event())
+    writer.games = [GamePlay("g", ("a",), {f"k{t}": Acked(t, 1, []) for t in (1.0, 2.0, 9.0, 10.0)})]
+    faults = Faults([writer])
+    assert faults.outage(1.5, 12.0) == 7.0 and faults.acks(1.5, 12.0) == [2.0, 9.0, 10.0]
