@@ -14,7 +14,7 @@ is replaced) while, one after another: an app host is cut off from the
 databases for 40 s, the synchronous standby is lost for 30 s, Redis is
 SIGKILLed, the balancer is SIGKILLed and started again, and the primary is
 SIGKILLed and unplugged (Patroni promotes a standby; the old primary rejoins
-later).  Every app host's ``/metrics`` is scraped each second.  Then every
+later), then switched back to with ``patronictl switchover``.  Every app host's ``/metrics`` is scraped each second.  Then every
 acknowledged action is looked up by its key in the (new) primary's log and
 compared by content (its events' hashes), every game audited through the
 balancer and every stream compared with the log; ``bench/results/CLUSTER.md``
@@ -322,6 +322,22 @@ def _faults(a: argparse.Namespace, faults: Faults, nodes: list[PatroniNode], app
     f.note = (f"{new.name if new else '?'} promoted by Patroni {promoted:.1f} s after the kill; write outage "
               f"{outage:.1f} s; {old.name} back as {rejoined}")
     f.outage = outage
+
+    # 6. a planned switchover (maintenance, a minor upgrade): patronictl, no kill; in synchronous mode the
+    #    candidate is the synchronous standby (the one that holds every commit)
+    wait_for(f"{old.name} streaming again", lambda: old.role() == "replica", 90)
+    current, candidate = leader(nodes), sync_standby(nodes)
+    assert current is not None and candidate is not None
+    f = faults.begin("switchover (planned)", f"patronictl switchover from {current.name} to {candidate.name}")
+    current.host.run(["patronictl", "-c", str(current.conf), "switchover", "--leader", current.name,
+                      "--candidate", candidate.name, "--force"], timeout=120)
+    wait_for("the switchover", lambda: leader(nodes) is candidate, 90)
+    switched = time.monotonic() - f.at
+    wait(gap)
+    f.end = time.monotonic()
+    f.acks = len(faults.acks(f.at, f.end))
+    f.outage = faults.outage(f.at, f.end)
+    f.note = f"{candidate.name} primary {switched:.1f} s after the command; write outage {f.outage:.1f} s"
 
 
 def _mutation(faults: Faults, nodes: list[PatroniNode], wait: Callable[[float], None], gap: float) -> None:

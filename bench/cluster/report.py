@@ -84,6 +84,7 @@ def render(r: Run, command: str) -> str:
     killed = next((f for f in r.faults if f.name.startswith("primary SIGKILLed")), None)
     standby = by_name.get("synchronous standby lost")
     partition = by_name.get("app host cut off from the databases")
+    switch = by_name.get("switchover (planned)")
 
     def acks_row(f: Fault | None, seconds: str) -> str:
         if f is None or f.acks is None or f.end is None:
@@ -105,6 +106,7 @@ def render(r: Run, command: str) -> str:
         f"| write outage on primary kill | {f'{killed.outage:.1f} s' if killed and killed.outage is not None else 'not run'} |",
         f"| acks during standby loss | {acks_row(standby, f'whole run {rate:.1f}/s')} |",
         f"| acks during app-host partition | {acks_row(partition, f'whole run {rate:.1f}/s')} |",
+        f"| write outage on a planned switchover | {f'{switch.outage:.1f} s' if switch and switch.outage is not None else 'not run'} |",
         f"| fsync | {r.extra.get('fsync', '?')} |",
         f"| events lost / duplicated | {v.lost} / {v.duplicated} |",
         f"| acknowledged actions stored with other contents / games with seq gaps | {v.changed} / {v.gaps} |",
