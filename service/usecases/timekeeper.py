@@ -28,6 +28,7 @@ Two ways find due timeouts, so correctness never depends on the first:
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -35,6 +36,7 @@ from typing import Any, Protocol
 from domain.clocks import Clocks
 from events.deadlines import DeadlineIndex
 from events.store import GameNotFound, StaleVersion
+from service.adapters import metrics
 from service.errors import ServiceError
 from service.usecases.leased import LeasedLoop
 from service.usecases.loaded import Loaded
@@ -125,7 +127,10 @@ class Sweeper(LeasedLoop[int]):
         self.timekeeper = timekeeper
 
     def work(self) -> int:
-        return self.timekeeper.sweep()
+        settled = self.timekeeper.sweep()
+        metrics.SETTLED.inc(settled)
+        metrics.SWEEP_LAST.set(time.time())
+        return settled
 
     def idle(self) -> int:
         return 0

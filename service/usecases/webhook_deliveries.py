@@ -59,6 +59,7 @@ from events.migrate import SchemaNotMigrated
 from events.store import GameRecord, StoredEvent, StoreError
 from events.timestamps import Clock, format_timestamp, system_clock
 from events.tournaments import WebhookRecord
+from service.adapters import metrics
 from service.adapters.webhooks.hmac import (
     GAME_CANCELLED,
     GAME_FINISHED,
@@ -125,6 +126,7 @@ class WebhookDispatcher:
 
     def _scan_events(self) -> tuple[int, int]:
         state = self.store.dispatch_state()
+        metrics.WEBHOOK_BACKLOG.set(max(0, state.head - state.cursor))
         if state.head <= state.cursor:
             return 0, 0
         now = self._clock()
@@ -228,6 +230,7 @@ class WebhookDispatcher:
         number = delivery.attempts + 1
         sent = self._send(delivery.url, body, delivery_headers(delivery, body, number), self.policy.timeout_seconds)
         outcome = self.policy.outcome(sent, number, self._clock())
+        metrics.WEBHOOK_ATTEMPTS.labels(outcome.state).inc()
         if not self.store.record_attempt(delivery.delivery_id, owner, outcome):
             log.warning("delivery %s: lease lost before the attempt was recorded", delivery.delivery_id)
         elif outcome.state != "delivered":
