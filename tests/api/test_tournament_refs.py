@@ -18,7 +18,6 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.api.app import create_app, start_dispatcher, stop_dispatcher
-from service.config import Settings
 from tests.api.conftest import auth, play_to_end, view
 from tests.api.test_openapi import check_response
 from tests.api.test_webhooks import Receiver, fast, organiser, receiver, wait_for, webhook
