@@ -220,3 +220,27 @@ def test_the_event_catalogue_lists_the_start(client: FlaskClient) -> None:
         by_type = {e["event_type"]: e for e in catalogue}
         assert by_type["game_started"]["schema"]["properties"] == {}
         assert by_type["game_scheduled"]["schema"]["required"] == ["starts_at"]
+
+
+def test_a_scheduled_games_bot_seat_waits_for_the_start_too(
+    app: Flask, client: FlaskClient, org: dict[str, str], clock: FakeClock
+) -> None:
+    store = app.extensions["cablecar"].store
+    store.beat_bot_runner("test-runner", store.database_time(), 3600)  # a runner is alive: bot seats are accepted
+    body = {"type": "cable-car", "start_at": "2026-11-23T12:10:00Z",
+            "tables": [{"players": [{"name": "Robo", "bot": "random"}, {"name": "Bo"}]}]}
+    resp = client.post("/v1/batches", json=body, headers=org)
+    assert resp.status_code == 201, resp.get_json()
+    game = resp.get_json()["games"][0]
+
+    def claimable() -> list[str]:
+        taken = store.claim_bot_turns("probe", clock.now, 1, clock.now + timedelta(hours=1), 10)
+        for game_id in taken:
+            store.release_bot_turn(game_id, "probe")
+        return taken
+
+    clock.advance(5 * 60)
+    assert claimable() == []  # the bot seat acts first, but the game waits: no runner is given it
+    clock.advance(5 * 60)
+    assert view(client, game)["status"] == "playing"  # the read starts it
+    assert claimable() == [game["id"]]

@@ -10,6 +10,7 @@ import csv
 import io
 from collections import defaultdict
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -200,3 +201,28 @@ def test_standings_over_two_rounds_equal_a_recount_from_the_exports(client: Flas
                       headers=org).status_code == 400
     assert client.get("/v1/organisers/me/standings", headers=org).status_code == 400
     assert client.get(query, headers=auth("ot_nobody_x")).status_code == 401
+
+
+def test_a_scheduled_rounds_game_started_webhooks_fire_at_its_start(client: FlaskClient, receiver: Receiver) -> None:
+    org = organiser(client)
+    webhook(client, org, receiver.url, events=["game.started", "game.cancelled"])
+    body = {**round_body(EVENT + "round-2", [["p-ada", "p-bo"], ["p-cy", "p-di"]], "w"), "start_at": _in_an_hour()}
+    scheduled = create_round(client, org, body)
+    # a round created after it: once its game.started arrives, the dispatcher has read past the scheduled games
+    later = create_round(client, org, round_body(EVENT + "round-3", [["p-ed", "p-fy"]], "w3"))
+    wait_for(lambda: receiver.of("game.started"))
+    assert [r.json["game"]["id"] for r in receiver.of("game.started")] == [later["games"][0]["id"]]
+    assert client.post(f"/v1/batches/{scheduled['id']}/start", headers=org).status_code == 200
+    started = wait_for(lambda: len(receiver.of("game.started")) == 3 and receiver.of("game.started"))
+    bodies = {r.json["game"]["id"]: r.json for r in started}
+    for game in scheduled["games"]:
+        assert bodies[game["id"]]["game"]["status"] != "scheduled"
+        assert bodies[game["id"]]["batch_ref"] == EVENT + "round-2"
+    # cancelling a round ends every table: one game.cancelled each
+    assert client.post(f"/v1/batches/{later['id']}/cancel", headers=org).status_code == 200
+    [cancelled] = wait_for(lambda: receiver.of("game.cancelled"))
+    assert cancelled.json["game"]["ref"] == "table 1" and cancelled.json["batch_ref"] == EVENT + "round-3"
+
+
+def _in_an_hour() -> str:
+    return (datetime.now(UTC) + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
