@@ -25,7 +25,7 @@ def player_refs(meta: Mapping[str, JSON], seats: int) -> list[str | None]:
 
 
 def ref_fields(meta: Mapping[str, JSON]) -> dict[str, JSON]:
-    """A game's refs (its own and its batch's) and, for a scheduled game, when it was set to start."""
+    """A game's refs: its own (its table's) and its batch's, as the organiser gave them (None: none)."""
     return {"ref": meta.get("ref"), "batch_ref": meta.get("batch_ref")}
 
 

@@ -179,7 +179,8 @@ export interface paths {
          * @description With a seat token: every action the rules allow that seat now, each a ready-to-send body for
          *     `POST /v1/games/{id}/actions`. While the seat is still in (it has not resigned or timed out) and the game is
          *     not over, the last entry is `{"type": "resign"}`; it is the only entry when the seat is not in
-         *     `active_seats`. Empty for a seat that is out and once the game is over (finished or cancelled).
+         *     `active_seats`. Empty for a seat that is out, once the game is over (finished or cancelled), and while a
+         *     scheduled game waits for its start (`status` `scheduled`: nobody may act, not even resign).
          *
          *     The list is paged in a fixed order (a cable-car turn can have well over 100 000 legal pairs of tile
          *     placements): `total` counts them all; pass `next_cursor` back as `cursor` for the next page. A cursor
@@ -1547,7 +1548,8 @@ export interface components {
         Ref: string | null;
         /**
          * Format: date-time
-         * @description When a scheduled game starts (ISO 8601, UTC), while it waits (`status` `scheduled`); `null` otherwise.
+         * @description When a scheduled game starts (ISO 8601, UTC), while it waits (`status` `scheduled`); otherwise absent from
+         *     a view and `null` in the listing.
          * @example 2026-05-01T18:00:00.000000Z
          */
         StartsAt: string | null;

@@ -80,7 +80,8 @@ class CableCarView:
                 omitted): none. Never secret, never changed. A bad ref is `400 invalid_request` naming the field (e.g.
                 `tables.1.players.0.ref`), and nothing is created.
             starts_at (datetime.datetime | None | Unset): When a scheduled game starts (ISO 8601, UTC), while it waits
-                (`status` `scheduled`); `null` otherwise.
+                (`status` `scheduled`); otherwise absent from
+                a view and `null` in the listing.
             me (CableCarMe | Unset): The caller's own secrets.
             result (CableCarResult | None | Unset): Once finished, the final result; `null` (or absent) before, and for a
                 cancelled game.

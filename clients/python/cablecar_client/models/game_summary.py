@@ -54,7 +54,8 @@ class GameSummary:
                 omitted): none. Never secret, never changed. A bad ref is `400 invalid_request` naming the field (e.g.
                 `tables.1.players.0.ref`), and nothing is created.
             starts_at (datetime.datetime | None | Unset): When a scheduled game starts (ISO 8601, UTC), while it waits
-                (`status` `scheduled`); `null` otherwise.
+                (`status` `scheduled`); otherwise absent from
+                a view and `null` in the listing.
      """
 
     id: str

@@ -84,7 +84,8 @@ class TtrSfView:
                 omitted): none. Never secret, never changed. A bad ref is `400 invalid_request` naming the field (e.g.
                 `tables.1.players.0.ref`), and nothing is created.
             starts_at (datetime.datetime | None | Unset): When a scheduled game starts (ISO 8601, UTC), while it waits
-                (`status` `scheduled`); `null` otherwise.
+                (`status` `scheduled`); otherwise absent from
+                a view and `null` in the listing.
             set_aside_stack_size (int | None | Unset): Tokens in each set-aside stack while some are still to place, else
                 `null`.
             souvenir_placer (int | None | Unset): The seat due to place the next set-aside stack during setup, else `null`.
