@@ -244,3 +244,16 @@ def test_a_scheduled_games_bot_seat_waits_for_the_start_too(
     clock.advance(5 * 60)
     assert view(client, game)["status"] == "playing"  # the read starts it
     assert claimable() == [game["id"]]
+
+
+def test_a_lost_token_is_replaced_before_the_start_and_the_game_still_waits(
+    client: FlaskClient, org: dict[str, str], clock: FakeClock
+) -> None:
+    game = scheduled(client, org, clock, tables=1)["games"][0]
+    resp = client.post(f"/v1/games/{game['id']}/seats/1/token", headers=auth(game["host_token"]))
+    assert resp.status_code == 200, resp.get_json()
+    assert view(client, game)["status"] == "scheduled"
+    assert client.get("/v1/games?status=scheduled").get_json()["games"][0]["id"] == game["id"]
+    clock.advance(10 * 60)
+    assert view(client, game)["status"] == "playing"
+    assert client.get("/v1/games?status=scheduled").get_json()["games"] == []
