@@ -17,8 +17,9 @@ they change nothing in the game.
   earlier when its organiser said so); the clocks start from this event.
 
 Every game records them besides its own events, and its state passes
-through them unchanged: :class:`~domain.core.GameDefinition` adds both to
-each definition, so no game declares them again.
+through them unchanged: :class:`~domain.core.GameDefinition` adds them to
+each definition, so no game declares them again (the scheduled pair moves
+the clocks only: :meth:`~domain.core.GameDefinition.clocks_after`).
 """
 
 from __future__ import annotations

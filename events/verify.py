@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.clocks import Clocks, parse_time_control
+from domain.clocks import Clocks, epoch_of, parse_time_control
 from domain.core import JSON, Event, GameConfig, GameDefinition
 from domain.custody import EventsQuarantined, GameScheduled, GameStarted, SeatTokenRotated
 from domain.errors import DomainError
@@ -399,7 +399,13 @@ def _scheduled(
     while it waits but a token rotation or a cancel; None: they say nothing."""
     waiting = clocks.starts_at is not None and not game.is_over(state)
     if isinstance(first, GameScheduled):
-        return (None, [first]) if after_setup else f"{_label(stored)}: a game is scheduled only right after its setup"
+        if not after_setup:
+            return f"{_label(stored)}: a game is scheduled only right after its setup"
+        try:
+            epoch_of(first.starts_at)
+        except (TypeError, ValueError, AttributeError):
+            return f"{_label(stored)}: starts_at is not an ISO-8601 time"
+        return None, [first]
     if isinstance(first, GameStarted):
         return (None, [first]) if waiting else f"{_label(stored)}: the game was not waiting for its start"
     if waiting and not isinstance(first, SeatTokenRotated | GameCancelled | EventsQuarantined):

@@ -230,7 +230,8 @@ class GameCommands(GameCreation):
             if loaded.finished:
                 raise GameFinished()
             if loaded.scheduled:
-                raise NotStarted(f"the game starts at {loaded.starts_at}: no seat may act before", starts_at=loaded.starts_at)
+                raise NotStarted(f"the game starts at {loaded.starts_at}: no seat may act before",
+                                 starts_at=loaded.starts_at)
             domain_events = loaded.definition.decide(loaded.state, seat, action)
             try:
                 return self._append_decided(loaded, seat, domain_events, seat_key(seat, request.idempotency_key),

@@ -239,7 +239,7 @@ class GameQueries:
         """Every action ``seat`` may send in ``loaded``, or those whose first
         placement is on ``square`` (long lists are kept for the following
         pages); InvalidRequest for a square in a game without squares.
-        None before a scheduled game's start."""
+        Empty before a scheduled game's start."""
         if loaded.scheduled:
             return ()
         key = (loaded.record.game_id, loaded.version, seat, square)

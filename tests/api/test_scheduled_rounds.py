@@ -189,21 +189,29 @@ def test_a_started_round_verifies_and_a_move_recorded_before_the_start_does_not(
     export = client.get(f"/v1/games/{game['id']}/export").get_json()
     verdict = verify_export(export)
     assert all(c.ok for c in verdict.checks if c.name != "signatures"), verdict
-    # the same record with its game_started left out (the chain rebuilt: what verify's moves check says)
-    types = [e["type"] for e in export["events"]]
-    started = types.index("game_started")
-    assert verify_export(_without(export, started)).checks  # sanity: it still reads
-    moves = next(c for c in verify_export(_without(export, started)).checks if c.name == "moves")
-    assert not moves.ok and "before the scheduled game started" in moves.detail
+    # the same record rewritten, its chain rebuilt (so only the rules can tell): what verify's moves check says
+    events = export["events"]
+    started = [e["type"] for e in events].index("game_started")
+    for rewritten, why in (
+        (events[:started] + events[started + 1:], "before the scheduled game started"),  # the start left out
+        (events[:started] + events[started + 1:started + 2] + [events[started]] + events[started + 2:],
+         "before the scheduled game started"),  # a move before the start
+        (events[:started] + [events[started], events[started]] + events[started + 1:],
+         "the game was not waiting for its start"),  # started twice
+        ([{**e, "payload": {"starts_at": "soon"}} if e["type"] == "game_scheduled" else e for e in events],
+         "starts_at is not an ISO-8601 time"),
+    ):
+        moves = next(c for c in verify_export(_rechained(export, rewritten)).checks if c.name == "moves")
+        assert not moves.ok and why in moves.detail, moves
 
 
-def _without(export: dict[str, Any], index: int) -> dict[str, Any]:
-    """``export`` without its event ``index``, renumbered and re-chained (so only the rules can tell)."""
+def _rechained(export: dict[str, Any], chosen: list[dict[str, Any]]) -> dict[str, Any]:
+    """``export`` with the events ``chosen``, renumbered and re-chained."""
     from events.envelope import GENESIS_HASH, recompute_hash
     from events.store import StoredEvent
 
     events, prev = [], GENESIS_HASH
-    for seq, e in enumerate((e for i, e in enumerate(export["events"]) if i != index), 1):
+    for seq, e in enumerate(chosen, 1):
         fields = {k: e[k] for k in ("game_id", "position", "type", "schema_version", "payload", "recorded_at", "seat",
                                     "idempotency_key")}
         stored = StoredEvent(seq=seq, prev_hash=prev, hash="", **fields)
