@@ -1547,6 +1547,13 @@ export interface components {
          */
         Ref: string | null;
         /**
+         * @description The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`), or `null`: none.
+         * @example event-77/round-1
+         * @example table-12
+         * @example fide-1503014
+         */
+        RefValue: string | null;
+        /**
          * Format: date-time
          * @description When a scheduled game starts (ISO 8601, UTC), while it waits (`status` `scheduled`); otherwise absent from
          *     a view and `null` in the listing.
@@ -1679,7 +1686,7 @@ export interface components {
             /** @description The host's token (reads the game, rotates seat tokens, cancels; cannot act). Shown only here. */
             host_token: string;
             time_control: components["schemas"]["TimeControl"];
-            ref?: components["schemas"]["Ref"];
+            ref?: components["schemas"]["RefValue"];
         };
         SeatToken: {
             seat: components["schemas"]["Seat"];
@@ -1690,7 +1697,7 @@ export interface components {
              */
             token: string | null;
             bot?: components["schemas"]["BotName"];
-            ref?: components["schemas"]["Ref"];
+            ref?: components["schemas"]["RefValue"];
         };
         GamesPage: {
             games: components["schemas"]["GameSummary"][];
@@ -1717,8 +1724,8 @@ export interface components {
             open_deal: components["schemas"]["OpenDeal"];
             /** @description The batch the game belongs to, if any. */
             batch: string | null;
-            ref?: components["schemas"]["Ref"];
-            batch_ref?: components["schemas"]["Ref"];
+            ref?: components["schemas"]["RefValue"];
+            batch_ref?: components["schemas"]["RefValue"];
             starts_at?: components["schemas"]["StartsAt"];
         };
         /** @description The game as the caller may see it; `type` tells which game-specific fields it has. */
@@ -1742,9 +1749,9 @@ export interface components {
             seed_commitment?: string | null;
             open_deal?: components["schemas"]["OpenDeal"];
             /** @description The organiser's own id of the game (its table), or `null`. */
-            ref?: components["schemas"]["Ref"];
+            ref?: components["schemas"]["RefValue"];
             /** @description The organiser's own id of the game's batch, or `null`. */
-            batch_ref?: components["schemas"]["Ref"];
+            batch_ref?: components["schemas"]["RefValue"];
             starts_at?: components["schemas"]["StartsAt"];
             /**
              * @description The seats that may make a move now (several during setup, none once the game is over). Any seat still
@@ -1848,7 +1855,7 @@ export interface components {
             routes?: string[];
             bot?: components["schemas"]["BotName"];
             /** @description The organiser's own id of this seat's player, or `null`. */
-            ref?: components["schemas"]["Ref"];
+            ref?: components["schemas"]["RefValue"];
             standing: components["schemas"]["Standing"];
             /** @description Once over only, the cards held (colour → count). */
             hand?: {
@@ -1913,9 +1920,9 @@ export interface components {
             seed_commitment?: string | null;
             open_deal?: components["schemas"]["OpenDeal"];
             /** @description The organiser's own id of the game (its table), or `null`. */
-            ref?: components["schemas"]["Ref"];
+            ref?: components["schemas"]["RefValue"];
             /** @description The organiser's own id of the game's batch, or `null`. */
-            batch_ref?: components["schemas"]["Ref"];
+            batch_ref?: components["schemas"]["RefValue"];
             starts_at?: components["schemas"]["StartsAt"];
             /**
              * @description The seats that may make a move now (several during setup, none once the game is over). Any seat still
@@ -2008,7 +2015,7 @@ export interface components {
             last_roll: string | null;
             bot?: components["schemas"]["BotName"];
             /** @description The organiser's own id of this seat's player, or `null`. */
-            ref?: components["schemas"]["Ref"];
+            ref?: components["schemas"]["RefValue"];
             standing: components["schemas"]["Standing"];
         } & {
             [key: string]: unknown;
@@ -2581,10 +2588,10 @@ export interface components {
             rules_version: string;
             board_version: string;
             batch: string | null;
-            ref?: components["schemas"]["Ref"];
-            batch_ref?: components["schemas"]["Ref"];
+            ref?: components["schemas"]["RefValue"];
+            batch_ref?: components["schemas"]["RefValue"];
             /** @description Per seat, the player's ref or `null`. */
-            player_refs?: components["schemas"]["Ref"][];
+            player_refs?: components["schemas"]["RefValue"][];
             /**
              * Format: date-time
              * @description When the game was scheduled to start (a scheduled round only).
@@ -2791,7 +2798,7 @@ export interface components {
             type: components["schemas"]["GameTypeId"];
             /** Format: date-time */
             created_at: string;
-            ref: components["schemas"]["Ref"];
+            ref: components["schemas"]["RefValue"];
             starts_at: components["schemas"]["BatchStartsAt"];
             /** @description One game per table, in table order, with its tokens (shown only here). */
             games: components["schemas"]["BatchGameCreated"][];
@@ -2802,7 +2809,7 @@ export interface components {
             type: components["schemas"]["GameTypeId"];
             /** Format: date-time */
             created_at: string;
-            ref: components["schemas"]["Ref"];
+            ref: components["schemas"]["RefValue"];
             starts_at: components["schemas"]["BatchStartsAt"];
             /** @description True once every game is over (finished or cancelled). */
             finished: boolean;
@@ -2811,7 +2818,7 @@ export interface components {
         };
         BatchResults: {
             batch: string;
-            ref: components["schemas"]["Ref"];
+            ref: components["schemas"]["RefValue"];
             type: components["schemas"]["GameTypeId"];
             /** @description True once every table is over (finished or cancelled). */
             finished: boolean;
@@ -2819,7 +2826,7 @@ export interface components {
         };
         TableResult: {
             table: number;
-            ref: components["schemas"]["Ref"];
+            ref: components["schemas"]["RefValue"];
             game_id: string;
             status: components["schemas"]["GameStatusValue"];
             /**
@@ -2923,7 +2930,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             /** @description In every `game.*` delivery: the ref of the game's batch (`null`: none). */
-            batch_ref?: components["schemas"]["Ref"];
+            batch_ref?: components["schemas"]["RefValue"];
             game?: components["schemas"]["WebhookGame"];
             seat?: components["schemas"]["WebhookSeatOut"];
             checkpoint?: components["schemas"]["LogCheckpoint"];
@@ -3072,7 +3079,7 @@ export interface components {
             seat: components["schemas"]["Seat"];
             name: string;
             bot?: components["schemas"]["BotName"];
-            ref?: components["schemas"]["Ref"];
+            ref?: components["schemas"]["RefValue"];
         };
         TtrKeptTicket: components["schemas"]["TtrTicket"] & {
             completed: boolean;
@@ -3118,7 +3125,7 @@ export interface components {
             tables: number;
             /** Format: date-time */
             created_at: string;
-            ref: components["schemas"]["Ref"];
+            ref: components["schemas"]["RefValue"];
             starts_at: components["schemas"]["BatchStartsAt"];
         };
         Standings: {
@@ -3161,7 +3168,7 @@ export interface components {
         BatchStartsAt: string | null;
         BatchGameCreated: {
             table: number;
-            ref?: components["schemas"]["Ref"];
+            ref?: components["schemas"]["RefValue"];
             /**
              * Format: date-time
              * @description When the game starts, for a scheduled round (`status` is then `scheduled`); else `null`.
@@ -3178,7 +3185,7 @@ export interface components {
         };
         BatchGame: {
             table: number;
-            ref: components["schemas"]["Ref"];
+            ref: components["schemas"]["RefValue"];
             id: string;
             status: components["schemas"]["GameStatusValue"];
             version: number;
@@ -3189,7 +3196,7 @@ export interface components {
         PlayerResult: {
             seat: components["schemas"]["Seat"];
             name: string;
-            ref: components["schemas"]["Ref"];
+            ref: components["schemas"]["RefValue"];
             /** @description The final total (ttr-sf); null for cable-car and until finished. */
             score: number | null;
             /**
@@ -3215,12 +3222,12 @@ export interface components {
             type: components["schemas"]["GameTypeId"];
             status: components["schemas"]["GameStatusValue"];
             batch: string | null;
-            ref: components["schemas"]["Ref"];
+            ref: components["schemas"]["RefValue"];
             /** @description Every seat, in order, with the organiser's ref of its player (`null`: none). */
             players: {
                 seat: components["schemas"]["Seat"];
                 name: string;
-                ref: components["schemas"]["Ref"];
+                ref: components["schemas"]["RefValue"];
             }[];
             result?: components["schemas"]["GameResult"];
         };

@@ -32,11 +32,8 @@ class BatchCreated:
             type_ (GameTypeId): `ttr-sf`: Ticket to Ride San Francisco (2–4 players); `cable-car`: the cable-car tile game
                 (2–6 players).
             created_at (datetime.datetime):
-            ref (None | str): The organiser's own id (of a batch, a table or a player): 1 to 128 printable characters (no
-                control,
-                format or separator characters but the space), returned unchanged wherever the thing appears; `null` (or
-                omitted): none. Never secret, never changed. A bad ref is `400 invalid_request` naming the field (e.g.
-                `tables.1.players.0.ref`), and nothing is created.
+            ref (None | str): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`), or
+                `null`: none.
             starts_at (datetime.datetime | None): The `start_at` the batch was created with (ISO 8601, UTC), or `null` (its
                 games started when created).
             games (list[BatchGameCreated]): One game per table, in table order, with its tokens (shown only here).

@@ -42,11 +42,8 @@ class BatchGameCreated:
                 when a server secret, committed at creation and revealed by the export, was mixed in.
             seats (list[SeatToken]):
             host_token (str):
-            ref (None | str | Unset): The organiser's own id (of a batch, a table or a player): 1 to 128 printable
-                characters (no control,
-                format or separator characters but the space), returned unchanged wherever the thing appears; `null` (or
-                omitted): none. Never secret, never changed. A bad ref is `400 invalid_request` naming the field (e.g.
-                `tables.1.players.0.ref`), and nothing is created.
+            ref (None | str | Unset): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`),
+                or `null`: none.
             starts_at (datetime.datetime | None | Unset): When the game starts, for a scheduled round (`status` is then
                 `scheduled`); else `null`.
      """

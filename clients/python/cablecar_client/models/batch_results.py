@@ -27,11 +27,8 @@ class BatchResults:
     """ 
         Attributes:
             batch (str):
-            ref (None | str): The organiser's own id (of a batch, a table or a player): 1 to 128 printable characters (no
-                control,
-                format or separator characters but the space), returned unchanged wherever the thing appears; `null` (or
-                omitted): none. Never secret, never changed. A bad ref is `400 invalid_request` naming the field (e.g.
-                `tables.1.players.0.ref`), and nothing is created.
+            ref (None | str): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`), or
+                `null`: none.
             type_ (GameTypeId): `ttr-sf`: Ticket to Ride San Francisco (2–4 players); `cable-car`: the cable-car tile game
                 (2–6 players).
             finished (bool): True once every table is over (finished or cancelled).

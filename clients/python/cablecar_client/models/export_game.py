@@ -49,16 +49,10 @@ class ExportGame:
             batch (None | str):
             bots (list[None | str] | Unset): Per seat, the server-side bot that played it, or `null` for a person (absent in
                 older records).
-            ref (None | str | Unset): The organiser's own id (of a batch, a table or a player): 1 to 128 printable
-                characters (no control,
-                format or separator characters but the space), returned unchanged wherever the thing appears; `null` (or
-                omitted): none. Never secret, never changed. A bad ref is `400 invalid_request` naming the field (e.g.
-                `tables.1.players.0.ref`), and nothing is created.
-            batch_ref (None | str | Unset): The organiser's own id (of a batch, a table or a player): 1 to 128 printable
-                characters (no control,
-                format or separator characters but the space), returned unchanged wherever the thing appears; `null` (or
-                omitted): none. Never secret, never changed. A bad ref is `400 invalid_request` naming the field (e.g.
-                `tables.1.players.0.ref`), and nothing is created.
+            ref (None | str | Unset): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`),
+                or `null`: none.
+            batch_ref (None | str | Unset): The organiser's own id (of a batch, a table or a player) as it was given (see
+                `Ref`), or `null`: none.
             player_refs (list[None | str] | Unset): Per seat, the player's ref or `null`.
             starts_at (datetime.datetime | Unset): When the game was scheduled to start (a scheduled round only).
      """

@@ -25,11 +25,8 @@ class PlayerResult:
         Attributes:
             seat (int): A seat number, 0-based, in turn order.
             name (str):
-            ref (None | str): The organiser's own id (of a batch, a table or a player): 1 to 128 printable characters (no
-                control,
-                format or separator characters but the space), returned unchanged wherever the thing appears; `null` (or
-                omitted): none. Never secret, never changed. A bad ref is `400 invalid_request` naming the field (e.g.
-                `tables.1.players.0.ref`), and nothing is created.
+            ref (None | str): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`), or
+                `null`: none.
             score (int | None): The final total (ttr-sf); null for cable-car and until finished.
             rank (int | None): 1 for the best; ties share a rank; seats that are out rank below every seat still in; null
                 until

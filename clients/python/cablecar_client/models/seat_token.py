@@ -31,11 +31,8 @@ class SeatToken:
                 server plays it and nobody can act for it.
             bot (None | str | Unset): The server-side bot playing this seat (one of the type's `bots`), or `null` for a
                 person.
-            ref (None | str | Unset): The organiser's own id (of a batch, a table or a player): 1 to 128 printable
-                characters (no control,
-                format or separator characters but the space), returned unchanged wherever the thing appears; `null` (or
-                omitted): none. Never secret, never changed. A bad ref is `400 invalid_request` naming the field (e.g.
-                `tables.1.players.0.ref`), and nothing is created.
+            ref (None | str | Unset): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`),
+                or `null`: none.
      """
 
     seat: int

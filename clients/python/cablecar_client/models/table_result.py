@@ -26,11 +26,8 @@ class TableResult:
     """ 
         Attributes:
             table (int):
-            ref (None | str): The organiser's own id (of a batch, a table or a player): 1 to 128 printable characters (no
-                control,
-                format or separator characters but the space), returned unchanged wherever the thing appears; `null` (or
-                omitted): none. Never secret, never changed. A bad ref is `400 invalid_request` naming the field (e.g.
-                `tables.1.players.0.ref`), and nothing is created.
+            ref (None | str): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`), or
+                `null`: none.
             game_id (str):
             status (str): A game's status in an answer: `scheduled` (waiting for its start at `starts_at`: nobody may act
                 yet),

@@ -73,16 +73,10 @@ class TtrSfView:
             seed_commitment (None | str | Unset): The game's seed commitment.
             open_deal (bool | Unset): True when the caller's seed alone made the deal (anyone who knows it knows every
                 hand); false when a server secret, committed at creation and revealed by the export, was mixed in.
-            ref (None | str | Unset): The organiser's own id (of a batch, a table or a player): 1 to 128 printable
-                characters (no control,
-                format or separator characters but the space), returned unchanged wherever the thing appears; `null` (or
-                omitted): none. Never secret, never changed. A bad ref is `400 invalid_request` naming the field (e.g.
-                `tables.1.players.0.ref`), and nothing is created.
-            batch_ref (None | str | Unset): The organiser's own id (of a batch, a table or a player): 1 to 128 printable
-                characters (no control,
-                format or separator characters but the space), returned unchanged wherever the thing appears; `null` (or
-                omitted): none. Never secret, never changed. A bad ref is `400 invalid_request` naming the field (e.g.
-                `tables.1.players.0.ref`), and nothing is created.
+            ref (None | str | Unset): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`),
+                or `null`: none.
+            batch_ref (None | str | Unset): The organiser's own id (of a batch, a table or a player) as it was given (see
+                `Ref`), or `null`: none.
             starts_at (datetime.datetime | None | Unset): When a scheduled game starts (ISO 8601, UTC), while it waits
                 (`status` `scheduled`); otherwise absent from
                 a view and `null` in the listing.

@@ -39,11 +39,8 @@ class WebhookDelivery:
                 `game.cancelled`: its host cancelled it (no `game.finished` follows); `log.checkpoint`: the transparency
                 log published a checkpoint (one delivery per checkpoint; webhooks without `batch` only).
             created_at (datetime.datetime):
-            batch_ref (None | str | Unset): The organiser's own id (of a batch, a table or a player): 1 to 128 printable
-                characters (no control,
-                format or separator characters but the space), returned unchanged wherever the thing appears; `null` (or
-                omitted): none. Never secret, never changed. A bad ref is `400 invalid_request` naming the field (e.g.
-                `tables.1.players.0.ref`), and nothing is created.
+            batch_ref (None | str | Unset): The organiser's own id (of a batch, a table or a player) as it was given (see
+                `Ref`), or `null`: none.
             game (WebhookGame | Unset):
             seat (WebhookSeatOut | Unset): In a `game.seat_out` delivery only: the seat that went out.
             checkpoint (LogCheckpoint | Unset): A signed checkpoint of the transparency log.

@@ -39,11 +39,8 @@ class WebhookGame:
                 with no result). Open: a later server may answer a status not listed here; a client
                 should treat one it does not know as "not playable by me now".
             batch (None | str):
-            ref (None | str): The organiser's own id (of a batch, a table or a player): 1 to 128 printable characters (no
-                control,
-                format or separator characters but the space), returned unchanged wherever the thing appears; `null` (or
-                omitted): none. Never secret, never changed. A bad ref is `400 invalid_request` naming the field (e.g.
-                `tables.1.players.0.ref`), and nothing is created.
+            ref (None | str): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`), or
+                `null`: none.
             players (list[WebhookGamePlayersItem]): Every seat, in order, with the organiser's ref of its player (`null`:
                 none).
             result (CableCarResult | None | TtrSfResult | Unset): A finished game's result as its type defines it
