@@ -144,11 +144,12 @@ class StandbyReader(EventReader):
         batch: str | None = None,
         limit: int = 50,
         cursor: str | None = None,
+        ref: str | None = None,
     ) -> GamePage:
         """Games newest first (see :meth:`EventReader.list_games`): a listing
         is never served before the standby has caught up (its newest games
         come first, so a full page says nothing)."""
-        return self._read(lambda r: r.list_games(status, game_type, batch, limit, cursor))
+        return self._read(lambda r: r.list_games(status, game_type, batch, limit, cursor, ref))
 
     def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
         """The global log after ``after_position`` (see :meth:`EventReader.read_all`)."""

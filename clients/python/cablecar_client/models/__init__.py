@@ -80,6 +80,7 @@ from .game_type_info import GameTypeInfo
 from .game_types import GameTypes
 from .games_page import GamesPage
 from .get_batch_results_format import GetBatchResultsFormat
+from .get_standings_format import GetStandingsFormat
 from .health import Health
 from .keep_tickets import KeepTickets
 from .keep_tickets_type import KeepTicketsType
@@ -103,6 +104,7 @@ from .placement import Placement
 from .player_counts import PlayerCounts
 from .player_in import PlayerIn
 from .player_result import PlayerResult
+from .player_standing import PlayerStanding
 from .problem import Problem
 from .problem_outcome import ProblemOutcome
 from .quarantined_run import QuarantinedRun
@@ -120,6 +122,7 @@ from .signing_key_algorithm import SigningKeyAlgorithm
 from .signing_keys import SigningKeys
 from .souvenir_stack import SouvenirStack
 from .sse_message import SseMessage
+from .standings import Standings
 from .start_ride import StartRide
 from .start_ride_type import StartRideType
 from .status_counts import StatusCounts
@@ -154,6 +157,7 @@ from .webhook_created import WebhookCreated
 from .webhook_delivery import WebhookDelivery
 from .webhook_event import WebhookEvent
 from .webhook_game import WebhookGame
+from .webhook_game_players_item import WebhookGamePlayersItem
 from .webhook_seat_out import WebhookSeatOut
 from .webhooks import Webhooks
 
@@ -238,6 +242,7 @@ __all__ = (
     "GameTypeInfo",
     "GameTypes",
     "GetBatchResultsFormat",
+    "GetStandingsFormat",
     "Health",
     "KeepTickets",
     "KeepTicketsType",
@@ -261,6 +266,7 @@ __all__ = (
     "PlayerCounts",
     "PlayerIn",
     "PlayerResult",
+    "PlayerStanding",
     "Problem",
     "ProblemOutcome",
     "QuarantinedRun",
@@ -278,6 +284,7 @@ __all__ = (
     "SigningKeys",
     "SouvenirStack",
     "SseMessage",
+    "Standings",
     "StartRide",
     "StartRideType",
     "StatusCounts",
@@ -312,6 +319,7 @@ __all__ = (
     "WebhookDelivery",
     "WebhookEvent",
     "WebhookGame",
+    "WebhookGamePlayersItem",
     "Webhooks",
     "WebhookSeatOut",
 )
