@@ -265,3 +265,18 @@ def test_a_lost_token_is_replaced_before_the_start_and_the_game_still_waits(
     clock.advance(10 * 60)
     assert view(client, game)["status"] == "playing"
     assert client.get("/v1/games?status=scheduled").get_json()["games"] == []
+
+
+def test_a_scheduled_round_made_with_a_creation_key_is_made_once(
+    client: FlaskClient, org: dict[str, str], clock: FakeClock
+) -> None:
+    # the key binds the body as read, the start time included (a datetime once read: hashed as its instant)
+    body = {"type": "cable-car", "start_at": "2026-11-23T12:10:00Z",
+            "tables": [{"players": [{"name": "Ada"}, {"name": "Bo"}]}]}
+    headers = {**org, "Idempotency-Key": "round-1-of-event-77"}
+    first = client.post("/v1/batches", json=body, headers=headers)
+    assert first.status_code == 201, first.get_json()
+    again = client.post("/v1/batches", json=body, headers=headers)
+    assert again.status_code in (200, 201) and again.get_json()["id"] == first.get_json()["id"]
+    later = client.post("/v1/batches", json={**body, "start_at": "2026-11-23T12:20:00Z"}, headers=headers)
+    assert later.status_code == 422 and later.get_json()["code"] == "idempotency_key_reused"

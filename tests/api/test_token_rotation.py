@@ -82,3 +82,20 @@ def test_the_host_paths_take_an_empty_body_as_the_spec_declares(client: FlaskCli
     assert rotated.status_code == 200 and rotated.get_json()["token"], rotated.get_json()
     cancelled = client.post(f"/v1/games/{game['id']}/cancel", json={}, headers=host)
     assert cancelled.status_code == 200 and cancelled.get_json()["status"] == "cancelled", cancelled.get_json()
+
+
+def test_host_operations_take_no_fields_and_refuse_a_body_that_has_some(client: FlaskClient) -> None:
+    game = create(client)
+    host = auth(game["host_token"])
+    paths = (f"/v1/games/{game['id']}/seats/0/token", f"/v1/games/{game['id']}/cancel")
+    for path in paths:
+        for body in ([None, None], "AAA", {"seat": 1}, 7):
+            answer = client.post(path, json=body, headers=host)
+            assert answer.status_code == 400, (path, body, answer.get_json())
+            assert answer.get_json()["code"] == "invalid_request"
+    # nothing was done: the seat's token still acts and the game is still on
+    assert view(client, game)["status"] != "cancelled" and view(client, game)["version"] == game["version"]
+    assert client.get(f"/v1/games/{game['id']}/legal-actions", headers=auth(game["seats"][0]["token"])).status_code == 200
+    for path in paths:  # no body and {} both do it (the answers of the two calls of each)
+        assert client.post(path, headers=host).status_code == 200
+        assert client.post(path, json={}, headers=host).status_code in (200, 409)

@@ -4184,7 +4184,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Optional and empty (`{}`); the operation takes no fields, and what a body holds is ignored. */
+        /** @description Optional; the operation takes no fields, so a body sent must be the empty object `{}` (anything else is 400 `invalid_request`, nothing done). */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["EmptyBody"];
@@ -4240,7 +4240,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Optional and empty (`{}`); the operation takes no fields, and what a body holds is ignored. */
+        /** @description Optional; the operation takes no fields, so a body sent must be the empty object `{}` (anything else is 400 `invalid_request`, nothing done). */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["EmptyBody"];

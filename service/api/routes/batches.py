@@ -51,7 +51,9 @@ def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
         for t in data["tables"]
     ]
     service = _service()
-    key = creation_key(runtime().settings, "batch", data, organiser.organiser_id)
+    # the key binds the body as read; a start time is hashed as the instant it names (ISO-8601 UTC)
+    read = {**data, "start_at": data["start_at"].isoformat() if data["start_at"] is not None else None}
+    key = creation_key(runtime().settings, "batch", read, organiser.organiser_id)
     if key is None or service.created_with(organiser, key) is None:  # a retry creates nothing: not charged
         service.check_size(len(tables))
         limits(current_app).charge_creation(len(tables), organiser.organiser_id)  # every game of it counts

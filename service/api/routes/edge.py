@@ -55,6 +55,17 @@ def json_body() -> Any:
     return body
 
 
+def empty_body() -> None:
+    """For an operation that takes no fields: no body, or the empty object
+    ``{}`` (what generated clients send); anything else is InvalidRequest, so
+    that a client that thinks it is sending something learns it is not."""
+    if not request.get_data(cache=True, parse_form_data=False):
+        return
+    if json_body() != {}:
+        raise InvalidRequest("this operation takes no fields: send no body, or {}",
+                             errors=[{"field": "body", "message": "must be {} or absent"}])
+
+
 def _nested_too_deeply(field: str) -> InvalidRequest:
     message = f"must not be nested more than {MAX_JSON_DEPTH} levels deep"
     return InvalidRequest(f"{field}: {message}", errors=[{"field": field, "message": message}])

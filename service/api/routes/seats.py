@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, Response, json
 
-from service.api.routes.edge import authorization
+from service.api.routes.edge import authorization, empty_body
 from service.api.runtime import runtime
 from service.api.schemas.responses import GameViewSchema
 from service.api.schemas.tournament import SeatTokenRotatedSchema
@@ -21,6 +21,7 @@ _GAME_VIEW = GameViewSchema()
 @bp.post("/games/<game_id>/seats/<int:seat>/token")
 def rotate_token(game_id: str, seat: int) -> dict[str, Any]:
     """Give a seat a new token (the old one stops working); host token only."""
+    empty_body()
     rt = runtime()
     record = rt.store.get_game(game_id)
     require_host(game_caller(rt.tokens, record, authorization()))
@@ -33,6 +34,7 @@ def rotate_token(game_id: str, seat: int) -> dict[str, Any]:
 def cancel_game(game_id: str) -> Response:
     """End the game with no result (status ``cancelled``); host token only;
     409 ``game_finished`` once it is over.  Answers the game as a spectator sees it."""
+    empty_body()
     rt = runtime()
     loaded = rt.commands.cancel(game_id, authorization())
     body = _GAME_VIEW.dump(game_view(loaded, None))
