@@ -76,7 +76,8 @@ class Timekeeper:
     def record(self, loaded: Loaded) -> None:
         """Write ``loaded``'s next deadline, or its scheduled start, to the
         index (timed or scheduled games only)."""
-        if not loaded.clocks.control.timed and not loaded.record.metadata.get("starts_at"):
+        # an untimed game is in the index only while it waits for its start: not a write per action after
+        if not loaded.clocks.control.timed and not loaded.scheduled:
             return
         due = None if loaded.finished else _due(loaded.clocks)
         moment = None if due is None else datetime.fromtimestamp(due, UTC)
@@ -128,7 +129,10 @@ class Timekeeper:
         for game_id in self.index.due_games(self.index.database_time(), limit):
             try:
                 loaded = self.queries.load(game_id)  # settles
-                self.record(loaded)
+                if loaded.clocks.control.timed or loaded.scheduled:
+                    self.record(loaded)
+                else:  # an untimed game started (at its time or early): it leaves the index
+                    self.index.set_deadline(game_id, loaded.version, None)
                 settled += 1
             except (GameNotFound, ServiceError) as e:
                 log.warning("timeout sweep: game %s skipped: %s", game_id, e)

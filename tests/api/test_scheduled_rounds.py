@@ -280,3 +280,23 @@ def test_a_scheduled_round_made_with_a_creation_key_is_made_once(
     assert again.status_code in (200, 201) and again.get_json()["id"] == first.get_json()["id"]
     later = client.post("/v1/batches", json={**body, "start_at": "2026-11-23T12:20:00Z"}, headers=headers)
     assert later.status_code == 422 and later.get_json()["code"] == "idempotency_key_reused"
+
+
+def test_an_untimed_round_leaves_the_deadline_index_once_started(
+    app: Flask, client: FlaskClient, org: dict[str, str], clock: FakeClock
+) -> None:
+    body = {"type": "cable-car", "start_at": "2026-11-23T12:10:00Z",
+            "tables": [{"players": [{"name": "Ada"}, {"name": "Bo"}]}]}
+    created = client.post("/v1/batches", json=body, headers=org).get_json()
+    [game] = created["games"]
+    timekeeper = app.extensions["cablecar"].timekeeper
+    written: list[tuple[str, int, Any]] = []
+    set_deadline = timekeeper.index.set_deadline
+    timekeeper.index.set_deadline = lambda *a: (written.append(a), set_deadline(*a))[1]
+    assert client.post(f"/v1/batches/{created['id']}/start", headers=org).status_code == 200
+    seat = view(client, game)["active_seats"][0]
+    assert act(client, game, seat, legal(client, game, seat)[0]).status_code == 201
+    assert written == []  # no index write per action of a game with no clock
+    clock.advance(10 * 60)  # its old start time passes: the sweeper takes it out of the index, once
+    assert Sweeper(timekeeper).run_once() == 1 and Sweeper(timekeeper).run_once() == 0
+    assert [due for _, _, due in written] == [None]
