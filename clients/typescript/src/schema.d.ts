@@ -290,7 +290,11 @@ export interface paths {
          * @description The events after `Last-Event-ID` (or `after`, or from the start) as they happen. Messages:
          *
          *     * `retry: 2000` first (reconnect delay for `EventSource`);
-         *     * one message per event: `id: <seq>` and `data: <Event JSON>` (as in `GET /v1/games/{id}/events`);
+         *     * then, on every connection and reconnection, `event: view` with `data: <StreamView JSON>`: the game's
+         *       `version`, `status` and `active_seats` as it stands, and the caller's `seat` (no `id:`, so
+         *       `Last-Event-ID` is unchanged): a client reconnecting at the head of the log knows whose turn it is at once;
+         *     * one message per event: `id: <seq>` and `data: <Event JSON>` (as in `GET /v1/games/{id}/events`, with
+         *       the game's `version` and `active_seats` as the server read them with that event);
          *     * `: keep-alive` comment lines while nothing happens;
          *     * once the game is over: `event: end` with `data: {"version": N, "status": S}`, `S` being the final
          *       status: `finished`, or `cancelled` for a game its host cancelled (its last event is then
@@ -318,8 +322,11 @@ export interface paths {
          *     ```
          *     retry: 2000
          *
+         *     event: view
+         *     data: {"game_id":"3f9a1c2b7d4e5f60","status":"playing","seat":null,"version":8,"active_seats":[0]}
+         *
          *     id: 1
-         *     data: {"seq":1,"type":"game_set_up","schema_version":1,"seat":null,"recorded_at":"…","payload":{…}}
+         *     data: {"seq":1,"type":"game_set_up","schema_version":1,"seat":null,"recorded_at":"…","payload":{…},"version":8,"active_seats":[0]}
          *
          *     : keep-alive
          *
@@ -2217,15 +2224,29 @@ export interface components {
             signature?: string;
             /** @description The id of the key that signed this event (`GET /v1/keys`); absent on unsigned events. */
             key_id?: string;
+            /**
+             * @description On event page entries and stream messages (not in an action's answer): the game's version when the
+             *     server read this entry, at least `seq` (equal on the newest entry). Not part of the hashed event, nor
+             *     of the export.
+             */
+            version?: number;
+            /**
+             * @description With `version`: the seats to act at that version, as the game's view says them (empty once the game
+             *     is over), so that a client following the log knows whose turn it is without reading the view. Not
+             *     part of the hashed event.
+             */
+            active_seats?: number[];
         };
         /**
          * @description One message of the event stream (the `retry:` line and `: keep-alive` comments carry no data and are not
-         *     messages). `event` is `message` (the default) for a log event and `end` for the final message of a
-         *     game that is over (finished or cancelled). The whole stream is an `EventStream`.
+         *     messages). `event` is `view` for the first message of every connection (the game as it stands: a
+         *     `StreamView`), `message` (the default) for a log event and `end` for the final message of a game that is
+         *     over (finished or cancelled). The whole stream is an `EventStream`.
          */
         SseMessage: {
             /**
-             * @description `message` (a log event) or `end`; open: skip a message whose `event` you do not know.
+             * @description `view` (first), `message` (a log event) or `end`; open: skip a message whose `event` you do not know.
+             * @example view
              * @example message
              * @example end
              */
@@ -2233,7 +2254,7 @@ export interface components {
             /** @description The `seq` of the last event sent; send it back as `Last-Event-ID` to resume. */
             id?: string;
             retry?: number;
-            /** @description JSON: an `Event`, or for `event: end` a `StreamEnd`. */
+            /** @description JSON: an `Event`, for `event: view` a `StreamView`, for `event: end` a `StreamEnd`. */
             data: string;
         };
         /**
@@ -2274,6 +2295,26 @@ export interface components {
              * @example timed_out
              */
             standing: string;
+        };
+        /**
+         * @description The data of the `view` message, the first of every connection (and reconnection) of the event stream:
+         *     the game as it stands when the stream opens, before the events after the client's position. A client
+         *     that reconnects at the head of the log, where no event may come for a while, learns from it whose turn it
+         *     is (and a seat its own number) without reading the view.
+         */
+        StreamView: {
+            game_id: string;
+            /** @description The game's version now (the `seq` of its newest event). */
+            version: number;
+            /**
+             * @description As in the game's view (`setup`, `playing`, `finished`, `cancelled`; open).
+             * @example playing
+             */
+            status: string;
+            /** @description The seats to act now, as the view says them (empty once the game is over). */
+            active_seats: number[];
+            /** @description The seat the stream was opened for (a seat token or ticket), `null` for a spectator. */
+            seat: number | null;
         };
         /**
          * @description The data of the `end` message sent when the game is over, just before the server closes the stream;

@@ -126,6 +126,7 @@ from .status_counts import StatusCounts
 from .stream_end import StreamEnd
 from .stream_end_status import StreamEndStatus
 from .stream_ticket import StreamTicket
+from .stream_view import StreamView
 from .table_result import TableResult
 from .tram import Tram
 from .ttr_card import TtrCard
@@ -284,6 +285,7 @@ __all__ = (
     "StreamEnd",
     "StreamEndStatus",
     "StreamTicket",
+    "StreamView",
     "TableResult",
     "Tram",
     "TtrCard",
