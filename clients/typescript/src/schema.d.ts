@@ -646,7 +646,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Per table, the players' scores, ranks and winners (JSON or CSV)
+         * Per table, the players' scores, ranks and winners
          * @description With the organiser token that created the batch. For each table: its players with `score` and `rank`
          *     (ttr-sf: the final total, ranked by total then completed tickets, ties sharing a rank; cable-car: the
          *     winner ranks 1, the others 2), `winner`, `completed_tickets` (ttr-sf) and `standing` (`in`: played on to
@@ -656,9 +656,10 @@ export interface paths {
          *     due in a timed table are appended before it is reported. `finished` is true once every table is over
          *     (finished or cancelled).
          *
-         *     `Accept: text/csv` (or the older `?format=csv`) gives the same as CSV (`BatchResultsCsv`).
-         *     `GET /v1/batches/{batch_id}/results.csv` always answers CSV, for clients (and generated ones) that type each
-         *     operation by one format.
+         *     The same as CSV (`BatchResultsCsv`) is `GET /v1/batches/{batch_id}/results.csv`. This path declares one
+         *     media type, JSON, so that generated clients type its answer as `BatchResults`; for compatibility it still
+         *     answers CSV to `Accept: text/csv` and to `?format=csv` (chosen over `Accept`; `?format=json` gives JSON).
+         *     *Deprecated:* both, removed in a later release; use the `.csv` path.
          */
         get: operations["getBatchResults"];
         put?: never;
@@ -3183,7 +3184,10 @@ export interface components {
         CreationKey: string;
         /** @description `application/x-ndjson` for NDJSON; anything else (or nothing) gives one JSON document. */
         AcceptExport: string;
-        /** @description `text/csv` for CSV; anything else (or nothing) gives JSON. */
+        /**
+         * @description `application/json` (or nothing). *Deprecated:* `text/csv` still gives CSV here; use
+         *     `GET /v1/batches/{batch_id}/results.csv`.
+         */
         AcceptResults: string;
         /**
          * @description The batch id (as returned by `POST /v1/batches`).
@@ -4253,15 +4257,12 @@ export interface operations {
     };
     getBatchResults: {
         parameters: {
-            query?: {
-                /**
-                 * @deprecated
-                 * @description `csv` or `json`, chosen over `Accept`. Deprecated: send `Accept` or use the `.csv` path.
-                 */
-                format?: "json" | "csv";
-            };
+            query?: never;
             header?: {
-                /** @description `text/csv` for CSV; anything else (or nothing) gives JSON. */
+                /**
+                 * @description `application/json` (or nothing). *Deprecated:* `text/csv` still gives CSV here; use
+                 *     `GET /v1/batches/{batch_id}/results.csv`.
+                 */
                 Accept?: components["parameters"]["AcceptResults"];
             };
             path: {
@@ -4283,15 +4284,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BatchResults"];
-                    /**
-                     * @example batch,table,game_id,type,status,seat,name,score,rank,winner,completed_tickets,standing
-                     *     7c1e2a9b0d3f4e51,0,3f9a1c2b7d4e5f60,ttr-sf,finished,0,Ada,41,1,true,3,in
-                     *     7c1e2a9b0d3f4e51,0,3f9a1c2b7d4e5f60,ttr-sf,finished,1,Bo,29,2,false,2,in
-                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,0,Cy,18,2,false,1,in
-                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,1,Di,33,3,false,2,timed_out
-                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,2,Ed,24,1,true,2,in
-                     */
-                    "text/csv": components["schemas"]["BatchResultsCsv"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -4323,6 +4315,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example batch,table,game_id,type,status,seat,name,score,rank,winner,completed_tickets,standing
+                     *     7c1e2a9b0d3f4e51,0,3f9a1c2b7d4e5f60,ttr-sf,finished,0,Ada,41,1,true,3,in
+                     *     7c1e2a9b0d3f4e51,0,3f9a1c2b7d4e5f60,ttr-sf,finished,1,Bo,29,2,false,2,in
+                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,0,Cy,18,2,false,1,in
+                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,1,Di,33,3,false,2,timed_out
+                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,2,Ed,24,1,true,2,in
+                     */
                     "text/csv": components["schemas"]["BatchResultsCsv"];
                 };
             };
