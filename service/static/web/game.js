@@ -94,7 +94,8 @@ export class GamePage {
     }
     if (this.stopped) return;
     if (this.replay) {
-      this.at = Math.min(this.startAt || this.view.version, this.view.version);
+      // a replay starts at the first event (Play steps through it); `at=` in the link opens another
+      this.at = Math.min(this.startAt || 1, this.view.version);
       this.shown = this.at === this.view.version ? this.view : null;
       this.render();
       if (!this.shown) await this.showAt(this.at);
