@@ -183,7 +183,7 @@ function overlap(a, c) {
 
 const placedLabels = new WeakMap(); // board -> its names' places
 
-/** location id -> {anchor, x, y (the first baseline), lines} of its name, relative to its node. */
+/** location id -> {anchor, x, y (the first baseline), lines, box} of its name, relative to its node. */
 function placeLabels(board, b, geometries, width, height) {
   if (!placedLabels.has(board)) placedLabels.set(board, arrangeLabels(board, b, geometries, width, height));
   return placedLabels.get(board);
@@ -224,7 +224,8 @@ function arrangeLabels(board, b, geometries, width, height) {
       });
     });
     obstacles.push({ ...best.box, weight: 4 });
-    placed.set(loc.id, { anchor: best.spot[0], x: best.spot[1], y: best.box.first, lines: best.lines });
+    const box = { x: best.box.x - p.x, y: best.box.y - p.y, w: best.box.w, h: best.box.h };
+    placed.set(loc.id, { anchor: best.spot[0], x: best.spot[1], y: best.box.first, lines: best.lines, box });
   }
   return placed;
 }
@@ -289,6 +290,13 @@ export function ttrMap(board, view, ui) {
       g.append(badge);
     }
     if (ui.placeable.has(loc.id)) {
+      // the node and its name, and the gap between them, all take the click
+      const r = NODE_R + 6;
+      const x0 = Math.min(-r, label.box.x);
+      const y0 = Math.min(-r, label.box.y);
+      const x1 = Math.max(r, label.box.x + label.box.w);
+      const y1 = Math.max(r, label.box.y + label.box.h);
+      g.prepend(s("rect", { class: "hit-area", x: x0, y: y0, width: x1 - x0, height: y1 - y0 }));
       svgButton(g, `Place the ${titleCase(ui.placeSymbol || "")} stack on ${loc.name}`, () => ui.onLocation(loc.id));
       g.setAttribute("data-key", `loc-${loc.id}`);
     } else {
