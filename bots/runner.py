@@ -56,6 +56,7 @@ from bots.strategies import DEFAULT_THINK_MS, Strategy, strategy
 from bots.ttr_mcts import WALL_FACTOR
 from domain.errors import GameFinished, IllegalAction, MalformedAction, NotYourTurn
 from events.store import GameNotFound, StaleVersion
+from service.adapters import metrics
 from service.api.schemas.responses import GameViewSchema
 from service.api.text import json_text
 from service.errors import GameDamaged
@@ -168,6 +169,7 @@ class BotRunner:
                  self.think_ms, self.move_delay_ms)
         beating = threading.Thread(target=self._heartbeat, name=f"{self.owner}-heartbeat", daemon=True)
         beating.start()
+        metrics.BOT_SLOTS.inc(self.slots)
         in_flight: dict[Future[int], str] = {}
         with ThreadPoolExecutor(self.slots, thread_name_prefix=self.owner) as pool:
             while not self._stop.is_set():
@@ -186,7 +188,10 @@ class BotRunner:
                         del in_flight[future]
                 elif not claimed:
                     self._stop.wait(self.interval)
+                metrics.BOT_IN_PLAY.set(len(in_flight))
             wait(in_flight)
+        metrics.BOT_IN_PLAY.set(0)
+        metrics.BOT_SLOTS.dec(self.slots)
         self._stop.set()
         beating.join()
 
@@ -217,6 +222,7 @@ class BotRunner:
         games = self.store.claim_bot_turns(self.owner, now, self.lease_seconds, ready, limit)
         with self._lock:
             self.stats.claims += len(games)
+        metrics.BOT_CLAIMED.inc(len(games))
         return games
 
     def run_once(self) -> int:
@@ -249,6 +255,7 @@ class BotRunner:
         return made
 
     def _count(self, stat: str) -> None:
+        metrics.BOT_OUTCOMES.labels(stat).inc()
         with self._lock:
             setattr(self.stats, stat, getattr(self.stats, stat) + 1)
 
@@ -295,6 +302,7 @@ class BotRunner:
         actions = seat_actions(loaded, seat, bot)
         if not actions and not _lays_from_view(loaded, bot):
             return False
+        started = time.perf_counter()
         rng = random.Random(f"{loaded.record.game_id}:{seat}:{loaded.version}:{secrets.token_hex(4)}")
         # the search's budget is CPU time within a wall-clock cap of WALL_FACTOR times it: the cap must fit the clock
         budget = int(1000 * think_time(view, seat, int(self.think_ms * WALL_FACTOR)) / WALL_FACTOR)
@@ -315,6 +323,7 @@ class BotRunner:
                 conflicted.append(True)
             return False
         self._count("moves")
+        metrics.BOT_MOVE_SECONDS.observe(time.perf_counter() - started)
         log.info("moved: game %s seat %d (%s) version %d", loaded.record.game_id, seat, bot, loaded.version)
         return True
 

@@ -36,6 +36,7 @@ def _open_runtime(args: argparse.Namespace) -> tuple[Settings, Database, GameQue
     hasher = configured_hasher(settings)
     store = events.open_store(
         settings.database_url, settings.data_path(), pool_size=settings.db_pool_size, signer=keys.signer,
+        timeouts=settings.db_timeouts(),
         rekey=None if hasher is None else hasher.rekey,  # only the server's own secret may key old hashes
     )
     return settings, store, GameQueries(store, InProcessCache(settings.cache_entries), keys=keys.key_set())
@@ -123,6 +124,10 @@ def _bots_run(args: argparse.Namespace) -> int:
     slots = args.slots or settings.bot_slots or machine_slots()
     runner = BotRunner(queries, commands, store, think_ms=args.think_ms, move_delay_ms=args.move_delay_ms,
                        interval=args.interval, batch=args.batch, slots=slots)
+    if not args.once:
+        from service.serving.metrics import serve_alone
+
+        serve_alone(settings.metrics_address)  # a runner started on its own: its metrics, if asked for
     try:
         if args.once:
             runner.run_once()

@@ -41,7 +41,8 @@ def _quarantine(args: argparse.Namespace) -> int:
         return FAILED
     print(f"cablecar: {describe(settings)}", file=sys.stderr)
     keys = load_server_keys(settings)  # the key the server signs with, from the same configuration
-    store = events.open_store(settings.database_url, settings.data_path(), pool_size=1, signer=keys.signer)
+    store = events.open_store(settings.database_url, settings.data_path(), pool_size=1, signer=keys.signer,
+                              timeouts=settings.db_timeouts())
     try:
         queries = GameQueries(store, InProcessCache(16), keys=keys.key_set())
         try:

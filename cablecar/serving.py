@@ -117,6 +117,9 @@ def start_bot_runners(settings: Settings) -> list[subprocess.Popen[bytes]]:
     :func:`runner_command`).  More may run on any hosts."""
     if settings.bot_runners <= 0:
         return []
+    from service.serving.metrics import prepare
+
+    prepare(settings.metrics_address)  # the runners count into the server's metrics folder
     command = runner_command(settings)
     runners = [start_runner(command) for _ in range(settings.bot_runners)]
     print(f"cablecar: {len(runners)} bot runner(s) play the server's bot seats ({command[6]} games at once each)")
@@ -138,3 +141,11 @@ def stop_bot_runner(runner: subprocess.Popen[bytes], timeout: float = 10.0) -> N
     except subprocess.TimeoutExpired:
         runner.kill()
         runner.wait()
+    runner_gone(runner)
+
+
+def runner_gone(runner: subprocess.Popen[bytes]) -> None:
+    """An exited runner's live gauges (games in play, slots) leave the metrics."""
+    from service.serving.metrics import process_gone
+
+    process_gone(runner.pid)

@@ -26,8 +26,9 @@ RESTART_PAUSE = 5.0
 
 def supervise(args: argparse.Namespace) -> int:
     """Run ``args.server`` with the configured bot runners beside it until the server exits."""
-    from cablecar.serving import runner_command, start_bot_runners, start_runner, stop_bot_runner
+    from cablecar.serving import runner_command, runner_gone, start_bot_runners, start_runner, stop_bot_runner
     from service.config import Settings
+    from service.serving.metrics import remove_folder
 
     if not args.server:
         print("cablecar supervise: name the server command, e.g. `cablecar supervise gunicorn -c "
@@ -52,12 +53,14 @@ def supervise(args: argparse.Namespace) -> int:
                 seen = exited.setdefault(i, time.monotonic())
                 if time.monotonic() - seen >= RESTART_PAUSE:
                     print(f"cablecar: bot runner exited ({runner.returncode}); starting another", file=sys.stderr)
+                    runner_gone(runner)
                     runners[i] = start_runner(runner_command(settings))
                     del exited[i]
             time.sleep(POLL_SECONDS)
     finally:
         for runner in runners:
             stop_bot_runner(runner)
+        remove_folder()
     return server.returncode if server.returncode is not None else 1
 
 

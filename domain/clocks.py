@@ -25,12 +25,16 @@ Rulings (also in ``openapi.yaml``):
   leave the bank alone; without it they drain the bank.
 * A deadline passes when the remaining time reaches zero; the seat then
   times out (the service appends ``seat_timed_out``).
+* A scheduled game (``game_scheduled``, :mod:`domain.custody`) runs no clock
+  until its ``game_started``: the clocks *wait* (:meth:`Clocks.waiting`),
+  and start afresh, full banks, from the start event's time.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from domain.body import integral
@@ -171,14 +175,27 @@ class ClockReading:
     running: bool
 
 
+def epoch_of(iso: str) -> float:
+    """Seconds since the epoch of an ISO-8601 UTC time (``2026-05-01T18:00:00Z``)."""
+    return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
+
+
 @dataclass(frozen=True, slots=True)
 class Clocks:
     """Every seat's clock after the events folded so far (``at``: the time
-    of the last one)."""
+    of the last one).  ``starts_at`` is set while a scheduled game waits for
+    its start (epoch seconds): no clock runs then."""
 
     control: TimeControl
     seats: tuple[SeatClock, ...]
     at: float
+    starts_at: float | None = None
+
+    @classmethod
+    def waiting(cls, control: TimeControl, seat_count: int, at: float, starts_at: float) -> Clocks:
+        """The clocks of a game scheduled to start at ``starts_at``: full, none running."""
+        bank = float(control.initial_seconds or 0)
+        return cls(control, tuple(SeatClock(bank) for _ in range(seat_count)), at, starts_at)
 
     @classmethod
     def start(cls, control: TimeControl, seat_count: int, moment: Moment) -> Clocks:
@@ -189,8 +206,11 @@ class Clocks:
 
     def advance(self, moment: Moment) -> Clocks:
         """The clocks after one more event (``moment``): turns that ended are
-        charged (and earn the increment), turns that began start running."""
+        charged (and earn the increment), turns that began start running;
+        clocks waiting for the game's start stay as they are."""
         at = max(moment.at, self.at)  # timestamps never run backwards for the clocks
+        if self.starts_at is not None:
+            return replace(self, at=at)
         seats = []
         for seat, clock in enumerate(self.seats):
             active = not moment.over and seat in moment.active

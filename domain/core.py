@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from typing import Any, Generic
 
 from domain.body import ENVELOPE_KEYS, build, malformed
-from domain.clocks import Moment, TimeControl
-from domain.custody import CUSTODY_EVENTS, passing_custody
+from domain.clocks import Clocks, Moment, TimeControl, epoch_of
+from domain.custody import CUSTODY_EVENTS, GameScheduled, GameStarted, passing_custody
 from domain.errors import GameFinished, IllegalAction, MalformedAction, NotYourTurn
 from domain.forfeits import GameCancelled, Resign, SeatTimedOut
 from domain.jsonvalue import JSON
@@ -220,6 +220,18 @@ class GameDefinition(Generic[S]):
         out = tuple(seat for seat, standing in enumerate(self.seat_standings(state)) if standing != "in")
         return Moment(at, () if over else tuple(self.active_seats(state)), self.turn_number(state),
                       self.status(state) == STATUS_SETUP, over, out)
+
+    def clocks_after(self, clocks: Clocks | None, state: S, event: Event, at: float) -> Clocks:
+        """The clocks once ``event``, which led to ``state``, was recorded at
+        ``at`` (``clocks``: before it; None before the first event).  They
+        start with the opening events; a ``game_scheduled`` makes them wait,
+        and its ``game_started`` starts them afresh (:mod:`domain.clocks`)."""
+        if isinstance(event, GameScheduled):
+            return Clocks.waiting(self.time_control(state), self.seat_count(state), at, epoch_of(event.starts_at))
+        moment = self.moment(state, at)
+        if clocks is None or (isinstance(event, GameStarted) and clocks.starts_at is not None):
+            return Clocks.start(self.time_control(state), self.seat_count(state), moment)
+        return clocks.advance(moment)
 
     def time_out(self, state: S, seats: Sequence[int]) -> list[Event]:
         """The events of ``seats`` running out of time together (the server

@@ -9,10 +9,17 @@ they change nothing in the game.
   damaged tail of ``count`` events from ``from_seq`` on aside (``cablecar
   quarantine``); they are kept apart, never deleted, and the game goes on
   from here.
+* ``game_scheduled`` ``{"starts_at"}``: the game was created to start at
+  ``starts_at`` (ISO-8601 UTC; a tournament round, :mod:`domain.clocks`):
+  written right after the opening events; until ``game_started`` no seat
+  may act and no clock runs.
+* ``game_started`` ``{}``: the scheduled game starts now (at its time, or
+  earlier when its organiser said so); the clocks start from this event.
 
 Every game records them besides its own events, and its state passes
-through them unchanged: :class:`~domain.core.GameDefinition` adds both to
-each definition, so no game declares them again.
+through them unchanged: :class:`~domain.core.GameDefinition` adds them to
+each definition, so no game declares them again (the scheduled pair moves
+the clocks only: :meth:`~domain.core.GameDefinition.clocks_after`).
 """
 
 from __future__ import annotations
@@ -46,8 +53,28 @@ class EventsQuarantined(Event):
     count: int
 
 
+#: the status a scheduled game shows until its ``game_started`` (the rules never give it)
+STATUS_SCHEDULED = "scheduled"
+
+
+@dataclass(frozen=True)
+class GameScheduled(Event):
+    """The game waits for its start at ``starts_at`` (ISO-8601 UTC): nobody acts, no clock runs."""
+
+    TYPE: ClassVar[str] = "game_scheduled"
+
+    starts_at: str
+
+
+@dataclass(frozen=True)
+class GameStarted(Event):
+    """A scheduled game starts: seats may act and the clocks run from this event on."""
+
+    TYPE: ClassVar[str] = "game_started"
+
+
 #: the events every game records about its record and who may act
-CUSTODY_EVENTS: tuple[type[Event], ...] = (SeatTokenRotated, EventsQuarantined)
+CUSTODY_EVENTS: tuple[type[Event], ...] = (SeatTokenRotated, EventsQuarantined, GameScheduled, GameStarted)
 
 
 def passing_custody(evolve: Callable[[S | None, Event], S]) -> Callable[[S | None, Event], S]:

@@ -16,6 +16,7 @@ from pathlib import Path
 from events.database import Database
 from events.signing import Signer
 from events.store import EventReader, EventStore
+from events.timeouts import Timeouts
 from events.tokenkeys import Rekey
 
 DEFAULT_SQLITE_NAME = "cablecar.sqlite3"
@@ -29,6 +30,7 @@ def open_store(
     read_url: str | None = None,
     signer: Signer | None = None,
     rekey: Rekey | None = None,
+    timeouts: Timeouts | None = None,
 ) -> Database:
     """Open the event store named by ``url``.
 
@@ -43,7 +45,8 @@ def open_store(
 
     ``read_url`` (PostgreSQL only) names a hot standby of ``url`` that
     serves the database's :attr:`~events.database.Database.reader` (with a
-    pool of its own, of the same size).
+    pool of its own, of the same size).  ``timeouts`` bound every wait on
+    PostgreSQL (:mod:`events.timeouts`; its defaults when None).
 
     ``signer`` signs every event the store writes (:mod:`events.signing`).
     ``rekey`` keys the token hashes an embedded store holds from before they
@@ -59,7 +62,8 @@ def open_store(
 
         if pool_size < 1:
             raise ValueError(f"a connection pool holds at least one connection, not {pool_size}")
-        return PostgresStore(url, max_size=pool_size, read_url=read_url or None, signer=signer)
+        return PostgresStore(url, max_size=pool_size, read_url=read_url or None, signer=signer,
+                             timeouts=timeouts)
     if url and url.startswith("sqlite:///"):
         path = Path(url[len("sqlite:///") :])
     elif not url:

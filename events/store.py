@@ -263,8 +263,10 @@ class EventReader(ABC):
         batch: str | None = None,
         limit: int = 50,
         cursor: str | None = None,
+        ref: str | None = None,
     ) -> GamePage:
-        """Games newest first, filtered; ``batch`` matches ``metadata['batch']``.
+        """Games newest first, filtered; ``batch`` matches ``metadata['batch']``,
+        ``ref`` the organiser's ``metadata['ref']``.
 
         ``cursor`` is the ``next_cursor`` of the previous page (opaque);
         InvalidCursor for anything else."""

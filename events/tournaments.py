@@ -12,6 +12,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from events.store import NewGame
 
@@ -37,6 +38,9 @@ class BatchRecord:
     game_type: str
     tables: int
     created_at: str
+    #: the organiser's own id of the batch, and when its games start (ISO-8601 UTC; None: at creation)
+    ref: str | None = None
+    starts_at: str | None = None
 
 
 @dataclass(frozen=True)
@@ -86,8 +90,11 @@ class TournamentStore(ABC):
         name: str | None,
         game_type: str,
         games: Sequence[NewGame],
+        ref: str | None = None,
+        starts_at: datetime | None = None,
     ) -> BatchRecord:
-        """Create the batch row and every game of it (as
+        """Create the batch row (with the organiser's ``ref`` and the games'
+        ``starts_at``, both fixed from then on) and every game of it (as
         :meth:`~events.store.EventStore.create_game` does one)
         in ONE transaction: all or nothing.  ``ValueError`` for no games;
         GameExists for a taken game id; IntegrityError for a taken batch id
@@ -98,9 +105,12 @@ class TournamentStore(ABC):
         """The batch, or None if unknown."""
 
     @abstractmethod
-    def list_batches(self, organiser_id: str, limit: int = 50, cursor: str | None = None) -> BatchPage:
-        """The organiser's batches newest first; ``cursor`` is the previous
-        page's ``next_cursor`` (InvalidCursor else)."""
+    def list_batches(
+        self, organiser_id: str, limit: int = 50, cursor: str | None = None, ref_prefix: str | None = None
+    ) -> BatchPage:
+        """The organiser's batches newest first (only those whose ref starts
+        with ``ref_prefix``, if given); ``cursor`` is the previous page's
+        ``next_cursor`` (InvalidCursor else)."""
 
     @abstractmethod
     def create_webhook(

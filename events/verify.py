@@ -24,7 +24,9 @@ with no server and no database:
    consequences are what the forfeit rules produce; a ``game_cancelled`` is
    accepted only before the end, a ``seat_token_rotated`` too (for a seat of
    the game), an ``events_quarantined`` anywhere (:mod:`domain.custody`:
-   neither changes the game);
+   neither changes the game); a ``game_scheduled`` only right after the
+   setup, and then no seat acts and no clock runs until its one
+   ``game_started`` (the clocks start from that event's time);
 5. ``result``: the final state's status, version and result equal the record.
 
 Messages name the event (``seq N (type)``) and the differing *field names*,
@@ -37,9 +39,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.clocks import Clocks, parse_time_control
+from domain.clocks import Clocks, epoch_of, parse_time_control
 from domain.core import JSON, Event, GameConfig, GameDefinition
-from domain.custody import EventsQuarantined, SeatTokenRotated
+from domain.custody import EventsQuarantined, GameScheduled, GameStarted, SeatTokenRotated
 from domain.errors import DomainError
 from domain.forfeits import GameCancelled, SeatTimedOut
 from domain.registry import game_definition
@@ -268,7 +270,7 @@ def _moves_check(
         except Exception as e:
             moves.add(f"{_label(stored)}: cannot be decoded ({type(e).__name__})")
             break
-        opened = _opened(game, state, first, events[i:], clocks)
+        opened = _opened(game, state, first, events[i:], clocks, i == start)
         if isinstance(opened, str):
             moves.add(opened)
             break
@@ -303,7 +305,7 @@ def _replay_move(
         if why:
             return state, clocks, why
         state = game.evolve(state, produced)
-        clocks = clocks.advance(game.moment(state, epoch_seconds(events[i + j].recorded_at)))
+        clocks = game.clocks_after(clocks, state, produced, epoch_seconds(events[i + j].recorded_at))
     return state, clocks, None
 
 
@@ -340,12 +342,18 @@ def _as_recorded_then(recorded: JSON, derived: dict[str, JSON] | None) -> dict[s
 
 
 def _opened(
-    game: GameDefinition[Any], state: Any, first: Event, rest: Sequence[StoredEvent], clocks: Clocks
+    game: GameDefinition[Any], state: Any, first: Event, rest: Sequence[StoredEvent], clocks: Clocks,
+    after_setup: bool = False,
 ) -> tuple[int | None, list[Event]] | str:
     """The acting seat and the events the rules produce for what ``first``
-    (the event ``rest[0]`` holds) opens: a seat's move, a timeout of one or
-    more seats that missed one deadline, a cancel; or why they refuse it."""
+    (the event ``rest[0]`` holds; ``after_setup``: the first after the
+    opening events) opens: a seat's move, a timeout of one or more seats that
+    missed one deadline, a cancel, a scheduled game's wait or start; or why
+    they refuse it."""
     stored = rest[0]
+    scheduled = _scheduled(game, state, first, stored, clocks, after_setup)
+    if scheduled is not None:
+        return scheduled
     try:
         if isinstance(first, SeatTimedOut):
             at = epoch_seconds(stored.recorded_at)
@@ -381,6 +389,28 @@ def _opened(
         return seat, game.decide(state, seat, action)
     except DomainError as e:
         return f"{_label(stored)}: the rules refuse this: {e.code}"
+
+
+def _scheduled(
+    game: GameDefinition[Any], state: Any, first: Event, stored: StoredEvent, clocks: Clocks, after_setup: bool
+) -> tuple[None, list[Event]] | str | None:
+    """What the schedule rules say of ``first``: a ``game_scheduled`` right
+    after the setup, one ``game_started`` while the game waits, nothing else
+    while it waits but a token rotation or a cancel; None: they say nothing."""
+    waiting = clocks.starts_at is not None and not game.is_over(state)
+    if isinstance(first, GameScheduled):
+        if not after_setup:
+            return f"{_label(stored)}: a game is scheduled only right after its setup"
+        try:
+            epoch_of(first.starts_at)
+        except (TypeError, ValueError, AttributeError):
+            return f"{_label(stored)}: starts_at is not an ISO-8601 time"
+        return None, [first]
+    if isinstance(first, GameStarted):
+        return (None, [first]) if waiting else f"{_label(stored)}: the game was not waiting for its start"
+    if waiting and not isinstance(first, SeatTokenRotated | GameCancelled | EventsQuarantined):
+        return f"{_label(stored)}: recorded before the scheduled game started"
+    return None
 
 
 def verify_export(export: Mapping[str, JSON], keys: KeySet | None = None, allow_unsigned: bool = False) -> Verdict:

@@ -26,6 +26,8 @@ from typing import Any, TypeVar
 
 import platformdirs
 
+from events.timeouts import Timeouts
+
 T = TypeVar("T")
 
 
@@ -77,14 +79,17 @@ class Settings:
 
     database_url: str | None = _declare(
         "DATABASE_URL", None,
-        "`postgresql://user:pass@host:5432/db` selects PostgreSQL; "
+        "`postgresql://user:pass@host:5432/db` selects PostgreSQL (several hosts, `postgresql://user:pass@db1,db2,db3/db`: "
+        "each connection goes to the one that takes writes, found by libpq, unless the URL sets "
+        "`target_session_attrs`, so a failover needs no change here); "
         "unset: the SQLite file `$CABLECAR_DATA_DIR/cablecar.sqlite3`",
     )
     read_database_url: str | None = _declare(
         "CABLECAR_READ_DATABASE_URL", None,
         "with PostgreSQL: a hot standby of `DATABASE_URL` (streaming replication) that serves event pages, "
         "stream catch-up, exports, audits and listings, never staler than the primary (a lagging standby "
-        "is waited for up to 1 s, then the primary answers); its pool is as large as the primary's; unset: "
+        "is waited for up to 1 s, then the primary answers); its pool is as large as the primary's; several hosts: "
+        "a standby among them is preferred (`target_session_attrs=prefer-standby` unless the URL sets it); unset: "
         "every read goes to `DATABASE_URL`",
     )
     redis_url: str | None = _declare(
@@ -125,6 +130,29 @@ class Settings:
         "with PostgreSQL: connections each worker process keeps at most in its pool (plus one listening "
         "for new events); keep `CABLECAR_WORKERS` × (this + 1), summed over every host, below the "
         "server's `max_connections`",
+    )
+    db_connect_timeout: float = _declare(
+        "CABLECAR_DB_CONNECT_TIMEOUT", 3.0,
+        "with PostgreSQL: seconds one connection attempt may take (per host of a multi-host URL; libpq counts "
+        "whole seconds, at least 2); a request waits at most twice this for a pooled connection (a dead first "
+        "host, then the next), then answers `503 unavailable`; `/v1/health` says `unavailable` when the primary "
+        "does not answer a query within it",
+    )
+    db_statement_timeout: float = _declare(
+        "CABLECAR_DB_STATEMENT_TIMEOUT", 10.0,
+        "with PostgreSQL: the server's `statement_timeout` on every connection (seconds); a database that "
+        "answers nothing at all (cut off, frozen) has its connection cut by the worker after this plus "
+        "`CABLECAR_DB_CONNECT_TIMEOUT`, and the request gets `503 unavailable`",
+    )
+    db_idle_in_transaction_timeout: float = _declare(
+        "CABLECAR_DB_IDLE_IN_TRANSACTION_TIMEOUT", 10.0,
+        "with PostgreSQL: the server's `idle_in_transaction_session_timeout` (seconds): a worker that vanished "
+        "inside a transaction does not hold its locks longer",
+    )
+    db_keepalive_seconds: float = _declare(
+        "CABLECAR_DB_KEEPALIVE_SECONDS", 10.0,
+        "with PostgreSQL: a connection whose server stopped answering is found dead after about this long "
+        "(TCP keepalives from half of it, `tcp_user_timeout`), and replaced",
     )
     cache_entries: int = _declare(
         "CABLECAR_CACHE_ENTRIES", 2048, "games the in-process cache keeps (without Redis)"
@@ -289,11 +317,28 @@ class Settings:
     max_requests: int = _declare(
         "CABLECAR_MAX_REQUESTS", 0, "requests after which a gunicorn worker is replaced (`0`: never)"
     )
+    metrics_address: str = _declare(
+        "CABLECAR_METRICS_ADDRESS", "",
+        "`host:port` where the server answers `GET /metrics` (Prometheus text format: requests, database, "
+        "streams, cache, bots, webhooks, sweeper, standby lag; docs/scaling.md), one listener for all its "
+        "workers and bot runners, apart from the API's port (e.g. `127.0.0.1:9108`, or the host's private "
+        "address for a scraper); unset: no metrics are served",
+    )
+    log_format: str = _declare(
+        "CABLECAR_LOG_FORMAT", "text",
+        "`json`: gunicorn's access log and every log line one JSON object each (time, level, logger, message; "
+        "a request's `request_id`, the `X-Request-Id` of its answer); `text`: plain lines",
+    )
     access_log: str = _declare(
         "CABLECAR_ACCESS_LOG", "-",
         "gunicorn's access log (`-`: standard output); `cablecar serve` logs requests only with `--access-log`",
     )
     log_level: str = _declare("CABLECAR_LOG_LEVEL", "info", "gunicorn's log level")
+
+    def db_timeouts(self) -> Timeouts:
+        """The bounds on every wait on PostgreSQL (``CABLECAR_DB_*_TIMEOUT``, ``CABLECAR_DB_KEEPALIVE_SECONDS``)."""
+        return Timeouts(self.db_connect_timeout, self.db_statement_timeout,
+                        self.db_idle_in_transaction_timeout, self.db_keepalive_seconds)
 
     def data_path(self) -> Path:
         """The folder of the embedded store: ``data_dir``, else the platform's
@@ -308,6 +353,21 @@ class Settings:
         env = os.environ if env is None else env
         values: dict[str, Any] = {s.name: s.parse(env.get(s.env, "")) for s in SETTINGS}
         return cls(**values)
+
+
+#: prometheus_client's multiprocess folder: its own variable, which it reads once, when first imported
+METRICS_FOLDER_ENV = "PROMETHEUS_MULTIPROC_DIR"
+
+
+def metrics_folder() -> str | None:
+    """The multiprocess metrics folder this process (and its children) count into, if any."""
+    return os.environ.get(METRICS_FOLDER_ENV) or None
+
+
+def use_metrics_folder(folder: str) -> None:
+    """Count into ``folder`` from now on, here and in the processes started from here
+    (:mod:`service.serving.metrics`: before prometheus_client is imported)."""
+    os.environ[METRICS_FOLDER_ENV] = folder
 
 
 #: Every setting, in the order of :class:`Settings` (and of docs/configuration.md's table).

@@ -68,6 +68,12 @@ class GameNotFinished(ServiceError):
     code = "game_not_finished"
 
 
+class NotStarted(ServiceError):
+    """A scheduled game takes no action before its start (``starts_at`` says when)."""
+
+    code = "not_started"
+
+
 class IdempotencyKeyReused(ServiceError):
     """The Idempotency-Key was already used for a different request."""
 

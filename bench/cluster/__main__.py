@@ -2,21 +2,34 @@
 multi-host run (see docs/scaling.md).
 
 On this one machine, hosts are network namespaces on a private switch
-(:mod:`bench.cluster.netns`): a PostgreSQL primary (``db1``) and its
-streaming hot standby (``db2``), Redis, ``--app-hosts`` gunicorn hosts
-reading through the standby (``CABLECAR_READ_DATABASE_URL``), an nginx load
-balancer (``lb``) and a client host that drives the run.  Writers play games
-through the balancer and spectators follow them as event streams while, one
-after another: an app host dies (processes killed, cable unplugged), Redis
-restarts empty, the standby stops replaying (replica lag) and an app host is
-drained for a deploy.  Then every acknowledged action is looked up in the
-primary's log, every game audited through the balancer and every stream
-compared with the log; ``bench/results/CLUSTER.md`` gets the table.
+(:mod:`bench.cluster.netns`): etcd, three PostgreSQL servers run by Patroni
+(a primary and two standbys, synchronous mode, ``fsync`` on: the failover is
+Patroni's, nothing is repointed by hand, :mod:`bench.cluster.ha`), Redis,
+``--app-hosts`` gunicorn hosts finding the primary themselves (libpq
+multi-host URLs) and reading through a standby, one of them with its clock
+15 s ahead (libfaketime), HAProxy checking their ``/v1/health`` every second,
+and a client host that drives the run.  Writers play games through the
+balancer and spectators follow live games as event streams (a game that ends
+is replaced) while, one after another: an app host is cut off from the
+databases for 40 s, the synchronous standby is lost for 30 s, Redis is
+SIGKILLed, the balancer is SIGKILLed and started again, and the primary is
+SIGKILLed and unplugged (Patroni promotes a standby; the old primary rejoins
+later), then switched back to with ``patronictl switchover``.  Every app host's ``/metrics`` is scraped each second.  Then every
+acknowledged action is looked up by its key in the (new) primary's log and
+compared by content (its events' hashes), every game audited through the
+balancer and every stream compared with the log; ``bench/results/CLUSTER.md``
+gets the table.
+
+``--mutation`` runs the check that the checks can fail: asynchronous
+replication, the standbys frozen (``SIGSTOP``) for a few seconds of writing,
+then the primary killed and a lagging standby promoted (Patroni's
+``maximum_lag_on_failover`` lifted): acknowledged actions are lost, and the
+report must say so.
 
 Bounded: each phase has a deadline and the whole run a hard one; the
 namespaces and every process in them are removed on the way out, failure or
-not.  Needs root (namespaces), PostgreSQL, Redis and nginx (installed with
-apt-get when missing).
+not.  Needs root (namespaces), PostgreSQL, Patroni, etcd, HAProxy, Redis and
+libfaketime (installed with apt-get when missing).
 """
 
 from __future__ import annotations
@@ -31,51 +44,49 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from bench.cluster.clients import Spectator, Writer
-from bench.cluster.hosts import LB_PORT, ROOT, AppHost, Balancer, Postgres, Redis, wait_for
+from bench.cluster.faults import Faults, cut_off
+from bench.cluster.ha import LB_PORT, Etcd, HAProxy, PatroniNode, leader, multi_host_url, sync_standby
+from bench.cluster.hosts import ROOT, AppHost, Redis, wait_for
 from bench.cluster.netns import Network, netns_works
-from bench.cluster.report import Fault, Run, render
+from bench.cluster.report import Run, render
+from bench.cluster.scrape import SERVED, Scraper
 from bench.cluster.verify import Verdict, audit_all, check_games, check_streams
 
 REPORT = ROOT / "bench" / "results" / "CLUSTER.md"
+METRICS_PORT = 9108
+#: the app host whose clock is off, and by how much (seconds)
+SKEWED, SKEW = -1, 15.0
 
 
 def _args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="bash bench/run.sh --only cluster", description=__doc__.split("\n\n")[0])
     p.add_argument("--app-hosts", type=int, default=3, help="gunicorn hosts behind the balancer (at least 2)")
     p.add_argument("--writers", type=int, default=8, help="writer clients playing games")
-    p.add_argument("--spectators", type=int, default=12, help="games followed as event streams")
+    p.add_argument("--spectators", type=int, default=8, help="live games followed as event streams at any time")
     p.add_argument("--fault-gap", type=float, default=12.0, help="seconds between two faults")
-    p.add_argument("--lag-seconds", type=float, default=8.0, help="how long the standby's replay stays paused")
-    p.add_argument("--no-failover", action="store_true",
-                   help="skip the last fault (the primary lost, the standby promoted, the app hosts repointed)")
-    p.add_argument("--report", type=Path, default=REPORT)
+    p.add_argument("--partition-seconds", type=float, default=40.0, help="how long an app host is cut off")
+    p.add_argument("--standby-seconds", type=float, default=30.0, help="how long the synchronous standby is lost")
+    p.add_argument("--mutation", action="store_true",
+                   help="asynchronous replication and a lagging standby promoted: the checks must find a loss")
+    p.add_argument("--report", type=Path, default=None,
+                   help="where to write the report (default: bench/results/CLUSTER.md, or CLUSTER-MUTATION.md)")
     a = p.parse_args(argv)
     if a.app_hosts < 2:
-        p.error("--app-hosts must be at least 2 (one dies, one is drained)")
+        p.error("--app-hosts must be at least 2 (one is cut off)")
+    if a.report is None:
+        a.report = REPORT.with_name("CLUSTER-MUTATION.md") if a.mutation else REPORT
     return a
 
 
 def _ensure(binary: str, package: str) -> None:
-    if shutil.which(binary) is None:
+    if shutil.which(binary) is None and not Path(binary).exists():
         print(f"cluster: installing {package} with apt-get", file=sys.stderr)
         subprocess.run(["apt-get", "install", "-y", package], check=True, capture_output=True,
                        env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"}, timeout=600)
-
-
-def _replica_scans(standby: Postgres) -> int:
-    """Table scans the standby has served (its own statistics: reads, since it takes no writes)."""
-    rows = standby.sql("SELECT coalesce(sum(seq_scan + coalesce(idx_scan, 0)), 0) FROM pg_stat_user_tables"
-                       " WHERE relname IN ('events', 'games')")
-    return int(rows[0][0])  # type: ignore[call-overload]
-
-
-def _lag_caught_up(primary: Postgres, standby: Postgres) -> bool:
-    target = int(primary.sql("SELECT (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint")[0][0])  # type: ignore[call-overload]
-    done = int(standby.sql("SELECT (pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::bigint")[0][0])  # type: ignore[call-overload]
-    return done >= target
 
 
 def run(a: argparse.Namespace, work: Path) -> Run:
@@ -87,34 +98,52 @@ def run(a: argparse.Namespace, work: Path) -> Run:
         net.close()
 
 
+def _members(nodes: list[PatroniNode], roles: tuple[str, ...]) -> int:
+    from bench.cluster.ha import cluster_state
+
+    members = cluster_state(nodes).get("members", [])
+    listed: list[dict[str, object]] = members if isinstance(members, list) else []
+    return sum(1 for m in listed if m.get("role") in roles and m.get("state") in ("running", "streaming"))
+
+
 def _run(a: argparse.Namespace, work: Path, net: Network) -> Run:
+    import psycopg
+
+    from bench.load.skewed_clock import faketime_env
+
     t_setup = time.monotonic()
     client = net.add("client", 3)
-    db1, db2, cache_host, lb_host = net.add("db1", 11), net.add("db2", 12), net.add("redis", 13), net.add("lb", 2)
+    lb_host, etcd_host = net.add("lb", 2), net.add("etcd", 10)
+    db_hosts = [net.add(f"db{i + 1}", 11 + i) for i in range(3)]
+    cache_host = net.add("redis", 14)
     app_hosts = [net.add(f"app{i + 1}", 21 + i) for i in range(a.app_hosts)]
     net.enter(client)  # from here on this process talks over the switch
 
-    primary = Postgres(db1, work)
-    primary.start()
-    primary.create_database()
-    subprocess.run([sys.executable, "-m", "cablecar.cli", "migrate", "--database-url", primary.url], check=True,
+    etcd = Etcd(etcd_host, work)
+    etcd.start()
+    nodes = [PatroniNode(h, work, etcd, synchronous=not a.mutation, max_lag=1 << 40 if a.mutation else 1 << 20)
+             for h in db_hosts]
+    nodes[0].start()
+    wait_for("a Patroni leader", lambda: leader(nodes) is not None, 120)
+    first = leader(nodes)
+    assert first is not None
+    with psycopg.connect(first.url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+        conn.execute("CREATE DATABASE cablecar")
+        conn.execute("CHECKPOINT")  # at once, not spread: the standbys' base backups wait for one
+    subprocess.run([sys.executable, "-m", "cablecar.cli", "migrate", "--database-url", first.url], check=True,
                    cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, timeout=120)
-    standby = Postgres(db2, work, primary=primary)
-    standby.start()
-    # Synchronous replication: a commit (an acknowledged action) is on the
-    # standby's disk before the client hears of it, so a failover loses none.
-    # Set once the standby runs (before, every commit would wait for it).
-    primary.sql("ALTER SYSTEM SET synchronous_standby_names = '*'")
-    primary.sql("SELECT pg_reload_conf()")
+    for node in nodes[1:]:
+        node.start()
+    wait_for("two standbys", lambda: _members(nodes, ("replica", "sync_standby")) == 2
+             and (a.mutation or sync_standby(nodes) is not None), 240)
     redis = Redis(cache_host, work)
     redis.start()
     # every app host signs with the same key, from its configuration (docs/production.md)
     signing_key = work / "signing-key.json"
-    subprocess.run([sys.executable, "-m", "cablecar.cli", "keys", "generate", "--key-file", str(signing_key)], check=True,
-                   cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, timeout=60)
-    env = {
-        "CABLECAR_SIGNING_KEY_FILE": str(signing_key),
-        "DATABASE_URL": primary.url, "CABLECAR_READ_DATABASE_URL": standby.url, "REDIS_URL": redis.url,
+    subprocess.run([sys.executable, "-m", "cablecar.cli", "keys", "generate", "--key-file", str(signing_key)],
+                   check=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, timeout=60)
+    base = {
+        "CABLECAR_SIGNING_KEY_FILE": str(signing_key), "DATABASE_URL": multi_host_url(nodes), "REDIS_URL": redis.url,
         "CABLECAR_SECRET_KEY": secrets.token_hex(32), "CABLECAR_WORKERS": "1", "CABLECAR_DB_POOL_SIZE": "8",
         "CABLECAR_TRUSTED_PROXIES": "1", "CABLECAR_CREATE_RATE_LIMIT": "off",
         "CABLECAR_ORGANISER_CREATE_RATE_LIMIT": "off", "CABLECAR_STREAM_RATE_LIMIT": "off",
@@ -122,15 +151,24 @@ def _run(a: argparse.Namespace, work: Path, net: Network) -> Run:
         "CABLECAR_SSE_MAX_STREAMS_PER_ADDRESS": "500", "CABLECAR_SSE_HEARTBEAT_SECONDS": "2",
         "CABLECAR_ACCESS_LOG": "/dev/null",
     }
-    apps = [AppHost(h, work, env) for h in app_hosts]
+    apps = []
+    for i, h in enumerate(app_hosts):
+        # each host's reader names the servers in another order: a standby first, not always the same one
+        turned = nodes[1 + i % 2:] + nodes[:1 + i % 2]
+        env = {**base, "CABLECAR_READ_DATABASE_URL": multi_host_url(turned),
+               "CABLECAR_METRICS_ADDRESS": f"{h.address}:{METRICS_PORT}"}
+        if h is app_hosts[SKEWED]:
+            env.update(dict(faketime_env(SKEW)))
+        apps.append(AppHost(h, work, env))
     for app in apps:
         app.start()
     for app in apps:
         app.wait_ready()
-    lb = Balancer(lb_host, work, apps)
+    lb = HAProxy(lb_host, work, apps)
     lb.start()
+    scraper = Scraper({app.host.name: f"{app.host.address}:{METRICS_PORT}" for app in apps})
+    threading.Thread(target=scraper.run, name="scraper", daemon=True).start()
     setup_seconds = time.monotonic() - t_setup
-    scans_before = _replica_scans(standby)
 
     stop, give_up, watch_stop = threading.Event(), threading.Event(), threading.Event()
     writers = [Writer(lb.url, f"w{i}", stop, give_up) for i in range(a.writers)]
@@ -141,100 +179,34 @@ def _run(a: argparse.Namespace, work: Path, net: Network) -> Run:
     for t in threads:
         t.start()
 
-    def follow_new_games() -> None:
+    def follow_live_games() -> None:
+        """Keep ``a.spectators`` streams on games still being played: one whose game ended is replaced."""
+        live = sum(1 for s in spectators if not s.ended)
         for w in writers:
             for play in list(w.games):
-                if len(spectators) < a.spectators and play.game_id not in followed:
+                if live >= a.spectators:
+                    return
+                if not play.finished and play.game_id not in followed:
                     followed.add(play.game_id)
                     s = Spectator(lb_host.address, LB_PORT, play.game_id, watch_stop)
                     spectators.append(s)
                     threading.Thread(target=s.run, daemon=True).start()
+                    live += 1
 
     def wait(seconds: float) -> None:
         end = time.monotonic() + seconds
         while time.monotonic() < end:
-            follow_new_games()
+            follow_live_games()
             time.sleep(0.2)
 
-    faults: list[Fault] = []
+    faults = Faults(writers)
     gap = a.fault_gap
+    db_addresses = [n.host.address for n in nodes]
     wait(gap)
-
-    # 1. an app host dies: processes killed, cable unplugged; replaced later
-    victim = apps[1]
-    f = Fault("app host killed", f"{victim.host.name}: gunicorn SIGKILLed, link down", time.monotonic())
-    victim.kill()
-    victim.host.link(False)
-    faults.append(f)
-    wait(gap / 2)
-    victim.host.link(True)
-    victim.start()
-    victim.wait_ready()
-    f.note = f"{victim.host.name} back after {time.monotonic() - f.at:.1f} s"
-    wait(gap / 2)
-
-    # 2. Redis restarts (empty: it is a cache)
-    f = Fault("Redis restarted", "SIGTERM, started again empty", time.monotonic())
-    redis.stop()
-    redis.start()
-    faults.append(f)
-    wait(gap)
-
-    # 3. replica lag: the standby stops replaying
-    f = Fault("standby paused", f"pg_wal_replay_pause() for {a.lag_seconds:g} s", time.monotonic())
-    standby.sql("SELECT pg_wal_replay_pause()")
-    faults.append(f)
-    scans = _replica_scans(standby)
-    wait(a.lag_seconds)
-    scans = _replica_scans(standby) - scans
-    standby.sql("SELECT pg_wal_replay_resume()")
-    resumed = time.monotonic()
-    wait_for("the standby to catch up", lambda: _lag_caught_up(primary, standby), 60)
-    f.note = (f"the paused standby still served {scans} reads (pages it held); "
-              f"it replayed the backlog {time.monotonic() - resumed:.2f} s after resuming")
-    wait(max(0.0, gap - a.lag_seconds))
-
-    # 4. drain an app host for a deploy: out of the balancer, graceful stop, new start, back in
-    drained = apps[-1]
-    f = Fault("host drained for a deploy", f"{drained.host.name}: out of nginx, SIGTERM, restarted, back",
-              time.monotonic())
-    faults.append(f)
-    lb.reload({drained.host.name})
-    wait(1.0)
-    stopping = time.monotonic()
-    drained.stop()
-    stopped = time.monotonic()
-    drained.start()
-    drained.wait_ready()
-    lb.reload(set())
-    f.note = (f"{drained.host.name} out of service for {time.monotonic() - f.at:.1f} s (graceful stop "
-              f"{stopped - stopping:.1f} s, boot {time.monotonic() - stopped:.1f} s)")
-    wait(gap)
-    scans_after = _replica_scans(standby)
-
-    # 5. the primary is lost: promote the standby, point DATABASE_URL at it (docs/scaling.md)
-    truth = primary
-    if not a.no_failover:
-        f = Fault("primary lost, standby promoted",
-                  "db1 SIGKILLed and unplugged; pg_promote() on db2; app hosts restarted one by one on it",
-                  time.monotonic())
-        faults.append(f)
-        primary.kill()
-        standby.sql("SELECT pg_promote(wait => true, wait_seconds => 60)")
-        promoted = time.monotonic() - f.at
-        failover_env = {k: v for k, v in env.items() if k != "CABLECAR_READ_DATABASE_URL"}
-        failover_env["DATABASE_URL"] = standby.url
-        for app in apps:
-            lb.reload({app.host.name})
-            app.stop()
-            app.env = failover_env
-            app.start()
-            app.wait_ready()
-            lb.reload(set())
-        f.note = (f"db2 promoted {promoted:.1f} s after the loss; every app host on it after "
-                  f"{time.monotonic() - f.at:.1f} s (no standby left: reads on the new primary)")
-        truth = standby
-        wait(gap)
+    if a.mutation:
+        _mutation(faults, nodes, wait, gap)
+    else:
+        _faults(a, faults, nodes, apps, redis, lb, db_addresses, wait)
 
     stop.set()
     load_seconds = time.monotonic() - t0
@@ -243,11 +215,19 @@ def _run(a: argparse.Namespace, work: Path, net: Network) -> Run:
     give_up.set()
     for t in threads:
         t.join(timeout=10)
+    time.sleep(2)
+    scraper.stop.set()
+    served = scraper.total(*SERVED, at=time.monotonic()) - scraper.total(*SERVED, at=t0)
+    nexts = [f.at for f in faults.done[1:]] + [time.monotonic()]
+    for fault, following in zip(faults.done, nexts, strict=True):
+        fault.signals = scraper.moved(fault.at, min((fault.end or fault.at) + 15, following))
 
     # spectators: until each has its game's whole log (or a deadline)
     from events.postgres import PostgresStore
 
-    store = PostgresStore(truth.url)
+    now = leader(nodes)
+    assert now is not None, "no primary at the end"
+    store = PostgresStore(now.url)  # wherever Patroni put it
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -261,15 +241,125 @@ def _run(a: argparse.Namespace, work: Path, net: Network) -> Run:
         logs = check_games(store, plays, verdict)
         audit_all(lb.url, [p.game_id for p in plays], verdict)
         check_streams(spectators, logs, verdict)
+        fsync = str(store._rows("SHOW fsync")[0][0])
     finally:
         store.close()
-
-    lb_errors = lb.errors()
+    final = leader(nodes)
     return Run(
-        lb_errors=lb_errors, app_hosts=len(apps), writers=a.writers, setup_seconds=setup_seconds, load_seconds=load_seconds,
-        replica_reads=scans_after - scans_before, writers_list=writers, faults=faults, verdict=verdict,
-        t0=t0,
+        lb_errors=lb.events(), app_hosts=len(apps), writers=a.writers, setup_seconds=setup_seconds,
+        load_seconds=load_seconds, replica_reads=int(served), writers_list=writers, faults=faults.done,
+        verdict=verdict, t0=t0,
+        extra={"failover engine": "Patroni 3 with etcd (Debian packages), "
+                                  + ("asynchronous replication (mutation run)" if a.mutation else
+                                     "synchronous mode (one of two standbys confirms each commit)"),
+               "fsync": fsync, "primary at the end": final.name if final else "none",
+               "clock": f"{app_hosts[SKEWED].name} {SKEW:+g} s (libfaketime) through the run"},
     )
+
+
+def _faults(a: argparse.Namespace, faults: Faults, nodes: list[PatroniNode], apps: list[AppHost], redis: Redis,
+            lb: HAProxy, db_addresses: list[str], wait: Callable[[float], None]) -> None:
+    gap = a.fault_gap
+    # 1. an app host cut off from every database server (a partition): the balancer takes it out on its
+    #    503 health, the others carry the writes; back when the link heals
+    victim = apps[0]
+    f = faults.begin("app host cut off from the databases",
+                     f"{victim.host.name}: its packets to db1-db3 dropped for {a.partition_seconds:g} s")
+    cut_off(victim.host, db_addresses, True)
+    wait(a.partition_seconds)
+    cut_off(victim.host, db_addresses, False)
+    faults.end(f)
+    f.note = f"{faults.outage(f.at, f.end or f.at):.1f} s longest without an acknowledged action"
+    wait(gap)
+
+    # 2. the synchronous standby lost for a while: Patroni names the other one
+    lost = sync_standby(nodes)
+    assert lost is not None, "no synchronous standby"
+    f = faults.begin("synchronous standby lost", f"{lost.name}: Patroni and PostgreSQL SIGKILLed, unplugged, "
+                     f"{a.standby_seconds:g} s")
+    lost.kill()
+    wait(a.standby_seconds / 2)
+    named = sync_standby(nodes)
+    wait(a.standby_seconds / 2)
+    lost.back()
+    faults.end(f)
+    f.note = (f"{faults.outage(f.at, f.end or f.at):.1f} s longest without an acknowledged action; synchronous "
+              f"standby meanwhile: {named.name if named else 'none'}")
+    wait(gap)
+
+    # 3. Redis SIGKILLed, back empty 3 s later
+    f = faults.begin("Redis SIGKILLed", "SIGKILL, started again empty after 3 s")
+    if redis.proc is not None:
+        redis.host.stop(redis.proc, signal.SIGKILL)
+    wait(3)
+    redis.start()
+    faults.end(f)
+    wait(gap)
+
+    # 4. the balancer SIGKILLed and started again
+    f = faults.begin("load balancer restarted", "HAProxy SIGKILLed and started again")
+    lb.kill()
+    lb.start()
+    faults.end(f)
+    wait(gap)
+
+    # 5. the primary's host dies: Patroni promotes a standby by itself; the old primary comes back later
+    old = leader(nodes)
+    assert old is not None
+    f = faults.begin("primary SIGKILLed", f"{old.name}: Patroni and PostgreSQL SIGKILLed, unplugged; "
+                     "automatic failover; back after 30 s")
+    old.kill()
+    wait_for("a new leader", lambda: (n := leader(nodes)) is not None and n is not old, 90)
+    promoted = time.monotonic() - f.at
+    new = leader(nodes)
+    wait(max(0.0, 30 - promoted))
+    old.back()
+    wait(gap)
+    f.end = time.monotonic()
+    outage = faults.outage(f.at, f.at + 60)
+    f.acks = len(faults.acks(f.at, f.end))
+    rejoined = old.role()
+    f.note = (f"{new.name if new else '?'} promoted by Patroni {promoted:.1f} s after the kill; write outage "
+              f"{outage:.1f} s; {old.name} back as {rejoined}")
+    f.outage = outage
+
+    # 6. a planned switchover (maintenance, a minor upgrade): patronictl, no kill; in synchronous mode the
+    #    candidate is the synchronous standby (the one that holds every commit)
+    wait_for(f"{old.name} streaming again", lambda: old.role() == "replica", 90)
+    current, candidate = leader(nodes), sync_standby(nodes)
+    assert current is not None and candidate is not None
+    f = faults.begin("switchover (planned)", f"patronictl switchover from {current.name} to {candidate.name}")
+    current.host.run(["patronictl", "-c", str(current.conf), "switchover", "--leader", current.name,
+                      "--candidate", candidate.name, "--force"], timeout=120)
+    wait_for("the switchover", lambda: leader(nodes) is candidate, 90)
+    switched = time.monotonic() - f.at
+    wait(gap)
+    f.end = time.monotonic()
+    f.acks = len(faults.acks(f.at, f.end))
+    f.outage = faults.outage(f.at, f.end)
+    f.note = f"{candidate.name} primary {switched:.1f} s after the command; write outage {f.outage:.1f} s"
+
+
+def _mutation(faults: Faults, nodes: list[PatroniNode], wait: Callable[[float], None], gap: float) -> None:
+    """Asynchronous replication, the standbys cut off for 3 s of writing, the primary killed as they return:
+    a standby that lacks acknowledged actions is promoted."""
+    old = leader(nodes)
+    assert old is not None
+    standbys = [n for n in nodes if n is not old]
+    f = faults.begin("primary SIGKILLed after the standbys fell behind (mutation)",
+                     "asynchronous replication; standbys unplugged 3 s while writes go on; primary SIGKILLed")
+    for n in standbys:
+        n.host.link(False)
+    wait(3)
+    old.kill()
+    for n in standbys:
+        n.host.link(True)
+    wait_for("a new leader", lambda: (n := leader(nodes)) is not None and n is not old, 90)
+    new = leader(nodes)
+    f.note = f"{new.name if new else '?'} promoted {time.monotonic() - f.at:.1f} s after the kill"
+    wait(gap)
+    f.end = time.monotonic()
+    f.acks = len(faults.acks(f.at, f.end))
 
 
 def main(argv: list[str]) -> int:
@@ -278,7 +368,8 @@ def main(argv: list[str]) -> int:
     if why is not None:
         print(f"cluster: cannot build hosts here: {why}", file=sys.stderr)
         return 2
-    for binary, package in (("nginx", "nginx-light"), ("redis-server", "redis-server"), ("setpriv", "util-linux")):
+    for binary, package in (("patroni", "patroni"), ("etcd", "etcd-server"), ("haproxy", "haproxy"),
+                            ("redis-server", "redis-server"), ("setpriv", "util-linux"), ("faketime", "faketime")):
         _ensure(binary, package)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(3))  # the finally blocks clean up
     work = Path(tempfile.mkdtemp(prefix="ccl-"))

@@ -18,7 +18,6 @@ keeps every event it was sent, for the comparison with the log.
 
 from __future__ import annotations
 
-import hashlib
 import http.client
 import json
 import random
@@ -44,14 +43,30 @@ class Outcome:
     seconds: float = 0.0
 
 
+#: what an answer shows of one event, to compare with the log: seq, type, seat, the database's time of the
+#: write (to the microsecond: another action stored at that seq would not have it) and, once the game is
+#: over, its hash (over the whole stored event; payloads are shown redacted to the seat until then)
+Shown = tuple[int, str, int | None, str, str]
+
+
+@dataclass
+class Acked:
+    """One acknowledged action: when, the version the answer gave, and its events as the answer showed them."""
+
+    at: float
+    version: int
+    events: list[Shown]
+
+
 @dataclass
 class GamePlay:
     """What one writer knows of one game."""
 
     game_id: str
     tokens: tuple[str, ...]
-    #: acknowledged actions: Idempotency-Key -> the version the answer gave
-    acked: dict[str, int] = field(default_factory=dict)
+    #: acknowledged actions by the key the store keeps (seat and Idempotency-Key); each move has a fresh
+    #: random key, reused by its retries only, so a move replayed after a loss cannot hide the lost one
+    acked: dict[str, Acked] = field(default_factory=dict)
     version: int = 0
     finished: bool = False
 
@@ -121,7 +136,7 @@ class Writer:
             return legal is None or legal.status >= 500
         action = dict(greedy_policy(legal.body["actions"], self.rng))
         action["expected_version"] = legal.body["version"]
-        key = hashlib.sha256(f"{play.game_id}:{seat}:{legal.body['version']}".encode()).hexdigest()[:32]
+        key = uuid.uuid4().hex
         while not self.give_up.is_set():
             answer = self._call("POST /v1/games/{id}/actions", "POST", f"/v1/games/{play.game_id}/actions",
                                 action, token, {"Idempotency-Key": key})
@@ -130,7 +145,11 @@ class Writer:
             if answer.status != 201:
                 return False
             before, play.version = play.version, int(answer.body["version"])
-            play.acked[seat_key(seat, key)] = play.version  # the store keeps action keys per seat
+            shown = [(int(e["seq"]), str(e["type"]), e["seat"], str(e["recorded_at"]), str(e.get("hash", "")))
+                     for e in answer.body["events"]]
+            stored_key = seat_key(seat, key)  # the store keeps action keys per seat
+            assert stored_key is not None
+            play.acked[stored_key] = Acked(time.monotonic(), play.version, shown)
             self.check_page(play, before, token)
             return True
         return False

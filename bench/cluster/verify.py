@@ -18,7 +18,8 @@ class Verdict:
     acknowledged: int = 0
     lost: int = 0
     duplicated: int = 0
-    wrong_version: int = 0
+    #: acknowledged actions stored with other contents (seq, type or hash) than their answer showed
+    changed: int = 0
     gaps: int = 0
     unacknowledged_applied: int = 0
     audits_ok: int = 0
@@ -56,19 +57,23 @@ def check_games(primary: EventStore, plays: list[GamePlay], verdict: Verdict) ->
         if [e.seq for e in stored] != list(range(1, len(stored) + 1)):
             verdict.gaps += 1
             verdict.note(f"{play.game_id}: seqs are not 1..{len(stored)}")
-        last_seq: dict[str, int] = {}
+        by_key: dict[str, list[StoredEvent]] = {}
         for e in stored:
             if e.idempotency_key is not None:
-                last_seq[e.idempotency_key] = e.seq
+                by_key.setdefault(e.idempotency_key, []).append(e)
         groups = Counter(_groups(stored))
         verdict.duplicated += sum(n - 1 for n in groups.values())
-        for key, version in play.acked.items():
-            if key not in last_seq:
+        for key, acked in play.acked.items():
+            events = by_key.get(key)
+            hashed = any(shown[4] for shown in acked.events)  # shown once the game is over
+            found = None if events is None else [
+                (e.seq, e.type, e.seat, e.recorded_at, e.hash if hashed else "") for e in events]
+            if found is None:
                 verdict.lost += 1
-                verdict.note(f"{play.game_id}: acknowledged action {key} (version {version}) is not in the log")
-            elif last_seq[key] != version:
-                verdict.wrong_version += 1
-                verdict.note(f"{play.game_id}: action {key} acknowledged at {version}, stored at {last_seq[key]}")
+                verdict.note(f"{play.game_id}: acknowledged action {key} (version {acked.version}) is not in the log")
+            elif found != acked.events:
+                verdict.changed += 1
+                verdict.note(f"{play.game_id}: action {key} acknowledged as {acked.events}, stored as {found}")
         verdict.unacknowledged_applied += len(set(groups) - set(play.acked))
     return logs
 

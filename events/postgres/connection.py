@@ -1,6 +1,9 @@
 """PostgreSQL connections: a ``psycopg_pool.ConnectionPool`` in autocommit
-mode that never blocks longer than ``timeout`` seconds and replaces
-connections a server restart killed.
+mode whose every wait is bounded (:mod:`events.postgres.failfast`: a pooled
+connection within ``timeouts.connect``, a call within ``timeouts.held``,
+dead links found by keepalives), which replaces connections a server restart
+killed and, with ``session="read-write"``, connections to a server that no
+longer takes writes (a demoted primary: the next one libpq finds does).
 
 The store never migrates PostgreSQL (its role may not, and should not): on
 first use it checks that every shipped migration is recorded
@@ -24,8 +27,11 @@ import psycopg
 import psycopg.errors
 from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
+from events.metrics import DB_FAILURES, DB_WRITE_SECONDS
 from events.migrate import SchemaNotMigrated, check_postgres_schema
+from events.postgres.failfast import PRIMARY, Watchdog, conninfo
 from events.store import GameExists, IntegrityError, OutcomeUnknown, StoreError, StoreUnavailable
+from events.timeouts import Timeouts
 
 Conn = psycopg.Connection[Any]
 
@@ -72,10 +78,13 @@ class PostgresConnections:
     """The pool of one store (see the module docs)."""
 
     def __init__(
-        self, url: str, *, min_size: int, max_size: int, timeout: float
+        self, url: str, *, min_size: int, max_size: int, timeouts: Timeouts | None = None, session: str = PRIMARY
     ) -> None:
         self._url = url
-        self._timeout = timeout
+        self.timeouts = timeouts = timeouts or Timeouts()
+        # one attempt per host: with the first host of a multi-host URL dead, a connection takes one connect
+        # timeout before the next host is tried, so a request may wait for two
+        self._timeout = 2 * timeouts.connect
         self._max_size = max_size
         self._schema_ready = False
         self._schema_error: tuple[float, SchemaNotMigrated] | None = None
@@ -85,12 +94,13 @@ class PostgresConnections:
             url,
             min_size=min_size,
             max_size=max_size,
-            timeout=timeout,
-            reconnect_timeout=max(10.0, 2 * timeout),
-            kwargs={"autocommit": True, "connect_timeout": max(1, int(timeout))},
+            timeout=self._timeout,
+            reconnect_timeout=max(10.0, 2 * self._timeout),
+            kwargs={"autocommit": True, **conninfo(url, timeouts, session)},
             open=False,
             name="cablecar-events",
         )
+        self.watchdog = Watchdog("cablecar-events")
         self._pool.open(wait=False)
 
     def _ensure_schema(self, conn: Conn) -> None:
@@ -112,7 +122,7 @@ class PostgresConnections:
             self._schema_ready, self._schema_error = True, None
 
     @contextmanager
-    def connection(self, writing: bool = False) -> Iterator[Conn]:
+    def connection(self, writing: bool = False, limit: float | None = None) -> Iterator[Conn]:
         """A pooled connection known to be alive (on a schema checked to be
         current); driver errors inside the block are translated into store
         errors.
@@ -122,21 +132,39 @@ class PostgresConnections:
         COMMIT, ran and only its answer was lost): that is OutcomeUnknown,
         never the "nothing was written" of StoreUnavailable.  A refusal the
         server answered (a constraint, a failed statement) rolled back, and
-        stays what :func:`translate_error` says."""
-        conn = self._checkout()
-        if not self._schema_ready:
-            try:
-                self._ensure_schema(conn)
-            except BaseException:
-                self._pool.putconn(conn)
-                raise
+        stays what :func:`translate_error` says.
+
+        ``limit``: how long the block may hold the connection before the
+        watchdog cuts it (default ``timeouts.held``)."""
+        started = time.perf_counter()
         try:
+            conn = self._checkout()
+        except StoreUnavailable:
+            DB_FAILURES.labels("unavailable").inc()
+            raise
+        self.watchdog.hold(conn, self.timeouts.held if limit is None else limit)
+        try:
+            if not self._schema_ready:
+                self._ensure_schema(conn)
             yield conn
+        except psycopg.errors.ReadOnlySqlTransaction as e:
+            # A standby (a demoted primary): this connection never will take writes; the next one may.
+            DB_FAILURES.labels("read_only").inc()
+            conn.close()
+            raise StoreUnavailable(f"PostgreSQL no longer takes writes here: {e}") from e
         except psycopg.Error as e:
             if writing and conn.broken:
+                DB_FAILURES.labels("unknown").inc()
                 raise OutcomeUnknown(f"the PostgreSQL connection broke during a write: {e}") from e
-            raise translate_error(e) from e
+            error = translate_error(e)
+            if type(error) is StoreUnavailable:
+                DB_FAILURES.labels("unavailable").inc()
+            raise error from e
+        else:
+            if writing:
+                DB_WRITE_SECONDS.observe(time.perf_counter() - started)
         finally:
+            self.watchdog.release(conn)
             self._pool.putconn(conn)
 
     def _checkout(self) -> Conn:
@@ -152,16 +180,20 @@ class PostgresConnections:
                 raise StoreUnavailable("the store is closed") from e
             if not conn.closed and not _socket_readable(conn):
                 return conn
+            self.watchdog.hold(conn, self._timeout)
             try:
                 conn.execute("SELECT 1")
                 return conn
             except psycopg.Error:
                 conn.close()
                 self._pool.putconn(conn)
+            finally:
+                self.watchdog.release(conn)
         raise StoreUnavailable("every pooled connection was found dead")
 
     def close(self) -> None:
         """Close every pooled connection."""
+        self.watchdog.stop()
         self._pool.close()
 
     @property

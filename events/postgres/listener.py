@@ -30,6 +30,9 @@ from contextlib import contextmanager
 
 import psycopg
 
+from events.postgres.failfast import PRIMARY, conninfo
+from events.timeouts import Timeouts
+
 CHANNEL = "cablecar_events"
 #: Seconds a game stays recorded in ``game_watches`` after its last waiter left.
 WATCH_TTL = 30.0
@@ -48,10 +51,12 @@ def parse_notification(payload: str) -> tuple[str, int] | None:
 class VersionListener:
     """Tracks announced game versions for the games threads are waiting on."""
 
-    def __init__(self, url: str, connect_timeout: float = 5.0, idle_timeout: float = 0.5) -> None:
-        """Prepare a listener on database ``url``; the thread starts on first use."""
+    def __init__(self, url: str, timeouts: Timeouts, idle_timeout: float = 0.5) -> None:
+        """Prepare a listener on database ``url`` (the primary: notifications
+        do not reach standbys); the thread starts on first use."""
         self._url = url
-        self._connect_timeout = connect_timeout
+        self._connect_timeout = timeouts.connect
+        self._conninfo = conninfo(url, timeouts, PRIMARY)
         self._idle_timeout = idle_timeout
         self._cond = threading.Condition()
         self._watchers: dict[str, int] = {}
@@ -145,9 +150,7 @@ class VersionListener:
         delay = 0.1
         while not self._stop.is_set():
             try:
-                with psycopg.connect(
-                    self._url, autocommit=True, connect_timeout=max(1, int(self._connect_timeout))
-                ) as conn:
+                with psycopg.connect(self._url, autocommit=True, **self._conninfo) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     conn.execute(
                         "DELETE FROM game_watches WHERE listener_pid NOT IN (SELECT pid FROM pg_stat_activity)"

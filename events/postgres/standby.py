@@ -39,7 +39,9 @@ from typing import Any, TypeVar
 
 import psycopg
 
+from events.metrics import REPLICA_LAG_BYTES, REPLICA_READS
 from events.postgres.connection import PostgresConnections
+from events.postgres.failfast import STANDBY
 from events.sql.dialect import POSTGRES
 from events.sql.reads import SqlReads
 from events.store import (
@@ -50,6 +52,7 @@ from events.store import (
     StoredEvent,
     StoreUnavailable,
 )
+from events.timeouts import Timeouts
 
 T = TypeVar("T")
 
@@ -109,14 +112,14 @@ class StandbyReader(EventReader):
         primary_position: Callable[[], int],
         *,
         max_size: int = 10,
-        timeout: float = 5.0,
+        timeouts: Timeouts | None = None,
         max_wait: float = 1.0,
         cooldown: float = 2.0,
     ) -> None:
         """``primary`` answers what the standby cannot; ``primary_position``
         reads the primary's WAL insert position (:data:`PRIMARY_POSITION`)."""
         self._standby = _StandbyRows(
-            PostgresConnections(url, min_size=1, max_size=max_size, timeout=timeout)
+            PostgresConnections(url, min_size=1, max_size=max_size, timeouts=timeouts, session=STANDBY)
         )
         self._primary = primary
         self._primary_position = primary_position
@@ -141,11 +144,12 @@ class StandbyReader(EventReader):
         batch: str | None = None,
         limit: int = 50,
         cursor: str | None = None,
+        ref: str | None = None,
     ) -> GamePage:
         """Games newest first (see :meth:`EventReader.list_games`): a listing
         is never served before the standby has caught up (its newest games
         come first, so a full page says nothing)."""
-        return self._read(lambda r: r.list_games(status, game_type, batch, limit, cursor))
+        return self._read(lambda r: r.list_games(status, game_type, batch, limit, cursor, ref))
 
     def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
         """The global log after ``after_position`` (see :meth:`EventReader.read_all`)."""
@@ -185,7 +189,9 @@ class StandbyReader(EventReader):
         """Whether the standby replays up to ``target`` within ``max_wait``
         seconds (at once, if it was behind when last asked)."""
         deadline = time.monotonic() + self._max_wait
-        if self._standby.replayed() >= target:
+        replayed = self._standby.replayed()
+        REPLICA_LAG_BYTES.set(max(0, target - replayed))
+        if replayed >= target:
             self._healthy = True
             return True
         if not self._healthy:
@@ -203,6 +209,7 @@ class StandbyReader(EventReader):
         self._primary_until = time.monotonic() + self._cooldown
 
     def _count(self, what: str) -> None:
+        REPLICA_READS.labels(what).inc()
         with self._lock:
             setattr(self.stats, what, getattr(self.stats, what) + 1)
 

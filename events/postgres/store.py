@@ -85,6 +85,7 @@ from events.store import (
     NewGame,
     StoredEvent,
 )
+from events.timeouts import Timeouts
 from events.timestamps import Clock, format_timestamp, system_clock
 
 
@@ -101,7 +102,7 @@ class PostgresStore(PostgresAppends, SqlCatalogue, SqlTournaments, SqlDeliveryLo
         *,
         min_size: int = 1,
         max_size: int = 10,
-        timeout: float = 5.0,
+        timeouts: Timeouts | None = None,
         fallback_poll: float = 2.0,
         clock: Clock = system_clock,
         read_url: str | None = None,
@@ -113,25 +114,24 @@ class PostgresStore(PostgresAppends, SqlCatalogue, SqlTournaments, SqlDeliveryLo
         database refuses unsigned events (migration 0012), so a store
         without one only reads.
 
-        ``timeout`` bounds every wait for a connection (and each connection
-        attempt); ``fallback_poll`` is how often ``wait_for_events``
+        ``timeouts`` bound every wait on the database, on every connection of
+        the store (:mod:`events.postgres.failfast`); ``fallback_poll`` is how often ``wait_for_events``
         re-checks the database even without a notification.  ``read_url``
         names a hot standby of it: :attr:`reader` then reads from there, on a
         pool of its own (:mod:`events.postgres.standby`)."""
-        self._db = PostgresConnections(
-            url, min_size=min_size, max_size=max_size, timeout=timeout
-        )
+        timeouts = timeouts or Timeouts()
+        self._db = PostgresConnections(url, min_size=min_size, max_size=max_size, timeouts=timeouts)
         self._standby = (
             None
             if read_url is None
-            else StandbyReader(read_url, self, self.wal_position, max_size=max_size, timeout=timeout)
+            else StandbyReader(read_url, self, self.wal_position, max_size=max_size, timeouts=timeouts)
         )
         self._clock = clock
         self._db_clock = DatabaseClock(clock)
         self._signer = signer
         self._heads = ChainHeads()
         self._fallback_poll = fallback_poll
-        self._listener = VersionListener(url, connect_timeout=timeout)
+        self._listener = VersionListener(url, timeouts)
 
     @property
     def reader(self) -> EventReader:
@@ -142,6 +142,12 @@ class PostgresStore(PostgresAppends, SqlCatalogue, SqlTournaments, SqlDeliveryLo
         """This database's WAL insert position (bytes): a standby that has
         replayed this far holds every commit made visible before the call."""
         return int(self._rows(PRIMARY_POSITION)[0][0])
+
+    def ping(self) -> None:
+        """Raise StoreUnavailable unless the primary answers within the
+        connect timeout (a health check must not wait as long as a call may)."""
+        with self._db.connection(limit=self._db.timeouts.connect) as conn:
+            conn.execute("SELECT 1")
 
     # -- the hooks of the shared SQL -------------------------------------------
 

@@ -58,6 +58,8 @@ class Dialect:
     batch_of_game: str
     #: ``metadata['leaf_salt']`` (a game's transparency-log salt, hex) as an SQL expression
     leaf_salt_of_game: str
+    #: the organiser's ref of a game (its table), from its metadata
+    ref_of_game: str
     #: the condition a global-log reader adds so that it never reads past an
     #: event that an unfinished transaction may still precede (see
     #: events/postgres/store.py "Global positions"); SQLite commits one
@@ -96,9 +98,11 @@ class Dialect:
 POSTGRES = Dialect(
     name="postgres", native_types=True, for_update=" FOR UPDATE", unlimited=None,
     batch_of_game="metadata ->> 'batch'", leaf_salt_of_game="metadata ->> 'leaf_salt'",
+    ref_of_game="metadata ->> 'ref'",
     readable_position="position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16)",
 )
 SQLITE = Dialect(
     name="sqlite", native_types=False, for_update="", unlimited=-1,
     batch_of_game="json_extract(metadata, '$.batch')", leaf_salt_of_game="json_extract(metadata, '$.leaf_salt')",
+    ref_of_game="json_extract(metadata, '$.ref')",
 )

@@ -55,15 +55,17 @@ class SqlReads(EventReader):
         batch: str | None = None,
         limit: int = 50,
         cursor: str | None = None,
+        ref: str | None = None,
     ) -> GamePage:
-        """Games newest first, filtered; ``batch`` matches ``metadata['batch']``.
+        """Games newest first, filtered; ``batch`` matches ``metadata['batch']``, ``ref`` ``metadata['ref']``.
 
         Raises InvalidCursor for a cursor this store did not hand out."""
         check_page(limit)
         d = self.dialect
         where: list[str] = []
         params: list[Any] = []
-        for column, value in (("status", status), ("game_type", game_type), (d.batch_of_game, batch)):
+        for column, value in (("status", status), ("game_type", game_type), (d.batch_of_game, batch),
+                              (d.ref_of_game, ref)):
             if value is not None:
                 where.append(f"{column} = ?")
                 params.append(value)

@@ -33,7 +33,7 @@ EVENT_COLUMNS = (
 #: Column order of every games SELECT (see :func:`game_from_row`).
 GAME_COLUMNS = "game_id, game_type, status, version, created_at, updated_at, metadata"
 ORGANISER_COLUMNS = "organiser_id, name, token_hash, created_at"
-BATCH_COLUMNS = "batch_id, organiser_id, name, game_type, tables, created_at"
+BATCH_COLUMNS = "batch_id, organiser_id, name, game_type, tables, created_at, ref, starts_at"
 WEBHOOK_COLUMNS = (
     "webhook_id, organiser_id, url, batch_id, events, secret, from_position, active, created_at, from_tree_size"
 )
@@ -91,7 +91,8 @@ def organiser_from_row(row: Sequence[Any], dialect: Dialect) -> OrganiserRecord:
 
 def batch_from_row(row: Sequence[Any], dialect: Dialect) -> BatchRecord:
     """A :class:`BatchRecord` from a row in :data:`BATCH_COLUMNS` order."""
-    return BatchRecord(row[0], row[1], row[2], row[3], int(row[4]), dialect.time_text(row[5]))
+    return BatchRecord(row[0], row[1], row[2], row[3], int(row[4]), dialect.time_text(row[5]), row[6],
+                       dialect.optional_time_text(row[7]))
 
 
 def webhook_from_row(row: Sequence[Any], dialect: Dialect) -> WebhookRecord:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from events.cursor import decode_cursor, encode_cursor
 from events.sql.database import Cursor, SqlDatabase
@@ -51,6 +52,8 @@ class SqlTournaments(SqlDatabase, TournamentStore):
         name: str | None,
         game_type: str,
         games: Sequence[NewGame],
+        ref: str | None = None,
+        starts_at: datetime | None = None,
     ) -> BatchRecord:
         """Create the batch row and its games in one transaction (all or none)."""
         if not games:
@@ -59,31 +62,38 @@ class SqlTournaments(SqlDatabase, TournamentStore):
 
         def insert_batch(cur: Cursor) -> None:
             cur.execute(
-                self.dialect.sql(f"INSERT INTO batches ({BATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"),
-                (batch_id, organiser_id, name, game_type, len(games), self.dialect.time_param(now)),
+                self.dialect.sql(f"INSERT INTO batches ({BATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+                (batch_id, organiser_id, name, game_type, len(games), self.dialect.time_param(now), ref,
+                 None if starts_at is None else self.dialect.time_param(starts_at)),
             )
 
         self._create(games, insert_batch)
-        return BatchRecord(batch_id, organiser_id, name, game_type, len(games), format_timestamp(now))
+        return BatchRecord(batch_id, organiser_id, name, game_type, len(games), format_timestamp(now), ref,
+                           None if starts_at is None else format_timestamp(starts_at))
 
     def get_batch(self, batch_id: str) -> BatchRecord | None:
         """The batch, or None if unknown."""
         rows = self._rows(self.dialect.sql(f"SELECT {BATCH_COLUMNS} FROM batches WHERE batch_id = ?"), (batch_id,))
         return batch_from_row(rows[0], self.dialect) if rows else None
 
-    def list_batches(self, organiser_id: str, limit: int = 50, cursor: str | None = None) -> BatchPage:
-        """The organiser's batches newest first."""
+    def list_batches(
+        self, organiser_id: str, limit: int = 50, cursor: str | None = None, ref_prefix: str | None = None
+    ) -> BatchPage:
+        """The organiser's batches newest first (whose ref starts with ``ref_prefix``, if given)."""
         check_page(limit)
         before = decode_cursor(cursor) if cursor is not None else FIRST_PAGE
+        # a prefix compared as text (no LIKE: its wildcards would need escaping)
+        prefix = "" if ref_prefix is None else " AND substr(ref, 1, ?) = ?"
+        params = () if ref_prefix is None else (len(ref_prefix), ref_prefix)
         rows = self._rows(
             self.dialect.sql(
-                f"SELECT {BATCH_COLUMNS}, batch_no FROM batches WHERE organiser_id = ? AND batch_no < ?"
+                f"SELECT {BATCH_COLUMNS}, batch_no FROM batches WHERE organiser_id = ? AND batch_no < ?{prefix}"
                 " ORDER BY batch_no DESC LIMIT ?"
             ),
-            (organiser_id, before, limit + 1),
+            (organiser_id, before, *params, limit + 1),
         )
         page = rows[:limit]
-        next_cursor = encode_cursor(page[-1][6]) if len(rows) > limit else None
+        next_cursor = encode_cursor(page[-1][8]) if len(rows) > limit else None
         return BatchPage(tuple(batch_from_row(row, self.dialect) for row in page), next_cursor)
 
     def create_webhook(

@@ -36,6 +36,7 @@ from typing import Any
 
 from domain.registry import GAMES
 from service.adapters.lru import LRU
+from service.adapters.metrics import CACHE_LOOKUPS
 from service.adapters.secret_key import cache_key
 from service.adapters.statecodec import FORMAT, StateCodec, Undecodable, UnsupportedState
 from service.config import Settings
@@ -62,6 +63,13 @@ class CacheStats:
     errors: int = 0
     #: shared entries ignored because their signature, game, version or contents did not check out
     rejected: int = 0
+
+    def __setattr__(self, name: str, value: int) -> None:
+        # every count also goes to the process's metrics (cablecar_cache_lookups), as it grows
+        grown = value - getattr(self, name, 0)
+        object.__setattr__(self, name, value)
+        if grown > 0:
+            CACHE_LOOKUPS.labels(name).inc(grown)
 
 
 class StateCache(ABC):

@@ -44,7 +44,8 @@ Decode = Callable[[Any], Any]
 #: 2: an entry is a :class:`Snapshot` (the state and its clocks).
 #: 3: cable-car states carry their rules generation (``cable-car/3``): an
 #: older release's entries are misses, not undecodable entries counted as rejected.
-FORMAT = 3
+#: 4: clocks say when a scheduled game starts (``starts_at``).
+FORMAT = 4
 
 _SCALARS: tuple[type, ...] = (str, int, float, bool, type(None))
 #: distinct records of scalars a codec keeps per class for reuse (a bound: entries are outside input)

@@ -19,7 +19,7 @@ from service.adapters.secret_key import require_secret_key, token_key
 from service.adapters.signing_keys import ServerKeys, load_server_keys
 from service.adapters.tokens import TokenHasher
 from service.adapters.webhooks.policy import DispatchPolicy
-from service.api import problems
+from service.api import metrics, problems
 from service.api.jsonprovider import OrjsonProvider
 from service.api.runtime import Runtime
 from service.api.sse import StreamHub
@@ -102,6 +102,7 @@ def create_app(
         settings.database_url,
         settings.data_path(),
         pool_size=settings.db_pool_size,
+        timeouts=settings.db_timeouts(),
         read_url=settings.read_database_url,
         signer=keys.signer,
         rekey=hasher.rekey,
@@ -130,6 +131,7 @@ def create_app(
                                          commands.tokens, LogProofs(store, store),
                                          TicketOffice(tickets, commands.tokens))
     problems.register(app)
+    metrics.install(app)
 
     from service.api.ratelimit import install as install_rate_limit
     from service.api.routes import batches, edge, games, log, meta, organisers, records, seats, web, webhooks

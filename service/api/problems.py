@@ -18,6 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from domain.errors import DomainError
 from events.store import GameNotFound, InvalidCursor, OutcomeUnknown, StaleVersion, StoreUnavailable
+from service.adapters.metrics import PROBLEMS
 from service.api.routes.edge import request_id
 from service.api.text import json_text
 from service.errors import BotsUnavailable, RateLimited, ServiceError, StreamsBusy
@@ -36,6 +37,7 @@ TITLES = {
     "stale_cursor": "The list this cursor continued has changed",
     "game_finished": "The game is finished",
     "game_not_finished": "The game is not finished yet",
+    "not_started": "The game has not started yet",
     "game_damaged": "The game's stored record is damaged",
     "illegal_action": "The rules forbid this action",
     "idempotency_key_reused": "This Idempotency-Key was used for another request",
@@ -65,6 +67,7 @@ def problem(status: int, code: str, detail: str, **extra: Any) -> Response:
     }
     body.update({k: v for k, v in extra.items() if v is not None})
     resp = Response(json_text(body), status=status, mimetype="application/problem+json")
+    PROBLEMS.labels(code).inc()
     return resp
 
 
@@ -79,6 +82,7 @@ STATUS = {
     "stale_cursor": 409,
     "game_finished": 409,
     "game_not_finished": 409,
+    "not_started": 409,
     "game_damaged": 409,
     "illegal_action": 422,
     "invalid_config": 422,

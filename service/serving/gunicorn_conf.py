@@ -51,6 +51,8 @@ from service.adapters.secret_key import MissingSecretKey, require_secret_key
 from service.adapters.signing_keys import SigningKeyError, load_server_keys
 from service.api.text import escape_controls
 from service.config import Settings
+from service.serving import metrics
+from service.serving.jsonlog import json_logger
 from service.serving.workers import GEVENT, THREADED
 
 #: a query parameter, in a query string or a request line
@@ -86,7 +88,11 @@ _settings = Settings.from_env()
 try:
     require_secret_key(_settings)
     load_server_keys(_settings)  # the signing key (made here on the embedded default, before the workers race)
-except (MissingSecretKey, SigningKeyError) as e:
+    # before anything imports prometheus_client: where every process's counts go (service/serving/metrics.py)
+    metrics.prepare(_settings.metrics_address)
+    if _settings.log_format not in ("text", "json"):
+        raise ValueError(f"CABLECAR_LOG_FORMAT must be text or json, got {_settings.log_format!r}")
+except (MissingSecretKey, SigningKeyError, ValueError) as e:
     # Before any worker starts, as one line (a worker failing to boot would print a traceback each).
     raise SystemExit(f"cablecar: {e}") from None
 
@@ -107,7 +113,7 @@ errorlog = "-"
 loglevel = _settings.log_level
 # Access logs never include the query string's secrets: tokens travel in headers only, and a stream
 # ticket (the one secret a query may carry) is redacted from every atom.
-logger_class = EscapingLogger
+logger_class = json_logger(EscapingLogger) if _settings.log_format == "json" else EscapingLogger
 #: the atom of the answer's X-Request-Id (service/api/routes/edge.py), as named in problem bodies
 REQUEST_ID_ATOM = "{x-request-id}o"
 access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(b)s %(L)ss %(' + REQUEST_ID_ATOM + ')s'
@@ -173,3 +179,19 @@ def worker_exit(server: Any, worker: Any) -> None:
         stop_log_publisher(app)
         stop_dispatcher(app, timeout=graceful_timeout / 2)
         app.extensions["cablecar"].store.close()
+
+
+def when_ready(server: Any) -> None:
+    """Serve every worker's metrics on ``CABLECAR_METRICS_ADDRESS``, if set (from the master)."""
+    if _settings.metrics_address:
+        metrics.serve(_settings.metrics_address)
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    """A worker's live gauges (open streams) leave the metrics with it."""
+    metrics.process_gone(worker.pid)
+
+
+def on_exit(server: Any) -> None:
+    """Remove the metrics folder this server made."""
+    metrics.remove_folder()

@@ -6,7 +6,15 @@ A batch is created all or nothing: every table is set up in memory first
 and only then are the batch row and every game written in one transaction
 (:meth:`TournamentStore.create_batch`).  Each game carries ``batch``,
 ``batch_table`` and ``organiser`` in its metadata, so ``GET /v1/games?batch=``
-lists it and the organiser's webhooks cover it.
+lists it and the organiser's webhooks cover it; the organiser's refs
+(``ref`` of the batch, ``ref`` of each table, ``player_refs``) and a
+scheduled round's ``starts_at`` are stored with each game too, fixed from
+its creation on.
+
+A round created with ``start_at`` waits: each game records
+``game_scheduled`` after its opening events and takes no action until its
+``game_started``, appended at that time by the timekeeper
+(:mod:`service.usecases.timekeeper`) or at once by :meth:`BatchService.start`.
 """
 
 from __future__ import annotations
@@ -14,26 +22,34 @@ from __future__ import annotations
 import csv
 import io
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
 
 from domain.core import JSON, STATUS_CANCELLED, STATUS_FINISHED, Standing
+from domain.custody import GameStarted
 from domain.registry import game_definition
 from events.database import Database
-from events.store import GameRecord, IntegrityError
+from events.store import GameRecord, IntegrityError, StaleVersion
+from events.timestamps import format_timestamp
 from events.tournaments import BatchPage, BatchRecord, OrganiserRecord
 from service.adapters.idempotency import CreationKey
 from service.errors import BrokenGame, InvalidRequest, ServiceError
 from service.usecases.bot_seats import METADATA_KEY as BOTS_KEY
 from service.usecases.commands import GameCommands
 from service.usecases.creation import GameRequest, NewGame
+from service.usecases.loaded import Loaded
 from service.usecases.organisers import OrganiserService
+from service.usecases.presentation import player_refs
 from service.usecases.queries import GameQueries
 
-#: Columns of the results CSV, one row per player of every table.
 #: the statuses of a table that will not change any more
 ENDED = (STATUS_FINISHED, STATUS_CANCELLED)
+#: how far ahead a round may be scheduled
+MAX_START_AHEAD = timedelta(days=7)
 
+#: Columns of the results CSV, one row per player of every table (the refs last: older readers keep their columns).
 CSV_COLUMNS = (
     "batch",
     "table",
@@ -47,6 +63,8 @@ CSV_COLUMNS = (
     "winner",
     "completed_tickets",
     "standing",
+    "table_ref",
+    "player_ref",
 )
 
 
@@ -62,6 +80,9 @@ class TableSpec:
     time_control: Mapping[str, JSON] | None = None
     #: per seat, the server-side bot that plays it (None: a person)
     bots: tuple[str | None, ...] | None = None
+    #: the organiser's own id of the table and, per seat, of its player (None: none)
+    ref: str | None = None
+    player_refs: tuple[str | None, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -102,6 +123,8 @@ class PlayerResult:
     completed_tickets: int | None
     #: ``in`` (played on to the end), ``resigned`` or ``timed_out``
     standing: str = "in"
+    #: the organiser's id of the player (None: none given)
+    ref: str | None = None
 
 
 @dataclass(frozen=True)
@@ -115,10 +138,13 @@ class TableResult:
     winners: tuple[int, ...]
     reason: str | None
     players: tuple[PlayerResult, ...]
+    #: the organiser's id of the table (None: none given)
+    ref: str | None = None
 
 
 def rank_players(
-    names: Sequence[str], standings: Sequence[Standing] | None, seat_standings: Sequence[str] = ()
+    names: Sequence[str], standings: Sequence[Standing] | None, seat_standings: Sequence[str] = (),
+    refs: Sequence[str | None] = (),
 ) -> tuple[PlayerResult, ...]:
     """Each seat's score, rank and win from the game's ``standings``
     (:meth:`domain.core.GameDefinition.standings`), and whether it is still
@@ -126,18 +152,23 @@ def rank_players(
     nothing is ranked."""
     by_seat = {s.seat: s for s in standings or ()}
     return tuple(
-        PlayerResult(seat, name, None, None, False, None, _standing(seat_standings, seat))
+        PlayerResult(seat, name, None, None, False, None, _standing(seat_standings, seat), _ref(refs, seat))
         if (s := by_seat.get(seat)) is None
-        else PlayerResult(seat, name, s.score, s.rank, s.winner, s.completed_tickets, _standing(seat_standings, seat))
+        else PlayerResult(seat, name, s.score, s.rank, s.winner, s.completed_tickets, _standing(seat_standings, seat),
+                          _ref(refs, seat))
         for seat, name in enumerate(names)
     )
+
+
+def _ref(refs: Sequence[str | None], seat: int) -> str | None:
+    return refs[seat] if seat < len(refs) else None
 
 
 def _standing(seat_standings: Sequence[str], seat: int) -> str:
     return seat_standings[seat] if seat < len(seat_standings) else "in"
 
 
-def _csv_cell(value: JSON) -> str:
+def csv_cell(value: JSON) -> str:
     """A CSV cell; text that a spreadsheet would run as a formula is quoted
     with a leading apostrophe (player names are chosen by players).  Numbers
     are written as they are: ``-14`` is a score, not a formula."""
@@ -171,8 +202,10 @@ def results_csv(batch_id: str, tables: Sequence[TableResult]) -> str:
                 p.winner,
                 p.completed_tickets,
                 p.standing,
+                table.ref,
+                p.ref,
             )
-            writer.writerow([_csv_cell(v) for v in row])
+            writer.writerow([csv_cell(v) for v in row])
     return out.getvalue()
 
 
@@ -217,11 +250,16 @@ class BatchService:
         tables: Sequence[TableSpec],
         name: str | None = None,
         key: CreationKey | None = None,
+        ref: str | None = None,
+        start_at: datetime | None = None,
     ) -> CreatedBatch:
         """Set up every table, then store the batch and all its games in one
         transaction.  A refused table is a problem naming its index
         (``table``) and nothing is written.  With an Idempotency-Key, a batch
-        it already created is answered again."""
+        it already created is answered again.  ``ref`` is the organiser's id
+        of the batch; with ``start_at`` (UTC, after now and at most
+        :data:`MAX_START_AHEAD` ahead by the database's clock) its games wait
+        until then."""
         if key is not None and (before := self.created_with(organiser, key)) is not None:
             return before
         try:
@@ -229,15 +267,19 @@ class BatchService:
         except KeyError as e:
             raise InvalidRequest(f"unknown game type {game_type!r}; see /v1/game-types") from e
         self.check_size(len(tables))
+        starts_at = None if start_at is None else format_timestamp(self._checked_start(start_at))
         batch_id = key.identifier("batch") if key else secrets.token_hex(8)
         prepared: list[NewGame] = []
         for index, table in enumerate(tables):
-            extra = {"batch": batch_id, "batch_table": index, "organiser": organiser.organiser_id}
+            extra: dict[str, JSON] = {"batch": batch_id, "batch_table": index, "organiser": organiser.organiser_id}
+            if ref is not None:
+                extra["batch_ref"] = ref
             try:
                 prepared.append(
                     self.commands.new_game(
                         GameRequest(game_type, table.players, table.seed, table.start_seat, extra, table.open_deal,
-                                    table.time_control, table.bots),
+                                    table.time_control, table.bots, ref=table.ref, player_refs=table.player_refs,
+                                    starts_at=starts_at),
                         key, ("table", str(index)),
                     )
                 )
@@ -250,6 +292,8 @@ class BatchService:
                 name,
                 game_type,
                 [(p.game_id, p.game_type, p.metadata, p.events, p.status) for p in prepared],
+                ref,
+                start_at,
             )
         except IntegrityError:
             # a concurrent request with the same key created it first
@@ -257,17 +301,60 @@ class BatchService:
                 raise
             return before
         for p in prepared:
-            if self.queries.timekeeper is not None and p.metadata.get("time_control"):
-                # the sweeper finds a timed table's first deadline in the index
+            if self.queries.timekeeper is not None and (p.metadata.get("time_control") or starts_at):
+                # the sweeper finds a timed table's first deadline (or the round's start) in the index
                 self.queries.timekeeper.record(self.queries.load(p.game_id, settle=False))
             if self.commands.bot_turns is not None and p.metadata.get(BOTS_KEY):
                 # the bot runners find a table whose bot seat acts first in theirs
                 self.commands.bot_turns.record(self.queries.load(p.game_id, settle=False))
         return CreatedBatch(batch, tuple(TableCreated.of(p) for p in prepared))
 
-    def batches(self, organiser: OrganiserRecord, limit: int, cursor: str | None) -> BatchPage:
-        """A page of the organiser's batches, newest first."""
-        return self.store.list_batches(organiser.organiser_id, limit, cursor)
+    def _checked_start(self, start_at: datetime) -> datetime:
+        """``start_at``, once it is after now and at most :data:`MAX_START_AHEAD` ahead (the database's time)."""
+        now = self.store.database_time()
+        if start_at <= now:
+            message = f"start_at must be in the future (it is {format_timestamp(now)} now)"
+        elif start_at > now + MAX_START_AHEAD:
+            message = f"start_at may be at most 7 days ahead (until {format_timestamp(now + MAX_START_AHEAD)})"
+        else:
+            return start_at
+        raise InvalidRequest(message, errors=[{"field": "start_at", "message": message}])
+
+    def batches(
+        self, organiser: OrganiserRecord, limit: int, cursor: str | None, ref_prefix: str | None = None
+    ) -> BatchPage:
+        """A page of the organiser's batches, newest first (those whose ref starts with ``ref_prefix``)."""
+        return self.store.list_batches(organiser.organiser_id, limit, cursor, ref_prefix)
+
+    def start(self, organiser: OrganiserRecord, batch_id: str) -> tuple[BatchRecord, tuple[GameRecord, ...]]:
+        """Start every table of the batch still waiting for its start, now
+        (one ``game_started`` each, back to back); tables already started or
+        ended are left as they are.  The batch and its games after."""
+        return self._each_table(organiser, batch_id, lambda loaded: [GameStarted()] if loaded.scheduled else [])
+
+    def cancel(self, organiser: OrganiserRecord, batch_id: str) -> tuple[BatchRecord, tuple[GameRecord, ...]]:
+        """End every table of the batch not yet ended with no result
+        (``game_cancelled``, as its host would), scheduled ones included."""
+        return self._each_table(
+            organiser, batch_id, lambda loaded: [] if loaded.finished else loaded.definition.cancel(loaded.state)
+        )
+
+    def _each_table(
+        self, organiser: OrganiserRecord, batch_id: str, events_for: Callable[[Loaded], list[Any]]
+    ) -> tuple[BatchRecord, tuple[GameRecord, ...]]:
+        _, records = self.games_of(organiser, batch_id)
+        for record in records:
+            for _attempt in range(3):  # a table another writer moved meanwhile is decided again
+                loaded = self.queries.load(record.game_id)
+                events = events_for(loaded)
+                if not events:
+                    break
+                try:
+                    self.commands.append_events(loaded, None, events)
+                    break
+                except StaleVersion:
+                    continue
+        return self.games_of(organiser, batch_id)
 
     def games_of(
         self, organiser: OrganiserRecord, batch_id: str
@@ -297,10 +384,10 @@ class BatchService:
             standings: tuple[Standing, ...] | None = None
             seat_standings: tuple[str, ...] = ()
             status = record.status
-            if status in ENDED or record.metadata.get("time_control"):
+            if status in ENDED or record.metadata.get("time_control") or record.metadata.get("starts_at"):
                 # a timed table's row may lag a timeout due now: loading settles it
                 loaded = self.queries.load(record.game_id)
-                status = loaded.definition.status(loaded.state)
+                status = loaded.status
                 result = loaded.definition.result(loaded.state)
                 standings = loaded.definition.standings(loaded.state)
                 seat_standings = loaded.definition.seat_standings(loaded.state)
@@ -312,7 +399,12 @@ class BatchService:
                     status=status,
                     winners=tuple(result.get("winners", ())) if result else (),
                     reason=result.get("reason") if result else None,
-                    players=rank_players(names, standings, seat_standings),
+                    players=rank_players(names, standings, seat_standings, player_refs(record.metadata, len(names))),
+                    ref=_text(record.metadata.get("ref")),
                 )
             )
         return batch, tuple(tables)
+
+
+def _text(value: JSON) -> str | None:
+    return value if isinstance(value, str) else None

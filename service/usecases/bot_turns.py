@@ -30,7 +30,7 @@ def creator_key(metadata: Mapping[str, JSON], address: str | None = None) -> str
 
 def waiting_bot_seats(loaded: Loaded) -> list[int]:
     """The seats of ``loaded`` a server bot plays that may act now."""
-    if loaded.finished:
+    if loaded.finished or loaded.scheduled:  # a scheduled game's bots wait for its start like everyone
         return []
     bots = bot_seats(loaded.record.metadata)
     return [s for s in loaded.definition.active_seats(loaded.state) if s < len(bots) and bots[s] is not None]

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from domain.core import JSON, Action, GameDefinition
+from domain.custody import STATUS_SCHEDULED, GameStarted
 from domain.errors import DomainError, GameFinished, MalformedAction
 from events.codec import encode
 from events.envelope import canonical_json
@@ -31,7 +32,7 @@ from events.store import (
     StoredEvent,
     TokenChange,
 )
-from service.errors import Forbidden, IdempotencyKeyReused, InvalidRequest
+from service.errors import Forbidden, IdempotencyKeyReused, InvalidRequest, NotStarted
 from service.usecases import auth
 from service.usecases.bot_seats import bot_seats
 from service.usecases.creation import GameCreation
@@ -101,6 +102,12 @@ class _Parsed:
         if isinstance(self._result, MalformedAction):
             raise self._result
         return self._result
+
+
+def _still_waiting(loaded: Loaded, state: Any, domain_events: Sequence[Any]) -> bool:
+    """Whether a scheduled game still waits for its start after ``domain_events`` (a token rotation)."""
+    return loaded.scheduled and not loaded.definition.is_over(state) \
+        and not any(isinstance(e, GameStarted) for e in domain_events)
 
 
 class GameCommands(GameCreation):
@@ -196,7 +203,7 @@ class GameCommands(GameCreation):
         loaded = Loaded(record, parsed.definition, snapshot.state, version, snapshot.clocks)
         try:
             action = parsed.action()
-            if loaded.finished:
+            if loaded.finished or loaded.scheduled:
                 return None
             domain_events = parsed.definition.decide(loaded.state, seat, action)
         except DomainError:
@@ -222,6 +229,9 @@ class GameCommands(GameCreation):
                 raise StaleVersion(game_id, expected_version, loaded.version)
             if loaded.finished:
                 raise GameFinished()
+            if loaded.scheduled:
+                raise NotStarted(f"the game starts at {loaded.starts_at}: no seat may act before",
+                                 starts_at=loaded.starts_at)
             domain_events = loaded.definition.decide(loaded.state, seat, action)
             try:
                 return self._append_decided(loaded, seat, domain_events, seat_key(seat, request.idempotency_key),
@@ -302,7 +312,7 @@ class GameCommands(GameCreation):
                 [encode(definition, e, seat) for e in domain_events],
                 idempotency_key=idempotency_key,
                 request_hash=request_hash,
-                status=definition.status(state),
+                status=STATUS_SCHEDULED if _still_waiting(loaded, state, domain_events) else definition.status(state),
                 guard=guard,
                 not_before=not_before,
                 not_after=not_after,
@@ -313,8 +323,8 @@ class GameCommands(GameCreation):
         if result.replayed:
             return result
         snapshot = loaded.snapshot
-        for stored, after_event in zip(result.events, states, strict=True):
-            snapshot = advanced(definition, snapshot, after_event, stored.recorded_at)
+        for stored, after_event, event in zip(result.events, states, domain_events, strict=True):
+            snapshot = advanced(definition, snapshot, after_event, event, stored.recorded_at)
         after = Loaded(loaded.record, definition, snapshot.state, result.events[-1].seq, snapshot.clocks)
         self._stored(after)
         return after, result.events

@@ -12,9 +12,10 @@ from typing import Any
 
 from domain.clocks import parse_time_control
 from domain.core import JSON, GameConfig, GameDefinition
+from domain.custody import STATUS_SCHEDULED, GameScheduled
 from domain.errors import DomainError
 from domain.registry import game_definition
-from events.codec import encode
+from events.codec import decode, encode
 from events.seeds import deal_seed, seed_commitment
 from events.store import EventStore, GameExists, GameNotFound, GameRecord, NewEvent
 from service.adapters.cache import StateCache
@@ -45,6 +46,11 @@ class GameRequest:
     bots: Sequence[str | None] | None = None
     #: the anonymous creator's address, for the bot runners' round-robin across creators (not stored in the game)
     address: str | None = None
+    #: the organiser's own ids of the game (``ref``) and of each seat's player (None: none), stored with it
+    ref: str | None = None
+    player_refs: Sequence[str | None] | None = None
+    #: when the game starts (ISO-8601 UTC; None: now): it waits until then, recorded as ``game_scheduled``
+    starts_at: str | None = None
 
 
 @dataclass(frozen=True)
@@ -116,7 +122,10 @@ class GameCreation:
             domain_events = definition.setup(config)
         except DomainError as e:
             raise InvalidConfig(e.detail, reason=e.code) from e
+        if request.starts_at is not None:
+            domain_events.append(GameScheduled(request.starts_at))
         states = _folded(definition, domain_events)
+        status = STATUS_SCHEDULED if request.starts_at is not None else definition.status(states[-1])
         seat_tokens, host_token = _tokens(game_id, len(request.players), seat_bots, key)
         hashes = _hashes(self.tokens.hasher, game_id, seat_tokens, host_token)
         metadata = _metadata(definition, request, seed, server_secret, hashes)
@@ -124,17 +133,18 @@ class GameCreation:
             metadata["time_control"] = control.to_json()
         if seat_bots is not None:
             metadata[BOTS_KEY] = list(seat_bots)
+        metadata.update(_refs(request))
         metadata.update(request.extra_metadata or {})
         if key is not None:
             # what a retry with the key compares, and the first answer's status and version
             metadata[REQUEST_HASH] = key.hash
-            metadata["creation_answer"] = {"status": definition.status(states[-1]), "version": len(domain_events)}
+            metadata["creation_answer"] = {"status": status, "version": len(domain_events)}
         return NewGame(
             game_id=game_id,
             game_type=definition.type_id,
             metadata=metadata,
             events=tuple(encode(definition, e, None) for e in domain_events),
-            status=definition.status(states[-1]),
+            status=status,
             seat_tokens=seat_tokens,
             host_token=host_token,
             states=states,
@@ -159,7 +169,7 @@ class GameCreation:
         snapshot = None
         # the states the setup already folded (the stored events hold the same facts: no decoding them again)
         for state, event in zip(new.states, stored, strict=True):
-            snapshot = advanced(definition, snapshot, state, event.recorded_at)
+            snapshot = advanced(definition, snapshot, state, decode(definition, event), event.recorded_at)
         assert snapshot is not None
         self._stored(Loaded(record, definition, snapshot.state, stored[-1].seq, snapshot.clocks), request.address)
         return CreatedGame(record, stored[-1].seq, new.seat_tokens, new.host_token, new.status)
@@ -205,6 +215,19 @@ def _checked(request: GameRequest) -> tuple[GameDefinition[Any], list[str | None
     if request.open_deal and request.seed is None:
         raise InvalidRequest("an open deal is dealt from the caller's seed: send a seed with open_deal")
     return definition, seat_bots
+
+
+def _refs(request: GameRequest) -> dict[str, JSON]:
+    """The organiser's refs and start time as stored with the game (only those given: a game
+    without them stores what it always did)."""
+    out: dict[str, JSON] = {}
+    if request.ref is not None:
+        out["ref"] = request.ref
+    if request.player_refs is not None and any(r is not None for r in request.player_refs):
+        out["player_refs"] = list(request.player_refs)
+    if request.starts_at is not None:
+        out["starts_at"] = request.starts_at
+    return out
 
 
 def _folded(definition: GameDefinition[Any], domain_events: Sequence[Any]) -> tuple[Any, ...]:

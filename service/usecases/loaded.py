@@ -5,11 +5,14 @@ version (what :mod:`service.usecases.queries` loads, the commands append after, 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from domain.clocks import Clocks
 from domain.core import GameDefinition
+from domain.custody import STATUS_SCHEDULED
 from events.store import GameRecord
+from events.timestamps import format_timestamp
 from service.adapters.statecodec import Snapshot
 
 
@@ -30,6 +33,22 @@ class Loaded:
     def finished(self) -> bool:
         """Whether the game has ended (finished, or cancelled by its host)."""
         return bool(self.definition.is_over(self.state))
+
+    @property
+    def scheduled(self) -> bool:
+        """Whether the game waits for its scheduled start (``clocks.starts_at``): nobody may act yet."""
+        return self.clocks.starts_at is not None and not self.finished
+
+    @property
+    def starts_at(self) -> str | None:
+        """When a scheduled game that has not started yet starts (ISO-8601 UTC), else None."""
+        return format_timestamp(datetime.fromtimestamp(self.clocks.starts_at, UTC)) if self.scheduled \
+            and self.clocks.starts_at is not None else None
+
+    @property
+    def status(self) -> str:
+        """The game's status: ``scheduled`` while it waits for its start, else the rules'."""
+        return STATUS_SCHEDULED if self.scheduled else str(self.definition.status(self.state))
 
     @property
     def snapshot(self) -> Snapshot:

@@ -3,10 +3,12 @@ each as a given seat (``None``: a spectator) may see them."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 from domain.core import JSON
+from domain.custody import STATUS_SCHEDULED
 from events.codec import decode
 from events.seeds import is_open_deal
 from events.store import GameRecord, StoredEvent
@@ -15,9 +17,22 @@ from service.usecases.bot_seats import bot_seats
 from service.usecases.loaded import Loaded
 
 
+def player_refs(meta: Mapping[str, JSON], seats: int) -> list[str | None]:
+    """Each seat's player ref, as the organiser gave it (None: none)."""
+    refs = meta.get("player_refs")
+    listed = list(refs) if isinstance(refs, list) else []
+    return [str(listed[i]) if i < len(listed) and listed[i] is not None else None for i in range(seats)]
+
+
+def ref_fields(meta: Mapping[str, JSON]) -> dict[str, JSON]:
+    """A game's refs: its own (its table's) and its batch's, as the organiser gave them (None: none)."""
+    return {"ref": meta.get("ref"), "batch_ref": meta.get("batch_ref")}
+
+
 def game_summary(record: GameRecord) -> dict[str, JSON]:
     """The public summary of a game record."""
     meta = record.metadata
+    refs = player_refs(meta, len(meta.get("players", [])))
     return {
         "id": record.game_id,
         "type": record.game_type,
@@ -26,11 +41,14 @@ def game_summary(record: GameRecord) -> dict[str, JSON]:
         "created_at": record.created_at,
         "updated_at": record.updated_at,
         "players": [
-            {"seat": i, "name": n, "bot": b} for i, (n, b) in enumerate(zip(meta.get("players", []), bot_seats(meta), strict=False))
+            {"seat": i, "name": n, "bot": b, "ref": refs[i]}
+            for i, (n, b) in enumerate(zip(meta.get("players", []), bot_seats(meta), strict=False))
         ],
         "seed_commitment": meta.get("seed_commitment", ""),
         "open_deal": is_open_deal(meta),
         "batch": meta.get("batch"),
+        **ref_fields(meta),
+        "starts_at": meta.get("starts_at") if record.status == STATUS_SCHEDULED else None,
     }
 
 
@@ -45,15 +63,19 @@ def game_view(loaded: Loaded, seat: int | None) -> dict[str, JSON]:
         # every seat must be able to see that the caller's seed alone made the deal
         open_deal=is_open_deal(loaded.record.metadata),
         **clock_fields(loaded),
+        **ref_fields(loaded.record.metadata),
     )
+    if loaded.scheduled:  # nobody may act before the start: the view says when it is
+        view.update(status=STATUS_SCHEDULED, active_seats=[], starts_at=loaded.starts_at)
     if loaded.damaged_from is not None:  # served up to the event before the first bad one
         view["damaged_from"] = loaded.damaged_from
     bots = bot_seats(loaded.record.metadata)
     players = view.get("players")
     if isinstance(players, list):
-        # which seats the server plays: the same for every caller
+        # which seats the server plays and the organiser's refs: the same for every caller
+        refs = player_refs(loaded.record.metadata, len(players))
         view["players"] = [
-            {**p, "bot": bots[i] if i < len(bots) else None} if isinstance(p, dict) else p
+            {**p, "bot": bots[i] if i < len(bots) else None, "ref": refs[i]} if isinstance(p, dict) else p
             for i, p in enumerate(players)
         ]
     return view

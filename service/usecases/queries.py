@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from domain.clocks import Clocks
-from domain.core import JSON, Action, GameDefinition
+from domain.core import JSON, Action, Event, GameDefinition
 from domain.registry import game_definition
 from events.codec import decode
 from events.envelope import GENESIS_HASH, recompute_hash
@@ -52,13 +52,12 @@ class Timekeeping(Protocol):
     def maybe_due(self, clocks: Clocks) -> bool: ...
 
 
-def advanced(definition: GameDefinition[Any], snapshot: Snapshot | None, state: Any, recorded_at: str) -> Snapshot:
-    """The snapshot after an event that led to ``state`` was recorded at ``recorded_at``."""
-    moment = definition.moment(state, epoch_seconds(recorded_at))
-    if snapshot is None:
-        clocks = Clocks.start(definition.time_control(state), definition.seat_count(state), moment)
-    else:
-        clocks = snapshot.clocks.advance(moment)
+def advanced(
+    definition: GameDefinition[Any], snapshot: Snapshot | None, state: Any, event: Event, recorded_at: str
+) -> Snapshot:
+    """The snapshot after ``event``, which led to ``state``, was recorded at ``recorded_at``."""
+    clocks = definition.clocks_after(None if snapshot is None else snapshot.clocks, state, event,
+                                     epoch_seconds(recorded_at))
     return Snapshot(state, clocks)
 
 
@@ -175,7 +174,7 @@ class GameQueries:
     def _settled(self, loaded: Loaded) -> Loaded:
         """``loaded``, or the game after the timeouts due in it were appended
         (see :mod:`service.usecases.timekeeper`): a read never shows a seat whose time ran out as playing."""
-        if self.timekeeper is None or loaded.finished or loaded.clocks.deadline() is None:
+        if self.timekeeper is None or loaded.finished or (loaded.clocks.deadline() is None and not loaded.scheduled):
             return loaded
         return self.timekeeper.settle(loaded)
 
@@ -228,8 +227,9 @@ class GameQueries:
         state = None if snapshot is None else snapshot.state
         for event in events:
             try:
-                state = definition.evolve(state, decode(definition, event))
-                snapshot = advanced(definition, snapshot, state, event.recorded_at)
+                domain_event = decode(definition, event)
+                state = definition.evolve(state, domain_event)
+                snapshot = advanced(definition, snapshot, state, domain_event, event.recorded_at)
             except Exception as e:
                 raise GameDamaged(event.game_id, event.seq) from e
         assert snapshot is not None
@@ -238,7 +238,10 @@ class GameQueries:
     def legal_actions(self, loaded: Loaded, seat: int, square: tuple[int, int] | None = None) -> Sequence[Action]:
         """Every action ``seat`` may send in ``loaded``, or those whose first
         placement is on ``square`` (long lists are kept for the following
-        pages); InvalidRequest for a square in a game without squares."""
+        pages); InvalidRequest for a square in a game without squares.
+        Empty before a scheduled game's start."""
+        if loaded.scheduled:
+            return ()
         key = (loaded.record.game_id, loaded.version, seat, square)
         found = self._legal.get(key)
         if found is None:

@@ -88,6 +88,11 @@ def record_header(record: GameRecord) -> dict[str, Any]:
     }
     if BOTS_KEY in meta:  # only games with bot seats say so: older records export byte for byte as before
         header["game"]["bots"] = bot_seats(meta)
+    # The organiser's refs (issue 40), only where given: facts of the game's row like its batch, fixed by the
+    # database from creation on, but outside the signed chain (the verifier does not judge them).
+    for name in ("ref", "batch_ref", "player_refs", "starts_at"):
+        if name in meta:
+            header["game"][name] = meta[name]
     return header
 
 

@@ -23,18 +23,26 @@ Two ways find due timeouts, so correctness never depends on the first:
   several times a second;
 * :meth:`Timekeeper.settle`: every read or action of a game first appends
   the timeouts already due in it.
+
+A scheduled game's start is due the same way: while it waits, its entry in
+the index is its ``starts_at``, and settling it appends ``game_started``
+(refused by the append before that time by the database's clock), so every
+table of a round starts at its time whether anyone looks or not.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from domain.clocks import Clocks
+from domain.custody import GameStarted
 from events.deadlines import DeadlineIndex
 from events.store import GameNotFound, StaleVersion
+from service.adapters import metrics
 from service.errors import ServiceError
 from service.usecases.leased import LeasedLoop
 from service.usecases.loaded import Loaded
@@ -66,22 +74,25 @@ class Timekeeper:
         self.commands: Appender | None = None  # set by the runtime once the commands exist
 
     def record(self, loaded: Loaded) -> None:
-        """Write ``loaded``'s next deadline to the index (timed games only)."""
-        if not loaded.clocks.control.timed:
+        """Write ``loaded``'s next deadline, or its scheduled start, to the
+        index (timed or scheduled games only)."""
+        if not loaded.clocks.control.timed and not loaded.record.metadata.get("starts_at"):
             return
-        due = None if loaded.finished else loaded.clocks.deadline()
+        due = None if loaded.finished else _due(loaded.clocks)
         moment = None if due is None else datetime.fromtimestamp(due, UTC)
         self.index.set_deadline(loaded.record.game_id, loaded.version, moment)
 
     def maybe_due(self, clocks: Clocks) -> bool:
         """Whether a deadline of ``clocks`` may have passed (by the estimated database clock)."""
-        due = clocks.deadline()
+        due = _due(clocks)
         return due is not None and due <= self.index.estimated_time().timestamp()
 
     def settle(self, loaded: Loaded) -> Loaded:
         """``loaded`` after appending every timeout already due in it (the
         newest state, also when another writer got there first)."""
         assert self.commands is not None, "the runtime wires the commands in"
+        if loaded.scheduled:
+            loaded = self._started(loaded)
         for _ in range(loaded.definition.seat_count(loaded.state)):
             due = None if loaded.finished else loaded.clocks.deadline()
             # the estimate first: it is free; then the database decides
@@ -100,6 +111,17 @@ class Timekeeper:
                 loaded = self.queries.load(loaded.record.game_id, settle=False)
         return loaded
 
+    def _started(self, loaded: Loaded) -> Loaded:
+        """``loaded`` after its ``game_started``, once its start time has passed by the database's clock."""
+        assert self.commands is not None and loaded.clocks.starts_at is not None
+        starts = loaded.clocks.starts_at
+        if self.index.estimated_time().timestamp() < starts or self.index.database_time().timestamp() < starts:
+            return loaded
+        try:
+            return self.commands.append_events(loaded, None, [GameStarted()], starts)
+        except StaleVersion:  # another writer was first (started, or cancelled it)
+            return self.queries.load(loaded.record.game_id, settle=False)
+
     def sweep(self, limit: int = 100) -> int:
         """Settle every game the index says is due; the number settled."""
         settled = 0
@@ -111,6 +133,11 @@ class Timekeeper:
             except (GameNotFound, ServiceError) as e:
                 log.warning("timeout sweep: game %s skipped: %s", game_id, e)
         return settled
+
+
+def _due(clocks: Clocks) -> float | None:
+    """When something is due in a game: its start while it waits for it, else its earliest deadline."""
+    return clocks.starts_at if clocks.starts_at is not None else clocks.deadline()
 
 
 class Sweeper(LeasedLoop[int]):
@@ -125,7 +152,10 @@ class Sweeper(LeasedLoop[int]):
         self.timekeeper = timekeeper
 
     def work(self) -> int:
-        return self.timekeeper.sweep()
+        settled = self.timekeeper.sweep()
+        metrics.SETTLED.inc(settled)
+        metrics.SWEEP_LAST.set(time.time())
+        return settled
 
     def idle(self) -> int:
         return 0

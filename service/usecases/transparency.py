@@ -22,6 +22,7 @@ Every proof is read from O(log n) stored nodes in one query
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +35,7 @@ from events.signing import Signer
 from events.store import EventStore
 from events.timestamps import format_timestamp
 from events.transparency import LogConflict, LogLeaf, Node, PublishedCheckpoint, TransparencyLog
+from service.adapters import metrics
 from service.errors import GameNotFinished, InvalidRequest, NotFound
 from service.usecases.leased import LeasedLoop
 
@@ -128,7 +130,9 @@ class LogPublishing(LeasedLoop["PublishedCheckpoint | None"]):
         self.publisher = publisher
 
     def work(self) -> PublishedCheckpoint | None:
-        return self.publisher.publish()
+        published = self.publisher.publish()
+        metrics.CHECKPOINT_CURRENT.set(time.time())  # signed up to the head it read (or nothing new)
+        return published
 
     def idle(self) -> PublishedCheckpoint | None:
         return None

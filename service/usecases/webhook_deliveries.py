@@ -4,7 +4,8 @@ The dispatcher repeats two steps, both safe to run in any number of threads,
 processes and hosts at once:
 
 1. **scan**: read the global log after the dispatch cursor
-   (``store.read_all``), turn ``game.started`` (a game's first event) and
+   (``store.read_all``), turn ``game.started`` (a game's first event, or
+   a scheduled game's ``game_started``) and
    ``game.finished`` (the last event of a game whose row says ``finished``)
    into one delivery per matching webhook, and commit them together with the
    new cursor (``store.record_deliveries``).  A dispatcher that dies before
@@ -52,6 +53,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from domain.core import JSON, STATUS_CANCELLED, STATUS_FINISHED
+from domain.custody import GameStarted
 from domain.forfeits import STANDING_RESIGNED, STANDING_TIMED_OUT, SeatResigned, SeatTimedOut
 from events.database import Database
 from events.deliveries import AttemptOutcome, ClaimedDelivery, NewDelivery
@@ -59,6 +61,7 @@ from events.migrate import SchemaNotMigrated
 from events.store import GameRecord, StoredEvent, StoreError
 from events.timestamps import Clock, format_timestamp, system_clock
 from events.tournaments import WebhookRecord
+from service.adapters import metrics
 from service.adapters.webhooks.hmac import (
     GAME_CANCELLED,
     GAME_FINISHED,
@@ -125,6 +128,7 @@ class WebhookDispatcher:
 
     def _scan_events(self) -> tuple[int, int]:
         state = self.store.dispatch_state()
+        metrics.WEBHOOK_BACKLOG.set(max(0, state.head - state.cursor))
         if state.head <= state.cursor:
             return 0, 0
         now = self._clock()
@@ -148,11 +152,14 @@ class WebhookDispatcher:
         # game in this page (maybe the one that finished it) can matter.
         last: dict[str, StoredEvent] = {}
         first: dict[str, StoredEvent] = {}
+        scheduled_start: dict[str, StoredEvent] = {}
         out: dict[str, list[StoredEvent]] = defaultdict(list)
         for event in events:
             last[event.game_id] = event
             if event.seq == 1:
                 first[event.game_id] = event
+            if event.type == GameStarted.TYPE:
+                scheduled_start[event.game_id] = event
             if event.type in SEAT_OUT_EVENTS:
                 out[event.game_id].append(event)
         webhooks: dict[str, tuple[WebhookRecord, ...]] = {}
@@ -165,8 +172,10 @@ class WebhookDispatcher:
             if organiser not in webhooks:
                 webhooks[organiser] = self.store.list_webhooks(organiser)
             occurred: list[tuple[str, StoredEvent]] = []
-            if game_id in first:
-                occurred.append((GAME_STARTED, first[game_id]))
+            # a scheduled game starts with its game_started, any other with its first event
+            started = (scheduled_start if record.metadata.get("starts_at") else first).get(game_id)
+            if started is not None:
+                occurred.append((GAME_STARTED, started))
             occurred += [(GAME_SEAT_OUT, e) for e in out[game_id]]
             if final.seq == record.version and record.status in (STATUS_FINISHED, STATUS_CANCELLED):
                 occurred.append((GAME_FINISHED if record.status == STATUS_FINISHED else GAME_CANCELLED, final))
@@ -228,6 +237,7 @@ class WebhookDispatcher:
         number = delivery.attempts + 1
         sent = self._send(delivery.url, body, delivery_headers(delivery, body, number), self.policy.timeout_seconds)
         outcome = self.policy.outcome(sent, number, self._clock())
+        metrics.WEBHOOK_ATTEMPTS.labels(outcome.state).inc()
         if not self.store.record_attempt(delivery.delivery_id, owner, outcome):
             log.warning("delivery %s: lease lost before the attempt was recorded", delivery.delivery_id)
         elif outcome.state != "delivered":

@@ -37,15 +37,16 @@ BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 #: every request-body schema, the operation it is the body of, and a valid body to start from
 BODIES: dict[type[Schema], tuple[str, str, dict[str, Any]]] = {
     request_schemas.CreateGameSchema: (
-        "/v1/games", "none",
-        {"type": "ttr-sf", "players": [{"name": "Ada", "bot": None}, {"name": "Bo"}], "seed": "s"},
+        "/v1/games", "organiser",  # refs are an organiser's
+        {"type": "ttr-sf", "players": [{"name": "Ada", "bot": None, "ref": "p1"}, {"name": "Bo"}], "seed": "s",
+         "ref": "g1"},
     ),
     tournament_schemas.CreateOrganiserSchema: ("/v1/organisers", "none", {"name": "Org"}),
     tournament_schemas.CreateBatchSchema: (
         "/v1/batches",
         "organiser",
-        {"type": "ttr-sf", "name": "R1",
-         "tables": [{"players": [{"name": "A", "bot": None}, {"name": "B"}], "seed": "t"}]},
+        {"type": "ttr-sf", "name": "R1", "ref": "ev/r1",
+         "tables": [{"players": [{"name": "A", "bot": None, "ref": "p1"}, {"name": "B"}], "seed": "t", "ref": "t1"}]},
     ),
     tournament_schemas.CreateWebhookSchema: (
         "/v1/webhooks", "organiser", {"url": "http://example.com/hook", "batch": "b", "events": ["game.finished"]}

@@ -100,6 +100,7 @@ def _cut(*sockets: socket.socket) -> None:
 @pytest.fixture
 def app_through_proxy(tmp_path: Path) -> Iterator[tuple[Flask, CommitThenCut]]:
     from events.postgres import PostgresStore
+    from events.timeouts import Timeouts
     from service.adapters.signing_keys import load_server_keys
 
     admin = postgres_admin_url()
@@ -109,7 +110,7 @@ def app_through_proxy(tmp_path: Path) -> Iterator[tuple[Flask, CommitThenCut]]:
     proxy.up()
     settings = Settings(data_dir=str(tmp_path), webhooks=False)
     keys = load_server_keys(settings)
-    store = PostgresStore(through(proxy, url), timeout=2.0, max_size=3, signer=keys.signer)
+    store = PostgresStore(through(proxy, url), timeouts=Timeouts(connect=2.0), max_size=3, signer=keys.signer)
     app = create_app(settings, store=store, keys=keys)
     try:
         yield app, proxy

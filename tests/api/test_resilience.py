@@ -177,8 +177,9 @@ def test_the_legal_action_memo_keeps_only_long_lists() -> None:
     definition = SimpleNamespace(sendable=legal_actions)
     queries = GameQueries(store=None, cache=None)  # type: ignore[arg-type]  # the memo needs neither
     record = SimpleNamespace(game_id="g")
-    short = Loaded(record, definition, 2, 1, None)  # type: ignore[arg-type]
-    long = Loaded(record, definition, LEGAL_MEMO_MIN, 2, None)  # type: ignore[arg-type]
+    clocks = Clocks(NO_TIME_CONTROL, (), 0.0)  # a game that is not waiting for a scheduled start
+    short = Loaded(record, definition, 2, 1, clocks)  # type: ignore[arg-type]
+    long = Loaded(record, definition, LEGAL_MEMO_MIN, 2, clocks)  # type: ignore[arg-type]
     for loaded in (short, short, long, long):
         assert len(queries.legal_actions(loaded, 0)) == loaded.state
     assert computed == [2, 2, LEGAL_MEMO_MIN]  # the short list computed each time, the long one kept

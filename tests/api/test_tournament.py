@@ -160,7 +160,7 @@ def test_an_organiser_lists_its_batches(client: FlaskClient) -> None:
     ).get_json()
     listed = first["batches"] + rest["batches"]
     assert [b["id"] for b in listed] == [b["id"] for b in made[::-1]] and rest["next_cursor"] is None
-    assert listed[0] == {k: made[2][k] for k in ("id", "name", "type", "created_at")} | {"tables": 1}
+    assert listed[0] == {k: made[2][k] for k in ("id", "name", "type", "created_at", "ref", "starts_at")} | {"tables": 1}
     bad = client.get("/v1/batches?cursor=nope", headers=auth(org["token"]))
     assert check_response(bad, "/v1/batches")["code"] == "invalid_request"
 
@@ -177,7 +177,8 @@ def test_a_batch_is_followed_game_by_game(client: FlaskClient) -> None:
     ]
     assert [g["status"] for g in status["games"]] == ["setup", "finished"]
     assert status["status_counts"] == {"setup": 1, "playing": 0, "last_round": 0, "finished": 1, "cancelled": 0}
-    assert status["finished"] is False and status["games"][0]["players"][1] == {"seat": 1, "name": "T0P1", "bot": None}
+    assert status["finished"] is False and status["games"][0]["players"][1] == {"seat": 1, "name": "T0P1", "bot": None,
+                                                                                  "ref": None}
     play_to_end(client, created["games"][0])
     assert (
         client.get(f"/v1/batches/{created['id']}", headers=auth(org["token"])).get_json()["finished"] is True

@@ -201,6 +201,8 @@ def test_signed_deliveries_reach_a_real_receiver(client: FlaskClient, receiver: 
         "type": "ttr-sf",
         "status": "setup",
         "batch": created["id"],
+        "ref": None,  # no refs given: null (tests/api/test_tournament_refs.py gives them)
+        "players": [{"seat": 0, "name": "Ada", "ref": None}, {"seat": 1, "name": "Bo", "ref": None}],
     }
     play_to_end(client, game)
     [finished] = wait_for(lambda: receiver.of("game.finished"))

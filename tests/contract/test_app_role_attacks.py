@@ -192,3 +192,42 @@ def test_the_app_roles_login_alone_makes_no_token_act_and_changes_nothing_the_au
     for game, seq in ((rotated_game, rotated_game["version"] + 1), (forged, forged["version"] + 1)):
         audit = client.get(f"/v1/games/{game['id']}/audit").get_json()
         assert audit["ok"] is False and f"seq {seq}" in str(audit), audit
+
+
+def test_the_app_roles_login_alone_changes_no_ref_and_starts_no_round(served: tuple[Flask, Roles]) -> None:
+    """Tournament refs (issue 40) and a round's start time are fixed: the app
+    role can change neither in a game's row nor in its batch's, and a
+    ``game_started`` it forges (to start a round early) is named by /audit."""
+    import psycopg
+
+    app, owned = served
+    client = app.test_client()
+    org = _bearer(client.post("/v1/organisers", json={"name": "Open"}).get_json()["token"])
+    body = {"type": "cable-car", "ref": "ev/r1", "tables": [
+        {"ref": "t1", "players": [{"name": "Ada", "ref": "p-ada"}, {"name": "Bo", "ref": "p-bo"}]}]}
+    made = client.post("/v1/batches", json=body, headers=org)
+    assert made.status_code == 201, made.get_json()
+    batch = made.get_json()
+    game = batch["games"][0]
+    with psycopg.connect(owned.app_url, autocommit=True) as conn:
+        for sql in ("UPDATE games SET metadata = jsonb_set(metadata, '{ref}', '\"t9\"') WHERE game_id = %s",
+                    "UPDATE games SET metadata = jsonb_set(metadata, '{player_refs}', '[\"p-bo\", \"p-ada\"]')"
+                    " WHERE game_id = %s",
+                    "UPDATE games SET metadata = jsonb_set(metadata, '{starts_at}', '\"2099-01-01\"') WHERE game_id = %s"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(sql.encode(), (game["id"],))
+        for sql in ("UPDATE batches SET ref = 'ev/r2' WHERE batch_id = %s",
+                    "UPDATE batches SET starts_at = '2099-01-01T00:00:00Z' WHERE batch_id = %s"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(sql.encode(), (batch["id"],))
+    again = client.get(f"/v1/games/{game['id']}").get_json()
+    assert again["ref"] == "t1" and [p["ref"] for p in again["players"]] == ["p-ada", "p-bo"]
+    assert client.get(f"/v1/batches/{batch['id']}", headers=org).get_json()["ref"] == "ev/r1"
+    # a forged game_started (signed with the attacker's key) on a game that never waited: /audit names it
+    forger = PostgresStore(owned.app_url, signer=Signer.generate())
+    try:
+        forger.append(game["id"], game["version"], [NewEvent("game_started", {})])
+    finally:
+        forger.close()
+    audit = client.get(f"/v1/games/{game['id']}/audit").get_json()
+    assert audit["ok"] is False and f"seq {game['version'] + 1}" in str(audit), audit

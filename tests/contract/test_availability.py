@@ -2,7 +2,9 @@
 
 The outage is simulated with a TCP proxy in front of the test server: taking
 the proxy down cuts every connection and refuses new ones, as a stopped
-database would, without disturbing the shared server.
+database would, without disturbing the shared server; silencing it keeps
+every connection open and accepts new ones but passes nothing on, as a
+database cut off by the network or frozen (``SIGSTOP``) would.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import pytest
 
 from events.postgres import PostgresStore
 from events.store import NewEvent, StoreUnavailable
+from events.timeouts import Timeouts
 from tests.contract.conftest import TEST_SIGNER
 
 
@@ -34,6 +37,8 @@ class TcpProxy:
         self._sockets: list[socket.socket] = []
         self._lock = threading.Lock()
         self._listener: socket.socket | None = None
+        #: set: accept and hold connections, pass nothing on (a database that answers nothing)
+        self.silent = threading.Event()
 
     def up(self) -> None:
         listener = socket.socket()
@@ -63,6 +68,10 @@ class TcpProxy:
                 client, _ = listener.accept()
             except OSError:
                 return
+            if self.silent.is_set():
+                with self._lock:
+                    self._sockets.append(client)  # held open, never answered
+                continue
             try:
                 server = socket.create_connection(self.target)
             except OSError:
@@ -73,11 +82,11 @@ class TcpProxy:
             for a, b in ((client, server), (server, client)):
                 threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
 
-    @staticmethod
-    def _pump(source: socket.socket, sink: socket.socket) -> None:
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
         try:
             while data := source.recv(65536):
-                sink.sendall(data)
+                if not self.silent.is_set():
+                    sink.sendall(data)
         except OSError:
             pass
         finally:
@@ -102,7 +111,7 @@ def through(proxy: TcpProxy, url: str) -> str:
 
 
 def test_an_unreachable_database_fails_fast() -> None:
-    store = PostgresStore("postgresql://cc@127.0.0.1:9/nothing", timeout=1.0)
+    store = PostgresStore("postgresql://cc@127.0.0.1:9/nothing", timeouts=Timeouts(connect=1.0))
     try:
         for call in (store.ping, lambda: store.version("g")):
             t0 = time.monotonic()
@@ -115,7 +124,7 @@ def test_an_unreachable_database_fails_fast() -> None:
 
 @pytest.mark.postgres
 def test_the_store_recovers_when_the_database_comes_back(proxy: TcpProxy, postgres_url: str) -> None:
-    store = PostgresStore(through(proxy, postgres_url), timeout=1.0, max_size=3, signer=TEST_SIGNER)
+    store = PostgresStore(through(proxy, postgres_url), timeouts=Timeouts(connect=1.0), max_size=3, signer=TEST_SIGNER)
     try:
         game_id = f"outage-{uuid.uuid4().hex[:12]}"
         store.create_game(game_id, "test-game", {}, [NewEvent("started", {})], "playing")
@@ -137,5 +146,37 @@ def test_the_store_recovers_when_the_database_comes_back(proxy: TcpProxy, postgr
                 time.sleep(0.1)
         assert store.append(game_id, 1, [NewEvent("after-outage", {})]).events[0].seq == 2
         assert [e.type for e in store.load(game_id)] == ["started", "after-outage"]
+    finally:
+        store.close()
+
+
+@pytest.mark.postgres
+def test_a_database_that_answers_nothing_fails_within_a_bound(proxy: TcpProxy, postgres_url: str) -> None:
+    # The connections stay open and new ones are accepted, but nothing comes back: without a client-side
+    # bound (the watchdog) a call would wait for TCP's own timeouts, minutes.
+    bounds = Timeouts(connect=2.0, statement=1.0, keepalive=4.0)
+    store = PostgresStore(through(proxy, postgres_url), timeouts=bounds, max_size=2, signer=TEST_SIGNER)
+    try:
+        game_id = f"silent-{uuid.uuid4().hex[:12]}"
+        store.create_game(game_id, "test-game", {}, [NewEvent("started", {})], "playing")
+        proxy.silent.set()
+        for call in (lambda: store.append(game_id, 1, [NewEvent("unanswered", {})]), store.ping,
+                     lambda: store.version(game_id)):
+            t0 = time.monotonic()
+            with pytest.raises(StoreUnavailable):
+                call()
+            assert time.monotonic() - t0 < bounds.held + bounds.connect + 1.5
+        proxy.silent.clear()
+        proxy.down()  # the silent connections go: the store reconnects by itself
+        proxy.up()
+        deadline = time.monotonic() + 20.0
+        while True:
+            try:
+                store.ping()
+                break
+            except StoreUnavailable:
+                assert time.monotonic() < deadline, "the store did not recover within 20 s"
+                time.sleep(0.1)
+        assert [e.type for e in store.load(game_id)][0] == "started"
     finally:
         store.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
@@ -14,6 +15,7 @@ import pytest
 from events.postgres import PostgresStore
 from events.postgres.standby import REPLAYED_POSITION, StandbyReader
 from events.store import NewEvent
+from events.timeouts import Timeouts
 from tests.contract.conftest import TEST_SIGNER
 from tests.contract.standby import free_port
 
@@ -62,7 +64,7 @@ def replayed(url: str, primary: PostgresStore, seconds: float = 60.0) -> None:
 
 def reader_on(url: str, primary: PostgresStore, cooldown: float = 0.0, max_wait: float = 0.3) -> StandbyReader:
     replayed(url, primary)
-    return StandbyReader(url, primary, primary.wal_position, max_wait=max_wait, cooldown=cooldown, timeout=2.0)
+    return StandbyReader(url, primary, primary.wal_position, max_wait=max_wait, cooldown=cooldown, timeouts=Timeouts(connect=2.0))
 
 
 def caught_up(reader: StandbyReader, game_id: str) -> None:
@@ -157,9 +159,38 @@ def test_a_standby_that_cannot_be_reached_leaves_the_reads_to_the_primary(
     gid = new_id()
     primary.create_game(gid, "test-game", {}, [ev(0), ev(1)], "playing")
     nowhere = postgres_url.replace(postgres_url.split("@")[-1].split("/")[0], f"127.0.0.1:{free_port()}")
-    reader = StandbyReader(nowhere, primary, primary.wal_position, timeout=1.0)
+    reader = StandbyReader(nowhere, primary, primary.wal_position, timeouts=Timeouts(connect=1.0))
     try:
         assert [e.seq for e in reader.load(gid)] == [1, 2]
         assert reader.stats.fell_back == 1 and reader.stats.served == 0
     finally:
         reader.close()
+
+
+def two_hosts(first: str, second: str) -> str:
+    """A libpq multi-host URL: ``first``'s host, then ``second``'s, same user and database."""
+    a, b = urlsplit(first), urlsplit(second)
+    user = f"{a.username}@" if a.username else ""
+    return urlunsplit(a._replace(netloc=f"{user}{a.hostname}:{a.port},{b.hostname}:{b.port}"))
+
+
+def test_multi_host_urls_find_the_primary_and_the_standby_by_themselves(
+    postgres_url: str, standby_url: str, new_id: NewId
+) -> None:
+    # As after a failover: each URL names every server, the one the pool wants not first. Writes must go to
+    # the one that takes them (target_session_attrs=read-write), reads to a standby (prefer-standby).
+    store = PostgresStore(two_hosts(standby_url, postgres_url), read_url=two_hosts(postgres_url, standby_url),
+                          signer=TEST_SIGNER)
+    try:
+        game_id = new_id()
+        store.create_game(game_id, "test-game", {}, [ev(0)], "playing")
+        store.append(game_id, 1, [ev(1)])
+        reader = store.reader
+        assert isinstance(reader, StandbyReader)
+        for connections, standby in ((store._db, False), (reader._standby.connections, True)):
+            with connections.connection() as conn:
+                assert conn.execute("SELECT pg_is_in_recovery()").fetchone() == (standby,)
+        replayed(standby_url, store)
+        assert [e.seq for e in reader.load(game_id)] == [1, 2]
+    finally:
+        store.close()

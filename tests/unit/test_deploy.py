@@ -135,12 +135,12 @@ def test_compose_follows_the_compose_specification(compose: dict[str, Any]) -> N
 def test_compose_builds_one_image_for_migrate_and_web(compose: dict[str, Any]) -> None:
     services = compose["services"]
     built = [name for name, s in services.items() if "build" in s]
-    assert built == ["migrate"]
+    assert built == ["db1", "migrate"]  # the database servers' image (Patroni), the service's
     assert services["web"]["image"] == services["migrate"]["image"]
     assert services["web"].get("pull_policy") == "never"  # the image is local, never pulled
     command = services["migrate"]["command"]
     assert command[0] == "cablecar" and build_parser().parse_args(command[1:]).command == "migrate"
-    for name in ("postgres", "redis", "web", "proxy"):
+    for name in ("etcd", "db1", "db2", "db3", "redis", "web", "proxy"):
         assert services[name]["restart"] == "unless-stopped", name
 
 
@@ -150,11 +150,13 @@ def test_compose_runs_replicas_behind_one_port(compose: dict[str, Any]) -> None:
     assert web["deploy"]["replicas"] >= 2 and "ports" not in web
     [published] = proxy["ports"]
     bind_port = web["environment"]["CABLECAR_BIND"].rpartition(":")[2]
-    conf = (ROOT / "docker" / "nginx.conf").read_text()
+    conf = (ROOT / "docker" / "haproxy.cfg").read_text()
     mounted = {v.split(":")[0] for v in proxy["volumes"]}
-    assert "./docker/nginx.conf" in mounted
-    assert re.search(rf"server\s+web:{bind_port};", conf), "the proxy forwards to the port web listens on"
-    listen = re.search(r"listen\s+(\d+);", conf)
+    assert "./docker/haproxy.cfg" in mounted
+    assert re.search(rf"server-template\s+web\s+\S+\s+web:{bind_port}\n", conf), "the proxy forwards to web's port"
+    # a replica is checked on its health, so one answering 503 (no primary reachable) is taken out
+    assert "option httpchk GET /v1/health" in conf and "http-check expect status 200" in conf
+    listen = re.search(r"bind\s+:(\d+)", conf)
     assert listen and published.split(":")[1] == listen.group(1)
     assert web["environment"]["CABLECAR_TRUSTED_PROXIES"] == "1"
 
@@ -169,46 +171,50 @@ def test_every_variable_compose_gives_the_app_is_a_setting(compose: dict[str, An
     assert settings.database_url and settings.database_url.startswith("postgresql://")
 
 
-def test_compose_reads_from_a_streaming_standby_of_the_primary(compose: dict[str, Any]) -> None:
+def test_compose_runs_patroni_and_the_service_finds_the_primary_itself(compose: dict[str, Any]) -> None:
     services = compose["services"]
     env = services["web"]["environment"]
 
-    def host(url: str) -> str:  # the password is a ${VAR:?...} compose fills in, which urlsplit misreads
-        found = re.search(r"@([\w.-]+):5432/", url)
+    def hosts(url: str) -> list[str]:  # the password is a ${VAR:?...} compose fills in, which urlsplit misreads
+        found = re.search(r"@([\w.:,-]+)/cablecar", url)
         assert found, url
-        return found.group(1)
+        return [h.rpartition(":")[0] for h in found.group(1).split(",")]
 
-    primary, read = host(env["DATABASE_URL"]), host(env["CABLECAR_READ_DATABASE_URL"])
-    assert primary in services and read in services and primary != read
-    assert services["web"]["depends_on"][read] == {"condition": "service_healthy"}
-    mounts = dict(v.split(":")[:2] for v in services[read]["volumes"])
-    script_path = next(src for src, dst in mounts.items() if dst in " ".join(services[read]["command"]))
-    script = (ROOT / script_path).read_text()
-    assert f"pg_basebackup -h {primary} " in script and " -R " in script and "hot_standby=on" in script
-    # commits wait for the standby: promoting it loses no acknowledged action
-    assert "synchronous_standby_names=*" in services[primary]["command"]
-    init = dict(v.split(":")[:2] for v in services[primary]["volumes"])
-    scripts = [src for src, dst in init.items() if dst.startswith("/docker-entrypoint-initdb.d/")]
-    assert any("host replication" in (ROOT / src).read_text() for src in scripts)
+    servers = hosts(env["DATABASE_URL"])
+    assert len(servers) == 3 and sorted(hosts(env["CABLECAR_READ_DATABASE_URL"])) == sorted(servers)
+    assert hosts(env["CABLECAR_READ_DATABASE_URL"])[0] != servers[0]  # reads start on another server
+    for name in servers:
+        assert services[name]["image"] == services[servers[0]]["image"]
+        assert services["web"]["depends_on"].get(name, {"condition": "service_healthy"}) == {
+            "condition": "service_healthy"}
+    dockerfile = (ROOT / services[servers[0]]["build"]["dockerfile"]).read_text()
+    assert "patroni" in dockerfile
+    patroni = yaml.safe_load((ROOT / "docker" / "patroni.yml").read_text())
+    dcs = patroni["bootstrap"]["dcs"]
+    # a commit waits for a standby (no acknowledged action lost on failover), and Patroni names another
+    # standby when that one is lost
+    assert dcs["synchronous_mode"] is True and dcs["postgresql"]["use_pg_rewind"] is True
+    assert patroni["etcd3"]["hosts"].partition(":")[0] in services
 
 
 def test_compose_uses_the_two_roles_and_no_built_in_password(compose: dict[str, Any]) -> None:
     services = compose["services"]
     users = {}
     for name in ("web", "migrate"):
-        found = re.fullmatch(r"postgresql://(\w+):(\$\{\w+:\?[^}]*\})@postgres:5432/cablecar",
-                             services[name]["environment"]["DATABASE_URL"])
+        found = re.fullmatch(r"postgresql://(\w+):(\$\{\w+:\?[^}]*\})@db1:5432,db2:5432,db3:5432/cablecar"
+                             r"(\?target_session_attrs=read-write)?", services[name]["environment"]["DATABASE_URL"])
         assert found, f"{name}: a role and a required password variable, never a password written here"
         users[name] = found.group(1)
     assert users == {"web": "cablecar_app", "migrate": "cablecar_owner"}
     args = build_parser().parse_args(services["migrate"]["command"][1:])
     assert args.app_role == "cablecar_app"
-    init = "./docker/postgres-init.sh"
-    assert any(v.startswith(init + ":/docker-entrypoint-initdb.d/") for v in services["postgres"]["volumes"])
-    script = (ROOT / init).read_text()
+    patroni = yaml.safe_load((ROOT / "docker" / "patroni.yml").read_text())
+    init = patroni["bootstrap"]["post_bootstrap"]
+    assert f"COPY docker/{Path(init).name} {init}" in (ROOT / "docker" / "patroni.Dockerfile").read_text()
+    script = (ROOT / "docker" / Path(init).name).read_text()
     assert "CREATE ROLE cablecar_owner" in script and "CREATE ROLE cablecar_app" in script
     assert "SUPERUSER" not in script.replace("NOSUPERUSER", "")
-    assert str(services["postgres"]["environment"]["POSTGRES_PASSWORD"]).startswith("${")
+    assert str(services["db1"]["environment"]["PATRONI_SUPERUSER_PASSWORD"]).startswith("${")
     keys = services["keys"]
     assert keys["command"][:3] == ["cablecar", "keys", "generate"]
     assert services["web"]["environment"]["CABLECAR_SIGNING_KEY_FILE"] == keys["command"][-1]

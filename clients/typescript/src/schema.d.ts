@@ -103,8 +103,8 @@ export interface paths {
         };
         /**
          * List games, newest first
-         * @description A page of game summaries, newest first, filtered by `status`, `type` and `batch`. Pass `next_cursor` back as
-         *     `cursor` for the next page; it is `null` on the last page.
+         * @description A page of game summaries, newest first, filtered by `status`, `type`, `batch` and `ref`. Pass `next_cursor`
+         *     back as `cursor` for the next page; it is `null` on the last page.
          */
         get: operations["listGames"];
         put?: never;
@@ -179,7 +179,8 @@ export interface paths {
          * @description With a seat token: every action the rules allow that seat now, each a ready-to-send body for
          *     `POST /v1/games/{id}/actions`. While the seat is still in (it has not resigned or timed out) and the game is
          *     not over, the last entry is `{"type": "resign"}`; it is the only entry when the seat is not in
-         *     `active_seats`. Empty for a seat that is out and once the game is over (finished or cancelled).
+         *     `active_seats`. Empty for a seat that is out, once the game is over (finished or cancelled), and while a
+         *     scheduled game waits for its start (`status` `scheduled`: nobody may act, not even resign).
          *
          *     The list is paged in a fixed order (a cable-car turn can have well over 100 000 legal pairs of tile
          *     placements): `total` counts them all; pass `next_cursor` back as `cursor` for the next page. A cursor
@@ -577,6 +578,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/organisers/me/standings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each player ref's results summed over the rounds named (JSON or CSV)
+         * @description With the organiser token that created them: the batches named by `batch` (repeated, 1 to 50; all of one
+         *     game type) are summed per `player_ref`, for the organiser's convenience (pairing stays the tournament
+         *     software's). Per player: `games` (tables sat at), `finished` (of those, finished ones), `wins`, and for
+         *     `ttr-sf` `points` (each game's total) and `completed_tickets`; only finished tables count towards wins,
+         *     points and tickets. Seats without a player ref are left out (`unreferenced_seats` counts them).
+         *
+         *     Ranking, best first, by `tie_breaks` in order (higher is better): `ttr-sf` by wins, then points, then
+         *     completed tickets; `cable-car` by wins. Players equal on all of them share a rank and are listed by
+         *     `player_ref`. `name` is the player's name in the latest round named.
+         *
+         *     `Accept: text/csv` (or `?format=csv`) gives the same as CSV (`StandingsCsv`);
+         *     `GET /v1/organisers/me/standings.csv` always answers CSV.
+         */
+        get: operations["getStandings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organisers/me/standings.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The standings of `GET /v1/organisers/me/standings` as CSV
+         * @description With the organiser token that created the rounds. Always CSV, whatever the `Accept` header.
+         */
+        get: operations["getStandingsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/batches": {
         parameters: {
             query?: never;
@@ -586,7 +638,9 @@ export interface paths {
         };
         /**
          * The organiser's batches, newest first
-         * @description Pass `next_cursor` back as `cursor` for the next page; it is `null` on the last page.
+         * @description Pass `next_cursor` back as `cursor` for the next page; it is `null` on the last page. `ref_prefix` keeps the
+         *     batches whose `ref` starts with it: with refs like `event-77/round-1`, `?ref_prefix=event-77/` lists that
+         *     event's rounds.
          */
         get: operations["listBatches"];
         put?: never;
@@ -632,6 +686,52 @@ export interface paths {
         get: operations["getBatch"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/{batch_id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start every table of a scheduled round now
+         * @description With the organiser token that created the batch: every table still waiting for its `start_at` starts now,
+         *     one after the other at once (each records `game_started`, by the database's time; its clocks start from
+         *     it; `game.started` webhooks fire then). Tables already started or over are left as they are, so sending it
+         *     again changes nothing. Without it every table starts by itself at `start_at`. Answers the batch as
+         *     `GET /v1/batches/{batch_id}` does.
+         */
+        post: operations["startBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/{batch_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End every table of a round with no result
+         * @description With the organiser token that created the batch: every table not yet over ends as its host's cancel would
+         *     end it (`game_cancelled`, status `cancelled`, `result` null; `game.cancelled` webhooks), scheduled tables
+         *     included. Tables already over are left as they are. Answers the batch as `GET /v1/batches/{batch_id}` does.
+         */
+        post: operations["cancelBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1031,17 +1131,19 @@ export interface components {
          */
         GameTypeId: "ttr-sf" | "cable-car";
         /**
-         * @description A status to filter on: `setup` (setup choices still to make), `playing`, `last_round` (ttr-sf: the final
+         * @description A status to filter on: `scheduled` (a round created with `start_at`, waiting for its start), `setup` (setup choices still to make), `playing`, `last_round` (ttr-sf: the final
          *     round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended by its host with
          *     no result).
          * @enum {string}
          */
-        GameStatus: "setup" | "playing" | "last_round" | "finished" | "cancelled";
+        GameStatus: "scheduled" | "setup" | "playing" | "last_round" | "finished" | "cancelled";
         /**
-         * @description A game's status in an answer: `setup` (setup choices still to make), `playing`, `last_round` (ttr-sf: the
+         * @description A game's status in an answer: `scheduled` (waiting for its start at `starts_at`: nobody may act yet),
+         *     `setup` (setup choices still to make), `playing`, `last_round` (ttr-sf: the
          *     final round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended by its host
          *     with no result). Open: a later server may answer a status not listed here; a client
          *     should treat one it does not know as "not playable by me now".
+         * @example scheduled
          * @example setup
          * @example playing
          * @example last_round
@@ -1081,6 +1183,7 @@ export interface components {
              * @example method_not_allowed
              * @example not_acceptable
              * @example not_your_turn
+             * @example not_started
              * @example stale_version
              * @example stale_cursor
              * @example game_finished
@@ -1122,6 +1225,11 @@ export interface components {
             seq?: number;
             /** @description On a refused `POST /v1/batches`, the index of the table at fault. */
             table?: number;
+            /**
+             * Format: date-time
+             * @description On `not_started`, when the scheduled game starts (ISO 8601, UTC).
+             */
+            starts_at?: string;
             /**
              * @description On `unavailable`: `unknown` when the store failed after the write was sent (the connection broke
              *     after a commit may have happened). The write may be stored: send the same request again with the same
@@ -1311,6 +1419,11 @@ export interface components {
              *     a time that is not a whole number or out of range: `422 invalid_config` (`reason` `time_control`).
              */
             time_control?: components["schemas"]["TimeControl"] | null;
+            /**
+             * @description The organiser's own id of the game, returned in its views, the listing (`?ref=`) and webhooks. Only with
+             *     an organiser token (without one: `400 invalid_request`).
+             */
+            ref?: components["schemas"]["Ref"];
         };
         /**
          * @description One entry per seat, 2 to 4 for `ttr-sf`; names must differ, ignoring case and look-alike characters: the server
@@ -1330,6 +1443,11 @@ export interface components {
              *     Omitted or `null`: the batch's.
              */
             time_control?: components["schemas"]["TimeControl"] | null;
+            /**
+             * @description The organiser's own id of this table's game (unique in the batch: a repeated one is
+             *     `400 invalid_request` naming `tables.N.ref`).
+             */
+            ref?: components["schemas"]["Ref"];
         };
         /** @description A batch of `ttr-sf` games, one per table. */
         CreateTtrSfBatch: {
@@ -1346,6 +1464,12 @@ export interface components {
              *     none.
              */
             time_control?: components["schemas"]["TimeControl"] | null;
+            /**
+             * @description The organiser's own id of the batch (a round), e.g. `event-77/round-1`: `GET /v1/batches?ref_prefix=event-77/`
+             *     lists an event's rounds.
+             */
+            ref?: components["schemas"]["Ref"];
+            start_at?: components["schemas"]["StartAt"];
         };
         /** @description A new `cable-car` game (2 to 6 players). Player names are in seat order. */
         CreateCableCarGame: {
@@ -1368,6 +1492,11 @@ export interface components {
              *     a time that is not a whole number or out of range: `422 invalid_config` (`reason` `time_control`).
              */
             time_control?: components["schemas"]["TimeControl"] | null;
+            /**
+             * @description The organiser's own id of the game, returned in its views, the listing (`?ref=`) and webhooks. Only with
+             *     an organiser token (without one: `400 invalid_request`).
+             */
+            ref?: components["schemas"]["Ref"];
         };
         /**
          * @description One entry per seat, 2 to 6 for `cable-car`; names must differ, ignoring case and look-alike characters: the
@@ -1387,6 +1516,11 @@ export interface components {
              *     Omitted or `null`: the batch's.
              */
             time_control?: components["schemas"]["TimeControl"] | null;
+            /**
+             * @description The organiser's own id of this table's game (unique in the batch: a repeated one is
+             *     `400 invalid_request` naming `tables.N.ref`).
+             */
+            ref?: components["schemas"]["Ref"];
         };
         /** @description A batch of `cable-car` games, one per table. */
         CreateCableCarBatch: {
@@ -1403,7 +1537,48 @@ export interface components {
              *     none.
              */
             time_control?: components["schemas"]["TimeControl"] | null;
+            /**
+             * @description The organiser's own id of the batch (a round), e.g. `event-77/round-1`: `GET /v1/batches?ref_prefix=event-77/`
+             *     lists an event's rounds.
+             */
+            ref?: components["schemas"]["Ref"];
+            start_at?: components["schemas"]["StartAt"];
         };
+        /**
+         * @description The organiser's own id (of a batch, a table or a player): 1 to 128 printable characters (no control,
+         *     format or separator characters but the space), returned unchanged wherever the thing appears; `null` (or
+         *     omitted): none. Never secret, never changed. A bad ref is `400 invalid_request` naming the field (e.g.
+         *     `tables.1.players.0.ref`), and nothing is created.
+         * @example event-77/round-1
+         * @example table-12
+         * @example fide-1503014
+         */
+        Ref: string | null;
+        /**
+         * @description The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`), or `null`: none.
+         * @example event-77/round-1
+         * @example table-12
+         * @example fide-1503014
+         */
+        RefValue: string | null;
+        /**
+         * Format: date-time
+         * @description When a scheduled game starts (ISO 8601, UTC), while it waits (`status` `scheduled`); otherwise absent from
+         *     a view and `null` in the listing.
+         * @example 2026-05-01T18:00:00.000000Z
+         */
+        StartsAt: string | null;
+        /**
+         * Format: date-time
+         * @description Schedule the round (ISO 8601 in UTC, `Z` or `+00:00`): its games, seat tokens and links exist at once, but
+         *     every table waits until then (`status` `scheduled`, `starts_at`; actions are `409 not_started`; no clock
+         *     runs; bot seats wait), then all start together (each game records `game_started`, by the database's time;
+         *     clocks start from it; `game.started` webhooks fire then). `POST /v1/batches/{batch_id}/start` starts
+         *     them earlier. After now and at most 7 days ahead (by the database's clock), else `400 invalid_request`
+         *     naming `start_at`, and nothing is created. Omitted or `null`: the games start when created.
+         * @example 2026-05-01T18:00:00Z
+         */
+        StartAt: string | null;
         /** @description A tag mixed with the server's secret seed (reproducible per table, not predictable). With `open_deal` it alone fixes every shuffle and die roll. Omit it (or send `null`) for a random server seed. */
         Seed: string | null;
         /** @description A label, e.g. the round (no control characters). */
@@ -1519,6 +1694,7 @@ export interface components {
             /** @description The host's token (reads the game, rotates seat tokens, cancels; cannot act). Shown only here. */
             host_token: string;
             time_control: components["schemas"]["TimeControl"];
+            ref?: components["schemas"]["RefValue"];
         };
         SeatToken: {
             seat: components["schemas"]["Seat"];
@@ -1529,6 +1705,7 @@ export interface components {
              */
             token: string | null;
             bot?: components["schemas"]["BotName"];
+            ref?: components["schemas"]["RefValue"];
         };
         GamesPage: {
             games: components["schemas"]["GameSummary"][];
@@ -1555,6 +1732,9 @@ export interface components {
             open_deal: components["schemas"]["OpenDeal"];
             /** @description The batch the game belongs to, if any. */
             batch: string | null;
+            ref?: components["schemas"]["RefValue"];
+            batch_ref?: components["schemas"]["RefValue"];
+            starts_at?: components["schemas"]["StartsAt"];
         };
         /** @description The game as the caller may see it; `type` tells which game-specific fields it has. */
         GameView: components["schemas"]["TtrSfView"] | components["schemas"]["CableCarView"];
@@ -1576,6 +1756,11 @@ export interface components {
             /** @description The game's seed commitment. */
             seed_commitment?: string | null;
             open_deal?: components["schemas"]["OpenDeal"];
+            /** @description The organiser's own id of the game (its table), or `null`. */
+            ref?: components["schemas"]["RefValue"];
+            /** @description The organiser's own id of the game's batch, or `null`. */
+            batch_ref?: components["schemas"]["RefValue"];
+            starts_at?: components["schemas"]["StartsAt"];
             /**
              * @description The seats that may make a move now (several during setup, none once the game is over). Any seat still
              *     in may also resign at any time.
@@ -1677,6 +1862,8 @@ export interface components {
             /** @description Route ids claimed, in claim order (they stay claimed when the seat is out). */
             routes?: string[];
             bot?: components["schemas"]["BotName"];
+            /** @description The organiser's own id of this seat's player, or `null`. */
+            ref?: components["schemas"]["RefValue"];
             standing: components["schemas"]["Standing"];
             /** @description Once over only, the cards held (colour → count). */
             hand?: {
@@ -1740,6 +1927,11 @@ export interface components {
             /** @description The game's seed commitment. */
             seed_commitment?: string | null;
             open_deal?: components["schemas"]["OpenDeal"];
+            /** @description The organiser's own id of the game (its table), or `null`. */
+            ref?: components["schemas"]["RefValue"];
+            /** @description The organiser's own id of the game's batch, or `null`. */
+            batch_ref?: components["schemas"]["RefValue"];
+            starts_at?: components["schemas"]["StartsAt"];
             /**
              * @description The seats that may make a move now (several during setup, none once the game is over). Any seat still
              *     in may also resign at any time.
@@ -1781,6 +1973,7 @@ export interface components {
         SeedSource: string;
         /** @description How many games have each status (a status a later server adds appears as one more key). */
         StatusCounts: {
+            scheduled?: number;
             setup: number;
             playing: number;
             last_round: number;
@@ -1829,6 +2022,8 @@ export interface components {
             /** @description The last die face it rolled (`1`–`4` or `H`). */
             last_roll: string | null;
             bot?: components["schemas"]["BotName"];
+            /** @description The organiser's own id of this seat's player, or `null`. */
+            ref?: components["schemas"]["RefValue"];
             standing: components["schemas"]["Standing"];
         } & {
             [key: string]: unknown;
@@ -2272,7 +2467,8 @@ export interface components {
         ExportNdjson: string;
         /**
          * @description CSV (RFC 4180, CRLF line ends) with a header row and one row per player: columns
-         *     `batch,table,game_id,type,status,seat,name,score,rank,winner,completed_tickets,standing` (`CsvResultRow`); a cell
+         *     `batch,table,game_id,type,status,seat,name,score,rank,winner,completed_tickets,standing,table_ref,player_ref`
+         *     (`CsvResultRow`; the refs are empty where none was given); a cell
          *     that a spreadsheet would run as a formula starts with `'`.
          */
         BatchResultsCsv: string;
@@ -2296,6 +2492,10 @@ export interface components {
              * @example timed_out
              */
             standing: string;
+            /** @description The table's ref (empty if none). */
+            table_ref: string;
+            /** @description The player's ref (empty if none). */
+            player_ref: string;
         };
         /**
          * @description The data of the `view` message, the first of every connection (and reconnection) of the event stream:
@@ -2408,6 +2608,13 @@ export interface components {
              */
             kind: "event";
         };
+        /**
+         * @description The game's header. `ref`, `batch_ref`, `player_refs` and `starts_at` appear only where given (older
+         *     records and games without refs export as before). Like `batch`, they are facts of the game's row, fixed by
+         *     the database from its creation on, but outside the signed hash chain: `cablecar verify` does not judge
+         *     them. The scheduled wait itself is in the chain (`game_scheduled` with `starts_at`, then `game_started`),
+         *     and verify checks that no seat acted and no clock ran in between.
+         */
         ExportGame: {
             id: string;
             type: components["schemas"]["GameTypeId"];
@@ -2423,6 +2630,15 @@ export interface components {
             rules_version: string;
             board_version: string;
             batch: string | null;
+            ref?: components["schemas"]["RefValue"];
+            batch_ref?: components["schemas"]["RefValue"];
+            /** @description Per seat, the player's ref or `null`. */
+            player_refs?: components["schemas"]["RefValue"][];
+            /**
+             * Format: date-time
+             * @description When the game was scheduled to start (a scheduled round only).
+             */
+            starts_at?: string;
         };
         /** @description Deal from the caller's `seed` alone (required with it), so that anyone who knows the seed can reproduce every hand: for tests, puzzles and replays, never for competitive play. The game shows it to every seat. Omitted: `false`. */
         OpenDealRequest: boolean;
@@ -2624,6 +2840,8 @@ export interface components {
             type: components["schemas"]["GameTypeId"];
             /** Format: date-time */
             created_at: string;
+            ref: components["schemas"]["RefValue"];
+            starts_at: components["schemas"]["BatchStartsAt"];
             /** @description One game per table, in table order, with its tokens (shown only here). */
             games: components["schemas"]["BatchGameCreated"][];
         };
@@ -2633,6 +2851,8 @@ export interface components {
             type: components["schemas"]["GameTypeId"];
             /** Format: date-time */
             created_at: string;
+            ref: components["schemas"]["RefValue"];
+            starts_at: components["schemas"]["BatchStartsAt"];
             /** @description True once every game is over (finished or cancelled). */
             finished: boolean;
             status_counts: components["schemas"]["StatusCounts"];
@@ -2640,6 +2860,7 @@ export interface components {
         };
         BatchResults: {
             batch: string;
+            ref: components["schemas"]["RefValue"];
             type: components["schemas"]["GameTypeId"];
             /** @description True once every table is over (finished or cancelled). */
             finished: boolean;
@@ -2647,6 +2868,7 @@ export interface components {
         };
         TableResult: {
             table: number;
+            ref: components["schemas"]["RefValue"];
             game_id: string;
             status: components["schemas"]["GameStatusValue"];
             /**
@@ -2662,7 +2884,7 @@ export interface components {
             players: components["schemas"]["PlayerResult"][];
         };
         /**
-         * @description `game.started`: a game was created; `game.finished`: its last move was made (also when it ended by
+         * @description `game.started`: a game was created (a scheduled one: it started, at its `game_started`); `game.finished`: its last move was made (also when it ended by
          *     forfeit); `game.seat_out`: a seat resigned or timed out (one delivery per seat; the game may go on);
          *     `game.cancelled`: its host cancelled it (no `game.finished` follows); `log.checkpoint`: the transparency
          *     log published a checkpoint (one delivery per checkpoint; webhooks without `batch` only).
@@ -2749,6 +2971,8 @@ export interface components {
             type: components["schemas"]["WebhookEvent"];
             /** Format: date-time */
             created_at: string;
+            /** @description In every `game.*` delivery: the ref of the game's batch (`null`: none). */
+            batch_ref?: components["schemas"]["RefValue"];
             game?: components["schemas"]["WebhookGame"];
             seat?: components["schemas"]["WebhookSeatOut"];
             checkpoint?: components["schemas"]["LogCheckpoint"];
@@ -2885,6 +3109,11 @@ export interface components {
              *     A bot the type does not have is `422 invalid_config` with `reason` `unknown_bot`, and nothing is created.
              */
             bot?: string | null;
+            /**
+             * @description The organiser's own id of this player (unique among the game's players: a repeated one is
+             *     `400 invalid_request` naming `players.N.ref`). On `POST /v1/games` only with an organiser token.
+             */
+            ref?: components["schemas"]["Ref"];
         };
         /** @description The server-side bot playing this seat (one of the type's `bots`), or `null` for a person. */
         BotName: string | null;
@@ -2892,6 +3121,7 @@ export interface components {
             seat: components["schemas"]["Seat"];
             name: string;
             bot?: components["schemas"]["BotName"];
+            ref?: components["schemas"]["RefValue"];
         };
         TtrKeptTicket: components["schemas"]["TtrTicket"] & {
             completed: boolean;
@@ -2937,9 +3167,55 @@ export interface components {
             tables: number;
             /** Format: date-time */
             created_at: string;
+            ref: components["schemas"]["RefValue"];
+            starts_at: components["schemas"]["BatchStartsAt"];
         };
+        Standings: {
+            type: components["schemas"]["GameTypeId"];
+            /** @description The rounds summed, as named. */
+            batches: string[];
+            /** @description True once every table of every round named is over. */
+            finished: boolean;
+            /** @description What the ranking compares, in order: `wins`, then (ttr-sf) `points`, `completed_tickets`. */
+            tie_breaks: string[];
+            /** @description Seats of the rounds with no player ref (not in the standings). */
+            unreferenced_seats: number;
+            /** @description Best first. */
+            standings: components["schemas"]["PlayerStanding"][];
+        };
+        PlayerStanding: {
+            /** @description 1 for the best; players equal on every tie-break share a rank. */
+            rank: number;
+            player_ref: string;
+            /** @description The player's name in the latest round named. */
+            name: string;
+            games: number;
+            finished: number;
+            wins: number;
+            /** @description Summed final totals (ttr-sf); null for cable-car (and before any finished game). */
+            points: number | null;
+            /** @description Summed completed tickets (ttr-sf); null otherwise. */
+            completed_tickets: number | null;
+        };
+        /**
+         * @description CSV (RFC 4180, CRLF line ends): a header row `rank,player_ref,name,games,finished,wins,points,completed_tickets`
+         *     and one row per player ref, best first (empty cells for `null`); a cell that a spreadsheet would run as a
+         *     formula starts with `'`.
+         */
+        StandingsCsv: string;
+        /**
+         * Format: date-time
+         * @description The `start_at` the batch was created with (ISO 8601, UTC), or `null` (its games started when created).
+         */
+        BatchStartsAt: string | null;
         BatchGameCreated: {
             table: number;
+            ref?: components["schemas"]["RefValue"];
+            /**
+             * Format: date-time
+             * @description When the game starts, for a scheduled round (`status` is then `scheduled`); else `null`.
+             */
+            starts_at?: string | null;
             id: string;
             status: components["schemas"]["GameStatusValue"];
             version: number;
@@ -2951,6 +3227,7 @@ export interface components {
         };
         BatchGame: {
             table: number;
+            ref: components["schemas"]["RefValue"];
             id: string;
             status: components["schemas"]["GameStatusValue"];
             version: number;
@@ -2961,6 +3238,7 @@ export interface components {
         PlayerResult: {
             seat: components["schemas"]["Seat"];
             name: string;
+            ref: components["schemas"]["RefValue"];
             /** @description The final total (ttr-sf); null for cable-car and until finished. */
             score: number | null;
             /**
@@ -2986,6 +3264,13 @@ export interface components {
             type: components["schemas"]["GameTypeId"];
             status: components["schemas"]["GameStatusValue"];
             batch: string | null;
+            ref: components["schemas"]["RefValue"];
+            /** @description Every seat, in order, with the organiser's ref of its player (`null`: none). */
+            players: {
+                seat: components["schemas"]["Seat"];
+                name: string;
+                ref: components["schemas"]["RefValue"];
+            }[];
             result?: components["schemas"]["GameResult"];
         };
     };
@@ -3039,7 +3324,8 @@ export interface components {
             };
         };
         /**
-         * @description `not_your_turn` (the seat may not act now, e.g. it is out), `stale_version` (`expected_version` is not the
+         * @description `not_your_turn` (the seat may not act now, e.g. it is out), `not_started` (a scheduled game before its
+         *     start; `starts_at` says when), `stale_version` (`expected_version` is not the
          *     game's version, e.g. a timeout was appended first; `current_version` says what it is) or `game_finished`
          *     (the game is over: finished or cancelled).
          */
@@ -3385,6 +3671,8 @@ export interface operations {
                 type?: string;
                 /** @description Only games of this batch (games created together, e.g. for a tournament round). */
                 batch?: string;
+                /** @description Only games whose `ref` (the organiser's id of the table or game) is exactly this. */
+                ref?: string;
                 /** @description Games per page. */
                 limit?: number;
                 /** @description The `next_cursor` of the previous page (opaque). */
@@ -4115,9 +4403,84 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getStandings: {
+        parameters: {
+            query: {
+                /** @description A round to sum (repeat for each round; each once). */
+                batch: string[];
+                /** @description `csv` or `json`, chosen over `Accept`. */
+                format?: "json" | "csv";
+            };
+            header?: {
+                /**
+                 * @description `application/json` (or nothing). *Deprecated:* `text/csv` still gives CSV here; use
+                 *     `GET /v1/batches/{batch_id}/results.csv`.
+                 */
+                Accept?: components["parameters"]["AcceptResults"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The standings. */
+            200: {
+                headers: {
+                    Vary: components["headers"]["VaryAccept"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Standings"];
+                    /**
+                     * @example rank,player_ref,name,games,finished,wins,points,completed_tickets
+                     *     1,p-ada,Ada,2,2,2,84,6
+                     *     2,p-bo,Bo,2,2,0,61,4
+                     */
+                    "text/csv": components["schemas"]["StandingsCsv"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getStandingsCsv: {
+        parameters: {
+            query: {
+                /** @description A round to sum (repeat for each round; each once). */
+                batch: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The standings, one row per player ref, best first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["StandingsCsv"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listBatches: {
         parameters: {
             query?: {
+                /** @description Only batches whose `ref` starts with this (compared character by character, no wildcards). */
+                ref_prefix?: string;
                 /** @description Batches per page. */
                 limit?: number;
                 /** @description The `next_cursor` of the previous page (opaque). */
@@ -4143,7 +4506,9 @@ export interface operations {
                      *           "name": "Round 1",
                      *           "type": "ttr-sf",
                      *           "tables": 2,
-                     *           "created_at": "2025-05-01T09:05:00.000000Z"
+                     *           "created_at": "2025-05-01T09:05:00.000000Z",
+                     *           "ref": "event-77/round-1",
+                     *           "starts_at": null
                      *         }
                      *       ],
                      *       "next_cursor": null
@@ -4255,6 +4620,72 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    startBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The batch id (as returned by `POST /v1/batches`).
+                 * @example 7c1e2a9b0d3f4e51
+                 */
+                batch_id: components["parameters"]["BatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch, its tables started. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The batch id (as returned by `POST /v1/batches`).
+                 * @example 7c1e2a9b0d3f4e51
+                 */
+                batch_id: components["parameters"]["BatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch, its tables over. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getBatchResults: {
         parameters: {
             query?: never;
@@ -4316,12 +4747,12 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example batch,table,game_id,type,status,seat,name,score,rank,winner,completed_tickets,standing
-                     *     7c1e2a9b0d3f4e51,0,3f9a1c2b7d4e5f60,ttr-sf,finished,0,Ada,41,1,true,3,in
-                     *     7c1e2a9b0d3f4e51,0,3f9a1c2b7d4e5f60,ttr-sf,finished,1,Bo,29,2,false,2,in
-                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,0,Cy,18,2,false,1,in
-                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,1,Di,33,3,false,2,timed_out
-                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,2,Ed,24,1,true,2,in
+                     * @example batch,table,game_id,type,status,seat,name,score,rank,winner,completed_tickets,standing,table_ref,player_ref
+                     *     7c1e2a9b0d3f4e51,0,3f9a1c2b7d4e5f60,ttr-sf,finished,0,Ada,41,1,true,3,in,t1,p-ada
+                     *     7c1e2a9b0d3f4e51,0,3f9a1c2b7d4e5f60,ttr-sf,finished,1,Bo,29,2,false,2,in,t1,p-bo
+                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,0,Cy,18,2,false,1,in,t2,p-cy
+                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,1,Di,33,3,false,2,timed_out,t2,p-di
+                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,2,Ed,24,1,true,2,in,t2,p-ed
                      */
                     "text/csv": components["schemas"]["BatchResultsCsv"];
                 };

@@ -43,19 +43,30 @@ def delivery_body(
     seat_out: JSON | None = None,
 ) -> str:
     """The JSON text of a delivery (sent, and signed, byte for byte the same on
-    every attempt): ``{id, type, created_at, game: {id, type, status, batch,
-    result?}, seat?}``; ``result`` only for a finished game (each seat's
-    ``standing`` in it), ``seat`` (``{"seat", "standing", "seq"}``) only for
-    ``game.seat_out``."""
+    every attempt): ``{id, type, created_at, batch_ref, game: {id, type,
+    status, batch, ref, players: [{seat, name, ref}], result?}, seat?}``;
+    ``result`` only for a finished game (each seat's ``standing`` in it),
+    ``seat`` (``{"seat", "standing", "seq"}``) only for ``game.seat_out``.
+    The refs are the organiser's own ids (null where none was given)."""
+    meta = record.metadata
+    names = meta.get("players")
+    refs = meta.get("player_refs")
+    listed_refs = refs if isinstance(refs, list) else []
     game: dict[str, JSON] = {
         "id": record.game_id,
         "type": record.game_type,
         "status": record.status,
-        "batch": record.metadata.get("batch"),
+        "batch": meta.get("batch"),
+        "ref": meta.get("ref"),
+        "players": [
+            {"seat": seat, "name": name, "ref": listed_refs[seat] if seat < len(listed_refs) else None}
+            for seat, name in enumerate(names if isinstance(names, list) else [])
+        ],
     }
     if result is not None:
         game["result"] = result
-    body: dict[str, JSON] = {"id": delivery_id, "type": event, "created_at": created_at, "game": game}
+    body: dict[str, JSON] = {"id": delivery_id, "type": event, "created_at": created_at,
+                             "batch_ref": meta.get("batch_ref"), "game": game}
     if seat_out is not None:
         body["seat"] = seat_out
     return json.dumps(body, separators=(",", ":"), ensure_ascii=False)

@@ -1,5 +1,6 @@
-"""Batch endpoints (organiser token): create a round's games at once, follow
-them, read their results as JSON or CSV."""
+"""Batch endpoints (organiser token): create a round's games at once (now or
+scheduled), follow them, start or cancel them together, read their results
+as JSON or CSV."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ from typing import Any
 from flask import Blueprint, Response, current_app, request, url_for
 
 from domain.core import STATUSES
+from domain.custody import STATUS_SCHEDULED
+from events.store import GameRecord
+from events.tournaments import BatchRecord
 from service.api.ratelimit import limits
 from service.api.routes.edge import authorization, creation_key, json_body
 from service.api.runtime import runtime
@@ -25,6 +29,7 @@ from service.api.text import json_text
 from service.usecases.auth import organiser_caller
 from service.usecases.batches import ENDED, BatchService, TableResult, TableSpec, results_csv
 from service.usecases.bot_seats import bot_seats
+from service.usecases.presentation import player_refs
 
 bp = Blueprint("batches", __name__, url_prefix="/v1")
 
@@ -42,7 +47,7 @@ def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
     tables = [
         TableSpec(tuple(p["name"] for p in t["players"]), t["seed"], t["start_seat"], t["open_deal"],
                   t["time_control"] if t["time_control"] is not None else data["time_control"],
-                  tuple(p["bot"] for p in t["players"]))
+                  tuple(p["bot"] for p in t["players"]), t["ref"], tuple(p["ref"] for p in t["players"]))
         for t in data["tables"]
     ]
     service = _service()
@@ -50,10 +55,12 @@ def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
     if key is None or service.created_with(organiser, key) is None:  # a retry creates nothing: not charged
         service.check_size(len(tables))
         limits(current_app).charge_creation(len(tables), organiser.organiser_id)  # every game of it counts
-    created = service.create(organiser, data["type"], tables, data["name"], key)
+    created = service.create(organiser, data["type"], tables, data["name"], key, data["ref"], data["start_at"])
     games = [
         {
             "table": index,
+            "ref": game.metadata.get("ref"),
+            "starts_at": game.metadata.get("starts_at"),
             "id": game.game_id,
             "status": game.status,
             "version": game.version,
@@ -61,9 +68,10 @@ def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
             "seed_source": game.metadata["seed_source"],
             "open_deal": game.metadata["open_deal"],
             "seats": [
-                {"seat": seat, "name": name, "token": token, "bot": bot}
-                for seat, (name, token, bot) in enumerate(
-                    zip(game.metadata["players"], game.seat_tokens, bot_seats(game.metadata), strict=True)
+                {"seat": seat, "name": name, "token": token, "bot": bot, "ref": ref}
+                for seat, (name, token, bot, ref) in enumerate(
+                    zip(game.metadata["players"], game.seat_tokens, bot_seats(game.metadata),
+                        player_refs(game.metadata, len(game.seat_tokens)), strict=True)
                 )
             ],
             "host_token": game.host_token,
@@ -76,6 +84,8 @@ def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
         "name": batch.name,
         "type": batch.game_type,
         "created_at": batch.created_at,
+        "ref": batch.ref,
+        "starts_at": batch.starts_at,
         "games": games,
     }
     location = url_for("batches.get_batch", batch_id=batch.batch_id)
@@ -87,7 +97,7 @@ def list_batches() -> dict[str, Any]:
     """The organiser's batches, newest first."""
     organiser = organiser_caller(runtime().tokens, authorization())
     q = BatchesQuerySchema().load(request.args.to_dict())
-    page = _service().batches(organiser, q["limit"], q["cursor"])
+    page = _service().batches(organiser, q["limit"], q["cursor"], q["ref_prefix"])
     batches = [
         {
             "id": b.batch_id,
@@ -95,6 +105,8 @@ def list_batches() -> dict[str, Any]:
             "type": b.game_type,
             "tables": b.tables,
             "created_at": b.created_at,
+            "ref": b.ref,
+            "starts_at": b.starts_at,
         }
         for b in page.batches
     ]
@@ -105,25 +117,49 @@ def list_batches() -> dict[str, Any]:
 def get_batch(batch_id: str) -> dict[str, Any]:
     """The batch's games and how far each is."""
     organiser = organiser_caller(runtime().tokens, authorization())
-    batch, records = _service().games_of(organiser, batch_id)
+    return _batch_body(*_service().games_of(organiser, batch_id))
+
+
+@bp.post("/batches/<batch_id>/start")
+def start_batch(batch_id: str) -> dict[str, Any]:
+    """Start every table of a scheduled batch now (each records ``game_started``)."""
+    organiser = organiser_caller(runtime().tokens, authorization())
+    return _batch_body(*_service().start(organiser, batch_id))
+
+
+@bp.post("/batches/<batch_id>/cancel")
+def cancel_batch(batch_id: str) -> dict[str, Any]:
+    """End every table of the batch not yet ended with no result (scheduled ones included)."""
+    organiser = organiser_caller(runtime().tokens, authorization())
+    return _batch_body(*_service().cancel(organiser, batch_id))
+
+
+def _batch_body(batch: BatchRecord, records: tuple[GameRecord, ...]) -> dict[str, Any]:
     counts = Counter(r.status for r in records)
     body = {
         "id": batch.batch_id,
         "name": batch.name,
         "type": batch.game_type,
         "created_at": batch.created_at,
+        "ref": batch.ref,
+        "starts_at": batch.starts_at,
         "finished": all(r.status in ENDED for r in records),
-        "status_counts": {status: counts.get(status, 0) for status in STATUSES},
+        # a scheduled round counts its waiting tables too; any other batch answers as it always did
+        "status_counts": {status: counts.get(status, 0)
+                          for status in ((STATUS_SCHEDULED, *STATUSES) if batch.starts_at else STATUSES)},
         "games": [
             {
                 "table": int(r.metadata.get("batch_table", 0)),
+                "ref": r.metadata.get("ref"),
                 "id": r.game_id,
                 "status": r.status,
                 "version": r.version,
                 "updated_at": r.updated_at,
                 "players": [
-                    {"seat": i, "name": n, "bot": b}
-                    for i, (n, b) in enumerate(zip(r.metadata.get("players", []), bot_seats(r.metadata), strict=False))
+                    {"seat": i, "name": n, "bot": b, "ref": ref}
+                    for i, (n, b, ref) in enumerate(zip(r.metadata.get("players", []), bot_seats(r.metadata),
+                                                        player_refs(r.metadata, len(r.metadata.get("players", []))),
+                                                        strict=False))
                 ],
             }
             for r in records
@@ -150,11 +186,13 @@ def batch_results(batch_id: str) -> Response:
         return resp
     body = {
         "batch": batch.batch_id,
+        "ref": batch.ref,
         "type": batch.game_type,
         "finished": all(t.status in ENDED for t in tables),
         "tables": [
             {
                 "table": t.table,
+                "ref": t.ref,
                 "game_id": t.game_id,
                 "status": t.status,
                 "winners": list(t.winners),
@@ -163,6 +201,7 @@ def batch_results(batch_id: str) -> Response:
                     {
                         "seat": p.seat,
                         "name": p.name,
+                        "ref": p.ref,
                         "score": p.score,
                         "rank": p.rank,
                         "winner": p.winner,

@@ -39,7 +39,7 @@ from service.usecases.auth import creating_organiser, game_caller, require_seat
 from service.usecases.bot_seats import bot_seats
 from service.usecases.commands import ActionRequest
 from service.usecases.creation import GameRequest
-from service.usecases.presentation import game_summary, game_view
+from service.usecases.presentation import game_summary, game_view, player_refs
 
 bp = Blueprint("games", __name__, url_prefix="/v1")
 
@@ -69,6 +69,10 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     data = _CREATE_GAME.load(json_body())
     key = creation_key(rt.settings, "game", data, organiser.organiser_id if organiser else "")
     bots = [p["bot"] for p in data["players"]]
+    refs = [p["ref"] for p in data["players"]]
+    if organiser is None and (data["ref"] is not None or any(r is not None for r in refs)):
+        message = "refs are an organiser's own ids: send the organiser token to give them"
+        raise InvalidRequest(message, errors=[{"field": "ref", "message": message}])
     organiser_id = organiser.organiser_id if organiser else None
     if key is None or rt.commands.created_with(key) is None:  # a retry creates nothing: it is not charged
         limits(current_app).charge_creation(1, organiser_id)
@@ -83,6 +87,8 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
         data["time_control"],
         bots,
         None if organiser else limits(current_app).client(),
+        ref=data["ref"],
+        player_refs=refs,
     )
     created = rt.commands.create(request, key)
     meta = created.record.metadata
@@ -95,10 +101,12 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
         "seed_source": meta["seed_source"],
         "open_deal": meta["open_deal"],
         "seats": [
-            {"seat": i, "name": n, "token": t, "bot": b}
-            for i, (n, t, b) in enumerate(zip(meta["players"], created.seat_tokens, bot_seats(meta), strict=True))
+            {"seat": i, "name": n, "token": t, "bot": b, "ref": r}
+            for i, (n, t, b, r) in enumerate(zip(meta["players"], created.seat_tokens, bot_seats(meta),
+                                                 player_refs(meta, len(created.seat_tokens)), strict=True))
         ],
         "host_token": created.host_token,
+        "ref": meta.get("ref"),
         "time_control": meta.get("time_control", {"kind": "none"}),
     }
     location = url_for("games.get_game", game_id=created.record.game_id)
@@ -109,7 +117,7 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
 def list_games() -> dict[str, Any]:
     """List games, newest first."""
     q = _LIST_GAMES_QUERY.load(request.args.to_dict())
-    page = runtime().queries.reader.list_games(q["status"], q["type"], q["batch"], q["limit"], q["cursor"])
+    page = runtime().queries.reader.list_games(q["status"], q["type"], q["batch"], q["limit"], q["cursor"], q["ref"])
     return _GAMES_PAGE.dump({"games": [game_summary(g) for g in page.games], "next_cursor": page.next_cursor})
 
 
@@ -122,8 +130,8 @@ def get_game(game_id: str) -> Response | dict[str, Any]:
     caller = game_caller(rt.tokens, record, authorization())
     at = q["at"] if q["at"] is None else rt.queries.check_at(record, q["at"])
     loaded = None
-    if at is None and record.metadata.get("time_control"):
-        # a timeout may be due: the newest version is the one after it
+    if at is None and (record.metadata.get("time_control") or record.metadata.get("starts_at")):
+        # a timeout (or the start) may be due: the newest version is the one after it
         loaded = rt.queries.readable(game_id, record=record)
     etag_version = at if at is not None else (loaded.version if loaded else record.version)
     etag = f'"{etag_version}"'

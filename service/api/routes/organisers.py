@@ -1,19 +1,28 @@
-"""Organiser endpoints: create an organiser (its token is shown once), and
-look at the organiser a token belongs to."""
+"""Organiser endpoints: create an organiser (its token is shown once), look
+at the organiser a token belongs to, and its standings across rounds."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app
+from flask import Blueprint, Response, current_app, request
 
 from service.api.ratelimit import limits
 from service.api.routes.edge import authorization, creation_key, json_body
 from service.api.runtime import runtime
-from service.api.schemas.tournament import CreateOrganiserSchema, OrganiserCreatedSchema, OrganiserSchema
+from service.api.schemas.tournament import (
+    CreateOrganiserSchema,
+    OrganiserCreatedSchema,
+    OrganiserSchema,
+    StandingsQuerySchema,
+    StandingsSchema,
+)
+from service.api.text import json_text
 from service.errors import Forbidden
 from service.usecases.auth import creating_organiser, organiser_caller
+from service.usecases.batches import BatchService
 from service.usecases.organisers import OrganiserService
+from service.usecases.standings import Standings, standings, standings_csv
 
 bp = Blueprint("organisers", __name__, url_prefix="/v1")
 
@@ -52,3 +61,57 @@ def whoami() -> dict[str, Any]:
     organiser = organiser_caller(runtime().tokens, authorization())
     body = {"id": organiser.organiser_id, "name": organiser.name, "created_at": organiser.created_at}
     return OrganiserSchema().dump(body)
+
+
+def _standings() -> tuple[Standings, str | None]:
+    rt = runtime()
+    organiser = organiser_caller(rt.tokens, authorization())
+    args = {"batch": request.args.getlist("batch"), **({"format": request.args["format"]} if "format" in request.args
+                                                       else {})}
+    q = StandingsQuerySchema().load(args)
+    service = BatchService(rt.store, rt.commands, rt.queries, rt.settings.max_batch_tables)
+    return standings(service, organiser, q["batch"]), q["format"]
+
+
+@bp.get("/organisers/me/standings")
+def get_standings() -> Response:
+    """Each player ref's wins (and points, completed tickets) summed over the
+    rounds named by ``batch`` (repeated); JSON, or CSV with ``Accept:
+    text/csv`` or ``?format=csv``."""
+    result, fmt = _standings()
+    wants_csv = fmt == "csv" or (
+        fmt is None
+        and request.accept_mimetypes.best_match(["application/json", "text/csv"]) == "text/csv"
+        and request.accept_mimetypes["text/csv"] > request.accept_mimetypes["application/json"]
+    )
+    resp = _standings_csv(result) if wants_csv else Response(json_text(_standings_body(result)),
+                                                            mimetype="application/json")
+    resp.vary.add("Accept")
+    return resp
+
+
+@bp.get("/organisers/me/standings.csv")
+def get_standings_csv() -> Response:
+    """The standings as CSV whatever ``Accept`` says (one format per operation, for generated clients)."""
+    return _standings_csv(_standings()[0])
+
+
+def _standings_body(result: Standings) -> dict[str, Any]:
+    return StandingsSchema().dump({
+        "type": result.game_type,
+        "batches": list(result.batches),
+        "finished": result.finished,
+        "tie_breaks": list(result.tie_breaks),
+        "unreferenced_seats": result.unreferenced_seats,
+        "standings": [
+            {"rank": p.rank, "player_ref": p.player_ref, "name": p.name, "games": p.games, "finished": p.finished,
+             "wins": p.wins, "points": p.points, "completed_tickets": p.completed_tickets}
+            for p in result.players
+        ],
+    })
+
+
+def _standings_csv(result: Standings) -> Response:
+    resp = Response(standings_csv(result), mimetype="text/csv")
+    resp.headers["Content-Disposition"] = 'attachment; filename="standings.csv"'
+    return resp

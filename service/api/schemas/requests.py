@@ -8,6 +8,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from domain.body import integral
 from domain.core import STATUSES
+from domain.custody import STATUS_SCHEDULED
 from service.api.schemas.names import blank_problem, normalised, skeleton
 from service.api.text import has_control_characters, name_problem
 from service.usecases.stream_tickets import TICKET_MAX
@@ -44,6 +45,16 @@ NAME = validate.And(validate.Length(min=1, max=40), no_control_characters)
 SEED = validate.And(validate.Length(min=1, max=200), no_control_characters)
 #: a free-text label (organiser or batch name)
 LABEL = validate.And(validate.Length(min=1, max=80), no_control_characters)
+
+
+def printable(value: str) -> None:
+    """Refuse characters that do not print (controls, format and separator characters but the space)."""
+    if not value.isprintable():
+        raise ValidationError("must hold printable characters only")
+
+
+#: an organiser's own id of a batch, table or player: 1 to 128 printable characters, kept as sent
+REF = validate.And(validate.Length(min=1, max=128), printable)
 #: the largest integer accepted in a query (fits every database integer type)
 MAX_INT = 2**53
 #: the most legal actions one answer holds (a page or a sample)
@@ -71,6 +82,8 @@ class PlayerInSchema(Schema):
     # a server-side bot plays this seat (one of the type's ``bots`` in /v1/game-types)
     bot = fields.String(load_default=None, allow_none=True,
                         validate=validate.And(validate.Length(min=1, max=40), no_control_characters))
+    # the organiser's own id of this player (unique in the game)
+    ref = fields.String(load_default=None, allow_none=True, validate=REF)
 
 
 class PlayersSchema(Schema):
@@ -91,6 +104,11 @@ class PlayersSchema(Schema):
                 message = (f"the same name as players[{first}], or one that looks like it "
                            "(names must differ, ignoring case and look-alike characters)")
                 raise ValidationError({"players": {index: {"name": [message]}}})
+        refs: dict[str, int] = {}
+        for index, player in enumerate(data.get("players", [])):
+            if player.get("ref") is not None and refs.setdefault(player["ref"], index) != index:
+                message = f"the same ref as players[{refs[player['ref']]}] (a game's player refs must differ)"
+                raise ValidationError({"players": {index: {"ref": [message]}}})
 
 
 class CreateGameSchema(PlayersSchema):
@@ -102,14 +120,18 @@ class CreateGameSchema(PlayersSchema):
     start_seat = IntegralNumber(load_default=0, validate=validate.Range(min=0, max=7))
     # its fields and bounds are the domain's to check (domain.clocks.parse_time_control)
     time_control = fields.Dict(load_default=None, allow_none=True)
+    # the organiser's own id of the game (organiser token only)
+    ref = fields.String(load_default=None, allow_none=True, validate=REF)
 
 
 class ListGamesQuerySchema(Schema):
     """Query of ``GET /v1/games``."""
 
-    status = fields.String(load_default=None, validate=validate.OneOf(list(STATUSES)))
+    status = fields.String(load_default=None, validate=validate.OneOf([*STATUSES, STATUS_SCHEDULED]))
     type = fields.String(load_default=None, validate=validate.Length(min=1, max=40))
     batch = fields.String(load_default=None, validate=validate.Length(min=1, max=80))
+    #: the games whose (table) ref is exactly this
+    ref = fields.String(load_default=None, validate=REF)
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
     cursor = fields.String(load_default=None, validate=validate.Length(min=1, max=400))
 

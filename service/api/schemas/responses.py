@@ -56,6 +56,7 @@ class SeatTokenSchema(Schema):
     # null for a bot seat (the server plays it)
     token = fields.String(required=True, allow_none=True)
     bot = fields.String(allow_none=True)
+    ref = fields.String(allow_none=True)
 
 
 class NewGameSchema(Schema):
@@ -69,6 +70,8 @@ class NewGameSchema(Schema):
     open_deal = fields.Boolean(required=True)
     seats = fields.List(fields.Nested(SeatTokenSchema), required=True)
     host_token = fields.String(required=True)
+    ref = fields.String(allow_none=True)
+    starts_at = fields.String(allow_none=True)
 
 
 class GameCreatedSchema(NewGameSchema):
@@ -91,6 +94,7 @@ class SeatSchema(Schema):
     seat = fields.Integer(required=True)
     name = fields.String(required=True)
     bot = fields.String(allow_none=True)
+    ref = fields.String(allow_none=True)
 
 
 class GameSummarySchema(Schema):
@@ -106,6 +110,9 @@ class GameSummarySchema(Schema):
     seed_commitment = fields.String(required=True)
     open_deal = fields.Boolean(required=True)
     batch = fields.String(allow_none=True)
+    ref = fields.String(allow_none=True)
+    batch_ref = fields.String(allow_none=True)
+    starts_at = fields.String(allow_none=True)
 
 
 class GamesPageSchema(Schema):

@@ -3,11 +3,14 @@ host's seat-token rotation."""
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from domain.forfeits import STANDINGS
 from service.adapters.webhooks.hmac import GAME_EVENTS, WEBHOOK_EVENTS
-from service.api.schemas.requests import LABEL, SEED, IntegralNumber, PlayersSchema, StrictBoolean
+from service.api.schemas.requests import LABEL, REF, SEED, IntegralNumber, PlayersSchema, StrictBoolean
 from service.api.schemas.responses import NewGameSchema
 
 ID = validate.Length(min=1, max=80)
@@ -28,6 +31,24 @@ class TableInSchema(PlayersSchema):
     start_seat = IntegralNumber(load_default=0, validate=validate.Range(min=0, max=7))
     # this table's time control (default: the batch's); checked by domain.clocks
     time_control = fields.Dict(load_default=None, allow_none=True)
+    # the organiser's own id of this table (unique in the batch)
+    ref = fields.String(load_default=None, allow_none=True, validate=REF)
+
+
+class UtcTime(fields.Field):
+    """An ISO-8601 UTC time (``2026-05-01T18:00:00Z``; ``+00:00`` too), loaded as a datetime."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> datetime:
+        try:
+            if not isinstance(value, str) or len(value) > 40:
+                raise ValueError(value)
+            text = value
+            moment = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
+        except ValueError as e:
+            raise ValidationError("must be an ISO-8601 time in UTC, e.g. 2026-05-01T18:00:00Z") from e
+        if moment.utcoffset() != timedelta(0):
+            raise ValidationError("must be a time in UTC (ending in Z or +00:00)")
+        return moment.astimezone(UTC)
 
 
 class CreateBatchSchema(Schema):
@@ -40,6 +61,19 @@ class CreateBatchSchema(Schema):
     name = fields.String(load_default=None, allow_none=True, validate=LABEL)
     # every table's time control unless the table names its own
     time_control = fields.Dict(load_default=None, allow_none=True)
+    # the organiser's own id of the batch (e.g. "event-77/round-1")
+    ref = fields.String(load_default=None, allow_none=True, validate=REF)
+    # when every table starts (at most 7 days ahead; default: now)
+    start_at = UtcTime(load_default=None, allow_none=True)
+
+    @validates_schema
+    def _distinct_table_refs(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """Two tables of one batch may not share a ref."""
+        seen: dict[str, int] = {}
+        for index, table in enumerate(data.get("tables", [])):
+            if table.get("ref") is not None and seen.setdefault(table["ref"], index) != index:
+                message = f"the same ref as tables[{seen[table['ref']]}] (a batch's table refs must differ)"
+                raise ValidationError({"tables": {index: {"ref": [message]}}})
 
 
 class CreateWebhookSchema(Schema):
@@ -66,6 +100,8 @@ class DeliveriesQuerySchema(Schema):
 class BatchesQuerySchema(Schema):
     """Query of ``GET /v1/batches``."""
 
+    #: only the batches whose ref starts with this (an event's rounds: ``event-77/``)
+    ref_prefix = fields.String(load_default=None, validate=REF)
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
     cursor = fields.String(load_default=None, validate=validate.Length(min=1, max=400))
 
@@ -106,6 +142,8 @@ class BatchCreatedSchema(Schema):
     name = fields.String(allow_none=True, required=True)
     type = fields.String(required=True)
     created_at = fields.String(required=True)
+    ref = fields.String(allow_none=True, required=True)
+    starts_at = fields.String(allow_none=True, required=True)
     games = fields.List(fields.Nested(BatchGameCreatedSchema), required=True)
 
 
@@ -117,6 +155,8 @@ class BatchSummarySchema(Schema):
     type = fields.String(required=True)
     tables = fields.Integer(required=True)
     created_at = fields.String(required=True)
+    ref = fields.String(allow_none=True, required=True)
+    starts_at = fields.String(allow_none=True, required=True)
 
 
 class BatchesPageSchema(Schema):
@@ -132,12 +172,14 @@ class BatchPlayerSchema(Schema):
     seat = fields.Integer(required=True)
     name = fields.String(required=True)
     bot = fields.String(allow_none=True)
+    ref = fields.String(allow_none=True, required=True)
 
 
 class BatchGameSchema(Schema):
     """One game of a batch and how far it is."""
 
     table = fields.Integer(required=True)
+    ref = fields.String(allow_none=True, required=True)
     id = fields.String(required=True)
     status = fields.String(required=True)
     version = fields.Integer(required=True)
@@ -152,6 +194,8 @@ class BatchSchema(Schema):
     name = fields.String(allow_none=True, required=True)
     type = fields.String(required=True)
     created_at = fields.String(required=True)
+    ref = fields.String(allow_none=True, required=True)
+    starts_at = fields.String(allow_none=True, required=True)
     finished = fields.Boolean(required=True)
     status_counts = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
     games = fields.List(fields.Nested(BatchGameSchema), required=True)
@@ -162,6 +206,7 @@ class PlayerResultSchema(Schema):
 
     seat = fields.Integer(required=True)
     name = fields.String(required=True)
+    ref = fields.String(allow_none=True, required=True)
     score = fields.Integer(allow_none=True, required=True)
     rank = fields.Integer(allow_none=True, required=True)
     winner = fields.Boolean(required=True)
@@ -173,6 +218,7 @@ class TableResultSchema(Schema):
     """One table of a batch result."""
 
     table = fields.Integer(required=True)
+    ref = fields.String(allow_none=True, required=True)
     game_id = fields.String(required=True)
     status = fields.String(required=True)
     winners = fields.List(fields.Integer(), required=True)
@@ -184,9 +230,42 @@ class BatchResultsSchema(Schema):
     """``GET /v1/batches/{batch_id}/results`` as JSON."""
 
     batch = fields.String(required=True)
+    ref = fields.String(allow_none=True, required=True)
     type = fields.String(required=True)
     finished = fields.Boolean(required=True)
     tables = fields.List(fields.Nested(TableResultSchema), required=True)
+
+
+class StandingsQuerySchema(Schema):
+    """Query of ``GET /v1/organisers/me/standings``: the rounds to sum (``batch`` repeated)."""
+
+    batch = fields.List(fields.String(validate=validate.Length(min=1, max=80)), required=True,
+                        validate=validate.Length(min=1, max=50))
+    format = fields.String(load_default=None, validate=validate.OneOf(["json", "csv"]))
+
+
+class PlayerStandingSchema(Schema):
+    """One player's totals over the rounds named."""
+
+    rank = fields.Integer(required=True)
+    player_ref = fields.String(required=True)
+    name = fields.String(required=True)
+    games = fields.Integer(required=True)
+    finished = fields.Integer(required=True)
+    wins = fields.Integer(required=True)
+    points = fields.Integer(allow_none=True, required=True)
+    completed_tickets = fields.Integer(allow_none=True, required=True)
+
+
+class StandingsSchema(Schema):
+    """``GET /v1/organisers/me/standings`` as JSON."""
+
+    type = fields.String(required=True)
+    batches = fields.List(fields.String(), required=True)
+    finished = fields.Boolean(required=True)
+    tie_breaks = fields.List(fields.String(), required=True)
+    unreferenced_seats = fields.Integer(required=True)
+    standings = fields.List(fields.Nested(PlayerStandingSchema), required=True)
 
 
 class WebhookSchema(Schema):

@@ -25,6 +25,22 @@ export function showsClocks(view) {
   return timed(view) && !["finished", "cancelled"].includes(view.status);
 }
 
+/** Whether the view is a scheduled game still waiting for its start (`starts_at`). */
+export function waitsForStart(view) {
+  return Boolean(view && view.status === "scheduled" && view.starts_at);
+}
+
+/** A scheduled game's countdown in words, at `now` (milliseconds of the server's time):
+ * "The game starts in 4:59 (at 18:00:00 UTC). Nobody can act before." */
+export function startsIn(view, now) {
+  const at = Date.parse(view.starts_at);
+  const left = Math.max(0, (at - now) / 1000);
+  const when = new Date(at).toISOString().slice(11, 19);
+  return left > 0
+    ? `The game starts in ${formatClock(left)} (at ${when} UTC). Nobody can act before.`
+    : "The game is starting…";
+}
+
 /** The time control in words: "60 s per turn", "10 min + 5 s per turn", "no time limit". */
 export function describeTimeControl(tc) {
   if (!tc || tc.kind === "none") return "no time limit";

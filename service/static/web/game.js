@@ -17,7 +17,7 @@ import * as api from "./api.js";
 import { h, plural, replaceChildren } from "./dom.js";
 import { eventList, describeEvent } from "./eventlog.js";
 import { fragment, tokenKind } from "./route.js";
-import { ClockSet, LOW_SECONDS, describeTimeControl, formatClock, standingOf, timed } from "./clocks.js";
+import { ClockSet, LOW_SECONDS, describeTimeControl, formatClock, standingOf, startsIn, timed, waitsForStart } from "./clocks.js";
 import { TtrTable } from "./ttr.js";
 import { CableCarTable } from "./cablecar.js";
 import { PlacementChooser, squareKey } from "./choices.js";
@@ -559,6 +559,7 @@ export class GamePage {
   banner(view) {
     if (view.status === "cancelled") return "The game was cancelled by its host: it has no result.";
     if (view.status === "finished") return "The game is over.";
+    if (waitsForStart(view)) return startsIn(view, api.serverNow());
     const names = view.players.map((p) => p.name);
     const active = view.active_seats.map((s) => names[s]);
     if (this.replay) return active.length ? `To act: ${active.join(", ")}` : "";
@@ -723,7 +724,8 @@ export class GamePage {
       this.clocks = timed(view) ? new ClockSet(view, api.serverNow(), { live: !this.replay }) : null;
       this.clocksOf = view;
     }
-    const ticking = Boolean(this.clocks && this.clocks.live && (view.clocks || []).some((c) => c.running));
+    const ticking = Boolean(this.clocks && this.clocks.live && (view.clocks || []).some((c) => c.running))
+      || (waitsForStart(view) && !this.replay); // a scheduled game counts down to its start
     if (ticking && !this.ticker) this.ticker = setInterval(() => this.tick(), TICK_MS);
     if (!ticking && this.ticker) {
       clearInterval(this.ticker);
@@ -777,6 +779,12 @@ export class GamePage {
       if (this.slots.alert.textContent) this.slots.alert.textContent = ""; // announced again next time
     }
     if (clocks && clocks.live && !this.replay && clocks.expired(now).length) this.recheck(view.version);
+    if (waitsForStart(view) && !this.replay) {
+      const words = startsIn(view, now);
+      if (this.slots.banner.textContent !== words) this.slots.banner.textContent = words;
+      // at its time the server starts the game (its sweeper, or this read): the stream says so, else read again
+      if (Date.parse(view.starts_at) <= now) this.recheck(view.version);
+    }
   }
 
   /** A clock ran out: the server appends the timeout (its sweeper, or any read after

@@ -30,5 +30,7 @@ def test_event_types_cover_every_event_of_a_game() -> None:
         "game_cancelled",
         "seat_token_rotated",
         "events_quarantined",
+        "game_scheduled",
+        "game_started",
     }
     assert all(GAME.event_types[e.TYPE] is type(e) for e in events)

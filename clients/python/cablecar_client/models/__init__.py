@@ -79,6 +79,7 @@ from .game_type_id import GameTypeId
 from .game_type_info import GameTypeInfo
 from .game_types import GameTypes
 from .games_page import GamesPage
+from .get_standings_format import GetStandingsFormat
 from .health import Health
 from .keep_tickets import KeepTickets
 from .keep_tickets_type import KeepTicketsType
@@ -102,6 +103,7 @@ from .placement import Placement
 from .player_counts import PlayerCounts
 from .player_in import PlayerIn
 from .player_result import PlayerResult
+from .player_standing import PlayerStanding
 from .problem import Problem
 from .problem_outcome import ProblemOutcome
 from .quarantined_run import QuarantinedRun
@@ -119,6 +121,7 @@ from .signing_key_algorithm import SigningKeyAlgorithm
 from .signing_keys import SigningKeys
 from .souvenir_stack import SouvenirStack
 from .sse_message import SseMessage
+from .standings import Standings
 from .start_ride import StartRide
 from .start_ride_type import StartRideType
 from .status_counts import StatusCounts
@@ -154,6 +157,7 @@ from .webhook_created import WebhookCreated
 from .webhook_delivery import WebhookDelivery
 from .webhook_event import WebhookEvent
 from .webhook_game import WebhookGame
+from .webhook_game_players_item import WebhookGamePlayersItem
 from .webhook_seat_out import WebhookSeatOut
 from .webhooks import Webhooks
 
@@ -237,6 +241,7 @@ __all__ = (
     "GameTypeId",
     "GameTypeInfo",
     "GameTypes",
+    "GetStandingsFormat",
     "Health",
     "KeepTickets",
     "KeepTicketsType",
@@ -260,6 +265,7 @@ __all__ = (
     "PlayerCounts",
     "PlayerIn",
     "PlayerResult",
+    "PlayerStanding",
     "Problem",
     "ProblemOutcome",
     "QuarantinedRun",
@@ -277,6 +283,7 @@ __all__ = (
     "SigningKeys",
     "SouvenirStack",
     "SseMessage",
+    "Standings",
     "StartRide",
     "StartRideType",
     "StatusCounts",
@@ -312,6 +319,7 @@ __all__ = (
     "WebhookDelivery",
     "WebhookEvent",
     "WebhookGame",
+    "WebhookGamePlayersItem",
     "Webhooks",
     "WebhookSeatOut",
 )

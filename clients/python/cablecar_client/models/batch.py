@@ -33,6 +33,10 @@ class Batch:
             type_ (GameTypeId): `ttr-sf`: Ticket to Ride San Francisco (2–4 players); `cable-car`: the cable-car tile game
                 (2–6 players).
             created_at (datetime.datetime):
+            ref (None | str): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`), or
+                `null`: none.
+            starts_at (datetime.datetime | None): The `start_at` the batch was created with (ISO 8601, UTC), or `null` (its
+                games started when created).
             finished (bool): True once every game is over (finished or cancelled).
             status_counts (StatusCounts): How many games have each status (a status a later server adds appears as one more
                 key).
@@ -43,6 +47,8 @@ class Batch:
     name: None | str
     type_: GameTypeId
     created_at: datetime.datetime
+    ref: None | str
+    starts_at: datetime.datetime | None
     finished: bool
     status_counts: StatusCounts
     games: list[BatchGame]
@@ -63,6 +69,15 @@ class Batch:
 
         created_at = self.created_at.isoformat()
 
+        ref: None | str
+        ref = self.ref
+
+        starts_at: None | str
+        if isinstance(self.starts_at, datetime.datetime):
+            starts_at = self.starts_at.isoformat()
+        else:
+            starts_at = self.starts_at
+
         finished = self.finished
 
         status_counts = self.status_counts.to_dict()
@@ -82,6 +97,8 @@ class Batch:
             "name": name,
             "type": type_,
             "created_at": created_at,
+            "ref": ref,
+            "starts_at": starts_at,
             "finished": finished,
             "status_counts": status_counts,
             "games": games,
@@ -116,6 +133,32 @@ class Batch:
 
 
 
+        def _parse_ref(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        ref = _parse_ref(d.pop("ref"))
+
+
+        def _parse_starts_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                componentsschemas_batch_starts_at_type_0 = datetime.datetime.fromisoformat(data)
+
+
+
+                return componentsschemas_batch_starts_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        starts_at = _parse_starts_at(d.pop("starts_at"))
+
+
         finished = d.pop("finished")
 
         status_counts = StatusCounts.from_dict(d.pop("status_counts"))
@@ -138,6 +181,8 @@ class Batch:
             name=name,
             type_=type_,
             created_at=created_at,
+            ref=ref,
+            starts_at=starts_at,
             finished=finished,
             status_counts=status_counts,
             games=games,

@@ -32,6 +32,10 @@ class BatchCreated:
             type_ (GameTypeId): `ttr-sf`: Ticket to Ride San Francisco (2–4 players); `cable-car`: the cable-car tile game
                 (2–6 players).
             created_at (datetime.datetime):
+            ref (None | str): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`), or
+                `null`: none.
+            starts_at (datetime.datetime | None): The `start_at` the batch was created with (ISO 8601, UTC), or `null` (its
+                games started when created).
             games (list[BatchGameCreated]): One game per table, in table order, with its tokens (shown only here).
      """
 
@@ -39,6 +43,8 @@ class BatchCreated:
     name: None | str
     type_: GameTypeId
     created_at: datetime.datetime
+    ref: None | str
+    starts_at: datetime.datetime | None
     games: list[BatchGameCreated]
 
 
@@ -56,6 +62,15 @@ class BatchCreated:
 
         created_at = self.created_at.isoformat()
 
+        ref: None | str
+        ref = self.ref
+
+        starts_at: None | str
+        if isinstance(self.starts_at, datetime.datetime):
+            starts_at = self.starts_at.isoformat()
+        else:
+            starts_at = self.starts_at
+
         games = []
         for games_item_data in self.games:
             games_item = games_item_data.to_dict()
@@ -71,6 +86,8 @@ class BatchCreated:
             "name": name,
             "type": type_,
             "created_at": created_at,
+            "ref": ref,
+            "starts_at": starts_at,
             "games": games,
         })
 
@@ -102,6 +119,32 @@ class BatchCreated:
 
 
 
+        def _parse_ref(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        ref = _parse_ref(d.pop("ref"))
+
+
+        def _parse_starts_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                componentsschemas_batch_starts_at_type_0 = datetime.datetime.fromisoformat(data)
+
+
+
+                return componentsschemas_batch_starts_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        starts_at = _parse_starts_at(d.pop("starts_at"))
+
+
         games = []
         _games = d.pop("games")
         for games_item_data in (_games):
@@ -117,6 +160,8 @@ class BatchCreated:
             name=name,
             type_=type_,
             created_at=created_at,
+            ref=ref,
+            starts_at=starts_at,
             games=games,
         )
 

@@ -27,9 +27,12 @@ class BatchGame:
     """ 
         Attributes:
             table (int):
+            ref (None | str): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`), or
+                `null`: none.
             id (str):
-            status (str): A game's status in an answer: `setup` (setup choices still to make), `playing`, `last_round` (ttr-
-                sf: the
+            status (str): A game's status in an answer: `scheduled` (waiting for its start at `starts_at`: nobody may act
+                yet),
+                `setup` (setup choices still to make), `playing`, `last_round` (ttr-sf: the
                 final round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended by its host
                 with no result). Open: a later server may answer a status not listed here; a client
                 should treat one it does not know as "not playable by me now".
@@ -39,6 +42,7 @@ class BatchGame:
      """
 
     table: int
+    ref: None | str
     id: str
     status: str
     version: int
@@ -52,6 +56,9 @@ class BatchGame:
     def to_dict(self) -> dict[str, Any]:
         from ..models.seat_name import SeatName # noqa: PLC0415
         table = self.table
+
+        ref: None | str
+        ref = self.ref
 
         id = self.id
 
@@ -73,6 +80,7 @@ class BatchGame:
 
         field_dict.update({
             "table": table,
+            "ref": ref,
             "id": id,
             "status": status,
             "version": version,
@@ -89,6 +97,14 @@ class BatchGame:
         from ..models.seat_name import SeatName # noqa: PLC0415
         d = dict(src_dict)
         table = d.pop("table")
+
+        def _parse_ref(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        ref = _parse_ref(d.pop("ref"))
+
 
         id = d.pop("id")
 
@@ -113,6 +129,7 @@ class BatchGame:
 
         batch_game = cls(
             table=table,
+            ref=ref,
             id=id,
             status=status,
             version=version,

@@ -8,7 +8,9 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
+import datetime
 
 if TYPE_CHECKING:
   from ..models.seat_token import SeatToken
@@ -27,8 +29,9 @@ class BatchGameCreated:
         Attributes:
             table (int):
             id (str):
-            status (str): A game's status in an answer: `setup` (setup choices still to make), `playing`, `last_round` (ttr-
-                sf: the
+            status (str): A game's status in an answer: `scheduled` (waiting for its start at `starts_at`: nobody may act
+                yet),
+                `setup` (setup choices still to make), `playing`, `last_round` (ttr-sf: the
                 final round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended by its host
                 with no result). Open: a later server may answer a status not listed here; a client
                 should treat one it does not know as "not playable by me now".
@@ -39,6 +42,10 @@ class BatchGameCreated:
                 when a server secret, committed at creation and revealed by the export, was mixed in.
             seats (list[SeatToken]):
             host_token (str):
+            ref (None | str | Unset): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`),
+                or `null`: none.
+            starts_at (datetime.datetime | None | Unset): When the game starts, for a scheduled round (`status` is then
+                `scheduled`); else `null`.
      """
 
     table: int
@@ -50,6 +57,8 @@ class BatchGameCreated:
     open_deal: bool
     seats: list[SeatToken]
     host_token: str
+    ref: None | str | Unset = UNSET
+    starts_at: datetime.datetime | None | Unset = UNSET
 
 
 
@@ -80,6 +89,20 @@ class BatchGameCreated:
 
         host_token = self.host_token
 
+        ref: None | str | Unset
+        if isinstance(self.ref, Unset):
+            ref = UNSET
+        else:
+            ref = self.ref
+
+        starts_at: None | str | Unset
+        if isinstance(self.starts_at, Unset):
+            starts_at = UNSET
+        elif isinstance(self.starts_at, datetime.datetime):
+            starts_at = self.starts_at.isoformat()
+        else:
+            starts_at = self.starts_at
+
 
         field_dict: dict[str, Any] = {}
 
@@ -94,6 +117,10 @@ class BatchGameCreated:
             "seats": seats,
             "host_token": host_token,
         })
+        if ref is not UNSET:
+            field_dict["ref"] = ref
+        if starts_at is not UNSET:
+            field_dict["starts_at"] = starts_at
 
         return field_dict
 
@@ -129,6 +156,36 @@ class BatchGameCreated:
 
         host_token = d.pop("host_token")
 
+        def _parse_ref(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        ref = _parse_ref(d.pop("ref", UNSET))
+
+
+        def _parse_starts_at(data: object) -> datetime.datetime | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                starts_at_type_0 = datetime.datetime.fromisoformat(data)
+
+
+
+                return starts_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None | Unset, data)
+
+        starts_at = _parse_starts_at(d.pop("starts_at", UNSET))
+
+
         batch_game_created = cls(
             table=table,
             id=id,
@@ -139,6 +196,8 @@ class BatchGameCreated:
             open_deal=open_deal,
             seats=seats,
             host_token=host_token,
+            ref=ref,
+            starts_at=starts_at,
         )
 
         return batch_game_created

@@ -27,6 +27,8 @@ class BatchResults:
     """ 
         Attributes:
             batch (str):
+            ref (None | str): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`), or
+                `null`: none.
             type_ (GameTypeId): `ttr-sf`: Ticket to Ride San Francisco (2–4 players); `cable-car`: the cable-car tile game
                 (2–6 players).
             finished (bool): True once every table is over (finished or cancelled).
@@ -34,6 +36,7 @@ class BatchResults:
      """
 
     batch: str
+    ref: None | str
     type_: GameTypeId
     finished: bool
     tables: list[TableResult]
@@ -45,6 +48,9 @@ class BatchResults:
     def to_dict(self) -> dict[str, Any]:
         from ..models.table_result import TableResult # noqa: PLC0415
         batch = self.batch
+
+        ref: None | str
+        ref = self.ref
 
         type_ = self.type_.value
 
@@ -62,6 +68,7 @@ class BatchResults:
 
         field_dict.update({
             "batch": batch,
+            "ref": ref,
             "type": type_,
             "finished": finished,
             "tables": tables,
@@ -76,6 +83,14 @@ class BatchResults:
         from ..models.table_result import TableResult # noqa: PLC0415
         d = dict(src_dict)
         batch = d.pop("batch")
+
+        def _parse_ref(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        ref = _parse_ref(d.pop("ref"))
+
 
         type_ = GameTypeId(d.pop("type"))
 
@@ -96,6 +111,7 @@ class BatchResults:
 
         batch_results = cls(
             batch=batch,
+            ref=ref,
             type_=type_,
             finished=finished,
             tables=tables,

@@ -31,6 +31,10 @@ class BatchSummary:
                 (2–6 players).
             tables (int):
             created_at (datetime.datetime):
+            ref (None | str): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`), or
+                `null`: none.
+            starts_at (datetime.datetime | None): The `start_at` the batch was created with (ISO 8601, UTC), or `null` (its
+                games started when created).
      """
 
     id: str
@@ -38,6 +42,8 @@ class BatchSummary:
     type_: GameTypeId
     tables: int
     created_at: datetime.datetime
+    ref: None | str
+    starts_at: datetime.datetime | None
 
 
 
@@ -55,6 +61,15 @@ class BatchSummary:
 
         created_at = self.created_at.isoformat()
 
+        ref: None | str
+        ref = self.ref
+
+        starts_at: None | str
+        if isinstance(self.starts_at, datetime.datetime):
+            starts_at = self.starts_at.isoformat()
+        else:
+            starts_at = self.starts_at
+
 
         field_dict: dict[str, Any] = {}
 
@@ -64,6 +79,8 @@ class BatchSummary:
             "type": type_,
             "tables": tables,
             "created_at": created_at,
+            "ref": ref,
+            "starts_at": starts_at,
         })
 
         return field_dict
@@ -95,12 +112,40 @@ class BatchSummary:
 
 
 
+        def _parse_ref(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        ref = _parse_ref(d.pop("ref"))
+
+
+        def _parse_starts_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                componentsschemas_batch_starts_at_type_0 = datetime.datetime.fromisoformat(data)
+
+
+
+                return componentsschemas_batch_starts_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        starts_at = _parse_starts_at(d.pop("starts_at"))
+
+
         batch_summary = cls(
             id=id,
             name=name,
             type_=type_,
             tables=tables,
             created_at=created_at,
+            ref=ref,
+            starts_at=starts_at,
         )
 
         return batch_summary

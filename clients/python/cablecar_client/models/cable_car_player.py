@@ -46,6 +46,8 @@ class CableCarPlayer:
                 treat a value you do not know as out.
             bot (None | str | Unset): The server-side bot playing this seat (one of the type's `bots`), or `null` for a
                 person.
+            ref (None | str | Unset): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`),
+                or `null`: none.
      """
 
     seat: int
@@ -60,6 +62,7 @@ class CableCarPlayer:
     last_roll: None | str
     standing: str
     bot: None | str | Unset = UNSET
+    ref: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -121,6 +124,12 @@ class CableCarPlayer:
         else:
             bot = self.bot
 
+        ref: None | str | Unset
+        if isinstance(self.ref, Unset):
+            ref = UNSET
+        else:
+            ref = self.ref
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -139,6 +148,8 @@ class CableCarPlayer:
         })
         if bot is not UNSET:
             field_dict["bot"] = bot
+        if ref is not UNSET:
+            field_dict["ref"] = ref
 
         return field_dict
 
@@ -257,6 +268,16 @@ class CableCarPlayer:
         bot = _parse_bot(d.pop("bot", UNSET))
 
 
+        def _parse_ref(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        ref = _parse_ref(d.pop("ref", UNSET))
+
+
         cable_car_player = cls(
             seat=seat,
             name=name,
@@ -270,6 +291,7 @@ class CableCarPlayer:
             last_roll=last_roll,
             standing=standing,
             bot=bot,
+            ref=ref,
         )
 
 

@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 from ..types import UNSET, Unset
 from typing import cast
 from typing import Literal, cast
+import datetime
 
 if TYPE_CHECKING:
   from ..models.cable_car_table import CableCarTable
@@ -38,12 +39,26 @@ class CreateCableCarBatch:
             time_control (ClockTimeControl | None | NoTimeControl | PerTurnTimeControl | Unset): Every table's time control
                 (as in `POST /v1/games`), unless a table names its own; omitted or `null`:
                 none.
+            ref (None | str | Unset): The organiser's own id (of a batch, a table or a player): 1 to 128 printable
+                characters (no control,
+                format or separator characters but the space), returned unchanged wherever the thing appears; `null` (or
+                omitted): none. Never secret, never changed. A bad ref is `400 invalid_request` naming the field (e.g.
+                `tables.1.players.0.ref`), and nothing is created.
+            start_at (datetime.datetime | None | Unset): Schedule the round (ISO 8601 in UTC, `Z` or `+00:00`): its games,
+                seat tokens and links exist at once, but
+                every table waits until then (`status` `scheduled`, `starts_at`; actions are `409 not_started`; no clock
+                runs; bot seats wait), then all start together (each game records `game_started`, by the database's time;
+                clocks start from it; `game.started` webhooks fire then). `POST /v1/batches/{batch_id}/start` starts
+                them earlier. After now and at most 7 days ahead (by the database's clock), else `400 invalid_request`
+                naming `start_at`, and nothing is created. Omitted or `null`: the games start when created.
      """
 
     type_: Literal['cable-car']
     tables: list[CableCarTable]
     name: None | str | Unset = UNSET
     time_control: ClockTimeControl | None | NoTimeControl | PerTurnTimeControl | Unset = UNSET
+    ref: None | str | Unset = UNSET
+    start_at: datetime.datetime | None | Unset = UNSET
 
 
 
@@ -81,6 +96,20 @@ class CreateCableCarBatch:
         else:
             time_control = self.time_control
 
+        ref: None | str | Unset
+        if isinstance(self.ref, Unset):
+            ref = UNSET
+        else:
+            ref = self.ref
+
+        start_at: None | str | Unset
+        if isinstance(self.start_at, Unset):
+            start_at = UNSET
+        elif isinstance(self.start_at, datetime.datetime):
+            start_at = self.start_at.isoformat()
+        else:
+            start_at = self.start_at
+
 
         field_dict: dict[str, Any] = {}
 
@@ -92,6 +121,10 @@ class CreateCableCarBatch:
             field_dict["name"] = name
         if time_control is not UNSET:
             field_dict["time_control"] = time_control
+        if ref is not UNSET:
+            field_dict["ref"] = ref
+        if start_at is not UNSET:
+            field_dict["start_at"] = start_at
 
         return field_dict
 
@@ -168,11 +201,43 @@ class CreateCableCarBatch:
         time_control = _parse_time_control(d.pop("time_control", UNSET))
 
 
+        def _parse_ref(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        ref = _parse_ref(d.pop("ref", UNSET))
+
+
+        def _parse_start_at(data: object) -> datetime.datetime | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                componentsschemas_start_at_type_0 = datetime.datetime.fromisoformat(data)
+
+
+
+                return componentsschemas_start_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None | Unset, data)
+
+        start_at = _parse_start_at(d.pop("start_at", UNSET))
+
+
         create_cable_car_batch = cls(
             type_=type_,
             tables=tables,
             name=name,
             time_control=time_control,
+            ref=ref,
+            start_at=start_at,
         )
 
         return create_cable_car_batch

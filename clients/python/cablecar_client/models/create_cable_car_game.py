@@ -49,6 +49,11 @@ class CreateCableCarGame:
                 *Time controls, resignations and forfeits*); omitted or `null`:
                 `{"kind": "none"}`. Not an object: `400 invalid_request`; an unknown kind, a missing or unknown field, or
                 a time that is not a whole number or out of range: `422 invalid_config` (`reason` `time_control`).
+            ref (None | str | Unset): The organiser's own id (of a batch, a table or a player): 1 to 128 printable
+                characters (no control,
+                format or separator characters but the space), returned unchanged wherever the thing appears; `null` (or
+                omitted): none. Never secret, never changed. A bad ref is `400 invalid_request` naming the field (e.g.
+                `tables.1.players.0.ref`), and nothing is created.
      """
 
     type_: Literal['cable-car']
@@ -57,6 +62,7 @@ class CreateCableCarGame:
     open_deal: bool | Unset = UNSET
     start_seat: int | Unset = UNSET
     time_control: ClockTimeControl | None | NoTimeControl | PerTurnTimeControl | Unset = UNSET
+    ref: None | str | Unset = UNSET
 
 
 
@@ -98,6 +104,12 @@ class CreateCableCarGame:
         else:
             time_control = self.time_control
 
+        ref: None | str | Unset
+        if isinstance(self.ref, Unset):
+            ref = UNSET
+        else:
+            ref = self.ref
+
 
         field_dict: dict[str, Any] = {}
 
@@ -113,6 +125,8 @@ class CreateCableCarGame:
             field_dict["start_seat"] = start_seat
         if time_control is not UNSET:
             field_dict["time_control"] = time_control
+        if ref is not UNSET:
+            field_dict["ref"] = ref
 
         return field_dict
 
@@ -193,6 +207,16 @@ class CreateCableCarGame:
         time_control = _parse_time_control(d.pop("time_control", UNSET))
 
 
+        def _parse_ref(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        ref = _parse_ref(d.pop("ref", UNSET))
+
+
         create_cable_car_game = cls(
             type_=type_,
             players=players,
@@ -200,6 +224,7 @@ class CreateCableCarGame:
             open_deal=open_deal,
             start_seat=start_seat,
             time_control=time_control,
+            ref=ref,
         )
 
         return create_cable_car_game

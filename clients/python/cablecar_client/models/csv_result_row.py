@@ -36,6 +36,8 @@ class CsvResultRow:
             winner (CsvResultRowWinner):
             completed_tickets (str):
             standing (str): The seat's `standing` (`in`, `resigned`, `timed_out`; open).
+            table_ref (str): The table's ref (empty if none).
+            player_ref (str): The player's ref (empty if none).
      """
 
     batch: str
@@ -50,6 +52,8 @@ class CsvResultRow:
     winner: CsvResultRowWinner
     completed_tickets: str
     standing: str
+    table_ref: str
+    player_ref: str
 
 
 
@@ -80,6 +84,10 @@ class CsvResultRow:
 
         standing = self.standing
 
+        table_ref = self.table_ref
+
+        player_ref = self.player_ref
+
 
         field_dict: dict[str, Any] = {}
 
@@ -96,6 +104,8 @@ class CsvResultRow:
             "winner": winner,
             "completed_tickets": completed_tickets,
             "standing": standing,
+            "table_ref": table_ref,
+            "player_ref": player_ref,
         })
 
         return field_dict
@@ -132,6 +142,10 @@ class CsvResultRow:
 
         standing = d.pop("standing")
 
+        table_ref = d.pop("table_ref")
+
+        player_ref = d.pop("player_ref")
+
         csv_result_row = cls(
             batch=batch,
             table=table,
@@ -145,6 +159,8 @@ class CsvResultRow:
             winner=winner,
             completed_tickets=completed_tickets,
             standing=standing,
+            table_ref=table_ref,
+            player_ref=player_ref,
         )
 
         return csv_result_row

@@ -29,8 +29,8 @@ class Delivery:
     """ 
         Attributes:
             id (str):
-            event (WebhookEvent): `game.started`: a game was created; `game.finished`: its last move was made (also when it
-                ended by
+            event (WebhookEvent): `game.started`: a game was created (a scheduled one: it started, at its `game_started`);
+                `game.finished`: its last move was made (also when it ended by
                 forfeit); `game.seat_out`: a seat resigned or timed out (one delivery per seat; the game may go on);
                 `game.cancelled`: its host cancelled it (no `game.finished` follows); `log.checkpoint`: the transparency
                 log published a checkpoint (one delivery per checkpoint; webhooks without `batch` only).

@@ -35,7 +35,12 @@ class Export:
 
         Attributes:
             format_ (Literal['cablecar-export/1']):
-            game (ExportGame):
+            game (ExportGame): The game's header. `ref`, `batch_ref`, `player_refs` and `starts_at` appear only where given
+                (older
+                records and games without refs export as before). Like `batch`, they are facts of the game's row, fixed by
+                the database from its creation on, but outside the signed hash chain: `cablecar verify` does not judge
+                them. The scheduled wait itself is in the chain (`game_scheduled` with `starts_at`, then `game_started`),
+                and verify checks that no seat acted and no clock ran in between.
             seed (ExportSeed):
             result (CableCarResult | None | TtrSfResult): A finished game's result as its type defines it (`TtrSfResult` or
                 `CableCarResult`, told apart by the

@@ -33,8 +33,9 @@ class GameCreated:
             id (str): The game id.
             type_ (GameTypeId): `ttr-sf`: Ticket to Ride San Francisco (2–4 players); `cable-car`: the cable-car tile game
                 (2–6 players).
-            status (str): A game's status in an answer: `setup` (setup choices still to make), `playing`, `last_round` (ttr-
-                sf: the
+            status (str): A game's status in an answer: `scheduled` (waiting for its start at `starts_at`: nobody may act
+                yet),
+                `setup` (setup choices still to make), `playing`, `last_round` (ttr-sf: the
                 final round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended by its host
                 with no result). Open: a later server may answer a status not listed here; a client
                 should treat one it does not know as "not playable by me now".
@@ -48,6 +49,8 @@ class GameCreated:
                 it is the control as created, a `clock` with its `increment_seconds` always shown.
             open_deal (bool | Unset): True when the caller's seed alone made the deal (anyone who knows it knows every
                 hand); false when a server secret, committed at creation and revealed by the export, was mixed in.
+            ref (None | str | Unset): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`),
+                or `null`: none.
      """
 
     id: str
@@ -60,6 +63,7 @@ class GameCreated:
     host_token: str
     time_control: ClockTimeControl | NoTimeControl | PerTurnTimeControl
     open_deal: bool | Unset = UNSET
+    ref: None | str | Unset = UNSET
 
 
 
@@ -102,6 +106,12 @@ class GameCreated:
 
         open_deal = self.open_deal
 
+        ref: None | str | Unset
+        if isinstance(self.ref, Unset):
+            ref = UNSET
+        else:
+            ref = self.ref
+
 
         field_dict: dict[str, Any] = {}
 
@@ -118,6 +128,8 @@ class GameCreated:
         })
         if open_deal is not UNSET:
             field_dict["open_deal"] = open_deal
+        if ref is not UNSET:
+            field_dict["ref"] = ref
 
         return field_dict
 
@@ -191,6 +203,16 @@ class GameCreated:
 
         open_deal = d.pop("open_deal", UNSET)
 
+        def _parse_ref(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        ref = _parse_ref(d.pop("ref", UNSET))
+
+
         game_created = cls(
             id=id,
             type_=type_,
@@ -202,6 +224,7 @@ class GameCreated:
             host_token=host_token,
             time_control=time_control,
             open_deal=open_deal,
+            ref=ref,
         )
 
         return game_created

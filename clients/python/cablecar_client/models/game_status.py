@@ -5,6 +5,7 @@ class GameStatus(StrEnum):
     FINISHED = "finished"
     LAST_ROUND = "last_round"
     PLAYING = "playing"
+    SCHEDULED = "scheduled"
     SETUP = "setup"
 
     def __str__(self) -> str:

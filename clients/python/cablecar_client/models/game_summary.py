@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
 import datetime
 
@@ -28,8 +29,9 @@ class GameSummary:
         Attributes:
             id (str):
             type_ (str):
-            status (str): A game's status in an answer: `setup` (setup choices still to make), `playing`, `last_round` (ttr-
-                sf: the
+            status (str): A game's status in an answer: `scheduled` (waiting for its start at `starts_at`: nobody may act
+                yet),
+                `setup` (setup choices still to make), `playing`, `last_round` (ttr-sf: the
                 final round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended by its host
                 with no result). Open: a later server may answer a status not listed here; a client
                 should treat one it does not know as "not playable by me now".
@@ -41,6 +43,13 @@ class GameSummary:
             open_deal (bool): True when the caller's seed alone made the deal (anyone who knows it knows every hand); false
                 when a server secret, committed at creation and revealed by the export, was mixed in.
             batch (None | str): The batch the game belongs to, if any.
+            ref (None | str | Unset): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`),
+                or `null`: none.
+            batch_ref (None | str | Unset): The organiser's own id (of a batch, a table or a player) as it was given (see
+                `Ref`), or `null`: none.
+            starts_at (datetime.datetime | None | Unset): When a scheduled game starts (ISO 8601, UTC), while it waits
+                (`status` `scheduled`); otherwise absent from
+                a view and `null` in the listing.
      """
 
     id: str
@@ -53,6 +62,9 @@ class GameSummary:
     seed_commitment: str
     open_deal: bool
     batch: None | str
+    ref: None | str | Unset = UNSET
+    batch_ref: None | str | Unset = UNSET
+    starts_at: datetime.datetime | None | Unset = UNSET
 
 
 
@@ -86,6 +98,26 @@ class GameSummary:
         batch: None | str
         batch = self.batch
 
+        ref: None | str | Unset
+        if isinstance(self.ref, Unset):
+            ref = UNSET
+        else:
+            ref = self.ref
+
+        batch_ref: None | str | Unset
+        if isinstance(self.batch_ref, Unset):
+            batch_ref = UNSET
+        else:
+            batch_ref = self.batch_ref
+
+        starts_at: None | str | Unset
+        if isinstance(self.starts_at, Unset):
+            starts_at = UNSET
+        elif isinstance(self.starts_at, datetime.datetime):
+            starts_at = self.starts_at.isoformat()
+        else:
+            starts_at = self.starts_at
+
 
         field_dict: dict[str, Any] = {}
 
@@ -101,6 +133,12 @@ class GameSummary:
             "open_deal": open_deal,
             "batch": batch,
         })
+        if ref is not UNSET:
+            field_dict["ref"] = ref
+        if batch_ref is not UNSET:
+            field_dict["batch_ref"] = batch_ref
+        if starts_at is not UNSET:
+            field_dict["starts_at"] = starts_at
 
         return field_dict
 
@@ -150,6 +188,46 @@ class GameSummary:
         batch = _parse_batch(d.pop("batch"))
 
 
+        def _parse_ref(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        ref = _parse_ref(d.pop("ref", UNSET))
+
+
+        def _parse_batch_ref(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        batch_ref = _parse_batch_ref(d.pop("batch_ref", UNSET))
+
+
+        def _parse_starts_at(data: object) -> datetime.datetime | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                componentsschemas_starts_at_type_0 = datetime.datetime.fromisoformat(data)
+
+
+
+                return componentsschemas_starts_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None | Unset, data)
+
+        starts_at = _parse_starts_at(d.pop("starts_at", UNSET))
+
+
         game_summary = cls(
             id=id,
             type_=type_,
@@ -161,6 +239,9 @@ class GameSummary:
             seed_commitment=seed_commitment,
             open_deal=open_deal,
             batch=batch,
+            ref=ref,
+            batch_ref=batch_ref,
+            starts_at=starts_at,
         )
 
         return game_summary

@@ -35,10 +35,16 @@ class PlayerIn:
                 Its seat gets no
                 token; the server's bot runners play its turns from that seat's own view, within the time control.
                 A bot the type does not have is `422 invalid_config` with `reason` `unknown_bot`, and nothing is created.
+            ref (None | str | Unset): The organiser's own id (of a batch, a table or a player): 1 to 128 printable
+                characters (no control,
+                format or separator characters but the space), returned unchanged wherever the thing appears; `null` (or
+                omitted): none. Never secret, never changed. A bad ref is `400 invalid_request` naming the field (e.g.
+                `tables.1.players.0.ref`), and nothing is created.
      """
 
     name: str
     bot: None | str | Unset = UNSET
+    ref: None | str | Unset = UNSET
 
 
 
@@ -53,6 +59,12 @@ class PlayerIn:
         else:
             bot = self.bot
 
+        ref: None | str | Unset
+        if isinstance(self.ref, Unset):
+            ref = UNSET
+        else:
+            ref = self.ref
+
 
         field_dict: dict[str, Any] = {}
 
@@ -61,6 +73,8 @@ class PlayerIn:
         })
         if bot is not UNSET:
             field_dict["bot"] = bot
+        if ref is not UNSET:
+            field_dict["ref"] = ref
 
         return field_dict
 
@@ -81,9 +95,20 @@ class PlayerIn:
         bot = _parse_bot(d.pop("bot", UNSET))
 
 
+        def _parse_ref(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        ref = _parse_ref(d.pop("ref", UNSET))
+
+
         player_in = cls(
             name=name,
             bot=bot,
+            ref=ref,
         )
 
         return player_in

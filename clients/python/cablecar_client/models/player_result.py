@@ -25,6 +25,8 @@ class PlayerResult:
         Attributes:
             seat (int): A seat number, 0-based, in turn order.
             name (str):
+            ref (None | str): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`), or
+                `null`: none.
             score (int | None): The final total (ttr-sf); null for cable-car and until finished.
             rank (int | None): 1 for the best; ties share a rank; seats that are out rank below every seat still in; null
                 until
@@ -40,6 +42,7 @@ class PlayerResult:
 
     seat: int
     name: str
+    ref: None | str
     score: int | None
     rank: int | None
     winner: bool
@@ -54,6 +57,9 @@ class PlayerResult:
         seat = self.seat
 
         name = self.name
+
+        ref: None | str
+        ref = self.ref
 
         score: int | None
         score = self.score
@@ -74,6 +80,7 @@ class PlayerResult:
         field_dict.update({
             "seat": seat,
             "name": name,
+            "ref": ref,
             "score": score,
             "rank": rank,
             "winner": winner,
@@ -91,6 +98,14 @@ class PlayerResult:
         seat = d.pop("seat")
 
         name = d.pop("name")
+
+        def _parse_ref(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        ref = _parse_ref(d.pop("ref"))
+
 
         def _parse_score(data: object) -> int | None:
             if data is None:
@@ -123,6 +138,7 @@ class PlayerResult:
         player_result = cls(
             seat=seat,
             name=name,
+            ref=ref,
             score=score,
             rank=rank,
             winner=winner,

@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 from ..models.problem_outcome import ProblemOutcome
 from ..types import UNSET, Unset
 from typing import cast
+import datetime
 
 if TYPE_CHECKING:
   from ..models.field_error import FieldError
@@ -43,6 +44,7 @@ class Problem:
             game (str | Unset): On `game_damaged`, the id of the damaged game.
             seq (int | Unset): On `game_damaged`, the first stored event that is not genuine.
             table (int | Unset): On a refused `POST /v1/batches`, the index of the table at fault.
+            starts_at (datetime.datetime | Unset): On `not_started`, when the scheduled game starts (ISO 8601, UTC).
             outcome (ProblemOutcome | Unset): On `unavailable`: `unknown` when the store failed after the write was sent
                 (the connection broke
                 after a commit may have happened). The write may be stored: send the same request again with the same
@@ -62,6 +64,7 @@ class Problem:
     game: str | Unset = UNSET
     seq: int | Unset = UNSET
     table: int | Unset = UNSET
+    starts_at: datetime.datetime | Unset = UNSET
     outcome: ProblemOutcome | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -102,6 +105,10 @@ class Problem:
 
         table = self.table
 
+        starts_at: str | Unset = UNSET
+        if not isinstance(self.starts_at, Unset):
+            starts_at = self.starts_at.isoformat()
+
         outcome: str | Unset = UNSET
         if not isinstance(self.outcome, Unset):
             outcome = self.outcome.value
@@ -131,6 +138,8 @@ class Problem:
             field_dict["seq"] = seq
         if table is not UNSET:
             field_dict["table"] = table
+        if starts_at is not UNSET:
+            field_dict["starts_at"] = starts_at
         if outcome is not UNSET:
             field_dict["outcome"] = outcome
 
@@ -176,6 +185,16 @@ class Problem:
 
         table = d.pop("table", UNSET)
 
+        _starts_at = d.pop("starts_at", UNSET)
+        starts_at: datetime.datetime | Unset
+        if isinstance(_starts_at,  Unset):
+            starts_at = UNSET
+        else:
+            starts_at = datetime.datetime.fromisoformat(_starts_at)
+
+
+
+
         _outcome = d.pop("outcome", UNSET)
         outcome: ProblemOutcome | Unset
         if isinstance(_outcome,  Unset):
@@ -199,6 +218,7 @@ class Problem:
             game=game,
             seq=seq,
             table=table,
+            starts_at=starts_at,
             outcome=outcome,
         )
 

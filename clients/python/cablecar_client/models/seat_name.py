@@ -28,11 +28,14 @@ class SeatName:
             name (str):
             bot (None | str | Unset): The server-side bot playing this seat (one of the type's `bots`), or `null` for a
                 person.
+            ref (None | str | Unset): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`),
+                or `null`: none.
      """
 
     seat: int
     name: str
     bot: None | str | Unset = UNSET
+    ref: None | str | Unset = UNSET
 
 
 
@@ -49,6 +52,12 @@ class SeatName:
         else:
             bot = self.bot
 
+        ref: None | str | Unset
+        if isinstance(self.ref, Unset):
+            ref = UNSET
+        else:
+            ref = self.ref
+
 
         field_dict: dict[str, Any] = {}
 
@@ -58,6 +67,8 @@ class SeatName:
         })
         if bot is not UNSET:
             field_dict["bot"] = bot
+        if ref is not UNSET:
+            field_dict["ref"] = ref
 
         return field_dict
 
@@ -80,10 +91,21 @@ class SeatName:
         bot = _parse_bot(d.pop("bot", UNSET))
 
 
+        def _parse_ref(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        ref = _parse_ref(d.pop("ref", UNSET))
+
+
         seat_name = cls(
             seat=seat,
             name=name,
             bot=bot,
+            ref=ref,
         )
 
         return seat_name

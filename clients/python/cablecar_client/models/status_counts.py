@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 
 
 
@@ -28,6 +29,7 @@ class StatusCounts:
             last_round (int):
             finished (int):
             cancelled (int):
+            scheduled (int | Unset):
      """
 
     setup: int
@@ -35,6 +37,7 @@ class StatusCounts:
     last_round: int
     finished: int
     cancelled: int
+    scheduled: int | Unset = UNSET
     additional_properties: dict[str, int] = _attrs_field(init=False, factory=dict)
 
 
@@ -52,6 +55,8 @@ class StatusCounts:
 
         cancelled = self.cancelled
 
+        scheduled = self.scheduled
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -62,6 +67,8 @@ class StatusCounts:
             "finished": finished,
             "cancelled": cancelled,
         })
+        if scheduled is not UNSET:
+            field_dict["scheduled"] = scheduled
 
         return field_dict
 
@@ -80,12 +87,15 @@ class StatusCounts:
 
         cancelled = d.pop("cancelled")
 
+        scheduled = d.pop("scheduled", UNSET)
+
         status_counts = cls(
             setup=setup,
             playing=playing,
             last_round=last_round,
             finished=finished,
             cancelled=cancelled,
+            scheduled=scheduled,
         )
 
 

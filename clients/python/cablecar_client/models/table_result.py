@@ -26,9 +26,12 @@ class TableResult:
     """ 
         Attributes:
             table (int):
+            ref (None | str): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`), or
+                `null`: none.
             game_id (str):
-            status (str): A game's status in an answer: `setup` (setup choices still to make), `playing`, `last_round` (ttr-
-                sf: the
+            status (str): A game's status in an answer: `scheduled` (waiting for its start at `starts_at`: nobody may act
+                yet),
+                `setup` (setup choices still to make), `playing`, `last_round` (ttr-sf: the
                 final round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended by its host
                 with no result). Open: a later server may answer a status not listed here; a client
                 should treat one it does not know as "not playable by me now".
@@ -42,6 +45,7 @@ class TableResult:
      """
 
     table: int
+    ref: None | str
     game_id: str
     status: str
     winners: list[int]
@@ -55,6 +59,9 @@ class TableResult:
     def to_dict(self) -> dict[str, Any]:
         from ..models.player_result import PlayerResult # noqa: PLC0415
         table = self.table
+
+        ref: None | str
+        ref = self.ref
 
         game_id = self.game_id
 
@@ -79,6 +86,7 @@ class TableResult:
 
         field_dict.update({
             "table": table,
+            "ref": ref,
             "game_id": game_id,
             "status": status,
             "winners": winners,
@@ -95,6 +103,14 @@ class TableResult:
         from ..models.player_result import PlayerResult # noqa: PLC0415
         d = dict(src_dict)
         table = d.pop("table")
+
+        def _parse_ref(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        ref = _parse_ref(d.pop("ref"))
+
 
         game_id = d.pop("game_id")
 
@@ -123,6 +139,7 @@ class TableResult:
 
         table_result = cls(
             table=table,
+            ref=ref,
             game_id=game_id,
             status=status,
             winners=winners,

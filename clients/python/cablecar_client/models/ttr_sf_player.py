@@ -44,6 +44,8 @@ class TtrSfPlayer:
             routes (list[str] | Unset): Route ids claimed, in claim order (they stay claimed when the seat is out).
             bot (None | str | Unset): The server-side bot playing this seat (one of the type's `bots`), or `null` for a
                 person.
+            ref (None | str | Unset): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`),
+                or `null`: none.
             hand (TtrSfPlayerHand | Unset): Once over only, the cards held (colour → count).
             tickets (list[TtrTicket] | Unset): Once over only, the tickets kept.
      """
@@ -60,6 +62,7 @@ class TtrSfPlayer:
     pending_ticket_count: int | Unset = UNSET
     routes: list[str] | Unset = UNSET
     bot: None | str | Unset = UNSET
+    ref: None | str | Unset = UNSET
     hand: TtrSfPlayerHand | Unset = UNSET
     tickets: list[TtrTicket] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -105,6 +108,12 @@ class TtrSfPlayer:
         else:
             bot = self.bot
 
+        ref: None | str | Unset
+        if isinstance(self.ref, Unset):
+            ref = UNSET
+        else:
+            ref = self.ref
+
         hand: dict[str, Any] | Unset = UNSET
         if not isinstance(self.hand, Unset):
             hand = self.hand.to_dict()
@@ -138,6 +147,8 @@ class TtrSfPlayer:
             field_dict["routes"] = routes
         if bot is not UNSET:
             field_dict["bot"] = bot
+        if ref is not UNSET:
+            field_dict["ref"] = ref
         if hand is not UNSET:
             field_dict["hand"] = hand
         if tickets is not UNSET:
@@ -186,6 +197,16 @@ class TtrSfPlayer:
         bot = _parse_bot(d.pop("bot", UNSET))
 
 
+        def _parse_ref(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        ref = _parse_ref(d.pop("ref", UNSET))
+
+
         _hand = d.pop("hand", UNSET)
         hand: TtrSfPlayerHand | Unset
         if isinstance(_hand,  Unset):
@@ -221,6 +242,7 @@ class TtrSfPlayer:
             pending_ticket_count=pending_ticket_count,
             routes=routes,
             bot=bot,
+            ref=ref,
             hand=hand,
             tickets=tickets,
         )

@@ -43,6 +43,11 @@ class TtrSfTable:
             time_control (ClockTimeControl | None | NoTimeControl | PerTurnTimeControl | Unset): This table's time control;
                 it replaces the batch's (`{"kind": "none"}` makes the table untimed).
                 Omitted or `null`: the batch's.
+            ref (None | str | Unset): The organiser's own id (of a batch, a table or a player): 1 to 128 printable
+                characters (no control,
+                format or separator characters but the space), returned unchanged wherever the thing appears; `null` (or
+                omitted): none. Never secret, never changed. A bad ref is `400 invalid_request` naming the field (e.g.
+                `tables.1.players.0.ref`), and nothing is created.
      """
 
     players: list[PlayerIn]
@@ -50,6 +55,7 @@ class TtrSfTable:
     open_deal: bool | Unset = UNSET
     start_seat: int | Unset = UNSET
     time_control: ClockTimeControl | None | NoTimeControl | PerTurnTimeControl | Unset = UNSET
+    ref: None | str | Unset = UNSET
 
 
 
@@ -89,6 +95,12 @@ class TtrSfTable:
         else:
             time_control = self.time_control
 
+        ref: None | str | Unset
+        if isinstance(self.ref, Unset):
+            ref = UNSET
+        else:
+            ref = self.ref
+
 
         field_dict: dict[str, Any] = {}
 
@@ -103,6 +115,8 @@ class TtrSfTable:
             field_dict["start_seat"] = start_seat
         if time_control is not UNSET:
             field_dict["time_control"] = time_control
+        if ref is not UNSET:
+            field_dict["ref"] = ref
 
         return field_dict
 
@@ -179,12 +193,23 @@ class TtrSfTable:
         time_control = _parse_time_control(d.pop("time_control", UNSET))
 
 
+        def _parse_ref(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        ref = _parse_ref(d.pop("ref", UNSET))
+
+
         ttr_sf_table = cls(
             players=players,
             seed=seed,
             open_deal=open_deal,
             start_seat=start_seat,
             time_control=time_control,
+            ref=ref,
         )
 
         return ttr_sf_table

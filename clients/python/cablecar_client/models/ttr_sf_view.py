@@ -42,8 +42,9 @@ class TtrSfView:
         Attributes:
             type_ (Literal['ttr-sf']):
             id (str): The game id.
-            status (str): A game's status in an answer: `setup` (setup choices still to make), `playing`, `last_round` (ttr-
-                sf: the
+            status (str): A game's status in an answer: `scheduled` (waiting for its start at `starts_at`: nobody may act
+                yet),
+                `setup` (setup choices still to make), `playing`, `last_round` (ttr-sf: the
                 final round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended by its host
                 with no result). Open: a later server may answer a status not listed here; a client
                 should treat one it does not know as "not playable by me now".
@@ -72,6 +73,13 @@ class TtrSfView:
             seed_commitment (None | str | Unset): The game's seed commitment.
             open_deal (bool | Unset): True when the caller's seed alone made the deal (anyone who knows it knows every
                 hand); false when a server secret, committed at creation and revealed by the export, was mixed in.
+            ref (None | str | Unset): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`),
+                or `null`: none.
+            batch_ref (None | str | Unset): The organiser's own id (of a batch, a table or a player) as it was given (see
+                `Ref`), or `null`: none.
+            starts_at (datetime.datetime | None | Unset): When a scheduled game starts (ISO 8601, UTC), while it waits
+                (`status` `scheduled`); otherwise absent from
+                a view and `null` in the listing.
             set_aside_stack_size (int | None | Unset): Tokens in each set-aside stack while some are still to place, else
                 `null`.
             souvenir_placer (int | None | Unset): The seat due to place the next set-aside stack during setup, else `null`.
@@ -111,6 +119,9 @@ class TtrSfView:
     deadline: datetime.datetime | None
     seed_commitment: None | str | Unset = UNSET
     open_deal: bool | Unset = UNSET
+    ref: None | str | Unset = UNSET
+    batch_ref: None | str | Unset = UNSET
+    starts_at: datetime.datetime | None | Unset = UNSET
     set_aside_stack_size: int | None | Unset = UNSET
     souvenir_placer: int | None | Unset = UNSET
     souvenirs_in_box: TtrSfViewSouvenirsInBox | Unset = UNSET
@@ -212,6 +223,26 @@ class TtrSfView:
 
         open_deal = self.open_deal
 
+        ref: None | str | Unset
+        if isinstance(self.ref, Unset):
+            ref = UNSET
+        else:
+            ref = self.ref
+
+        batch_ref: None | str | Unset
+        if isinstance(self.batch_ref, Unset):
+            batch_ref = UNSET
+        else:
+            batch_ref = self.batch_ref
+
+        starts_at: None | str | Unset
+        if isinstance(self.starts_at, Unset):
+            starts_at = UNSET
+        elif isinstance(self.starts_at, datetime.datetime):
+            starts_at = self.starts_at.isoformat()
+        else:
+            starts_at = self.starts_at
+
         set_aside_stack_size: int | None | Unset
         if isinstance(self.set_aside_stack_size, Unset):
             set_aside_stack_size = UNSET
@@ -283,6 +314,12 @@ class TtrSfView:
             field_dict["seed_commitment"] = seed_commitment
         if open_deal is not UNSET:
             field_dict["open_deal"] = open_deal
+        if ref is not UNSET:
+            field_dict["ref"] = ref
+        if batch_ref is not UNSET:
+            field_dict["batch_ref"] = batch_ref
+        if starts_at is not UNSET:
+            field_dict["starts_at"] = starts_at
         if set_aside_stack_size is not UNSET:
             field_dict["set_aside_stack_size"] = set_aside_stack_size
         if souvenir_placer is not UNSET:
@@ -458,6 +495,46 @@ class TtrSfView:
 
         open_deal = d.pop("open_deal", UNSET)
 
+        def _parse_ref(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        ref = _parse_ref(d.pop("ref", UNSET))
+
+
+        def _parse_batch_ref(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        batch_ref = _parse_batch_ref(d.pop("batch_ref", UNSET))
+
+
+        def _parse_starts_at(data: object) -> datetime.datetime | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                componentsschemas_starts_at_type_0 = datetime.datetime.fromisoformat(data)
+
+
+
+                return componentsschemas_starts_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None | Unset, data)
+
+        starts_at = _parse_starts_at(d.pop("starts_at", UNSET))
+
+
         def _parse_set_aside_stack_size(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -563,6 +640,9 @@ class TtrSfView:
             deadline=deadline,
             seed_commitment=seed_commitment,
             open_deal=open_deal,
+            ref=ref,
+            batch_ref=batch_ref,
+            starts_at=starts_at,
             set_aside_stack_size=set_aside_stack_size,
             souvenir_placer=souvenir_placer,
             souvenirs_in_box=souvenirs_in_box,

@@ -33,12 +33,14 @@ class WebhookDelivery:
 
         Attributes:
             id (str): The delivery id (also in `X-CableCar-Delivery`).
-            type_ (WebhookEvent): `game.started`: a game was created; `game.finished`: its last move was made (also when it
-                ended by
+            type_ (WebhookEvent): `game.started`: a game was created (a scheduled one: it started, at its `game_started`);
+                `game.finished`: its last move was made (also when it ended by
                 forfeit); `game.seat_out`: a seat resigned or timed out (one delivery per seat; the game may go on);
                 `game.cancelled`: its host cancelled it (no `game.finished` follows); `log.checkpoint`: the transparency
                 log published a checkpoint (one delivery per checkpoint; webhooks without `batch` only).
             created_at (datetime.datetime):
+            batch_ref (None | str | Unset): The organiser's own id (of a batch, a table or a player) as it was given (see
+                `Ref`), or `null`: none.
             game (WebhookGame | Unset):
             seat (WebhookSeatOut | Unset): In a `game.seat_out` delivery only: the seat that went out.
             checkpoint (LogCheckpoint | Unset): A signed checkpoint of the transparency log.
@@ -47,6 +49,7 @@ class WebhookDelivery:
     id: str
     type_: WebhookEvent
     created_at: datetime.datetime
+    batch_ref: None | str | Unset = UNSET
     game: WebhookGame | Unset = UNSET
     seat: WebhookSeatOut | Unset = UNSET
     checkpoint: LogCheckpoint | Unset = UNSET
@@ -64,6 +67,12 @@ class WebhookDelivery:
         type_ = self.type_.value
 
         created_at = self.created_at.isoformat()
+
+        batch_ref: None | str | Unset
+        if isinstance(self.batch_ref, Unset):
+            batch_ref = UNSET
+        else:
+            batch_ref = self.batch_ref
 
         game: dict[str, Any] | Unset = UNSET
         if not isinstance(self.game, Unset):
@@ -85,6 +94,8 @@ class WebhookDelivery:
             "type": type_,
             "created_at": created_at,
         })
+        if batch_ref is not UNSET:
+            field_dict["batch_ref"] = batch_ref
         if game is not UNSET:
             field_dict["game"] = game
         if seat is not UNSET:
@@ -112,6 +123,16 @@ class WebhookDelivery:
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
 
+
+
+        def _parse_batch_ref(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        batch_ref = _parse_batch_ref(d.pop("batch_ref", UNSET))
 
 
         _game = d.pop("game", UNSET)
@@ -148,6 +169,7 @@ class WebhookDelivery:
             id=id,
             type_=type_,
             created_at=created_at,
+            batch_ref=batch_ref,
             game=game,
             seat=seat,
             checkpoint=checkpoint,

@@ -15,6 +15,7 @@ from typing import cast
 if TYPE_CHECKING:
   from ..models.cable_car_result import CableCarResult
   from ..models.ttr_sf_result import TtrSfResult
+  from ..models.webhook_game_players_item import WebhookGamePlayersItem
 
 
 
@@ -31,12 +32,17 @@ class WebhookGame:
             id (str):
             type_ (GameTypeId): `ttr-sf`: Ticket to Ride San Francisco (2–4 players); `cable-car`: the cable-car tile game
                 (2–6 players).
-            status (str): A game's status in an answer: `setup` (setup choices still to make), `playing`, `last_round` (ttr-
-                sf: the
+            status (str): A game's status in an answer: `scheduled` (waiting for its start at `starts_at`: nobody may act
+                yet),
+                `setup` (setup choices still to make), `playing`, `last_round` (ttr-sf: the
                 final round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended by its host
                 with no result). Open: a later server may answer a status not listed here; a client
                 should treat one it does not know as "not playable by me now".
             batch (None | str):
+            ref (None | str): The organiser's own id (of a batch, a table or a player) as it was given (see `Ref`), or
+                `null`: none.
+            players (list[WebhookGamePlayersItem]): Every seat, in order, with the organiser's ref of its player (`null`:
+                none).
             result (CableCarResult | None | TtrSfResult | Unset): A finished game's result as its type defines it
                 (`TtrSfResult` or `CableCarResult`, told apart by the
                 game's `type` next to it), or `null` before the end.
@@ -46,6 +52,8 @@ class WebhookGame:
     type_: GameTypeId
     status: str
     batch: None | str
+    ref: None | str
+    players: list[WebhookGamePlayersItem]
     result: CableCarResult | None | TtrSfResult | Unset = UNSET
 
 
@@ -55,6 +63,7 @@ class WebhookGame:
     def to_dict(self) -> dict[str, Any]:
         from ..models.cable_car_result import CableCarResult # noqa: PLC0415
         from ..models.ttr_sf_result import TtrSfResult # noqa: PLC0415
+        from ..models.webhook_game_players_item import WebhookGamePlayersItem # noqa: PLC0415
         id = self.id
 
         type_ = self.type_.value
@@ -63,6 +72,16 @@ class WebhookGame:
 
         batch: None | str
         batch = self.batch
+
+        ref: None | str
+        ref = self.ref
+
+        players = []
+        for players_item_data in self.players:
+            players_item = players_item_data.to_dict()
+            players.append(players_item)
+
+
 
         result: dict[str, Any] | None | Unset
         if isinstance(self.result, Unset):
@@ -82,6 +101,8 @@ class WebhookGame:
             "type": type_,
             "status": status,
             "batch": batch,
+            "ref": ref,
+            "players": players,
         })
         if result is not UNSET:
             field_dict["result"] = result
@@ -94,6 +115,7 @@ class WebhookGame:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.cable_car_result import CableCarResult # noqa: PLC0415
         from ..models.ttr_sf_result import TtrSfResult # noqa: PLC0415
+        from ..models.webhook_game_players_item import WebhookGamePlayersItem # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -110,6 +132,24 @@ class WebhookGame:
             return cast(None | str, data)
 
         batch = _parse_batch(d.pop("batch"))
+
+
+        def _parse_ref(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        ref = _parse_ref(d.pop("ref"))
+
+
+        players = []
+        _players = d.pop("players")
+        for players_item_data in (_players):
+            players_item = WebhookGamePlayersItem.from_dict(players_item_data)
+
+
+
+            players.append(players_item)
 
 
         def _parse_result(data: object) -> CableCarResult | None | TtrSfResult | Unset:
@@ -147,6 +187,8 @@ class WebhookGame:
             type_=type_,
             status=status,
             batch=batch,
+            ref=ref,
+            players=players,
             result=result,
         )
 

@@ -145,7 +145,9 @@ def sync_detailed(
     `POST /v1/games/{id}/actions`. While the seat is still in (it has not resigned or timed out) and the
     game is
     not over, the last entry is `{"type": "resign"}`; it is the only entry when the seat is not in
-    `active_seats`. Empty for a seat that is out and once the game is over (finished or cancelled).
+    `active_seats`. Empty for a seat that is out, once the game is over (finished or cancelled), and
+    while a
+    scheduled game waits for its start (`status` `scheduled`: nobody may act, not even resign).
 
     The list is paged in a fixed order (a cable-car turn can have well over 100 000 legal pairs of tile
     placements): `total` counts them all; pass `next_cursor` back as `cursor` for the next page. A
@@ -241,7 +243,9 @@ def sync(
     `POST /v1/games/{id}/actions`. While the seat is still in (it has not resigned or timed out) and the
     game is
     not over, the last entry is `{"type": "resign"}`; it is the only entry when the seat is not in
-    `active_seats`. Empty for a seat that is out and once the game is over (finished or cancelled).
+    `active_seats`. Empty for a seat that is out, once the game is over (finished or cancelled), and
+    while a
+    scheduled game waits for its start (`status` `scheduled`: nobody may act, not even resign).
 
     The list is paged in a fixed order (a cable-car turn can have well over 100 000 legal pairs of tile
     placements): `total` counts them all; pass `next_cursor` back as `cursor` for the next page. A
@@ -332,7 +336,9 @@ async def asyncio_detailed(
     `POST /v1/games/{id}/actions`. While the seat is still in (it has not resigned or timed out) and the
     game is
     not over, the last entry is `{"type": "resign"}`; it is the only entry when the seat is not in
-    `active_seats`. Empty for a seat that is out and once the game is over (finished or cancelled).
+    `active_seats`. Empty for a seat that is out, once the game is over (finished or cancelled), and
+    while a
+    scheduled game waits for its start (`status` `scheduled`: nobody may act, not even resign).
 
     The list is paged in a fixed order (a cable-car turn can have well over 100 000 legal pairs of tile
     placements): `total` counts them all; pass `next_cursor` back as `cursor` for the next page. A
@@ -428,7 +434,9 @@ async def asyncio(
     `POST /v1/games/{id}/actions`. While the seat is still in (it has not resigned or timed out) and the
     game is
     not over, the last entry is `{"type": "resign"}`; it is the only entry when the seat is not in
-    `active_seats`. Empty for a seat that is out and once the game is over (finished or cancelled).
+    `active_seats`. Empty for a seat that is out, once the game is over (finished or cancelled), and
+    while a
+    scheduled game waits for its start (`status` `scheduled`: nobody may act, not even resign).
 
     The list is paged in a fixed order (a cable-car turn can have well over 100 000 legal pairs of tile
     placements): `total` counts them all; pass `next_cursor` back as `cursor` for the next page. A

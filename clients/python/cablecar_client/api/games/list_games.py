@@ -21,6 +21,7 @@ def _get_kwargs(
     status: GameStatus | Unset = UNSET,
     type_: str | Unset = UNSET,
     batch: str | Unset = UNSET,
+    ref: str | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: str | Unset = UNSET,
 
@@ -40,6 +41,8 @@ def _get_kwargs(
     params["type"] = type_
 
     params["batch"] = batch
+
+    params["ref"] = ref
 
     params["limit"] = limit
 
@@ -110,24 +113,27 @@ def sync_detailed(
     status: GameStatus | Unset = UNSET,
     type_: str | Unset = UNSET,
     batch: str | Unset = UNSET,
+    ref: str | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: str | Unset = UNSET,
 
 ) -> Response[GamesPage | Problem]:
     """ List games, newest first
 
-     A page of game summaries, newest first, filtered by `status`, `type` and `batch`. Pass `next_cursor`
-    back as
-    `cursor` for the next page; it is `null` on the last page.
+     A page of game summaries, newest first, filtered by `status`, `type`, `batch` and `ref`. Pass
+    `next_cursor`
+    back as `cursor` for the next page; it is `null` on the last page.
 
     Args:
-        status (GameStatus | Unset): A status to filter on: `setup` (setup choices still to make),
-            `playing`, `last_round` (ttr-sf: the final
+        status (GameStatus | Unset): A status to filter on: `scheduled` (a round created with
+            `start_at`, waiting for its start), `setup` (setup choices still to make), `playing`,
+            `last_round` (ttr-sf: the final
             round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended
             by its host with
             no result).
         type_ (str | Unset):
         batch (str | Unset):
+        ref (str | Unset):
         limit (int | Unset):  Default: 50.
         cursor (str | Unset): An opaque page cursor: pass back the `next_cursor` of the previous
             page unchanged. The same rule on every
@@ -150,6 +156,7 @@ def sync_detailed(
         status=status,
 type_=type_,
 batch=batch,
+ref=ref,
 limit=limit,
 cursor=cursor,
 
@@ -167,24 +174,27 @@ def sync(
     status: GameStatus | Unset = UNSET,
     type_: str | Unset = UNSET,
     batch: str | Unset = UNSET,
+    ref: str | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: str | Unset = UNSET,
 
 ) -> GamesPage | Problem | None:
     """ List games, newest first
 
-     A page of game summaries, newest first, filtered by `status`, `type` and `batch`. Pass `next_cursor`
-    back as
-    `cursor` for the next page; it is `null` on the last page.
+     A page of game summaries, newest first, filtered by `status`, `type`, `batch` and `ref`. Pass
+    `next_cursor`
+    back as `cursor` for the next page; it is `null` on the last page.
 
     Args:
-        status (GameStatus | Unset): A status to filter on: `setup` (setup choices still to make),
-            `playing`, `last_round` (ttr-sf: the final
+        status (GameStatus | Unset): A status to filter on: `scheduled` (a round created with
+            `start_at`, waiting for its start), `setup` (setup choices still to make), `playing`,
+            `last_round` (ttr-sf: the final
             round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended
             by its host with
             no result).
         type_ (str | Unset):
         batch (str | Unset):
+        ref (str | Unset):
         limit (int | Unset):  Default: 50.
         cursor (str | Unset): An opaque page cursor: pass back the `next_cursor` of the previous
             page unchanged. The same rule on every
@@ -208,6 +218,7 @@ def sync(
 status=status,
 type_=type_,
 batch=batch,
+ref=ref,
 limit=limit,
 cursor=cursor,
 
@@ -219,24 +230,27 @@ async def asyncio_detailed(
     status: GameStatus | Unset = UNSET,
     type_: str | Unset = UNSET,
     batch: str | Unset = UNSET,
+    ref: str | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: str | Unset = UNSET,
 
 ) -> Response[GamesPage | Problem]:
     """ List games, newest first
 
-     A page of game summaries, newest first, filtered by `status`, `type` and `batch`. Pass `next_cursor`
-    back as
-    `cursor` for the next page; it is `null` on the last page.
+     A page of game summaries, newest first, filtered by `status`, `type`, `batch` and `ref`. Pass
+    `next_cursor`
+    back as `cursor` for the next page; it is `null` on the last page.
 
     Args:
-        status (GameStatus | Unset): A status to filter on: `setup` (setup choices still to make),
-            `playing`, `last_round` (ttr-sf: the final
+        status (GameStatus | Unset): A status to filter on: `scheduled` (a round created with
+            `start_at`, waiting for its start), `setup` (setup choices still to make), `playing`,
+            `last_round` (ttr-sf: the final
             round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended
             by its host with
             no result).
         type_ (str | Unset):
         batch (str | Unset):
+        ref (str | Unset):
         limit (int | Unset):  Default: 50.
         cursor (str | Unset): An opaque page cursor: pass back the `next_cursor` of the previous
             page unchanged. The same rule on every
@@ -259,6 +273,7 @@ async def asyncio_detailed(
         status=status,
 type_=type_,
 batch=batch,
+ref=ref,
 limit=limit,
 cursor=cursor,
 
@@ -276,24 +291,27 @@ async def asyncio(
     status: GameStatus | Unset = UNSET,
     type_: str | Unset = UNSET,
     batch: str | Unset = UNSET,
+    ref: str | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: str | Unset = UNSET,
 
 ) -> GamesPage | Problem | None:
     """ List games, newest first
 
-     A page of game summaries, newest first, filtered by `status`, `type` and `batch`. Pass `next_cursor`
-    back as
-    `cursor` for the next page; it is `null` on the last page.
+     A page of game summaries, newest first, filtered by `status`, `type`, `batch` and `ref`. Pass
+    `next_cursor`
+    back as `cursor` for the next page; it is `null` on the last page.
 
     Args:
-        status (GameStatus | Unset): A status to filter on: `setup` (setup choices still to make),
-            `playing`, `last_round` (ttr-sf: the final
+        status (GameStatus | Unset): A status to filter on: `scheduled` (a round created with
+            `start_at`, waiting for its start), `setup` (setup choices still to make), `playing`,
+            `last_round` (ttr-sf: the final
             round has started), `finished` (ended by the rules, also by forfeit), `cancelled` (ended
             by its host with
             no result).
         type_ (str | Unset):
         batch (str | Unset):
+        ref (str | Unset):
         limit (int | Unset):  Default: 50.
         cursor (str | Unset): An opaque page cursor: pass back the `next_cursor` of the previous
             page unchanged. The same rule on every
@@ -317,6 +335,7 @@ async def asyncio(
 status=status,
 type_=type_,
 batch=batch,
+ref=ref,
 limit=limit,
 cursor=cursor,
 

@@ -17,6 +17,7 @@ from typing import cast
 
 def _get_kwargs(
     *,
+    ref_prefix: str | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: str | Unset = UNSET,
 
@@ -26,6 +27,8 @@ def _get_kwargs(
     
 
     params: dict[str, Any] = {}
+
+    params["ref_prefix"] = ref_prefix
 
     params["limit"] = limit
 
@@ -107,15 +110,21 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient,
+    ref_prefix: str | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: str | Unset = UNSET,
 
 ) -> Response[BatchesPage | Problem]:
     """ The organiser's batches, newest first
 
-     Pass `next_cursor` back as `cursor` for the next page; it is `null` on the last page.
+     Pass `next_cursor` back as `cursor` for the next page; it is `null` on the last page. `ref_prefix`
+    keeps the
+    batches whose `ref` starts with it: with refs like `event-77/round-1`, `?ref_prefix=event-77/` lists
+    that
+    event's rounds.
 
     Args:
+        ref_prefix (str | Unset):
         limit (int | Unset):  Default: 50.
         cursor (str | Unset): An opaque page cursor: pass back the `next_cursor` of the previous
             page unchanged. The same rule on every
@@ -135,7 +144,8 @@ def sync_detailed(
 
 
     kwargs = _get_kwargs(
-        limit=limit,
+        ref_prefix=ref_prefix,
+limit=limit,
 cursor=cursor,
 
     )
@@ -149,15 +159,21 @@ cursor=cursor,
 def sync(
     *,
     client: AuthenticatedClient,
+    ref_prefix: str | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: str | Unset = UNSET,
 
 ) -> BatchesPage | Problem | None:
     """ The organiser's batches, newest first
 
-     Pass `next_cursor` back as `cursor` for the next page; it is `null` on the last page.
+     Pass `next_cursor` back as `cursor` for the next page; it is `null` on the last page. `ref_prefix`
+    keeps the
+    batches whose `ref` starts with it: with refs like `event-77/round-1`, `?ref_prefix=event-77/` lists
+    that
+    event's rounds.
 
     Args:
+        ref_prefix (str | Unset):
         limit (int | Unset):  Default: 50.
         cursor (str | Unset): An opaque page cursor: pass back the `next_cursor` of the previous
             page unchanged. The same rule on every
@@ -178,6 +194,7 @@ def sync(
 
     return sync_detailed(
         client=client,
+ref_prefix=ref_prefix,
 limit=limit,
 cursor=cursor,
 
@@ -186,15 +203,21 @@ cursor=cursor,
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
+    ref_prefix: str | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: str | Unset = UNSET,
 
 ) -> Response[BatchesPage | Problem]:
     """ The organiser's batches, newest first
 
-     Pass `next_cursor` back as `cursor` for the next page; it is `null` on the last page.
+     Pass `next_cursor` back as `cursor` for the next page; it is `null` on the last page. `ref_prefix`
+    keeps the
+    batches whose `ref` starts with it: with refs like `event-77/round-1`, `?ref_prefix=event-77/` lists
+    that
+    event's rounds.
 
     Args:
+        ref_prefix (str | Unset):
         limit (int | Unset):  Default: 50.
         cursor (str | Unset): An opaque page cursor: pass back the `next_cursor` of the previous
             page unchanged. The same rule on every
@@ -214,7 +237,8 @@ async def asyncio_detailed(
 
 
     kwargs = _get_kwargs(
-        limit=limit,
+        ref_prefix=ref_prefix,
+limit=limit,
 cursor=cursor,
 
     )
@@ -228,15 +252,21 @@ cursor=cursor,
 async def asyncio(
     *,
     client: AuthenticatedClient,
+    ref_prefix: str | Unset = UNSET,
     limit: int | Unset = 50,
     cursor: str | Unset = UNSET,
 
 ) -> BatchesPage | Problem | None:
     """ The organiser's batches, newest first
 
-     Pass `next_cursor` back as `cursor` for the next page; it is `null` on the last page.
+     Pass `next_cursor` back as `cursor` for the next page; it is `null` on the last page. `ref_prefix`
+    keeps the
+    batches whose `ref` starts with it: with refs like `event-77/round-1`, `?ref_prefix=event-77/` lists
+    that
+    event's rounds.
 
     Args:
+        ref_prefix (str | Unset):
         limit (int | Unset):  Default: 50.
         cursor (str | Unset): An opaque page cursor: pass back the `next_cursor` of the previous
             page unchanged. The same rule on every
@@ -257,6 +287,7 @@ async def asyncio(
 
     return (await asyncio_detailed(
         client=client,
+ref_prefix=ref_prefix,
 limit=limit,
 cursor=cursor,
 

@@ -1,0 +1,257 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.batch import Batch
+from ...models.problem import Problem
+from typing import cast
+
+
+
+def _get_kwargs(
+    batch_id: str,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/batches/{batch_id}/start".format(batch_id=quote(str(batch_id), safe=""),),
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Batch | Problem | None:
+    if response.status_code == 200:
+        response_200 = Batch.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Batch | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    batch_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[Batch | Problem]:
+    """ Start every table of a scheduled round now
+
+     With the organiser token that created the batch: every table still waiting for its `start_at` starts
+    now,
+    one after the other at once (each records `game_started`, by the database's time; its clocks start
+    from
+    it; `game.started` webhooks fire then). Tables already started or over are left as they are, so
+    sending it
+    again changes nothing. Without it every table starts by itself at `start_at`. Answers the batch as
+    `GET /v1/batches/{batch_id}` does.
+
+    Args:
+        batch_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Batch | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        batch_id=batch_id,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    batch_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Batch | Problem | None:
+    """ Start every table of a scheduled round now
+
+     With the organiser token that created the batch: every table still waiting for its `start_at` starts
+    now,
+    one after the other at once (each records `game_started`, by the database's time; its clocks start
+    from
+    it; `game.started` webhooks fire then). Tables already started or over are left as they are, so
+    sending it
+    again changes nothing. Without it every table starts by itself at `start_at`. Answers the batch as
+    `GET /v1/batches/{batch_id}` does.
+
+    Args:
+        batch_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Batch | Problem
+     """
+
+
+    return sync_detailed(
+        batch_id=batch_id,
+client=client,
+
+    ).parsed
+
+async def asyncio_detailed(
+    batch_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[Batch | Problem]:
+    """ Start every table of a scheduled round now
+
+     With the organiser token that created the batch: every table still waiting for its `start_at` starts
+    now,
+    one after the other at once (each records `game_started`, by the database's time; its clocks start
+    from
+    it; `game.started` webhooks fire then). Tables already started or over are left as they are, so
+    sending it
+    again changes nothing. Without it every table starts by itself at `start_at`. Answers the batch as
+    `GET /v1/batches/{batch_id}` does.
+
+    Args:
+        batch_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Batch | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        batch_id=batch_id,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    batch_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Batch | Problem | None:
+    """ Start every table of a scheduled round now
+
+     With the organiser token that created the batch: every table still waiting for its `start_at` starts
+    now,
+    one after the other at once (each records `game_started`, by the database's time; its clocks start
+    from
+    it; `game.started` webhooks fire then). Tables already started or over are left as they are, so
+    sending it
+    again changes nothing. Without it every table starts by itself at `start_at`. Answers the batch as
+    `GET /v1/batches/{batch_id}` does.
+
+    Args:
+        batch_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Batch | Problem
+     """
+
+
+    return (await asyncio_detailed(
+        batch_id=batch_id,
+client=client,
+
+    )).parsed
