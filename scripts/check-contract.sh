@@ -41,7 +41,7 @@ echo "== generated clients are up to date"
 PYTHON="$PY" scripts/generate-clients.sh --check
 echo "== tsc --noEmit (clients/typescript)"
 "$BIN/tsc" --noEmit -p clients/typescript
-echo "== client generators (openapi-generator python/typescript-fetch/go/java, orval, hey-api)"
+echo "== client generators (openapi-generator python/typescript-fetch/typescript-axios/go/java, orval, hey-api)"
 PYTHON="$PY" scripts/check-generators.sh
 echo "== Prism as a validating proxy in front of the real server, bot games and the README walk-through through it"
 PYTHON="$PY" scripts/check-prism.sh

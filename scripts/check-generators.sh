@@ -4,12 +4,15 @@
 # caches 65-115 s on the shared 2-core machine, 61 s of CPU (one generator run per target and the checks one
 # after another took 135-150 s, 79 s of CPU).
 #
-#   openapi-generator 7.x (pip openapi-generator-cli, pinned below; Java 17), the four targets in one JVM
-#   (its `batch` command: half the CPU of four runs, byte-identical output):
+#   openapi-generator 7.x (pip openapi-generator-cli, pinned below; Java 17), the five targets in one JVM
+#   (its `batch` command: half the CPU of separate runs, byte-identical output):
 #     python            imported with pydantic/urllib3/python-dateutil (a private venv), then plays 30
 #                       moves of each game type against the real server (typed views, sampled legal actions),
 #                       reads the cable-car board and a game's export as JSON and as NDJSON
 #     typescript-fetch  tsc --strict
+#     typescript-axios  tsc --strict with tools/contract/axiosplay/play.ts (axios pinned in tools/contract), then
+#                       node plays a whole game of each type through it against the real server and reads each
+#                       game's event page, stream, export and audit (issue 38)
 #     go                go build, Debian's Go and Debian's gopkg.in/validator.v2 (no module download); then
 #                       tools/contract/goplay, built on the generated client, plays a whole game of each type
 #                       against the real server (issue 38: every legal-actions answer must decode)
@@ -20,6 +23,8 @@
 #                       generator's own jar (see "java" below)
 #   orval (fetch client), @hey-api/openapi-ts: tsc --strict
 #   openapi-python-client and openapi-typescript: the committed clients (generate-clients.sh --check).
+#   csharp is not checked: its default output (net8.0, generichost) builds only with the .NET SDK and NuGet
+#   packages, and neither Debian nor any registry CI reaches (PyPI, npm, Debian) provides them.
 # The checks after generation run side by side, each into its own log, printed in order at the end.
 #
 # Downloads are cached in .cache/contract (pip wheels, the private venv, Go's build cache, the jsr310 classes).
@@ -94,7 +99,7 @@ JSON
 }
 job node-generators check_node_generators
 
-# -- openapi-generator: python, typescript-fetch, go, java in one JVM; fails on an error or an ERROR line
+# -- openapi-generator: python, typescript-fetch, typescript-axios, go, java in one JVM; fails on an error or an ERROR line
 batch_config() {  # $1: generator, then more YAML lines
     local g="$1"; shift
     printf 'generatorName: %s\ninputSpec: %s\noutputDir: %s\n' "$g" "$SPEC" "$OUT/$g" >"$OUT/batch/$g.yaml"
@@ -103,10 +108,11 @@ batch_config() {  # $1: generator, then more YAML lines
 mkdir -p "$OUT/batch"
 batch_config python
 batch_config typescript-fetch
+batch_config typescript-axios
 batch_config go
 batch_config java "library: native" "additionalProperties:" "  openApiNullable: false" "  useJakartaEe: true"
-echo "== openapi-generator python, typescript-fetch, go, java (native)"
-if ! "$OG" batch --threads 2 "$OUT"/batch/{python,typescript-fetch,go,java}.yaml >"$OUT/og.log" 2>&1 \
+echo "== openapi-generator python, typescript-fetch, typescript-axios, go, java (native)"
+if ! "$OG" batch --threads 2 "$OUT"/batch/{python,typescript-fetch,typescript-axios,go,java}.yaml >"$OUT/og.log" 2>&1 \
     || grep -qE "\] ERROR |^Exception|^Caused by" "$OUT/og.log"; then
     cat "$OUT/og.log" >&2
     exit 1
@@ -190,6 +196,22 @@ JSON
     "$BIN/tsc" -p "$OUT/typescript-fetch"
 }
 
+# -- typescript-axios: compiled with tools/contract/axiosplay, which then plays against the real server
+check_typescript_axios() {
+    local dir="$OUT/typescript-axios"
+    cp tools/contract/axiosplay/play.ts "$dir/"
+    ln -s "$PWD/tools/contract/node_modules" "$dir/node_modules"   # axios and @types/node
+    cat >"$dir/tsconfig.json" <<'JSON'
+{"compilerOptions": {"target": "ES2022", "module": "commonjs", "moduleResolution": "node", "strict": true,
+ "outDir": "build", "lib": ["ES2022", "DOM"], "skipLibCheck": true, "types": ["node"]}, "include": ["*.ts"]}
+JSON
+    echo "== tsc (typescript-axios, with tools/contract/axiosplay)"
+    "$BIN/tsc" -p "$dir"
+    echo "== typescript-axios: tools/contract/axiosplay, a whole game of each type through the generated client (default options)"
+    wait_server
+    node "$dir/build/play.js" "http://127.0.0.1:$PORT"
+}
+
 # -- go
 check_go() {
     echo "== go build (Debian's Go, Debian's validator.v2)"
@@ -255,6 +277,7 @@ JSR310
 
 job python check_python
 job typescript-fetch check_typescript_fetch
+job typescript-axios check_typescript_axios
 job go check_go
 job java check_java
 wait_jobs

@@ -1,16 +1,26 @@
-"""The README's shell blocks, as the tests and scripts/check-prism.sh run them.
+"""The README's and docs/'s code blocks, as the tests and scripts/check-prism.sh run them.
 
-One reading of the README for everything that runs its blocks: ``tests/api/test_readme.py`` (the
+One reading of the documents for everything that runs their blocks: ``tests/api/test_readme.py`` (the
 curl walk-through against a live server), ``tests/api/test_readme_production.py`` (the Production
-section) and ``scripts/check-prism.sh`` (the walk-through again, through Prism's validating proxy).
+section), ``tests/api/test_readme_clients.py`` (docs/clients.md's minimal bots) and
+``scripts/check-prism.sh`` (the walk-through again, through Prism's validating proxy). :func:`serve`
+starts the live server they run against and :func:`fresh_env` is the environment of a fresh machine's
+shell they run in (``env -i``: no locale, no activated virtualenv).
 
     python -m tests.readme_blocks walk-through URL   # prints the walk-through as one script, aimed at URL
 """
 
 from __future__ import annotations
 
+import os
 import re
+import socket
+import subprocess
 import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,13 +30,63 @@ WALK_THROUGH = "## A five-minute walk-through with curl"
 DOCUMENTED_URL = "http://127.0.0.1:8000"
 
 
-def shell_blocks(markdown: str, heading: str) -> list[str]:
-    """The ```sh blocks of the section under ``heading``, list-item indentation removed."""
+def shell_blocks(markdown: str, heading: str, language: str = "sh") -> list[str]:
+    """The ```sh blocks (or ``language``'s) of the section under ``heading``, list-item indentation removed."""
     section = markdown.split(f"\n{heading}\n", 1)[1].split("\n## ", 1)[0]
     blocks = []
-    for indent, body in re.findall(r"^( *)```sh\n(.*?)^\1```$", section, flags=re.M | re.S):
+    for indent, body in re.findall(rf"^( *)```{re.escape(language)}\n(.*?)^\1```$", section, flags=re.M | re.S):
         blocks.append("".join(line[len(indent):] for line in body.splitlines(keepends=True)))
     return blocks
+
+
+#: the PATH of a fresh Debian shell (root's or a user's): the system's commands, no virtualenv
+FRESH_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+
+def fresh_env(home: Path, **extra: str) -> dict[str, str]:
+    """What ``env -i HOME=home PATH=…`` leaves a block: no LANG, no VIRTUAL_ENV, no CABLECAR_* setting."""
+    return {"HOME": str(home), "PATH": FRESH_PATH, **extra}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def serve(folder: Path, **settings: str) -> Iterator[str]:
+    """A ``cablecar serve`` of its own (embedded store in ``folder``, one worker, ``settings`` as its
+    environment on top of this one's, minus every CABLECAR_ setting); yields its base URL."""
+    from service.config import SETTINGS
+
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = {k: v for k, v in os.environ.items() if k not in {s.env for s in SETTINGS}}
+    env.update(PYTHONPATH=str(ROOT), **settings)
+    log = folder / "server.log"
+    with log.open("wb") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "cablecar.cli", "serve", "--port", str(port), "--workers", "1",
+             "--data-dir", str(folder / "data")],
+            cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert server.poll() is None, log.read_text()
+            try:
+                with urllib.request.urlopen(url + "/v1/health", timeout=2) as resp:
+                    if resp.status == 200:
+                        break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not start:\n" + log.read_text()
+                time.sleep(0.2)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert "Traceback" not in log.read_text(), log.read_text()[-4000:]
 
 
 def walk_through_blocks() -> list[str]:

@@ -227,6 +227,8 @@ class StreamHub:
             if channel.loaded is None:
                 channel.publish(loaded or self._queries.load(game_id))
             yield "retry: 2000\n\n"
+            # the game as it stands first (issue 38): a client reconnecting at the head learns whose turn it is
+            yield format_event(None, self._queries.summary(channel.loaded or self._queries.load(game_id), seat), "view")
             position = after
             while not self._closing.is_set():
                 if admission is not None:

@@ -257,12 +257,26 @@ class GameQueries:
         return found
 
     def events(self, loaded: Loaded, seat: int | None, after: int = 0, limit: int | None = None) -> list[dict[str, JSON]]:
-        """A page of the event log as ``seat`` may see it (read from :attr:`reader`)."""
+        """A page of the event log as ``seat`` may see it (read from :attr:`reader`), each entry
+        with the ``version`` and ``active_seats`` of ``loaded`` (the event page's and the stream's:
+        whose turn it is, without another read; outside the hashed event)."""
         stored = self.stored_events(loaded.record.game_id, after, limit, self.reader)
         rendered = []
+        turn = turn_of(loaded)
         for event in stored:
             try:
-                rendered.append(render_event(loaded, event, seat))
+                rendered.append({**render_event(loaded, event, seat), **turn})
             except Exception as e:  # a checked row the rules cannot read
                 raise GameDamaged(loaded.record.game_id, event.seq) from e
         return rendered
+
+    @staticmethod
+    def summary(loaded: Loaded, seat: int | None) -> dict[str, JSON]:
+        """What a stream sends first (``event: view``): the game as it stands, and whose turn it is."""
+        return {"game_id": loaded.record.game_id, "status": loaded.definition.status(loaded.state),
+                "seat": seat, **turn_of(loaded)}
+
+
+def turn_of(loaded: Loaded) -> dict[str, JSON]:
+    """The game's version and the seats to act at it (as its view says them)."""
+    return {"version": loaded.version, "active_seats": list(loaded.definition.active_seats(loaded.state))}

@@ -66,13 +66,15 @@ def test_the_stream_messages_are_what_the_server_sends(tmp_path: Path) -> None:
         client.post(f"/v1/games/{game['id']}/cancel", headers=auth(game["host_token"]))
         text = client.get(f"/v1/games/{game['id']}/events/stream").get_data(as_text=True)
         blocks = [b for b in text.split("\n\n") if b.strip() and not b.startswith(("retry:", ":"))]
-        events, ends = [], []
+        events, ends, views = [], [], []
         for block in blocks:
             fields = dict(line.split(": ", 1) for line in block.splitlines())
-            (ends if fields.get("event") == "end" else events).append(json.loads(fields["data"]))
-        assert events and len(ends) == 1
+            kind = fields.get("event")
+            (ends if kind == "end" else views if kind == "view" else events).append(json.loads(fields["data"]))
+        assert events and len(ends) == 1 and len(views) == 1 and blocks[0].startswith("event: view\n")
         for event in events:
             assert not list(_validator("gameEvent").iter_errors(event))
+        assert not list(_validator("streamView").iter_errors(views[0]))
         assert not list(_validator("streamEnd").iter_errors(ends[0]))
         assert list(_validator("streamEnd").iter_errors({"version": 1, "status": "over"}))
     finally:

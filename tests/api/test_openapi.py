@@ -572,11 +572,18 @@ def test_event_stream_messages_hold_documented_events(quick_client: FlaskClient)
     game = create(quick_client, "ttr-sf", players=2, seed="openapi-stream")
     resp = quick_client.get(f"/v1/games/{game['id']}/events/stream", headers={"Last-Event-ID": "1"})
     messages = check_response(resp, "/v1/games/{id}/events/stream")
-    assert resp.get_data(as_text=True).startswith("retry: 2000\n\n")
-    assert [int(m["id"]) for m in messages] == list(range(2, game["version"] + 1))
-    for message in messages:
+    assert resp.get_data(as_text=True).startswith("retry: 2000\n\nevent: view\n")
+    # first the game as it stands (issue 38), then the events, each with the version and whose turn it is
+    view = quick_client.get(f"/v1/games/{game['id']}").get_json()
+    assert messages[0]["event"] == "view" and "id" not in messages[0]
+    assert json.loads(messages[0]["data"]) == {"game_id": game["id"], "status": view["status"], "seat": None,
+                                               "version": view["version"], "active_seats": view["active_seats"]}
+    assert [int(m["id"]) for m in messages[1:]] == list(range(2, game["version"] + 1))
+    for message in messages[1:]:
         assert message["event"] == "message"
-        assert json.loads(message["data"])["seq"] == int(message["id"])
+        data = json.loads(message["data"])
+        assert data["seq"] == int(message["id"])
+        assert (data["version"], data["active_seats"]) == (view["version"], view["active_seats"])
     bad = quick_client.get(f"/v1/games/{game['id']}/events/stream", headers={"Last-Event-ID": "x"})
     assert check_response(bad, "/v1/games/{id}/events/stream")["code"] == "invalid_request"
 

@@ -24,8 +24,7 @@ from typing import Any
 
 import pytest
 
-from service.config import SETTINGS
-from tests.readme_blocks import shell_blocks
+from tests.readme_blocks import fresh_env, shell_blocks
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION = "## Production"
@@ -136,9 +135,11 @@ def test_the_production_section_runs_as_written(throwaway_postgres: dict[str, st
     # step 5: the server, then a bot runner beside it (issue 36)
     assert blocks[-2].strip().startswith("gunicorn ") and blocks[-1].strip() == "cablecar bots run"
     port, etc = throwaway_postgres["PGPORT"], tmp_path / "etc"
-    env = {k: v for k, v in os.environ.items() if k not in {s.env for s in SETTINGS}}
-    env.update(throwaway_postgres, PYTHONPATH=str(ROOT), PATH=f"{Path(sys.executable).parent}:{env['PATH']}")
-    setup = "\n".join(_adapted(b, port, etc) for b in blocks[:-2])
+    # A fresh root shell (env -i: no locale, no CABLECAR_ setting) in which, as the document's head says,
+    # `cablecar` and `gunicorn` are the virtual environment's: activated first (PYTHONPATH: this checkout's code)
+    env = fresh_env(tmp_path, **throwaway_postgres, PYTHONPATH=str(ROOT))
+    activate = f". {Path(sys.executable).parent / 'activate'}\n"
+    setup = activate + "\n".join(_adapted(b, port, etc) for b in blocks[:-2])
     done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", setup + f"\nenv -0 > {tmp_path / 'env'}"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -26,7 +26,7 @@ from service.api.app import create_app
 from service.config import Settings
 from service.usecases.batches import CSV_COLUMNS, rank_players, results_csv
 from tests.api.conftest import act, auth, legal, play_to_end, view
-from tests.api.test_openapi import check_response
+from tests.api.test_openapi import check_response, response_spec
 
 
 @pytest.fixture
@@ -211,13 +211,16 @@ def test_results_as_json_and_csv(client: FlaskClient) -> None:
     assert all(p["rank"] is None and p["score"] is None for p in running["players"])
     assert running["winners"] == [] and running["reason"] is None
 
+    # CSV has its own path (one media type per answer, issue 38); the older ways still answer the same CSV
+    by_path = client.get(f"{url}.csv", headers=auth(org["token"]))
+    check_response(by_path, "/v1/batches/{batch_id}/results.csv")
     by_accept = client.get(url, headers={**auth(org["token"]), "Accept": "text/csv"})
     by_query = client.get(f"{url}?format=csv", headers=auth(org["token"]))
-    for resp in (by_accept, by_query):
+    for resp in (by_path, by_accept, by_query):
         assert resp.status_code == 200 and resp.mimetype == "text/csv"
         assert "attachment" in resp.headers["Content-Disposition"]
-        check_response(resp, "/v1/batches/{batch_id}/results")
-    assert by_accept.get_data() == by_query.get_data()
+        assert resp.get_data() == by_path.get_data()
+    assert list(response_spec("/v1/batches/{batch_id}/results", "get", 200)[0]["content"]) == ["application/json"]
     rows = list(csv.DictReader(io.StringIO(by_query.get_data(as_text=True))))
     assert list(rows[0]) == list(CSV_COLUMNS) and len(rows) == 2 + 3
     for row, line in zip(rows[:2], done["players"], strict=True):

@@ -86,6 +86,38 @@ def test_two_seats_lay_tiles_by_clicking_and_a_spectator_follows_live(
     shot(watcher, "cablecar_spectator")
 
 
+def test_the_whole_board_is_highlighted_from_the_start_and_a_far_square_opens_at_once(
+    pages: Pages, server: Server, shot: Callable[[Any, str], Path]
+) -> None:
+    """Issue 37: the first pages of an opening's list reach only the first rows, yet every square a first
+    tile may go on is highlighted (asked square by square), and one far down the board opens its tiles
+    without paging through the list to it."""
+    game = server.api.create("cable-car", ["Ada", "Bo"], seed="browser-cable-car-whole-board")
+    token = game["seats"][0]["token"]
+    legal = set()
+    for row in range(1, 13):
+        for col in range(1, 13):
+            page_ = server.api.call("GET", f"/v1/games/{game['id']}/legal-actions?square={row},{col}&limit=1", token=token)
+            if page_["total"]:
+                legal.add(f"{row},{col}")
+    assert {"12,12", "12,1"} & legal, "the opening has choices on the last row"
+    page = pages.open(f"#game={game['id']}&token={token}")
+    page.locator(CHOICE).first.wait_for()
+    expect(page.locator(".cc-board .square.maybe")).to_have_count(0)  # every square asked
+    highlighted = {e.get_attribute("data-square") for e in page.locator(CHOICE).all()}
+    assert highlighted == legal
+    assert "Load more" in page.locator(".progress-row").inner_text(), "the pages themselves reached far less"
+    shot(page, "cablecar_whole_board")
+    far = max(legal, key=lambda k: tuple(map(int, k.split(","))))
+    page.locator(f"{CHOICE}[data-square='{far}']").click()
+    page.locator(".placement-options button.option").first.wait_for(timeout=5000)
+    page.locator(".placement-options button.option").first.click()
+    page.locator(".chosen li:has(.order-chip:text-is('1'))").wait_for()
+    choose_square_and_tile(page, "2")
+    page.click("button[data-key=lay]")
+    page.locator(f".cc-board .square[data-square='{far}'] .tile:not(.preview)").wait_for()
+
+
 def test_the_cable_car_table_fits_a_phone_and_is_keyboard_usable(
     browser: Any, server: Server, shot: Callable[[Any, str], Path]
 ) -> None:

@@ -39,9 +39,18 @@ def create_in_lobby(page: Any, game_type: str, names: list[str], seed: str | Non
 
 
 def assert_fits(page: Any, width: int) -> None:
-    """Nothing on the page reaches past ``width`` pixels (no sideways scrolling)."""
+    """Nothing on the page reaches past ``width`` pixels (no sideways scrolling), and a game's board,
+    when there is one, is scaled to fit whole, not scrolled sideways in a box (issue 37)."""
     widest = page.evaluate("document.documentElement.scrollWidth")
     assert widest <= width, f"the page is {widest}px wide, more than {width}px"
+    boxes = page.evaluate("""[...document.querySelectorAll('.board-area, .board-area .map')].map((e) => {
+        const r = e.getBoundingClientRect();
+        return {cls: e.className.baseVal ?? e.className, left: r.left, right: r.right,
+                scroll: e.scrollWidth, client: e.clientWidth};
+    })""")
+    for box in boxes:
+        assert box["left"] >= 0 and box["right"] <= width, f"{box['cls']} reaches past {width}px: {box}"
+        assert box["scroll"] <= box["client"] + 1, f"{box['cls']} scrolls sideways: {box}"
 
 
 def test_lobby_creates_a_game_and_hands_out_one_link_per_seat(

@@ -53,13 +53,32 @@ def test_a_finished_game_is_replayed_step_by_step_with_the_slider(
     slider = page.locator("#replay-slider")
     slider.wait_for()
     assert slider.get_attribute("max") == str(last)
-    # at the end: the final score table, with the winner marked
+    # a replay opens at the start (issue 37), with a Play button that steps through the game by itself
+    page.locator(".version", has_text=f"version 1 / {last}").wait_for()
+    assert page.locator(".result").count() == 0 and page.locator(".ttr-map .route.claimed").count() == 0
+    play = page.locator("button[data-key=rp-play]")
+    expect(play).to_have_text("Play")
+    play.click()
+    page.locator(".version", has_text=f"version 3 / {last}").wait_for()
+    expect(play).to_have_text("Pause")
+    play.click()
+    expect(play).to_have_text("Play")
+    shot(page, "replay_opened")
+    # the last event: the final score table, with the winner marked
+    page.click("button[data-key=rp-last]")
+    page.locator(".version", has_text=f"version {last} / {last}").wait_for()
     result = page.locator(".result .score-table")
     result.wait_for()
     assert result.locator("tbody tr[data-seat]").count() == 2
     assert result.locator("tr.winner[data-seat]").count() == len(final["result"]["winners"])
     totals = [int(t) for t in result.locator("td.total").all_inner_texts()]
     assert totals == [p["total"] for p in final["result"]["players"]]
+    # the players' table labels its columns: route points while playing, and the final table's total beside
+    players = page.locator(".players-table")
+    assert [t.lower() for t in players.locator("thead th").all_inner_texts()[1:3]] == ["route points", "total"]
+    assert [int(t) for t in players.locator("td.total").all_inner_texts()] == totals
+    assert [int(t) for t in players.locator("td.score").all_inner_texts()] == [
+        p["route_points"] for p in final["result"]["players"]]
     assert page.locator(".events .event").count() == last
     shot(page, "replay_end")
 
@@ -70,6 +89,7 @@ def test_a_finished_game_is_replayed_step_by_step_with_the_slider(
     expect(page.locator(".event.current")).to_have_attribute("data-seq", "1")
     assert page.locator(".ttr-map .route.claimed").count() == 0
     assert page.locator(".result").count() == 0, "no final score before the end"
+    assert "total" not in page.locator(".players-table thead").inner_text().lower()
     for _ in range(5):
         page.keyboard.press("ArrowRight")
     page.locator(".version", has_text=f"version 6 / {last}").wait_for()

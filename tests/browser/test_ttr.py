@@ -177,3 +177,62 @@ def test_a_page_follows_the_event_stream_and_never_polls(pages: Pages, server: S
     )
     assert not [url for _, url, _ in pages.requests if "st_" in url], "no token in any URL"
     assert "st_" not in server.log.read_text(), "no token in the server's log"
+
+
+# What each location's name touches on the map, read from the page's own geometry: the points of the name's
+# letters (its box, without the blank ascent and descent) hit-tested against routes, nodes and badges, the
+# names' boxes against each other, and the map's edges.
+NAME_CLASHES = """() => {
+  const out = [];
+  const map = document.querySelector(".ttr-map").getBoundingClientRect();
+  const boxes = [];
+  for (const text of document.querySelectorAll(".ttr-map .loc-name")) {
+    const own = text.closest(".location");
+    const r = text.getBoundingClientRect();
+    boxes.push([own.dataset.location, r]);
+    for (let x = r.left + 2; x <= r.right - 2; x += 2) {
+      for (let y = r.top + 4; y <= r.bottom - 3; y += 2) {
+        for (const e of document.elementsFromPoint(x, y)) {
+          if (own.contains(e) && !e.closest(".stack")) continue;
+          const hit = e.closest(".route") ? `route ${e.closest(".route").dataset.route}`
+            : e.closest(".stack") ? `badge ${e.closest(".location").dataset.location}`
+            : e.closest(".location") ? `location ${e.closest(".location").dataset.location}` : null;
+          if (hit) out.push([own.dataset.location, hit]);
+        }
+      }
+    }
+    if (r.left < map.left || r.right > map.right || r.top < map.top || r.bottom > map.bottom) {
+      out.push([own.dataset.location, "the map's edge"]);
+    }
+  }
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, p] = boxes[i];
+      const [b, q] = boxes[j];
+      const w = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+      const h = Math.min(p.bottom - 3, q.bottom - 3) - Math.max(p.top + 4, q.top + 4);
+      if (w > 0 && h > 0) out.push([a, `name ${b}`]);
+    }
+  }
+  return out;
+}"""
+
+
+def test_no_location_name_collides_at_1366_by_900(browser: Any, server: Server, shot: Callable[[Any, str], Path]) -> None:
+    """Issue 37: at 1366x900 no name lies on another name, a node or a souvenir badge (Alcatraz's
+    was under its badge, Chinatown's ran into the Financial District's) nor past the map's edge, and
+    names keep off the routes: the one name with no free place near its node (the Financial District,
+    amid five routes) may cross one route."""
+    game = server.api.create("ttr-sf", ["Ada", "Bo"], seed="browser-ttr-labels")
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(f"{server.base}#game={game['id']}")
+        page.locator(".ttr-map .stack").first.wait_for()
+        clashes = {(name, hit) for name, hit in page.evaluate(NAME_CLASHES)}
+        shot(page, "ttr_names_1366")
+    finally:
+        context.close()
+    assert not {c for c in clashes if not c[1].startswith("route ")}, sorted(clashes)
+    crossing = {c for c in clashes if c[1].startswith("route ")}
+    assert len(crossing) <= 1 and all(name == "financial-district" for name, _ in crossing), sorted(crossing)

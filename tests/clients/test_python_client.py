@@ -110,6 +110,8 @@ def check_the_record(base: str, game_id: str, final: TtrSfView | CableCarView) -
     spectator = _spectator(base)
     page = list_events.sync(game_id, client=spectator, limit=3)  # type: ignore[arg-type]
     assert isinstance(page, EventsPage) and [e.seq for e in page.events] == [1, 2, 3]
+    # each entry says the game's version and whose turn it is (issue 38): over, nobody's
+    assert all(e.version == final.version and e.active_seats == [] for e in page.events)
     following = list_events.sync(game_id, client=spectator, cursor=page.next_cursor, limit=2)  # type: ignore[arg-type]
     assert isinstance(following, EventsPage) and [e.seq for e in following.events] == [4, 5]
 
@@ -117,7 +119,9 @@ def check_the_record(base: str, game_id: str, final: TtrSfView | CableCarView) -
     stream = stream_events.sync(game_id, client=spectator, after=final.version - 3)  # type: ignore[arg-type]
     assert isinstance(stream, str)
     messages = [m for m in stream.split("\n\n") if "data:" in m]
-    seqs = [json.loads(m.split("data: ", 1)[1])["seq"] for m in messages if "event: end" not in m]
+    assert messages[0].startswith("event: view\n")  # the game as it stands, first
+    assert json.loads(messages[0].split("data: ", 1)[1])["version"] == final.version
+    seqs = [json.loads(m.split("data: ", 1)[1])["seq"] for m in messages if "event: " not in m]
     assert seqs == [final.version - 2, final.version - 1, final.version]
     assert "event: end" in messages[-1]
 

@@ -291,7 +291,11 @@ export interface paths {
          * @description The events after `Last-Event-ID` (or `after`, or from the start) as they happen. Messages:
          *
          *     * `retry: 2000` first (reconnect delay for `EventSource`);
-         *     * one message per event: `id: <seq>` and `data: <Event JSON>` (as in `GET /v1/games/{id}/events`);
+         *     * then, on every connection and reconnection, `event: view` with `data: <StreamView JSON>`: the game's
+         *       `version`, `status` and `active_seats` as it stands, and the caller's `seat` (no `id:`, so
+         *       `Last-Event-ID` is unchanged): a client reconnecting at the head of the log knows whose turn it is at once;
+         *     * one message per event: `id: <seq>` and `data: <Event JSON>` (as in `GET /v1/games/{id}/events`, with
+         *       the game's `version` and `active_seats` as the server read them with that event);
          *     * `: keep-alive` comment lines while nothing happens;
          *     * once the game is over: `event: end` with `data: {"version": N, "status": S}`, `S` being the final
          *       status: `finished`, or `cancelled` for a game its host cancelled (its last event is then
@@ -319,8 +323,11 @@ export interface paths {
          *     ```
          *     retry: 2000
          *
+         *     event: view
+         *     data: {"game_id":"3f9a1c2b7d4e5f60","status":"playing","seat":null,"version":8,"active_seats":[0]}
+         *
          *     id: 1
-         *     data: {"seq":1,"type":"game_set_up","schema_version":1,"seat":null,"recorded_at":"…","payload":{…}}
+         *     data: {"seq":1,"type":"game_set_up","schema_version":1,"seat":null,"recorded_at":"…","payload":{…},"version":8,"active_seats":[0]}
          *
          *     : keep-alive
          *
@@ -739,7 +746,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Per table, the players' scores, ranks and winners (JSON or CSV)
+         * Per table, the players' scores, ranks and winners
          * @description With the organiser token that created the batch. For each table: its players with `score` and `rank`
          *     (ttr-sf: the final total, ranked by total then completed tickets, ties sharing a rank; cable-car: the
          *     winner ranks 1, the others 2), `winner`, `completed_tickets` (ttr-sf) and `standing` (`in`: played on to
@@ -749,9 +756,10 @@ export interface paths {
          *     due in a timed table are appended before it is reported. `finished` is true once every table is over
          *     (finished or cancelled).
          *
-         *     `Accept: text/csv` (or the older `?format=csv`) gives the same as CSV (`BatchResultsCsv`).
-         *     `GET /v1/batches/{batch_id}/results.csv` always answers CSV, for clients (and generated ones) that type each
-         *     operation by one format.
+         *     The same as CSV (`BatchResultsCsv`) is `GET /v1/batches/{batch_id}/results.csv`. This path declares one
+         *     media type, JSON, so that generated clients type its answer as `BatchResults`; for compatibility it still
+         *     answers CSV to `Accept: text/csv` and to `?format=csv` (chosen over `Accept`; `?format=json` gives JSON).
+         *     *Deprecated:* both, removed in a later release; use the `.csv` path.
          */
         get: operations["getBatchResults"];
         put?: never;
@@ -2412,15 +2420,29 @@ export interface components {
             signature?: string;
             /** @description The id of the key that signed this event (`GET /v1/keys`); absent on unsigned events. */
             key_id?: string;
+            /**
+             * @description On event page entries and stream messages (not in an action's answer): the game's version when the
+             *     server read this entry, at least `seq` (equal on the newest entry). Not part of the hashed event, nor
+             *     of the export.
+             */
+            version?: number;
+            /**
+             * @description With `version`: the seats to act at that version, as the game's view says them (empty once the game
+             *     is over), so that a client following the log knows whose turn it is without reading the view. Not
+             *     part of the hashed event.
+             */
+            active_seats?: number[];
         };
         /**
          * @description One message of the event stream (the `retry:` line and `: keep-alive` comments carry no data and are not
-         *     messages). `event` is `message` (the default) for a log event and `end` for the final message of a
-         *     game that is over (finished or cancelled). The whole stream is an `EventStream`.
+         *     messages). `event` is `view` for the first message of every connection (the game as it stands: a
+         *     `StreamView`), `message` (the default) for a log event and `end` for the final message of a game that is
+         *     over (finished or cancelled). The whole stream is an `EventStream`.
          */
         SseMessage: {
             /**
-             * @description `message` (a log event) or `end`; open: skip a message whose `event` you do not know.
+             * @description `view` (first), `message` (a log event) or `end`; open: skip a message whose `event` you do not know.
+             * @example view
              * @example message
              * @example end
              */
@@ -2428,7 +2450,7 @@ export interface components {
             /** @description The `seq` of the last event sent; send it back as `Last-Event-ID` to resume. */
             id?: string;
             retry?: number;
-            /** @description JSON: an `Event`, or for `event: end` a `StreamEnd`. */
+            /** @description JSON: an `Event`, for `event: view` a `StreamView`, for `event: end` a `StreamEnd`. */
             data: string;
         };
         /**
@@ -2474,6 +2496,26 @@ export interface components {
             table_ref: string;
             /** @description The player's ref (empty if none). */
             player_ref: string;
+        };
+        /**
+         * @description The data of the `view` message, the first of every connection (and reconnection) of the event stream:
+         *     the game as it stands when the stream opens, before the events after the client's position. A client
+         *     that reconnects at the head of the log, where no event may come for a while, learns from it whose turn it
+         *     is (and a seat its own number) without reading the view.
+         */
+        StreamView: {
+            game_id: string;
+            /** @description The game's version now (the `seq` of its newest event). */
+            version: number;
+            /**
+             * @description As in the game's view (`setup`, `playing`, `finished`, `cancelled`; open).
+             * @example playing
+             */
+            status: string;
+            /** @description The seats to act now, as the view says them (empty once the game is over). */
+            active_seats: number[];
+            /** @description The seat the stream was opened for (a seat token or ticket), `null` for a spectator. */
+            seat: number | null;
         };
         /**
          * @description The data of the `end` message sent when the game is over, just before the server closes the stream;
@@ -3428,7 +3470,10 @@ export interface components {
         CreationKey: string;
         /** @description `application/x-ndjson` for NDJSON; anything else (or nothing) gives one JSON document. */
         AcceptExport: string;
-        /** @description `text/csv` for CSV; anything else (or nothing) gives JSON. */
+        /**
+         * @description `application/json` (or nothing). *Deprecated:* `text/csv` still gives CSV here; use
+         *     `GET /v1/batches/{batch_id}/results.csv`.
+         */
         AcceptResults: string;
         /**
          * @description The batch id (as returned by `POST /v1/batches`).
@@ -4367,7 +4412,10 @@ export interface operations {
                 format?: "json" | "csv";
             };
             header?: {
-                /** @description `text/csv` for CSV; anything else (or nothing) gives JSON. */
+                /**
+                 * @description `application/json` (or nothing). *Deprecated:* `text/csv` still gives CSV here; use
+                 *     `GET /v1/batches/{batch_id}/results.csv`.
+                 */
                 Accept?: components["parameters"]["AcceptResults"];
             };
             path?: never;
@@ -4640,15 +4688,12 @@ export interface operations {
     };
     getBatchResults: {
         parameters: {
-            query?: {
-                /**
-                 * @deprecated
-                 * @description `csv` or `json`, chosen over `Accept`. Deprecated: send `Accept` or use the `.csv` path.
-                 */
-                format?: "json" | "csv";
-            };
+            query?: never;
             header?: {
-                /** @description `text/csv` for CSV; anything else (or nothing) gives JSON. */
+                /**
+                 * @description `application/json` (or nothing). *Deprecated:* `text/csv` still gives CSV here; use
+                 *     `GET /v1/batches/{batch_id}/results.csv`.
+                 */
                 Accept?: components["parameters"]["AcceptResults"];
             };
             path: {
@@ -4670,15 +4715,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BatchResults"];
-                    /**
-                     * @example batch,table,game_id,type,status,seat,name,score,rank,winner,completed_tickets,standing,table_ref,player_ref
-                     *     7c1e2a9b0d3f4e51,0,3f9a1c2b7d4e5f60,ttr-sf,finished,0,Ada,41,1,true,3,in,t1,p-ada
-                     *     7c1e2a9b0d3f4e51,0,3f9a1c2b7d4e5f60,ttr-sf,finished,1,Bo,29,2,false,2,in,t1,p-bo
-                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,0,Cy,18,2,false,1,in,t2,p-cy
-                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,1,Di,33,3,false,2,timed_out,t2,p-di
-                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,2,Ed,24,1,true,2,in,t2,p-ed
-                     */
-                    "text/csv": components["schemas"]["BatchResultsCsv"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -4710,6 +4746,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example batch,table,game_id,type,status,seat,name,score,rank,winner,completed_tickets,standing,table_ref,player_ref
+                     *     7c1e2a9b0d3f4e51,0,3f9a1c2b7d4e5f60,ttr-sf,finished,0,Ada,41,1,true,3,in,t1,p-ada
+                     *     7c1e2a9b0d3f4e51,0,3f9a1c2b7d4e5f60,ttr-sf,finished,1,Bo,29,2,false,2,in,t1,p-bo
+                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,0,Cy,18,2,false,1,in,t2,p-cy
+                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,1,Di,33,3,false,2,timed_out,t2,p-di
+                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,2,Ed,24,1,true,2,in,t2,p-ed
+                     */
                     "text/csv": components["schemas"]["BatchResultsCsv"];
                 };
             };

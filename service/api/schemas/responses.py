@@ -154,6 +154,13 @@ class EventSchema(Schema):
     key_id = fields.String()
 
 
+class EventEntrySchema(EventSchema):
+    """An entry of the event page: the event, then the game's version and whose turn it is."""
+
+    version = fields.Integer(required=True)
+    active_seats = fields.List(fields.Integer(), required=True)
+
+
 class ActionResultSchema(Schema):
     """``POST /v1/games/{id}/actions`` answer."""
 
@@ -167,7 +174,7 @@ class EventsPageSchema(Schema):
 
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
-    events = fields.List(fields.Nested(EventSchema), required=True)
+    events = fields.List(fields.Nested(EventEntrySchema), required=True)
     next_cursor = fields.String(allow_none=True, required=True)
     next_after = fields.Integer(allow_none=True, required=True)  # deprecated alias of next_cursor
     damaged_from = fields.Integer()  # only for a damaged game: its first bad event

@@ -124,9 +124,10 @@ export function gameView(id, { token, at, signal } = {}) {
 
 /** One page of the seat's legal actions; without `cursor` the first (a cursor is opaque: the
  * `next_cursor` of the page before, refused with 409 `stale_cursor` once the game has moved on). */
-export function legalActions(id, token, { cursor = null, limit = 1000, signal } = {}) {
+export function legalActions(id, token, { cursor = null, limit = 1000, square = null, signal } = {}) {
   const q = new URLSearchParams({ limit: String(limit) });
   if (cursor) q.set("cursor", cursor);
+  if (square) q.set("square", square); // "row,col": only the actions whose first placement is there
   return request(`v1/games/${encodeURIComponent(id)}/legal-actions?${q}`, { token, signal });
 }
 

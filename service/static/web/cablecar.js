@@ -76,12 +76,14 @@ export class CableCarTable {
   selectableSquares(chooser) {
     if (this.second !== null || (!chooser.canLay && chooser.complete)) return null;
     const step = this.first === null ? "first" : "second";
-    return new Map(
-      [...this.currentSquares(chooser)].map(([key, ids]) => {
-        const [row, col] = key.split(",");
-        return [key, `Row ${row}, column ${col}: ${plural(ids.length, "way")} to lay your ${step} tile here`];
-      }),
-    );
+    const label = (key, n) => {
+      const [row, col] = key.split(",");
+      return `Row ${row}, column ${col}: ${plural(n, "way")} to lay your ${step} tile here`;
+    };
+    const out = new Map([...this.currentSquares(chooser)].map(([key, ids]) => [key, label(key, ids.length)]));
+    // squares the pages have not reached, known to hold choices (asked one by one)
+    if (this.first === null) for (const [key, total] of chooser.knownSquares()) out.set(key, label(key, total));
+    return out;
   }
 
   /** Squares without choices yet that later pages may still bring (first tile only). */
@@ -93,7 +95,7 @@ export class CableCarTable {
     for (let row = 1; row <= this.page.board.grid.rows; row++) {
       for (let col = 1; col <= this.page.board.grid.cols; col++) {
         const key = squareKey(row, col);
-        if (listed.has(key) || stops.has(key) || !chooser.beyondFrontier(row, col)) continue;
+        if (listed.has(key) || stops.has(key) || !chooser.squareMayGrow(key) || chooser.squareTotals.has(key)) continue;
         out.set(key, `Row ${row}, column ${col}: look for ways to lay your first tile here`);
       }
     }
@@ -119,7 +121,7 @@ export class CableCarTable {
     };
     const focused = focusOption();
     if (searching) {
-      await this.page.requestChoices((c) => !c.squareMayGrow(key));
+      await this.page.loadSquare(chooser, key);
       if (this.page.chooser !== chooser || this.openSquare !== key) return;
       this.searching = null;
       this.grow();
@@ -457,7 +459,7 @@ export class CableCarTable {
     if (this.first === null) {
       out.push(
         h("p", {}, "Lay two tiles from your hand. Choose the square of your first tile among the highlighted ones."),
-        chooser.complete ? null : h("p", { class: "hint" }, "Faint squares further down the board get their choices from later pages: click one to look there."),
+        chooser.complete ? null : h("p", { class: "hint" }, "Faint squares are still being looked at: click one to see its tiles at once."),
       );
     } else if (this.second === null) {
       const loading = chooser.firstMayGrow(this.first);

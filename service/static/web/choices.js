@@ -6,6 +6,10 @@
 // The player picks a first placement among the distinct firsts fetched so far,
 // then a second among that first's partners; the body sent is exactly the
 // listed action.  The page holds no rules: everything offered was listed.
+//
+// Beside the pages, in list order, the page asks about single squares
+// (`?square=R,C`): how many actions start there (so the whole board is
+// highlighted at once), and all of a square's actions when the player opens it.
 
 function keyOf(p) {
   return `${p.tile}:${p.row}:${p.col}:${p.rotation}`;
@@ -29,6 +33,8 @@ export class PlacementChooser {
     this.lastFirst = null; // id of the latest first placement listed
     this.frontier = null; // [row, col] of the latest first placement listed
     this.squaresCache = null;
+    this.squareTotals = new Map(); // "r,c" -> how many listed actions start on it (asked per square)
+    this.fullSquares = new Set(); // "r,c" whose every action has been folded in (asked per square)
   }
 
   intern(p) {
@@ -76,6 +82,34 @@ export class PlacementChooser {
     this.squaresCache = null;
   }
 
+  /** Record how many actions start on square `key` (the `total` of its `?square=` list). */
+  noteSquare(key, total) {
+    this.squareTotals.set(key, total);
+    this.squaresCache = null;
+  }
+
+  /** Fold in every action whose first placement is on square `key` (its whole `?square=`
+   * list), out of list order: the pages' count and frontier stay as they were. */
+  addSquare(key, actions) {
+    for (const action of actions) {
+      if (action.type !== "lay_tiles") continue;
+      const [first, second] = action.placements;
+      const a = this.intern(first);
+      if (!this.partners.has(a)) this.partners.set(a, new Set());
+      if (second) this.partners.get(a).add(this.intern(second));
+      else this.singles.add(a);
+    }
+    this.fullSquares.add(key);
+    this.squareTotals.set(key, actions.length);
+    this.squaresCache = null;
+  }
+
+  /** Squares known (asked one by one) to have actions, none of which is folded in yet. */
+  knownSquares() {
+    const listed = this.firstSquares();
+    return [...this.squareTotals].filter(([key, total]) => total > 0 && !listed.has(key));
+  }
+
   /** Whether every page has been folded in. */
   get complete() {
     return this.ended;
@@ -84,6 +118,7 @@ export class PlacementChooser {
   /** Whether later pages may still add first placements on square "row,col": the square
    * of the latest first placement listed, or one after it (see beyondFrontier). */
   squareMayGrow(key) {
+    if (this.fullSquares.has(key)) return false;
     const [row, col] = key.split(",").map(Number);
     return this.beyondFrontier(row, col);
   }
@@ -91,7 +126,8 @@ export class PlacementChooser {
   /** Whether later pages may still list pairs starting with `first`: it is the latest
    * first placement listed (its group may go on in the next page). */
   firstMayGrow(first) {
-    return !this.complete && this.lastFirst === first;
+    const p = this.placement(first);
+    return !this.complete && this.lastFirst === first && !this.fullSquares.has(squareKey(p.row, p.col));
   }
 
   /** Whether square (row, col) is the square of the latest first placement listed or

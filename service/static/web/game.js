@@ -20,7 +20,7 @@ import { fragment, tokenKind } from "./route.js";
 import { ClockSet, LOW_SECONDS, describeTimeControl, formatClock, standingOf, startsIn, timed, waitsForStart } from "./clocks.js";
 import { TtrTable } from "./ttr.js";
 import { CableCarTable } from "./cablecar.js";
-import { PlacementChooser } from "./choices.js";
+import { PlacementChooser, squareKey } from "./choices.js";
 import { LABELS, LiveLink } from "./live.js";
 
 const LEGAL_PAGE = { "ttr-sf": 1000, "cable-car": 10000 };
@@ -94,7 +94,8 @@ export class GamePage {
     }
     if (this.stopped) return;
     if (this.replay) {
-      this.at = Math.min(this.startAt || this.view.version, this.view.version);
+      // a replay starts at the first event (Play steps through it); `at=` in the link opens another
+      this.at = Math.min(this.startAt || 1, this.view.version);
       this.shown = this.at === this.view.version ? this.view : null;
       this.render();
       if (!this.shown) await this.showAt(this.at);
@@ -330,8 +331,10 @@ export class GamePage {
         if (!page) break;
         const first = chooser.pages === 0;
         chooser.add(page.actions, page.total, this.legalCursor === null);
-        if (first) this.render();
-        else this.renderer.grow();
+        if (first) {
+          this.render();
+          this.probeSquares(chooser);
+        } else this.renderer.grow();
       }
     } catch (err) {
       if (err.name !== "AbortError") this.showProblem(err);
@@ -340,6 +343,61 @@ export class GamePage {
       if (this.chooser && this.chooser !== chooser) this.pump(); // a new turn began meanwhile
       else if (this.chooser === chooser && !this.stopped) this.renderer.grow(); // "Load more" again
     }
+  }
+
+  /** Ask square by square (`?square=R,C&limit=1`: its `total`) where the rest of the list
+   * starts, so that every square a first tile may go on is highlighted from the start,
+   * not only the rows the first pages reached. A few requests at a time. */
+  async probeSquares(chooser) {
+    const signal = this.legalAbort.signal;
+    const version = this.legalVersion;
+    const stops = new Set(this.board.stops.map((st) => squareKey(st.row, st.col)));
+    const listed = chooser.firstSquares();
+    const todo = [];
+    for (let row = 1; row <= this.board.grid.rows; row++) {
+      for (let col = 1; col <= this.board.grid.cols; col++) {
+        const key = squareKey(row, col);
+        if (!stops.has(key) && !listed.has(key) && chooser.beyondFrontier(row, col)) todo.push(key);
+      }
+    }
+    const ask = async () => {
+      while (todo.length && this.chooser === chooser && !signal.aborted) {
+        const key = todo.shift();
+        if (!chooser.squareMayGrow(key)) continue; // the pages or the player got there first
+        const page = await api.legalActions(this.id, this.token, { square: key, limit: 1, signal });
+        if (page.version !== version || this.chooser !== chooser) return;
+        chooser.noteSquare(key, page.total);
+        this.renderer.grow();
+      }
+    };
+    try {
+      await Promise.all([ask(), ask(), ask()]);
+    } catch {
+      // only a help: on a refusal (a rate limit, the game moving on) the squares not asked stay faint,
+      // and still open their tiles when clicked; the turn's own requests report what went wrong
+    }
+  }
+
+  /** Every action whose first placement is on square `key`, folded into `chooser`
+   * (when the player opens a square the pages have not reached). */
+  async loadSquare(chooser, key) {
+    const signal = this.legalAbort.signal;
+    const version = this.legalVersion;
+    const actions = [];
+    let cursor = null;
+    try {
+      do {
+        const page = await api.legalActions(this.id, this.token, { square: key, cursor, limit: LEGAL_PAGE["cable-car"], signal });
+        if (page.version !== version || this.chooser !== chooser) return;
+        actions.push(...page.actions);
+        cursor = page.next_cursor ?? null;
+      } while (cursor);
+    } catch (err) {
+      if (err.code === "stale_cursor") this.scheduleRefresh();
+      else if (err.name !== "AbortError") this.showProblem(err);
+      return;
+    }
+    chooser.addSquare(key, actions);
   }
 
   /** Send one of the listed legal actions. */

@@ -136,6 +136,100 @@ function drawRoute(route, geometry, owner, ownerColor, ui, locs) {
   return g;
 }
 
+// Location names go where they cover the least: below the node if that is free, else above, beside or
+// diagonally, a step further out, or on two lines, whichever overlaps fewest route spaces, nodes,
+// souvenir badges, names already placed and the map's edge, nearest first (sizes in the map's units,
+// estimated from the font: 12 px semibold, at most 8.3 units a character). The places depend on the
+// board alone: computed once per board.
+const LABEL_H = 14;
+const LABEL_CHAR_W = 8.3;
+const LABEL_SPOTS = (() => {
+  const spots = []; // [anchor, dx, baseline dy] relative to the node's centre
+  for (const dy of [NODE_R + 13, NODE_R + 20, NODE_R + 27]) spots.push(["middle", 0, dy], ["middle", 0, -dy - 7]);
+  for (const dx of [NODE_R + 4, NODE_R + 12]) {
+    for (const dy of [4, -4, 12, -12, 20, -20, 28, -28]) spots.push(["start", dx, dy], ["end", -dx, dy]);
+  }
+  for (const dy of [NODE_R + 13, NODE_R + 22]) {
+    for (const dx of [NODE_R - 6, NODE_R + 2]) spots.push(["start", dx, dy], ["end", -dx, dy], ["start", dx, -dy - 6], ["end", -dx, -dy - 6]);
+  }
+  return spots;
+})();
+/** Where a souvenir badge goes, relative to its node's centre (reserved at every node). */
+const BADGE = { dx: NODE_R + 2, dy: -NODE_R - 12, w: 38, h: 18 };
+
+/** A name on one line, or on two split at its middle-most space. */
+function nameLines(name) {
+  const spaces = [...name.matchAll(/ /g)].map((m) => m.index);
+  if (!spaces.length) return [[name]];
+  const cut = spaces.reduce((a, c) => (Math.abs(c - name.length / 2) < Math.abs(a - name.length / 2) ? c : a));
+  return [[name], [name.slice(0, cut), name.slice(cut + 1)]];
+}
+
+/** The box of `lines` at `spot`, and the baseline of its first line. Below the node a name
+ * grows down, above it up, beside it both ways. */
+function labelBox(p, lines, [anchor, dx, dy]) {
+  const w = Math.max(...lines.map((l) => l.length)) * LABEL_CHAR_W + 2;
+  const extra = (lines.length - 1) * LABEL_H;
+  const first = dy > NODE_R ? dy : dy < -NODE_R ? dy - extra : dy - extra / 2;
+  const x = anchor === "middle" ? p.x + dx - w / 2 : anchor === "start" ? p.x + dx : p.x + dx - w;
+  return { x, y: p.y + first - LABEL_H + 3, w, h: LABEL_H + extra, first };
+}
+
+function overlap(a, c) {
+  const w = Math.min(a.x + a.w, c.x + c.w) - Math.max(a.x, c.x);
+  const h = Math.min(a.y + a.h, c.y + c.h) - Math.max(a.y, c.y);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+const placedLabels = new WeakMap(); // board -> its names' places
+
+/** location id -> {anchor, x, y (the first baseline), lines, box} of its name, relative to its node. */
+function placeLabels(board, b, geometries, width, height) {
+  if (!placedLabels.has(board)) placedLabels.set(board, arrangeLabels(board, b, geometries, width, height));
+  return placedLabels.get(board);
+}
+
+function arrangeLabels(board, b, geometries, width, height) {
+  const obstacles = [];
+  for (const g of geometries) {
+    // each space as a row of small squares along its length (a slanted space's bounding box is far larger)
+    const rad = (g.angle * Math.PI) / 180;
+    const n = Math.ceil(g.width / SPACE_H) + 1;
+    for (const c of g.spaces) {
+      for (let i = 0; i < n; i++) {
+        const t = (i / (n - 1) - 0.5) * (g.width - SPACE_H);
+        const x = c.x + Math.cos(rad) * t;
+        const y = c.y + Math.sin(rad) * t;
+        obstacles.push({ x: x - SPACE_H / 2, y: y - SPACE_H / 2, w: SPACE_H, h: SPACE_H, weight: 1 });
+      }
+    }
+  }
+  const points = new Map(board.locations.map((loc) => [loc.id, at(loc, b)]));
+  for (const p of points.values()) {
+    obstacles.push({ x: p.x - NODE_R - 2, y: p.y - NODE_R - 2, w: 2 * NODE_R + 4, h: 2 * NODE_R + 4, weight: 3 });
+    obstacles.push({ x: p.x + BADGE.dx, y: p.y + BADGE.dy, w: BADGE.w, h: BADGE.h, weight: 3 });
+  }
+  const placed = new Map();
+  for (const loc of board.locations) {
+    const p = points.get(loc.id);
+    let best = null;
+    nameLines(loc.name).forEach((lines, split) => {
+      LABEL_SPOTS.forEach((spot) => {
+        const box = labelBox(p, lines, spot);
+        const inside = { x: 0, y: 0, w: width, h: height };
+        const far = Math.abs(spot[1]) + Math.abs(spot[2]) + (spot[0] === "middle" ? 0 : 8);
+        let cost = 2 * far + split * 60 + 10 * (box.w * box.h - overlap(box, inside));
+        for (const o of obstacles) cost += o.weight * overlap(box, o);
+        if (!best || cost < best.cost) best = { cost, spot, box, lines };
+      });
+    });
+    obstacles.push({ ...best.box, weight: 4 });
+    const box = { x: best.box.x - p.x, y: best.box.y - p.y, w: best.box.w, h: best.box.h };
+    placed.set(loc.id, { anchor: best.spot[0], x: best.spot[1], y: best.box.first, lines: best.lines, box });
+  }
+  return placed;
+}
+
 function coast(b) {
   // A decorative shoreline: the Golden Gate and the bay to the north and east.
   const pt = (x, y) => `${((x - b.minX) * SCALE + PAD).toFixed(0)} ${((y - b.minY) * SCALE + PAD).toFixed(0)}`;
@@ -162,12 +256,16 @@ export function ttrMap(board, view, ui) {
   svg.append(patterns(), s("rect", { class: "water", x: 0, y: 0, width, height }), coast(b));
   const seatColors = board.seat_colors || [];
   const routes = s("g", { class: "routes" });
+  const geometries = [];
   for (const route of board.routes) {
     const owner = view.claimed && route.id in view.claimed ? view.claimed[route.id] : null;
     const ownerColor = owner !== null ? seatColor(view.players[owner] ? view.players[owner].color : seatColors[owner]) : null;
-    routes.append(drawRoute(route, routeSpaces(route, locs, b), owner, ownerColor, ui, locs));
+    const geometry = routeSpaces(route, locs, b);
+    geometries.push(geometry);
+    routes.append(drawRoute(route, geometry, owner, ownerColor, ui, locs));
   }
   svg.append(routes);
+  const labels = placeLabels(board, b, geometries, width, height);
 
   const places = s("g", { class: "locations" });
   const stacks = view.souvenir_stacks || {};
@@ -178,11 +276,12 @@ export function ttrMap(board, view, ui) {
     if (ui.highlight.has(loc.id)) classes.push("highlight");
     const g = s("g", { class: classes.join(" "), "data-location": loc.id, transform: `translate(${p.x.toFixed(1)} ${p.y.toFixed(1)})` });
     g.append(s("circle", { class: "ring", r: NODE_R + 6 }), s("circle", { class: "node", r: NODE_R }), s("circle", { class: "node-dot", r: 4 }));
-    const below = loc.y > b.minY + 0.3;
-    g.append(s("text", { class: "loc-name", x: 0, y: below ? NODE_R + 14 : -NODE_R - 8 }, loc.name));
+    const label = labels.get(loc.id);
+    g.append(s("text", { class: "loc-name", x: label.x, y: label.y, "text-anchor": label.anchor },
+      ...label.lines.map((line, i) => s("tspan", { x: label.x, dy: i ? LABEL_H : 0 }, line))));
     const stack = stacks[loc.id];
     if (stack) {
-      const badge = s("g", { class: stack.count ? "stack" : "stack empty", transform: `translate(${NODE_R + 2} ${-NODE_R - 12})` });
+      const badge = s("g", { class: stack.count ? "stack" : "stack empty", transform: `translate(${BADGE.dx} ${BADGE.dy})` });
       badge.append(
         s("rect", { x: 0, y: 0, width: 38, height: 18, rx: 9 }),
         s("text", { x: 19, y: 9.5 }, `${souvenirShort(stack.symbol)}×${stack.count}`),
@@ -191,6 +290,13 @@ export function ttrMap(board, view, ui) {
       g.append(badge);
     }
     if (ui.placeable.has(loc.id)) {
+      // the node and its name, and the gap between them, all take the click
+      const r = NODE_R + 6;
+      const x0 = Math.min(-r, label.box.x);
+      const y0 = Math.min(-r, label.box.y);
+      const x1 = Math.max(r, label.box.x + label.box.w);
+      const y1 = Math.max(r, label.box.y + label.box.h);
+      g.prepend(s("rect", { class: "hit-area", x: x0, y: y0, width: x1 - x0, height: y1 - y0 }));
       svgButton(g, `Place the ${titleCase(ui.placeSymbol || "")} stack on ${loc.name}`, () => ui.onLocation(loc.id));
       g.setAttribute("data-key", `loc-${loc.id}`);
     } else {

@@ -148,6 +148,8 @@ export class TtrTable {
 
   playersPanel(view) {
     const clocks = showsClocks(view);
+    // "Route points" while playing; once over, the final table's "Total" beside it (the same number as there)
+    const totals = view.result ? new Map((view.result.players || []).map((r) => [r.seat, r.total])) : null;
     const rows = view.players.map((p) => {
       const active = view.active_seats.includes(p.seat);
       return h(
@@ -165,6 +167,7 @@ export class TtrTable {
         ),
         clocks ? clockCell(p) : null,
         h("td", { class: "num score" }, String(p.score)),
+        totals ? h("td", { class: "num total" }, String(totals.get(p.seat) ?? "")) : null,
         h("td", { class: "num" }, String(p.cars)),
         h("td", { class: "num" }, String(p.hand_count)),
         h("td", { class: "num" }, String(p.ticket_count) + (p.pending_ticket_count ? ` (+${p.pending_ticket_count})` : "")),
@@ -181,7 +184,7 @@ export class TtrTable {
         h(
           "table",
           { class: "players-table" },
-          h("thead", {}, h("tr", {}, ["Player", clocks ? "Time" : null, "Score", "Cars", "Cards", "Tickets", "Souvenirs"].filter(Boolean).map((t) => h("th", { scope: "col" }, t)))),
+          h("thead", {}, h("tr", {}, ["Player", clocks ? "Time" : null, "Route points", totals ? "Total" : null, "Cars", "Cards", "Tickets", "Souvenirs"].filter(Boolean).map((t) => h("th", { scope: "col" }, t)))),
           h("tbody", {}, rows),
         ),
       ),

@@ -79,7 +79,6 @@ from .game_type_id import GameTypeId
 from .game_type_info import GameTypeInfo
 from .game_types import GameTypes
 from .games_page import GamesPage
-from .get_batch_results_format import GetBatchResultsFormat
 from .get_standings_format import GetStandingsFormat
 from .health import Health
 from .keep_tickets import KeepTickets
@@ -129,6 +128,7 @@ from .status_counts import StatusCounts
 from .stream_end import StreamEnd
 from .stream_end_status import StreamEndStatus
 from .stream_ticket import StreamTicket
+from .stream_view import StreamView
 from .table_result import TableResult
 from .tram import Tram
 from .ttr_card import TtrCard
@@ -241,7 +241,6 @@ __all__ = (
     "GameTypeId",
     "GameTypeInfo",
     "GameTypes",
-    "GetBatchResultsFormat",
     "GetStandingsFormat",
     "Health",
     "KeepTickets",
@@ -291,6 +290,7 @@ __all__ = (
     "StreamEnd",
     "StreamEndStatus",
     "StreamTicket",
+    "StreamView",
     "TableResult",
     "Tram",
     "TtrCard",

@@ -71,6 +71,14 @@ class Event:
                 only; absent on events written before the server signed its records). Check it with the key `key_id`
                 names in `GET /v1/keys`.
             key_id (str | Unset): The id of the key that signed this event (`GET /v1/keys`); absent on unsigned events.
+            version (int | Unset): On event page entries and stream messages (not in an action's answer): the game's version
+                when the
+                server read this entry, at least `seq` (equal on the newest entry). Not part of the hashed event, nor
+                of the export.
+            active_seats (list[int] | Unset): With `version`: the seats to act at that version, as the game's view says them
+                (empty once the game
+                is over), so that a client following the log knows whose turn it is without reading the view. Not
+                part of the hashed event.
      """
 
     seq: int
@@ -83,6 +91,8 @@ class Event:
     hash_: str | Unset = UNSET
     signature: str | Unset = UNSET
     key_id: str | Unset = UNSET
+    version: int | Unset = UNSET
+    active_seats: list[int] | Unset = UNSET
 
 
 
@@ -111,6 +121,14 @@ class Event:
 
         key_id = self.key_id
 
+        version = self.version
+
+        active_seats: list[int] | Unset = UNSET
+        if not isinstance(self.active_seats, Unset):
+            active_seats = self.active_seats
+
+
+
 
         field_dict: dict[str, Any] = {}
 
@@ -130,6 +148,10 @@ class Event:
             field_dict["signature"] = signature
         if key_id is not UNSET:
             field_dict["key_id"] = key_id
+        if version is not UNSET:
+            field_dict["version"] = version
+        if active_seats is not UNSET:
+            field_dict["active_seats"] = active_seats
 
         return field_dict
 
@@ -171,6 +193,11 @@ class Event:
 
         key_id = d.pop("key_id", UNSET)
 
+        version = d.pop("version", UNSET)
+
+        active_seats = cast(list[int], d.pop("active_seats", UNSET))
+
+
         event = cls(
             seq=seq,
             type_=type_,
@@ -182,6 +209,8 @@ class Event:
             hash_=hash_,
             signature=signature,
             key_id=key_id,
+            version=version,
+            active_seats=active_seats,
         )
 
         return event

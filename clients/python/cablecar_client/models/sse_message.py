@@ -22,12 +22,14 @@ T = TypeVar("T", bound="SseMessage")
 @_attrs_define
 class SseMessage:
     """ One message of the event stream (the `retry:` line and `: keep-alive` comments carry no data and are not
-    messages). `event` is `message` (the default) for a log event and `end` for the final message of a
-    game that is over (finished or cancelled). The whole stream is an `EventStream`.
+    messages). `event` is `view` for the first message of every connection (the game as it stands: a
+    `StreamView`), `message` (the default) for a log event and `end` for the final message of a game that is
+    over (finished or cancelled). The whole stream is an `EventStream`.
 
         Attributes:
-            data (str): JSON: an `Event`, or for `event: end` a `StreamEnd`.
-            event (str | Unset): `message` (a log event) or `end`; open: skip a message whose `event` you do not know.
+            data (str): JSON: an `Event`, for `event: view` a `StreamView`, for `event: end` a `StreamEnd`.
+            event (str | Unset): `view` (first), `message` (a log event) or `end`; open: skip a message whose `event` you do
+                not know.
             id (str | Unset): The `seq` of the last event sent; send it back as `Last-Event-ID` to resume.
             retry (int | Unset):
      """

@@ -128,7 +128,14 @@ def sync_detailed(
      The events after `Last-Event-ID` (or `after`, or from the start) as they happen. Messages:
 
     * `retry: 2000` first (reconnect delay for `EventSource`);
-    * one message per event: `id: <seq>` and `data: <Event JSON>` (as in `GET /v1/games/{id}/events`);
+    * then, on every connection and reconnection, `event: view` with `data: <StreamView JSON>`: the
+    game's
+      `version`, `status` and `active_seats` as it stands, and the caller's `seat` (no `id:`, so
+      `Last-Event-ID` is unchanged): a client reconnecting at the head of the log knows whose turn it is
+    at once;
+    * one message per event: `id: <seq>` and `data: <Event JSON>` (as in `GET /v1/games/{id}/events`,
+    with
+      the game's `version` and `active_seats` as the server read them with that event);
     * `: keep-alive` comment lines while nothing happens;
     * once the game is over: `event: end` with `data: {"version": N, "status": S}`, `S` being the final
       status: `finished`, or `cancelled` for a game its host cancelled (its last event is then
@@ -161,8 +168,12 @@ def sync_detailed(
     ```
     retry: 2000
 
+    event: view
+    data: {"game_id":"3f9a1c2b7d4e5f60","status":"playing","seat":null,"version":8,"active_seats":[0]}
+
     id: 1
-    data: {"seq":1,"type":"game_set_up","schema_version":1,"seat":null,"recorded_at":"…","payload":{…}}
+    data: {"seq":1,"type":"game_set_up","schema_version":1,"seat":null,"recorded_at":"…","payload":{…},"
+    version":8,"active_seats":[0]}
 
     : keep-alive
 
@@ -213,7 +224,14 @@ def sync(
      The events after `Last-Event-ID` (or `after`, or from the start) as they happen. Messages:
 
     * `retry: 2000` first (reconnect delay for `EventSource`);
-    * one message per event: `id: <seq>` and `data: <Event JSON>` (as in `GET /v1/games/{id}/events`);
+    * then, on every connection and reconnection, `event: view` with `data: <StreamView JSON>`: the
+    game's
+      `version`, `status` and `active_seats` as it stands, and the caller's `seat` (no `id:`, so
+      `Last-Event-ID` is unchanged): a client reconnecting at the head of the log knows whose turn it is
+    at once;
+    * one message per event: `id: <seq>` and `data: <Event JSON>` (as in `GET /v1/games/{id}/events`,
+    with
+      the game's `version` and `active_seats` as the server read them with that event);
     * `: keep-alive` comment lines while nothing happens;
     * once the game is over: `event: end` with `data: {"version": N, "status": S}`, `S` being the final
       status: `finished`, or `cancelled` for a game its host cancelled (its last event is then
@@ -246,8 +264,12 @@ def sync(
     ```
     retry: 2000
 
+    event: view
+    data: {"game_id":"3f9a1c2b7d4e5f60","status":"playing","seat":null,"version":8,"active_seats":[0]}
+
     id: 1
-    data: {"seq":1,"type":"game_set_up","schema_version":1,"seat":null,"recorded_at":"…","payload":{…}}
+    data: {"seq":1,"type":"game_set_up","schema_version":1,"seat":null,"recorded_at":"…","payload":{…},"
+    version":8,"active_seats":[0]}
 
     : keep-alive
 
@@ -293,7 +315,14 @@ async def asyncio_detailed(
      The events after `Last-Event-ID` (or `after`, or from the start) as they happen. Messages:
 
     * `retry: 2000` first (reconnect delay for `EventSource`);
-    * one message per event: `id: <seq>` and `data: <Event JSON>` (as in `GET /v1/games/{id}/events`);
+    * then, on every connection and reconnection, `event: view` with `data: <StreamView JSON>`: the
+    game's
+      `version`, `status` and `active_seats` as it stands, and the caller's `seat` (no `id:`, so
+      `Last-Event-ID` is unchanged): a client reconnecting at the head of the log knows whose turn it is
+    at once;
+    * one message per event: `id: <seq>` and `data: <Event JSON>` (as in `GET /v1/games/{id}/events`,
+    with
+      the game's `version` and `active_seats` as the server read them with that event);
     * `: keep-alive` comment lines while nothing happens;
     * once the game is over: `event: end` with `data: {"version": N, "status": S}`, `S` being the final
       status: `finished`, or `cancelled` for a game its host cancelled (its last event is then
@@ -326,8 +355,12 @@ async def asyncio_detailed(
     ```
     retry: 2000
 
+    event: view
+    data: {"game_id":"3f9a1c2b7d4e5f60","status":"playing","seat":null,"version":8,"active_seats":[0]}
+
     id: 1
-    data: {"seq":1,"type":"game_set_up","schema_version":1,"seat":null,"recorded_at":"…","payload":{…}}
+    data: {"seq":1,"type":"game_set_up","schema_version":1,"seat":null,"recorded_at":"…","payload":{…},"
+    version":8,"active_seats":[0]}
 
     : keep-alive
 
@@ -378,7 +411,14 @@ async def asyncio(
      The events after `Last-Event-ID` (or `after`, or from the start) as they happen. Messages:
 
     * `retry: 2000` first (reconnect delay for `EventSource`);
-    * one message per event: `id: <seq>` and `data: <Event JSON>` (as in `GET /v1/games/{id}/events`);
+    * then, on every connection and reconnection, `event: view` with `data: <StreamView JSON>`: the
+    game's
+      `version`, `status` and `active_seats` as it stands, and the caller's `seat` (no `id:`, so
+      `Last-Event-ID` is unchanged): a client reconnecting at the head of the log knows whose turn it is
+    at once;
+    * one message per event: `id: <seq>` and `data: <Event JSON>` (as in `GET /v1/games/{id}/events`,
+    with
+      the game's `version` and `active_seats` as the server read them with that event);
     * `: keep-alive` comment lines while nothing happens;
     * once the game is over: `event: end` with `data: {"version": N, "status": S}`, `S` being the final
       status: `finished`, or `cancelled` for a game its host cancelled (its last event is then
@@ -411,8 +451,12 @@ async def asyncio(
     ```
     retry: 2000
 
+    event: view
+    data: {"game_id":"3f9a1c2b7d4e5f60","status":"playing","seat":null,"version":8,"active_seats":[0]}
+
     id: 1
-    data: {"seq":1,"type":"game_set_up","schema_version":1,"seat":null,"recorded_at":"…","payload":{…}}
+    data: {"seq":1,"type":"game_set_up","schema_version":1,"seat":null,"recorded_at":"…","payload":{…},"
+    version":8,"active_seats":[0]}
 
     : keep-alive
 

@@ -9,7 +9,6 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.batch_results import BatchResults
-from ...models.get_batch_results_format import GetBatchResultsFormat
 from ...models.problem import Problem
 from ...types import UNSET, Unset
 from typing import cast
@@ -19,7 +18,6 @@ from typing import cast
 def _get_kwargs(
     batch_id: str,
     *,
-    format_: GetBatchResultsFormat | Unset = UNSET,
     accept: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
@@ -31,22 +29,11 @@ def _get_kwargs(
 
     
 
-    params: dict[str, Any] = {}
-
-    json_format_: str | Unset = UNSET
-    if not isinstance(format_, Unset):
-        json_format_ = format_.value
-
-    params["format"] = json_format_
-
-
-    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
-
+    
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/v1/batches/{batch_id}/results".format(batch_id=quote(str(batch_id), safe=""),),
-        "params": params,
     }
 
 
@@ -124,11 +111,10 @@ def sync_detailed(
     batch_id: str,
     *,
     client: AuthenticatedClient,
-    format_: GetBatchResultsFormat | Unset = UNSET,
     accept: str | Unset = UNSET,
 
 ) -> Response[BatchResults | Problem]:
-    """ Per table, the players' scores, ranks and winners (JSON or CSV)
+    """ Per table, the players' scores, ranks and winners
 
      With the organiser token that created the batch. For each table: its players with `score` and `rank`
     (ttr-sf: the final total, ranked by total then completed tickets, ties sharing a rank; cable-car:
@@ -144,14 +130,16 @@ def sync_detailed(
     due in a timed table are appended before it is reported. `finished` is true once every table is over
     (finished or cancelled).
 
-    `Accept: text/csv` (or the older `?format=csv`) gives the same as CSV (`BatchResultsCsv`).
-    `GET /v1/batches/{batch_id}/results.csv` always answers CSV, for clients (and generated ones) that
-    type each
-    operation by one format.
+    The same as CSV (`BatchResultsCsv`) is `GET /v1/batches/{batch_id}/results.csv`. This path declares
+    one
+    media type, JSON, so that generated clients type its answer as `BatchResults`; for compatibility it
+    still
+    answers CSV to `Accept: text/csv` and to `?format=csv` (chosen over `Accept`; `?format=json` gives
+    JSON).
+    *Deprecated:* both, removed in a later release; use the `.csv` path.
 
     Args:
         batch_id (str):
-        format_ (GetBatchResultsFormat | Unset):
         accept (str | Unset):
 
     Raises:
@@ -165,7 +153,6 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         batch_id=batch_id,
-format_=format_,
 accept=accept,
 
     )
@@ -180,11 +167,10 @@ def sync(
     batch_id: str,
     *,
     client: AuthenticatedClient,
-    format_: GetBatchResultsFormat | Unset = UNSET,
     accept: str | Unset = UNSET,
 
 ) -> BatchResults | Problem | None:
-    """ Per table, the players' scores, ranks and winners (JSON or CSV)
+    """ Per table, the players' scores, ranks and winners
 
      With the organiser token that created the batch. For each table: its players with `score` and `rank`
     (ttr-sf: the final total, ranked by total then completed tickets, ties sharing a rank; cable-car:
@@ -200,14 +186,16 @@ def sync(
     due in a timed table are appended before it is reported. `finished` is true once every table is over
     (finished or cancelled).
 
-    `Accept: text/csv` (or the older `?format=csv`) gives the same as CSV (`BatchResultsCsv`).
-    `GET /v1/batches/{batch_id}/results.csv` always answers CSV, for clients (and generated ones) that
-    type each
-    operation by one format.
+    The same as CSV (`BatchResultsCsv`) is `GET /v1/batches/{batch_id}/results.csv`. This path declares
+    one
+    media type, JSON, so that generated clients type its answer as `BatchResults`; for compatibility it
+    still
+    answers CSV to `Accept: text/csv` and to `?format=csv` (chosen over `Accept`; `?format=json` gives
+    JSON).
+    *Deprecated:* both, removed in a later release; use the `.csv` path.
 
     Args:
         batch_id (str):
-        format_ (GetBatchResultsFormat | Unset):
         accept (str | Unset):
 
     Raises:
@@ -222,7 +210,6 @@ def sync(
     return sync_detailed(
         batch_id=batch_id,
 client=client,
-format_=format_,
 accept=accept,
 
     ).parsed
@@ -231,11 +218,10 @@ async def asyncio_detailed(
     batch_id: str,
     *,
     client: AuthenticatedClient,
-    format_: GetBatchResultsFormat | Unset = UNSET,
     accept: str | Unset = UNSET,
 
 ) -> Response[BatchResults | Problem]:
-    """ Per table, the players' scores, ranks and winners (JSON or CSV)
+    """ Per table, the players' scores, ranks and winners
 
      With the organiser token that created the batch. For each table: its players with `score` and `rank`
     (ttr-sf: the final total, ranked by total then completed tickets, ties sharing a rank; cable-car:
@@ -251,14 +237,16 @@ async def asyncio_detailed(
     due in a timed table are appended before it is reported. `finished` is true once every table is over
     (finished or cancelled).
 
-    `Accept: text/csv` (or the older `?format=csv`) gives the same as CSV (`BatchResultsCsv`).
-    `GET /v1/batches/{batch_id}/results.csv` always answers CSV, for clients (and generated ones) that
-    type each
-    operation by one format.
+    The same as CSV (`BatchResultsCsv`) is `GET /v1/batches/{batch_id}/results.csv`. This path declares
+    one
+    media type, JSON, so that generated clients type its answer as `BatchResults`; for compatibility it
+    still
+    answers CSV to `Accept: text/csv` and to `?format=csv` (chosen over `Accept`; `?format=json` gives
+    JSON).
+    *Deprecated:* both, removed in a later release; use the `.csv` path.
 
     Args:
         batch_id (str):
-        format_ (GetBatchResultsFormat | Unset):
         accept (str | Unset):
 
     Raises:
@@ -272,7 +260,6 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         batch_id=batch_id,
-format_=format_,
 accept=accept,
 
     )
@@ -287,11 +274,10 @@ async def asyncio(
     batch_id: str,
     *,
     client: AuthenticatedClient,
-    format_: GetBatchResultsFormat | Unset = UNSET,
     accept: str | Unset = UNSET,
 
 ) -> BatchResults | Problem | None:
-    """ Per table, the players' scores, ranks and winners (JSON or CSV)
+    """ Per table, the players' scores, ranks and winners
 
      With the organiser token that created the batch. For each table: its players with `score` and `rank`
     (ttr-sf: the final total, ranked by total then completed tickets, ties sharing a rank; cable-car:
@@ -307,14 +293,16 @@ async def asyncio(
     due in a timed table are appended before it is reported. `finished` is true once every table is over
     (finished or cancelled).
 
-    `Accept: text/csv` (or the older `?format=csv`) gives the same as CSV (`BatchResultsCsv`).
-    `GET /v1/batches/{batch_id}/results.csv` always answers CSV, for clients (and generated ones) that
-    type each
-    operation by one format.
+    The same as CSV (`BatchResultsCsv`) is `GET /v1/batches/{batch_id}/results.csv`. This path declares
+    one
+    media type, JSON, so that generated clients type its answer as `BatchResults`; for compatibility it
+    still
+    answers CSV to `Accept: text/csv` and to `?format=csv` (chosen over `Accept`; `?format=json` gives
+    JSON).
+    *Deprecated:* both, removed in a later release; use the `.csv` path.
 
     Args:
         batch_id (str):
-        format_ (GetBatchResultsFormat | Unset):
         accept (str | Unset):
 
     Raises:
@@ -329,7 +317,6 @@ async def asyncio(
     return (await asyncio_detailed(
         batch_id=batch_id,
 client=client,
-format_=format_,
 accept=accept,
 
     )).parsed
