@@ -586,7 +586,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Each player ref's results summed over the rounds named (JSON or CSV)
+         * Each player ref's results summed over the rounds named
          * @description With the organiser token that created them: the batches named by `batch` (repeated, 1 to 50; all of one
          *     game type) are summed per `player_ref`, for the organiser's convenience (pairing stays the tournament
          *     software's). Per player: `games` (tables sat at), `finished` (of those, finished ones), `wins`, and for
@@ -597,8 +597,7 @@ export interface paths {
          *     completed tickets; `cable-car` by wins. Players equal on all of them share a rank and are listed by
          *     `player_ref`. `name` is the player's name in the latest round named.
          *
-         *     `Accept: text/csv` (or `?format=csv`) gives the same as CSV (`StandingsCsv`);
-         *     `GET /v1/organisers/me/standings.csv` always answers CSV.
+         *     The same as CSV: `GET /v1/organisers/me/standings.csv` (one media type per operation).
          */
         get: operations["getStandings"];
         put?: never;
@@ -4408,16 +4407,8 @@ export interface operations {
             query: {
                 /** @description A round to sum (repeat for each round; each once). */
                 batch: string[];
-                /** @description `csv` or `json`, chosen over `Accept`. */
-                format?: "json" | "csv";
             };
-            header?: {
-                /**
-                 * @description `application/json` (or nothing). *Deprecated:* `text/csv` still gives CSV here; use
-                 *     `GET /v1/batches/{batch_id}/results.csv`.
-                 */
-                Accept?: components["parameters"]["AcceptResults"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4426,17 +4417,10 @@ export interface operations {
             /** @description The standings. */
             200: {
                 headers: {
-                    Vary: components["headers"]["VaryAccept"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Standings"];
-                    /**
-                     * @example rank,player_ref,name,games,finished,wins,points,completed_tickets
-                     *     1,p-ada,Ada,2,2,2,84,6
-                     *     2,p-bo,Bo,2,2,0,61,4
-                     */
-                    "text/csv": components["schemas"]["StandingsCsv"];
                 };
             };
             400: components["responses"]["InvalidRequest"];

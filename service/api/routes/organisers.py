@@ -63,37 +63,26 @@ def whoami() -> dict[str, Any]:
     return OrganiserSchema().dump(body)
 
 
-def _standings() -> tuple[Standings, str | None]:
+def _standings() -> Standings:
     rt = runtime()
     organiser = organiser_caller(rt.tokens, authorization())
-    args = {"batch": request.args.getlist("batch"), **({"format": request.args["format"]} if "format" in request.args
-                                                       else {})}
-    q = StandingsQuerySchema().load(args)
+    q = StandingsQuerySchema().load({"batch": request.args.getlist("batch")})
     service = BatchService(rt.store, rt.commands, rt.queries, rt.settings.max_batch_tables)
-    return standings(service, organiser, q["batch"]), q["format"]
+    return standings(service, organiser, q["batch"])
 
 
 @bp.get("/organisers/me/standings")
 def get_standings() -> Response:
     """Each player ref's wins (and points, completed tickets) summed over the
-    rounds named by ``batch`` (repeated); JSON, or CSV with ``Accept:
-    text/csv`` or ``?format=csv``."""
-    result, fmt = _standings()
-    wants_csv = fmt == "csv" or (
-        fmt is None
-        and request.accept_mimetypes.best_match(["application/json", "text/csv"]) == "text/csv"
-        and request.accept_mimetypes["text/csv"] > request.accept_mimetypes["application/json"]
-    )
-    resp = _standings_csv(result) if wants_csv else Response(json_text(_standings_body(result)),
-                                                            mimetype="application/json")
-    resp.vary.add("Accept")
-    return resp
+    rounds named by ``batch`` (repeated), as JSON (CSV: ``standings.csv``:
+    one format per operation, for generated clients)."""
+    return Response(json_text(_standings_body(_standings())), mimetype="application/json")
 
 
 @bp.get("/organisers/me/standings.csv")
 def get_standings_csv() -> Response:
-    """The standings as CSV whatever ``Accept`` says (one format per operation, for generated clients)."""
-    return _standings_csv(_standings()[0])
+    """The standings of ``get_standings`` as CSV."""
+    return _standings_csv(_standings())
 
 
 def _standings_body(result: Standings) -> dict[str, Any]:

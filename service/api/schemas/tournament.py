@@ -109,7 +109,6 @@ class BatchesQuerySchema(Schema):
 class ResultsQuerySchema(Schema):
     """Query of ``GET /v1/batches/{batch_id}/results``."""
 
-    format = fields.String(load_default=None, validate=validate.OneOf(["json", "csv"]))
 
 
 # ------------------------------------------------------------------ responses

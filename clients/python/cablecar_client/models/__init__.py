@@ -79,7 +79,6 @@ from .game_type_id import GameTypeId
 from .game_type_info import GameTypeInfo
 from .game_types import GameTypes
 from .games_page import GamesPage
-from .get_standings_format import GetStandingsFormat
 from .health import Health
 from .keep_tickets import KeepTickets
 from .keep_tickets_type import KeepTicketsType
@@ -241,7 +240,6 @@ __all__ = (
     "GameTypeId",
     "GameTypeInfo",
     "GameTypes",
-    "GetStandingsFormat",
     "Health",
     "KeepTickets",
     "KeepTicketsType",

@@ -8,10 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.get_standings_format import GetStandingsFormat
 from ...models.problem import Problem
 from ...models.standings import Standings
-from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -19,15 +17,9 @@ from typing import cast
 def _get_kwargs(
     *,
     batch: list[str],
-    format_: GetStandingsFormat | Unset = UNSET,
-    accept: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    headers: dict[str, Any] = {}
-    if not isinstance(accept, Unset):
-        headers["Accept"] = accept
-
-
+    
 
     
 
@@ -37,12 +29,6 @@ def _get_kwargs(
 
 
     params["batch"] = json_batch
-
-    json_format_: str | Unset = UNSET
-    if not isinstance(format_, Unset):
-        json_format_ = format_.value
-
-    params["format"] = json_format_
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -55,7 +41,6 @@ def _get_kwargs(
     }
 
 
-    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -129,11 +114,9 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     batch: list[str],
-    format_: GetStandingsFormat | Unset = UNSET,
-    accept: str | Unset = UNSET,
 
 ) -> Response[Problem | Standings]:
-    """ Each player ref's results summed over the rounds named (JSON or CSV)
+    """ Each player ref's results summed over the rounds named
 
      With the organiser token that created them: the batches named by `batch` (repeated, 1 to 50; all of
     one
@@ -150,13 +133,10 @@ def sync_detailed(
     completed tickets; `cable-car` by wins. Players equal on all of them share a rank and are listed by
     `player_ref`. `name` is the player's name in the latest round named.
 
-    `Accept: text/csv` (or `?format=csv`) gives the same as CSV (`StandingsCsv`);
-    `GET /v1/organisers/me/standings.csv` always answers CSV.
+    The same as CSV: `GET /v1/organisers/me/standings.csv` (one media type per operation).
 
     Args:
         batch (list[str]):
-        format_ (GetStandingsFormat | Unset):
-        accept (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -169,8 +149,6 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         batch=batch,
-format_=format_,
-accept=accept,
 
     )
 
@@ -184,11 +162,9 @@ def sync(
     *,
     client: AuthenticatedClient,
     batch: list[str],
-    format_: GetStandingsFormat | Unset = UNSET,
-    accept: str | Unset = UNSET,
 
 ) -> Problem | Standings | None:
-    """ Each player ref's results summed over the rounds named (JSON or CSV)
+    """ Each player ref's results summed over the rounds named
 
      With the organiser token that created them: the batches named by `batch` (repeated, 1 to 50; all of
     one
@@ -205,13 +181,10 @@ def sync(
     completed tickets; `cable-car` by wins. Players equal on all of them share a rank and are listed by
     `player_ref`. `name` is the player's name in the latest round named.
 
-    `Accept: text/csv` (or `?format=csv`) gives the same as CSV (`StandingsCsv`);
-    `GET /v1/organisers/me/standings.csv` always answers CSV.
+    The same as CSV: `GET /v1/organisers/me/standings.csv` (one media type per operation).
 
     Args:
         batch (list[str]):
-        format_ (GetStandingsFormat | Unset):
-        accept (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -225,8 +198,6 @@ def sync(
     return sync_detailed(
         client=client,
 batch=batch,
-format_=format_,
-accept=accept,
 
     ).parsed
 
@@ -234,11 +205,9 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     batch: list[str],
-    format_: GetStandingsFormat | Unset = UNSET,
-    accept: str | Unset = UNSET,
 
 ) -> Response[Problem | Standings]:
-    """ Each player ref's results summed over the rounds named (JSON or CSV)
+    """ Each player ref's results summed over the rounds named
 
      With the organiser token that created them: the batches named by `batch` (repeated, 1 to 50; all of
     one
@@ -255,13 +224,10 @@ async def asyncio_detailed(
     completed tickets; `cable-car` by wins. Players equal on all of them share a rank and are listed by
     `player_ref`. `name` is the player's name in the latest round named.
 
-    `Accept: text/csv` (or `?format=csv`) gives the same as CSV (`StandingsCsv`);
-    `GET /v1/organisers/me/standings.csv` always answers CSV.
+    The same as CSV: `GET /v1/organisers/me/standings.csv` (one media type per operation).
 
     Args:
         batch (list[str]):
-        format_ (GetStandingsFormat | Unset):
-        accept (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -274,8 +240,6 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         batch=batch,
-format_=format_,
-accept=accept,
 
     )
 
@@ -289,11 +253,9 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     batch: list[str],
-    format_: GetStandingsFormat | Unset = UNSET,
-    accept: str | Unset = UNSET,
 
 ) -> Problem | Standings | None:
-    """ Each player ref's results summed over the rounds named (JSON or CSV)
+    """ Each player ref's results summed over the rounds named
 
      With the organiser token that created them: the batches named by `batch` (repeated, 1 to 50; all of
     one
@@ -310,13 +272,10 @@ async def asyncio(
     completed tickets; `cable-car` by wins. Players equal on all of them share a rank and are listed by
     `player_ref`. `name` is the player's name in the latest round named.
 
-    `Accept: text/csv` (or `?format=csv`) gives the same as CSV (`StandingsCsv`);
-    `GET /v1/organisers/me/standings.csv` always answers CSV.
+    The same as CSV: `GET /v1/organisers/me/standings.csv` (one media type per operation).
 
     Args:
         batch (list[str]):
-        format_ (GetStandingsFormat | Unset):
-        accept (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -330,7 +289,5 @@ async def asyncio(
     return (await asyncio_detailed(
         client=client,
 batch=batch,
-format_=format_,
-accept=accept,
 
     )).parsed
