@@ -109,6 +109,7 @@ class BatchesQuerySchema(Schema):
 class ResultsQuerySchema(Schema):
     """Query of ``GET /v1/batches/{batch_id}/results``."""
 
+    format = fields.String(load_default=None, validate=validate.OneOf(["json", "csv"]))
 
 
 # ------------------------------------------------------------------ responses
@@ -240,7 +241,6 @@ class StandingsQuerySchema(Schema):
 
     batch = fields.List(fields.String(validate=validate.Length(min=1, max=80)), required=True,
                         validate=validate.Length(min=1, max=50))
-    format = fields.String(load_default=None, validate=validate.OneOf(["json", "csv"]))
 
 
 class PlayerStandingSchema(Schema):
