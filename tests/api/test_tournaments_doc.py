@@ -1,47 +1,29 @@
 """docs/tournaments.md's two-round event runs as written: its shell blocks,
-pasted in order into one shell, against a live ``cablecar serve`` (only the
-base URL is changed, to this test's port)."""
+pasted in order into one shell under ``env -i`` (a fresh machine's environment), against a live
+``cablecar serve`` (only the base URL is changed, to this test's port)."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
-from service.config import SETTINGS
-from tests.api.test_readme import _free_port, _wait_healthy
-from tests.readme_blocks import DOCUMENTED_URL, ROOT, shell_blocks
+from tests.readme_blocks import DOCUMENTED_URL, ROOT, fresh_env, serve, shell_blocks
 
 DOC = ROOT / "docs" / "tournaments.md"
 SECTION = "## A two-round event, start to finish"
 
 
 def test_the_two_round_event_runs_as_written(tmp_path: Path) -> None:
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    env = {k: v for k, v in os.environ.items() if k not in {s.env for s in SETTINGS}}
-    env.update(PYTHONPATH=str(ROOT))
     blocks = shell_blocks(DOC.read_text(encoding="utf-8"), SECTION)
     assert len(blocks) == 5 and DOCUMENTED_URL in blocks[0]
-    log = tmp_path / "server.log"
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "cablecar.cli", "serve", "--port", str(port), "--workers", "1",
-             "--data-dir", str(tmp_path / "data")],
-            cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )
-    try:
-        _wait_healthy(url, server, log)
+    with serve(tmp_path) as url:
         script = "\n".join(blocks).replace(DOCUMENTED_URL, url)
-        run = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], cwd=tmp_path,
-                             capture_output=True, text=True, timeout=120, env={**env, "TMPDIR": str(tmp_path)})
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+        env = fresh_env(tmp_path, TMPDIR=str(tmp_path), PYTHONPATH=str(ROOT))  # PYTHONPATH: this checkout's code
+        run = subprocess.run(["env", "-i", *(f"{k}={v}" for k, v in env.items()),
+                              "bash", "-e", "-o", "pipefail", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     out = run.stdout
     assert run.returncode == 0, out + run.stderr
     lines = [line for line in out.splitlines() if line.strip()]
@@ -67,4 +49,3 @@ def test_the_two_round_event_runs_as_written(tmp_path: Path) -> None:
     rows = list(csv.DictReader(io.StringIO("\n".join(lines[10:]))))
     assert [(int(r["rank"]), r["player_ref"], r["name"], int(r["wins"]), int(r["points"])) for r in rows] == [
         (p["rank"], p["player_ref"], p["name"], p["wins"], p["points"]) for p in standings]
-    assert "Traceback" not in log.read_text()
