@@ -34,6 +34,7 @@ from bench.load.growth import GrowthResult, longest_script, measure_growth
 from bench.load.integrity import IntegrityReport, audit_game, check_games
 from bench.load.load import Client, PhaseResult, run_phase
 from bench.load.profile import ActionProfile, profile_actions
+from bench.load.pyspy import Profile, Recording, summarize
 from bench.load.scaling import ScalingRow, run_scaling
 from bench.load.scripts import GameScript, make_script
 from bench.load.security import SecurityTable
@@ -103,6 +104,8 @@ class RunResults:
     environment: dict[str, str] = field(default_factory=dict)
     load: LoadSection | None = None
     profile: ActionProfile | None = None
+    #: py-spy's self times on the workers over the write path (``--py-spy``)
+    py_spy: Profile | None = None
     growth: GrowthResult | None = None
     faults: list[FaultResult] = field(default_factory=list)
     races: tuple[RaceOutcome, ...] = ()
@@ -230,7 +233,8 @@ class Harness:
             if "profile" in cfg.sections:
                 self.log("profile: one thread, in process")
                 self.results.profile = self.guarded(
-                    "profile", lambda: profile_actions(database_url, services.redis_url, scripts[:10])
+                    "profile", lambda: profile_actions(database_url, services.redis_url, scripts[:10],
+                                                  self.signing_key_file())
                 )
             if "growth" in cfg.sections:
                 self.results.growth = self.guarded("growth", lambda: self.measure_growth(env, services, store))
@@ -312,11 +316,23 @@ class Harness:
         groups = CpuGroups(tuple(roots))
         cpu: dict[str, CpuUse] = {}
 
+        spied: list[Path] = []
+        spied_actions = 0
+
         def measured(kind: str, name: str, url: str, make: Callable[[Phase, int], Client], seconds: float
                      ) -> PhaseResult:
+            nonlocal spied_actions
+            spy = None
+            if cfg.py_spy and kind == "write path":
+                spy = Recording(service.proc.pid, self.work / f"pyspy-{name}.txt")
+                time.sleep(1.0)  # py-spy attaches to every worker before the chunk starts
             before = groups.read()
             result = run_phase(name, url, make, cfg.clients, seconds)
             used = CpuUse.between(before, groups.read())
+            if spy is not None:
+                spy.stop()
+                spied.append(spy.out)
+                spied_actions += len(result.recorder.accepted)
             cpu[kind] = cpu[kind].plus(used) if kind in cpu else used
             return result
 
@@ -345,6 +361,8 @@ class Harness:
                 self.log(f"full-path write path chunk {r + 1}/{cfg.rounds}")
                 fullpath_results.append(measured("full-path write path", f"fullpath-{r}", fullpath.url,
                                                self._scripted(scripts, r + 100), chunk))
+        if spied:
+            self.results.py_spy = summarize(spied, spied_actions)
         self.log(f"bot mix: {cfg.clients} clients x {cfg.bot_seconds:g} s")
         before = read_counts(self.stats_dir)
         bots_holder: list[BotPlayer] = []

@@ -14,6 +14,7 @@ from bench.load.harness import FuzzSection, LoadSection, RunResults
 from bench.load.integrity import IntegrityReport
 from bench.load.load import PhaseResult
 from bench.load.profile import ActionProfile
+from bench.load.pyspy import markdown as pyspy_markdown
 from bench.load.scaling import render_scaling
 from bench.load.security import render_security
 from bench.load.stats import Recorder, latencies
@@ -91,6 +92,8 @@ def render(results: RunResults) -> str:
         out += _load(results.load, cfg.clients)
     if results.profile is not None:
         out += _profile(results.profile)
+    if results.py_spy is not None:
+        out += ["## py-spy on the workers (write path)", "", *pyspy_markdown(results.py_spy), ""]
     if results.growth is not None:
         out += _growth(results.growth)
     if results.faults:
@@ -268,6 +271,11 @@ def _profile(p: ActionProfile) -> list[str]:
             "includes the test client building each request):", ""]
     out += _table(["CPU spent in", "share"],
                   [[name, _pct(share)] for name, share in p.shares])
+    if p.top:
+        out += ["", "The functions with the most CPU self time under the same profiler (its own cost per call "
+                "inflates small functions called often):", ""]
+        out += _table(["#", "function", "self ms / action", "share"],
+                      [[str(i), f"`{name}`", _f(ms, 3), _pct(share)] for i, (name, ms, share) in enumerate(p.top, 1)])
     return [*out, ""]
 
 
