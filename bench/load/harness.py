@@ -362,7 +362,8 @@ class Harness:
                 fullpath_results.append(measured("full-path write path", f"fullpath-{r}", fullpath.url,
                                                self._scripted(scripts, r + 100), chunk))
         if spied:
-            self.results.py_spy = summarize(spied, spied_actions)
+            worker_ms = dict(cpu["write path"].per(spied_actions)).get("gunicorn: service", float("nan"))
+            self.results.py_spy = summarize(spied, spied_actions, worker_ms)
         self.log(f"bot mix: {cfg.clients} clients x {cfg.bot_seconds:g} s")
         before = read_counts(self.stats_dir)
         bots_holder: list[BotPlayer] = []

@@ -73,6 +73,8 @@ class Profile:
     actions: int
     top: tuple[FrameTime, ...]
     files: tuple[str, ...]
+    #: the workers' CPU per accepted action over the same chunks (``/proc``), to scale the shares by
+    cpu_ms_per_action: float = float("nan")
 
     @property
     def ms_per_action(self) -> float:
@@ -95,7 +97,7 @@ def self_times(raw_files: list[Path]) -> Counter[str]:
     return leaves
 
 
-def summarize(raw_files: list[Path], actions: int, top: int = 15) -> Profile:
+def summarize(raw_files: list[Path], actions: int, cpu_ms_per_action: float, top: int = 15) -> Profile:
     """The ``top`` functions by self time, per accepted action."""
     leaves = self_times(raw_files)
     total = sum(leaves.values())
@@ -103,21 +105,26 @@ def summarize(raw_files: list[Path], actions: int, top: int = 15) -> Profile:
         FrameTime(frame, n, n * 1000 / RATE / actions if actions else float("nan"), n / total if total else 0.0)
         for frame, n in leaves.most_common(top)
     )
-    return Profile(total, actions, rows, tuple(str(p) for p in raw_files))
+    return Profile(total, actions, rows, tuple(str(p) for p in raw_files), cpu_ms_per_action)
 
 
 def markdown(profile: Profile) -> list[str]:
     """The table of :func:`summarize` as report lines."""
+    cpu = profile.cpu_ms_per_action
     lines = [
-        f"py-spy ({RATE} Hz per process, busy threads only) on the service's gunicorn workers during the write "
-        f"path: **{profile.samples:,} samples, {profile.actions:,} accepted actions, "
-        f"{profile.ms_per_action:.2f} ms sampled CPU per action** (py-spy's own cost is not in it; raw "
-        f"stacks: {', '.join(profile.files)}).",
+        f"py-spy ({RATE} Hz per process) on the service's gunicorn workers during the write path: "
+        f"**{profile.samples:,} samples, {profile.actions:,} accepted actions** "
+        f"({profile.ms_per_action:.2f} ms sampled per action; the workers' CPU from `/proc` over the same chunks: "
+        f"**{cpu:.2f} ms per action**). py-spy samples every thread that is running *or runnable*, so on a busy "
+        "machine a frame that wakes another process (a send) collects samples while this worker waits for a "
+        "core: read the shares; the last column scales them to the measured CPU. Raw stacks: "
+        f"{', '.join(profile.files)}.",
         "",
-        "| # | function (file) | self ms / action | share |",
-        "|---|---|---|---|",
+        "| # | function (file) | self samples / action | share | share x CPU per action (ms) |",
+        "|---|---|---|---|---|",
     ]
     for i, row in enumerate(profile.top, 1):
         frame = row.frame.replace("|", "\\|")
-        lines.append(f"| {i} | `{frame}` | {row.ms_per_action:.3f} | {row.share:.1%} |")
+        lines.append(f"| {i} | `{frame}` | {row.ms_per_action * RATE / 1000:.3f} | {row.share:.1%} | "
+                     f"{row.share * cpu:.3f} |")
     return lines
