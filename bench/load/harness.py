@@ -64,6 +64,9 @@ class LoadSection:
     bot_audits: tuple[int, int]
     #: CPU per phase kind (baseline, write path, full path, bot mix)
     cpu: tuple[tuple[str, CpuUse], ...]
+    #: the write path of ``--compare-with``'s revision, alternated with this one's (empty if not run)
+    compare: tuple[PhaseResult, ...] = ()
+    compare_integrity: IntegrityReport | None = None
 
     @staticmethod
     def total_rate(results: tuple[PhaseResult, ...]) -> float:
@@ -193,6 +196,8 @@ class Harness:
                ("CABLECAR_BENCH_STATS_DIR", str(self.stats_dir)),
                # every simulated client comes from 127.0.0.1: the per-address limits would throttle the load
                ("CABLECAR_CREATE_RATE_LIMIT", "off"), ("CABLECAR_STREAM_RATE_LIMIT", "off"),
+               # the games are audited afterwards, more than the per-address audit limit allows in a minute
+               ("CABLECAR_AUDIT_RATE_LIMIT", "off"),
                # the streams section's readers all connect from 127.0.0.1 too
                ("CABLECAR_SSE_MAX_STREAMS", str(4 * cfg.streams)),
                ("CABLECAR_SSE_MAX_STREAMS_PER_ADDRESS", str(4 * cfg.streams)),
@@ -213,9 +218,17 @@ class Harness:
         if "flaskbase" in cfg.sections and "load" in cfg.sections:
             flask_base = Gunicorn(ServerSpec("bench.baseline_app:flask_app", cfg.workers, cfg.threads, env),
                                   self.work / "gunicorn-flask-baseline.log")
+        compare = None
+        if cfg.compare_with and "load" in cfg.sections:
+            # another revision of the service on the same database and Redis (its own cache-counter folder)
+            compare = Gunicorn(ServerSpec("bench.load.instrumented_wsgi:app", cfg.workers, cfg.threads,
+                                          (*env, ("CABLECAR_BENCH_STATS_DIR", str(self.work / "compare-stats")))),
+                               self.work / "gunicorn-compare.log", root=self.export(cfg.compare_with))
         store = PostgresStore(database_url)
         try:
             service.wait_ready("/v1/health")
+            if compare is not None:
+                compare.wait_ready("/v1/health")
             baseline.wait_ready("/health")
             if flask_base is not None:
                 flask_base.wait_ready("/health")
@@ -223,8 +236,11 @@ class Harness:
                 fullpath.wait_ready("/v1/health")
             if "load" in cfg.sections:
                 self.results.load = self.guarded(
-                    "load", lambda: self.run_load(service, baseline, fullpath, flask_base, scripts, services, store)
+                    "load", lambda: self.run_load(service, baseline, fullpath, flask_base, scripts, services, store,
+                                                  compare)
                 )
+            if compare is not None:
+                compare.stop()
             baseline.stop()
             if flask_base is not None:
                 flask_base.stop()
@@ -256,6 +272,8 @@ class Harness:
         finally:
             store.close()
             service.stop()
+            if compare is not None:
+                compare.stop()
             baseline.stop()
             if flask_base is not None:
                 flask_base.stop()
@@ -285,6 +303,24 @@ class Harness:
                 json.dump({"algorithm": "ed25519", "private_key": seed}, out)
         return str(path)
 
+    def export(self, revision: str) -> Path:
+        """The service at git ``revision`` in a folder of the work directory, with this
+        harness' ``bench/`` (the wrapper the servers are started through)."""
+        import io
+        import tarfile
+        import tempfile
+
+        if not (ROOT / ".git").exists():
+            raise RuntimeError(f"--compare-with needs a git checkout; {ROOT} is not one (run without CABLECAR_BENCH_FROM)")
+        target = Path(tempfile.mkdtemp(prefix="compare-", dir=self.work))
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", revision],
+                                 capture_output=True, check=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(target, filter="data")
+        shutil.rmtree(target / "bench", ignore_errors=True)
+        shutil.copytree(ROOT / "bench", target / "bench", ignore=shutil.ignore_patterns("results", "__pycache__"))
+        return target
+
     # -- sections ----------------------------------------------------------------
 
     def run_security(self, database_url: str, services: Services) -> tuple[SecurityTable, ...]:
@@ -302,7 +338,7 @@ class Harness:
 
     def run_load(self, service: Gunicorn, baseline: Gunicorn, fullpath: Gunicorn | None,
                  flask_base: Gunicorn | None, scripts: list[GameScript], services: Services,
-                 store: PostgresStore) -> LoadSection:
+                 store: PostgresStore, compare: Gunicorn | None = None) -> LoadSection:
         """Baseline and service write path in alternating chunks, then bots."""
         cfg = self.config
         chunk = cfg.seconds / cfg.rounds
@@ -311,6 +347,8 @@ class Harness:
             roots.append(("gunicorn: full path", fullpath.proc.pid, True))
         if flask_base is not None:
             roots.append(("gunicorn: Flask baseline", flask_base.proc.pid, True))
+        if compare is not None:
+            roots.append(("gunicorn: compared", compare.proc.pid, True))
         roots += [("PostgreSQL", services.postgres_pid(), True), ("Redis", services.redis_pid(), False),
                   ("clients (harness process)", os.getpid(), False)]
         groups = CpuGroups(tuple(roots))
@@ -343,6 +381,7 @@ class Harness:
         write_results: list[PhaseResult] = []
         fullpath_results: list[PhaseResult] = []
         flask_results: list[PhaseResult] = []
+        compare_results: list[PhaseResult] = []
         write_cache = CacheCounts()
         keyspace_before = redis_keyspace(services.redis_url)
         for r in range(cfg.rounds):
@@ -352,11 +391,19 @@ class Harness:
                 self.log(f"Flask baseline chunk {r + 1}/{cfg.rounds}")
                 flask_results.append(measured("Flask baseline", f"flask-baseline-{r}", flask_base.url, inserter,
                                               chunk))
+            if compare is not None and r % 2 == 1:  # every other round the compared revision goes first
+                self.log(f"compared ({cfg.compare_with}) write path chunk {r + 1}/{cfg.rounds}")
+                compare_results.append(measured("compared write path", f"compared-{r}", compare.url,
+                                                self._scripted(scripts, r + 200), chunk))
             self.log(f"service write path chunk {r + 1}/{cfg.rounds}")
             before = read_counts(self.stats_dir)
             write_results.append(measured("write path", f"write-{r}", service.url, self._scripted(scripts, r), chunk))
             time.sleep(1.2)  # let every worker dump its counters
             write_cache = write_cache.plus(delta(before, read_counts(self.stats_dir)))
+            if compare is not None and r % 2 == 0:
+                self.log(f"compared ({cfg.compare_with}) write path chunk {r + 1}/{cfg.rounds}")
+                compare_results.append(measured("compared write path", f"compared-{r}", compare.url,
+                                                self._scripted(scripts, r + 200), chunk))
             if fullpath is not None:
                 self.log(f"full-path write path chunk {r + 1}/{cfg.rounds}")
                 fullpath_results.append(measured("full-path write path", f"fullpath-{r}", fullpath.url,
@@ -384,9 +431,13 @@ class Harness:
         integrity = check_games(store, service.url, [g for w in write_results for g in w.ledgers])
         bot_games = [g for b in bots_holder for g in b.games]
         audits = sum(1 for g in bot_games if audit_game(service.url, g)[0])
+        compare_integrity = None
+        if compare is not None:
+            compare_integrity = check_games(store, compare.url, [g for w in compare_results for g in w.ledgers])
         return LoadSection(tuple(base_results), tuple(write_results), tuple(fullpath_results), tuple(flask_results),
                            bots, write_cache,
-                           bots_cache, keyspace, integrity, (audits, len(bot_games)), tuple(cpu.items()))
+                           bots_cache, keyspace, integrity, (audits, len(bot_games)), tuple(cpu.items()),
+                           tuple(compare_results), compare_integrity)
 
     def _scripted(self, scripts: list[GameScript], round_no: int) -> Callable[[Phase, int], ScriptedPlayer]:
         def make(phase: Phase, i: int) -> ScriptedPlayer:

@@ -181,7 +181,7 @@ def _load(load: LoadSection, clients: int) -> list[str]:
         "",
     ]
     rows = []
-    for r in (*load.baseline, *load.flask_baseline, *load.write, *load.fullpath, load.bots):
+    for r in (*load.baseline, *load.flask_baseline, *load.write, *load.compare, *load.fullpath, load.bots):
         rows.append([r.name, f"{r.seconds:.1f}", f"{r.accepted:,}", _f(r.throughput), _f(r.request_rate),
                      f"{r.recorder.games_created:,} / {r.recorder.games_finished:,}", _errors(r.recorder.errors)])
     out += _table(["phase", "seconds", "accepted", "per second", "requests/s", "games created / finished",
@@ -198,6 +198,11 @@ def _load(load: LoadSection, clients: int) -> list[str]:
            f"state, so every action reads the game row and Redis, appends, and writes Redis): "
            f"**{_f(LoadSection.total_rate(load.fullpath))} actions/s**, ratio "
            f"**{_f(load.ratio_of(load.fullpath), 2)}**."] if load.fullpath else []),
+        *([f"- Compared revision (`--compare-with`, its write path in every round next to this one's, the same "
+           f"database, Redis and gunicorn configuration): **{_f(LoadSection.total_rate(load.compare))} actions/s**, "
+           f"ratio **{_f(load.ratio_of(load.compare), 2)}**; its games: "
+           f"{_integrity(load.compare_integrity) if load.compare_integrity else 'not checked'}."]
+          if load.compare else []),
         f"- Bot mix: {_f(load.bots.throughput)} actions/s from {_f(load.bots.request_rate)} requests/s "
         f"({_f(load.bots.request_rate / base if base else math.nan, 2)} x the baseline's request rate); "
         f"{load.bots.recorder.conflicts} stale-version conflicts.",
@@ -229,6 +234,8 @@ def _load(load: LoadSection, clients: int) -> list[str]:
     if load.flask_baseline:
         rows += _latency_rows("Flask baseline", _merge(load.flask_baseline))
     rows += _latency_rows("write path", _merge(load.write))
+    if load.compare:
+        rows += _latency_rows("compared write path", _merge(load.compare))
     if load.fullpath:
         rows += _latency_rows("full-path write path", _merge(load.fullpath))
     rows += _latency_rows("bot mix", load.bots.recorder)
@@ -238,7 +245,7 @@ def _load(load: LoadSection, clients: int) -> list[str]:
 
 def _cpu_table(load: LoadSection) -> list[str]:
     kinds = {"baseline": load.baseline, "Flask baseline": load.flask_baseline, "write path": load.write,
-             "full-path write path": load.fullpath,
+             "full-path write path": load.fullpath, "compared write path": load.compare,
              "bot mix": (load.bots,)}
     rows: list[list[str]] = []
     header: list[str] = []
