@@ -45,6 +45,11 @@ from events.postgres import PostgresStore
 
 T = TypeVar("T")
 
+#: the server whose CPU a phase kind measures
+SERVER_OF = {"baseline": "gunicorn: baseline", "write path": "gunicorn: service",
+             "compared write path": "gunicorn: compared", "full-path write path": "gunicorn: full path",
+             "Flask baseline": "gunicorn: Flask baseline"}
+
 
 @dataclass(frozen=True)
 class LoadSection:
@@ -67,6 +72,8 @@ class LoadSection:
     #: the write path of ``--compare-with``'s revision, alternated with this one's (empty if not run)
     compare: tuple[PhaseResult, ...] = ()
     compare_integrity: IntegrityReport | None = None
+    #: per phase kind, its server's (actions, games created, CPU seconds) in each chunk
+    chunks: tuple[tuple[str, tuple[tuple[int, int, float], ...]], ...] = ()
 
     @staticmethod
     def total_rate(results: tuple[PhaseResult, ...]) -> float:
@@ -355,6 +362,7 @@ class Harness:
         cpu: dict[str, CpuUse] = {}
 
         spied: list[Path] = []
+        chunks: dict[str, list[tuple[int, int, float]]] = {}
         spied_actions = 0
 
         def measured(kind: str, name: str, url: str, make: Callable[[Phase, int], Client], seconds: float
@@ -372,6 +380,8 @@ class Harness:
                 spied.append(spy.out)
                 spied_actions += len(result.recorder.accepted)
             cpu[kind] = cpu[kind].plus(used) if kind in cpu else used
+            own = dict(used.seconds).get(SERVER_OF.get(kind, ""), 0.0)
+            chunks.setdefault(kind, []).append((len(result.recorder.accepted), result.recorder.games_created, own))
             return result
 
         def inserter(phase: Phase, i: int) -> BaselineClient:
@@ -437,7 +447,8 @@ class Harness:
         return LoadSection(tuple(base_results), tuple(write_results), tuple(fullpath_results), tuple(flask_results),
                            bots, write_cache,
                            bots_cache, keyspace, integrity, (audits, len(bot_games)), tuple(cpu.items()),
-                           tuple(compare_results), compare_integrity)
+                           tuple(compare_results), compare_integrity,
+                           tuple((k, tuple(v)) for k, v in chunks.items()))
 
     def _scripted(self, scripts: list[GameScript], round_no: int) -> Callable[[Phase, int], ScriptedPlayer]:
         def make(phase: Phase, i: int) -> ScriptedPlayer:

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from bench.load.cachestats import CacheCounts
+from bench.load.cpu import per_action_and_game
 from bench.load.faults import FaultResult, RaceOutcome
 from bench.load.growth import GrowthResult
 from bench.load.harness import FuzzSection, LoadSection, RunResults
@@ -226,6 +227,7 @@ def _load(load: LoadSection, clients: int) -> list[str]:
         "bounds throughput.",
         "",
         *_cpu_table(load),
+        *_net_of_creation(load),
         "",
         "### Latency (ms)",
         "",
@@ -241,6 +243,22 @@ def _load(load: LoadSection, clients: int) -> list[str]:
     rows += _latency_rows("bot mix", load.bots.recorder)
     out += _table(["phase", "request", "count", "p50", "p95", "p99", "max"], rows)
     return [*out, ""]
+
+
+def _net_of_creation(load: LoadSection) -> list[str]:
+    lines = []
+    for kind, chunks in load.chunks:
+        if kind == "baseline" or not any(g for _, g, _ in chunks):
+            continue
+        fit = per_action_and_game(list(chunks))
+        if fit is not None:
+            lines.append(f"- {kind}: **{_f(fit[0], 2)} ms per action** and {_f(fit[1], 2)} ms per game created "
+                         f"(its server, {len(chunks)} chunks)")
+    if not lines:
+        return []
+    return ["", "Every client creates a game when a chunk starts, so a slow chunk pays more creation per action. "
+            "The server's CPU split by least squares over the chunks (CPU = a x actions + b x games created):", "",
+            *lines]
 
 
 def _cpu_table(load: LoadSection) -> list[str]:
