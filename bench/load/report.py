@@ -251,7 +251,7 @@ def _net_of_creation(load: LoadSection) -> list[str]:
         if kind == "baseline" or not any(g for _, g, _ in chunks):
             continue
         fit = per_action_and_game(list(chunks))
-        if fit is not None:
+        if fit is not None and fit[0] > 0 and fit[1] > 0:  # a noisy machine can make the fit meaningless
             lines.append(f"- {kind}: **{_f(fit[0], 2)} ms per action** and {_f(fit[1], 2)} ms per game created "
                          f"(its server, {len(chunks)} chunks)")
     if not lines:
