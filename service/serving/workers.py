@@ -61,6 +61,7 @@ class DeadlineSocket:
         self._client = client
         self._seen: bytes | None = None  # the request read so far, while it counts as unfinished
         self._head: bytes | None = None  # an answer's head, held until its body is sent
+        self._read_since_send = False  # only an answer's first write (after reading its request) is held
 
     def arm(self, deadline: float) -> None:
         """The request began earlier: its reads end at ``deadline`` (a ``time.monotonic()``)."""
@@ -84,12 +85,14 @@ class DeadlineSocket:
 
     def recv(self, size: int, *flags: int) -> bytes:
         self.flush()
+        self._read_since_send = True
         data: bytes = self._bounded(self._sock.recv, b"", size, *flags)
         self._saw(data)
         return data
 
     def recv_into(self, buffer: Any, *args: int) -> int:
         self.flush()
+        self._read_since_send = True
         count: int = self._bounded(self._sock.recv_into, 0, buffer, *args)
         self._saw(bytes(memoryview(buffer)[:count]) if self._seen is not None else b"")
         return count
@@ -134,9 +137,10 @@ class DeadlineSocket:
     # same; anything else done with the socket sends a held head first.
 
     def sendall(self, data: Any, *flags: int) -> None:
+        first, self._read_since_send = self._read_since_send, False
         if self._head is not None:
             data, self._head = self._head + bytes(data), None
-        elif not flags and _is_final_head(data):
+        elif first and not flags and _is_final_head(data):
             self._head = bytes(data)
             return
         self._sock.sendall(data, *flags)
@@ -149,6 +153,7 @@ class DeadlineSocket:
 
     def send(self, data: Any, *flags: int) -> int:
         self.flush()
+        self._read_since_send = False
         return int(self._sock.send(data, *flags))
 
     def sendfile(self, file: Any, offset: int = 0, count: int | None = None) -> int:

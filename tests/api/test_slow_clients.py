@@ -152,6 +152,9 @@ class _Recording:
     def sendall(self, data: bytes) -> None:
         self.sent.append(bytes(data))
 
+    def recv(self, size: int) -> bytes:
+        return b"GET / HTTP/1.1\r\n\r\n"
+
     def close(self) -> None:
         self.sent.append(b"<closed>")
 
@@ -159,15 +162,24 @@ class _Recording:
 def test_an_answers_head_goes_out_with_its_body() -> None:
     raw = _Recording()
     sock = DeadlineSocket(raw, 1.0)  # type: ignore[arg-type]
+    sock.recv(100)  # a request was read: its answer begins
     head = b"HTTP/1.1 201 CREATED\r\nContent-Length: 2\r\n\r\n"
     sock.sendall(head)
     sock.sendall(b"{}")
     assert raw.sent == [head + b"{}"]  # one send, not two
+    sock.sendall(b"HTTP/1.1 200 OK\r\n\r\n")  # later writes of an answer are never held, whatever they hold
+    assert raw.sent[-1] == b"HTTP/1.1 200 OK\r\n\r\n"
+    sock.disarm()
+    sock.recv(100)
     sock.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")  # an interim answer is not held
     assert raw.sent[-1] == b"HTTP/1.1 100 Continue\r\n\r\n"
+    sock.disarm()
+    sock.recv(100)
     sock.sendall(b"HTTP/1.1 304 NOT MODIFIED\r\nETag: \"x\"\r\n\r\n")  # no body follows
     sock.flush()
-    assert raw.sent[-1].startswith(b"HTTP/1.1 304") and len(raw.sent) == 3
+    assert raw.sent[-1].startswith(b"HTTP/1.1 304") and len(raw.sent) == 4
+    sock.disarm()
+    sock.recv(100)
     sock.sendall(b"HTTP/1.1 204 NO CONTENT\r\n\r\n")
     sock.close()  # closing sends a held head first
     assert raw.sent[-2:] == [b"HTTP/1.1 204 NO CONTENT\r\n\r\n", b"<closed>"]
