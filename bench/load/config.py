@@ -42,6 +42,10 @@ class HarnessConfig:
     security_stacks: tuple[str, ...] = ("production", "embedded")
     #: PostgreSQL with fsync=on and synchronous_commit=on (the baseline commits the same way)
     durable: bool = False
+    #: py-spy on the service's workers during the write path (bench/load/pyspy.py)
+    py_spy: bool = False
+    #: another commit of the service (its source folder or a git revision), alternated with this one in the load
+    compare_with: str | None = None
     scaling_clients: tuple[int, ...] = (1, 4, 16, 64)
     scaling_seconds: float = 4.0
     scaling_rounds: int = 2
@@ -87,6 +91,12 @@ def parse_args(argv: Sequence[str] | None = None, command: str = "bash bench/run
                    help="security section: production (gunicorn + PostgreSQL + Redis), embedded (cablecar serve) or both")
     p.add_argument("--durable", action="store_true",
                    help="PostgreSQL with fsync=on and synchronous_commit=on (default: both off, as in the tests)")
+    p.add_argument("--py-spy", action="store_true",
+                   help="load: record the service's gunicorn workers with py-spy during the write path "
+                        "(self time per action by function in the report; slows the service down)")
+    p.add_argument("--compare-with", default=None, metavar="REV",
+                   help="load: also serve this git revision of the service (exported to --workdir) and run its "
+                        "write path in every round, right after this one's: before/after in one run")
     p.add_argument("--scaling-clients", default=",".join(map(str, d.scaling_clients)),
                    help="client counts of the scaling section")
     p.add_argument("--scaling-seconds", type=float, default=d.scaling_seconds, help="seconds per scaling cell")
@@ -124,7 +134,7 @@ def parse_args(argv: Sequence[str] | None = None, command: str = "bash bench/run
         race_rounds=a.race_rounds, growth_reps=a.growth_reps, schemathesis_examples=a.schemathesis_examples,
         schemathesis_max_time=a.schemathesis_max_time, body_examples=a.body_examples, streams=a.streams, sections=sections,
         security_stacks=stacks,
-        durable=a.durable, scaling_clients=tuple(int(c) for c in a.scaling_clients.split(",") if c.strip()),
+        durable=a.durable, py_spy=a.py_spy, compare_with=a.compare_with, scaling_clients=tuple(int(c) for c in a.scaling_clients.split(",") if c.strip()),
         scaling_seconds=a.scaling_seconds, scaling_rounds=max(1, a.scaling_rounds),
         report=a.report, services_dir=a.services_dir, workdir=a.workdir, keep_services=a.keep_services,
         command=command, soak_seconds=a.soak_seconds, soak_modes=modes, soak_clients=a.soak_clients,

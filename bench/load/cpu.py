@@ -82,3 +82,20 @@ class CpuUse:
         total = sum(t for _, t in self.seconds) * 1000 / count if count else float("nan")
         return (*rows, ("total", total))
 
+
+
+def per_action_and_game(chunks: list[tuple[int, int, float]]) -> tuple[float, float] | None:
+    """Least squares over chunks of ``(actions, games created, CPU seconds)``:
+    ``(ms per action, ms per game created)`` with CPU = a * actions + b * games,
+    or None when the chunks cannot tell the two apart.  Every write-path
+    client creates a game at the start of a chunk, so in a slow chunk the
+    creations weigh more per action: this separates them."""
+    saa = sum(n * n for n, _, _ in chunks)
+    sgg = sum(g * g for _, g, _ in chunks)
+    sag = sum(n * g for n, g, _ in chunks)
+    sac = sum(n * c for n, _, c in chunks)
+    sgc = sum(g * c for _, g, c in chunks)
+    det = saa * sgg - sag * sag
+    if len(chunks) < 2 or det <= 1e-9 * max(1.0, saa * sgg):
+        return None
+    return (sac * sgg - sgc * sag) / det * 1000, (saa * sgc - sag * sac) / det * 1000

@@ -34,6 +34,7 @@ from bench.load.growth import GrowthResult, longest_script, measure_growth
 from bench.load.integrity import IntegrityReport, audit_game, check_games
 from bench.load.load import Client, PhaseResult, run_phase
 from bench.load.profile import ActionProfile, profile_actions
+from bench.load.pyspy import Profile, Recording, summarize
 from bench.load.scaling import ScalingRow, run_scaling
 from bench.load.scripts import GameScript, make_script
 from bench.load.security import SecurityTable
@@ -43,6 +44,11 @@ from bench.load.streams import StreamsSection, raise_open_files, run_streams
 from events.postgres import PostgresStore
 
 T = TypeVar("T")
+
+#: the server whose CPU a phase kind measures
+SERVER_OF = {"baseline": "gunicorn: baseline", "write path": "gunicorn: service",
+             "compared write path": "gunicorn: compared", "full-path write path": "gunicorn: full path",
+             "Flask baseline": "gunicorn: Flask baseline"}
 
 
 @dataclass(frozen=True)
@@ -63,6 +69,11 @@ class LoadSection:
     bot_audits: tuple[int, int]
     #: CPU per phase kind (baseline, write path, full path, bot mix)
     cpu: tuple[tuple[str, CpuUse], ...]
+    #: the write path of ``--compare-with``'s revision, alternated with this one's (empty if not run)
+    compare: tuple[PhaseResult, ...] = ()
+    compare_integrity: IntegrityReport | None = None
+    #: per phase kind, its server's (actions, games created, CPU seconds) in each chunk
+    chunks: tuple[tuple[str, tuple[tuple[int, int, float], ...]], ...] = ()
 
     @staticmethod
     def total_rate(results: tuple[PhaseResult, ...]) -> float:
@@ -103,6 +114,8 @@ class RunResults:
     environment: dict[str, str] = field(default_factory=dict)
     load: LoadSection | None = None
     profile: ActionProfile | None = None
+    #: py-spy's self times on the workers over the write path (``--py-spy``)
+    py_spy: Profile | None = None
     growth: GrowthResult | None = None
     faults: list[FaultResult] = field(default_factory=list)
     races: tuple[RaceOutcome, ...] = ()
@@ -190,6 +203,8 @@ class Harness:
                ("CABLECAR_BENCH_STATS_DIR", str(self.stats_dir)),
                # every simulated client comes from 127.0.0.1: the per-address limits would throttle the load
                ("CABLECAR_CREATE_RATE_LIMIT", "off"), ("CABLECAR_STREAM_RATE_LIMIT", "off"),
+               # the games are audited afterwards, more than the per-address audit limit allows in a minute
+               ("CABLECAR_AUDIT_RATE_LIMIT", "off"),
                # the streams section's readers all connect from 127.0.0.1 too
                ("CABLECAR_SSE_MAX_STREAMS", str(4 * cfg.streams)),
                ("CABLECAR_SSE_MAX_STREAMS_PER_ADDRESS", str(4 * cfg.streams)),
@@ -210,9 +225,17 @@ class Harness:
         if "flaskbase" in cfg.sections and "load" in cfg.sections:
             flask_base = Gunicorn(ServerSpec("bench.baseline_app:flask_app", cfg.workers, cfg.threads, env),
                                   self.work / "gunicorn-flask-baseline.log")
+        compare = None
+        if cfg.compare_with and "load" in cfg.sections:
+            # another revision of the service on the same database and Redis (its own cache-counter folder)
+            compare = Gunicorn(ServerSpec("bench.load.instrumented_wsgi:app", cfg.workers, cfg.threads,
+                                          (*env, ("CABLECAR_BENCH_STATS_DIR", str(self.work / "compare-stats")))),
+                               self.work / "gunicorn-compare.log", root=self.export(cfg.compare_with))
         store = PostgresStore(database_url)
         try:
             service.wait_ready("/v1/health")
+            if compare is not None:
+                compare.wait_ready("/v1/health")
             baseline.wait_ready("/health")
             if flask_base is not None:
                 flask_base.wait_ready("/health")
@@ -220,8 +243,11 @@ class Harness:
                 fullpath.wait_ready("/v1/health")
             if "load" in cfg.sections:
                 self.results.load = self.guarded(
-                    "load", lambda: self.run_load(service, baseline, fullpath, flask_base, scripts, services, store)
+                    "load", lambda: self.run_load(service, baseline, fullpath, flask_base, scripts, services, store,
+                                                  compare)
                 )
+            if compare is not None:
+                compare.stop()
             baseline.stop()
             if flask_base is not None:
                 flask_base.stop()
@@ -230,7 +256,8 @@ class Harness:
             if "profile" in cfg.sections:
                 self.log("profile: one thread, in process")
                 self.results.profile = self.guarded(
-                    "profile", lambda: profile_actions(database_url, services.redis_url, scripts[:10])
+                    "profile", lambda: profile_actions(database_url, services.redis_url, scripts[:10],
+                                                  self.signing_key_file())
                 )
             if "growth" in cfg.sections:
                 self.results.growth = self.guarded("growth", lambda: self.measure_growth(env, services, store))
@@ -252,6 +279,8 @@ class Harness:
         finally:
             store.close()
             service.stop()
+            if compare is not None:
+                compare.stop()
             baseline.stop()
             if flask_base is not None:
                 flask_base.stop()
@@ -281,6 +310,24 @@ class Harness:
                 json.dump({"algorithm": "ed25519", "private_key": seed}, out)
         return str(path)
 
+    def export(self, revision: str) -> Path:
+        """The service at git ``revision`` in a folder of the work directory, with this
+        harness' ``bench/`` (the wrapper the servers are started through)."""
+        import io
+        import tarfile
+        import tempfile
+
+        if not (ROOT / ".git").exists():
+            raise RuntimeError(f"--compare-with needs a git checkout; {ROOT} is not one (run without CABLECAR_BENCH_FROM)")
+        target = Path(tempfile.mkdtemp(prefix="compare-", dir=self.work))
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", revision],
+                                 capture_output=True, check=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(target, filter="data")
+        shutil.rmtree(target / "bench", ignore_errors=True)
+        shutil.copytree(ROOT / "bench", target / "bench", ignore=shutil.ignore_patterns("results", "__pycache__"))
+        return target
+
     # -- sections ----------------------------------------------------------------
 
     def run_security(self, database_url: str, services: Services) -> tuple[SecurityTable, ...]:
@@ -298,7 +345,7 @@ class Harness:
 
     def run_load(self, service: Gunicorn, baseline: Gunicorn, fullpath: Gunicorn | None,
                  flask_base: Gunicorn | None, scripts: list[GameScript], services: Services,
-                 store: PostgresStore) -> LoadSection:
+                 store: PostgresStore, compare: Gunicorn | None = None) -> LoadSection:
         """Baseline and service write path in alternating chunks, then bots."""
         cfg = self.config
         chunk = cfg.seconds / cfg.rounds
@@ -307,17 +354,34 @@ class Harness:
             roots.append(("gunicorn: full path", fullpath.proc.pid, True))
         if flask_base is not None:
             roots.append(("gunicorn: Flask baseline", flask_base.proc.pid, True))
+        if compare is not None:
+            roots.append(("gunicorn: compared", compare.proc.pid, True))
         roots += [("PostgreSQL", services.postgres_pid(), True), ("Redis", services.redis_pid(), False),
                   ("clients (harness process)", os.getpid(), False)]
         groups = CpuGroups(tuple(roots))
         cpu: dict[str, CpuUse] = {}
 
+        spied: list[Path] = []
+        chunks: dict[str, list[tuple[int, int, float]]] = {}
+        spied_actions = 0
+
         def measured(kind: str, name: str, url: str, make: Callable[[Phase, int], Client], seconds: float
                      ) -> PhaseResult:
+            nonlocal spied_actions
+            spy = None
+            if cfg.py_spy and kind == "write path":
+                spy = Recording(service.proc.pid, self.work / f"pyspy-{name}.txt")
+                time.sleep(1.0)  # py-spy attaches to every worker before the chunk starts
             before = groups.read()
             result = run_phase(name, url, make, cfg.clients, seconds)
             used = CpuUse.between(before, groups.read())
+            if spy is not None:
+                spy.stop()
+                spied.append(spy.out)
+                spied_actions += len(result.recorder.accepted)
             cpu[kind] = cpu[kind].plus(used) if kind in cpu else used
+            own = dict(used.seconds).get(SERVER_OF.get(kind, ""), 0.0)
+            chunks.setdefault(kind, []).append((len(result.recorder.accepted), result.recorder.games_created, own))
             return result
 
         def inserter(phase: Phase, i: int) -> BaselineClient:
@@ -327,6 +391,7 @@ class Harness:
         write_results: list[PhaseResult] = []
         fullpath_results: list[PhaseResult] = []
         flask_results: list[PhaseResult] = []
+        compare_results: list[PhaseResult] = []
         write_cache = CacheCounts()
         keyspace_before = redis_keyspace(services.redis_url)
         for r in range(cfg.rounds):
@@ -336,15 +401,26 @@ class Harness:
                 self.log(f"Flask baseline chunk {r + 1}/{cfg.rounds}")
                 flask_results.append(measured("Flask baseline", f"flask-baseline-{r}", flask_base.url, inserter,
                                               chunk))
+            if compare is not None and r % 2 == 1:  # every other round the compared revision goes first
+                self.log(f"compared ({cfg.compare_with}) write path chunk {r + 1}/{cfg.rounds}")
+                compare_results.append(measured("compared write path", f"compared-{r}", compare.url,
+                                                self._scripted(scripts, r + 200), chunk))
             self.log(f"service write path chunk {r + 1}/{cfg.rounds}")
             before = read_counts(self.stats_dir)
             write_results.append(measured("write path", f"write-{r}", service.url, self._scripted(scripts, r), chunk))
             time.sleep(1.2)  # let every worker dump its counters
             write_cache = write_cache.plus(delta(before, read_counts(self.stats_dir)))
+            if compare is not None and r % 2 == 0:
+                self.log(f"compared ({cfg.compare_with}) write path chunk {r + 1}/{cfg.rounds}")
+                compare_results.append(measured("compared write path", f"compared-{r}", compare.url,
+                                                self._scripted(scripts, r + 200), chunk))
             if fullpath is not None:
                 self.log(f"full-path write path chunk {r + 1}/{cfg.rounds}")
                 fullpath_results.append(measured("full-path write path", f"fullpath-{r}", fullpath.url,
                                                self._scripted(scripts, r + 100), chunk))
+        if spied:
+            worker_ms = dict(cpu["write path"].per(spied_actions)).get("gunicorn: service", float("nan"))
+            self.results.py_spy = summarize(spied, spied_actions, worker_ms)
         self.log(f"bot mix: {cfg.clients} clients x {cfg.bot_seconds:g} s")
         before = read_counts(self.stats_dir)
         bots_holder: list[BotPlayer] = []
@@ -365,9 +441,14 @@ class Harness:
         integrity = check_games(store, service.url, [g for w in write_results for g in w.ledgers])
         bot_games = [g for b in bots_holder for g in b.games]
         audits = sum(1 for g in bot_games if audit_game(service.url, g)[0])
+        compare_integrity = None
+        if compare is not None:
+            compare_integrity = check_games(store, compare.url, [g for w in compare_results for g in w.ledgers])
         return LoadSection(tuple(base_results), tuple(write_results), tuple(fullpath_results), tuple(flask_results),
                            bots, write_cache,
-                           bots_cache, keyspace, integrity, (audits, len(bot_games)), tuple(cpu.items()))
+                           bots_cache, keyspace, integrity, (audits, len(bot_games)), tuple(cpu.items()),
+                           tuple(compare_results), compare_integrity,
+                           tuple((k, tuple(v)) for k, v in chunks.items()))
 
     def _scripted(self, scripts: list[GameScript], round_no: int) -> Callable[[Phase, int], ScriptedPlayer]:
         def make(phase: Phase, i: int) -> ScriptedPlayer:

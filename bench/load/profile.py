@@ -59,6 +59,8 @@ class ActionProfile:
     transactions_per_action: float
     redis_commands: tuple[tuple[str, float], ...]
     shares: tuple[tuple[str, float], ...]
+    #: the 15 functions with the most CPU self time: (function, ms per action, share)
+    top: tuple[tuple[str, float, float], ...] = ()
 
 
 def _kind(query: Any) -> str:
@@ -102,12 +104,14 @@ def _commits(database_url: str) -> int:
     return int(row[0]) if row else 0
 
 
-def profile_actions(database_url: str, redis_url: str, scripts: Sequence[GameScript]) -> ActionProfile:
+def profile_actions(database_url: str, redis_url: str, scripts: Sequence[GameScript],
+                    signing_key_file: str = "") -> ActionProfile:
     """Play ``scripts`` through the app in this process (see the module docs)."""
     from service.api.app import create_app
     from service.config import Settings
 
-    app = create_app(Settings(database_url=database_url, redis_url=redis_url, secret_key="bench-profile-secret-key-0123456789abcdef0123"))
+    app = create_app(Settings(database_url=database_url, redis_url=redis_url, secret_key="bench-profile-secret-key-0123456789abcdef0123",
+                                  signing_key_file=signing_key_file))
     client = app.test_client()
 
     def play(games: Sequence[GameScript]) -> int:
@@ -145,7 +149,7 @@ def profile_actions(database_url: str, redis_url: str, scripts: Sequence[GameScr
     commits = _commits(database_url) - commits_before - 1  # the probe's own SELECT
     profiler = cProfile.Profile(time.process_time)
     profiler.enable()
-    play(third)
+    profiled = play(third)
     profiler.disable()
     return ActionProfile(
         actions=actions,
@@ -155,7 +159,20 @@ def profile_actions(database_url: str, redis_url: str, scripts: Sequence[GameScr
         transactions_per_action=commits / counted,
         redis_commands=_per(redis_commands, counted),
         shares=_shares(profiler),
+        top=_top(profiler, profiled),
     )
+
+
+def _top(profiler: cProfile.Profile, actions: int, count: int = 15) -> tuple[tuple[str, float, float], ...]:
+    """The ``count`` functions with the most CPU self time (``tottime``), per action."""
+    stats: dict[Func, Any] = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    total = sum(row[2] for row in stats.values()) or 1.0
+    rows = sorted(stats.items(), key=lambda item: -item[1][2])[:count]
+    out = []
+    for (filename, line, name), row in rows:
+        where = "/".join(filename.rsplit("/", 2)[-2:]) if "/" in filename else filename
+        out.append((f"{name} ({where}:{line})", row[2] * 1000 / actions, row[2] / total))
+    return tuple(out)
 
 
 def _per(counter: Counter[str], actions: int) -> tuple[tuple[str, float], ...]:

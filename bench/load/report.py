@@ -8,12 +8,14 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from bench.load.cachestats import CacheCounts
+from bench.load.cpu import per_action_and_game
 from bench.load.faults import FaultResult, RaceOutcome
 from bench.load.growth import GrowthResult
 from bench.load.harness import FuzzSection, LoadSection, RunResults
 from bench.load.integrity import IntegrityReport
 from bench.load.load import PhaseResult
 from bench.load.profile import ActionProfile
+from bench.load.pyspy import markdown as pyspy_markdown
 from bench.load.scaling import render_scaling
 from bench.load.security import render_security
 from bench.load.stats import Recorder, latencies
@@ -91,6 +93,8 @@ def render(results: RunResults) -> str:
         out += _load(results.load, cfg.clients)
     if results.profile is not None:
         out += _profile(results.profile)
+    if results.py_spy is not None:
+        out += ["## py-spy on the workers (write path)", "", *pyspy_markdown(results.py_spy), ""]
     if results.growth is not None:
         out += _growth(results.growth)
     if results.faults:
@@ -178,7 +182,7 @@ def _load(load: LoadSection, clients: int) -> list[str]:
         "",
     ]
     rows = []
-    for r in (*load.baseline, *load.flask_baseline, *load.write, *load.fullpath, load.bots):
+    for r in (*load.baseline, *load.flask_baseline, *load.write, *load.compare, *load.fullpath, load.bots):
         rows.append([r.name, f"{r.seconds:.1f}", f"{r.accepted:,}", _f(r.throughput), _f(r.request_rate),
                      f"{r.recorder.games_created:,} / {r.recorder.games_finished:,}", _errors(r.recorder.errors)])
     out += _table(["phase", "seconds", "accepted", "per second", "requests/s", "games created / finished",
@@ -195,6 +199,11 @@ def _load(load: LoadSection, clients: int) -> list[str]:
            f"state, so every action reads the game row and Redis, appends, and writes Redis): "
            f"**{_f(LoadSection.total_rate(load.fullpath))} actions/s**, ratio "
            f"**{_f(load.ratio_of(load.fullpath), 2)}**."] if load.fullpath else []),
+        *([f"- Compared revision (`--compare-with`, its write path in every round next to this one's, the same "
+           f"database, Redis and gunicorn configuration): **{_f(LoadSection.total_rate(load.compare))} actions/s**, "
+           f"ratio **{_f(load.ratio_of(load.compare), 2)}**; its games: "
+           f"{_integrity(load.compare_integrity) if load.compare_integrity else 'not checked'}."]
+          if load.compare else []),
         f"- Bot mix: {_f(load.bots.throughput)} actions/s from {_f(load.bots.request_rate)} requests/s "
         f"({_f(load.bots.request_rate / base if base else math.nan, 2)} x the baseline's request rate); "
         f"{load.bots.recorder.conflicts} stale-version conflicts.",
@@ -218,6 +227,7 @@ def _load(load: LoadSection, clients: int) -> list[str]:
         "bounds throughput.",
         "",
         *_cpu_table(load),
+        *_net_of_creation(load),
         "",
         "### Latency (ms)",
         "",
@@ -226,6 +236,8 @@ def _load(load: LoadSection, clients: int) -> list[str]:
     if load.flask_baseline:
         rows += _latency_rows("Flask baseline", _merge(load.flask_baseline))
     rows += _latency_rows("write path", _merge(load.write))
+    if load.compare:
+        rows += _latency_rows("compared write path", _merge(load.compare))
     if load.fullpath:
         rows += _latency_rows("full-path write path", _merge(load.fullpath))
     rows += _latency_rows("bot mix", load.bots.recorder)
@@ -233,9 +245,25 @@ def _load(load: LoadSection, clients: int) -> list[str]:
     return [*out, ""]
 
 
+def _net_of_creation(load: LoadSection) -> list[str]:
+    lines = []
+    for kind, chunks in load.chunks:
+        if kind == "baseline" or not any(g for _, g, _ in chunks):
+            continue
+        fit = per_action_and_game(list(chunks))
+        if fit is not None and fit[0] > 0 and fit[1] > 0:  # a noisy machine can make the fit meaningless
+            lines.append(f"- {kind}: **{_f(fit[0], 2)} ms per action** and {_f(fit[1], 2)} ms per game created "
+                         f"(its server, {len(chunks)} chunks)")
+    if not lines:
+        return []
+    return ["", "Every client creates a game when a chunk starts, so a slow chunk pays more creation per action. "
+            "The server's CPU split by least squares over the chunks (CPU = a x actions + b x games created):", "",
+            *lines]
+
+
 def _cpu_table(load: LoadSection) -> list[str]:
     kinds = {"baseline": load.baseline, "Flask baseline": load.flask_baseline, "write path": load.write,
-             "full-path write path": load.fullpath,
+             "full-path write path": load.fullpath, "compared write path": load.compare,
              "bot mix": (load.bots,)}
     rows: list[list[str]] = []
     header: list[str] = []
@@ -268,6 +296,11 @@ def _profile(p: ActionProfile) -> list[str]:
             "includes the test client building each request):", ""]
     out += _table(["CPU spent in", "share"],
                   [[name, _pct(share)] for name, share in p.shares])
+    if p.top:
+        out += ["", "The functions with the most CPU self time under the same profiler (its own cost per call "
+                "inflates small functions called often):", ""]
+        out += _table(["#", "function", "self ms / action", "share"],
+                      [[str(i), f"`{name}`", _f(ms, 3), _pct(share)] for i, (name, ms, share) in enumerate(p.top, 1)])
     return [*out, ""]
 
 

@@ -202,7 +202,7 @@ class ServerSpec:
 class Gunicorn:
     """A gunicorn master started with ``-c python:service.serving.gunicorn_conf``."""
 
-    def __init__(self, spec: ServerSpec, log: Path) -> None:
+    def __init__(self, spec: ServerSpec, log: Path, root: Path = ROOT) -> None:
         self.spec = spec
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -210,7 +210,7 @@ class Gunicorn:
         env = {
             **os.environ,
             **dict(spec.env),
-            "PYTHONPATH": str(ROOT),
+            "PYTHONPATH": str(root),
             "CABLECAR_ACCESS_LOG": os.environ.get("CABLECAR_ACCESS_LOG", "-"),
         }
         self.command = [
@@ -221,7 +221,7 @@ class Gunicorn:
         log.parent.mkdir(parents=True, exist_ok=True)
         with log.open("ab") as out:
             self.proc = subprocess.Popen(
-                self.command, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT
+                self.command, cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT
             )
 
     def wait_ready(self, path: str, timeout: float = 60.0) -> None:

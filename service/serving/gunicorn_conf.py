@@ -57,6 +57,8 @@ from service.serving.workers import GEVENT, THREADED
 
 #: a query parameter, in a query string or a request line
 _PARAMETER = re.compile(r"(^|[?&;\s])([^=&;?\s]+)=([^&;\s\"]*)")
+#: what :func:`redact` (a ``=``) or :func:`escape_controls` (service/api/text.py) may change
+_NEEDS_ESCAPING = re.compile("[=\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 #: the query parameters whose values are secrets (a stream ticket): never written to a log
 SECRET_PARAMETERS = frozenset({"ticket"})
 
@@ -79,6 +81,11 @@ class EscapingLogger(Logger):
 
     def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
         atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
+        # Nearly every request has nothing to escape or redact: one scan of all its text says so
+        # (a per-atom pass costs ~25 us a request, on every action).
+        if _NEEDS_ESCAPING.search("".join([v for v in atoms.values() if isinstance(v, str)])) is None:
+            atoms.setdefault(REQUEST_ID_ATOM, "-")
+            return atoms
         escaped = {k: escape_controls(redact(v)) if isinstance(v, str) else v for k, v in atoms.items()}
         escaped.setdefault(REQUEST_ID_ATOM, "-")  # (gunicorn's own wrapper says "-" too; a bare dict would not)
         return escaped

@@ -25,6 +25,7 @@ requests before they reach a worker and limits connections per address.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import selectors
 import socket
@@ -59,6 +60,8 @@ class DeadlineSocket:
         self._gate = gate
         self._client = client
         self._seen: bytes | None = None  # the request read so far, while it counts as unfinished
+        self._head: bytes | None = None  # an answer's head, held until its body is sent
+        self._read_since_send = False  # only an answer's first write (after reading its request) is held
 
     def arm(self, deadline: float) -> None:
         """The request began earlier: its reads end at ``deadline`` (a ``time.monotonic()``)."""
@@ -81,11 +84,15 @@ class DeadlineSocket:
         self._seen = None
 
     def recv(self, size: int, *flags: int) -> bytes:
+        self.flush()
+        self._read_since_send = True
         data: bytes = self._bounded(self._sock.recv, b"", size, *flags)
         self._saw(data)
         return data
 
     def recv_into(self, buffer: Any, *args: int) -> int:
+        self.flush()
+        self._read_since_send = True
         count: int = self._bounded(self._sock.recv_into, 0, buffer, *args)
         self._saw(bytes(memoryview(buffer)[:count]) if self._seen is not None else b"")
         return count
@@ -123,8 +130,57 @@ class DeadlineSocket:
         finally:
             self._sock.settimeout(previous)
 
+    # -- writing: an answer's head goes out with its body's first bytes ----------------
+    # gunicorn writes a head (send_headers) and then the body, two sends and, on the
+    # client's side, two wake-ups for one small JSON answer; held back until the body
+    # comes, the head costs no send of its own.  The bytes and their order are the
+    # same; anything else done with the socket sends a held head first.
+
+    def sendall(self, data: Any, *flags: int) -> None:
+        first, self._read_since_send = self._read_since_send, False
+        if self._head is not None:
+            data, self._head = self._head + bytes(data), None
+        elif first and not flags and _is_final_head(data):
+            self._head = bytes(data)
+            return
+        self._sock.sendall(data, *flags)
+
+    def flush(self) -> None:
+        """Send a held head (an answer without a body: it ends here)."""
+        if self._head is not None:
+            head, self._head = self._head, None
+            self._sock.sendall(head)
+
+    def send(self, data: Any, *flags: int) -> int:
+        self.flush()
+        self._read_since_send = False
+        return int(self._sock.send(data, *flags))
+
+    def sendfile(self, file: Any, offset: int = 0, count: int | None = None) -> int:
+        self.flush()
+        return int(self._sock.sendfile(file, offset, count))
+
+    def shutdown(self, how: int) -> None:
+        self._flush_quietly()
+        self._sock.shutdown(how)
+
+    def close(self) -> None:
+        self._flush_quietly()
+        self._sock.close()
+
+    def _flush_quietly(self) -> None:
+        with contextlib.suppress(OSError):  # the connection ends anyway
+            self.flush()
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._sock, name)
+
+
+def _is_final_head(data: Any) -> bool:
+    """Whether gunicorn is sending the head of a final answer (not ``100
+    Continue`` or ``101 Switching Protocols``, which must go out at once)."""
+    return (isinstance(data, bytes) and data.startswith(b"HTTP/") and data.endswith(b"\r\n\r\n")
+            and data[9:10] != b"1")
 
 
 def read_limit() -> float:
@@ -202,6 +258,13 @@ class BoundedThreadWorker(ThreadWorker):
         for conn in [c for c, deadline in self._reading.items() if deadline <= now]:
             self._drop(conn)
 
+    def handle_request(self, req: Any, conn: Any) -> Any:
+        try:
+            return super().handle_request(req, conn)
+        finally:
+            if isinstance(conn.sock, DeadlineSocket):
+                conn.sock.flush()  # before the connection waits for its next request
+
     def handle(self, conn: Any) -> Any:
         # one request per call: its deadline starts with its first byte, or
         # went on from the event loop's, which read its first bytes
@@ -244,6 +307,7 @@ def _gevent_worker() -> type:
                 return super().handle_request(listener_name, req, sock, addr)
             finally:
                 if isinstance(sock, DeadlineSocket):
+                    sock.flush()
                     if sock.unfinished:
                         # answered before its body came (a 413 at its head): the rest is
                         # not waited for, the connection ends (not drained for a next one)

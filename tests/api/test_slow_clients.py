@@ -1,7 +1,9 @@
 """Slow clients cannot hold the server (issue 25): on both worker kinds a
 request's head and body must arrive within ``CABLECAR_REQUEST_READ_SECONDS``
 of its first byte, so connections that trickle a byte now and then are cut
-off and ``/v1/health`` answers; the embedded default listens on loopback."""
+off and ``/v1/health`` answers; the embedded default listens on loopback.
+The same socket wrapper sends an answer's head with its body (issue 41):
+answers without a body still arrive, ``100 Continue`` at once."""
 
 from __future__ import annotations
 
@@ -139,3 +141,92 @@ def test_a_request_is_whole_once_its_head_and_announced_body_are_in() -> None:
     assert request_complete(b"POST / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 9\r\n\r\n")
     assert request_complete(b"POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n")
     assert request_complete(b"GET / HTTP/1.1\r\nX: " + b"a" * BUFFER_LIMIT)
+
+
+class _Recording:
+    """A socket that records what is sent, one entry per system call."""
+
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+
+    def sendall(self, data: bytes) -> None:
+        self.sent.append(bytes(data))
+
+    def recv(self, size: int) -> bytes:
+        return b"GET / HTTP/1.1\r\n\r\n"
+
+    def close(self) -> None:
+        self.sent.append(b"<closed>")
+
+
+def test_an_answers_head_goes_out_with_its_body() -> None:
+    raw = _Recording()
+    sock = DeadlineSocket(raw, 1.0)  # type: ignore[arg-type]
+    sock.recv(100)  # a request was read: its answer begins
+    head = b"HTTP/1.1 201 CREATED\r\nContent-Length: 2\r\n\r\n"
+    sock.sendall(head)
+    sock.sendall(b"{}")
+    assert raw.sent == [head + b"{}"]  # one send, not two
+    sock.sendall(b"HTTP/1.1 200 OK\r\n\r\n")  # later writes of an answer are never held, whatever they hold
+    assert raw.sent[-1] == b"HTTP/1.1 200 OK\r\n\r\n"
+    sock.disarm()
+    sock.recv(100)
+    sock.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")  # an interim answer is not held
+    assert raw.sent[-1] == b"HTTP/1.1 100 Continue\r\n\r\n"
+    sock.disarm()
+    sock.recv(100)
+    sock.sendall(b"HTTP/1.1 304 NOT MODIFIED\r\nETag: \"x\"\r\n\r\n")  # no body follows
+    sock.flush()
+    assert raw.sent[-1].startswith(b"HTTP/1.1 304") and len(raw.sent) == 4
+    sock.disarm()
+    sock.recv(100)
+    sock.sendall(b"HTTP/1.1 204 NO CONTENT\r\n\r\n")
+    sock.close()  # closing sends a held head first
+    assert raw.sent[-2:] == [b"HTTP/1.1 204 NO CONTENT\r\n\r\n", b"<closed>"]
+
+
+def _answer(conn: socket.socket, buffered: bytes, with_body: bool = True) -> tuple[bytes, bytes, bytes]:
+    """(head, body, what is left) of the next answer read from ``conn``."""
+    while b"\r\n\r\n" not in buffered:
+        got = conn.recv(65536)
+        assert got, "the server closed the connection"
+        buffered += got
+    head, _, rest = buffered.partition(b"\r\n\r\n")
+    length = 0
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length" and with_body:
+            length = int(value)
+    while len(rest) < length:
+        got = conn.recv(65536)
+        assert got, "the server closed the connection"
+        rest += got
+    return head, rest[:length], rest[length:]
+
+
+def test_answers_with_and_without_a_body_on_one_connection(server: tuple[int, int]) -> None:
+    """Heads held for their bodies still arrive when no body follows (HEAD, 304),
+    and ``100 Continue`` comes before the body is sent."""
+    port, _ = server
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
+        left = b""
+        conn.sendall(b"GET /v1/boards/ttr-sf HTTP/1.1\r\nHost: x\r\n\r\n")
+        head, body, left = _answer(conn, left)
+        assert head.startswith(b"HTTP/1.1 200") and body.startswith(b"{")
+        etag = next(line.split(b":", 1)[1].strip() for line in head.split(b"\r\n") if line.lower().startswith(b"etag:"))
+        conn.sendall(b"GET /v1/boards/ttr-sf HTTP/1.1\r\nHost: x\r\nIf-None-Match: " + etag + b"\r\n\r\n")
+        head, body, left = _answer(conn, left)
+        assert head.startswith(b"HTTP/1.1 304") and body == b""
+        conn.sendall(b"HEAD /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        head, body, left = _answer(conn, left, with_body=False)
+        assert head.startswith(b"HTTP/1.1 200") and body == b""
+        conn.sendall(b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 2\r\nExpect: 100-continue\r\n\r\n")
+        head, _, left = _answer(conn, left, with_body=False)
+        assert head.startswith(b"HTTP/1.1 100")
+        conn.sendall(b"{}")
+        head, body, left = _answer(conn, left)
+        assert head.startswith(b"HTTP/1.1 400") and b"players" in body
+        conn.sendall(b"GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        head, body, left = _answer(conn, left)
+        assert head.startswith(b"HTTP/1.1 200") and left == b""
