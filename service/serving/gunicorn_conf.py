@@ -92,7 +92,7 @@ bind = _settings.bind
 workers = _settings.workers
 # gevent and gthread, each reading a request within CABLECAR_REQUEST_READ_SECONDS (service/serving/workers.py);
 # the gevent one stops without waiting on idle keep-alive connections (service/serving/gevent_worker.py)
-worker_class = GEVENT if _settings.database_url else THREADED
+worker_class = GEVENT
 threads = _settings.threads
 worker_connections = _settings.worker_connections
 timeout = _settings.worker_timeout

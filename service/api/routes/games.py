@@ -16,6 +16,7 @@ from service.api.ratelimit import limits
 from service.api.routes.cursors import events_after, legal_cursor, legal_offset
 from service.api.routes.edge import authorization, creation_key, json_body
 from service.api.runtime import runtime
+from service.api.sse_channel import peer_closed
 from service.api.schemas import fastdump
 from service.api.schemas.requests import (
     MAX_INT,
@@ -248,7 +249,7 @@ def stream_events(game_id: str) -> Response:
     admission = rt.streams.admit(limits(current_app).client())  # same address rule as rate limits
     gen = rt.streams.stream(
         game_id, seat, after or 0, rt.settings.sse_max_seconds, rt.settings.sse_heartbeat_seconds,
-        admission, token_hash, loaded,
+        admission, token_hash, loaded, peer_closed(request.environ.get("gunicorn.socket")),
     )
     resp = Response(stream_with_context(gen), mimetype="text/event-stream")
     # Released when the server closes the answer, even one never iterated.
