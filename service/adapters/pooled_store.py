@@ -58,7 +58,7 @@ class PooledStore:
         pool = self._pool
 
         def pooled(*args: Any, **kwargs: Any) -> Any:
-            return pool.apply(value, args, kwargs)
+            return _returned(pool.apply(_outcome, (value, args, kwargs)))
 
         return pooled
 
@@ -69,12 +69,29 @@ class PooledStore:
         deadline = time.monotonic() + max(0.0, timeout)
         version = self._store.version
         while True:
-            if self._pool.apply(version, (game_id,)) > after_seq:
+            if _returned(self._pool.apply(_outcome, (version, (game_id,), {}))) > after_seq:
                 return True
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return False
             time.sleep(min(self._poll_interval, remaining))
+
+
+def _outcome(call: Any, args: Any, kwargs: Any) -> tuple[bool, Any]:
+    """What ``call`` returned (True, value) or raised (False, error), in a
+    pool thread: an error raised there would also be printed by gevent's hub,
+    where GameNotFound is an everyday answer."""
+    try:
+        return True, call(*args, **kwargs)
+    except BaseException as e:  # re-raised in the caller, by _returned
+        return False, e
+
+
+def _returned(outcome: tuple[bool, Any]) -> Any:
+    ok, value = outcome
+    if not ok:
+        raise value
+    return value
 
 
 def pooled(store: T) -> T:

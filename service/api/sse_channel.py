@@ -31,7 +31,7 @@ def peer_closed(sock: object) -> Callable[[], bool]:
     def closed() -> bool:
         try:
             readable, _, _ = select.select([sock], [], [], 0)
-            return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""  # type: ignore[attr-defined]
+            return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
         except (OSError, ValueError):  # reset, or closed on our side
             return True
 

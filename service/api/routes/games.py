@@ -16,7 +16,6 @@ from service.api.ratelimit import limits
 from service.api.routes.cursors import events_after, legal_cursor, legal_offset
 from service.api.routes.edge import authorization, creation_key, json_body
 from service.api.runtime import runtime
-from service.api.sse_channel import peer_closed
 from service.api.schemas import fastdump
 from service.api.schemas.requests import (
     MAX_INT,
@@ -34,6 +33,7 @@ from service.api.schemas.responses import (
     GameViewSchema,
     StreamTicketSchema,
 )
+from service.api.sse_channel import peer_closed
 from service.api.text import json_text
 from service.errors import InvalidRequest
 from service.usecases.auth import creating_organiser, game_caller, require_seat
