@@ -19,12 +19,20 @@ workers open theirs after the fork; nothing is preloaded in the master).
 A connection lives as long as the thread that opened it: when the thread
 ends (an event stream's pump, a short-lived worker thread) its connection is
 closed, instead of staying open until the store closes.
+
+Under gevent (``cablecar serve``'s workers) "thread" means the OS thread, not
+the greenlet: gevent's patched ``threading.local`` is per greenlet, which
+would open (and close) a connection per request.  The greenlets of one OS
+thread share its connection, one at a time: the lock held while it is in use
+is ``threading.RLock``, which gevent makes a lock owned by a greenlet, so a
+second greenlet waits (cooperatively) until the first is done with it.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import sys
 import threading
 import weakref
 from collections.abc import Iterator, Sequence
@@ -55,6 +63,17 @@ def create_private(path: str) -> None:
     except FileExistsError:
         return
     os.close(fd)
+
+
+def _thread_local() -> Any:
+    """A ``threading.local`` that is per OS thread even when gevent has patched
+    ``threading`` (there it would be per greenlet: see the module docs)."""
+    if "gevent.monkey" in sys.modules:
+        from gevent import monkey
+
+        if monkey.is_module_patched("threading"):
+            return monkey.get_original("_thread", "_local")()
+    return threading.local()
 
 
 class _Held:
@@ -101,7 +120,7 @@ class SqliteConnections:
         self.path = path
         self._busy_timeout = busy_timeout
         self._synchronous = synchronous
-        self._local = threading.local()
+        self._local = _thread_local()
         self._connections: dict[int, _Entry] = {}
         self._registry_lock = threading.Lock()
         self._keys = iter(range(1, 1 << 62))

@@ -1,5 +1,6 @@
-"""The embedded SQLite store under gevent workers: every call in gevent's
-native thread pool.
+"""The embedded SQLite store under gevent workers: the calls that write (or
+may wait on SQLite's lock) in gevent's native thread pool, the plain reads
+in the calling greenlet.
 
 ``cablecar serve`` runs gevent workers on SQLite as production does on
 PostgreSQL, so that an event stream holds a greenlet, not a thread.  SQLite's
@@ -11,6 +12,18 @@ where a blocking call blocks that thread alone; the connections stay one per
 thread (:mod:`events.sqlite.connection`), i.e. a handful per worker whatever
 the number of requests and streams.
 
+The plain reads (:data:`READS`) are not sent: in WAL mode a reader never
+waits for a writer (nor for another reader), so a read runs in the worker's
+own thread at the cost of its statement, without two thread switches.  They
+use that thread's one connection (:mod:`events.sqlite.connection`: per OS
+thread, not per greenlet), under its greenlet-owned lock; a read never yields
+to gevent half-way (sqlite3's calls do not, and the reads hold no cursor or
+transaction open past their return: each returns lists or records), so
+another greenlet always finds the connection free (were it not, that greenlet
+would wait for the lock, never share the connection mid-statement).  Only
+:data:`READS` run here; any other call, including one added later, goes to
+the pool.
+
 ``wait_for_events`` is the one call not sent whole: it polls, sleeping
 cooperatively between two reads of the game's version, so that a pump per
 watched game never holds a pool thread while it waits.
@@ -21,9 +34,19 @@ from __future__ import annotations
 import inspect
 import sys
 import time
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+#: the store's calls that only read (SELECTs, alone or in one deferred
+#: transaction) or run no SQL: run in the calling greenlet (see the module docs)
+READS = frozenset({
+    "load", "get_game", "version", "list_games", "read_all", "verify_chain", "lookup_idempotency", "ping",
+    "get_organiser", "get_batch", "list_batches", "get_webhook", "list_webhooks", "organiser_wide_webhooks",
+    "quarantined", "log_events", "node_hashes", "checkpoint", "checkpoints_after", "game_leaf",
+    "dispatch_state", "checkpoint_dispatch_state", "database_time", "estimated_time",
+})
 
 
 def gevent_patched() -> bool:
@@ -36,8 +59,8 @@ def gevent_patched() -> bool:
 
 
 class PooledStore:
-    """``store`` (a SQLite store), its every method run in gevent's native
-    thread pool (see the module docs).  Looks like the store's class to
+    """``store`` (a SQLite store), its methods but :data:`READS` run in
+    gevent's native thread pool (see the module docs).  Looks like the store's class to
     ``isinstance``, so that whoever checks what the store can do still sees it."""
 
     def __init__(self, store: Any, poll_interval: float = 0.02) -> None:
@@ -55,12 +78,9 @@ class PooledStore:
         value = getattr(self._store, name)
         if not inspect.ismethod(value):
             return value  # constants and properties: read here, they run no SQL
-        pool = self._pool
-
-        def pooled(*args: Any, **kwargs: Any) -> Any:
-            return _returned(pool.apply(_outcome, (value, args, kwargs)))
-
-        return pooled
+        call: Callable[..., Any] = value if name in READS else _in_pool(self._pool, value)
+        self.__dict__[name] = call  # found here from now on, without __getattr__
+        return call
 
     def wait_for_events(self, game_id: str, after_seq: int, timeout: float) -> bool:
         """Poll the game's version (each read in the pool) until it passes
@@ -75,6 +95,13 @@ class PooledStore:
             if remaining <= 0:
                 return False
             time.sleep(min(self._poll_interval, remaining))
+
+
+def _in_pool(pool: Any, method: Callable[..., Any]) -> Callable[..., Any]:
+    def pooled(*args: Any, **kwargs: Any) -> Any:
+        return _returned(pool.apply(_outcome, (method, args, kwargs)))
+
+    return pooled
 
 
 def _outcome(call: Any, args: Any, kwargs: Any) -> tuple[bool, Any]:

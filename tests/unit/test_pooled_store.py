@@ -1,0 +1,65 @@
+"""service/adapters/pooled_store.py: the plain reads run in the caller, the
+rest in the pool; under gevent, one connection per OS thread (not per greenlet)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from events.sqlite.store import SqliteStore
+from service.adapters.pooled_store import READS, PooledStore
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class _CountingPool:
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def apply(self, func: Any, args: tuple[Any, ...]) -> Any:
+        self.calls.append(args[0].__name__)
+        return func(*args)
+
+
+def test_reads_run_in_the_caller_and_writes_in_the_pool(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "s.db")
+    try:
+        wrapped: Any = PooledStore(store)
+        pool = _CountingPool()
+        wrapped._pool = pool
+        wrapped.create_game("g1", "cable-car", {}, [], "playing")
+        assert wrapped.version("g1") == 0 and wrapped.get_game("g1").game_id == "g1"
+        assert wrapped.load("g1") == [] and wrapped.lookup_idempotency("g1", "k") is None
+        assert pool.calls == ["create_game"]
+    finally:
+        store.close()
+
+
+def test_every_read_is_a_method_of_the_store() -> None:
+    for name in READS:
+        assert callable(getattr(SqliteStore, name)), name
+
+
+def test_greenlets_of_one_thread_share_its_connection_one_at_a_time(tmp_path: Path) -> None:
+    script = textwrap.dedent(f"""
+        from gevent import monkey; monkey.patch_all()
+        import gevent
+        from events.sqlite.connection import SqliteConnections
+        db = SqliteConnections({str(tmp_path / "c.db")!r}, 5, "NORMAL")
+        seen, order = set(), []
+        def use(i):
+            with db.using() as conn:
+                seen.add(id(conn)); order.append(i); gevent.sleep(0.01); order.append(i)
+        gevent.joinall([gevent.spawn(use, i) for i in range(3)])
+        assert len(seen) == 1 and db.open_connections == 1, (seen, db.open_connections)
+        assert order == [0, 0, 1, 1, 2, 2], order
+        pool = gevent.get_hub().threadpool
+        assert pool.apply(db.read, ("SELECT 1",)) == [(1,)] and db.open_connections == 2
+        db.close()
+        assert db.open_connections == 0
+    """)
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
