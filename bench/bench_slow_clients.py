@@ -4,7 +4,7 @@ Starts the server as production runs it (gunicorn with
 ``service/serving/gunicorn_conf.py``: threaded workers on SQLite, gevent workers with
 ``--database-url``), and, unless ``--no-proxy``, also nginx in front of it
 with the settings of ``docker/nginx.conf`` (the upstream and the port
-rewritten; nginx's ``worker_connections`` raised, as README "Production"
+rewritten; nginx's ``worker_connections`` raised, as docs/production.md
 step 6 says).  Then, for each target (the workers directly, then the proxy):
 ``--slow-header`` connections that send a request head one byte every
 ``--every`` seconds and ``--slow-body`` connections that send a complete head

@@ -15,12 +15,22 @@ import uuid
 from typing import Any
 
 from bots.arena import play
-from bots.client import Client, create_game, play_game, play_seat
+from bots.client import Client, create_game, play_game, play_seat, url_problem
 from bots.report import Progress, Tally, final_scores
 from bots.strategies import DEFAULT_THINK_MS, UnknownStrategy, parse_strategies, strategy
 
 
+def _bad_url(command: str, args: argparse.Namespace) -> bool:
+    """Say on one line what is wrong with ``--url``, if anything (before any request)."""
+    problem = None if getattr(args, "local", False) else url_problem(args.url)
+    if problem:
+        print(f"cablecar bot {command}: --url {problem}", file=sys.stderr)
+    return problem is not None
+
+
 def _play_cmd(args: argparse.Namespace) -> int:
+    if _bad_url("play", args):
+        return 2
     try:
         names = parse_strategies(args.strategy, args.players, args.type)
     except UnknownStrategy as e:
@@ -60,6 +70,8 @@ def _play_cmd(args: argparse.Namespace) -> int:
 
 
 def _seat_cmd(args: argparse.Namespace) -> int:
+    if _bad_url("seat", args):
+        return 2
     client = Client(args.url)
     game = client.request("GET", f"/v1/games/{args.game}", token=args.token)
     try:
@@ -127,7 +139,7 @@ def add_parser(sub: Any) -> None:
     play.add_argument("--seed", default=None, help="seed of the games and the bots' choices (default: random)")
     play.add_argument("--think-ms", type=_not_negative, default=0,
                       help="milliseconds each bot thinks before a move (never past its clock); "
-                           "mcts searches that long (default 50)")
+                           f"mcts searches that long, or {DEFAULT_THINK_MS} ms when it is 0")
     play.add_argument("--local", action="store_true",
                       help="play in this process through the rules (no server, nothing stored)")
     timing = play.add_mutually_exclusive_group()

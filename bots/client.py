@@ -35,6 +35,7 @@ import json
 import random
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 from collections.abc import Callable, Sequence
@@ -52,6 +53,25 @@ class ApiProblem(Exception):
         self.status = status
         self.body = body
         self.code = str(body.get("code", ""))
+
+
+def url_problem(url: str) -> str | None:
+    """What is wrong with ``url`` as a server's base URL (None: nothing): it
+    needs the scheme http or https, a host, and a port (if given) in 1-65535.
+    Checked before any request, which would otherwise be retried for minutes."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+        port = parts.port
+    except ValueError as e:
+        return f"{url!r} is not a URL ({e})"
+    if parts.scheme not in ("http", "https"):
+        scheme = f"the scheme {parts.scheme}://" if parts.scheme else "no scheme"
+        return f"{url!r} has {scheme}: use http://HOST[:PORT] or https://HOST[:PORT]"
+    if not parts.hostname:
+        return f"{url!r} names no host: use {parts.scheme}://HOST[:PORT]"
+    if port == 0:
+        return f"{url!r} has port 0: a port is 1-65535"
+    return None
 
 
 #: seconds of 429/503 answers and connection errors a request is retried through before it gives up

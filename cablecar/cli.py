@@ -99,7 +99,8 @@ def _migrate(args: argparse.Namespace) -> int:
         return USAGE
     # the server's secret keys the token hashes stored before they were keyed (events/tokenkeys.py)
     rekey = TokenHasher(token_key(settings)).rekey if settings.secret_key.strip() else None
-    print(f"cablecar: migrating {redact(url)}")
+    where = f" (the SQLite file {Path(url[len('sqlite:///'):]).absolute()})" if url.startswith("sqlite:///") else ""
+    print(f"cablecar: migrating {redact(url)}{where}")
     applied = migrate.migrate(url, app_role=args.app_role, rekey=rekey)
     print("applied: " + (", ".join(applied) if applied else "nothing (schema up to date)"))
     if args.app_role:
@@ -115,11 +116,22 @@ def _verify(args: argparse.Namespace) -> int:
     from service.usecases.exportfile import NotAnExport, read_export
 
     try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+    except OSError as e:
+        print(f"cablecar verify: {args.file}: {e.strerror or e}", file=sys.stderr)
+        return USAGE
+    try:
+        if b"\0" in data:  # valid UTF-8, but no JSON text holds a NUL
+            raise UnicodeError
+        text = data.decode("utf-8")
+    except UnicodeError:
+        print(f"cablecar verify: not a game record: {args.file} is binary / not UTF-8 text "
+              "(an export is JSON or NDJSON)", file=sys.stderr)
+        return USAGE
+    try:
         document = read_export(text)
-    except (OSError, UnicodeDecodeError, NotAnExport) as e:
-        reason = e.strerror if isinstance(e, OSError) and e.strerror else e
-        print(f"cablecar verify: {args.file}: {reason}", file=sys.stderr)
+    except NotAnExport as e:
+        print(f"cablecar verify: {args.file}: {e}", file=sys.stderr)
         return USAGE
     if args.allow_unsigned and args.keys is None:
         print("cablecar verify: --allow-unsigned applies to signatures, which only --keys KEYS.json checks",

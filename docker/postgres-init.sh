@@ -1,5 +1,5 @@
 #!/bin/sh
-# The two roles of README "Production", step 1: run once by the postgres
+# The two roles of docs/production.md, step 1: run once by the postgres
 # image, when it initialises its data folder (docker-entrypoint-initdb.d).
 # cablecar_owner owns the database and runs `cablecar migrate`; the server
 # connects as cablecar_app, which `cablecar migrate --app-role cablecar_app`

@@ -35,6 +35,8 @@ def open_store(
     * ``postgresql://...`` or ``postgres://...``: PostgreSQL (schema migrated
       on first use), with at most ``pool_size`` pooled connections;
     * ``sqlite:///path/to/file``: that SQLite file (its folder is created);
+      as in SQLAlchemy, ``sqlite:///rel/path`` is relative to the current
+      folder and ``sqlite:////abs/path`` (four slashes) absolute;
     * ``None`` (or empty): the SQLite file ``<data_dir>/cablecar.sqlite3``
       (the folder is the caller's to choose: no default here, since one
       relative to the current directory would silently split a store).

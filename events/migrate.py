@@ -38,6 +38,7 @@ import hashlib
 import sqlite3
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from events.store import IntegrityError, StoreUnavailable
@@ -110,7 +111,9 @@ def _now_text() -> str:
 def migrate(url: str, app_role: str | None = None, rekey: Rekey | None = None) -> list[str]:
     """Bring the database at ``url`` up to date; return the names applied now.
 
-    ``url`` is a ``postgresql://`` / ``postgres://`` URL or ``sqlite:///path``.
+    ``url`` is a ``postgresql://`` / ``postgres://`` URL or ``sqlite:///path``
+    (as in SQLAlchemy and :func:`events.open_store`: ``sqlite:///rel/path`` is
+    relative to the current folder, ``sqlite:////abs/path`` absolute).
     Idempotent (a second call returns ``[]``) and safe to run concurrently.
     Raises StoreUnavailable if the database cannot be reached and
     MigrationError if its recorded migrations do not match the shipped files.
@@ -130,7 +133,7 @@ def migrate(url: str, app_role: str | None = None, rekey: Rekey | None = None) -
             create_private(path)
             conn = sqlite3.connect(path, timeout=30.0, isolation_level=None)
         except (sqlite3.Error, OSError) as e:
-            raise StoreUnavailable(f"cannot open SQLite database {path!r}: {e}") from e
+            raise StoreUnavailable(f"cannot open SQLite database {str(Path(path).absolute())!r}: {e}") from e
         try:
             return migrate_sqlite(conn, rekey)
         finally:

@@ -24,8 +24,9 @@ from events.sql.rows import metadata_json
 #: ``rekey(plain, scope, slot)``: the keyed hash of a token whose SHA-256 is ``plain``
 Rekey = Callable[[str, str, str], str]
 
-#: what a keyed hash begins with (anything else is plain, or nothing)
-KEYED_PREFIX = "k1:"
+#: the scheme tag of a keyed hash, and what every keyed hash begins with (anything else is plain, or nothing)
+KEYED = "k1"
+KEYED_PREFIX = f"{KEYED}:"
 #: how the server names the slot of a host's and an organiser's token (a seat's slot is its number)
 HOST_SLOT = "host"
 ORGANISER_SLOT = "organiser"

@@ -16,7 +16,7 @@ PY="${PYTHON:-.venv/bin/python}"
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ]; then
         echo "== installing Node.js and npm (contract linters, TypeScript client)"
-        apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+        apt-get -o DPkg::Lock::Timeout=300 update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq nodejs npm >/dev/null
     else
         echo "error: Node.js is missing and this is not root: run 'apt-get install nodejs npm'" >&2
         exit 1

@@ -7,9 +7,12 @@
 #   openapi-generator 7.x (pip openapi-generator-cli, pinned below; Java 17), the four targets in one JVM
 #   (its `batch` command: half the CPU of four runs, byte-identical output):
 #     python            imported with pydantic/urllib3/python-dateutil (a private venv), then plays 30
-#                       moves of each game type against the real server (typed views, sampled legal actions)
+#                       moves of each game type against the real server (typed views, sampled legal actions),
+#                       reads the cable-car board and a game's export as JSON and as NDJSON
 #     typescript-fetch  tsc --strict
-#     go                go build, Debian's Go and Debian's gopkg.in/validator.v2 (no module download)
+#     go                go build, Debian's Go and Debian's gopkg.in/validator.v2 (no module download); then
+#                       tools/contract/goplay, built on the generated client, plays a whole game of each type
+#                       against the real server (issue 38: every legal-actions answer must decode)
 #     java --library native (openApiNullable=false, useJakartaEe=true: what Debian packages provide)
 #                       javac on ALL of its output (models, APIs, support classes), any error fails, with
 #                       Debian's jackson 2.14 and jakarta-annotation jars plus jackson-datatype-jsr310, the
@@ -37,7 +40,7 @@ cleanup() {
 trap cleanup EXIT
 mkdir -p "$CACHE"
 BIN=tools/contract/node_modules/.bin
-SPEC=service/openapi.yaml
+SPEC="$(realpath "${SPEC:-service/openapi.yaml}")"   # SPEC=other.yaml: the same checks on another spec
 
 need_debian() {  # packages that must be installed (as root, when missing)
     local missing=()
@@ -45,7 +48,7 @@ need_debian() {  # packages that must be installed (as root, when missing)
     [ "${#missing[@]}" = 0 ] && return 0
     if [ "$(id -u)" != 0 ]; then echo "error: install ${missing[*]} (apt-get)" >&2; exit 1; fi
     echo "== apt-get install ${missing[*]}"
-    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    apt-get -o DPkg::Lock::Timeout=300 update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq "${missing[@]}" >/dev/null
 }
 need_debian golang-go golang-gopkg-validator.v2-dev libjackson2-core-java libjackson2-databind-java \
     libjackson2-annotations-java libjakarta-annotation-api-java libjsr305-java
@@ -80,7 +83,7 @@ check_node_generators() {
     echo "== orval (fetch client)"
     "$BIN/orval" --input "$SPEC" --output "$OUT/orval/api.ts" --client fetch >"$OUT/orval.log" 2>&1 || { cat "$OUT/orval.log"; return 1; }
     echo "== @hey-api/openapi-ts"
-    "$BIN/openapi-ts" -i "./$SPEC" -o "$OUT/heyapi" >"$OUT/heyapi.log" 2>&1 || { cat "$OUT/heyapi.log"; return 1; }
+    "$BIN/openapi-ts" -i "$SPEC" -o "$OUT/heyapi" >"$OUT/heyapi.log" 2>&1 || { cat "$OUT/heyapi.log"; return 1; }
     cat >"$OUT/tsconfig.json" <<'JSON'
 {"compilerOptions": {"target": "ES2022", "module": "ES2022", "moduleResolution": "bundler", "strict": true,
  "noEmit": true, "lib": ["ES2022", "DOM", "DOM.Iterable"], "skipLibCheck": true},
@@ -94,7 +97,7 @@ job node-generators check_node_generators
 # -- openapi-generator: python, typescript-fetch, go, java in one JVM; fails on an error or an ERROR line
 batch_config() {  # $1: generator, then more YAML lines
     local g="$1"; shift
-    printf 'generatorName: %s\ninputSpec: %s\noutputDir: %s\n' "$g" "$PWD/$SPEC" "$OUT/$g" >"$OUT/batch/$g.yaml"
+    printf 'generatorName: %s\ninputSpec: %s\noutputDir: %s\n' "$g" "$SPEC" "$OUT/$g" >"$OUT/batch/$g.yaml"
     [ "$#" = 0 ] || printf '%s\n' "$@" >>"$OUT/batch/$g.yaml"
 }
 mkdir -p "$OUT/batch"
@@ -113,8 +116,16 @@ fi
 PORT=$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$PY" -m cablecar.cli serve --host 127.0.0.1 --port "$PORT" --data-dir "$OUT/data" >"$OUT/server.log" 2>&1 &
 PIDS+=($!)
+wait_server() {  # until the server answers /v1/health
+    for _ in $(seq 1 120); do
+        "$PY" -c "import urllib.request,sys; urllib.request.urlopen(sys.argv[1], timeout=2)" \
+            "http://127.0.0.1:$PORT/v1/health" 2>/dev/null && return 0
+        sleep 0.5
+    done
+    echo "error: the server did not start" >&2; cat "$OUT/server.log" >&2; return 1
+}
 check_python() {
-    echo "== python (imports, then 30 moves of each game type against the real server)"
+    echo "== python (imports, 30 moves of each game type, the cable-car board and a game's exports, against the real server)"
     local pyv="$CACHE/pyvenv"
     if [ ! -x "$pyv/bin/python" ]; then
         python3 -m venv "$pyv"
@@ -135,11 +146,7 @@ for body in ({"type": "resign"}, {"type": "roll"}, {"type": "draw_tickets"}, {"t
     assert parsed.actual_instance.type == body["type"], body
 print(f"python: imported {n} modules; action bodies parse by their discriminator")
 PYCHECK
-    for _ in $(seq 1 120); do
-        "$PY" -c "import urllib.request,sys; urllib.request.urlopen(sys.argv[1], timeout=2)" \
-            "http://127.0.0.1:$PORT/v1/health" 2>/dev/null && break
-        sleep 0.5
-    done
+    wait_server
     "$pyv/bin/python" - "$OUT/python" "http://127.0.0.1:$PORT" <<'PYPLAY'
 import random, sys
 sys.path.insert(0, sys.argv[1])
@@ -160,6 +167,16 @@ for game_type in ("cable-car", "ttr-sf"):
         legal = actions.get_legal_actions(created.id, sample=5, seed=f"s{step}")
         actions.post_action(created.id, rng.choice([a for a in legal.actions if a.actual_instance.type != "resign"]))
     print(f"python: played {step} moves of a {game_type} game against the real server")
+# the board (nested arrays of edges) and a cancelled game's record, JSON and NDJSON, typed by the client
+board = oc.MetaApi(oc.ApiClient(oc.Configuration(host=base))).get_board("cable-car").actual_instance
+assert board.tiles and all(len(segment) == 2 for tile in board.tiles for segment in tile.segments), board
+host = oc.GamesApi(oc.ApiClient(oc.Configuration(host=base, access_token=created.host_token)))
+assert host.cancel_game(created.id).actual_instance.status == "cancelled"
+audit = oc.AuditApi(oc.ApiClient(oc.Configuration(host=base)))
+record = audit.export_game(created.id)
+lines = bytes(audit.export_game_ndjson(created.id)).decode().splitlines()
+assert len(lines) == len(record.events) + 1 and '"header"' in lines[0], lines[:1]
+print(f"python: read the cable-car board ({len(board.tiles)} tile types) and a game's export as JSON and NDJSON")
 PYPLAY
 }
 
@@ -185,6 +202,14 @@ check_go() {
         && GOFLAGS=-mod=mod GOPROXY=off GOPATH="$CACHE/gopath" GOCACHE="$CACHE/gocache" go build ./... 2>&1 \
         | grep -v "^note: module requires Go" || true) >"$OUT/go-build.log"
     if [ -s "$OUT/go-build.log" ]; then cat "$OUT/go-build.log"; return 1; fi
+    # ... and USED: tools/contract/goplay plays a whole game of each type through the default-options client
+    echo "== go: tools/contract/goplay, a whole game of each type through the generated client (default options)"
+    mkdir -p "$OUT/go/cmd/goplay" && cp tools/contract/goplay/main.go "$OUT/go/cmd/goplay/"
+    (cd "$OUT/go" && GOFLAGS=-mod=mod GOPROXY=off GOPATH="$CACHE/gopath" GOCACHE="$CACHE/gocache" \
+        go build -o "$OUT/goplay" ./cmd/goplay 2>&1 | grep -v "^note: module requires Go" || true) >"$OUT/goplay-build.log"
+    if [ -s "$OUT/goplay-build.log" ]; then cat "$OUT/goplay-build.log"; return 1; fi
+    wait_server
+    "$OUT/goplay" "http://127.0.0.1:$PORT"
 }
 
 # -- java (native): ALL of its output compiles, any javac error fails.
@@ -220,7 +245,7 @@ JSR310
         echo "error: the java output lacks its support classes"; return 1
     fi
     mkdir -p "$OUT/java-classes"
-    if ! javac -nowarn -Xmaxerrs 5000 -d "$OUT/java-classes" -cp "$cp" @"$OUT/java-files" >"$OUT/javac.log" 2>&1; then
+    if ! javac -encoding UTF-8 -nowarn -Xmaxerrs 5000 -d "$OUT/java-classes" -cp "$cp" @"$OUT/java-files" >"$OUT/javac.log" 2>&1; then
         cat "$OUT/javac.log"
         echo "java: $(grep -c ': error: ' "$OUT/javac.log") javac error(s)"
         return 1

@@ -37,7 +37,7 @@ apt_install() {
     is_root || die "$1 is missing and only root can install it: apt-get install $1"
     log "installing $1 with apt-get"
     echo "test-services: installing $1 with apt-get" >&2
-    { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y "$1"; } >>"$LOG" 2>&1 \
+    { apt-get -o DPkg::Lock::Timeout=300 update && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y "$1"; } >>"$LOG" 2>&1 \
         || die "apt-get install $1 failed"
 }
 

@@ -17,6 +17,8 @@
 # the script stops at once, naming the packages to install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# A fresh machine or CI runner has no locale: the tools below (javac, npm, Python) read and write UTF-8.
+export LANG=C.UTF-8 LC_ALL=C.UTF-8
 . scripts/venv.sh
 
 started=$SECONDS

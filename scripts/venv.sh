@@ -17,7 +17,7 @@ apt_install() {
     fi
     say "installing $1 with apt-get ($2)"
     # shellcheck disable=SC2086  # a list of package names
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $1; } >/dev/null \
+    { apt-get -o DPkg::Lock::Timeout=300 update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq $1; } >/dev/null \
         || fail "apt-get install $1 failed"
 }
 
@@ -41,7 +41,16 @@ ensure_venv() {
     if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
         say "installing Cable Car and its dependencies into .venv"
         .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-        .venv/bin/python -m pip install -q -e "$spec" || fail "pip install -e $spec failed"
+        # setuptools' build backend warns on stderr during an editable install, even with -q:
+        # its output is kept, and shown only when the install fails.
+        local log
+        log="$(mktemp)"
+        if ! .venv/bin/python -m pip install -q -e "$spec" 2>"$log"; then
+            cat "$log" >&2
+            rm -f "$log"
+            fail "pip install -e $spec failed"
+        fi
+        rm -f "$log"
         echo "$want" >"$stamp"
     fi
 }

@@ -3,7 +3,7 @@
 Every setting is declared once, as a field of :class:`Settings`: its
 environment variable, default (whose type is the setting's type) and help
 text.  The app reads them with :meth:`Settings.from_env`, gunicorn through
-``service/serving/gunicorn_conf.py``, and the README's configuration table is checked
+``service/serving/gunicorn_conf.py``, and the configuration table of docs/configuration.md is checked
 against :data:`SETTINGS`.
 
 With nothing set, the service stores events in a SQLite file under
@@ -12,7 +12,7 @@ whatever the current directory, so that the server and every CLI command
 open one store) and caches rebuilt state in process memory.
 ``DATABASE_URL`` selects PostgreSQL and ``REDIS_URL`` Redis.
 
-``python -m service.config`` prints the README's configuration table.
+``python -m service.config`` prints the configuration table of docs/configuration.md.
 """
 
 from __future__ import annotations
@@ -314,7 +314,7 @@ class Settings:
         return cls(**values)
 
 
-#: Every setting, in the order of :class:`Settings` (and of the README's table).
+#: Every setting, in the order of :class:`Settings` (and of docs/configuration.md's table).
 SETTINGS: tuple[Setting, ...] = tuple(
     Setting(f.name, f.metadata["env"], f.default, f.metadata["help"])  # type: ignore[arg-type]
     for f in dataclasses.fields(Settings)
@@ -322,7 +322,7 @@ SETTINGS: tuple[Setting, ...] = tuple(
 
 
 def table_row(setting: Setting) -> str:
-    """The README configuration table's row of ``setting`` (Markdown)."""
+    """The configuration table's row (docs/configuration.md) of ``setting`` (Markdown)."""
     default = setting.default
     if default is None or default == "":
         shown = "unset"
@@ -336,7 +336,7 @@ def table_row(setting: Setting) -> str:
 
 
 def table() -> str:
-    """The README's whole configuration table."""
+    """The whole configuration table of docs/configuration.md."""
     rows = ["| variable | default | meaning |", "|---|---|---|", *(table_row(s) for s in SETTINGS)]
     return "\n".join(rows)
 
@@ -349,5 +349,5 @@ def declared(name: str) -> Setting:
     raise KeyError(name)
 
 
-if __name__ == "__main__":  # pragma: no cover - prints what the README's table must say
+if __name__ == "__main__":  # pragma: no cover - prints what docs/configuration.md's table must say
     print(table())

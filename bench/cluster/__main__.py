@@ -108,7 +108,7 @@ def _run(a: argparse.Namespace, work: Path, net: Network) -> Run:
     primary.sql("SELECT pg_reload_conf()")
     redis = Redis(cache_host, work)
     redis.start()
-    # every app host signs with the same key, from its configuration (README "Production")
+    # every app host signs with the same key, from its configuration (docs/production.md)
     signing_key = work / "signing-key.json"
     subprocess.run([sys.executable, "-m", "cablecar.cli", "keys", "generate", "--key-file", str(signing_key)], check=True,
                    cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, timeout=60)

@@ -179,7 +179,7 @@ def production_server(database_url: str, redis_url: str, log: Path, cfg: SoakSet
 
 def _common_env(cfg: SoakSettings) -> dict[str, str]:
     # every client comes from 127.0.0.1: the per-address creation limit would throttle the writers, the
-    # audit limit the read-back
+    # audit limit the read-back (more than 30 games written in a minute: a 429 counted as a failed audit)
     return {"CABLECAR_CREATE_RATE_LIMIT": "off", "CABLECAR_STREAM_RATE_LIMIT": "off", "CABLECAR_AUDIT_RATE_LIMIT": "off",
             "CABLECAR_MAX_REQUESTS": str(cfg.max_requests), "CABLECAR_ACCESS_LOG": "",
             "CABLECAR_WEBHOOKS": "off"}

@@ -26,6 +26,8 @@ import hmac
 import secrets
 from dataclasses import dataclass, field
 
+from events.tokenkeys import HOST_SLOT, KEYED, ORGANISER_SLOT
+
 KINDS = ("st", "ht", "ot")
 
 
@@ -44,11 +46,9 @@ def new_token(kind: str, scope: str) -> str:
     return f"{kind}_{scope}_{secrets.token_urlsafe(32)}"
 
 
-#: the scheme tag of a keyed token hash
-KEYED = "k1"
-#: the slot of a game's host token and of an organiser's token (a seat's slot is its number)
-HOST = "host"
-ORGANISER = "organiser"
+#: the scheme tag of a keyed token hash, and the slots of a host's and an organiser's token (a seat's slot is its
+#: number): named once, where the migration that keys old hashes needs them too
+HOST, ORGANISER = HOST_SLOT, ORGANISER_SLOT
 
 
 def plain_hash(token: str) -> str:

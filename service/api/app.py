@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from flask import Flask
 
@@ -161,10 +161,8 @@ def start_dispatcher(app: Flask) -> WebhookDispatcher | None:
     assert isinstance(rt, Runtime)
     if not rt.settings.webhooks:
         return None
-    dispatcher = WebhookDispatcher(rt.store, rt.queries, DispatchPolicy.from_settings(rt.settings))
-    app.extensions[WEBHOOKS_EXTENSION] = dispatcher
-    dispatcher.start()
-    return dispatcher
+    return _started(app, WEBHOOKS_EXTENSION,
+                    WebhookDispatcher(rt.store, rt.queries, DispatchPolicy.from_settings(rt.settings)))
 
 
 def start_sweeper(app: Flask) -> Sweeper | None:
@@ -175,17 +173,12 @@ def start_sweeper(app: Flask) -> Sweeper | None:
     assert isinstance(rt, Runtime)
     if rt.settings.timeout_sweep_seconds <= 0:
         return None
-    sweeper = Sweeper(rt.timekeeper, rt.settings.timeout_sweep_seconds)
-    app.extensions[SWEEPER_EXTENSION] = sweeper
-    sweeper.start()
-    return sweeper
+    return _started(app, SWEEPER_EXTENSION, Sweeper(rt.timekeeper, rt.settings.timeout_sweep_seconds))
 
 
 def stop_sweeper(app: Flask, timeout: float = 5.0) -> None:
     """Stop the sweeper :func:`start_sweeper` started, if any."""
-    sweeper = app.extensions.pop(SWEEPER_EXTENSION, None)
-    if sweeper is not None:
-        sweeper.stop(timeout)
+    _stop(app, SWEEPER_EXTENSION, timeout)
 
 
 def log_publisher(app: Flask) -> LogPublishing:
@@ -201,22 +194,37 @@ def start_log_publisher(app: Flask) -> LogPublishing:
     """Start this process's transparency log publisher (one of them publishes at
     a time across every process, see :mod:`service.usecases.transparency`).
     Called once per server worker."""
-    publishing = log_publisher(app)
-    app.extensions[LOG_EXTENSION] = publishing
-    publishing.start()
-    return publishing
+    return _started(app, LOG_EXTENSION, log_publisher(app))
 
 
 def stop_log_publisher(app: Flask, timeout: float = 5.0) -> None:
     """Stop the publisher :func:`start_log_publisher` started, if any."""
-    publishing = app.extensions.pop(LOG_EXTENSION, None)
-    if publishing is not None:
-        publishing.stop(timeout)
+    _stop(app, LOG_EXTENSION, timeout)
 
 
 def stop_dispatcher(app: Flask, timeout: float) -> None:
     """Stop the dispatcher :func:`start_dispatcher` started, if any, waiting
     at most ``timeout`` seconds for the attempt it is making."""
-    dispatcher = app.extensions.pop(WEBHOOKS_EXTENSION, None)
-    if dispatcher is not None:
-        dispatcher.stop(timeout)
+    _stop(app, WEBHOOKS_EXTENSION, timeout)
+
+
+class _Background(Protocol):
+    def start(self) -> None: ...
+    def stop(self, timeout: float) -> None: ...
+
+
+B = TypeVar("B", bound=_Background)
+
+
+def _started(app: Flask, key: str, worker: B) -> B:
+    """``worker`` kept in the app under ``key`` (for its stop), then started."""
+    app.extensions[key] = worker
+    worker.start()
+    return worker
+
+
+def _stop(app: Flask, key: str, timeout: float) -> None:
+    """Stop the worker kept under ``key``, if any (once: a second call finds nothing)."""
+    worker = app.extensions.pop(key, None)
+    if worker is not None:
+        worker.stop(timeout)

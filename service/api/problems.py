@@ -18,6 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from domain.errors import DomainError
 from events.store import GameNotFound, InvalidCursor, OutcomeUnknown, StaleVersion, StoreUnavailable
+from service.api.routes.edge import request_id
 from service.api.text import json_text
 from service.errors import BotsUnavailable, RateLimited, ServiceError, StreamsBusy
 
@@ -60,6 +61,7 @@ def problem(status: int, code: str, detail: str, **extra: Any) -> Response:
         "status": status,
         "code": code,
         "detail": detail,
+        "request_id": request_id(),
     }
     body.update({k: v for k, v in extra.items() if v is not None})
     resp = Response(json_text(body), status=status, mimetype="application/problem+json")

@@ -79,12 +79,15 @@ class Rate:
 
 @dataclass(frozen=True)
 class Verdict:
-    """One charge against a bucket: what the ``RateLimit-*`` headers say."""
+    """One charge against a bucket: what the ``RateLimit-Policy`` and
+    ``RateLimit`` headers (and the deprecated ``RateLimit-*`` ones) say."""
 
     limit: int
     remaining: int
     reset: int  # seconds until the window ends
     allowed: bool
+    policy: str = ""
+    window: int = 0  # seconds of the window
 
 
 class LocalCounts:
@@ -148,7 +151,7 @@ class Limiter:
         digest = hashlib.sha256(bucket.encode()).hexdigest()[:32]
         count = self._add(f"{policy}:{digest}", window, cost, rate.seconds + 1)
         reset = max(1, int((window + 1) * rate.seconds - now + 0.999))
-        return Verdict(rate.limit, max(0, rate.limit - count), reset, count <= rate.limit)
+        return Verdict(rate.limit, max(0, rate.limit - count), reset, count <= rate.limit, policy, rate.seconds)
 
 
 def client_address(remote_addr: str | None, forwarded_for: str | None, trusted_proxies: int) -> str:
@@ -210,7 +213,11 @@ class RateLimits:
         verdict = self.limiter.charge(policy, bucket, rate, cost)
         shown = g.get("cablecar_rate_limit")
         if shown is None or verdict.remaining <= shown.remaining or not verdict.allowed:
-            g.cablecar_rate_limit = verdict  # the headers show the tightest policy
+            g.cablecar_rate_limit = verdict  # the deprecated headers show the tightest policy
+        counted = g.setdefault("cablecar_rate_limits", {})
+        earlier = counted.get(policy)
+        if earlier is None or verdict.remaining <= earlier.remaining or not verdict.allowed:
+            counted[policy] = verdict  # one item per policy: its tightest bucket
         if not verdict.allowed:
             raise RateLimited(f"more than {rate.limit} {what} in {rate.seconds} s; retry in {verdict.reset} s",
                               verdict.reset)
@@ -250,6 +257,16 @@ class RateLimits:
         """Count one audit asked for (``GET /v1/games/{id}/audit``)."""
         self._charge("audit", self.client(), self.audit, 1, "audits from this address")
 
+    def route_policies(self, endpoint: str | None, path: str) -> list[tuple[str, Rate]]:
+        """The policies (switched on) that may count a request of this route."""
+        names = list(_ROUTE_POLICIES.get(endpoint or "", ()))
+        if path != "/v1/health":
+            names.append("general")
+        rates = {"create": self.create, "create-organiser": self.create, "organiser": self.organiser,
+                 "organiser-organiser": self.organiser, "bot-seat": self.bot_seat, "stream": self.stream,
+                 "audit": self.audit, "general": self.general}
+        return [(name, rate) for name in names if (rate := rates[name]) is not None]
+
     def charge_request(self) -> None:
         """Count one request against the general limit."""
         if self.general is not None:
@@ -265,6 +282,25 @@ class RateLimits:
 EXTENSION = "cablecar.limits"
 #: endpoints each request of which opens an event stream
 _STREAM_ENDPOINTS = ("games.stream_events",)
+#: the policies each limited route may count (besides ``general``, which counts every route but health)
+_ROUTE_POLICIES: dict[str, tuple[str, ...]] = {
+    "games.create_game": ("create", "organiser", "bot-seat"),
+    "batches.create_batch": ("organiser",),
+    "organisers.create_organiser": ("create-organiser", "organiser-organiser"),
+    "records.audit": ("audit",),
+    "games.stream_events": ("stream",),
+}
+
+
+def policy_header(items: list[tuple[str, int, int]]) -> str:
+    """``RateLimit-Policy`` (draft-ietf-httpapi-ratelimit-headers): each policy
+    as ``"name";q=quota;w=window-seconds``."""
+    return ", ".join(f'"{name}";q={quota};w={window}' for name, quota, window in items)
+
+
+def state_header(verdicts: list[Verdict]) -> str:
+    """``RateLimit``: each counted policy as ``"name";r=remaining;t=seconds-to-reset``."""
+    return ", ".join(f'"{v.policy}";r={v.remaining};t={v.reset}' for v in verdicts)
 
 
 def limits(app: Flask) -> RateLimits:
@@ -276,8 +312,12 @@ def limits(app: Flask) -> RateLimits:
 
 def install(app: Flask, settings: Settings, redis_client: Any, shared: SharedCounts | None = None) -> None:
     """Build the app's limits (an invalid rate setting stops start-up), count
-    the general and the stream limit before each request, and add the
-    ``RateLimit-*`` headers to each answer a policy counted.  ``shared``: the
+    the general and the stream limit before each request, and add
+    ``RateLimit-Policy`` to every answer of a limited route (the policies
+    that counted it, or, when none did, e.g. a refusal before counting, the
+    ones that may), ``RateLimit`` to each answer a policy counted, and the
+    deprecated ``RateLimit-Limit``/``-Remaining``/``-Reset`` (the tightest
+    policy) to each answer a policy counted.  ``shared``: the
     counters every worker shares when there is no Redis (the embedded store)."""
     found = RateLimits.from_settings(settings, Limiter(redis_client, shared=shared))
     app.extensions[EXTENSION] = found
@@ -292,6 +332,14 @@ def install(app: Flask, settings: Settings, redis_client: Any, shared: SharedCou
 
     @app.after_request
     def _headers(resp: Response) -> Response:
+        counted = list(g.get("cablecar_rate_limits", {}).values())
+        if counted:
+            resp.headers["RateLimit-Policy"] = policy_header([(v.policy, v.limit, v.window) for v in counted])
+            resp.headers["RateLimit"] = state_header(counted)
+        else:
+            possible = found.route_policies(request.endpoint, request.path)
+            if possible:
+                resp.headers["RateLimit-Policy"] = policy_header([(n, r.limit, r.seconds) for n, r in possible])
         verdict = g.get("cablecar_rate_limit")
         if isinstance(verdict, Verdict):
             resp.headers["RateLimit-Limit"] = str(verdict.limit)

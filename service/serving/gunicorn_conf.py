@@ -83,7 +83,9 @@ class EscapingLogger(Logger):
 
     def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
         atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
-        return {k: escape_controls(redact(v)) if isinstance(v, str) else v for k, v in atoms.items()}
+        escaped = {k: escape_controls(redact(v)) if isinstance(v, str) else v for k, v in atoms.items()}
+        escaped.setdefault(REQUEST_ID_ATOM, "-")  # (gunicorn's own wrapper says "-" too; a bare dict would not)
+        return escaped
 
 
 _settings = Settings.from_env()
@@ -112,7 +114,9 @@ loglevel = _settings.log_level
 # Access logs never include the query string's secrets: tokens travel in headers only, and a stream
 # ticket (the one secret a query may carry) is redacted from every atom.
 logger_class = EscapingLogger
-access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(b)s %(L)ss'
+#: the atom of the answer's X-Request-Id (service/api/routes/edge.py), as named in problem bodies
+REQUEST_ID_ATOM = "{x-request-id}o"
+access_log_format = '%(h)s "%(m)s %(U)s" %(s)s %(b)s %(L)ss %(' + REQUEST_ID_ATOM + ')s'
 
 
 def post_worker_init(worker: Any) -> None:

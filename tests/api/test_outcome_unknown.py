@@ -71,11 +71,13 @@ class CommitThenCut(TcpProxy):
         seen = b""  # the end of what came before: the marker may straddle two reads
         with contextlib.suppress(OSError):
             while (data := client.recv(65536)) and not self.out:
-                server.sendall(data)
                 marker = self.marker
                 if marker is not None and marker in seen + data:
+                    # armed before the message leaves: on a loaded machine the server's answer could
+                    # otherwise come back before the flag is set, and be delivered (a flake seen in CI)
                     self.marker = None
                     sent.set()
+                server.sendall(data)
                 seen = (seen + data)[-256:]
         _cut(client, server)
 

@@ -1,4 +1,4 @@
-"""The README's "Production" section works as written, on a fresh Debian root
+"""The production steps (docs/production.md) work as written, on a fresh Debian root
 (no ``sudo``): its shell blocks run in order against a throwaway PostgreSQL
 (started here, as the ``postgres`` user), the server its last block starts
 plays a game as the app role, and every direct write as that role is refused.
@@ -131,7 +131,7 @@ def test_the_production_section_runs_as_written(throwaway_postgres: dict[str, st
 
     from tests.contract.test_roles import ATTACKS
 
-    blocks = shell_blocks((ROOT / "README.md").read_text(encoding="utf-8"), PRODUCTION)
+    blocks = shell_blocks((ROOT / "docs" / "production.md").read_text(encoding="utf-8"), PRODUCTION)
     assert len(blocks) >= 5 and "runuser -u postgres -- psql" in blocks[0] and "sudo" not in "".join(blocks)
     # step 5: the server, then a bot runner beside it (issue 36)
     assert blocks[-2].strip().startswith("gunicorn ") and blocks[-1].strip() == "cablecar bots run"

@@ -119,8 +119,12 @@ def disagreements(document: Mapping[str, Any], games: Iterable[GameDefinition[An
         schema = resolve(document, {"$ref": target})
         where = f"{game.type_id} {kind} ({target})"
         properties = schema.get("properties", {})
-        if properties.get("type") != {"type": "string", "const": kind}:
-            problems.append(f"{where}: 'type' is not the constant {kind!r}")
+        # a one-value enum in a schema of its own: the default openapi-generator ``go`` client ignores
+        # ``const`` and an inline enum, and would find one body to fit several actions (issue 38)
+        name = properties.get("type", {})
+        if set(name) != {"$ref"} or resolve(document, name) != {
+                **resolve(document, name), "type": "string", "enum": [kind]}:
+            problems.append(f"{where}: 'type' is not a named one-value enum of {kind!r}")
         if "expected_version" not in properties:
             problems.append(f"{where}: no 'expected_version'")
         if schema.get("additionalProperties") is not False:
@@ -191,11 +195,18 @@ def test_the_comparison_notices_each_kind_of_disagreement() -> None:
         ttr["oneOf"].append({"$ref": "#/components/schemas/Roll"})
         ttr["discriminator"]["mapping"]["roll"] = cable["discriminator"]["mapping"].pop("roll")
 
+    def inline_type(s: dict[str, Any]) -> None:
+        s["Roll"]["properties"]["type"] = {"type": "string", "const": "roll"}
+
+    def wrong_name(s: dict[str, Any]) -> None:
+        s["RollType"]["enum"] = ["resign"]
+
     def flat_union_without_roll(s: dict[str, Any]) -> None:
         del s["ActionRequest"]["discriminator"]["mapping"]["roll"]
 
     for change in (tighter_route, souvenir_required, renamed_from, one_more_source, wider_rows,
-                   three_placements, longer_square, dropped_roll, roll_in_the_other_game, flat_union_without_roll):
+                   three_placements, longer_square, dropped_roll, roll_in_the_other_game, flat_union_without_roll,
+                   inline_type, wrong_name):
         assert disagreements(edited(change), all_games()), change.__name__
 
 

@@ -71,3 +71,14 @@ def test_a_hash_copied_to_another_seat_or_put_back_acts_for_nobody(app: Flask, c
     assert not hasher.matches(token, game["id"], 0, stored.replace("k1:0:", "k1:7:"))  # another epoch
     assert not hasher.matches(token, game["id"], 0, plain_hash(token))         # a plain hash
     assert not hasher.matches(token, game["id"], 0, None)
+
+
+def test_the_host_paths_take_an_empty_body_as_the_spec_declares(client: FlaskClient) -> None:
+    """`/seats/{seat}/token` and `/cancel` declare an optional `{}` body (EmptyBody): a client that always
+    sends one is answered as one that sends none."""
+    game = create(client)
+    host = auth(game["host_token"])
+    rotated = client.post(f"/v1/games/{game['id']}/seats/0/token", json={}, headers=host)
+    assert rotated.status_code == 200 and rotated.get_json()["token"], rotated.get_json()
+    cancelled = client.post(f"/v1/games/{game['id']}/cancel", json={}, headers=host)
+    assert cancelled.status_code == 200 and cancelled.get_json()["status"] == "cancelled", cancelled.get_json()

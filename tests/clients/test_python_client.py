@@ -53,7 +53,7 @@ from cablecar_client.models import (
     TtrSfTable,
     TtrSfView,
 )
-from cablecar_client.types import UNSET
+from cablecar_client.types import UNSET, File
 
 #: actions after which a game that has not ended counts as stuck
 MAX_ACTIONS = 1500
@@ -125,9 +125,9 @@ def check_the_record(base: str, game_id: str, final: TtrSfView | CableCarView) -
     assert isinstance(record, Export) and len(record.events) == final.version
     assert isinstance(record.result, TtrSfResult if isinstance(final, TtrSfView) else CableCarResult)
     assert record.result.winners == final.result.winners  # type: ignore[union-attr]
-    lines = export_game_ndjson.sync(game_id, client=spectator)
-    assert isinstance(lines, str)
-    kinds = [json.loads(line)["kind"] for line in lines.splitlines()]
+    ndjson = export_game_ndjson.sync(game_id, client=spectator)  # a File: NDJSON is bytes to a client
+    assert isinstance(ndjson, File)
+    kinds = [json.loads(line)["kind"] for line in ndjson.payload.read().decode().splitlines()]
     assert kinds == ["header"] + ["event"] * final.version
 
     audit = audit_game.sync(game_id, client=spectator)

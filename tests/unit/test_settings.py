@@ -1,5 +1,5 @@
 """Settings are declared once (``service/config.py``): the app, gunicorn and
-the README's configuration table all say the same."""
+the configuration table of docs/configuration.md all say the same."""
 
 from __future__ import annotations
 
@@ -12,16 +12,16 @@ import pytest
 import service.serving.gunicorn_conf
 from service.config import SETTINGS, Settings, table, table_row
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+CONFIG_DOC = Path(__file__).resolve().parents[2] / "docs" / "configuration.md"
 
 
-def test_the_readme_lists_every_setting_with_its_true_default() -> None:
-    text = README.read_text(encoding="utf-8")
+def test_the_configuration_doc_lists_every_setting_with_its_true_default() -> None:
+    text = CONFIG_DOC.read_text(encoding="utf-8")
     section = text.split("\n## Configuration\n", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if re.match(r"\| `[A-Z_]+` \|", line)]
     expected = [table_row(s) for s in SETTINGS]
     assert rows == expected, (
-        "the README's configuration table should read (`python -m service.config` prints it):\n" + table()
+        "the configuration table of docs/configuration.md should read (`python -m service.config` prints it):\n" + table()
     )
 
 
@@ -68,7 +68,7 @@ def test_gunicorn_reads_the_same_settings(monkeypatch: pytest.MonkeyPatch) -> No
     importlib.reload(service.serving.gunicorn_conf)
 
 
-ROOT = README.parent
+ROOT = CONFIG_DOC.parents[1]
 #: Variables that are no setting of the app: the test suites' servers, and the
 #: compose file's own inputs (it builds REDIS_URL from the password).
 NOT_SETTINGS = re.compile(r"CABLECAR_(TEST_[A-Z_]+|REDIS_PASSWORD|POSTGRES_PASSWORD|OWNER_PASSWORD|APP_PASSWORD|REPLICATION_PASSWORD|IMAGE)$")

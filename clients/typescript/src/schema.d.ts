@@ -377,10 +377,10 @@ export interface paths {
          *     `GET /v1/keys` (a chain rebuilt without the server's private key fails there), check
          *     `sha256(salt + ":" + seed)` against the commitment, and replay the game with the published rules.
          *
-         *     `Accept: application/x-ndjson` gives the same record as newline-delimited JSON (`ExportLine`s: a first line
-         *     `{"kind": "header", …}`, everything but the events, then one `{"kind": "event", …}` line per event).
-         *     Any other `Accept` gives one JSON document. `GET /v1/games/{id}/export.ndjson` always answers NDJSON, for
-         *     clients (and generated ones) that type each operation by one format.
+         *     The same record as newline-delimited JSON is `GET /v1/games/{id}/export.ndjson` (`ExportLine`s: a first
+         *     line `{"kind": "header", …}`, everything but the events, then one `{"kind": "event", …}` line per event).
+         *     This path declares one media type, JSON, so that generated clients type its answer as `Export`; for
+         *     compatibility it still answers NDJSON to `Accept: application/x-ndjson`.
          */
         get: operations["exportGame"];
         put?: never;
@@ -482,7 +482,7 @@ export interface paths {
          * Give a seat a new token (host token only)
          * @description Replaces a lost or leaked seat token: the answer holds the seat's new token (shown only here) and the old one
          *     stops working at once. Only the game's **host token** may do this (a seat token or an organiser token is
-         *     `403 forbidden`, no token `401 unauthorized`). There is no body. A finished game's tokens are not rotated
+         *     `403 forbidden`, no token `401 unauthorized`). The body is optional: none, or `{}`. A finished game's tokens are not rotated
          *     (`409 game_finished`), nor a bot seat's (`422 invalid_config`, reason `bot_seat`). The rotation is an event
          *     of the game, `seat_token_rotated` (`{"seat"}`, signed like every event, no secret in it): the game's
          *     `version` goes up by one and its record shows who may act since when.
@@ -513,7 +513,7 @@ export interface paths {
          *
          *     Only the game's **host token** may do this: no token (or a malformed or wrong one) is
          *     `401 unauthorized`; a seat token of the game, an organiser token, or a token of another game is
-         *     `403 forbidden`. There is no body (one sent is ignored). A game that is already over (finished, or cancelled
+         *     `403 forbidden`. The body is optional: none, or `{}`. A game that is already over (finished, or cancelled
          *     before) is `409 game_finished` and nothing is written.
          *
          *     The answer is the game as a spectator sees it after the cancel, with `ETag` its version.
@@ -1004,6 +1004,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description An empty request body, `{}`, for an operation that takes no fields (sending none is the same).
+         * @example {}
+         */
+        EmptyBody: Record<string, never>;
         /** @description An OpenAPI 3.1 document (this one). */
         OpenApiDocument: {
             openapi: string;
@@ -1089,6 +1094,11 @@ export interface components {
             code: string;
             /** @description A sentence for humans about this occurrence. */
             detail: string;
+            /**
+             * @description The request's `X-Request-Id` (the one sent when well formed, else a fresh one), as in the access log.
+             * @example 0af7651916cd43dd8448eb211c80319c
+             */
+            request_id?: string;
             /** @description On `invalid_request` from a shape check, every field at fault. */
             errors?: components["schemas"]["FieldError"][];
             /**
@@ -1283,8 +1293,8 @@ export interface components {
             seed?: components["schemas"]["Seed"];
             open_deal?: components["schemas"]["OpenDealRequest"];
             /**
-             * @description The seat that plays first; it must be one of the game's seats (`422 invalid_config` otherwise).
-             * @default 0
+             * @description The seat that plays first (omitted: seat 0); it must be one of the game's seats (`422 invalid_config`
+             *     otherwise). (A request field with a default states it here, not as `default`: generators would make it required.)
              */
             start_seat?: number;
             /**
@@ -1294,14 +1304,18 @@ export interface components {
              */
             time_control?: components["schemas"]["TimeControl"] | null;
         };
-        /** @description One entry per seat, 2 to 4 for `ttr-sf`; names must differ, ignoring case and look-alike characters (`400 invalid_request`). */
+        /**
+         * @description One entry per seat, 2 to 4 for `ttr-sf`; names must differ, ignoring case and look-alike characters: the server
+         *     refuses a repeated name with `400 invalid_request` (not stated as `uniqueItems`, which generators read as a
+         *     set type, and which compares whole entries only).
+         */
         TtrSfPlayers: components["schemas"]["PlayerIn"][];
         /** @description One `ttr-sf` table of a new batch (the fields of `CreateTtrSfGame` but `type`). */
         TtrSfTable: {
             players: components["schemas"]["TtrSfPlayers"];
             seed?: components["schemas"]["Seed"];
             open_deal?: components["schemas"]["OpenDealRequest"];
-            /** @default 0 */
+            /** @description The seat that plays first (omitted: seat 0). */
             start_seat?: number;
             /**
              * @description This table's time control; it replaces the batch's (`{"kind": "none"}` makes the table untimed).
@@ -1336,8 +1350,8 @@ export interface components {
             seed?: components["schemas"]["Seed"];
             open_deal?: components["schemas"]["OpenDealRequest"];
             /**
-             * @description The seat that plays first; it must be one of the game's seats (`422 invalid_config` otherwise).
-             * @default 0
+             * @description The seat that plays first (omitted: seat 0); it must be one of the game's seats (`422 invalid_config`
+             *     otherwise). (A request field with a default states it here, not as `default`: generators would make it required.)
              */
             start_seat?: number;
             /**
@@ -1347,14 +1361,18 @@ export interface components {
              */
             time_control?: components["schemas"]["TimeControl"] | null;
         };
-        /** @description One entry per seat, 2 to 6 for `cable-car`; names must differ, ignoring case and look-alike characters (`400 invalid_request`). */
+        /**
+         * @description One entry per seat, 2 to 6 for `cable-car`; names must differ, ignoring case and look-alike characters: the
+         *     server refuses a repeated name with `400 invalid_request` (not stated as `uniqueItems`, which generators read
+         *     as a set type, and which compares whole entries only).
+         */
         CableCarPlayers: components["schemas"]["PlayerIn"][];
         /** @description One `cable-car` table of a new batch (the fields of `CreateCableCarGame` but `type`). */
         CableCarTable: {
             players: components["schemas"]["CableCarPlayers"];
             seed?: components["schemas"]["Seed"];
             open_deal?: components["schemas"]["OpenDealRequest"];
-            /** @default 0 */
+            /** @description The seat that plays first (omitted: seat 0). */
             start_seat?: number;
             /**
              * @description This table's time control; it replaces the batch's (`{"kind": "none"}` makes the table untimed).
@@ -1443,8 +1461,7 @@ export interface components {
              */
             initial_seconds: number;
             /**
-             * @description Added to the bank for every completed turn (0 s to 7 days).
-             * @default 0
+             * @description Added to the bank for every completed turn (0 s to 7 days; omitted: 0).
              * @example 5
              */
             increment_seconds?: number;
@@ -2080,6 +2097,56 @@ export interface components {
             tile?: string | null;
             expected_version?: components["schemas"]["ExpectedVersion"];
         };
+        /**
+         * @description The action name `place_souvenir_stack` (a one-value `enum` in a schema of its own, so that generators which ignore `const` still tell the action bodies apart by `type`).
+         * @enum {string}
+         */
+        PlaceSouvenirStackType: "place_souvenir_stack";
+        /**
+         * @description The action name `keep_tickets` (a one-value `enum` in a schema of its own, so that generators which ignore `const` still tell the action bodies apart by `type`).
+         * @enum {string}
+         */
+        KeepTicketsType: "keep_tickets";
+        /**
+         * @description The action name `draw_card` (a one-value `enum` in a schema of its own, so that generators which ignore `const` still tell the action bodies apart by `type`).
+         * @enum {string}
+         */
+        DrawCardType: "draw_card";
+        /**
+         * @description The action name `claim_route` (a one-value `enum` in a schema of its own, so that generators which ignore `const` still tell the action bodies apart by `type`).
+         * @enum {string}
+         */
+        ClaimRouteType: "claim_route";
+        /**
+         * @description The action name `draw_tickets` (a one-value `enum` in a schema of its own, so that generators which ignore `const` still tell the action bodies apart by `type`).
+         * @enum {string}
+         */
+        DrawTicketsType: "draw_tickets";
+        /**
+         * @description The action name `lay_tiles` (a one-value `enum` in a schema of its own, so that generators which ignore `const` still tell the action bodies apart by `type`).
+         * @enum {string}
+         */
+        LayTilesType: "lay_tiles";
+        /**
+         * @description The action name `start_ride` (a one-value `enum` in a schema of its own, so that generators which ignore `const` still tell the action bodies apart by `type`).
+         * @enum {string}
+         */
+        StartRideType: "start_ride";
+        /**
+         * @description The action name `roll` (a one-value `enum` in a schema of its own, so that generators which ignore `const` still tell the action bodies apart by `type`).
+         * @enum {string}
+         */
+        RollType: "roll";
+        /**
+         * @description The action name `resign` (a one-value `enum` in a schema of its own, so that generators which ignore `const` still tell the action bodies apart by `type`).
+         * @enum {string}
+         */
+        ResignType: "resign";
+        /**
+         * @description The action name `draw_tile` (a one-value `enum` in a schema of its own, so that generators which ignore `const` still tell the action bodies apart by `type`).
+         * @enum {string}
+         */
+        DrawTileType: "draw_tile";
         ActionResult: {
             /** @description The game's version after the action. */
             version: number;
@@ -2175,7 +2242,11 @@ export interface components {
          *     read) and parses each message's `data` as JSON; read whole, it ends when the server closes the stream.
          */
         EventStream: string;
-        /** @description Newline-delimited JSON, one `ExportLine` per line, the header first. */
+        /**
+         * Format: binary
+         * @description Newline-delimited JSON, one `ExportLine` per line, the header first (UTF-8). `format: binary`: generated
+         *     clients hand the body over as bytes (or a blob or file) instead of parsing it as one JSON document.
+         */
         ExportNdjson: string;
         /**
          * @description CSV (RFC 4180, CRLF line ends) with a header row and one row per player: columns
@@ -2311,10 +2382,7 @@ export interface components {
             board_version: string;
             batch: string | null;
         };
-        /**
-         * @description Deal from the caller's `seed` alone (required with it), so that anyone who knows the seed can reproduce every hand: for tests, puzzles and replays, never for competitive play. The game shows it to every seat.
-         * @default false
-         */
+        /** @description Deal from the caller's `seed` alone (required with it), so that anyone who knows the seed can reproduce every hand: for tests, puzzles and replays, never for competitive play. The game shows it to every seat. Omitted: `false`. */
         OpenDealRequest: boolean;
         /** @description True when the caller's seed alone made the deal (anyone who knows it knows every hand); false when a server secret, committed at creation and revealed by the export, was mixed in. */
         OpenDeal: boolean;
@@ -2733,7 +2801,12 @@ export interface components {
          * @enum {string}
          */
         Edge: "N" | "E" | "S" | "W";
-        Segment: components["schemas"]["Edge"][];
+        /**
+         * @description The two edges a track segment joins, each an `Edge` (N, E, S or W). The items state `Edge` as a pattern, not
+         *     as a `$ref` or an `enum`: an enum inside this nested array breaks openapi-generator's `python` client (it
+         *     calls `from_dict` on a `$ref`'d enum, and checks an inline enum against the whole pair).
+         */
+        Segment: string[];
         CableCarTileType: {
             id: components["schemas"]["CableCarTileId"];
             segments: components["schemas"]["Segment"][];
@@ -3006,6 +3079,8 @@ export interface components {
         RateLimited: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3060,7 +3135,8 @@ export interface components {
          *     stays deleted: `GET /v1/webhooks/{webhook_id}` is `404`, its deliveries stay readable). The key is a
          *     capability: without an organiser token it must be at least 32 characters (a fresh random UUID), else
          *     `400 idempotency_key_too_short` and nothing is created; with an organiser token it is scoped to that
-         *     organiser and 1–255 characters.
+         *     organiser and 1–255 characters. The schema states the bounds with an organiser token (1–255); the
+         *     32-character minimum without one depends on the caller, which a schema cannot express.
          * @example 7c4f1a52-5f0e-4d43-9d1e-0c1f7b0b9f3e
          */
         CreationKey: string;
@@ -3078,22 +3154,46 @@ export interface components {
          * @example 5d2c8e1f0a9b3c47
          */
         WebhookId: string;
+        /** @description The `ETag` of this answer already held; then the answer is an empty `304`. */
+        IfNoneMatchImmutable: string;
     };
     requestBodies: never;
     headers: {
         /** @description The version of the view, quoted (`"17"`). */
         ETag: string;
+        /** @description A strong tag of an answer that never changes (a hash of its body, quoted). */
+        ImmutableETag: string;
+        /** @description `public, max-age=31536000, immutable`: the answer never changes; any cache may keep it. */
+        CacheControlImmutable: "public, max-age=31536000, immutable";
+        /**
+         * @description This request's id: the `X-Request-Id` it sent when well formed (1–128 visible ASCII characters), else a
+         *     fresh random one. On every answer; named by problem bodies (`request_id`) and the access log.
+         */
+        XRequestId: string;
         /** @description `Authorization`: the view depends on the token. */
         VaryAuthorization: string;
         /** @description `Accept`: the format depends on it. */
         VaryAccept: string;
         /** @description Seconds to wait before retrying. */
         RetryAfter: string;
-        /** @description What the rate limit that counted this request allows per window (games, streams or requests). */
+        /** @description The rate-limit policies of this route (draft-ietf-httpapi-ratelimit-headers), comma-separated, each `"name";q=quota;w=window-seconds`, e.g. `"create";q=30;w=60`. */
+        RateLimitPolicy: string;
+        /** @description What is left of each policy that counted this request (draft-ietf-httpapi-ratelimit-headers), comma-separated, each `"name";r=remaining;t=seconds-until-the-window-ends`, e.g. `"create";r=7;t=42`. */
+        RateLimit: string;
+        /**
+         * @deprecated
+         * @description Deprecated (removed next release; read `RateLimit-Policy`). What the rate limit that counted this request allows per window (games, streams or requests).
+         */
         RateLimitLimit: string;
-        /** @description What is left of that limit in the current window. */
+        /**
+         * @deprecated
+         * @description Deprecated (removed next release; read `RateLimit`). What is left of that limit in the current window.
+         */
         RateLimitRemaining: string;
-        /** @description Seconds until the current window ends and the limit is whole again. */
+        /**
+         * @deprecated
+         * @description Deprecated (removed next release; read `RateLimit`). Seconds until the current window ends and the limit is whole again.
+         */
         RateLimitReset: string;
     };
     pathItems: never;
@@ -3147,7 +3247,10 @@ export interface operations {
     getEventCatalogue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of this answer already held; then the answer is an empty `304`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatchImmutable"];
+            };
             path: {
                 /** @description A game type id. */
                 type: components["parameters"]["GameType"];
@@ -3156,14 +3259,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The catalogue. */
+            /** @description The catalogue (immutable). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ImmutableETag"];
+                    "Cache-Control": components["headers"]["CacheControlImmutable"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventCatalogue"];
                 };
+            };
+            /** @description Not modified since the `If-None-Match` tag (no body). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ImmutableETag"];
+                    "Cache-Control": components["headers"]["CacheControlImmutable"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["InvalidRequest"];
             404: components["responses"]["NotFound"];
@@ -3173,7 +3289,10 @@ export interface operations {
     getBoard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of this answer already held; then the answer is an empty `304`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatchImmutable"];
+            };
             path: {
                 /** @description A game type id. */
                 type: components["parameters"]["GameType"];
@@ -3182,14 +3301,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The board. */
+            /** @description The board (immutable). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ImmutableETag"];
+                    "Cache-Control": components["headers"]["CacheControlImmutable"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Board"];
                 };
+            };
+            /** @description Not modified since the `If-None-Match` tag (no body). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ImmutableETag"];
+                    "Cache-Control": components["headers"]["CacheControlImmutable"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["InvalidRequest"];
             404: components["responses"]["NotFound"];
@@ -3245,7 +3377,8 @@ export interface operations {
                  *     stays deleted: `GET /v1/webhooks/{webhook_id}` is `404`, its deliveries stay readable). The key is a
                  *     capability: without an organiser token it must be at least 32 characters (a fresh random UUID), else
                  *     `400 idempotency_key_too_short` and nothing is created; with an organiser token it is scoped to that
-                 *     organiser and 1–255 characters.
+                 *     organiser and 1–255 characters. The schema states the bounds with an organiser token (1–255); the
+                 *     32-character minimum without one depends on the caller, which a schema cannot express.
                  * @example 7c4f1a52-5f0e-4d43-9d1e-0c1f7b0b9f3e
                  */
                 "Idempotency-Key"?: components["parameters"]["CreationKey"];
@@ -3264,6 +3397,8 @@ export interface operations {
                 headers: {
                     /** @description The path of the new game (`/v1/games/{id}`). */
                     Location?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3441,9 +3576,8 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page (opaque); without it the log starts at its first event. */
                 cursor?: components["schemas"]["Cursor"];
                 /**
-                 * @deprecated
-                 * @description Deprecated alias kept for older clients: return events with `seq` greater than this (the `next_after` of
-                 *     the previous page). Use `cursor`; with both, `cursor` wins.
+                 * @description Return events with `seq` greater than this (the `next_after` of the previous page, or the last `seq` a
+                 *     client holds). With `cursor` as well, `cursor` wins.
                  */
                 after?: number;
                 /** @description At most this many events. */
@@ -3513,6 +3647,8 @@ export interface operations {
                 headers: {
                     /** @description `no-cache` */
                     "Cache-Control"?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3582,6 +3718,8 @@ export interface operations {
             header?: {
                 /** @description `application/x-ndjson` for NDJSON; anything else (or nothing) gives one JSON document. */
                 Accept?: components["parameters"]["AcceptExport"];
+                /** @description The `ETag` of this answer already held; then the answer is an empty `304`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatchImmutable"];
             };
             path: {
                 /**
@@ -3594,20 +3732,29 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The record. */
+            /** @description The record (immutable, the game having ended; the tag differs between JSON and NDJSON). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ImmutableETag"];
+                    "Cache-Control": components["headers"]["CacheControlImmutable"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     Vary: components["headers"]["VaryAccept"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Export"];
-                    /**
-                     * @example {"kind":"header","format":"cablecar-export/1","game":{},"seed":{},"result":{},"chain":{}}
-                     *     {"kind":"event","game_id":"3f9a1c2b7d4e5f60","seq":1,"type":"game_set_up"}
-                     */
-                    "application/x-ndjson": components["schemas"]["ExportNdjson"];
                 };
+            };
+            /** @description Not modified since the `If-None-Match` tag (no body). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ImmutableETag"];
+                    "Cache-Control": components["headers"]["CacheControlImmutable"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Vary: components["headers"]["VaryAccept"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["InvalidRequest"];
             404: components["responses"]["NotFound"];
@@ -3619,7 +3766,10 @@ export interface operations {
     exportGameNdjson: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of this answer already held; then the answer is an empty `304`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatchImmutable"];
+            };
             path: {
                 /**
                  * @description The game id (16 hexadecimal characters, as returned by `POST /v1/games`).
@@ -3631,14 +3781,31 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The record, one JSON document per line. */
+            /** @description The record, one JSON document per line (immutable). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ImmutableETag"];
+                    "Cache-Control": components["headers"]["CacheControlImmutable"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {"kind":"header","format":"cablecar-export/1","game":{},"seed":{},"result":{},"chain":{}}
+                     *     {"kind":"event","game_id":"3f9a1c2b7d4e5f60","seq":1,"type":"game_set_up"}
+                     */
                     "application/x-ndjson": components["schemas"]["ExportNdjson"];
                 };
+            };
+            /** @description Not modified since the `If-None-Match` tag (no body). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ImmutableETag"];
+                    "Cache-Control": components["headers"]["CacheControlImmutable"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["InvalidRequest"];
             404: components["responses"]["NotFound"];
@@ -3729,7 +3896,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional and empty (`{}`); the operation takes no fields, and what a body holds is ignored. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description The seat's new token. */
             200: {
@@ -3780,7 +3952,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional and empty (`{}`); the operation takes no fields, and what a body holds is ignored. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyBody"];
+            };
+        };
         responses: {
             /** @description The game was cancelled; the spectator view of it. */
             200: {
@@ -3822,7 +3999,8 @@ export interface operations {
                  *     stays deleted: `GET /v1/webhooks/{webhook_id}` is `404`, its deliveries stay readable). The key is a
                  *     capability: without an organiser token it must be at least 32 characters (a fresh random UUID), else
                  *     `400 idempotency_key_too_short` and nothing is created; with an organiser token it is scoped to that
-                 *     organiser and 1–255 characters.
+                 *     organiser and 1–255 characters. The schema states the bounds with an organiser token (1–255); the
+                 *     32-character minimum without one depends on the caller, which a schema cannot express.
                  * @example 7c4f1a52-5f0e-4d43-9d1e-0c1f7b0b9f3e
                  */
                 "Idempotency-Key"?: components["parameters"]["CreationKey"];
@@ -3948,7 +4126,8 @@ export interface operations {
                  *     stays deleted: `GET /v1/webhooks/{webhook_id}` is `404`, its deliveries stay readable). The key is a
                  *     capability: without an organiser token it must be at least 32 characters (a fresh random UUID), else
                  *     `400 idempotency_key_too_short` and nothing is created; with an organiser token it is scoped to that
-                 *     organiser and 1–255 characters.
+                 *     organiser and 1–255 characters. The schema states the bounds with an organiser token (1–255); the
+                 *     32-character minimum without one depends on the caller, which a schema cannot express.
                  * @example 7c4f1a52-5f0e-4d43-9d1e-0c1f7b0b9f3e
                  */
                 "Idempotency-Key"?: components["parameters"]["CreationKey"];
@@ -3967,6 +4146,8 @@ export interface operations {
                 headers: {
                     /** @description The path of the new batch (`/v1/batches/{batch_id}`). */
                     Location?: string;
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -4149,7 +4330,8 @@ export interface operations {
                  *     stays deleted: `GET /v1/webhooks/{webhook_id}` is `404`, its deliveries stay readable). The key is a
                  *     capability: without an organiser token it must be at least 32 characters (a fresh random UUID), else
                  *     `400 idempotency_key_too_short` and nothing is created; with an organiser token it is scoped to that
-                 *     organiser and 1–255 characters.
+                 *     organiser and 1–255 characters. The schema states the bounds with an organiser token (1–255); the
+                 *     32-character minimum without one depends on the caller, which a schema cannot express.
                  * @example 7c4f1a52-5f0e-4d43-9d1e-0c1f7b0b9f3e
                  */
                 "Idempotency-Key"?: components["parameters"]["CreationKey"];

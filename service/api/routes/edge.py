@@ -5,6 +5,7 @@ answer gets."""
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from flask import Flask, Response, request
@@ -127,10 +128,34 @@ def _refuse_control_characters() -> None:
 _HEADER_KEYS = ("HTTP_", "CONTENT_TYPE", "CONTENT_LENGTH")
 
 
+#: the longest client ``X-Request-Id`` kept; a longer one is replaced by a fresh id
+MAX_REQUEST_ID = 128
+_REQUEST_ID_KEY = "cablecar.request_id"
+
+
+def _well_formed_id(value: str | None) -> bool:
+    return value is not None and 0 < len(value) <= MAX_REQUEST_ID and all("!" <= c <= "~" for c in value)
+
+
+def request_id() -> str:
+    """This request's id: the client's ``X-Request-Id`` when well formed (1 to
+    MAX_REQUEST_ID visible ASCII characters), else a fresh random one; never a
+    refusal.  Made once per request (kept in its environ)."""
+    environ = request.environ
+    rid = environ.get(_REQUEST_ID_KEY)
+    if rid is None:
+        sent = environ.get("HTTP_X_REQUEST_ID")
+        rid = sent if _well_formed_id(sent) else secrets.token_hex(16)
+        environ[_REQUEST_ID_KEY] = rid
+    return str(rid)
+
+
 def _protect(resp: Response) -> Response:
     """Headers on every answer: no content sniffing, no framing by another
     site, no caching of an answer that carries a secret, no shared caching
-    of an answer to a token, and the challenge of a 401."""
+    of an answer to a token (unless it is immutable, the same for anyone),
+    the request's id, and the challenge of a 401."""
+    resp.headers["X-Request-Id"] = request_id()
     resp.headers["X-Content-Type-Options"] = "nosniff"
     resp.headers["X-Frame-Options"] = "DENY"
     resp.headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
@@ -142,7 +167,8 @@ def _protect(resp: Response) -> Response:
         current = resp.headers.get("Cache-Control")
         if current is None:
             resp.headers["Cache-Control"] = "private, no-cache"
-        elif "private" not in current and "no-store" not in current:
+        elif not any(word in current for word in ("private", "no-store", "immutable")):
+            # (an immutable answer is the same whoever asks: a board, a finished game's export)
             resp.headers["Cache-Control"] = f"private, {current}"
     if resp.status_code == 401:
         # RFC 9110 section 11.6.1: a 401 names the scheme it wants.
@@ -155,9 +181,11 @@ REALM = "cablecar"
 
 #: what a cross-origin page may send and read (CORS, when origins are allowed)
 CORS_METHODS = "GET, POST, DELETE, OPTIONS"
-CORS_REQUEST_HEADERS = "Authorization, Content-Type, Idempotency-Key, If-None-Match, Last-Event-ID, Accept"
+CORS_REQUEST_HEADERS = (
+    "Authorization, Content-Type, Idempotency-Key, If-None-Match, Last-Event-ID, Accept, X-Request-Id"
+)
 CORS_EXPOSED_HEADERS = (
-    "ETag, Location, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate"
+    "ETag, Location, Retry-After, X-Request-Id, RateLimit-Policy, RateLimit, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate"
 )
 #: how long a browser may keep a preflight's answer (seconds)
 CORS_MAX_AGE = "600"

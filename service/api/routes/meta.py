@@ -13,6 +13,7 @@ from flask import Blueprint, Response
 from domain.registry import all_games
 from events.migrate import MIGRATE_COMMAND, SchemaNotMigrated
 from events.store import StoreError
+from service.api.immutable import immutable
 from service.api.runtime import runtime
 from service.api.schemas.action_bodies import action_bodies
 from service.api.schemas.event_schemas import event_catalogue
@@ -77,21 +78,28 @@ def _json_text(body: Any) -> str:
 
 
 @bp.get("/v1/game-types/<type_id>/events")
-def event_types(type_id: str) -> dict[str, Any]:
+def event_types(type_id: str) -> Response:
     """The event catalogue of a game type: each event type and schema version
     it writes or reads, with the JSON Schema of its payload and its redacted
-    fields (derived from the game definition)."""
+    fields (derived from the game definition; immutable)."""
     game = definition_of(type_id)
-    return {"type": game.type_id, "events": event_catalogue(game)}
+    return immutable(_json({"type": game.type_id, "events": event_catalogue(game)}))
 
 
 @bp.get("/v1/boards/<type_id>")
-def board(type_id: str) -> dict[str, Any]:
-    """Static board data of a game type, for rendering."""
+def board(type_id: str) -> Response:
+    """Static board data of a game type, for rendering (immutable)."""
     game = definition_of(type_id)
     data = dict(game.board())
     data.setdefault("type", game.type_id)
-    return data
+    return immutable(_json(data))
+
+
+def _json(body: Any) -> Response:
+    """``body`` as the JSON answer Flask would make of it."""
+    from flask import current_app
+
+    return Response(current_app.json.dumps(body), mimetype="application/json")
 
 
 @bp.get("/v1/keys")

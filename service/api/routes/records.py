@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, request
 
+from service.api.immutable import immutable
 from service.api.ratelimit import limits
 from service.api.runtime import runtime
 from service.api.text import json_text
@@ -17,7 +18,8 @@ bp = Blueprint("records", __name__, url_prefix="/v1")
 
 @bp.get("/games/<game_id>/export")
 def export(game_id: str) -> Response:
-    """The complete record of a finished game, as JSON or (``Accept``) NDJSON."""
+    """The complete record of a finished (or cancelled) game, as JSON or
+    (``Accept``) NDJSON: immutable, since an ended game never changes."""
     header, events = export_game(runtime().queries, game_id)
     best = request.accept_mimetypes.best_match(["application/json", "application/x-ndjson"])
     if best == "application/x-ndjson" and request.accept_mimetypes["application/x-ndjson"] > \
@@ -26,7 +28,7 @@ def export(game_id: str) -> Response:
     else:
         resp = Response(json_text({**header, "events": events}), mimetype="application/json")
     resp.vary.add("Accept")
-    return resp
+    return immutable(resp)
 
 
 @bp.get("/games/<game_id>/export.ndjson")
@@ -34,7 +36,7 @@ def export_ndjson(game_id: str) -> Response:
     """The complete record of a finished game as NDJSON, whatever ``Accept`` says
     (one format per operation, for generated clients)."""
     header, events = export_game(runtime().queries, game_id)
-    return _ndjson(header, events)
+    return immutable(_ndjson(header, events))
 
 
 def _ndjson(header: dict[str, Any], events: list[dict[str, Any]]) -> Response:

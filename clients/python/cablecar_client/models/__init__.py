@@ -34,6 +34,7 @@ from .cable_car_view_stops import CableCarViewStops
 from .chain_head import ChainHead
 from .claim_route import ClaimRoute
 from .claim_route_cards import ClaimRouteCards
+from .claim_route_type import ClaimRouteType
 from .clock_time_control import ClockTimeControl
 from .component_health import ComponentHealth
 from .create_cable_car_batch import CreateCableCarBatch
@@ -49,10 +50,14 @@ from .delivery import Delivery
 from .delivery_attempt import DeliveryAttempt
 from .draw_card import DrawCard
 from .draw_card_source import DrawCardSource
+from .draw_card_type import DrawCardType
 from .draw_tickets import DrawTickets
+from .draw_tickets_type import DrawTicketsType
 from .draw_tile import DrawTile
 from .draw_tile_source import DrawTileSource
+from .draw_tile_type import DrawTileType
 from .edge import Edge
+from .empty_body import EmptyBody
 from .event import Event
 from .event_catalogue import EventCatalogue
 from .event_catalogue_entry import EventCatalogueEntry
@@ -77,7 +82,9 @@ from .games_page import GamesPage
 from .get_batch_results_format import GetBatchResultsFormat
 from .health import Health
 from .keep_tickets import KeepTickets
+from .keep_tickets_type import KeepTicketsType
 from .lay_tiles import LayTiles
+from .lay_tiles_type import LayTilesType
 from .legal_actions import LegalActions
 from .log_checkpoint import LogCheckpoint
 from .log_consistency import LogConsistency
@@ -90,6 +97,7 @@ from .organiser import Organiser
 from .organiser_created import OrganiserCreated
 from .per_turn_time_control import PerTurnTimeControl
 from .place_souvenir_stack import PlaceSouvenirStack
+from .place_souvenir_stack_type import PlaceSouvenirStackType
 from .placed_tile import PlacedTile
 from .placement import Placement
 from .player_counts import PlayerCounts
@@ -99,8 +107,10 @@ from .problem import Problem
 from .problem_outcome import ProblemOutcome
 from .quarantined_run import QuarantinedRun
 from .resign import Resign
+from .resign_type import ResignType
 from .ride import Ride
 from .roll import Roll
+from .roll_type import RollType
 from .seat_clock import SeatClock
 from .seat_name import SeatName
 from .seat_token import SeatToken
@@ -111,6 +121,7 @@ from .signing_keys import SigningKeys
 from .souvenir_stack import SouvenirStack
 from .sse_message import SseMessage
 from .start_ride import StartRide
+from .start_ride_type import StartRideType
 from .status_counts import StatusCounts
 from .stream_end import StreamEnd
 from .stream_end_status import StreamEndStatus
@@ -181,6 +192,7 @@ __all__ = (
     "ChainHead",
     "ClaimRoute",
     "ClaimRouteCards",
+    "ClaimRouteType",
     "ClockTimeControl",
     "ComponentHealth",
     "CreateCableCarBatch",
@@ -196,10 +208,14 @@ __all__ = (
     "DeliveryAttempt",
     "DrawCard",
     "DrawCardSource",
+    "DrawCardType",
     "DrawTickets",
+    "DrawTicketsType",
     "DrawTile",
     "DrawTileSource",
+    "DrawTileType",
     "Edge",
+    "EmptyBody",
     "Event",
     "EventCatalogue",
     "EventCatalogueEntry",
@@ -224,7 +240,9 @@ __all__ = (
     "GetBatchResultsFormat",
     "Health",
     "KeepTickets",
+    "KeepTicketsType",
     "LayTiles",
+    "LayTilesType",
     "LegalActions",
     "LogCheckpoint",
     "LogConsistency",
@@ -239,6 +257,7 @@ __all__ = (
     "PlacedTile",
     "Placement",
     "PlaceSouvenirStack",
+    "PlaceSouvenirStackType",
     "PlayerCounts",
     "PlayerIn",
     "PlayerResult",
@@ -246,8 +265,10 @@ __all__ = (
     "ProblemOutcome",
     "QuarantinedRun",
     "Resign",
+    "ResignType",
     "Ride",
     "Roll",
+    "RollType",
     "SeatClock",
     "SeatName",
     "SeatToken",
@@ -258,6 +279,7 @@ __all__ = (
     "SouvenirStack",
     "SseMessage",
     "StartRide",
+    "StartRideType",
     "StatusCounts",
     "StreamEnd",
     "StreamEndStatus",

@@ -9,7 +9,6 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.cable_car_tile_id import CableCarTileId
-from ..models.edge import Edge
 from ..types import UNSET, Unset
 from typing import cast
 
@@ -27,7 +26,7 @@ class CableCarTileType:
     """ 
         Attributes:
             id (CableCarTileId): A tile type of `GET /v1/boards/cable-car`.
-            segments (list[list[Edge]]):
+            segments (list[list[str]]):
             tree (bool): Tree tiles can never be exchanged.
             count (int | Unset):
             draw_pile (int | Unset):
@@ -36,7 +35,7 @@ class CableCarTileType:
      """
 
     id: CableCarTileId
-    segments: list[list[Edge]]
+    segments: list[list[str]]
     tree: bool
     count: int | Unset = UNSET
     draw_pile: int | Unset = UNSET
@@ -53,10 +52,7 @@ class CableCarTileType:
 
         segments = []
         for segments_item_data in self.segments:
-            segments_item = []
-            for componentsschemas_segment_item_data in segments_item_data:
-                componentsschemas_segment_item = componentsschemas_segment_item_data.value
-                segments_item.append(componentsschemas_segment_item)
+            segments_item = segments_item_data
 
 
             segments.append(segments_item)
@@ -109,14 +105,7 @@ class CableCarTileType:
         segments = []
         _segments = d.pop("segments")
         for segments_item_data in (_segments):
-            segments_item = []
-            _segments_item = segments_item_data
-            for componentsschemas_segment_item_data in (_segments_item):
-                componentsschemas_segment_item = Edge(componentsschemas_segment_item_data)
-
-
-
-                segments_item.append(componentsschemas_segment_item)
+            segments_item = cast(list[str], segments_item_data)
 
             segments.append(segments_item)
 

@@ -8,9 +8,9 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.claim_route_type import ClaimRouteType
 from ..types import UNSET, Unset
 from typing import cast
-from typing import Literal, cast
 
 if TYPE_CHECKING:
   from ..models.claim_route_cards import ClaimRouteCards
@@ -29,7 +29,8 @@ class ClaimRoute:
     seat lacks (a choice exists); otherwise the server takes the only possible one, if any.
 
         Attributes:
-            type_ (Literal['claim_route']):
+            type_ (ClaimRouteType): The action name `claim_route` (a one-value `enum` in a schema of its own, so that
+                generators which ignore `const` still tell the action bodies apart by `type`).
             route (str): A route id of the board.
             cards (ClaimRouteCards): The cards paid, colour → count.
             souvenir (None | str | Unset): The souvenir symbol chosen, when a choice exists.
@@ -37,7 +38,7 @@ class ClaimRoute:
                 this version.
      """
 
-    type_: Literal['claim_route']
+    type_: ClaimRouteType
     route: str
     cards: ClaimRouteCards
     souvenir: None | str | Unset = UNSET
@@ -49,7 +50,7 @@ class ClaimRoute:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.claim_route_cards import ClaimRouteCards # noqa: PLC0415
-        type_ = self.type_
+        type_ = self.type_.value
 
         route = self.route
 
@@ -88,9 +89,10 @@ class ClaimRoute:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.claim_route_cards import ClaimRouteCards # noqa: PLC0415
         d = dict(src_dict)
-        type_ = cast(Literal['claim_route'] , d.pop("type"))
-        if type_ != 'claim_route':
-            raise ValueError(f"type must match const 'claim_route', got '{type_}'")
+        type_ = ClaimRouteType(d.pop("type"))
+
+
+
 
         route = d.pop("route")
 

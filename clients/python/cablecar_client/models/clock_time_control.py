@@ -29,14 +29,14 @@ class ClockTimeControl:
         Attributes:
             kind (Literal['clock']):
             initial_seconds (int): Each seat's bank at the start (1 s to 7 days).
-            increment_seconds (int | Unset): Added to the bank for every completed turn (0 s to 7 days). Default: 0.
+            increment_seconds (int | Unset): Added to the bank for every completed turn (0 s to 7 days; omitted: 0).
             setup_seconds (int | Unset): A separate allowance for each seat's setup steps (1 s to 7 days); without it they
                 drain the bank.
      """
 
     kind: Literal['clock']
     initial_seconds: int
-    increment_seconds: int | Unset = 0
+    increment_seconds: int | Unset = UNSET
     setup_seconds: int | Unset = UNSET
 
 

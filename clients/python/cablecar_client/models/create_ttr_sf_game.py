@@ -33,14 +33,18 @@ class CreateTtrSfGame:
         Attributes:
             type_ (Literal['ttr-sf']):
             players (list[PlayerIn]): One entry per seat, 2 to 4 for `ttr-sf`; names must differ, ignoring case and look-
-                alike characters (`400 invalid_request`).
+                alike characters: the server
+                refuses a repeated name with `400 invalid_request` (not stated as `uniqueItems`, which generators read as a
+                set type, and which compares whole entries only).
             seed (None | str | Unset): A tag mixed with the server's secret seed (reproducible per table, not predictable).
                 With `open_deal` it alone fixes every shuffle and die roll. Omit it (or send `null`) for a random server seed.
             open_deal (bool | Unset): Deal from the caller's `seed` alone (required with it), so that anyone who knows the
                 seed can reproduce every hand: for tests, puzzles and replays, never for competitive play. The game shows it to
-                every seat.
-            start_seat (int | Unset): The seat that plays first; it must be one of the game's seats (`422 invalid_config`
-                otherwise). Default: 0.
+                every seat. Omitted: `false`.
+            start_seat (int | Unset): The seat that plays first (omitted: seat 0); it must be one of the game's seats (`422
+                invalid_config`
+                otherwise). (A request field with a default states it here, not as `default`: generators would make it
+                required.)
             time_control (ClockTimeControl | None | NoTimeControl | PerTurnTimeControl | Unset): The game's deadlines (see
                 *Time controls, resignations and forfeits*); omitted or `null`:
                 `{"kind": "none"}`. Not an object: `400 invalid_request`; an unknown kind, a missing or unknown field, or
@@ -51,7 +55,7 @@ class CreateTtrSfGame:
     players: list[PlayerIn]
     seed: None | str | Unset = UNSET
     open_deal: bool | Unset = UNSET
-    start_seat: int | Unset = 0
+    start_seat: int | Unset = UNSET
     time_control: ClockTimeControl | None | NoTimeControl | PerTurnTimeControl | Unset = UNSET
 
 

@@ -9,9 +9,9 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.draw_card_source import DrawCardSource
+from ..models.draw_card_type import DrawCardType
 from ..types import UNSET, Unset
 from typing import cast
-from typing import Literal, cast
 
 
 
@@ -27,14 +27,15 @@ class DrawCard:
     """ `ttr-sf`: take one transport card, the top of the deck (`deck`) or the face-up card in `slot` (`face_up`).
 
         Attributes:
-            type_ (Literal['draw_card']):
+            type_ (DrawCardType): The action name `draw_card` (a one-value `enum` in a schema of its own, so that generators
+                which ignore `const` still tell the action bodies apart by `type`).
             source (DrawCardSource):
             slot (int | None | Unset): The face-up slot 0–4; required with `face_up`, absent with `deck`.
             expected_version (int | None | Unset): Refuse the action with `409 stale_version` unless the game is at exactly
                 this version.
      """
 
-    type_: Literal['draw_card']
+    type_: DrawCardType
     source: DrawCardSource
     slot: int | None | Unset = UNSET
     expected_version: int | None | Unset = UNSET
@@ -44,7 +45,7 @@ class DrawCard:
 
 
     def to_dict(self) -> dict[str, Any]:
-        type_ = self.type_
+        type_ = self.type_.value
 
         source = self.source.value
 
@@ -79,9 +80,10 @@ class DrawCard:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        type_ = cast(Literal['draw_card'] , d.pop("type"))
-        if type_ != 'draw_card':
-            raise ValueError(f"type must match const 'draw_card', got '{type_}'")
+        type_ = DrawCardType(d.pop("type"))
+
+
+
 
         source = DrawCardSource(d.pop("source"))
 

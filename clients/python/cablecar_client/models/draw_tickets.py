@@ -8,9 +8,9 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.draw_tickets_type import DrawTicketsType
 from ..types import UNSET, Unset
 from typing import cast
-from typing import Literal, cast
 
 
 
@@ -26,12 +26,13 @@ class DrawTickets:
     """ `ttr-sf`: draw the top two tickets (then choose with `keep_tickets`).
 
         Attributes:
-            type_ (Literal['draw_tickets']):
+            type_ (DrawTicketsType): The action name `draw_tickets` (a one-value `enum` in a schema of its own, so that
+                generators which ignore `const` still tell the action bodies apart by `type`).
             expected_version (int | None | Unset): Refuse the action with `409 stale_version` unless the game is at exactly
                 this version.
      """
 
-    type_: Literal['draw_tickets']
+    type_: DrawTicketsType
     expected_version: int | None | Unset = UNSET
 
 
@@ -39,7 +40,7 @@ class DrawTickets:
 
 
     def to_dict(self) -> dict[str, Any]:
-        type_ = self.type_
+        type_ = self.type_.value
 
         expected_version: int | None | Unset
         if isinstance(self.expected_version, Unset):
@@ -63,9 +64,10 @@ class DrawTickets:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        type_ = cast(Literal['draw_tickets'] , d.pop("type"))
-        if type_ != 'draw_tickets':
-            raise ValueError(f"type must match const 'draw_tickets', got '{type_}'")
+        type_ = DrawTicketsType(d.pop("type"))
+
+
+
 
         def _parse_expected_version(data: object) -> int | None | Unset:
             if data is None:

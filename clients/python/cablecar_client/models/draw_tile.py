@@ -9,9 +9,9 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.draw_tile_source import DrawTileSource
+from ..models.draw_tile_type import DrawTileType
 from ..types import UNSET, Unset
 from typing import cast
-from typing import Literal, cast
 
 
 
@@ -39,7 +39,8 @@ class DrawTile:
     rider's tile, came as soon as a rider held a tile; under `cable-car/1` every draw was automatic.
 
         Attributes:
-            type_ (Literal['draw_tile']):
+            type_ (DrawTileType): The action name `draw_tile` (a one-value `enum` in a schema of its own, so that generators
+                which ignore `const` still tell the action bodies apart by `type`).
             source (DrawTileSource):
             rider (int | None | Unset): The riding seat to take the tile from; required with `rider`, absent with `pile`.
             tile (None | str | Unset): The tile type to take from that rider's hand (a `CableCarTileId`); required with
@@ -48,7 +49,7 @@ class DrawTile:
                 this version.
      """
 
-    type_: Literal['draw_tile']
+    type_: DrawTileType
     source: DrawTileSource
     rider: int | None | Unset = UNSET
     tile: None | str | Unset = UNSET
@@ -59,7 +60,7 @@ class DrawTile:
 
 
     def to_dict(self) -> dict[str, Any]:
-        type_ = self.type_
+        type_ = self.type_.value
 
         source = self.source.value
 
@@ -102,9 +103,10 @@ class DrawTile:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        type_ = cast(Literal['draw_tile'] , d.pop("type"))
-        if type_ != 'draw_tile':
-            raise ValueError(f"type must match const 'draw_tile', got '{type_}'")
+        type_ = DrawTileType(d.pop("type"))
+
+
+
 
         source = DrawTileSource(d.pop("source"))
 

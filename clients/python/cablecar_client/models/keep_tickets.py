@@ -8,9 +8,9 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.keep_tickets_type import KeepTicketsType
 from ..types import UNSET, Unset
 from typing import cast
-from typing import Literal, cast
 
 
 
@@ -26,13 +26,14 @@ class KeepTickets:
     """ `ttr-sf`: keep these of the pending tickets (at setup, or after `draw_tickets`); the others are returned.
 
         Attributes:
-            type_ (Literal['keep_tickets']):
+            type_ (KeepTicketsType): The action name `keep_tickets` (a one-value `enum` in a schema of its own, so that
+                generators which ignore `const` still tell the action bodies apart by `type`).
             tickets (list[str]):
             expected_version (int | None | Unset): Refuse the action with `409 stale_version` unless the game is at exactly
                 this version.
      """
 
-    type_: Literal['keep_tickets']
+    type_: KeepTicketsType
     tickets: list[str]
     expected_version: int | None | Unset = UNSET
 
@@ -41,7 +42,7 @@ class KeepTickets:
 
 
     def to_dict(self) -> dict[str, Any]:
-        type_ = self.type_
+        type_ = self.type_.value
 
         tickets = self.tickets
 
@@ -70,9 +71,10 @@ class KeepTickets:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        type_ = cast(Literal['keep_tickets'] , d.pop("type"))
-        if type_ != 'keep_tickets':
-            raise ValueError(f"type must match const 'keep_tickets', got '{type_}'")
+        type_ = KeepTicketsType(d.pop("type"))
+
+
+
 
         tickets = cast(list[str], d.pop("tickets"))
 

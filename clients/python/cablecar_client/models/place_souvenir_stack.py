@@ -8,9 +8,9 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.place_souvenir_stack_type import PlaceSouvenirStackType
 from ..types import UNSET, Unset
 from typing import cast
-from typing import Literal, cast
 
 
 
@@ -26,14 +26,15 @@ class PlaceSouvenirStack:
     """ `ttr-sf`, setup: place a set-aside souvenir stack on a location without a stack.
 
         Attributes:
-            type_ (Literal['place_souvenir_stack']):
+            type_ (PlaceSouvenirStackType): The action name `place_souvenir_stack` (a one-value `enum` in a schema of its
+                own, so that generators which ignore `const` still tell the action bodies apart by `type`).
             symbol (str): One of the view's `set_aside` symbols.
             location (str): A location id without a stack.
             expected_version (int | None | Unset): Refuse the action with `409 stale_version` unless the game is at exactly
                 this version.
      """
 
-    type_: Literal['place_souvenir_stack']
+    type_: PlaceSouvenirStackType
     symbol: str
     location: str
     expected_version: int | None | Unset = UNSET
@@ -43,7 +44,7 @@ class PlaceSouvenirStack:
 
 
     def to_dict(self) -> dict[str, Any]:
-        type_ = self.type_
+        type_ = self.type_.value
 
         symbol = self.symbol
 
@@ -73,9 +74,10 @@ class PlaceSouvenirStack:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        type_ = cast(Literal['place_souvenir_stack'] , d.pop("type"))
-        if type_ != 'place_souvenir_stack':
-            raise ValueError(f"type must match const 'place_souvenir_stack', got '{type_}'")
+        type_ = PlaceSouvenirStackType(d.pop("type"))
+
+
+
 
         symbol = d.pop("symbol")
 

@@ -35,6 +35,8 @@ class Problem:
                 later
                 server may add codes, so handle an unknown one by its HTTP status.
             detail (str): A sentence for humans about this occurrence.
+            request_id (str | Unset): The request's `X-Request-Id` (the one sent when well formed, else a fresh one), as in
+                the access log.
             errors (list[FieldError] | Unset): On `invalid_request` from a shape check, every field at fault.
             reason (str | Unset): On `illegal_action` and `invalid_config`, the name of the rule that refused the request.
             current_version (int | Unset): On `stale_version` and `stale_cursor`, the game's version now.
@@ -53,6 +55,7 @@ class Problem:
     status: int
     code: str
     detail: str
+    request_id: str | Unset = UNSET
     errors: list[FieldError] | Unset = UNSET
     reason: str | Unset = UNSET
     current_version: int | Unset = UNSET
@@ -77,6 +80,8 @@ class Problem:
         code = self.code
 
         detail = self.detail
+
+        request_id = self.request_id
 
         errors: list[dict[str, Any]] | Unset = UNSET
         if not isinstance(self.errors, Unset):
@@ -112,6 +117,8 @@ class Problem:
             "code": code,
             "detail": detail,
         })
+        if request_id is not UNSET:
+            field_dict["request_id"] = request_id
         if errors is not UNSET:
             field_dict["errors"] = errors
         if reason is not UNSET:
@@ -144,6 +151,8 @@ class Problem:
         code = d.pop("code")
 
         detail = d.pop("detail")
+
+        request_id = d.pop("request_id", UNSET)
 
         _errors = d.pop("errors", UNSET)
         errors: list[FieldError] | Unset = UNSET
@@ -183,6 +192,7 @@ class Problem:
             status=status,
             code=code,
             detail=detail,
+            request_id=request_id,
             errors=errors,
             reason=reason,
             current_version=current_version,

@@ -8,9 +8,9 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.roll_type import RollType
 from ..types import UNSET, Unset
 from typing import cast
-from typing import Literal, cast
 
 
 
@@ -26,12 +26,13 @@ class Roll:
     """ `cable-car`: roll the die and move the tram (riding seats only).
 
         Attributes:
-            type_ (Literal['roll']):
+            type_ (RollType): The action name `roll` (a one-value `enum` in a schema of its own, so that generators which
+                ignore `const` still tell the action bodies apart by `type`).
             expected_version (int | None | Unset): Refuse the action with `409 stale_version` unless the game is at exactly
                 this version.
      """
 
-    type_: Literal['roll']
+    type_: RollType
     expected_version: int | None | Unset = UNSET
 
 
@@ -39,7 +40,7 @@ class Roll:
 
 
     def to_dict(self) -> dict[str, Any]:
-        type_ = self.type_
+        type_ = self.type_.value
 
         expected_version: int | None | Unset
         if isinstance(self.expected_version, Unset):
@@ -63,9 +64,10 @@ class Roll:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        type_ = cast(Literal['roll'] , d.pop("type"))
-        if type_ != 'roll':
-            raise ValueError(f"type must match const 'roll', got '{type_}'")
+        type_ = RollType(d.pop("type"))
+
+
+
 
         def _parse_expected_version(data: object) -> int | None | Unset:
             if data is None:

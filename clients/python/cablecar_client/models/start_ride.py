@@ -8,9 +8,9 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.start_ride_type import StartRideType
 from ..types import UNSET, Unset
 from typing import cast
-from typing import Literal, cast
 
 
 
@@ -35,7 +35,8 @@ class StartRide:
     rule: such a seat may keep laying tiles.
 
         Attributes:
-            type_ (Literal['start_ride']):
+            type_ (StartRideType): The action name `start_ride` (a one-value `enum` in a schema of its own, so that
+                generators which ignore `const` still tell the action bodies apart by `type`).
             from_ (None | str | Unset): The name of the starting terminal (one of the seat's line).
             path (list[Any] | None | Unset): The squares of the ride in order, `[row, col]` each; where the path drives over
                 another line's
@@ -44,7 +45,7 @@ class StartRide:
                 this version.
      """
 
-    type_: Literal['start_ride']
+    type_: StartRideType
     from_: None | str | Unset = UNSET
     path: list[Any] | None | Unset = UNSET
     expected_version: int | None | Unset = UNSET
@@ -54,7 +55,7 @@ class StartRide:
 
 
     def to_dict(self) -> dict[str, Any]:
-        type_ = self.type_
+        type_ = self.type_.value
 
         from_: None | str | Unset
         if isinstance(self.from_, Unset):
@@ -98,9 +99,10 @@ class StartRide:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        type_ = cast(Literal['start_ride'] , d.pop("type"))
-        if type_ != 'start_ride':
-            raise ValueError(f"type must match const 'start_ride', got '{type_}'")
+        type_ = StartRideType(d.pop("type"))
+
+
+
 
         def _parse_from_(data: object) -> None | str | Unset:
             if data is None:

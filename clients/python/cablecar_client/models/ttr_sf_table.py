@@ -31,13 +31,15 @@ class TtrSfTable:
 
         Attributes:
             players (list[PlayerIn]): One entry per seat, 2 to 4 for `ttr-sf`; names must differ, ignoring case and look-
-                alike characters (`400 invalid_request`).
+                alike characters: the server
+                refuses a repeated name with `400 invalid_request` (not stated as `uniqueItems`, which generators read as a
+                set type, and which compares whole entries only).
             seed (None | str | Unset): A tag mixed with the server's secret seed (reproducible per table, not predictable).
                 With `open_deal` it alone fixes every shuffle and die roll. Omit it (or send `null`) for a random server seed.
             open_deal (bool | Unset): Deal from the caller's `seed` alone (required with it), so that anyone who knows the
                 seed can reproduce every hand: for tests, puzzles and replays, never for competitive play. The game shows it to
-                every seat.
-            start_seat (int | Unset):  Default: 0.
+                every seat. Omitted: `false`.
+            start_seat (int | Unset): The seat that plays first (omitted: seat 0).
             time_control (ClockTimeControl | None | NoTimeControl | PerTurnTimeControl | Unset): This table's time control;
                 it replaces the batch's (`{"kind": "none"}` makes the table untimed).
                 Omitted or `null`: the batch's.
@@ -46,7 +48,7 @@ class TtrSfTable:
     players: list[PlayerIn]
     seed: None | str | Unset = UNSET
     open_deal: bool | Unset = UNSET
-    start_seat: int | Unset = 0
+    start_seat: int | Unset = UNSET
     time_control: ClockTimeControl | None | NoTimeControl | PerTurnTimeControl | Unset = UNSET
 
 

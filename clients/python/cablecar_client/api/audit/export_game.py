@@ -19,11 +19,15 @@ def _get_kwargs(
     id: str,
     *,
     accept: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(accept, Unset):
         headers["Accept"] = accept
+
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
 
 
@@ -42,13 +46,17 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Export | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Export | Problem | None:
     if response.status_code == 200:
         response_200 = Export.from_dict(response.json())
 
 
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Problem.from_dict(response.json())
@@ -91,7 +99,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Export | Problem]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Export | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -105,8 +113,9 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     accept: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 
-) -> Response[Export | Problem]:
+) -> Response[Any | Export | Problem]:
     """ The complete record of a finished (or cancelled) game
 
      Once the game is over (finished, or cancelled by its host): every event unredacted with its full
@@ -118,29 +127,31 @@ def sync_detailed(
     `GET /v1/keys` (a chain rebuilt without the server's private key fails there), check
     `sha256(salt + ":" + seed)` against the commitment, and replay the game with the published rules.
 
-    `Accept: application/x-ndjson` gives the same record as newline-delimited JSON (`ExportLine`s: a
-    first line
-    `{"kind": "header", …}`, everything but the events, then one `{"kind": "event", …}` line per event).
-    Any other `Accept` gives one JSON document. `GET /v1/games/{id}/export.ndjson` always answers
-    NDJSON, for
-    clients (and generated ones) that type each operation by one format.
+    The same record as newline-delimited JSON is `GET /v1/games/{id}/export.ndjson` (`ExportLine`s: a
+    first
+    line `{"kind": "header", …}`, everything but the events, then one `{"kind": "event", …}` line per
+    event).
+    This path declares one media type, JSON, so that generated clients type its answer as `Export`; for
+    compatibility it still answers NDJSON to `Accept: application/x-ndjson`.
 
     Args:
         id (str):
         accept (str | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Export | Problem]
+        Response[Any | Export | Problem]
      """
 
 
     kwargs = _get_kwargs(
         id=id,
 accept=accept,
+if_none_match=if_none_match,
 
     )
 
@@ -155,8 +166,9 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     accept: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 
-) -> Export | Problem | None:
+) -> Any | Export | Problem | None:
     """ The complete record of a finished (or cancelled) game
 
      Once the game is over (finished, or cancelled by its host): every event unredacted with its full
@@ -168,23 +180,24 @@ def sync(
     `GET /v1/keys` (a chain rebuilt without the server's private key fails there), check
     `sha256(salt + ":" + seed)` against the commitment, and replay the game with the published rules.
 
-    `Accept: application/x-ndjson` gives the same record as newline-delimited JSON (`ExportLine`s: a
-    first line
-    `{"kind": "header", …}`, everything but the events, then one `{"kind": "event", …}` line per event).
-    Any other `Accept` gives one JSON document. `GET /v1/games/{id}/export.ndjson` always answers
-    NDJSON, for
-    clients (and generated ones) that type each operation by one format.
+    The same record as newline-delimited JSON is `GET /v1/games/{id}/export.ndjson` (`ExportLine`s: a
+    first
+    line `{"kind": "header", …}`, everything but the events, then one `{"kind": "event", …}` line per
+    event).
+    This path declares one media type, JSON, so that generated clients type its answer as `Export`; for
+    compatibility it still answers NDJSON to `Accept: application/x-ndjson`.
 
     Args:
         id (str):
         accept (str | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Export | Problem
+        Any | Export | Problem
      """
 
 
@@ -192,6 +205,7 @@ def sync(
         id=id,
 client=client,
 accept=accept,
+if_none_match=if_none_match,
 
     ).parsed
 
@@ -200,8 +214,9 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     accept: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 
-) -> Response[Export | Problem]:
+) -> Response[Any | Export | Problem]:
     """ The complete record of a finished (or cancelled) game
 
      Once the game is over (finished, or cancelled by its host): every event unredacted with its full
@@ -213,29 +228,31 @@ async def asyncio_detailed(
     `GET /v1/keys` (a chain rebuilt without the server's private key fails there), check
     `sha256(salt + ":" + seed)` against the commitment, and replay the game with the published rules.
 
-    `Accept: application/x-ndjson` gives the same record as newline-delimited JSON (`ExportLine`s: a
-    first line
-    `{"kind": "header", …}`, everything but the events, then one `{"kind": "event", …}` line per event).
-    Any other `Accept` gives one JSON document. `GET /v1/games/{id}/export.ndjson` always answers
-    NDJSON, for
-    clients (and generated ones) that type each operation by one format.
+    The same record as newline-delimited JSON is `GET /v1/games/{id}/export.ndjson` (`ExportLine`s: a
+    first
+    line `{"kind": "header", …}`, everything but the events, then one `{"kind": "event", …}` line per
+    event).
+    This path declares one media type, JSON, so that generated clients type its answer as `Export`; for
+    compatibility it still answers NDJSON to `Accept: application/x-ndjson`.
 
     Args:
         id (str):
         accept (str | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Export | Problem]
+        Response[Any | Export | Problem]
      """
 
 
     kwargs = _get_kwargs(
         id=id,
 accept=accept,
+if_none_match=if_none_match,
 
     )
 
@@ -250,8 +267,9 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     accept: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 
-) -> Export | Problem | None:
+) -> Any | Export | Problem | None:
     """ The complete record of a finished (or cancelled) game
 
      Once the game is over (finished, or cancelled by its host): every event unredacted with its full
@@ -263,23 +281,24 @@ async def asyncio(
     `GET /v1/keys` (a chain rebuilt without the server's private key fails there), check
     `sha256(salt + ":" + seed)` against the commitment, and replay the game with the published rules.
 
-    `Accept: application/x-ndjson` gives the same record as newline-delimited JSON (`ExportLine`s: a
-    first line
-    `{"kind": "header", …}`, everything but the events, then one `{"kind": "event", …}` line per event).
-    Any other `Accept` gives one JSON document. `GET /v1/games/{id}/export.ndjson` always answers
-    NDJSON, for
-    clients (and generated ones) that type each operation by one format.
+    The same record as newline-delimited JSON is `GET /v1/games/{id}/export.ndjson` (`ExportLine`s: a
+    first
+    line `{"kind": "header", …}`, everything but the events, then one `{"kind": "event", …}` line per
+    event).
+    This path declares one media type, JSON, so that generated clients type its answer as `Export`; for
+    compatibility it still answers NDJSON to `Accept: application/x-ndjson`.
 
     Args:
         id (str):
         accept (str | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Export | Problem
+        Any | Export | Problem
      """
 
 
@@ -287,5 +306,6 @@ async def asyncio(
         id=id,
 client=client,
 accept=accept,
+if_none_match=if_none_match,
 
     )).parsed

@@ -9,15 +9,24 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.problem import Problem
+from ...types import File, FileTypes
+from ...types import UNSET, Unset
+from io import BytesIO
 from typing import cast
 
 
 
 def _get_kwargs(
     id: str,
+    *,
+    if_none_match: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
+
+
 
     
 
@@ -29,14 +38,24 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | str | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | File | Problem | None:
     if response.status_code == 200:
-        response_200 = response.text
+        response_200 = File(
+             payload = BytesIO(response.content)
+        )
+
+
+
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Problem.from_dict(response.json())
@@ -79,7 +98,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem | str]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | File | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -92,8 +111,9 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
+    if_none_match: str | Unset = UNSET,
 
-) -> Response[Problem | str]:
+) -> Response[Any | File | Problem]:
     """ The complete record of a finished game, as NDJSON
 
      The record of `GET /v1/games/{id}/export` as newline-delimited JSON whatever the `Accept` header:
@@ -103,18 +123,20 @@ def sync_detailed(
 
     Args:
         id (str):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | str]
+        Response[Any | File | Problem]
      """
 
 
     kwargs = _get_kwargs(
         id=id,
+if_none_match=if_none_match,
 
     )
 
@@ -128,8 +150,9 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
+    if_none_match: str | Unset = UNSET,
 
-) -> Problem | str | None:
+) -> Any | File | Problem | None:
     """ The complete record of a finished game, as NDJSON
 
      The record of `GET /v1/games/{id}/export` as newline-delimited JSON whatever the `Accept` header:
@@ -139,19 +162,21 @@ def sync(
 
     Args:
         id (str):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | str
+        Any | File | Problem
      """
 
 
     return sync_detailed(
         id=id,
 client=client,
+if_none_match=if_none_match,
 
     ).parsed
 
@@ -159,8 +184,9 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
+    if_none_match: str | Unset = UNSET,
 
-) -> Response[Problem | str]:
+) -> Response[Any | File | Problem]:
     """ The complete record of a finished game, as NDJSON
 
      The record of `GET /v1/games/{id}/export` as newline-delimited JSON whatever the `Accept` header:
@@ -170,18 +196,20 @@ async def asyncio_detailed(
 
     Args:
         id (str):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | str]
+        Response[Any | File | Problem]
      """
 
 
     kwargs = _get_kwargs(
         id=id,
+if_none_match=if_none_match,
 
     )
 
@@ -195,8 +223,9 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
+    if_none_match: str | Unset = UNSET,
 
-) -> Problem | str | None:
+) -> Any | File | Problem | None:
     """ The complete record of a finished game, as NDJSON
 
      The record of `GET /v1/games/{id}/export` as newline-delimited JSON whatever the `Accept` header:
@@ -206,18 +235,20 @@ async def asyncio(
 
     Args:
         id (str):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | str
+        Any | File | Problem
      """
 
 
     return (await asyncio_detailed(
         id=id,
 client=client,
+if_none_match=if_none_match,
 
     )).parsed

@@ -9,17 +9,22 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.cable_car_view import CableCarView
+from ...models.empty_body import EmptyBody
 from ...models.problem import Problem
 from ...models.ttr_sf_view import TtrSfView
+from ...types import UNSET, Unset
 from typing import cast
 
 
 
 def _get_kwargs(
     id: str,
+    *,
+    body: EmptyBody | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+
 
     
 
@@ -30,7 +35,13 @@ def _get_kwargs(
         "url": "/v1/games/{id}/cancel".format(id=quote(str(id), safe=""),),
     }
 
+    
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
 
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -135,6 +146,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
+    body: EmptyBody | Unset = UNSET,
 
 ) -> Response[CableCarView | TtrSfView | Problem]:
     """ End the game with no result (host token only)
@@ -151,7 +163,7 @@ def sync_detailed(
 
     Only the game's **host token** may do this: no token (or a malformed or wrong one) is
     `401 unauthorized`; a seat token of the game, an organiser token, or a token of another game is
-    `403 forbidden`. There is no body (one sent is ignored). A game that is already over (finished, or
+    `403 forbidden`. The body is optional: none, or `{}`. A game that is already over (finished, or
     cancelled
     before) is `409 game_finished` and nothing is written.
 
@@ -159,6 +171,8 @@ def sync_detailed(
 
     Args:
         id (str):
+        body (EmptyBody | Unset): An empty request body, `{}`, for an operation that takes no
+            fields (sending none is the same).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -171,6 +185,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+body=body,
 
     )
 
@@ -184,6 +199,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient,
+    body: EmptyBody | Unset = UNSET,
 
 ) -> CableCarView | TtrSfView | Problem | None:
     """ End the game with no result (host token only)
@@ -200,7 +216,7 @@ def sync(
 
     Only the game's **host token** may do this: no token (or a malformed or wrong one) is
     `401 unauthorized`; a seat token of the game, an organiser token, or a token of another game is
-    `403 forbidden`. There is no body (one sent is ignored). A game that is already over (finished, or
+    `403 forbidden`. The body is optional: none, or `{}`. A game that is already over (finished, or
     cancelled
     before) is `409 game_finished` and nothing is written.
 
@@ -208,6 +224,8 @@ def sync(
 
     Args:
         id (str):
+        body (EmptyBody | Unset): An empty request body, `{}`, for an operation that takes no
+            fields (sending none is the same).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -221,6 +239,7 @@ def sync(
     return sync_detailed(
         id=id,
 client=client,
+body=body,
 
     ).parsed
 
@@ -228,6 +247,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
+    body: EmptyBody | Unset = UNSET,
 
 ) -> Response[CableCarView | TtrSfView | Problem]:
     """ End the game with no result (host token only)
@@ -244,7 +264,7 @@ async def asyncio_detailed(
 
     Only the game's **host token** may do this: no token (or a malformed or wrong one) is
     `401 unauthorized`; a seat token of the game, an organiser token, or a token of another game is
-    `403 forbidden`. There is no body (one sent is ignored). A game that is already over (finished, or
+    `403 forbidden`. The body is optional: none, or `{}`. A game that is already over (finished, or
     cancelled
     before) is `409 game_finished` and nothing is written.
 
@@ -252,6 +272,8 @@ async def asyncio_detailed(
 
     Args:
         id (str):
+        body (EmptyBody | Unset): An empty request body, `{}`, for an operation that takes no
+            fields (sending none is the same).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -264,6 +286,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+body=body,
 
     )
 
@@ -277,6 +300,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient,
+    body: EmptyBody | Unset = UNSET,
 
 ) -> CableCarView | TtrSfView | Problem | None:
     """ End the game with no result (host token only)
@@ -293,7 +317,7 @@ async def asyncio(
 
     Only the game's **host token** may do this: no token (or a malformed or wrong one) is
     `401 unauthorized`; a seat token of the game, an organiser token, or a token of another game is
-    `403 forbidden`. There is no body (one sent is ignored). A game that is already over (finished, or
+    `403 forbidden`. The body is optional: none, or `{}`. A game that is already over (finished, or
     cancelled
     before) is `409 game_finished` and nothing is written.
 
@@ -301,6 +325,8 @@ async def asyncio(
 
     Args:
         id (str):
+        body (EmptyBody | Unset): An empty request body, `{}`, for an operation that takes no
+            fields (sending none is the same).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -314,5 +340,6 @@ async def asyncio(
     return (await asyncio_detailed(
         id=id,
 client=client,
+body=body,
 
     )).parsed

@@ -165,7 +165,8 @@ def sync_detailed(
     one.
 
     Args:
-        idempotency_key (str | Unset):
+        idempotency_key (str | Unset): 32–255 characters without an organiser token (`400
+            idempotency_key_too_short` below 32), 1–255 with one.
         body (CreateCableCarGame | CreateTtrSfGame): A new game: `type` chooses the game and with
             it how many players it takes (`GET /v1/game-types`).
 
@@ -231,7 +232,8 @@ def sync(
     one.
 
     Args:
-        idempotency_key (str | Unset):
+        idempotency_key (str | Unset): 32–255 characters without an organiser token (`400
+            idempotency_key_too_short` below 32), 1–255 with one.
         body (CreateCableCarGame | CreateTtrSfGame): A new game: `type` chooses the game and with
             it how many players it takes (`GET /v1/game-types`).
 
@@ -292,7 +294,8 @@ async def asyncio_detailed(
     one.
 
     Args:
-        idempotency_key (str | Unset):
+        idempotency_key (str | Unset): 32–255 characters without an organiser token (`400
+            idempotency_key_too_short` below 32), 1–255 with one.
         body (CreateCableCarGame | CreateTtrSfGame): A new game: `type` chooses the game and with
             it how many players it takes (`GET /v1/game-types`).
 
@@ -358,7 +361,8 @@ async def asyncio(
     one.
 
     Args:
-        idempotency_key (str | Unset):
+        idempotency_key (str | Unset): 32–255 characters without an organiser token (`400
+            idempotency_key_too_short` below 32), 1–255 with one.
         body (CreateCableCarGame | CreateTtrSfGame): A new game: `type` chooses the game and with
             it how many players it takes (`GET /v1/game-types`).
 

@@ -8,8 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.empty_body import EmptyBody
 from ...models.problem import Problem
 from ...models.seat_token_rotated import SeatTokenRotated
+from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -17,9 +19,12 @@ from typing import cast
 def _get_kwargs(
     id: str,
     seat: int,
+    *,
+    body: EmptyBody | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+
 
     
 
@@ -30,7 +35,13 @@ def _get_kwargs(
         "url": "/v1/games/{id}/seats/{seat}/token".format(id=quote(str(id), safe=""),seat=quote(str(seat), safe=""),),
     }
 
+    
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
 
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -126,6 +137,7 @@ def sync_detailed(
     seat: int,
     *,
     client: AuthenticatedClient,
+    body: EmptyBody | Unset = UNSET,
 
 ) -> Response[Problem | SeatTokenRotated]:
     """ Give a seat a new token (host token only)
@@ -134,8 +146,8 @@ def sync_detailed(
     the old one
     stops working at once. Only the game's **host token** may do this (a seat token or an organiser
     token is
-    `403 forbidden`, no token `401 unauthorized`). There is no body. A finished game's tokens are not
-    rotated
+    `403 forbidden`, no token `401 unauthorized`). The body is optional: none, or `{}`. A finished
+    game's tokens are not rotated
     (`409 game_finished`), nor a bot seat's (`422 invalid_config`, reason `bot_seat`). The rotation is
     an event
     of the game, `seat_token_rotated` (`{"seat"}`, signed like every event, no secret in it): the game's
@@ -144,6 +156,8 @@ def sync_detailed(
     Args:
         id (str):
         seat (int): A seat number, 0-based, in turn order.
+        body (EmptyBody | Unset): An empty request body, `{}`, for an operation that takes no
+            fields (sending none is the same).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -157,6 +171,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         id=id,
 seat=seat,
+body=body,
 
     )
 
@@ -171,6 +186,7 @@ def sync(
     seat: int,
     *,
     client: AuthenticatedClient,
+    body: EmptyBody | Unset = UNSET,
 
 ) -> Problem | SeatTokenRotated | None:
     """ Give a seat a new token (host token only)
@@ -179,8 +195,8 @@ def sync(
     the old one
     stops working at once. Only the game's **host token** may do this (a seat token or an organiser
     token is
-    `403 forbidden`, no token `401 unauthorized`). There is no body. A finished game's tokens are not
-    rotated
+    `403 forbidden`, no token `401 unauthorized`). The body is optional: none, or `{}`. A finished
+    game's tokens are not rotated
     (`409 game_finished`), nor a bot seat's (`422 invalid_config`, reason `bot_seat`). The rotation is
     an event
     of the game, `seat_token_rotated` (`{"seat"}`, signed like every event, no secret in it): the game's
@@ -189,6 +205,8 @@ def sync(
     Args:
         id (str):
         seat (int): A seat number, 0-based, in turn order.
+        body (EmptyBody | Unset): An empty request body, `{}`, for an operation that takes no
+            fields (sending none is the same).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -203,6 +221,7 @@ def sync(
         id=id,
 seat=seat,
 client=client,
+body=body,
 
     ).parsed
 
@@ -211,6 +230,7 @@ async def asyncio_detailed(
     seat: int,
     *,
     client: AuthenticatedClient,
+    body: EmptyBody | Unset = UNSET,
 
 ) -> Response[Problem | SeatTokenRotated]:
     """ Give a seat a new token (host token only)
@@ -219,8 +239,8 @@ async def asyncio_detailed(
     the old one
     stops working at once. Only the game's **host token** may do this (a seat token or an organiser
     token is
-    `403 forbidden`, no token `401 unauthorized`). There is no body. A finished game's tokens are not
-    rotated
+    `403 forbidden`, no token `401 unauthorized`). The body is optional: none, or `{}`. A finished
+    game's tokens are not rotated
     (`409 game_finished`), nor a bot seat's (`422 invalid_config`, reason `bot_seat`). The rotation is
     an event
     of the game, `seat_token_rotated` (`{"seat"}`, signed like every event, no secret in it): the game's
@@ -229,6 +249,8 @@ async def asyncio_detailed(
     Args:
         id (str):
         seat (int): A seat number, 0-based, in turn order.
+        body (EmptyBody | Unset): An empty request body, `{}`, for an operation that takes no
+            fields (sending none is the same).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -242,6 +264,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         id=id,
 seat=seat,
+body=body,
 
     )
 
@@ -256,6 +279,7 @@ async def asyncio(
     seat: int,
     *,
     client: AuthenticatedClient,
+    body: EmptyBody | Unset = UNSET,
 
 ) -> Problem | SeatTokenRotated | None:
     """ Give a seat a new token (host token only)
@@ -264,8 +288,8 @@ async def asyncio(
     the old one
     stops working at once. Only the game's **host token** may do this (a seat token or an organiser
     token is
-    `403 forbidden`, no token `401 unauthorized`). There is no body. A finished game's tokens are not
-    rotated
+    `403 forbidden`, no token `401 unauthorized`). The body is optional: none, or `{}`. A finished
+    game's tokens are not rotated
     (`409 game_finished`), nor a bot seat's (`422 invalid_config`, reason `bot_seat`). The rotation is
     an event
     of the game, `seat_token_rotated` (`{"seat"}`, signed like every event, no secret in it): the game's
@@ -274,6 +298,8 @@ async def asyncio(
     Args:
         id (str):
         seat (int): A seat number, 0-based, in turn order.
+        body (EmptyBody | Unset): An empty request body, `{}`, for an operation that takes no
+            fields (sending none is the same).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -288,5 +314,6 @@ async def asyncio(
         id=id,
 seat=seat,
 client=client,
+body=body,
 
     )).parsed

@@ -12,15 +12,22 @@ from ...models.cable_car_board import CableCarBoard
 from ...models.game_type_id import GameTypeId
 from ...models.problem import Problem
 from ...models.ttr_sf_board import TtrSfBoard
+from ...types import UNSET, Unset
 from typing import cast
 
 
 
 def _get_kwargs(
     type_: GameTypeId,
+    *,
+    if_none_match: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
+
+
 
     
 
@@ -32,11 +39,12 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> CableCarBoard | TtrSfBoard | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | CableCarBoard | TtrSfBoard | Problem | None:
     if response.status_code == 200:
         def _parse_response_200(data: object) -> CableCarBoard | TtrSfBoard:
             try:
@@ -60,6 +68,10 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         response_200 = _parse_response_200(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Problem.from_dict(response.json())
@@ -88,7 +100,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[CableCarBoard | TtrSfBoard | Problem]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | CableCarBoard | TtrSfBoard | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -101,8 +113,9 @@ def sync_detailed(
     type_: GameTypeId,
     *,
     client: AuthenticatedClient | Client,
+    if_none_match: str | Unset = UNSET,
 
-) -> Response[CableCarBoard | TtrSfBoard | Problem]:
+) -> Response[Any | CableCarBoard | TtrSfBoard | Problem]:
     """ Static board data of a game type
 
      Everything static a client needs to draw the game: for `ttr-sf` the locations (with drawing
@@ -114,18 +127,20 @@ def sync_detailed(
     Args:
         type_ (GameTypeId): `ttr-sf`: Ticket to Ride San Francisco (2–4 players); `cable-car`: the
             cable-car tile game (2–6 players).
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CableCarBoard | TtrSfBoard | Problem]
+        Response[Any | CableCarBoard | TtrSfBoard | Problem]
      """
 
 
     kwargs = _get_kwargs(
         type_=type_,
+if_none_match=if_none_match,
 
     )
 
@@ -139,8 +154,9 @@ def sync(
     type_: GameTypeId,
     *,
     client: AuthenticatedClient | Client,
+    if_none_match: str | Unset = UNSET,
 
-) -> CableCarBoard | TtrSfBoard | Problem | None:
+) -> Any | CableCarBoard | TtrSfBoard | Problem | None:
     """ Static board data of a game type
 
      Everything static a client needs to draw the game: for `ttr-sf` the locations (with drawing
@@ -152,19 +168,21 @@ def sync(
     Args:
         type_ (GameTypeId): `ttr-sf`: Ticket to Ride San Francisco (2–4 players); `cable-car`: the
             cable-car tile game (2–6 players).
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CableCarBoard | TtrSfBoard | Problem
+        Any | CableCarBoard | TtrSfBoard | Problem
      """
 
 
     return sync_detailed(
         type_=type_,
 client=client,
+if_none_match=if_none_match,
 
     ).parsed
 
@@ -172,8 +190,9 @@ async def asyncio_detailed(
     type_: GameTypeId,
     *,
     client: AuthenticatedClient | Client,
+    if_none_match: str | Unset = UNSET,
 
-) -> Response[CableCarBoard | TtrSfBoard | Problem]:
+) -> Response[Any | CableCarBoard | TtrSfBoard | Problem]:
     """ Static board data of a game type
 
      Everything static a client needs to draw the game: for `ttr-sf` the locations (with drawing
@@ -185,18 +204,20 @@ async def asyncio_detailed(
     Args:
         type_ (GameTypeId): `ttr-sf`: Ticket to Ride San Francisco (2–4 players); `cable-car`: the
             cable-car tile game (2–6 players).
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CableCarBoard | TtrSfBoard | Problem]
+        Response[Any | CableCarBoard | TtrSfBoard | Problem]
      """
 
 
     kwargs = _get_kwargs(
         type_=type_,
+if_none_match=if_none_match,
 
     )
 
@@ -210,8 +231,9 @@ async def asyncio(
     type_: GameTypeId,
     *,
     client: AuthenticatedClient | Client,
+    if_none_match: str | Unset = UNSET,
 
-) -> CableCarBoard | TtrSfBoard | Problem | None:
+) -> Any | CableCarBoard | TtrSfBoard | Problem | None:
     """ Static board data of a game type
 
      Everything static a client needs to draw the game: for `ttr-sf` the locations (with drawing
@@ -223,18 +245,20 @@ async def asyncio(
     Args:
         type_ (GameTypeId): `ttr-sf`: Ticket to Ride San Francisco (2–4 players); `cable-car`: the
             cable-car tile game (2–6 players).
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CableCarBoard | TtrSfBoard | Problem
+        Any | CableCarBoard | TtrSfBoard | Problem
      """
 
 
     return (await asyncio_detailed(
         type_=type_,
 client=client,
+if_none_match=if_none_match,
 
     )).parsed

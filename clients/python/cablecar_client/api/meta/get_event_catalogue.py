@@ -11,15 +11,22 @@ from ... import errors
 from ...models.event_catalogue import EventCatalogue
 from ...models.game_type_id import GameTypeId
 from ...models.problem import Problem
+from ...types import UNSET, Unset
 from typing import cast
 
 
 
 def _get_kwargs(
     type_: GameTypeId,
+    *,
+    if_none_match: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
+
+
 
     
 
@@ -31,17 +38,22 @@ def _get_kwargs(
     }
 
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EventCatalogue | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | EventCatalogue | Problem | None:
     if response.status_code == 200:
         response_200 = EventCatalogue.from_dict(response.json())
 
 
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Problem.from_dict(response.json())
@@ -70,7 +82,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[EventCatalogue | Problem]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | EventCatalogue | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -83,8 +95,9 @@ def sync_detailed(
     type_: GameTypeId,
     *,
     client: AuthenticatedClient | Client,
+    if_none_match: str | Unset = UNSET,
 
-) -> Response[EventCatalogue | Problem]:
+) -> Response[Any | EventCatalogue | Problem]:
     """ The event catalogue of a game type
 
      Every event type and schema version this server writes or reads for the game type, each with the
@@ -102,18 +115,20 @@ def sync_detailed(
     Args:
         type_ (GameTypeId): `ttr-sf`: Ticket to Ride San Francisco (2–4 players); `cable-car`: the
             cable-car tile game (2–6 players).
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EventCatalogue | Problem]
+        Response[Any | EventCatalogue | Problem]
      """
 
 
     kwargs = _get_kwargs(
         type_=type_,
+if_none_match=if_none_match,
 
     )
 
@@ -127,8 +142,9 @@ def sync(
     type_: GameTypeId,
     *,
     client: AuthenticatedClient | Client,
+    if_none_match: str | Unset = UNSET,
 
-) -> EventCatalogue | Problem | None:
+) -> Any | EventCatalogue | Problem | None:
     """ The event catalogue of a game type
 
      Every event type and schema version this server writes or reads for the game type, each with the
@@ -146,19 +162,21 @@ def sync(
     Args:
         type_ (GameTypeId): `ttr-sf`: Ticket to Ride San Francisco (2–4 players); `cable-car`: the
             cable-car tile game (2–6 players).
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EventCatalogue | Problem
+        Any | EventCatalogue | Problem
      """
 
 
     return sync_detailed(
         type_=type_,
 client=client,
+if_none_match=if_none_match,
 
     ).parsed
 
@@ -166,8 +184,9 @@ async def asyncio_detailed(
     type_: GameTypeId,
     *,
     client: AuthenticatedClient | Client,
+    if_none_match: str | Unset = UNSET,
 
-) -> Response[EventCatalogue | Problem]:
+) -> Response[Any | EventCatalogue | Problem]:
     """ The event catalogue of a game type
 
      Every event type and schema version this server writes or reads for the game type, each with the
@@ -185,18 +204,20 @@ async def asyncio_detailed(
     Args:
         type_ (GameTypeId): `ttr-sf`: Ticket to Ride San Francisco (2–4 players); `cable-car`: the
             cable-car tile game (2–6 players).
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EventCatalogue | Problem]
+        Response[Any | EventCatalogue | Problem]
      """
 
 
     kwargs = _get_kwargs(
         type_=type_,
+if_none_match=if_none_match,
 
     )
 
@@ -210,8 +231,9 @@ async def asyncio(
     type_: GameTypeId,
     *,
     client: AuthenticatedClient | Client,
+    if_none_match: str | Unset = UNSET,
 
-) -> EventCatalogue | Problem | None:
+) -> Any | EventCatalogue | Problem | None:
     """ The event catalogue of a game type
 
      Every event type and schema version this server writes or reads for the game type, each with the
@@ -229,18 +251,20 @@ async def asyncio(
     Args:
         type_ (GameTypeId): `ttr-sf`: Ticket to Ride San Francisco (2–4 players); `cable-car`: the
             cable-car tile game (2–6 players).
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EventCatalogue | Problem
+        Any | EventCatalogue | Problem
      """
 
 
     return (await asyncio_detailed(
         type_=type_,
 client=client,
+if_none_match=if_none_match,
 
     )).parsed

@@ -167,7 +167,8 @@ def sync_detailed(
     limits*).
 
     Args:
-        idempotency_key (str | Unset):
+        idempotency_key (str | Unset): 32–255 characters without an organiser token (`400
+            idempotency_key_too_short` below 32), 1–255 with one.
         body (CreateCableCarBatch | CreateTtrSfBatch): A batch of games of one type, one per
             table; `type` fixes the player counts of every table.
 
@@ -228,7 +229,8 @@ def sync(
     limits*).
 
     Args:
-        idempotency_key (str | Unset):
+        idempotency_key (str | Unset): 32–255 characters without an organiser token (`400
+            idempotency_key_too_short` below 32), 1–255 with one.
         body (CreateCableCarBatch | CreateTtrSfBatch): A batch of games of one type, one per
             table; `type` fixes the player counts of every table.
 
@@ -284,7 +286,8 @@ async def asyncio_detailed(
     limits*).
 
     Args:
-        idempotency_key (str | Unset):
+        idempotency_key (str | Unset): 32–255 characters without an organiser token (`400
+            idempotency_key_too_short` below 32), 1–255 with one.
         body (CreateCableCarBatch | CreateTtrSfBatch): A batch of games of one type, one per
             table; `type` fixes the player counts of every table.
 
@@ -345,7 +348,8 @@ async def asyncio(
     limits*).
 
     Args:
-        idempotency_key (str | Unset):
+        idempotency_key (str | Unset): 32–255 characters without an organiser token (`400
+            idempotency_key_too_short` below 32), 1–255 with one.
         body (CreateCableCarBatch | CreateTtrSfBatch): A batch of games of one type, one per
             table; `type` fixes the player counts of every table.
 

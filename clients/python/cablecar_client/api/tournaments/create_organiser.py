@@ -137,7 +137,8 @@ def sync_detailed(
     `Idempotency-Key` to its organiser.
 
     Args:
-        idempotency_key (str | Unset):
+        idempotency_key (str | Unset): 32–255 characters without an organiser token (`400
+            idempotency_key_too_short` below 32), 1–255 with one.
         body (CreateOrganiser):
 
     Raises:
@@ -180,7 +181,8 @@ def sync(
     `Idempotency-Key` to its organiser.
 
     Args:
-        idempotency_key (str | Unset):
+        idempotency_key (str | Unset): 32–255 characters without an organiser token (`400
+            idempotency_key_too_short` below 32), 1–255 with one.
         body (CreateOrganiser):
 
     Raises:
@@ -218,7 +220,8 @@ async def asyncio_detailed(
     `Idempotency-Key` to its organiser.
 
     Args:
-        idempotency_key (str | Unset):
+        idempotency_key (str | Unset): 32–255 characters without an organiser token (`400
+            idempotency_key_too_short` below 32), 1–255 with one.
         body (CreateOrganiser):
 
     Raises:
@@ -261,7 +264,8 @@ async def asyncio(
     `Idempotency-Key` to its organiser.
 
     Args:
-        idempotency_key (str | Unset):
+        idempotency_key (str | Unset): 32–255 characters without an organiser token (`400
+            idempotency_key_too_short` below 32), 1–255 with one.
         body (CreateOrganiser):
 
     Raises:

@@ -178,7 +178,8 @@ def sync_detailed(
     words that never repeat resolved addresses.
 
     Args:
-        idempotency_key (str | Unset):
+        idempotency_key (str | Unset): 32–255 characters without an organiser token (`400
+            idempotency_key_too_short` below 32), 1–255 with one.
         body (CreateWebhook):
 
     Raises:
@@ -248,7 +249,8 @@ def sync(
     words that never repeat resolved addresses.
 
     Args:
-        idempotency_key (str | Unset):
+        idempotency_key (str | Unset): 32–255 characters without an organiser token (`400
+            idempotency_key_too_short` below 32), 1–255 with one.
         body (CreateWebhook):
 
     Raises:
@@ -313,7 +315,8 @@ async def asyncio_detailed(
     words that never repeat resolved addresses.
 
     Args:
-        idempotency_key (str | Unset):
+        idempotency_key (str | Unset): 32–255 characters without an organiser token (`400
+            idempotency_key_too_short` below 32), 1–255 with one.
         body (CreateWebhook):
 
     Raises:
@@ -383,7 +386,8 @@ async def asyncio(
     words that never repeat resolved addresses.
 
     Args:
-        idempotency_key (str | Unset):
+        idempotency_key (str | Unset): 32–255 characters without an organiser token (`400
+            idempotency_key_too_short` below 32), 1–255 with one.
         body (CreateWebhook):
 
     Raises:
