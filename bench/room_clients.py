@@ -1,0 +1,209 @@
+"""The room benchmark's clients that hold connections open without a thread
+each (``bench/bench_room.py``): event streams read as a browser's
+``EventSource`` reads them, and hostile slow connections.
+
+Every connection is a raw socket from a loopback address of its own choosing
+(Linux routes all of 127.0.0.0/8 to the loopback interface), so that the
+server's per-address rules see as many clients as the room has."""
+
+from __future__ import annotations
+
+import re
+import selectors
+import socket
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+_ID = re.compile(rb"^id: (\d+)$", re.M)
+_RETRY_AFTER = re.compile(rb"\r\nretry-after: *(\d+)", re.I)
+
+
+@dataclass(eq=False)
+class Stream:
+    """One ``GET /v1/games/{id}/events/stream`` on a raw socket: its status, and
+    when each event id first arrived (monotonic seconds)."""
+
+    game: str
+    source: str
+    kind: str  # "seat" or "spectator"
+    query: str = ""
+    sock: socket.socket | None = None
+    status: int | None = None
+    retry_after: int | None = None
+    arrived: dict[int, float] = field(default_factory=dict)
+    ended: bool = False
+    _raw: bytes = b""
+    _body: bytes = b""
+    _chunked: bool = False
+
+    def open(self, port: int) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(self.source, 0))
+        self.sock.sendall((f"GET /v1/games/{self.game}/events/stream{self.query} HTTP/1.1\r\nHost: cablecar\r\n"
+                           "Accept: text/event-stream\r\nCache-Control: no-cache\r\n\r\n").encode())
+        self.sock.setblocking(False)
+
+    def feed(self, data: bytes, now: float) -> None:
+        """Take what arrived: the head once, then the (chunked) body's event ids."""
+        if self.status is None:
+            self._raw += data
+            head, found, rest = self._raw.partition(b"\r\n\r\n")
+            if not found:
+                return
+            self.status = int(head.split(b" ", 2)[1])
+            self._chunked = b"transfer-encoding: chunked" in head.lower()
+            m = _RETRY_AFTER.search(head)
+            self.retry_after = int(m.group(1)) if m else None
+            self._raw, data = b"", rest
+        if self._chunked:
+            self._raw += data
+            data = b""
+            while True:  # whole chunks only
+                size_line, found, rest = self._raw.partition(b"\r\n")
+                if not found:
+                    break
+                size = int(size_line.split(b";")[0] or b"0", 16)
+                if size == 0:
+                    self.ended = True
+                    self._raw = b""
+                    break
+                if len(rest) < size + 2:
+                    break
+                data += rest[:size]
+                self._raw = rest[size + 2:]
+        self._body += data
+        messages, sep, self._body = self._body.rpartition(b"\n\n")
+        for m in _ID.finditer(messages):
+            self.arrived.setdefault(int(m.group(1)), now)
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+
+
+class StreamReader:
+    """One thread reading every open stream, and telling a game's players when
+    new events of it arrived (:meth:`wait_past`)."""
+
+    def __init__(self) -> None:
+        self._sel = selectors.DefaultSelector()
+        self._lock = threading.Lock()
+        self._news = threading.Condition(self._lock)
+        self._latest: dict[str, int] = {}
+        self.stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="room-streams", daemon=True)
+
+    def add(self, streams: Iterable[Stream]) -> None:
+        for s in streams:
+            assert s.sock is not None
+            self._sel.register(s.sock, selectors.EVENT_READ, s)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def wait_past(self, game: str, version: int, timeout: float) -> None:
+        """Until a stream of ``game`` saw an event after ``version`` (or ``timeout``)."""
+        with self._news:
+            self._news.wait_for(lambda: self._latest.get(game, 0) > version, timeout)
+
+    def _run(self) -> None:
+        while not self.stop.is_set():
+            if not self._sel.get_map():
+                time.sleep(0.05)
+                continue
+            for key, _ in self._sel.select(0.2):
+                s: Stream = key.data
+                assert s.sock is not None
+                try:
+                    chunk = s.sock.recv(65536)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    chunk = b""
+                now = time.monotonic()
+                if not chunk:
+                    s.ended = True
+                    self._sel.unregister(s.sock)
+                    continue
+                s.feed(chunk, now)
+                if s.arrived:
+                    top = max(s.arrived)
+                    if top > self._latest.get(s.game, 0):
+                        with self._news:
+                            self._latest[s.game] = top
+                            self._news.notify_all()
+
+    def close(self) -> None:
+        self.stop.set()
+        if self._thread.is_alive():
+            self._thread.join(5)
+        self._sel.close()
+
+
+#: what a hostile connection sends first, and whether it then trickles a byte every 0.2 s
+HOSTILE = {
+    "slow-header": (b"GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Slow: ", True),
+    "slow-body": (b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 4000\r\n\r\n{", True),
+    "lying-chunked": (b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                      b"Transfer-Encoding: chunked\r\n\r\n7fffffff\r\n{\"", False),
+}
+
+
+class Hostile:
+    """``count`` slow or lying connections from ``sources`` (the kinds of
+    :data:`HOSTILE` in turn), one thread for all of them: each is reopened as
+    soon as the server lets it go, for as long as the room runs."""
+
+    def __init__(self, port: int, count: int, sources: list[str]) -> None:
+        self.port = port
+        self.slots = [(list(HOSTILE)[i % len(HOSTILE)], sources[i % len(sources)]) for i in range(count)]
+        self.socks: list[socket.socket | None] = [None] * count
+        self.opened = 0
+        self.cut = 0  # connections the server closed (or refused)
+        self.stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="room-hostile", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def _open(self, i: int) -> None:
+        kind, source = self.slots[i]
+        try:
+            s = socket.create_connection(("127.0.0.1", self.port), timeout=2, source_address=(source, 0))
+            s.sendall(HOSTILE[kind][0])
+            s.setblocking(False)
+            self.socks[i] = s
+            self.opened += 1
+        except OSError:
+            self.socks[i] = None
+            self.cut += 1
+
+    def _run(self) -> None:
+        while not self.stop.wait(0.2):
+            for i, s in enumerate(self.socks):
+                if s is None:
+                    self._open(i)
+                    continue
+                try:
+                    if HOSTILE[self.slots[i][0]][1]:
+                        s.send(b"a")
+                    if s.recv(4096, socket.MSG_PEEK) == b"":
+                        raise ConnectionResetError
+                    s.recv(4096)  # an answer (408, 400...): the server is done with it
+                    raise ConnectionResetError
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    s.close()
+                    self.cut += 1
+                    self._open(i)
+
+    def close(self) -> None:
+        self.stop.set()
+        if self._thread.is_alive():
+            self._thread.join(5)
+        for s in self.socks:
+            if s is not None:
+                s.close()
