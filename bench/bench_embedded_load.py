@@ -4,7 +4,8 @@
 
 Scripted players (:class:`bench.load.clients.ScriptedPlayer`, as the load
 section's write path: every game created over HTTP, every action POSTed with
-``expected_version`` and an Idempotency-Key) write for ``--seconds`` against a
+``expected_version`` and an Idempotency-Key; ``--mix bots``: reference-style
+bots reading the view and the legal actions before each move) write for ``--seconds`` against a
 fresh ``cablecar serve`` with its default settings but the per-address limits
 (every client is 127.0.0.1).  With ``--against DIR`` (another checkout, e.g. a
 worktree of main) the servers of this checkout and of each other one are
@@ -26,7 +27,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from bench.load.clients import Phase, ScriptedPlayer
+from bench.load.clients import BotPlayer, Phase, ScriptedPlayer
 from bench.load.load import run_phase
 from bench.load.scripts import make_script
 from bench.load.stack import CLI_MODULE, ROOT, free_port
@@ -62,7 +63,8 @@ def serve(root: Path, data: Path, log: Path) -> tuple[subprocess.Popen[bytes], s
     raise RuntimeError(f"no health within 90 s:\n{log.read_text()[-2000:]}")
 
 
-def measure(root: Path, seconds: float, clients: int, work: Path, name: str, reads: int = 0) -> float:
+def measure(root: Path, seconds: float, clients: int, work: Path, name: str, reads: int = 0,
+            mix: str = "scripted") -> float:
     """Accepted actions per second of one fresh server of ``root``."""
     scripts = [make_script(f"embedded-load-{i}") for i in range(16)]
     data = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=work))
@@ -70,7 +72,9 @@ def measure(root: Path, seconds: float, clients: int, work: Path, name: str, rea
     try:
         time.sleep(1.0)  # every worker up and importing done
 
-        def make(phase: Phase, i: int) -> ScriptedPlayer:
+        def make(phase: Phase, i: int) -> ScriptedPlayer | BotPlayer:
+            if mix == "bots":
+                return BotPlayer(phase, f"{name}-c{i}")
             return ScriptedPlayer(phase, scripts, f"{name}-c{i}", i, reads=reads)
 
         result = run_phase(name, url, make, clients, seconds, drain_seconds=10)
@@ -88,6 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=20.0, help="writing time of one measurement")
     p.add_argument("--clients", type=int, default=8, help="scripted players at once")
     p.add_argument("--reads", type=int, default=0, help="GETs of the acting seat's view after each action")
+    p.add_argument("--mix", choices=("scripted", "bots"), default="scripted",
+                   help="scripted: actions decided in the client (the load section's write path); bots: every move "
+                        "reads the view and the legal actions first, as the reference bot does")
     p.add_argument("--rounds", type=int, default=3, help="measurements per side, alternating")
     p.add_argument("--against", type=Path, action="append", default=[],
                    help="another checkout to measure in turn with this one (repeatable); listed first")
@@ -98,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     rates: dict[Path, list[float]] = {s: [] for s in sides}
     for r in range(a.rounds):
         for n, side in enumerate(sides):
-            rate = measure(side, a.seconds, a.clients, a.workdir, f"side{n}-round{r}", a.reads)
+            rate = measure(side, a.seconds, a.clients, a.workdir, f"side{n}-round{r}", a.reads, a.mix)
             rates[side].append(rate)
             print(f"round {r + 1} {side}: {rate:.1f} actions/s", flush=True)
     this = statistics.median(rates[ROOT])

@@ -354,7 +354,7 @@ runners it starts), {r['seconds']} s of play.
 | person-seat streams (stream tickets, one address each) | {r['seat_streams']} |
 | spectator streams | {r['spectator_streams']} from {r['spectator_addresses']} addresses |
 | streams granted / refused | {r['granted']} / {refused} |
-| hostile connections (slow head, slow body, lying chunked; 4 addresses) | {r['hostile']} held; {r['hostile_opened']} opened, {r['hostile_cut']} cut by the server |
+| hostile connections (slow head, slow body, lying chunked; 4 addresses) | {r['hostile']} at once, each reopened as soon as the server cut it ({r['hostile_opened']} opened in all) |
 | person actions (201) / refused | {r['person_actions']} / {act_ref} |
 | events seen on the streams / games finished | {r['events_seen']} / {r['games_finished']} |
 

@@ -136,7 +136,7 @@ def test_two_hundred_streams_from_ten_addresses_are_all_held_and_all_get_the_nex
             s.close()
 
 
-def test_a_closed_streams_place_is_free_again_within_a_second_or_so(server: Server) -> None:
+def test_a_closed_streams_place_is_free_again_within_a_second(server: Server) -> None:
     game = str(_game(server.url)["id"])
     source = "127.0.0.42"
     held: list[Stream] = []
@@ -153,16 +153,17 @@ def test_a_closed_streams_place_is_free_again_within_a_second_or_so(server: Serv
         assert read_until(held, lambda: all(s.ids() for s in held), 10)
         held.pop().close()
         closed_at = time.monotonic()
-        while True:
+        while True:  # asked every 0.1 s: the first ask granted must have been sent within 1 s of the close
+            asked_at = time.monotonic()
             s = Stream(server.port, game, source)
             read_until([s], lambda s=s: s.status() is not None, 10)  # type: ignore[misc]
             if s.status() == 200:
                 held.append(s)
                 break
             s.close()
-            assert time.monotonic() - closed_at < 2.0, "the closed stream's place was not given back"
+            assert asked_at - closed_at < 1.0, "the closed stream's place was not given back within 1 s"
             time.sleep(0.1)
-        assert time.monotonic() - closed_at < 2.0
+        assert asked_at - closed_at < 1.0
     finally:
         for s in held:
             s.close()
