@@ -24,9 +24,10 @@ would wait for the lock, never share the connection mid-statement).  Only
 :data:`READS` run here; any other call, including one added later, goes to
 the pool.
 
-``wait_for_events`` is the one call not sent whole: it polls, sleeping
-cooperatively between two reads of the game's version, so that a pump per
-watched game never holds a pool thread while it waits.
+``wait_for_events`` is not sent either: it polls, a read of the game's
+version in the calling greenlet, sleeping cooperatively in between, so that a
+pump per watched game never holds a pool thread while it waits, nor hands a
+read to one fifty times a second.
 """
 
 from __future__ import annotations
@@ -83,13 +84,13 @@ class PooledStore:
         return call
 
     def wait_for_events(self, game_id: str, after_seq: int, timeout: float) -> bool:
-        """Poll the game's version (each read in the pool) until it passes
+        """Poll the game's version (a plain read, here) until it passes
         ``after_seq`` (True) or ``timeout`` runs out (False), sleeping in the
         event loop in between."""
         deadline = time.monotonic() + max(0.0, timeout)
         version = self._store.version
         while True:
-            if _returned(self._pool.apply(_outcome, (version, (game_id,), {}))) > after_seq:
+            if version(game_id) > after_seq:
                 return True
             remaining = deadline - time.monotonic()
             if remaining <= 0:

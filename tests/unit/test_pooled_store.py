@@ -33,6 +33,7 @@ def test_reads_run_in_the_caller_and_writes_in_the_pool(tmp_path: Path) -> None:
         wrapped.create_game("g1", "cable-car", {}, [], "playing")
         assert wrapped.version("g1") == 0 and wrapped.get_game("g1").game_id == "g1"
         assert wrapped.load("g1") == [] and wrapped.lookup_idempotency("g1", "k") is None
+        assert wrapped.wait_for_events("g1", -1, 1.0) and not wrapped.wait_for_events("g1", 0, 0.05)
         assert pool.calls == ["create_game"]
     finally:
         store.close()
