@@ -100,6 +100,7 @@ class Table:
     sources: dict[int, str]  # person seat -> its address
     actions: list[tuple[int, float]] = field(default_factory=list)  # (version, time of the 201)
     action_seconds: list[float] = field(default_factory=list)
+    legal_seconds: list[float] = field(default_factory=list)
     refused: dict[str, int] = field(default_factory=dict)
     finished: bool = False
 
@@ -167,10 +168,11 @@ def play(port: int, table: Table, reader: StreamReader, think: float, stop: thre
             return
         for seat in mine:
             api, token = apis[seat], table.seats[seat]
-            status, legal, _ = api.call("GET", f"/v1/games/{table.game}/legal-actions?sample=8&seed={rng.randrange(1 << 30)}",
-                                        token=token)
+            status, legal, took = api.call(
+                "GET", f"/v1/games/{table.game}/legal-actions?sample=8&seed={rng.randrange(1 << 30)}", token=token)
             if status != 200:
                 continue
+            table.legal_seconds.append(took)
             choices = [a for a in legal["actions"] if a.get("type") != "resign"] or legal["actions"]
             if not choices:
                 continue
@@ -254,6 +256,7 @@ def run(a: argparse.Namespace) -> dict[str, Any]:
         threads = [threading.Thread(target=health_probe, args=(server.port, stop, health), daemon=True)]
         threads += [threading.Thread(target=play, args=(server.port, t, reader, a.think, stop, i), daemon=True)
                     for i, t in enumerate(tables)]
+        load_before = os.getloadavg()[0]
         cpu_before = tree_cpu(server.proc.pid)
         started = time.monotonic()
         for t in threads:
@@ -266,7 +269,9 @@ def run(a: argparse.Namespace) -> dict[str, Any]:
         for t in threads:
             t.join(35)
         time.sleep(min(2.0, a.seconds / 4))  # the last events reach their streams
-        return summarise(a, tables, streams, granted, health, hostile, cpu, wall, rss_idle, rss_streams, rss_end)
+        result = summarise(a, tables, streams, granted, health, hostile, cpu, wall, rss_idle, rss_streams, rss_end)
+        result["load_average"] = (load_before, os.getloadavg()[0])
+        return result
     finally:
         stop.set()
         if hostile is not None:
@@ -309,6 +314,7 @@ def summarise(a: argparse.Namespace, tables: list[Table], streams: list[Stream],
         for k, n in t.refused.items():
             action_refusals[k] = action_refusals.get(k, 0) + n
     actions = [x for t in tables for x in t.action_seconds]
+    legal = [x for t in tables for x in t.legal_seconds]
     return {
         "tables": len(tables), "seats": sum(len(t.seats) for t in tables),
         "bot_seats": sum(1 for t in tables for tok in t.seats if tok is None),
@@ -325,6 +331,7 @@ def summarise(a: argparse.Namespace, tables: list[Table], streams: list[Stream],
         "seat_p99": pct(delivery["seat"], 0.99), "spectator_p99": pct(delivery["spectator"], 0.99),
         "spread_p50": pct(spread, 0.5), "spread_p99": pct(spread, 0.99),
         "action_p50": pct(actions, 0.5), "action_p99": pct(actions, 0.99),
+        "legal_p50": pct(legal, 0.5), "legal_p99": pct(legal, 0.99), "legal_max": max(legal, default=0.0),
         "health_p50": pct(health, 0.5), "health_p99": pct(health, 0.99), "health_max": max(health, default=0.0),
         "health_probes": len(health),
         "cpu_share": cpu / wall if wall else 0.0, "rss_idle_mib": rss_idle / 1024,
@@ -343,7 +350,7 @@ def render(r: dict[str, Any], command: str) -> str:
     return f"""# The room benchmark
 
 `{command}` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPUs, the clients on the
-same machine): one `cablecar serve` with its default settings (embedded SQLite, gevent workers, the bot
+same machine; load average {r['load_average'][0]:.1f} before, {r['load_average'][1]:.1f} after): one `cablecar serve` with its default settings (embedded SQLite, gevent workers, the bot
 runners it starts), {r['seconds']} s of play.
 
 **Goal (issue 36): delivery p99 ≤ 1 s, health ≤ 1 s, no 503 to any seat — {"met" if ok else "NOT met"}.**
@@ -364,6 +371,7 @@ runners it starts), {r['seconds']} s of play.
 | … to the seats' streams / the spectators' | | {ms(r['seat_p99'])} / {ms(r['spectator_p99'])} | |
 | every event (bots' too): behind the first stream of its game | {ms(r['spread_p50'])} | {ms(r['spread_p99'])} | |
 | action (`POST …/actions`, as the player saw it) | {ms(r['action_p50'])} | {ms(r['action_p99'])} | |
+| legal actions (`?sample=8`, before each person's move) | {ms(r['legal_p50'])} | {ms(r['legal_p99'])} | {ms(r['legal_max'])} |
 | `/v1/health` every 0.5 s ({r['health_probes']} probes) | {ms(r['health_p50'])} | {ms(r['health_p99'])} | {ms(r['health_max'])} |
 
 The server (master, 2 workers, bot runners): {100 * r['cpu_share']:.0f} % of one CPU during play,
