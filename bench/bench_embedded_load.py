@@ -28,6 +28,7 @@ import urllib.request
 from pathlib import Path
 
 from bench.load.clients import BotPlayer, Phase, ScriptedPlayer
+from bench.load.cpu import spent, tree_cpu
 from bench.load.load import run_phase
 from bench.load.scripts import make_script
 from bench.load.stack import CLI_MODULE, ROOT, free_port
@@ -64,8 +65,10 @@ def serve(root: Path, data: Path, log: Path) -> tuple[subprocess.Popen[bytes], s
 
 
 def measure(root: Path, seconds: float, clients: int, work: Path, name: str, reads: int = 0,
-            mix: str = "scripted") -> float:
-    """Accepted actions per second of one fresh server of ``root``."""
+            mix: str = "scripted") -> tuple[float, float]:
+    """Accepted actions per second of one fresh server of ``root``, and the
+    server's CPU milliseconds per accepted action (its every process: master,
+    workers, bot runners), which a busy machine disturbs less."""
     scripts = [make_script(f"embedded-load-{i}") for i in range(16)]
     data = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=work))
     proc, url = serve(root, data, work / f"{name}.log")
@@ -77,8 +80,10 @@ def measure(root: Path, seconds: float, clients: int, work: Path, name: str, rea
                 return BotPlayer(phase, f"{name}-c{i}")
             return ScriptedPlayer(phase, scripts, f"{name}-c{i}", i, reads=reads)
 
+        before = tree_cpu(proc.pid)
         result = run_phase(name, url, make, clients, seconds, drain_seconds=10)
-        return result.throughput
+        cpu = spent(before, tree_cpu(proc.pid))  # the drain's included: a little more than the window's
+        return result.throughput, 1000 * cpu / max(1, len(result.recorder.accepted))
     finally:
         proc.terminate()
         try:
@@ -103,16 +108,21 @@ def main(argv: list[str] | None = None) -> int:
     a.workdir.mkdir(parents=True, exist_ok=True)
     sides = [*(r.resolve() for r in a.against), ROOT]
     rates: dict[Path, list[float]] = {s: [] for s in sides}
+    costs: dict[Path, list[float]] = {s: [] for s in sides}
     for r in range(a.rounds):
         for n, side in enumerate(sides):
-            rate = measure(side, a.seconds, a.clients, a.workdir, f"side{n}-round{r}", a.reads, a.mix)
+            rate, cost = measure(side, a.seconds, a.clients, a.workdir, f"side{n}-round{r}", a.reads, a.mix)
             rates[side].append(rate)
-            print(f"round {r + 1} {side}: {rate:.1f} actions/s", flush=True)
-    this = statistics.median(rates[ROOT])
+            costs[side].append(cost)
+            print(f"round {r + 1} {side}: {rate:.1f} actions/s, {cost:.2f} CPU ms/action (load average "
+                  f"{os.getloadavg()[0]:.1f})", flush=True)
+    this, this_cost = statistics.median(rates[ROOT]), statistics.median(costs[ROOT])
     for side in sides:
-        med = statistics.median(rates[side])
-        print(f"median {side}: {med:.1f} actions/s ({', '.join(f'{x:.1f}' for x in rates[side])})"
-              + (f"; this checkout / it = {this / med:.3f}" if side != ROOT and med else ""))
+        med, cost = statistics.median(rates[side]), statistics.median(costs[side])
+        print(f"median {side}: {med:.1f} actions/s ({', '.join(f'{x:.1f}' for x in rates[side])}), "
+              f"{cost:.2f} CPU ms/action"
+              + (f"; this checkout / it: throughput {this / med:.3f}, CPU per action {this_cost / cost:.3f}"
+                 if side != ROOT and med and cost else ""))
     return 0
 
 

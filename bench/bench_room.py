@@ -34,7 +34,6 @@ import http.client
 import json
 import os
 import random
-import statistics
 import sys
 import tempfile
 import threading
@@ -297,7 +296,7 @@ def summarise(a: argparse.Namespace, tables: list[Table], streams: list[Stream],
                 else:
                     delivery[s.kind].append(max(0.0, got - acked))
     spread: list[float] = []  # every event, bots' included: behind the first stream of its game
-    for game, ss in by_game.items():
+    for ss in by_game.values():
         ids = set().union(*(s.arrived for s in ss))
         for i in ids:
             times = [s.arrived[i] for s in ss if i in s.arrived]
