@@ -50,6 +50,12 @@ def translate_error(error: sqlite3.Error) -> StoreError:
     return StoreUnavailable(f"SQLite failed: {error}")
 
 
+class WouldWait(Exception):
+    """The write lock was taken when a call run :meth:`SqliteConnections.without_waiting`
+    began its first write transaction: nothing was done, the call may be made again
+    where waiting is harmless."""
+
+
 def create_private(path: str) -> None:
     """Create the database file readable by its owner only, if it does not
     exist (SQLite gives its -wal and -shm files the database file's
@@ -121,6 +127,8 @@ class SqliteConnections:
         self._busy_timeout = busy_timeout
         self._synchronous = synchronous
         self._local = _thread_local()
+        # per greenlet under gevent (patched), per thread otherwise: the caller's without_waiting()
+        self._task = threading.local()
         self._connections: dict[int, _Entry] = {}
         self._registry_lock = threading.Lock()
         self._keys = iter(range(1, 1 << 62))
@@ -183,6 +191,35 @@ class SqliteConnections:
             yield conn
 
     @contextmanager
+    def without_waiting(self) -> Iterator[None]:
+        """Within this block (this caller: greenlet or thread), the first
+        ``IMMEDIATE`` transaction raises :class:`WouldWait` instead of waiting
+        when another connection holds the write lock; later ones wait as usual.
+        For a caller that must not block (a gevent worker's event loop) and
+        sends the call elsewhere then: it is safe to repeat only if its first
+        write transaction is also its first write."""
+        self._task.first_write = True
+        try:
+            yield
+        finally:
+            self._task.first_write = False
+
+    def _begin(self, conn: sqlite3.Connection, mode: str) -> None:
+        if mode != "IMMEDIATE" or not getattr(self._task, "first_write", False):
+            conn.execute(f"BEGIN {mode}")
+            return
+        self._task.first_write = False
+        conn.execute("PRAGMA busy_timeout = 0")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as e:
+            if e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY:
+                raise WouldWait() from e
+            raise
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
+
+    @contextmanager
     def transaction(self, mode: str = "IMMEDIATE") -> Iterator[sqlite3.Cursor]:
         """A transaction (``IMMEDIATE`` takes the write lock up front, so
         writers serialise instead of failing half-way with ``SQLITE_BUSY``;
@@ -190,7 +227,7 @@ class SqliteConnections:
         any exception."""
         with self.using() as conn:
             try:
-                conn.execute(f"BEGIN {mode}")
+                self._begin(conn, mode)
             except sqlite3.Error as e:
                 raise translate_error(e) from e
             try:

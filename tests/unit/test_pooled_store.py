@@ -3,13 +3,18 @@ rest in the pool; under gevent, one connection per OS thread (not per greenlet).
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from events.sqlite.connection import SqliteConnections, WouldWait
 from events.sqlite.store import SqliteStore
+from events.store import NewEvent
 from service.adapters.pooled_store import READS, PooledStore
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,6 +42,60 @@ def test_reads_run_in_the_caller_and_writes_in_the_pool(tmp_path: Path) -> None:
         assert pool.calls == ["create_game"]
     finally:
         store.close()
+
+
+class _BlockedThenFreedPool(_CountingPool):
+    """A pool whose call starts once ``blocker`` (another connection holding the write lock) commits."""
+
+    def __init__(self, blocker: sqlite3.Connection) -> None:
+        super().__init__()
+        self.blocker = blocker
+
+    def apply(self, func: Any, args: tuple[Any, ...]) -> Any:
+        self.blocker.execute("COMMIT")
+        return super().apply(func, args)
+
+
+def test_an_append_runs_in_the_caller_unless_it_would_wait_for_the_write_lock(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "s.db")
+    try:
+        wrapped: Any = PooledStore(store)
+        wrapped._pool = _CountingPool()
+        wrapped.create_game("g1", "cable-car", {}, [], "playing")
+        wrapped._pool = pool = _CountingPool()
+        wrapped.append("g1", 0, [NewEvent("x", {"n": 1})])
+        assert pool.calls == [] and wrapped.version("g1") == 1
+        blocker = sqlite3.connect(tmp_path / "s.db", isolation_level=None)
+        blocker.execute("BEGIN IMMEDIATE")  # another process's writer holds the lock
+        wrapped.__dict__.clear()
+        wrapped._store, wrapped._pool = store, (pool := _BlockedThenFreedPool(blocker))
+        wrapped.append("g1", 1, [NewEvent("x", {"n": 2})])
+        assert pool.calls == ["append"] and wrapped.version("g1") == 2  # once: tried here, done there
+        blocker.close()
+    finally:
+        store.close()
+
+
+def test_without_waiting_the_first_write_transaction_is_refused_untouched(tmp_path: Path) -> None:
+    db = SqliteConnections(str(tmp_path / "c.db"), 5, "NORMAL")
+    with db.transaction() as cur:
+        cur.execute("CREATE TABLE t (n INTEGER)")
+    blocker = sqlite3.connect(tmp_path / "c.db", isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(WouldWait), db.without_waiting(), db.transaction() as cur:
+            cur.execute("INSERT INTO t VALUES (1)")
+        blocker.execute("COMMIT")
+        with db.without_waiting():  # free: the first runs; the second waits as usual
+            with db.transaction() as cur:
+                cur.execute("INSERT INTO t VALUES (2)")
+            with db.transaction() as cur:
+                cur.execute("INSERT INTO t VALUES (3)")
+        assert db.read("SELECT n FROM t ORDER BY n") == [(2,), (3,)]
+        assert db.read("PRAGMA busy_timeout") == [(5000,)]
+    finally:
+        blocker.close()
+        db.close()
 
 
 def test_every_read_is_a_method_of_the_store() -> None:
