@@ -50,6 +50,10 @@ def translate_error(error: sqlite3.Error) -> StoreError:
     return StoreUnavailable(f"SQLite failed: {error}")
 
 
+#: wal_autocheckpoint of a connection used :meth:`SqliteConnections.without_waiting` (SQLite's default: 1000)
+RARE_CHECKPOINT_PAGES = 10_000
+
+
 class WouldWait(Exception):
     """The write lock was taken when a call run :meth:`SqliteConnections.without_waiting`
     began its first write transaction: nothing was done, the call may be made again
@@ -87,11 +91,12 @@ class _Held:
     ``threading.local``, so that it is dropped (and the connection closed,
     see :func:`_release`) when its thread ends."""
 
-    __slots__ = ("__weakref__", "conn", "lock")
+    __slots__ = ("__weakref__", "conn", "lock", "checkpoints_rarely")
 
     def __init__(self, conn: sqlite3.Connection, lock: threading.RLock) -> None:
         self.conn = conn
         self.lock = lock
+        self.checkpoints_rarely = False
 
 
 #: a registered connection: the connection and its lock
@@ -209,6 +214,13 @@ class SqliteConnections:
             conn.execute(f"BEGIN {mode}")
             return
         self._task.first_write = False
+        held: _Held = self._local.held
+        if not held.checkpoints_rarely:
+            # A commit past wal_autocheckpoint pages copies the WAL into the file (tens of ms of I/O):
+            # let the waiting-allowed connections (other threads, other processes) do that, this
+            # one only when the WAL grew ten times as large without them.
+            conn.execute(f"PRAGMA wal_autocheckpoint = {RARE_CHECKPOINT_PAGES}")
+            held.checkpoints_rarely = True
         conn.execute("PRAGMA busy_timeout = 0")
         try:
             conn.execute("BEGIN IMMEDIATE")

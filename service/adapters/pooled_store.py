@@ -31,7 +31,10 @@ spares a hand-off to a pool thread and back (about a tenth of an action's CPU
 time); when the lock is taken, the store raises ``WouldWait`` before doing
 anything and the call goes to the pool, where it may wait.  Only calls whose
 first write transaction is their first write qualify (repeating them after
-``WouldWait`` repeats nothing).
+``WouldWait`` repeats nothing).  The worker thread's connection leaves
+copying the WAL into the file (tens of milliseconds of I/O) to the pool's
+connections and other processes, unless the WAL grows very large
+(``RARE_CHECKPOINT_PAGES``).
 
 ``wait_for_events`` is not sent either: it polls, a read of the game's
 version in the calling greenlet, sleeping cooperatively in between, so that a

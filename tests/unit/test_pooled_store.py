@@ -92,7 +92,7 @@ def test_without_waiting_the_first_write_transaction_is_refused_untouched(tmp_pa
             with db.transaction() as cur:
                 cur.execute("INSERT INTO t VALUES (3)")
         assert db.read("SELECT n FROM t ORDER BY n") == [(2,), (3,)]
-        assert db.read("PRAGMA busy_timeout") == [(5000,)]
+        assert db.read("PRAGMA busy_timeout") == [(5000,)] and db.read("PRAGMA wal_autocheckpoint") == [(10_000,)]
     finally:
         blocker.close()
         db.close()
