@@ -30,7 +30,6 @@ is a few tables for a few seconds (the test suite runs it).
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import os
 import random
@@ -46,50 +45,13 @@ from typing import Any
 from bench.load.cpu import spent, tree_cpu
 from bench.load.soak import Server
 from bench.load.stack import CLI_MODULE, ROOT
-from bench.room_clients import Hostile, Stream, StreamReader
+from bench.room_clients import Api, Hostile, Stream, StreamReader, health_probe
 
 GOALS = {"delivery_p99": 1.0, "health_max": 1.0}
 
 
 def _addr(block: int, n: int) -> str:
     return f"127.{block}.{n // 250}.{n % 250 + 1}"
-
-
-class Api:
-    """A keep-alive HTTP connection from one source address."""
-
-    def __init__(self, port: int, source: str) -> None:
-        self.port, self.source = port, source
-        self.conn: http.client.HTTPConnection | None = None
-
-    def call(self, method: str, path: str, body: Any = None, token: str | None = None,
-             headers: dict[str, str] | None = None) -> tuple[int, Any, float]:
-        """Status, JSON body (or None) and seconds taken; one retry on a dropped connection."""
-        hdrs = {"Content-Type": "application/json", **(headers or {})}
-        if token:
-            hdrs["Authorization"] = f"Bearer {token}"
-        data = None if body is None else json.dumps(body).encode()
-        for attempt in (1, 2):
-            if self.conn is None:
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30,
-                                                       source_address=(self.source, 0))
-            started = time.monotonic()
-            try:
-                self.conn.request(method, path, data, hdrs)
-                resp = self.conn.getresponse()
-                raw = resp.read()
-            except (OSError, http.client.HTTPException):
-                self.conn.close()
-                self.conn = None
-                if attempt == 2:
-                    raise
-                continue
-            took = time.monotonic() - started
-            try:
-                return resp.status, json.loads(raw) if raw else None, took
-            except ValueError:
-                return resp.status, None, took
-        raise AssertionError("unreachable")
 
 
 @dataclass
@@ -184,19 +146,6 @@ def play(port: int, table: Table, reader: StreamReader, think: float, stop: thre
             else:
                 code = (body or {}).get("code", "")
                 table.refused[f"{status} {code}"] = table.refused.get(f"{status} {code}", 0) + 1
-
-
-def health_probe(port: int, stop: threading.Event, out: list[float]) -> None:
-    while not stop.wait(0.5):
-        started = time.monotonic()
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-            conn.request("GET", "/v1/health")
-            ok = conn.getresponse().status == 200
-            conn.close()
-            out.append(time.monotonic() - started if ok else float("inf"))
-        except OSError:
-            out.append(float("inf"))
 
 
 def _rss_kib(root: int) -> int:

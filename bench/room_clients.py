@@ -1,6 +1,6 @@
-"""The room benchmark's clients that hold connections open without a thread
-each (``bench/bench_room.py``): event streams read as a browser's
-``EventSource`` reads them, and hostile slow connections.
+"""The room benchmark's clients (``bench/bench_room.py``): event streams read
+as a browser's ``EventSource`` reads them and hostile slow connections, all
+held open without a thread each; a keep-alive API client; the health probe.
 
 Every connection is a raw socket from a loopback address of its own choosing
 (Linux routes all of 127.0.0.0/8 to the loopback interface), so that the
@@ -8,6 +8,8 @@ server's per-address rules see as many clients as the room has."""
 
 from __future__ import annotations
 
+import http.client
+import json
 import re
 import selectors
 import socket
@@ -15,6 +17,7 @@ import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 _ID = re.compile(rb"^id: (\d+)$", re.M)
 _RETRY_AFTER = re.compile(rb"\r\nretry-after: *(\d+)", re.I)
@@ -207,3 +210,53 @@ class Hostile:
         for s in self.socks:
             if s is not None:
                 s.close()
+
+
+class Api:
+    """A keep-alive HTTP connection from one source address."""
+
+    def __init__(self, port: int, source: str) -> None:
+        self.port, self.source = port, source
+        self.conn: http.client.HTTPConnection | None = None
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None,
+             headers: dict[str, str] | None = None) -> tuple[int, Any, float]:
+        """Status, JSON body (or None) and seconds taken; one retry on a dropped connection."""
+        hdrs = {"Content-Type": "application/json", **(headers or {})}
+        if token:
+            hdrs["Authorization"] = f"Bearer {token}"
+        data = None if body is None else json.dumps(body).encode()
+        for attempt in (1, 2):
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30,
+                                                       source_address=(self.source, 0))
+            started = time.monotonic()
+            try:
+                self.conn.request(method, path, data, hdrs)
+                resp = self.conn.getresponse()
+                raw = resp.read()
+            except (OSError, http.client.HTTPException):
+                self.conn.close()
+                self.conn = None
+                if attempt == 2:
+                    raise
+                continue
+            took = time.monotonic() - started
+            try:
+                return resp.status, json.loads(raw) if raw else None, took
+            except ValueError:
+                return resp.status, None, took
+        raise AssertionError("unreachable")
+
+
+def health_probe(port: int, stop: threading.Event, out: list[float]) -> None:
+    while not stop.wait(0.5):
+        started = time.monotonic()
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.request("GET", "/v1/health")
+            ok = conn.getresponse().status == 200
+            conn.close()
+            out.append(time.monotonic() - started if ok else float("inf"))
+        except OSError:
+            out.append(float("inf"))
