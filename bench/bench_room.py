@@ -201,7 +201,8 @@ def run(a: argparse.Namespace) -> dict[str, Any]:
         granted = [s for s in streams if s.status == 200]
         rss_streams = _rss_kib(server.proc.pid)
         health: list[float] = []
-        threads = [threading.Thread(target=health_probe, args=(server.port, stop, health), daemon=True)]
+        health_at: list[float] = []
+        threads = [threading.Thread(target=health_probe, args=(server.port, stop, health, health_at), daemon=True)]
         threads += [threading.Thread(target=play, args=(server.port, t, reader, a.think, stop, i), daemon=True)
                     for i, t in enumerate(tables)]
         load_before = os.getloadavg()[0]
@@ -219,6 +220,8 @@ def run(a: argparse.Namespace) -> dict[str, Any]:
         time.sleep(min(2.0, a.seconds / 4))  # the last events reach their streams
         result = summarise(a, tables, streams, granted, health, hostile, cpu, wall, rss_idle, rss_streams, rss_end)
         result["load_average"] = (load_before, os.getloadavg()[0])
+        result["health_slowest"] = sorted(((round(t - started, 2), round(x, 3)) for t, x in zip(health_at, health)),
+                                          key=lambda p: -p[1])[:8]
         return result
     finally:
         stop.set()

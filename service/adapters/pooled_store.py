@@ -24,7 +24,7 @@ would wait for the lock, never share the connection mid-statement).  Only
 :data:`READS` run here; any other call, including one added later, goes to
 the pool.
 
-The hot writes (:data:`TRY_HERE`: an action's append) are first tried here
+The hot writes (:data:`TRY_HERE`: an action's append, a stream's place...) are first tried here
 too, without waiting: when no other connection holds SQLite's write lock
 (the common case) the append runs at once in the worker's own thread, which
 spares a hand-off to a pool thread and back (about a tenth of an action's CPU
@@ -61,12 +61,16 @@ READS = frozenset({
     "get_organiser", "get_batch", "list_batches", "get_webhook", "list_webhooks", "organiser_wide_webhooks",
     "quarantined", "log_events", "node_hashes", "checkpoint", "checkpoints_after", "game_leaf",
     "dispatch_state", "checkpoint_dispatch_state", "database_time", "estimated_time",
+    "live_bot_runners", "due_games", "list_deliveries",
 })
 
 #: writes tried in the calling greenlet first, sent to the pool only when they
 #: would wait for SQLite's write lock (see the module docs): one IMMEDIATE
 #: transaction, begun before anything is written
-TRY_HERE = frozenset({"append"})
+TRY_HERE = frozenset({
+    "append", "set_bot_turn", "set_deadline",  # an action: its events, then its bot turn or deadline
+    "take_place", "renew_place", "free_place", "put_stream_ticket", "take_stream_ticket", "add_count",
+})
 
 
 def gevent_patched() -> bool:

@@ -15,7 +15,7 @@ import pytest
 from events.sqlite.connection import SqliteConnections, WouldWait
 from events.sqlite.store import SqliteStore
 from events.store import NewEvent
-from service.adapters.pooled_store import READS, PooledStore
+from service.adapters.pooled_store import READS, TRY_HERE, PooledStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -99,8 +99,20 @@ def test_without_waiting_the_first_write_transaction_is_refused_untouched(tmp_pa
 
 
 def test_every_read_is_a_method_of_the_store() -> None:
-    for name in READS:
+    for name in READS | TRY_HERE:
         assert callable(getattr(SqliteStore, name)), name
+
+
+def test_what_is_tried_here_is_one_write_transaction_begun_first() -> None:
+    # WouldWait is raised at the first write transaction: a call repeated in the pool must not have written
+    # before it (nor call another store method that writes)
+    import inspect
+    import re
+
+    for name in TRY_HERE:
+        body = inspect.getsource(getattr(SqliteStore, name)).split('"""')[-1]
+        assert len(re.findall(r"transaction\(", body)) == 1, name
+        assert not re.search(r"self\.(?!_db\b|_transaction\b|_sweep\b|dialect\b|_clock\b|_signer\b)\w+\(", body), name
 
 
 def test_greenlets_of_one_thread_share_its_connection_one_at_a_time(tmp_path: Path) -> None:
