@@ -23,6 +23,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -32,6 +33,10 @@ from bench.load.cpu import spent, tree_cpu
 from bench.load.load import run_phase
 from bench.load.scripts import make_script
 from bench.load.stack import CLI_MODULE, ROOT, free_port
+from bench.room_clients import health_probe
+
+#: every health probe's seconds during the load, per checkout
+HEALTH: dict[Path, list[float]] = {}
 
 #: the per-address limits off: every client of the bench is 127.0.0.1
 ENV = {"CABLECAR_CREATE_RATE_LIMIT": "off", "CABLECAR_STREAM_RATE_LIMIT": "off",
@@ -81,8 +86,13 @@ def measure(root: Path, seconds: float, clients: int, work: Path, name: str, rea
             return ScriptedPlayer(phase, scripts, f"{name}-c{i}", i, reads=reads)
 
         before = tree_cpu(proc.pid)
+        stop, health = threading.Event(), []
+        prober = threading.Thread(target=health_probe, args=(int(url.rsplit(":", 1)[1]), stop, health), daemon=True)
+        prober.start()
         result = run_phase(name, url, make, clients, seconds, drain_seconds=10)
+        stop.set()
         cpu = spent(before, tree_cpu(proc.pid))  # the drain's included: a little more than the window's
+        HEALTH.setdefault(root, []).extend(health)
         return result.throughput, 1000 * cpu / max(1, len(result.recorder.accepted))
     finally:
         proc.terminate()
@@ -121,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
         med, cost = statistics.median(rates[side]), statistics.median(costs[side])
         print(f"median {side}: {med:.1f} actions/s ({', '.join(f'{x:.1f}' for x in rates[side])}), "
               f"{cost:.2f} CPU ms/action"
+              + f"; health p99 {1000 * sorted(HEALTH[side])[int(0.99 * len(HEALTH[side]))]:.0f} ms, max "
+              f"{1000 * max(HEALTH[side]):.0f} ms"
               + (f"; this checkout / it: throughput {this / med:.3f}, CPU per action {this_cost / cost:.3f}"
                  if side != ROOT and med and cost else ""))
     return 0

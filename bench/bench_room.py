@@ -220,7 +220,7 @@ def run(a: argparse.Namespace) -> dict[str, Any]:
         time.sleep(min(2.0, a.seconds / 4))  # the last events reach their streams
         result = summarise(a, tables, streams, granted, health, hostile, cpu, wall, rss_idle, rss_streams, rss_end)
         result["load_average"] = (load_before, os.getloadavg()[0])
-        result["health_slowest"] = sorted(((round(t - started, 2), round(x, 3)) for t, x in zip(health_at, health)),
+        result["health_slowest"] = sorted(((round(t - started, 2), round(x, 3)) for t, x in zip(health_at, health, strict=False)),
                                           key=lambda p: -p[1])[:8]
         return result
     finally:
