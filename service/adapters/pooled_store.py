@@ -1,6 +1,6 @@
-"""The embedded SQLite store under gevent workers: the calls that write (or
-may wait on SQLite's lock) in gevent's native thread pool, the plain reads
-in the calling greenlet.
+"""The embedded SQLite store under gevent workers: a call that may wait for
+SQLite's lock in gevent's native thread pool; the plain reads, and the hot
+writes when the lock is free, in the calling greenlet.
 
 ``cablecar serve`` runs gevent workers on SQLite as production does on
 PostgreSQL, so that an event stream holds a greenlet, not a thread.  SQLite's

@@ -15,10 +15,11 @@ gunicorn's, keeping idle connections briefly once stopping:
 
 On the embedded SQLite store, SQLite's connections are per thread and its
 calls cannot yield (a write waiting on another process's lock would stop the
-whole worker): there every call of the store that writes runs in gevent's
-native thread pool (``service/adapters/pooled_store.py``), a handful of real
-threads with a connection each, the plain reads (which WAL mode never makes
-wait) in the worker's own thread, while requests and streams stay greenlets.  (Before issue
+whole worker): there a call of the store that may wait for SQLite's lock runs
+in gevent's native thread pool (``service/adapters/pooled_store.py``), a
+handful of real threads with a connection each; the plain reads (which WAL
+mode never makes wait) and the hot writes that find the lock free run in the
+worker's own thread, while requests and streams stay greenlets.  (Before issue
 36 these workers were threaded, a stream holding a thread: 4 to 8 streams per
 server.)  A threaded worker chosen by hand (``GUNICORN_CMD_ARGS="-k
 service.serving.workers.BoundedThreadWorker"``) still admits at most half its
