@@ -45,7 +45,7 @@ from typing import Any
 from bench.load.cpu import spent, tree_cpu
 from bench.load.soak import Server
 from bench.load.stack import CLI_MODULE, ROOT
-from bench.room_clients import Api, Hostile, Stream, StreamReader, health_probe
+from bench.room_clients import Apart, Api, Stream, StreamReader
 
 GOALS = {"delivery_p99": 1.0, "health_max": 1.0}
 
@@ -178,11 +178,13 @@ def run(a: argparse.Namespace) -> dict[str, Any]:
     server = Server(argv, {}, work / "serve.log", 2)  # defaults: nothing set
     stop = threading.Event()
     reader = StreamReader()
-    hostile: Hostile | None = None
+    hostile: Apart | None = None
+    health_probe: Apart | None = None
     try:
         server.wait_ready(90)
         wait_for_bots(server.port, 60)
         rss_idle = _rss_kib(server.proc.pid)
+        health_probe = Apart("health", server.port)  # forked before this process starts its threads
         tables = create_tables(server.port, a.tables)
         seats = [seat_stream(server.port, t, s) for t in tables for s in t.sources]
         spectators = [Stream(tables[i % len(tables)].game, _addr(2, i % a.spectator_addresses), "spectator")
@@ -195,15 +197,11 @@ def run(a: argparse.Namespace) -> dict[str, Any]:
         deadline = time.monotonic() + 30
         while any(s.status is None and not s.ended for s in streams) and time.monotonic() < deadline:
             time.sleep(0.2)
-        hostile = Hostile(server.port, a.hostile, [_addr(3, i) for i in range(4)])
-        hostile.start()
+        hostile = Apart("hostile", server.port, a.hostile, [_addr(3, i) for i in range(4)])
         time.sleep(1.0)
         granted = [s for s in streams if s.status == 200]
         rss_streams = _rss_kib(server.proc.pid)
-        health: list[float] = []
-        health_at: list[float] = []
-        threads = [threading.Thread(target=health_probe, args=(server.port, stop, health, health_at), daemon=True)]
-        threads += [threading.Thread(target=play, args=(server.port, t, reader, a.think, stop, i), daemon=True)
+        threads = [threading.Thread(target=play, args=(server.port, t, reader, a.think, stop, i), daemon=True)
                     for i, t in enumerate(tables)]
         load_before = os.getloadavg()[0]
         cpu_before = tree_cpu(server.proc.pid)
@@ -218,21 +216,26 @@ def run(a: argparse.Namespace) -> dict[str, Any]:
         for t in threads:
             t.join(35)
         time.sleep(min(2.0, a.seconds / 4))  # the last events reach their streams
-        result = summarise(a, tables, streams, granted, health, hostile, cpu, wall, rss_idle, rss_streams, rss_end)
+        probes, at = health_probe.finish() or ([], [])
+        played = [(t - started, x) for t, x in zip(at, probes, strict=False) if started <= t <= started + wall]
+        health = [x for _, x in played]
+        opened, cut = hostile.finish() or (0, 0)
+        result = summarise(a, tables, streams, granted, health, (opened, cut), cpu, wall, rss_idle, rss_streams,
+                           rss_end)
         result["load_average"] = (load_before, os.getloadavg()[0])
-        result["health_slowest"] = sorted(((round(t - started, 2), round(x, 3)) for t, x in zip(health_at, health, strict=False)),
-                                          key=lambda p: -p[1])[:8]
+        result["health_slowest"] = sorted(((round(t, 2), round(x, 3)) for t, x in played), key=lambda p: -p[1])[:8]
         return result
     finally:
         stop.set()
-        if hostile is not None:
-            hostile.close()
+        for apart in (hostile, health_probe):
+            if apart is not None and apart.proc.is_alive():
+                apart.finish()
         reader.close()
         server.stop()
 
 
 def summarise(a: argparse.Namespace, tables: list[Table], streams: list[Stream], granted: list[Stream],
-              health: list[float], hostile: Hostile, cpu: float, wall: float, rss_idle: int, rss_streams: int,
+              health: list[float], hostile: tuple[int, int], cpu: float, wall: float, rss_idle: int, rss_streams: int,
               rss_end: int) -> dict[str, Any]:
     by_game: dict[str, list[Stream]] = {}
     for s in granted:
@@ -273,7 +276,7 @@ def summarise(a: argparse.Namespace, tables: list[Table], streams: list[Stream],
         "spectator_streams": sum(1 for s in streams if s.kind == "spectator"),
         "spectator_addresses": a.spectator_addresses, "hostile": a.hostile, "seconds": round(wall, 1),
         "granted": len(granted), "refused": refused, "seat_503": refused.get("seat: 503", 0),
-        "hostile_opened": hostile.opened, "hostile_cut": hostile.cut,
+        "hostile_opened": hostile[0], "hostile_cut": hostile[1],
         "person_actions": len(actions), "action_refusals": action_refusals,
         "games_finished": sum(1 for t in tables if t.finished),
         "events_seen": len({(s.game, i) for s in granted for i in s.arrived}),
@@ -332,8 +335,9 @@ streams); memory {r['rss_idle_mib']:.0f} MiB idle, {r['rss_streams_mib']:.0f} Mi
 
 Spectators beyond `CABLECAR_SSE_MAX_STREAMS_PER_ADDRESS` (20) on one address are refused with `503
 streams_busy` and `Retry-After` by design (the web page then reads the game at that pace); a seat's
-stream comes from its own address. The clients (one thread reading every stream, one per table) share
-the 2 CPUs with the server, so the latencies include their own delays.
+stream comes from its own address. The clients (one thread reading every stream, one per table; the
+health probe and the hostile connections in processes of their own) share the CPUs with the server, so
+the latencies include their own delays.
 """
 
 

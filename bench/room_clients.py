@@ -264,3 +264,39 @@ def health_probe(port: int, stop: threading.Event, out: list[float], at: list[fl
             out.append(time.monotonic() - started if ok else float("inf"))
         except OSError:
             out.append(float("inf"))
+
+
+def _apart(send: Any, stop: Any, kind: str, args: tuple[Any, ...]) -> None:
+    if kind == "health":
+        out: list[float] = []
+        at: list[float] = []
+        health_probe(args[0], stop, out, at)
+        send.send((out, at))
+        return
+    hostile = Hostile(*args)
+    hostile.start()
+    stop.wait()
+    hostile.close()
+    send.send((hostile.opened, hostile.cut))
+
+
+class Apart:
+    """The health probe (``"health"``: ``port``) or the hostile connections
+    (``"hostile"``: :class:`Hostile`'s arguments) in a process of their own, so
+    that the bench's busy threads (its GIL) neither delay the probe nor slow
+    the attack; :meth:`finish` stops it and answers what it saw."""
+
+    def __init__(self, kind: str, *args: Any) -> None:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("fork")
+        self.stop = ctx.Event()
+        self._results, send = ctx.Pipe(duplex=False)
+        self.proc = ctx.Process(target=_apart, args=(send, self.stop, kind, args), daemon=True)
+        self.proc.start()
+
+    def finish(self) -> Any:
+        self.stop.set()
+        result = self._results.recv() if self._results.poll(30) else None
+        self.proc.join(10)
+        return result
