@@ -24,7 +24,7 @@ would wait for the lock, never share the connection mid-statement).  Only
 :data:`READS` run here; any other call, including one added later, goes to
 the pool.
 
-The hot writes (:data:`TRY_HERE`: an action's append, a stream's place...) are first tried here
+The hot writes (:data:`TRY_HERE`: an action's append and bot turn) are first tried here
 too, without waiting: when no other connection holds SQLite's write lock
 (the common case) the append runs at once in the worker's own thread, which
 spares a hand-off to a pool thread and back (about a tenth of an action's CPU
@@ -67,10 +67,9 @@ READS = frozenset({
 #: writes tried in the calling greenlet first, sent to the pool only when they
 #: would wait for SQLite's write lock (see the module docs): one IMMEDIATE
 #: transaction, begun before anything is written
-TRY_HERE = frozenset({
-    "append", "set_bot_turn", "set_deadline",  # an action: its events, then its bot turn or deadline
-    "take_place", "renew_place", "free_place", "put_stream_ticket", "take_stream_ticket", "add_count",
-})
+TRY_HERE = frozenset({"append", "set_bot_turn", "set_deadline"})  # an action: its events, its bot turn or deadline
+# (not the writes that come in bursts, such as hundreds of streams renewing or giving back their places at
+# once: run here one after another they would hold the event loop; in the pool they only queue)
 
 
 def gevent_patched() -> bool:
