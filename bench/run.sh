@@ -12,6 +12,10 @@
 #                                                      # person seats over HTTP): bench/bench_bot_runner.py --load
 #   bash bench/run.sh --only soak                      # the durability soak (workers stopped while
 #                                                      # writers write): writes bench/results/SOAK.md
+#   bash bench/run.sh --only room [--tables N ...]    # a club room on one `cablecar serve`: streams, bots,
+#                                                      # hostile connections: bench/results/ROOM.md
+#   bash bench/run.sh --only embedded-load [--against DIR]  # action throughput of `cablecar serve`,
+#                                                      # alternating with another checkout's
 #   bash bench/run.sh --only cluster [--app-hosts N]   # several hosts as network namespaces (root), faults
 #                                                      # across them: bench/results/CLUSTER.md (bench/cluster/)
 #
@@ -40,6 +44,18 @@ if [ "${1:-}" = "--only" ] && [ "${2:-}" = "bot-load" ]; then
     shift 2
     cd "$ROOT"
     exec env PYTHONPATH="$ROOT" "$PYTHON" -m bench.bench_bot_runner --load "$@"
+fi
+# Action throughput of `cablecar serve` (embedded SQLite), this checkout against others in turn.
+if [ "${1:-}" = "--only" ] && [ "${2:-}" = "embedded-load" ]; then
+    shift 2
+    cd "$ROOT"
+    exec env PYTHONPATH="$ROOT" "$PYTHON" -m bench.bench_embedded_load "$@"
+fi
+# The room: one `cablecar serve` with tables, bots, streams and hostile connections (bench/results/ROOM.md).
+if [ "${1:-}" = "--only" ] && [ "${2:-}" = "room" ]; then
+    shift 2
+    cd "$ROOT"
+    exec env PYTHONPATH="$ROOT" "$PYTHON" -m bench.bench_room "$@"
 fi
 # The cluster builds its own hosts and stack; bounded as a whole (it cleans up on SIGTERM).
 if [ "${1:-}" = "--only" ] && [ "${2:-}" = "cluster" ]; then

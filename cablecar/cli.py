@@ -208,7 +208,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", type=int, default=None,
                        help=f"worker processes (default: $CABLECAR_WORKERS, else {declared('workers').default})")
     serve.add_argument("--threads", type=int, default=None,
-                       help="threads per worker on the embedded store "
+                       help="threads per worker when it is threaded (chosen with GUNICORN_CMD_ARGS; the default "
+                            "gevent workers need none) "
                             f"(default: $CABLECAR_THREADS, else {declared('threads').default})")
     serve.add_argument("--access-log", action="store_true", help="log every request to standard output")
     data_dir_option(serve)

@@ -50,6 +50,27 @@ def check_address(host: str, port: int) -> None:
             raise CannotListen(f"cannot listen on {host}:{port}: {e.strerror}") from e
 
 
+def raise_open_files(wanted: int) -> int:
+    """Raise this process's soft limit of open files (inherited by the workers)
+    towards ``wanted``, never past the hard limit; the soft limit then.  Many
+    systems start programs with 1,024, fewer than a worker's
+    ``CABLECAR_WORKER_CONNECTIONS`` (each stream is a socket): accept() would
+    then fail long before ``CABLECAR_SSE_MAX_STREAMS`` is reached."""
+    try:
+        import resource
+    except ImportError:  # not on this platform
+        return wanted
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    return int(soft)
+
+
 def serve(args: argparse.Namespace) -> int:
     """Run gunicorn in this process until it is stopped (Ctrl-C)."""
     from gunicorn.app.base import BaseApplication
@@ -65,6 +86,11 @@ def serve(args: argparse.Namespace) -> int:
     check_address(args.host, args.port)
     workers = args.workers if args.workers is not None else settings.workers
     threads = args.threads if args.threads is not None else settings.threads
+    # every connection of a worker a descriptor, plus the store's and the log's
+    open_files = raise_open_files(settings.worker_connections + 256)
+    if open_files < settings.worker_connections + 64:
+        print(f"cablecar: note: the open-file limit is {open_files}, under CABLECAR_WORKER_CONNECTIONS "
+              f"({settings.worker_connections}): raise it (ulimit -n) for that many connections", file=sys.stderr)
 
     class _App(BaseApplication):
         def load_config(self) -> None:

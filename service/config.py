@@ -214,7 +214,9 @@ class Settings:
         "an event stream closes after this long; clients resume with `Last-Event-ID`",
     )
     sse_heartbeat_seconds: int = _declare(
-        "CABLECAR_SSE_HEARTBEAT_SECONDS", 15, "seconds between the heartbeats of an event stream"
+        "CABLECAR_SSE_HEARTBEAT_SECONDS", 15,
+        "seconds between the heartbeats of an event stream (a stream whose client closed the connection "
+        "ends within a second, whatever this says)",
     )
     sse_max_streams: int = _declare(
         "CABLECAR_SSE_MAX_STREAMS", 1000,
@@ -304,7 +306,9 @@ class Settings:
         "CABLECAR_WORKERS", 2, "gunicorn worker processes; about one per CPU in production"
     )
     threads: int = _declare(
-        "CABLECAR_THREADS", 8, "threads per gunicorn worker when it is threaded (the embedded SQLite default)"
+        "CABLECAR_THREADS", 8,
+        "threads per gunicorn worker when it is threaded (`gthread`, chosen with `GUNICORN_CMD_ARGS`: "
+        "`cablecar serve` and production run gevent workers)",
     )
     worker_connections: int = _declare(
         "CABLECAR_WORKER_CONNECTIONS", 2000,

@@ -19,12 +19,20 @@ workers open theirs after the fork; nothing is preloaded in the master).
 A connection lives as long as the thread that opened it: when the thread
 ends (an event stream's pump, a short-lived worker thread) its connection is
 closed, instead of staying open until the store closes.
+
+Under gevent (``cablecar serve``'s workers) "thread" means the OS thread, not
+the greenlet: gevent's patched ``threading.local`` is per greenlet, which
+would open (and close) a connection per request.  The greenlets of one OS
+thread share its connection, one at a time: the lock held while it is in use
+is ``threading.RLock``, which gevent makes a lock owned by a greenlet, so a
+second greenlet waits (cooperatively) until the first is done with it.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import sys
 import threading
 import weakref
 from collections.abc import Iterator, Sequence
@@ -42,6 +50,16 @@ def translate_error(error: sqlite3.Error) -> StoreError:
     return StoreUnavailable(f"SQLite failed: {error}")
 
 
+#: wal_autocheckpoint of a connection used :meth:`SqliteConnections.without_waiting` (SQLite's default: 1000)
+RARE_CHECKPOINT_PAGES = 10_000
+
+
+class WouldWait(Exception):
+    """The write lock was taken when a call run :meth:`SqliteConnections.without_waiting`
+    began its first write transaction: nothing was done, the call may be made again
+    where waiting is harmless."""
+
+
 def create_private(path: str) -> None:
     """Create the database file readable by its owner only, if it does not
     exist (SQLite gives its -wal and -shm files the database file's
@@ -57,16 +75,28 @@ def create_private(path: str) -> None:
     os.close(fd)
 
 
+def _thread_local() -> Any:
+    """A ``threading.local`` that is per OS thread even when gevent has patched
+    ``threading`` (there it would be per greenlet: see the module docs)."""
+    if "gevent.monkey" in sys.modules:
+        from gevent import monkey
+
+        if monkey.is_module_patched("threading"):
+            return monkey.get_original("_thread", "_local")()
+    return threading.local()
+
+
 class _Held:
     """A thread's connection and the lock held while it is in use; kept in a
     ``threading.local``, so that it is dropped (and the connection closed,
     see :func:`_release`) when its thread ends."""
 
-    __slots__ = ("__weakref__", "conn", "lock")
+    __slots__ = ("__weakref__", "conn", "lock", "checkpoints_rarely")
 
     def __init__(self, conn: sqlite3.Connection, lock: threading.RLock) -> None:
         self.conn = conn
         self.lock = lock
+        self.checkpoints_rarely = False
 
 
 #: a registered connection: the connection and its lock
@@ -101,7 +131,9 @@ class SqliteConnections:
         self.path = path
         self._busy_timeout = busy_timeout
         self._synchronous = synchronous
-        self._local = threading.local()
+        self._local = _thread_local()
+        # per greenlet under gevent (patched), per thread otherwise: the caller's without_waiting()
+        self._task = threading.local()
         self._connections: dict[int, _Entry] = {}
         self._registry_lock = threading.Lock()
         self._keys = iter(range(1, 1 << 62))
@@ -164,6 +196,42 @@ class SqliteConnections:
             yield conn
 
     @contextmanager
+    def without_waiting(self) -> Iterator[None]:
+        """Within this block (this caller: greenlet or thread), the first
+        ``IMMEDIATE`` transaction raises :class:`WouldWait` instead of waiting
+        when another connection holds the write lock; later ones wait as usual.
+        For a caller that must not block (a gevent worker's event loop) and
+        sends the call elsewhere then: it is safe to repeat only if its first
+        write transaction is also its first write."""
+        self._task.first_write = True
+        try:
+            yield
+        finally:
+            self._task.first_write = False
+
+    def _begin(self, conn: sqlite3.Connection, mode: str) -> None:
+        if mode != "IMMEDIATE" or not getattr(self._task, "first_write", False):
+            conn.execute(f"BEGIN {mode}")
+            return
+        self._task.first_write = False
+        held: _Held = self._local.held
+        if not held.checkpoints_rarely:
+            # A commit past wal_autocheckpoint pages copies the WAL into the file (tens of ms of I/O):
+            # let the waiting-allowed connections (other threads, other processes) do that, this
+            # one only when the WAL grew ten times as large without them.
+            conn.execute(f"PRAGMA wal_autocheckpoint = {RARE_CHECKPOINT_PAGES}")
+            held.checkpoints_rarely = True
+        conn.execute("PRAGMA busy_timeout = 0")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as e:
+            if e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY:
+                raise WouldWait() from e
+            raise
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
+
+    @contextmanager
     def transaction(self, mode: str = "IMMEDIATE") -> Iterator[sqlite3.Cursor]:
         """A transaction (``IMMEDIATE`` takes the write lock up front, so
         writers serialise instead of failing half-way with ``SQLITE_BUSY``;
@@ -171,7 +239,7 @@ class SqliteConnections:
         any exception."""
         with self.using() as conn:
             try:
-                conn.execute(f"BEGIN {mode}")
+                self._begin(conn, mode)
             except sqlite3.Error as e:
                 raise translate_error(e) from e
             try:

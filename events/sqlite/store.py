@@ -26,7 +26,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -333,6 +333,12 @@ class SqliteStore(
     def closed(self) -> bool:
         """Whether :meth:`close` was called."""
         return self._db.closed
+
+    def without_waiting(self) -> AbstractContextManager[None]:
+        """Calls made in this block raise :class:`~events.sqlite.connection.WouldWait`
+        (nothing written) when their first write transaction finds the write
+        lock taken, instead of waiting for it (see ``SqliteConnections.without_waiting``)."""
+        return self._db.without_waiting()
 
 
 

@@ -15,6 +15,7 @@ from events.keyset import KeySet
 from events.tickets import StreamTickets
 from events.timestamps import Clock, system_clock
 from service.adapters.cache import StateCache, open_cache
+from service.adapters.pooled_store import pooled
 from service.adapters.secret_key import require_secret_key, token_key
 from service.adapters.signing_keys import ServerKeys, load_server_keys
 from service.adapters.tokens import TokenHasher
@@ -107,6 +108,7 @@ def create_app(
         signer=keys.signer,
         rekey=hasher.rekey,
     )
+    store = pooled(store)  # under gevent, SQLite's calls in native threads (service/adapters/pooled_store.py)
     cache = cache or open_cache(settings)
     # No default /static/ route: the web page's files are served by routes/web.py, with its headers.
     app = _App(__name__, static_folder=None)

@@ -37,9 +37,10 @@ its seat's ends within that time (the client reconnects with its new token).  :m
 from __future__ import annotations
 
 import logging
+import random
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from events.counts import SharedPlaces
@@ -63,6 +64,9 @@ PLACE_SECONDS = 60.0
 _PLACES = "event-streams"
 #: longest wait of a pump between two reads of its game's row (seat tokens)
 TOKEN_RECHECK = 1.0
+#: longest time an idle stream goes without looking whether its client closed
+#: the connection (its place is given back then, not at the next heartbeat)
+CLOSE_CHECK = 0.5
 
 
 @dataclass
@@ -77,8 +81,10 @@ class Admission:
     released: bool = False
 
     def keep(self) -> None:
-        """Push the shared place's lapse back, once a third of it has passed."""
-        if self.place_id is not None and time.monotonic() - self.renewed_at >= PLACE_SECONDS / 3:
+        """Push the shared place's lapse back, once a sixth to a third of it
+        has passed (at random: streams opened together do not all write at once)."""
+        if self.place_id is not None and time.monotonic() - self.renewed_at >= PLACE_SECONDS / 3 * (
+                1 - random.random() / 2):
             self.renewed_at = time.monotonic()
             self.hub._renew(self.place_id)
 
@@ -203,6 +209,7 @@ class StreamHub:
         admission: Admission | None = None,
         token_hash: str | None = None,
         loaded: Loaded | None = None,
+        closed: Callable[[], bool] = lambda: False,
     ) -> Iterator[str]:
         """Yield SSE messages for ``game_id`` from ``after`` on, as ``seat``
         (None: a spectator) may see them, keeping ``admission``'s place.
@@ -214,7 +221,11 @@ class StreamHub:
 
         ``token_hash`` is the hash of the seat token that opened the stream
         (as the game's row showed it before this call): once the store shows
-        another token for the seat, the stream ends."""
+        another token for the seat, the stream ends.
+
+        ``closed`` says whether the client closed the connection: an idle
+        stream asks it every :data:`CLOSE_CHECK` seconds and ends once it is
+        true (so its place is free within a second, not at its next write)."""
         opened_at = time.monotonic()
         deadline = opened_at + max_seconds
         watched_seat = seat if token_hash is not None else None
@@ -230,6 +241,7 @@ class StreamHub:
             # the game as it stands first (issue 38): a client reconnecting at the head learns whose turn it is
             yield format_event(None, self._queries.summary(channel.loaded or self._queries.load(game_id), seat), "view")
             position = after
+            beat_at = time.monotonic()
             while not self._closing.is_set():
                 if admission is not None:
                     admission.keep()
@@ -245,16 +257,22 @@ class StreamHub:
                     for seq, message in channel.page(self._queries, loaded, seat, position):
                         position = seq
                         yield message
+                    beat_at = time.monotonic()
                     continue
                 if loaded.finished:
                     status = loaded.definition.status(loaded.state)  # finished or cancelled
                     yield format_event(None, {"version": loaded.version, "status": status}, "end")
                     return
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
+                now = time.monotonic()
+                if now >= deadline:
                     return
-                if not channel.wait(position, min(heartbeat, remaining), self._closing, gone):
+                if now - beat_at >= heartbeat:
+                    beat_at = now
                     yield ": keep-alive\n\n"
+                    continue
+                wait = min(heartbeat - (now - beat_at), deadline - now, CLOSE_CHECK)
+                if not channel.wait(position, wait, self._closing, gone) and closed():
+                    return
         except GameDamaged as e:  # found while rendering a page
             channel.damage(e)
             yield damaged_comment(game_id)

@@ -5,6 +5,8 @@ rendered from it, shared by every watcher at the same position."""
 from __future__ import annotations
 
 import json
+import select
+import socket
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -17,6 +19,23 @@ from service.usecases.queries import GameQueries
 PAGE = 200
 #: pages a channel remembers (watchers lagging behind share them too)
 _PAGES_KEPT = 64
+
+
+def peer_closed(sock: object) -> Callable[[], bool]:
+    """A check of whether the client closed ``sock`` (the connection a stream
+    writes to; anything without ``fileno``: never), without reading what it
+    may have sent: a closed connection reads as the end of the stream."""
+    if not hasattr(sock, "fileno") or not hasattr(sock, "recv"):
+        return lambda: False
+
+    def closed() -> bool:
+        try:
+            readable, _, _ = select.select([sock], [], [], 0)
+            return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+        except (OSError, ValueError):  # reset, or closed on our side
+            return True
+
+    return closed
 
 
 def damaged_comment(game_id: str) -> str:

@@ -1,6 +1,6 @@
 """gunicorn configuration for production (``gunicorn -c python:service.serving.gunicorn_conf service.serving.wsgi:app``).
 
-Worker class: **gevent** on PostgreSQL, so that event streams (Server-Sent
+Worker class: **gevent**, on PostgreSQL and on the embedded SQLite store alike, so that event streams (Server-Sent
 Events, ``service/api/sse.py``) hold a greenlet each, not a request thread: a
 thousand watchers cost a thousand small stacks, and ``/v1/health`` and actions
 keep answering.  We chose it over a streaming pool of our own because gunicorn
@@ -13,10 +13,17 @@ time-sliced; rules are fast enough for that to stay small.  (The class is
 gunicorn's, keeping idle connections briefly once stopping:
 ``service/serving/gevent_worker.py``.)
 
-On the embedded SQLite store the workers stay threaded (``gthread``): SQLite's
-connections are per thread and its calls cannot yield, so under gevent every
-request would open a connection of its own.  There streams hold a thread each,
-so a worker admits at most half its threads of them (``post_worker_init``).
+On the embedded SQLite store, SQLite's connections are per thread and its
+calls cannot yield (a write waiting on another process's lock would stop the
+whole worker): there a call of the store that may wait for SQLite's lock runs
+in gevent's native thread pool (``service/adapters/pooled_store.py``), a
+handful of real threads with a connection each; the plain reads (which WAL
+mode never makes wait) and the hot writes that find the lock free run in the
+worker's own thread, while requests and streams stay greenlets.  (Before issue
+36 these workers were threaded, a stream holding a thread: 4 to 8 streams per
+server.)  A threaded worker chosen by hand (``GUNICORN_CMD_ARGS="-k
+service.serving.workers.BoundedThreadWorker"``) still admits at most half its
+threads of streams (``post_worker_init``).
 
 The values come from the
 settings declared in ``service/config.py`` (``CABLECAR_BIND``,
@@ -107,7 +114,7 @@ bind = _settings.bind
 workers = _settings.workers
 # gevent and gthread, each reading a request within CABLECAR_REQUEST_READ_SECONDS (service/serving/workers.py);
 # the gevent one stops without waiting on idle keep-alive connections (service/serving/gevent_worker.py)
-worker_class = GEVENT if _settings.database_url else THREADED
+worker_class = GEVENT
 threads = _settings.threads
 worker_connections = _settings.worker_connections
 timeout = _settings.worker_timeout

@@ -48,16 +48,16 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module", params=[THREADED, GEVENT], ids=["gthread", "gevent"])
 def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
-    """gunicorn as ``cablecar serve`` (threaded, chosen by the configuration on
-    SQLite) or production (``-k`` the gevent worker) starts it: one worker,
-    the default read limit (10 s) and threads (8), :data:`PLACES` connections."""
+    """gunicorn as ``cablecar serve`` and production start it (the gevent
+    worker), or with the threaded worker chosen by hand: one worker, the
+    default read limit (10 s) and threads (8), :data:`PLACES` connections."""
     tmp = tmp_path_factory.mktemp("lying")
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in {s.env for s in SETTINGS}}
     env.update(PYTHONPATH=str(ROOT), CABLECAR_DATA_DIR=str(tmp), CABLECAR_BIND=f"127.0.0.1:{port}",
                CABLECAR_WORKERS="1", CABLECAR_WORKER_CONNECTIONS=str(PLACES),
                CABLECAR_WEBHOOKS="false", CABLECAR_RATE_LIMIT="0")
-    kind = [] if request.param == THREADED else ["-k", GEVENT]
+    kind = ["-k", request.param]
     log = (tmp / "server.log").open("wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", "python:service.serving.gunicorn_conf", *kind,

@@ -1,5 +1,5 @@
-"""A graceful stop is graceful: on SIGTERM a worker (gevent on PostgreSQL,
-threads on SQLite) ends its event streams at once, answers the request whose
+"""A graceful stop is graceful: on SIGTERM a worker (gevent, on PostgreSQL
+and on SQLite) ends its event streams at once, answers the request whose
 body is still arriving, keeps idle keep-alive connections briefly only, and
 exits 0 with no traceback in its log."""
 

@@ -1,6 +1,6 @@
 """A plain install runs every documented mode: the wheel, installed with no
 extras into a fresh virtual environment (what the Dockerfile does), serves
-with the gevent worker on PostgreSQL and with the threaded one on SQLite.
+with the gevent worker on PostgreSQL and on SQLite (``cablecar serve``'s default).
 
 The test extra pulls in packages production never gets (``packaging`` came in
 that way while gunicorn's gevent worker needed it): only an environment made
@@ -106,6 +106,6 @@ def test_the_gevent_worker_serves_on_postgresql(plain_venv: Path, tmp_path: Path
         _create_and_play(url)
 
 
-def test_the_threaded_worker_serves_on_sqlite(plain_venv: Path, tmp_path: Path) -> None:
-    with _serve(plain_venv, tmp_path, {}, "service.serving.workers.BoundedThreadWorker") as url:
+def test_the_gevent_worker_serves_on_sqlite(plain_venv: Path, tmp_path: Path) -> None:
+    with _serve(plain_venv, tmp_path, {}, "service.serving.workers.BoundedGeventWorker") as url:
         _create_and_play(url)

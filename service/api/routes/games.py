@@ -33,6 +33,7 @@ from service.api.schemas.responses import (
     GameViewSchema,
     StreamTicketSchema,
 )
+from service.api.sse_channel import peer_closed
 from service.api.text import json_text
 from service.errors import InvalidRequest
 from service.usecases.auth import creating_organiser, game_caller, require_seat
@@ -256,7 +257,7 @@ def stream_events(game_id: str) -> Response:
     admission = rt.streams.admit(limits(current_app).client())  # same address rule as rate limits
     gen = rt.streams.stream(
         game_id, seat, after or 0, rt.settings.sse_max_seconds, rt.settings.sse_heartbeat_seconds,
-        admission, token_hash, loaded,
+        admission, token_hash, loaded, peer_closed(request.environ.get("gunicorn.socket")),
     )
     resp = Response(stream_with_context(gen), mimetype="text/event-stream")
     # Released when the server closes the answer, even one never iterated.

@@ -1,0 +1,173 @@
+"""The embedded SQLite store under gevent workers: a call that may wait for
+SQLite's lock in gevent's native thread pool; the plain reads, and the hot
+writes when the lock is free, in the calling greenlet.
+
+``cablecar serve`` runs gevent workers on SQLite as production does on
+PostgreSQL, so that an event stream holds a greenlet, not a thread.  SQLite's
+calls cannot yield: one run in the worker's event loop (a write waiting for
+another process's lock, up to the busy timeout) would stop every request and
+stream of the worker.  :class:`PooledStore` runs each call of the store in
+one of the hub's native threads (``gevent.get_hub().threadpool``, at most ten),
+where a blocking call blocks that thread alone; the connections stay one per
+thread (:mod:`events.sqlite.connection`), i.e. a handful per worker whatever
+the number of requests and streams.
+
+The plain reads (:data:`READS`) are not sent: in WAL mode a reader never
+waits for a writer (nor for another reader), so a read runs in the worker's
+own thread at the cost of its statement, without two thread switches.  They
+use that thread's one connection (:mod:`events.sqlite.connection`: per OS
+thread, not per greenlet), under its greenlet-owned lock; a read never yields
+to gevent half-way (sqlite3's calls do not, and the reads hold no cursor or
+transaction open past their return: each returns lists or records), so
+another greenlet always finds the connection free (were it not, that greenlet
+would wait for the lock, never share the connection mid-statement).  Only
+:data:`READS` run here; any other call, including one added later, goes to
+the pool.
+
+The hot writes (:data:`TRY_HERE`: an action's append and bot turn) are first tried here
+too, without waiting: when no other connection holds SQLite's write lock
+(the common case) the append runs at once in the worker's own thread, which
+spares a hand-off to a pool thread and back (about a tenth of an action's CPU
+time); when the lock is taken, the store raises ``WouldWait`` before doing
+anything and the call goes to the pool, where it may wait.  Only calls whose
+first write transaction is their first write qualify (repeating them after
+``WouldWait`` repeats nothing).  The worker thread's connection leaves
+copying the WAL into the file (tens of milliseconds of I/O) to the pool's
+connections and other processes, unless the WAL grows very large
+(``RARE_CHECKPOINT_PAGES``).
+
+``wait_for_events`` is not sent either: it polls, a read of the game's
+version in the calling greenlet, sleeping cooperatively in between, so that a
+pump per watched game never holds a pool thread while it waits, nor hands a
+read to one fifty times a second.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from events.sqlite.connection import WouldWait
+
+T = TypeVar("T")
+
+#: the store's calls that only read (SELECTs, alone or in one deferred
+#: transaction) or run no SQL: run in the calling greenlet (see the module docs)
+READS = frozenset({
+    "load", "get_game", "version", "list_games", "read_all", "verify_chain", "lookup_idempotency", "ping",
+    "get_organiser", "get_batch", "list_batches", "get_webhook", "list_webhooks", "organiser_wide_webhooks",
+    "quarantined", "log_events", "node_hashes", "checkpoint", "checkpoints_after", "game_leaf",
+    "dispatch_state", "checkpoint_dispatch_state", "database_time", "estimated_time",
+    "live_bot_runners", "due_games", "list_deliveries",
+})
+
+#: writes tried in the calling greenlet first, sent to the pool only when they
+#: would wait for SQLite's write lock (see the module docs): one IMMEDIATE
+#: transaction, begun before anything is written
+TRY_HERE = frozenset({"append", "set_bot_turn", "set_deadline"})  # an action: its events, its bot turn or deadline
+# (not the writes that come in bursts, such as hundreds of streams renewing or giving back their places at
+# once: run here one after another they would hold the event loop; in the pool they only queue)
+
+
+def gevent_patched() -> bool:
+    """Whether this process's threads are gevent's (a gevent worker patched them)."""
+    if "gevent.monkey" not in sys.modules:
+        return False
+    from gevent import monkey
+
+    return bool(monkey.is_module_patched("threading"))
+
+
+class PooledStore:
+    """``store`` (a SQLite store), its methods but :data:`READS` run in
+    gevent's native thread pool (see the module docs).  Looks like the store's class to
+    ``isinstance``, so that whoever checks what the store can do still sees it."""
+
+    def __init__(self, store: Any, poll_interval: float = 0.02) -> None:
+        import gevent
+
+        self._store = store
+        self._pool = gevent.get_hub().threadpool
+        self._poll_interval = poll_interval
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:  # noqa: D105
+        return type(self._store)
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._store, name)
+        if not inspect.ismethod(value):
+            return value  # constants and properties: read here, they run no SQL
+        call: Callable[..., Any]
+        if name in READS:
+            call = value
+        elif name in TRY_HERE:
+            call = _here_unless_waiting(self._store, self._pool, value)
+        else:
+            call = _in_pool(self._pool, value)
+        self.__dict__[name] = call  # found here from now on, without __getattr__
+        return call
+
+    def wait_for_events(self, game_id: str, after_seq: int, timeout: float) -> bool:
+        """Poll the game's version (a plain read, here) until it passes
+        ``after_seq`` (True) or ``timeout`` runs out (False), sleeping in the
+        event loop in between."""
+        deadline = time.monotonic() + max(0.0, timeout)
+        version = self._store.version
+        while True:
+            if version(game_id) > after_seq:
+                return True
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            time.sleep(min(self._poll_interval, remaining))
+
+
+def _in_pool(pool: Any, method: Callable[..., Any]) -> Callable[..., Any]:
+    def pooled(*args: Any, **kwargs: Any) -> Any:
+        return _returned(pool.apply(_outcome, (method, args, kwargs)))
+
+    return pooled
+
+
+def _here_unless_waiting(store: Any, pool: Any, method: Callable[..., Any]) -> Callable[..., Any]:
+    in_pool = _in_pool(pool, method)
+
+    def here(*args: Any, **kwargs: Any) -> Any:
+        try:
+            with store.without_waiting():
+                return method(*args, **kwargs)
+        except WouldWait:  # nothing was written: again where waiting blocks one thread only
+            return in_pool(*args, **kwargs)
+
+    return here
+
+
+def _outcome(call: Any, args: Any, kwargs: Any) -> tuple[bool, Any]:
+    """What ``call`` returned (True, value) or raised (False, error), in a
+    pool thread: an error raised there would also be printed by gevent's hub,
+    where GameNotFound is an everyday answer."""
+    try:
+        return True, call(*args, **kwargs)
+    except BaseException as e:  # re-raised in the caller, by _returned
+        return False, e
+
+
+def _returned(outcome: tuple[bool, Any]) -> Any:
+    ok, value = outcome
+    if not ok:
+        raise value
+    return value
+
+
+def pooled(store: T) -> T:
+    """``store`` wrapped in a :class:`PooledStore` when this process runs on
+    gevent and the store is the embedded SQLite one; else ``store`` itself."""
+    from events.sqlite.store import SqliteStore
+
+    if type(store) is not PooledStore and isinstance(store, SqliteStore) and gevent_patched():
+        return PooledStore(store)  # type: ignore[return-value]
+    return store
