@@ -23,7 +23,10 @@
 #                       javac on ALL of its output (models, APIs, support classes), any error fails, with
 #                       Debian's jackson 2.14 and jakarta-annotation jars plus jackson-datatype-jsr310, the
 #                       one dependency Debian does not package: its classes are taken from the pinned
-#                       generator's own jar (see "java" below)
+#                       generator's own jar (see "java" below); then tools/contract/javaplay/Play.java, compiled
+#                       against it, plays a whole game of each type against the real server and reads each game's
+#                       event page, export (JSON and NDJSON) and audit (not its stream: this client parses every
+#                       answer as JSON, text/event-stream too) (issue 38)
 #   orval (fetch client), @hey-api/openapi-ts: tsc --strict
 #   openapi-python-client and openapi-typescript: the committed clients (generate-clients.sh --check).
 #   csharp is not checked: its default output (net8.0, generichost) builds only with the .NET SDK and NuGet
@@ -238,6 +241,14 @@ JSR310
         return 1
     fi
     echo "java: all $(wc -l <"$OUT/java-files") generated files compile (models, APIs and support classes)"
+    # ... and USED: tools/contract/javaplay plays a whole game of each type through it. It runs on the generator's
+    # own jar, whose jackson-core, -databind and -datatype-jsr310 are of one release (the jsr310 classes fail at
+    # run time on Debian's older databind: NoSuchFieldError)
+    echo "== java: tools/contract/javaplay, a whole game of each type through the generated client"
+    if ! javac -encoding UTF-8 -nowarn -d "$OUT/java-classes" -cp "$OUT/java-classes:$cp" tools/contract/javaplay/Play.java \
+        >"$OUT/javaplay.log" 2>&1; then cat "$OUT/javaplay.log"; return 1; fi
+    wait_server
+    java -cp "$OUT/java-classes:$OG_JAR" Play "http://127.0.0.1:$PORT"
 }
 
 job python check_python
