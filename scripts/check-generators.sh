@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Every client generator people use, on service/openapi.yaml (issue 27): each must generate without an
-# error, and its output must import / type-check / compile. Run by scripts/check-contract.sh; with warm
-# caches 65-115 s on the shared 2-core machine, 61 s of CPU (one generator run per target and the checks one
-# after another took 135-150 s, 79 s of CPU).
+# error, its output must import / type-check / compile, and each openapi-generator client must play a whole game
+# of each type against the real server (issue 38). Run by scripts/check-contract.sh; with warm caches 90-115 s
+# on the shared 2-core machine, about 100 s of CPU (before the play programs: 65-115 s, 61 s of CPU).
 #
 #   openapi-generator 7.x (pip openapi-generator-cli, pinned below; Java 17), the five targets in one JVM
 #   (its `batch` command: half the CPU of separate runs, byte-identical output):
-#     python            imported with pydantic/urllib3/python-dateutil (a private venv), then plays 30
-#                       moves of each game type against the real server (typed views, sampled legal actions),
-#                       reads the cable-car board and a game's export as JSON and as NDJSON
-#     typescript-fetch  tsc --strict
+#     python            tools/contract/pyplay/play.py in a private venv (pydantic/urllib3/python-dateutil): imports
+#                       every module, then plays a whole game of each type against the real server and reads
+#                       each game's event page, export (JSON and NDJSON) and audit, the cable-car board and a
+#                       cancelled game's export (issue 38)
+#     typescript-fetch  tsc --strict with tools/contract/fetchplay/play.ts, then node (its own fetch) plays a
+#                       whole game of each type through it against the real server and reads each game's event
+#                       page, stream, export (JSON and NDJSON) and audit (issue 38)
 #     typescript-axios  tsc --strict with tools/contract/axiosplay/play.ts (axios pinned in tools/contract), then
 #                       node plays a whole game of each type through it against the real server and reads each
 #                       game's event page, stream, export and audit (issue 38)
@@ -20,7 +23,10 @@
 #                       javac on ALL of its output (models, APIs, support classes), any error fails, with
 #                       Debian's jackson 2.14 and jakarta-annotation jars plus jackson-datatype-jsr310, the
 #                       one dependency Debian does not package: its classes are taken from the pinned
-#                       generator's own jar (see "java" below)
+#                       generator's own jar (see "java" below); then tools/contract/javaplay/Play.java, compiled
+#                       against it, plays a whole game of each type against the real server and reads each game's
+#                       event page, export (JSON and NDJSON) and audit (not its stream: this client parses every
+#                       answer as JSON, text/event-stream too) (issue 38)
 #   orval (fetch client), @hey-api/openapi-ts: tsc --strict
 #   openapi-python-client and openapi-typescript: the committed clients (generate-clients.sh --check).
 #   csharp is not checked: its default output (net8.0, generichost) builds only with the .NET SDK and NuGet
@@ -118,7 +124,7 @@ if ! "$OG" batch --threads 2 "$OUT"/batch/{python,typescript-fetch,typescript-ax
     exit 1
 fi
 
-# -- python: imports, and plays against the real server (typed views, sampled legal actions sent back as read)
+# -- the real server the play programs use; python: tools/contract/pyplay (imports, plays, reads)
 PORT=$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$PY" -m cablecar.cli serve --host 127.0.0.1 --port "$PORT" --data-dir "$OUT/data" >"$OUT/server.log" 2>&1 &
 PIDS+=($!)
@@ -131,69 +137,31 @@ wait_server() {  # until the server answers /v1/health
     echo "error: the server did not start" >&2; cat "$OUT/server.log" >&2; return 1
 }
 check_python() {
-    echo "== python (imports, 30 moves of each game type, the cable-car board and a game's exports, against the real server)"
+    echo "== python: tools/contract/pyplay, imports, then a whole game of each type through the generated client (default options)"
     local pyv="$CACHE/pyvenv"
     if [ ! -x "$pyv/bin/python" ]; then
         python3 -m venv "$pyv"
         "$pyv/bin/pip" install -q --cache-dir "$CACHE/pip" "pydantic>=2" "urllib3>=2" python-dateutil typing-extensions
     fi
-    "$pyv/bin/python" - "$OUT/python" <<'PYCHECK'
-import importlib, pkgutil, sys
-sys.path.insert(0, sys.argv[1])
-n = 0
-for sub in ("openapi_client.models", "openapi_client.api"):
-    for mod in pkgutil.iter_modules(importlib.import_module(sub).__path__):
-        importlib.import_module(f"{sub}.{mod.name}")
-        n += 1
-from openapi_client.models.action_request import ActionRequest
-for body in ({"type": "resign"}, {"type": "roll"}, {"type": "draw_tickets"}, {"type": "start_ride"},
-             {"type": "lay_tiles", "placements": [{"tile": "curve", "row": 1, "col": 2, "rotation": 0}]}):
-    parsed = ActionRequest.from_dict(body)  # one discriminated type each, not "matches several"
-    assert parsed.actual_instance.type == body["type"], body
-print(f"python: imported {n} modules; action bodies parse by their discriminator")
-PYCHECK
     wait_server
-    "$pyv/bin/python" - "$OUT/python" "http://127.0.0.1:$PORT" <<'PYPLAY'
-import random, sys
-sys.path.insert(0, sys.argv[1])
-import openapi_client as oc
-from openapi_client.models import CreateGame
-base = sys.argv[2]
-for game_type in ("cable-car", "ttr-sf"):
-    games = oc.GamesApi(oc.ApiClient(oc.Configuration(host=base)))
-    created = games.create_game(CreateGame.from_dict(
-        {"type": game_type, "players": [{"name": "A"}, {"name": "B"}], "seed": "generated-python"}))
-    rng = random.Random(1)
-    for step in range(30):
-        view = games.get_game(created.id).actual_instance
-        if view.status in ("finished", "cancelled"):
-            break
-        seat = view.active_seats[0]
-        actions = oc.ActionsApi(oc.ApiClient(oc.Configuration(host=base, access_token=created.seats[seat].token)))
-        legal = actions.get_legal_actions(created.id, sample=5, seed=f"s{step}")
-        actions.post_action(created.id, rng.choice([a for a in legal.actions if a.actual_instance.type != "resign"]))
-    print(f"python: played {step} moves of a {game_type} game against the real server")
-# the board (nested arrays of edges) and a cancelled game's record, JSON and NDJSON, typed by the client
-board = oc.MetaApi(oc.ApiClient(oc.Configuration(host=base))).get_board("cable-car").actual_instance
-assert board.tiles and all(len(segment) == 2 for tile in board.tiles for segment in tile.segments), board
-host = oc.GamesApi(oc.ApiClient(oc.Configuration(host=base, access_token=created.host_token)))
-assert host.cancel_game(created.id).actual_instance.status == "cancelled"
-audit = oc.AuditApi(oc.ApiClient(oc.Configuration(host=base)))
-record = audit.export_game(created.id)
-lines = bytes(audit.export_game_ndjson(created.id)).decode().splitlines()
-assert len(lines) == len(record.events) + 1 and '"header"' in lines[0], lines[:1]
-print(f"python: read the cable-car board ({len(board.tiles)} tile types) and a game's export as JSON and NDJSON")
-PYPLAY
+    "$pyv/bin/python" tools/contract/pyplay/play.py "$OUT/python" "http://127.0.0.1:$PORT"
 }
 
-# -- typescript-fetch
+# -- typescript-fetch: compiled with tools/contract/fetchplay, which then plays against the real server
 check_typescript_fetch() {
-    cat >"$OUT/typescript-fetch/tsconfig.json" <<'JSON'
-{"compilerOptions": {"target": "ES2022", "module": "ES2022", "moduleResolution": "bundler", "strict": true,
- "noEmit": true, "lib": ["ES2022", "DOM", "DOM.Iterable"], "skipLibCheck": true}, "include": ["**/*.ts"]}
+    local dir="$OUT/typescript-fetch"
+    cp tools/contract/fetchplay/play.ts "$dir/"
+    ln -s "$PWD/tools/contract/node_modules" "$dir/node_modules"   # @types/node (node's own fetch at run time)
+    cat >"$dir/tsconfig.json" <<'JSON'
+{"compilerOptions": {"target": "ES2022", "module": "commonjs", "moduleResolution": "node", "strict": true,
+ "outDir": "build", "lib": ["ES2022", "DOM", "DOM.Iterable"], "skipLibCheck": true, "types": ["node"]},
+ "include": ["**/*.ts"], "exclude": ["node_modules", "build"]}
 JSON
-    echo "== tsc (typescript-fetch)"
-    "$BIN/tsc" -p "$OUT/typescript-fetch"
+    echo "== tsc (typescript-fetch, with tools/contract/fetchplay)"
+    "$BIN/tsc" -p "$dir"
+    echo "== typescript-fetch: tools/contract/fetchplay, a whole game of each type through the generated client (default options)"
+    wait_server
+    node "$dir/build/play.js" "http://127.0.0.1:$PORT"
 }
 
 # -- typescript-axios: compiled with tools/contract/axiosplay, which then plays against the real server
@@ -273,6 +241,14 @@ JSR310
         return 1
     fi
     echo "java: all $(wc -l <"$OUT/java-files") generated files compile (models, APIs and support classes)"
+    # ... and USED: tools/contract/javaplay plays a whole game of each type through it. It runs on the generator's
+    # own jar, whose jackson-core, -databind and -datatype-jsr310 are of one release (the jsr310 classes fail at
+    # run time on Debian's older databind: NoSuchFieldError)
+    echo "== java: tools/contract/javaplay, a whole game of each type through the generated client"
+    if ! javac -encoding UTF-8 -nowarn -d "$OUT/java-classes" -cp "$OUT/java-classes:$cp" tools/contract/javaplay/Play.java \
+        >"$OUT/javaplay.log" 2>&1; then cat "$OUT/javaplay.log"; return 1; fi
+    wait_server
+    java -cp "$OUT/java-classes:$OG_JAR" Play "http://127.0.0.1:$PORT"
 }
 
 job python check_python
@@ -281,4 +257,4 @@ job typescript-axios check_typescript_axios
 job go check_go
 job java check_java
 wait_jobs
-echo "every generator generated, and its output imports / type-checks / compiles"
+echo "every generator generated, its output imports / type-checks / compiles, and every openapi-generator client played"
