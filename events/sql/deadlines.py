@@ -36,15 +36,15 @@ class SqlDeadlineIndex(SqlDatabase, DeadlineIndex):
     def hold_lease(self, name: str, owner: str, now: datetime, seconds: float) -> bool:
         d = self.dialect
         until = d.time_param(now + timedelta(seconds=seconds))
-        stamp = d.time_param(now)
+        # One statement: taken when absent, renewed when ours, taken over when lapsed; a row comes
+        # back only then (the leases table is never read outside this statement).
         with self._transaction() as cur:
-            cur.execute(
-                d.sql("INSERT INTO leases (name, owner, until) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING"),
-                (name, owner, until),
-            )
-            cur.execute(
-                d.sql("UPDATE leases SET owner = ?, until = ? WHERE name = ? AND (owner = ? OR until < ?)"),
-                (owner, until, name, owner, stamp),
-            )
-            held = cur.execute(d.sql("SELECT owner FROM leases WHERE name = ?"), (name,)).fetchone()
-        return bool(held and held[0] == owner)
+            held = cur.execute(
+                d.sql(
+                    "INSERT INTO leases (name, owner, until) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE"
+                    " SET owner = excluded.owner, until = excluded.until"
+                    " WHERE leases.owner = excluded.owner OR leases.until < ? RETURNING owner"
+                ),
+                (name, owner, until, d.time_param(now)),
+            ).fetchone()
+        return held is not None and held[0] == owner

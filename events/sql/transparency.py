@@ -27,6 +27,13 @@ def _blob(raw: Any) -> bytes:
     return bytes(raw)
 
 
+def _copy(cur: Any, table: str, rows: Sequence[Sequence[Any]]) -> None:
+    """``rows`` into ``table`` (with its column list) by PostgreSQL's COPY, in the cursor's transaction."""
+    with cur.copy(f"COPY {table} FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
+
+
 class SqlTransparencyLog(SqlDatabase, TransparencyLog):
     """:class:`TransparencyLog` on a :class:`SqlDatabase`."""
 
@@ -70,11 +77,15 @@ class SqlTransparencyLog(SqlDatabase, TransparencyLog):
             head = cur.execute("SELECT coalesce(max(tree_size), 0) FROM log_checkpoints").fetchone()
             if int(head[0]) != previous_size:
                 raise LogConflict(f"the log holds {head[0]} leaves, not {previous_size}: another publisher was first")
-            cur.executemany(
-                d.sql("INSERT INTO log_leaves (leaf_index, game_id, seq, position) VALUES (?, ?, ?, ?)"),
-                [(leaf.leaf_index, leaf.game_id, leaf.seq, leaf.position) for leaf in leaves],
-            )
-            cur.executemany(d.sql("INSERT INTO log_nodes (level, node_index, hash) VALUES (?, ?, ?)"), list(nodes))
+            leaf_rows = [(leaf.leaf_index, leaf.game_id, leaf.seq, leaf.position) for leaf in leaves]
+            if d.name == "postgres":
+                # COPY: a publication writes ~5 rows per action; a statement each cost more than the action's own
+                _copy(cur, "log_leaves (leaf_index, game_id, seq, position)", leaf_rows)
+                _copy(cur, "log_nodes (level, node_index, hash)", nodes)
+            else:
+                cur.executemany("INSERT INTO log_leaves (leaf_index, game_id, seq, position) VALUES (?, ?, ?, ?)",
+                                leaf_rows)
+                cur.executemany("INSERT INTO log_nodes (level, node_index, hash) VALUES (?, ?, ?)", list(nodes))
             cur.execute(
                 d.sql(f"INSERT INTO log_checkpoints ({_CHECKPOINT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"),
                 (checkpoint.tree_size, checkpoint.root_hash, checkpoint.note, checkpoint.key_id,

@@ -19,6 +19,8 @@ from typing import Any
 
 #: gunicorn access atoms -> the field names of an access line
 ACCESS_FIELDS = {"h": "remote", "m": "method", "U": "path", "s": "status", "B": "bytes", "L": "seconds"}
+#: the atoms an access line reads (the request id as the answer's header)
+_ACCESS_ATOMS = frozenset({*ACCESS_FIELDS, "{x-request-id}o"})
 
 
 def _request_id() -> str | None:
@@ -52,7 +54,8 @@ class JsonFormatter(logging.Formatter):
 
 
 def json_logger(base: type) -> type:
-    """gunicorn's logger class ``base``, writing JSON lines (its error log,
+    """gunicorn's logger class ``base`` (one with ``access_atoms``, as
+    ``service.serving.gunicorn_conf.EscapingLogger``), writing JSON lines (its error log,
     its access log and every other logger, through the root logger)."""
 
     class JsonLogger(base):
@@ -73,7 +76,7 @@ def json_logger(base: type) -> type:
         def access(self, resp: Any, req: Any, environ: Any, request_time: Any) -> None:
             if not self.access_log_enabled:
                 return
-            atoms = self.atoms(resp, req, environ, request_time)
+            atoms = self.access_atoms(resp, req, environ, request_time, _ACCESS_ATOMS)
             fields: dict[str, Any] = {name: atoms.get(atom, "-") for atom, name in ACCESS_FIELDS.items()}
             for name in ("status", "bytes"):
                 if str(fields[name]).isdigit():
