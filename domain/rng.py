@@ -44,33 +44,35 @@ class Rng:
         """Create the generator for a game seed."""
         return cls(derive_key(seed, purpose), 0)
 
-    def _word(self) -> tuple[int, Rng]:
-        block = hmac.new(
-            bytes.fromhex(self.key), _DOMAIN + self.counter.to_bytes(8, "big"), hashlib.sha256
-        ).digest()
-        return int.from_bytes(block[:8], "big"), Rng(self.key, self.counter + 1)
-
     def below(self, n: int) -> tuple[int, Rng]:
         """Return a uniform integer in ``[0, n)`` and the advanced generator."""
         if n <= 0:
             raise ValueError("n must be positive")
-        limit = _MAX64 - (_MAX64 % n)
-        rng = self
-        while True:
-            word, rng = rng._word()
-            if word < limit:
-                return word % n, rng
+        word, counter = _below(bytes.fromhex(self.key), self.counter, n)
+        return word, Rng(self.key, counter)
 
     def shuffle(self, items: Sequence[T]) -> tuple[tuple[T, ...], Rng]:
         """Return a Fisher–Yates shuffled copy of ``items`` and the advanced generator."""
         out = list(items)
-        rng = self
+        key, counter = bytes.fromhex(self.key), self.counter
         for i in range(len(out) - 1, 0, -1):
-            j, rng = rng.below(i + 1)
+            j, counter = _below(key, counter, i + 1)
             out[i], out[j] = out[j], out[i]
-        return tuple(out), rng
+        return tuple(out), Rng(self.key, counter)
 
     def choice(self, items: Sequence[T]) -> tuple[T, Rng]:
         """Return one uniformly chosen element and the advanced generator."""
         i, rng = self.below(len(items))
         return items[i], rng
+
+
+def _below(key: bytes, counter: int, n: int) -> tuple[int, int]:
+    """A uniform integer in ``[0, n)`` drawn from block ``counter`` on (rejection
+    sampling), and the counter after the blocks used.  One-shot HMAC, no
+    generator value per block: a deal draws hundreds of blocks."""
+    limit = _MAX64 - (_MAX64 % n)
+    while True:
+        word = int.from_bytes(hmac.digest(key, _DOMAIN + counter.to_bytes(8, "big"), "sha256")[:8], "big")
+        counter += 1
+        if word < limit:
+            return word % n, counter
