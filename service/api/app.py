@@ -20,7 +20,7 @@ from service.adapters.secret_key import require_secret_key, token_key
 from service.adapters.signing_keys import ServerKeys, load_server_keys
 from service.adapters.tokens import TokenHasher
 from service.adapters.webhooks.policy import DispatchPolicy
-from service.api import metrics, problems
+from service.api import action_route, metrics, problems
 from service.api.jsonprovider import OrjsonProvider
 from service.api.runtime import Runtime
 from service.api.sse import StreamHub
@@ -149,6 +149,7 @@ def create_app(
     app.register_blueprint(seats.bp)
     app.register_blueprint(log.bp)
     install_rate_limit(app, settings, cache.redis_client, shared)
+    action_route.install(app)  # last: it reads the rate limits
     logging.getLogger("cablecar").setLevel(logging.INFO)
     return app
 

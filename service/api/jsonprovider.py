@@ -48,6 +48,13 @@ class OrjsonProvider(DefaultJSONProvider):
                 pass
         return super().loads(s, **kwargs)
 
+    def answer_bytes(self, obj: Any) -> bytes:
+        """``obj`` as the body :meth:`response` writes (its trailing newline included)."""
+        try:
+            return self._orjson(obj) + b"\n"
+        except TypeError:
+            return (super().dumps(obj) + "\n").encode()
+
     def response(self, *args: Any, **kwargs: Any) -> Response:
         """An ``application/json`` answer, its bytes written by orjson."""
         obj = self._prepare_response_obj(args, kwargs)

@@ -6,7 +6,9 @@ when none matched, so labels stay bounded whatever paths clients send."""
 
 from __future__ import annotations
 
+import functools
 import time
+from typing import Any
 
 from flask import Flask, Response, request
 
@@ -19,20 +21,38 @@ STREAM_ENDPOINT = "games.stream_events"
 
 
 def _start() -> None:
-    request.environ[_STARTED] = time.perf_counter()
+    request.environ.setdefault(_STARTED, time.perf_counter())  # (the action route may have started the clock)
+
+
+@functools.lru_cache(maxsize=1024)
+def _children(method: str, route: str, status: int) -> tuple[Any, Any]:
+    """The counter and the histogram of one (method, route, status): labels are
+    bounded (the route is the matched rule), and looking a child up costs
+    more than counting in it."""
+    return REQUESTS.labels(method, route, str(status)), REQUEST_SECONDS.labels(method, route)
 
 
 def _count(resp: Response) -> Response:
-    rule = request.url_rule
-    route = rule.rule if rule is not None else "unmatched"
-    REQUESTS.labels(request.method, route, str(resp.status_code)).inc()
-    started = request.environ.get(_STARTED)
-    if started is not None:
-        REQUEST_SECONDS.labels(request.method, route).observe(time.perf_counter() - started)
-    if request.endpoint == STREAM_ENDPOINT and resp.status_code == 200 and resp.is_streamed:
+    req = request._get_current_object()  # type: ignore[attr-defined]
+    rule = req.url_rule
+    count(req.method, rule.rule if rule is not None else "unmatched", resp.status_code, req.environ.get(_STARTED))
+    if req.endpoint == STREAM_ENDPOINT and resp.status_code == 200 and resp.is_streamed:
         STREAMS_OPEN.inc()
         resp.call_on_close(STREAMS_OPEN.dec)
     return resp
+
+
+def count(method: str, route: str, status: int, started: float | None) -> None:
+    """Count one answer of ``route`` (its rule), timed from ``started`` (``time.perf_counter()``) when known."""
+    counted, timed = _children(method, route, status)
+    counted.inc()
+    if started is not None:
+        timed.observe(time.perf_counter() - started)
+
+
+def mark_start(environ: dict[str, Any], started: float) -> None:
+    """When a request began (before any hook ran): its answer is timed from then."""
+    environ[_STARTED] = started
 
 
 def install(app: Flask) -> None:

@@ -41,7 +41,7 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Flask, Response, g, request
@@ -192,6 +192,8 @@ class RateLimits:
     stream: Rate | None
     audit: Rate | None = None
     bot_seat: Rate | None = None
+    #: RateLimit-Policy by (endpoint, health check): see route_policy_header
+    _headers: dict[tuple[str | None, bool], str] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def from_settings(cls, settings: Settings, limiter: Limiter) -> RateLimits:
@@ -267,6 +269,17 @@ class RateLimits:
                  "audit": self.audit, "general": self.general}
         return [(name, rate) for name in names if (rate := rates[name]) is not None]
 
+    def route_policy_header(self, endpoint: str | None, path: str) -> str:
+        """``RateLimit-Policy`` for a route none of whose policies counted the
+        request ("" for none): the same for every request of the route, so
+        made once (every answer carries it)."""
+        key = (endpoint, path == "/v1/health")
+        header = self._headers.get(key)
+        if header is None:
+            header = policy_header([(n, r.limit, r.seconds) for n, r in self.route_policies(endpoint, path)])
+            self._headers[key] = header
+        return header
+
     def charge_request(self) -> None:
         """Count one request against the general limit."""
         if self.general is not None:
@@ -337,9 +350,9 @@ def install(app: Flask, settings: Settings, redis_client: Any, shared: SharedCou
             resp.headers["RateLimit-Policy"] = policy_header([(v.policy, v.limit, v.window) for v in counted])
             resp.headers["RateLimit"] = state_header(counted)
         else:
-            possible = found.route_policies(request.endpoint, request.path)
-            if possible:
-                resp.headers["RateLimit-Policy"] = policy_header([(n, r.limit, r.seconds) for n, r in possible])
+            policy = found.route_policy_header(request.endpoint, request.path)
+            if policy:
+                resp.headers["RateLimit-Policy"] = policy
         verdict = g.get("cablecar_rate_limit")
         if isinstance(verdict, Verdict):
             resp.headers["RateLimit-Limit"] = str(verdict.limit)

@@ -208,6 +208,8 @@ def post_worker_init(worker: Any) -> None:
     log publisher on the app it serves."""
     from service.api.app import start_dispatcher, start_log_publisher, start_sweeper
 
+    settle_settings(worker.cfg)
+
     if not isinstance(worker.wsgi, Flask) or "cablecar" not in worker.wsgi.extensions:
         # Another WSGI app under this configuration (e.g. the benchmark's baseline):
         # say so loudly, since a wrapped cablecar app would deliver no webhooks.
@@ -224,6 +226,18 @@ def post_worker_init(worker: Any) -> None:
     if worker.cfg.worker_class_str == THREADED:
         streams.limit(max(1, worker.cfg.threads // 2))
     _end_streams_when_stopping(worker, streams)
+
+
+def settle_settings(cfg: Any) -> None:
+    """Keep each of gunicorn's settings on ``cfg`` as a plain attribute.  gunicorn
+    reads them through ``Config.__getattr__`` (a lookup and a call, ~27 times a
+    request: the parser's limits, the proxy headers, the log format); in a
+    started worker they no longer change (a reload starts new workers).  The
+    settings gunicorn computes (properties of ``Config``) stay as they are."""
+    computed = {name for name, value in vars(type(cfg)).items() if isinstance(value, property)}
+    for name, setting in cfg.settings.items():
+        if name not in computed:
+            object.__setattr__(cfg, name, setting.get())
 
 
 def _end_streams_when_stopping(worker: Any, streams: Any) -> None:

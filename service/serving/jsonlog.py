@@ -26,11 +26,13 @@ _ACCESS_ATOMS = frozenset({*ACCESS_FIELDS, "{x-request-id}o"})
 def _request_id() -> str | None:
     from flask import has_request_context
 
-    if not has_request_context():
-        return None
+    from service.api.action_route import SERVING
     from service.api.routes.edge import request_id
 
-    return request_id()
+    if has_request_context():
+        return request_id()
+    environ = SERVING.get()  # an action answered without Flask's request cycle
+    return None if environ is None else request_id(environ)
 
 
 class JsonFormatter(logging.Formatter):

@@ -6,6 +6,7 @@ answer gets."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, Response, request
@@ -51,7 +52,7 @@ def json_body() -> Any:
         raise _nested_too_deeply("body") from e
     except Exception as e:
         raise InvalidRequest("the body is not valid JSON") from e
-    _check_json(body)
+    check_json(body)
     return body
 
 
@@ -71,7 +72,7 @@ def _nested_too_deeply(field: str) -> InvalidRequest:
     return InvalidRequest(f"{field}: {message}", errors=[{"field": field, "message": message}])
 
 
-def _check_json(body: Any) -> None:
+def check_json(body: Any) -> None:
     """Refuse a body nested deeper than MAX_JSON_DEPTH, or with a key or
     string holding a control character (no field takes one: NUL cannot be
     stored, a lone surrogate cannot be encoded).  Iterative, so any depth
@@ -125,14 +126,19 @@ def _refuse_control_characters() -> None:
             if has_control_characters(name) or has_control_characters(value):
                 field = "query" if has_control_characters(name) else name
                 raise InvalidRequest(f"{field}: {_CONTROLS}", errors=[{"field": field, "message": _CONTROLS}])
-    # Every request passes here: the header values are read straight from the
-    # environ (what request.headers would yield, without building it) and
-    # searched at once, joined by a tab (the one control a header may hold).
-    values = [v for k, v in environ.items() if k.startswith(_HEADER_KEYS) and isinstance(v, str)]
-    if header_has_control_characters("\t".join(values)):
+    if headers_have_control_characters(environ):
         for name, value in request.headers.items():
             if header_has_control_characters(value):
                 raise InvalidRequest(f"header {name}: {_CONTROLS}", errors=[{"field": name, "message": _CONTROLS}])
+
+
+def headers_have_control_characters(environ: dict[str, Any]) -> bool:
+    """Whether a request header holds a control character (a tab aside).
+    Every request passes here: the values are read straight from the environ
+    (what request.headers would yield, without building it) and searched at
+    once, joined by a tab (the one control a header may hold)."""
+    values = [v for k, v in environ.items() if k.startswith(_HEADER_KEYS) and isinstance(v, str)]
+    return header_has_control_characters("\t".join(values))
 
 
 #: the environ keys of request headers (as werkzeug's EnvironHeaders reads them)
@@ -148,11 +154,12 @@ def _well_formed_id(value: str | None) -> bool:
     return value is not None and 0 < len(value) <= MAX_REQUEST_ID and all("!" <= c <= "~" for c in value)
 
 
-def request_id() -> str:
+def request_id(environ: dict[str, Any] | None = None) -> str:
     """This request's id: the client's ``X-Request-Id`` when well formed (1 to
     MAX_REQUEST_ID visible ASCII characters), else a fresh random one; never a
-    refusal.  Made once per request (kept in its environ)."""
-    environ = request.environ
+    refusal.  Made once per request (kept in its environ: ``environ``, or the
+    current request's)."""
+    environ = request.environ if environ is None else environ
     rid = environ.get(_REQUEST_ID_KEY)
     if rid is None:
         sent = environ.get("HTTP_X_REQUEST_ID")
@@ -162,29 +169,48 @@ def request_id() -> str:
 
 
 def _protect(resp: Response) -> Response:
-    """Headers on every answer: no content sniffing, no framing by another
-    site, no caching of an answer that carries a secret, no shared caching
-    of an answer to a token (unless it is immutable, the same for anyone),
-    the request's id, and the challenge of a 401."""
-    resp.headers["X-Request-Id"] = request_id()
-    resp.headers["X-Content-Type-Options"] = "nosniff"
-    resp.headers["X-Frame-Options"] = "DENY"
-    resp.headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
-    if request.endpoint in SECRET_ENDPOINTS:
-        resp.headers["Cache-Control"] = "no-store"
-    elif "Authorization" in request.headers:
+    """Every answer's protective headers (:func:`protective_headers`), set
+    (an answer has few headers: the names it has are read once, the ones it
+    lacks are added, where werkzeug's set() scans them for each name)."""
+    req = request._get_current_object()  # type: ignore[attr-defined]  # (one context lookup, not ten)
+    headers = resp.headers
+    present = {name.lower() for name, _ in headers.items()}
+    added: list[tuple[str, str]] = []
+    for name, value in protective_headers(req.environ, req.endpoint, resp.status_code, headers.get):
+        if name.lower() in present:
+            headers[name] = value
+        else:
+            added.append((name, value))
+    headers.extend(added)
+    return resp
+
+
+def protective_headers(
+    environ: dict[str, Any], endpoint: str | None, status: int, current: Callable[[str], str | None]
+) -> list[tuple[str, str]]:
+    """The headers every answer gets (``current``: the value an answer's own
+    header has, or None): no content sniffing, no framing by another site, no
+    caching of an answer that carries a secret, no shared caching of an answer
+    to a token (unless it is immutable, the same for anyone), the request's
+    id, and the challenge of a 401."""
+    out = [("X-Request-Id", request_id(environ)), ("X-Content-Type-Options", "nosniff"), ("X-Frame-Options", "DENY")]
+    if current("Content-Security-Policy") is None:
+        out.append(("Content-Security-Policy", "frame-ancestors 'none'"))
+    if endpoint in SECRET_ENDPOINTS:
+        out.append(("Cache-Control", "no-store"))
+    elif "HTTP_AUTHORIZATION" in environ:
         # What a token sees is that token's: a shared cache must not keep it
         # for the next caller (RFC 9111 section 5.2.2.7).
-        current = resp.headers.get("Cache-Control")
-        if current is None:
-            resp.headers["Cache-Control"] = "private, no-cache"
-        elif not any(word in current for word in ("private", "no-store", "immutable")):
+        cached = current("Cache-Control")
+        if cached is None:
+            out.append(("Cache-Control", "private, no-cache"))
+        elif not any(word in cached for word in ("private", "no-store", "immutable")):
             # (an immutable answer is the same whoever asks: a board, a finished game's export)
-            resp.headers["Cache-Control"] = f"private, {current}"
-    if resp.status_code == 401:
+            out.append(("Cache-Control", f"private, {cached}"))
+    if status == 401:
         # RFC 9110 section 11.6.1: a 401 names the scheme it wants.
-        resp.headers["WWW-Authenticate"] = f'Bearer realm="{REALM}"'
-    return resp
+        out.append(("WWW-Authenticate", f'Bearer realm="{REALM}"'))
+    return out
 
 
 #: the realm named by ``WWW-Authenticate`` on a 401

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request, stream_with_context, url_for
@@ -185,19 +186,28 @@ def legal_actions(game_id: str) -> dict[str, Any]:
 @bp.post("/games/<game_id>/actions")
 def post_action(game_id: str) -> tuple[dict[str, Any], int]:
     """Send one action for the caller's seat."""
-    outcome = runtime().commands.act(game_id, _action_request())
+    refused = request.environ.get(REFUSED_ACTION)
+    if refused is not None:
+        # already tried by the action route (service/api/action_route.py): answered from here as refused
+        raise refused
+    outcome = runtime().commands.act(game_id, action_request(authorization(), request.headers.get("Idempotency-Key"),
+                                                             json_body))
     # the hottest answer: the same dict as ActionResultSchema().dump, in one pass (schemas/fastdump.py)
     return fastdump.action_result(outcome.version, outcome.events, outcome.replayed), 201
 
 
-def _action_request() -> ActionRequest:
-    """The action as sent; what is wrong with its headers or JSON is carried
-    as the refusal (the body's shape is the game's to check)."""
-    auth, key = authorization(), request.headers.get("Idempotency-Key")
+#: the environ key under which the action route leaves the refusal of an action it tried
+REFUSED_ACTION = "cablecar.refused_action"
+
+
+def action_request(auth: str | None, key: str | None, body_of: Callable[[], Any]) -> ActionRequest:
+    """The action as sent (``body_of``: its JSON, read and checked at the
+    edge); what is wrong with its headers or JSON is carried as the refusal
+    (the body's shape is the game's to check)."""
     try:
         if key is not None and not 1 <= len(key) <= IDEMPOTENCY_MAX:
             raise InvalidRequest(f"Idempotency-Key must be 1 to {IDEMPOTENCY_MAX} characters")
-        body = json_body()
+        body = body_of()
         sent = body.get("expected_version") if isinstance(body, dict) else None
         expected = None if sent is None else integral(sent)  # 8.0 is the integer 8 (JSON Schema)
         if sent is not None and (expected is None or not 0 <= expected <= VERSION_MAX):
