@@ -13,15 +13,16 @@ from events.sql.deliveries import FAIR_CLAIM
 from events.sql.dialect import POSTGRES
 from events.sql.rows import PreparedGame
 
-#: The appends judge the time inside the append (migration 0030): ``(not_before, not_after, ...)``.
+#: The appends judge the time inside the append (migration 0030): ``(not_before, not_after, ...)``; the
+#: functions of migration 0075 do what ``cablecar_append_*_timed`` do, in one function and four statements.
 APPEND = (
-    "SELECT r_outcome, r_value, r_request_hash, r_prev_hash, r_position, r_hashes FROM cablecar_append_batch_timed("
+    "SELECT r_outcome, r_value, r_request_hash, r_prev_hash, r_position, r_hashes FROM cablecar_append_batch_lean("
     "%s, %s, %s, %s, %s, %s, %s, %s, %s::text[], %s::integer[], %s::integer[], %s::text[], %s::text[], %s::text[],"
     " %s::text[], %s, %s, %s::text[], %s)"
 )
 APPEND_ONE = (
     "SELECT r_outcome, r_value, r_request_hash, r_prev_hash, r_position, r_hash"
-    " FROM cablecar_append_one_timed(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::text[], %s, %s, %s,"
+    " FROM cablecar_append_one_lean(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::text[], %s, %s, %s,"
     " %s)"
 )
 #: APPEND_ONE's arguments, then a seat and its new token hash: the one ``seat_token_rotated`` event appended

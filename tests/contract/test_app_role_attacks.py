@@ -31,8 +31,10 @@ pytestmark = pytest.mark.postgres
 
 #: every function the app role may execute, and what this file does with it
 COVERED = {
-    "cablecar_append_one_timed": "forged events (chained, signed with a key of the attacker's) on a game",
-    "cablecar_append_batch_timed": "a forged batch of events on a game",
+    "cablecar_append_one_lean": "forged events (chained, signed with a key of the attacker's) on a game",
+    "cablecar_append_batch_lean": "a forged batch of events on a game",
+    "cablecar_append_one_timed": "the previous append (kept for a rolling upgrade): forged events through it too",
+    "cablecar_append_batch_timed": "the previous batch append: a forged batch through it too",
     "cablecar_create_game_timed": "a game of an existing id, with the attacker's seed, players, bots and hashes",
     "cablecar_rotate_seat_token_timed": "hashes of chosen tokens, plain and keyed; an old hash put back; a bot "
                                         "seat made a person's; a rotation of another seat than its event's",
@@ -153,10 +155,19 @@ def test_the_app_roles_login_alone_makes_no_token_act_and_changes_nothing_the_au
                       guard=MetadataGuard(("seat_token_hashes", 0), rows[rotated_game["id"]]["seat_token_hashes"][0]),
                       token=TokenChange(0, f"k1:{target}:{hashlib.sha256(_chosen(rotated_game['id']).encode()).hexdigest()}"))
 
-        # cablecar_append_one_timed / cablecar_append_batch_timed: forged moves on the forged game
+        # cablecar_append_one_lean / cablecar_append_batch_lean: forged moves on the forged game
         forger.append(forged["id"], forged["version"], [NewEvent("seat_resigned", {"seat": 1}, 1, 1)])
         forger.append(forged["id"], forged["version"] + 1,
                       [NewEvent("seat_resigned", {"seat": 0}, 1, 0), NewEvent("game_ended", {}, 1, None)])
+        # the previous version's functions (cablecar_append_*_timed, kept for a rolling upgrade): the same
+        from events.postgres import appends
+        previous = {name: getattr(appends, name).replace("_lean(", "_timed(") for name in ("APPEND_ONE", "APPEND")}
+        with pytest.MonkeyPatch.context() as patch:
+            for name, sql in previous.items():
+                patch.setattr(appends, name, sql)
+            forger.append(forged["id"], forged["version"] + 3, [NewEvent("seat_resigned", {"seat": 1}, 1, 1)])
+            forger.append(forged["id"], forged["version"] + 4,
+                          [NewEvent("seat_resigned", {"seat": 0}, 1, 0), NewEvent("game_ended", {}, 1, None)])
 
         with psycopg.connect(owned.app_url, autocommit=True) as conn:
             # no direct write of a game's row, whatever the field

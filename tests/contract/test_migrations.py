@@ -27,7 +27,8 @@ POSTGRES_OLD = ["0001_init.sql", "0002_append_function.sql", "0003_tournaments.s
 POSTGRES_FRESH = ["0010_baseline.sql", "0011_owner_writes.sql", "0012_signed_events.sql", "0020_bot_turns.sql",
                   "0030_one_clock.sql", "0040_who_may_act.sql",
                   "0045_quarantine.sql", "0050_transparency_log.sql", "0055_checkpoint_deliveries.sql",
-                  "0060_stream_tickets.sql", "0065_bot_fairness.sql", "0070_tournament_refs.sql"]
+                  "0060_stream_tickets.sql", "0065_bot_fairness.sql", "0070_tournament_refs.sql",
+                  "0075_leaner_append.sql"]
 #: what a database made by the old files runs now
 POSTGRES_UPGRADE = [name for name in POSTGRES_FRESH if "baseline" not in name]
 POSTGRES = sorted(POSTGRES_OLD + POSTGRES_FRESH)
