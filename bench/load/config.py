@@ -96,7 +96,8 @@ def parse_args(argv: Sequence[str] | None = None, command: str = "bash bench/run
                         "(self time per action by function in the report; slows the service down)")
     p.add_argument("--compare-with", default=None, metavar="REV",
                    help="load: also serve this git revision of the service (exported to --workdir) and run its "
-                        "write path in every round, right after this one's: before/after in one run")
+                        "write path in every round, right after this one's: before/after in one run (on one database: "
+                        "the revision is given this checkout's later migrations, which must only add)")
     p.add_argument("--scaling-clients", default=",".join(map(str, d.scaling_clients)),
                    help="client counts of the scaling section")
     p.add_argument("--scaling-seconds", type=float, default=d.scaling_seconds, help="seconds per scaling cell")

@@ -15,10 +15,11 @@
 -- spent 0.56 ms of CPU per move, and a nested PL/pgSQL call with its own
 -- search_path is a context switch of its own.
 --
--- New names, the old functions kept: servers of the previous version go on
--- calling theirs during a rolling upgrade (and a benchmark can run both
--- against one database).  `cablecar migrate --app-role` grants them as every
--- SECURITY DEFINER function.
+-- New names, the old functions kept: cablecar_rotate_seat_token_timed (0040)
+-- still appends through cablecar_append_one_timed, and the benchmark serves
+-- the previous version beside this one on one database
+-- (`bench/run.sh --compare-with`).  `cablecar migrate --app-role` grants the
+-- new ones as every SECURITY DEFINER function.
 
 CREATE FUNCTION cablecar_append_one_lean(
     p_not_before     timestamptz,
