@@ -23,7 +23,7 @@ _PER_GAME = {"game_id", "recorded_at", "hash", "prev_hash", "signature", "key_id
 
 
 def _answer(wsgi: Any, path: str, body: bytes | None, headers: dict[str, str], **kw: Any) -> tuple[Any, ...]:
-    builder = EnvironBuilder(path=path, method=kw.pop("method", "POST"), data=body, headers=headers,
+    builder = EnvironBuilder(path=path, method=kw.pop("method", "POST"), data=body, headers=list(headers.items()),
                              content_type=kw.pop("content_type", "application/json"), **kw)
     environ = builder.get_environ()
     app_iter, status, answer_headers = run_wsgi_app(wsgi, environ)
@@ -69,7 +69,7 @@ def test_every_kind_of_action_request_is_answered_as_flask_answers_it(
         flask_calls.append(environ["PATH_INFO"])
         return flask(environ, start_response)
 
-    route.flask = counted  # type: ignore[method-assign]
+    route.flask = counted
     seat = 0
     first = legal(client, two[0], seat)[0]
     token = [g["seats"][seat]["token"] for g in two]
@@ -119,8 +119,54 @@ def test_an_action_refused_by_the_rules_is_not_tried_twice(
     rt = app.extensions["cablecar"]
     tried: list[str] = []
     act = rt.commands.act
-    rt.commands.act = lambda game_id, request: (tried.append(game_id), act(game_id, request))[1]
+
+    def counting(game_id: str, request: Any) -> Any:
+        tried.append(game_id)
+        return act(game_id, request)
+
+    rt.commands.act = counting
     resp = client.post(f"/v1/games/{two[0]['id']}/actions", json={"type": "no-such-move"},
                        headers=auth(two[0]["seats"][0]["token"]))
     assert resp.status_code == 400 and resp.mimetype == "application/problem+json"
     assert tried == [two[0]["id"]]
+
+
+def test_an_action_answered_by_the_route_is_counted_and_its_log_lines_carry_its_request_id(
+    app: Flask, client: FlaskClient, two: tuple[dict[str, Any], dict[str, Any]]
+) -> None:
+    import logging
+
+    from prometheus_client import REGISTRY
+
+    from service.serving.jsonlog import JsonFormatter
+
+    rt = app.extensions["cablecar"]
+    lines: list[dict[str, Any]] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: lines.append(json.loads(JsonFormatter().format(record)))  # type: ignore[method-assign]
+    logger = logging.getLogger("cablecar.test-action-route")
+    logger.addHandler(handler)
+    act = rt.commands.act
+
+    def logging_act(game_id: str, request: Any) -> Any:
+        logger.warning("acting on %s", game_id)
+        return act(game_id, request)
+
+    rt.commands.act = logging_act
+
+    def counted() -> tuple[float, float]:
+        route = {"method": "POST", "route": "/v1/games/<game_id>/actions"}
+        return (REGISTRY.get_sample_value("cablecar_http_requests_total", {**route, "status": "201"}) or 0.0,
+                REGISTRY.get_sample_value("cablecar_http_request_duration_seconds_count", route) or 0.0)
+
+    before = counted()
+    try:
+        resp = client.post(f"/v1/games/{two[0]['id']}/actions", json={**legal(client, two[0], 0)[0]},
+                           headers={**auth(two[0]["seats"][0]["token"]), "X-Request-Id": "req-route-7"})
+    finally:
+        logger.removeHandler(handler)
+    assert resp.status_code == 201 and resp.headers["X-Request-Id"] == "req-route-7"
+    after = counted()
+    assert after == (before[0] + 1, before[1] + 1)  # counted and timed, as the Flask hooks do
+    assert [(line["message"], line.get("request_id")) for line in lines] == [
+        (f"acting on {two[0]['id']}", "req-route-7")]
