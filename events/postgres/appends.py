@@ -3,8 +3,9 @@
 Writes
     ``append`` is ONE round trip: the events are validated, numbered (seq =
     expected + i) and their canonical hash documents prepared here, then the
-    ``cablecar_append_one`` / ``cablecar_append_batch`` database functions
-    (migration ``0008_global_log_without_lock.sql``)
+    ``cablecar_append_one_lean`` / ``cablecar_append_batch_lean`` database
+    functions (migration ``0075_leaner_append.sql``, the checks of 0008, 0012
+    and 0030 in one function and four statements)
     check a metadata guard (:class:`~events.store.MetadataGuard`), the
     idempotency key and the version, finish the hash chain on the game's
     ``last_hash`` and claim
@@ -104,10 +105,10 @@ class PostgresAppends:
 
         One round trip: the events are numbered, chained on the head this
         process saw at ``expected_version`` (:mod:`events.postgres.heads`) and
-        signed here, and the ``cablecar_append_one`` / ``cablecar_append_batch``
-        database functions check the guard, the idempotency key, the version
-        and the head, finish the hash chain, claim the game row and insert
-        (migrations 0008, 0012).  A head not known here costs a second round
+        signed here, and the ``cablecar_append_one_lean`` /
+        ``cablecar_append_batch_lean`` database functions check the time, the
+        guard, the idempotency key, the version and the head, finish the hash
+        chain, claim the game row and insert (migration 0075).  A head not known here costs a second round
         trip: the functions answer with the right one, and the events are
         signed again on it.  With ``token``, ``cablecar_rotate_seat_token_timed``
         appends the one ``seat_token_rotated`` event and sets the seat's hash
