@@ -29,10 +29,10 @@ def _request_id() -> str | None:
     from service.api.action_route import SERVING
     from service.api.routes.edge import request_id
 
-    if has_request_context():
-        return request_id()
-    environ = SERVING.get()  # an action answered without Flask's request cycle
-    return None if environ is None else request_id(environ)
+    environ = SERVING.get()  # an action being answered without Flask's request cycle: that is the request
+    if environ is not None:
+        return request_id(environ)
+    return request_id() if has_request_context() else None
 
 
 class JsonFormatter(logging.Formatter):

@@ -160,9 +160,12 @@ def test_an_action_answered_by_the_route_is_counted_and_its_log_lines_carry_its_
                 REGISTRY.get_sample_value("cablecar_http_request_duration_seconds_count", route) or 0.0)
 
     before = counted()
+    body = legal(client, two[0], 0)[0]
     try:
-        resp = client.post(f"/v1/games/{two[0]['id']}/actions", json={**legal(client, two[0], 0)[0]},
-                           headers={**auth(two[0]["seats"][0]["token"]), "X-Request-Id": "req-route-7"})
+        # (inside another request's context, as a worker thread could be: the action's own id is the one logged)
+        with app.test_request_context("/elsewhere", headers={"X-Request-Id": "req-other"}):
+            resp = client.post(f"/v1/games/{two[0]['id']}/actions", json=body,
+                               headers={**auth(two[0]["seats"][0]["token"]), "X-Request-Id": "req-route-7"})
     finally:
         logger.removeHandler(handler)
     assert resp.status_code == 201 and resp.headers["X-Request-Id"] == "req-route-7"

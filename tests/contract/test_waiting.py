@@ -122,7 +122,13 @@ class TestWaitingPostgres(WaitingContract):
         with psycopg.connect(backend.url, autocommit=True) as spy:
             spy.execute("LISTEN cablecar_events")
             try:
-                assert not waiter.wait_for_events(watched, 1, timeout=0.2)  # records the game
+                # records the game (once its listener is up: on a loaded machine that can take more than one try)
+                deadline = time.monotonic() + 10.0
+                while True:
+                    assert not waiter.wait_for_events(watched, 1, timeout=0.2)
+                    recorded = spy.execute("SELECT count(*) FROM game_watches WHERE game_id = %s", (watched,))
+                    if recorded.fetchone() == (1,) or time.monotonic() > deadline:
+                        break
                 writer.append(quiet, 1, [ev()])
                 writer.append(watched, 1, [ev()])
                 heard = [n.payload for n in spy.notifies(timeout=1.0, stop_after=2)]
