@@ -42,10 +42,8 @@ def pool() -> ConnectionPool[Any]:
     """This worker's connection pool (opened on first use, after the fork)."""
     global _pool
     if _pool is None:
-        from service.config import Settings
-
-        _pool = ConnectionPool(  # as large as the event store's (CABLECAR_DB_POOL_SIZE)
-            os.environ["DATABASE_URL"], min_size=1, max_size=Settings.from_env().db_pool_size, timeout=5.0,
+        _pool = ConnectionPool(
+            os.environ["DATABASE_URL"], min_size=1, max_size=10, timeout=5.0,
             kwargs={"autocommit": True}, name="bench-baseline",
         )
     return _pool

@@ -126,11 +126,10 @@ class Settings:
         "CABLECAR_PROBLEM_BASE", "https://cablecar.dev/errors/", "base of the `type` URI of problem+json answers"
     )
     db_pool_size: int = _declare(
-        "CABLECAR_DB_POOL_SIZE", 4,
+        "CABLECAR_DB_POOL_SIZE", 10,
         "with PostgreSQL: connections each worker process keeps at most in its pool (plus one listening "
         "for new events); keep `CABLECAR_WORKERS` × (this + 1), summed over every host, below the "
-        "server's `max_connections`; a gevent worker holds one for a query's round trip only, and PostgreSQL "
-        "spends less CPU per query with fewer backends",
+        "server's `max_connections`",
     )
     db_connect_timeout: float = _declare(
         "CABLECAR_DB_CONNECT_TIMEOUT", 3.0,
