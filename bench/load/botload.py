@@ -293,9 +293,9 @@ def runner_main(stats_path: str, think_ms: int) -> int:
     cpu: dict[str, list[float]] = defaultdict(list)
     original = runner.move
 
-    def timed(loaded: Any, seat: int) -> bool:
+    def timed(loaded: Any, seat: int, conflicted: list[bool] | None = None) -> bool:
         began = time.thread_time()
-        moved = bool(original(loaded, seat))
+        moved = bool(original(loaded, seat, conflicted))
         if moved:
             cpu[f"{loaded.record.game_type} {bot_seats(loaded.record.metadata)[seat]}"].append(time.thread_time() - began)
         return moved

@@ -39,7 +39,7 @@ from bench.load.scaling import ScalingRow, run_scaling
 from bench.load.scripts import GameScript, make_script
 from bench.load.security import SecurityTable
 from bench.load.security_run import embedded_table, production_table
-from bench.load.stack import ROOT, Gunicorn, ServerSpec, Services
+from bench.load.stack import ROOT, Gunicorn, ServerSpec, Services, signing_key_file
 from bench.load.streams import StreamsSection, raise_open_files, run_streams
 from events.postgres import PostgresStore
 
@@ -295,20 +295,8 @@ class Harness:
         return self.results
 
     def signing_key_file(self) -> str:
-        """The signing key every server of this run shares (made once; written
-        here, not by the service's code, so a run of an older commit works too)."""
-        import base64
-        import json
-        import os
-        import secrets
-
-        path = self.work / "signing-key.json"
-        if not path.exists():
-            seed = base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode()
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w") as out:
-                json.dump({"algorithm": "ed25519", "private_key": seed}, out)
-        return str(path)
+        """The signing key every server of this run shares (:func:`bench.load.stack.signing_key_file`)."""
+        return signing_key_file(self.work / "signing-key.json")
 
     def export(self, revision: str) -> Path:
         """The service at git ``revision`` in a folder of the work directory, with this

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 import signal
 import sqlite3
 import subprocess
@@ -169,11 +170,12 @@ def embedded_server(data_dir: Path, log: Path, cfg: SoakSettings) -> Server:
     return Server(argv, _common_env(cfg), log, cfg.workers)
 
 
-def production_server(database_url: str, redis_url: str, log: Path, cfg: SoakSettings) -> Server:
-    """gunicorn as production runs it (gevent workers) on PostgreSQL and Redis."""
+def production_server(database_url: str, redis_url: str, log: Path, cfg: SoakSettings, key_file: str) -> Server:
+    """gunicorn as production runs it (gevent workers) on PostgreSQL and Redis, signing with ``key_file``."""
     argv = [sys.executable, "-m", "gunicorn", "-c", "python:service.serving.gunicorn_conf", "--bind", "127.0.0.1:{port}",
             "--workers", str(cfg.workers), "service.serving.wsgi:app"]
-    env = {**_common_env(cfg), "DATABASE_URL": database_url, "REDIS_URL": redis_url, "CABLECAR_SECRET_KEY": "soak"}
+    env = {**_common_env(cfg), "DATABASE_URL": database_url, "REDIS_URL": redis_url,
+           "CABLECAR_SECRET_KEY": secrets.token_hex(32), "CABLECAR_SIGNING_KEY_FILE": key_file}
     return Server(argv, env, log, cfg.workers)
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from bench.load.config import HarnessConfig
 from bench.load.soak import SoakResult, SoakSettings, production_server, run_embedded, run_mode
-from bench.load.stack import ROOT, Services
+from bench.load.stack import ROOT, Services, signing_key_file
 
 
 def _log(message: str) -> None:
@@ -35,8 +35,11 @@ def run_production(work: Path, config: HarnessConfig, cfg: SoakSettings) -> Soak
     _log(f"starting PostgreSQL and Redis (state in {config.services_dir})")
     services = Services.up(config.services_dir)
     database_url = services.fresh_database()
+    work.mkdir(parents=True, exist_ok=True)
+    key_file = signing_key_file(work / "signing-key.json")  # a server on PostgreSQL signs with a configured key
     try:
-        return run_mode("production", lambda log: production_server(database_url, services.redis_url, log, cfg),
+        return run_mode("production",
+                        lambda log: production_server(database_url, services.redis_url, log, cfg, key_file),
                         lambda: PostgresStore(database_url), work, cfg, None, _log)
     finally:
         services.drop_database(database_url)

@@ -36,6 +36,20 @@ class StackError(RuntimeError):
     """A server of the stack could not be started, stopped or reached."""
 
 
+def signing_key_file(path: Path) -> str:
+    """A signing key file at ``path`` for the servers of a run (made once; written here, not by the
+    service's code, so that a run of an older commit works too)."""
+    import base64
+    import json
+
+    if not path.exists():
+        seed = base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode()
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            json.dump({"algorithm": "ed25519", "private_key": seed}, out)
+    return str(path)
+
+
 def free_port() -> int:
     """A TCP port that was free a moment ago on 127.0.0.1."""
     with socket.socket() as s:
