@@ -79,7 +79,7 @@ class SqlTransparencyLog(SqlDatabase, TransparencyLog):
                 raise LogConflict(f"the log holds {head[0]} leaves, not {previous_size}: another publisher was first")
             leaf_rows = [(leaf.leaf_index, leaf.game_id, leaf.seq, leaf.position) for leaf in leaves]
             if d.name == "postgres":
-                # COPY: a publication writes ~5 rows per action; a statement each cost more than the action's own
+                # COPY: a publication writes ~5 rows per action, a statement each cost ~7 us of worker CPU a row
                 _copy(cur, "log_leaves (leaf_index, game_id, seq, position)", leaf_rows)
                 _copy(cur, "log_nodes (level, node_index, hash)", nodes)
             else:
