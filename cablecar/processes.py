@@ -35,7 +35,8 @@ def _open_runtime(args: argparse.Namespace) -> tuple[Settings, Database, GameQue
     keys = load_server_keys(settings)
     hasher = configured_hasher(settings)
     store = events.open_store(
-        settings.database_url, settings.data_path(), pool_size=settings.db_pool_size, signer=keys.signer,
+        settings.database_url, settings.data_path(), pool_size=settings.db_pool_size,
+        group_commit=settings.db_group_commit, signer=keys.signer,
         timeouts=settings.db_timeouts(),
         rekey=None if hasher is None else hasher.rekey,  # only the server's own secret may key old hashes
     )

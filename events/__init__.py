@@ -27,6 +27,7 @@ def open_store(
     data_dir: str | Path | None = None,
     *,
     pool_size: int = 10,
+    group_commit: int = 2,
     read_url: str | None = None,
     signer: Signer | None = None,
     rekey: Rekey | None = None,
@@ -35,7 +36,10 @@ def open_store(
     """Open the event store named by ``url``.
 
     * ``postgresql://...`` or ``postgres://...``: PostgreSQL (schema migrated
-      on first use), with at most ``pool_size`` pooled connections;
+      on first use), with at most ``pool_size`` pooled connections, of which
+      ``group_commit`` at most (and at most all of them) carry batched
+      appends at once (:mod:`events.postgres.groupcommit`; 0: every append
+      alone);
     * ``sqlite:///path/to/file``: that SQLite file (its folder is created);
       as in SQLAlchemy, ``sqlite:///rel/path`` is relative to the current
       folder and ``sqlite:////abs/path`` (four slashes) absolute;
@@ -62,8 +66,10 @@ def open_store(
 
         if pool_size < 1:
             raise ValueError(f"a connection pool holds at least one connection, not {pool_size}")
+        if group_commit < 0:
+            raise ValueError(f"group commit takes 0 (off) or more connections, not {group_commit}")
         return PostgresStore(url, max_size=pool_size, read_url=read_url or None, signer=signer,
-                             timeouts=timeouts)
+                             timeouts=timeouts, group_commit=min(group_commit, pool_size))
     if url and url.startswith("sqlite:///"):
         path = Path(url[len("sqlite:///") :])
     elif not url:

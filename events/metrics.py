@@ -30,3 +30,9 @@ REPLICA_READS = Counter(
     "the primary).",
     ["outcome"],
 )
+DB_APPEND_BATCH = Histogram(
+    "cablecar_db_append_batch_size",
+    "Appends sent to the primary in one transaction (group commit, CABLECAR_DB_GROUP_COMMIT): 1 when an append "
+    "found no other waiting.",
+    buckets=(1, 2, 4, 8, 16, 32, 64),
+)

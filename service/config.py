@@ -131,6 +131,13 @@ class Settings:
         "for new events); keep `CABLECAR_WORKERS` × (this + 1), summed over every host, below the "
         "server's `max_connections`",
     )
+    db_group_commit: int = _declare(
+        "CABLECAR_DB_GROUP_COMMIT", 2,
+        "with PostgreSQL: how many transactions of appends each worker process may have in flight at once "
+        "(group commit: the actions that arrive while those are in flight are sent together, in one round trip "
+        "and one commit, each with its own verdict); `0` sends every append alone; more than "
+        "`CABLECAR_DB_POOL_SIZE` counts as that",
+    )
     db_connect_timeout: float = _declare(
         "CABLECAR_DB_CONNECT_TIMEOUT", 3.0,
         "with PostgreSQL: seconds one connection attempt may take (per host of a multi-host URL; libpq counts "

@@ -15,6 +15,8 @@ import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import accumulate
 from typing import Any
 
 from domain.core import JSON, STATUS_FINISHED, GameConfig, replay
@@ -71,7 +73,12 @@ class GameScript:
 
     def version_after(self, done: int) -> int:
         """The game's version once the first ``done`` actions are applied."""
-        return len(self.setup) + sum(len(a.events) for a in self.actions[:done])
+        return self._versions[min(done, len(self.actions))]
+
+    @cached_property
+    def _versions(self) -> tuple[int, ...]:
+        # the clients ask before and after every action: summed once, not per request
+        return tuple(accumulate((len(a.events) for a in self.actions), initial=len(self.setup)))
 
     def expected_events(self, done: int) -> list[ExpectedEvent]:
         """Every event the store holds once the first ``done`` actions are applied."""

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from events.envelope import GENESIS_HASH
 from events.postgres.connection import PostgresConnections
 from events.postgres.dbclock import DatabaseClock
+from events.postgres.groupcommit import GroupCommit
 from events.postgres.heads import ChainHeads
 from events.postgres.statements import (
     APPEND,
@@ -75,6 +76,7 @@ class PostgresAppends:
     _db_clock: DatabaseClock
     _signer: Signer | None
     _heads: ChainHeads
+    _group: GroupCommit
 
     if TYPE_CHECKING:
         def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
@@ -165,35 +167,32 @@ class PostgresAppends:
         guard_args = (None, None) if guard is None else (text_array(guard.path), guard.value)
         for _ in range(2):  # a second time only when the head was not known (or wrong): see 0012
             signed = sign_chain(pending, chained_on, signer)
-            with self._db.connection(writing=True) as conn:
-                if len(pending) == 1:
-                    p = pending[0]
-                    params = (*head, p.type, p.schema_version, p.payload_json, p.seat, p.head, p.tail, *guard_args,
-                              chained_on, signed[0][1], signer.key_id)
-                    if token is None:
-                        row = conn.execute(APPEND_ONE, params).fetchone()
-                    else:
-                        row = conn.execute(ROTATE_ONE, (*params, token.seat, token.token_hash)).fetchone()
-                    assert row is not None
-                    outcome, value, stored_request_hash, prev_hash, position, _digest = row
-                    last_seq = position
+            if len(pending) == 1:
+                p = pending[0]
+                params = (*head, p.type, p.schema_version, p.payload_json, p.seat, p.head, p.tail, *guard_args,
+                          chained_on, signed[0][1], signer.key_id)
+                if token is None:
+                    row = self._group.fetch_one(APPEND_ONE, params, game_id)
                 else:
-                    signatures = text_array([s for _, s in signed])
-                    row = conn.execute(
-                        APPEND, (*head, *batch_args(pending), *guard_args, chained_on, signatures, signer.key_id)
-                    ).fetchone()
-                    assert row is not None
-                    outcome, value, stored_request_hash, prev_hash, position, _hashes = row
-                    last_seq = position
-                if outcome == "replayed":
-                    replayed = conn.execute(
-                        f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = %s AND seq BETWEEN %s AND %s"
-                        " ORDER BY seq",
-                        (game_id, value, last_seq),
-                    ).fetchall()
-                    return "replayed", AppendResult(
-                        tuple(events_from_rows(replayed, POSTGRES)), replayed=True, request_hash=stored_request_hash
-                    )
+                    with self._db.connection(writing=True) as conn:
+                        rotated = conn.execute(ROTATE_ONE, (*params, token.seat, token.token_hash)).fetchone()
+                    assert rotated is not None
+                    row = rotated
+            else:
+                signatures = text_array([s for _, s in signed])
+                row = self._group.fetch_one(
+                    APPEND, (*head, *batch_args(pending), *guard_args, chained_on, signatures, signer.key_id), game_id
+                )
+            outcome, value, stored_request_hash, prev_hash, position, _hashes = row
+            last_seq = position
+            if outcome == "replayed":
+                replayed = self._rows(
+                    f"SELECT {EVENT_COLUMNS} FROM events WHERE game_id = %s AND seq BETWEEN %s AND %s ORDER BY seq",
+                    (game_id, value, last_seq),
+                )
+                return "replayed", AppendResult(
+                    tuple(events_from_rows(replayed, POSTGRES)), replayed=True, request_hash=stored_request_hash
+                )
             if outcome in ("clock", "late", "early"):
                 return outcome, None
             if outcome != "head":

@@ -56,6 +56,7 @@ from events.deliveries import CLAIM_UNCAPPED, ClaimedDelivery
 from events.postgres.appends import PostgresAppends
 from events.postgres.connection import ClockRefused, PostgresConnections
 from events.postgres.dbclock import DatabaseClock
+from events.postgres.groupcommit import GroupCommit
 from events.postgres.heads import ChainHeads
 from events.postgres.listener import VersionListener
 from events.postgres.standby import PRIMARY_POSITION, StandbyReader
@@ -107,6 +108,7 @@ class PostgresStore(PostgresAppends, SqlCatalogue, SqlTournaments, SqlDeliveryLo
         clock: Clock = system_clock,
         read_url: str | None = None,
         signer: Signer | None = None,
+        group_commit: int = 2,
     ) -> None:
         """Create the pool for ``url`` without waiting for the database.
 
@@ -118,9 +120,12 @@ class PostgresStore(PostgresAppends, SqlCatalogue, SqlTournaments, SqlDeliveryLo
         the store (:mod:`events.postgres.failfast`); ``fallback_poll`` is how often ``wait_for_events``
         re-checks the database even without a notification.  ``read_url``
         names a hot standby of it: :attr:`reader` then reads from there, on a
-        pool of its own (:mod:`events.postgres.standby`)."""
+        pool of its own (:mod:`events.postgres.standby`).  ``group_commit``:
+        how many batches of concurrent appends may be in flight at once
+        (:mod:`events.postgres.groupcommit`; 0: each append alone)."""
         timeouts = timeouts or Timeouts()
         self._db = PostgresConnections(url, min_size=min_size, max_size=max_size, timeouts=timeouts)
+        self._group = GroupCommit(self._db, in_flight=group_commit)
         self._standby = (
             None
             if read_url is None

@@ -102,7 +102,7 @@ def create_app(
     store = store or events.open_store(
         settings.database_url,
         settings.data_path(),
-        pool_size=settings.db_pool_size,
+        pool_size=settings.db_pool_size, group_commit=settings.db_group_commit,
         timeouts=settings.db_timeouts(),
         read_url=settings.read_database_url,
         signer=keys.signer,

@@ -124,3 +124,12 @@ def test_a_skewed_server_process_really_runs_off_and_can_sleep() -> None:
                              env={**os.environ, **dict(faketime_env(skew))}, capture_output=True, text=True,
                              timeout=30, check=True)
         assert abs(float(out.stdout) - time.time() - skew) < 2.0, (skew, out.stdout)
+
+
+def test_version_after_counts_the_setup_and_every_event_of_the_actions_done(script: GameScript) -> None:
+    assert script.version_after(0) == len(script.setup)
+    assert script.version_after(1) == len(script.setup) + len(script.actions[0].events)
+    last = len(script.setup) + sum(len(a.events) for a in script.actions)
+    assert script.version_after(len(script.actions)) == last
+    assert script.version_after(len(script.actions) + 5) == last
+    assert any(len(a.events) > 1 for a in script.actions)  # so that counting actions is not enough
