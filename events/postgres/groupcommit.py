@@ -1,39 +1,43 @@
 """Group commit: the appends of concurrent requests in one process sent to
-PostgreSQL as one pipelined transaction.
+PostgreSQL as one statement, so one round trip and one transaction.
 
 Why
     Under load an append's statement is cheap (~0.1 ms in a loop inside the
     database) and everything around it is not: a round trip that wakes a
     backend process, a transaction start and commit, a WAL flush.  Requests
     that arrive while an append is in flight are queued here; the next
-    request to lead sends the queue in one round trip (``BEGIN``, each
-    append function call, ``COMMIT``, pipelined) on one connection.  Nothing
-    waits for company: a lone append is sent at once, as before, in its own
-    autocommit statement.
+    request to lead sends the queue as one statement that calls the append
+    function once per append, in order (``APPEND_MANY`` of
+    :mod:`events.postgres.statements`: ``unnest`` of the arguments, a
+    ``LATERAL`` call each).  Nothing waits for company: a lone append is
+    sent at once, as before, in its own statement.  (Pipelining the calls
+    between ``BEGIN`` and ``COMMIT`` saved PostgreSQL as much but cost the
+    worker more than it saved: psycopg's pipeline mode is heavy.)
 
 What it may not change
     Each append keeps its own verdict.  The append functions answer every
     refusal ('stale', 'replayed', 'head', 'clock', ...) as a row, never an
     error, so one refusal does not touch its batch-mates; two appends to one
-    game in one batch behave as two transactions would (the second sees the
-    first's row: 'stale', or 'replayed' for the same key).  Should a
-    statement fail (an error, not a verdict), the transaction rolled back
-    and nothing of the batch was written: every append of it is sent again
-    alone, and each caller gets its own answer.  A link that breaks while a
-    batch is in flight leaves every append of it :class:`OutcomeUnknown`,
-    as it leaves one (the caller's idempotency key tells on retry).
+    game in one batch behave as two transactions would (each call's
+    statements see what the calls before it wrote: the second gets 'stale',
+    or 'replayed' for the same key).  Should the statement fail (an error,
+    not a verdict), its transaction rolled back and nothing of the batch was
+    written: every append of it is sent again alone, and each caller gets
+    its own answer.  A link that breaks while a batch is in flight leaves
+    every append of it :class:`OutcomeUnknown`, as it leaves one (the
+    caller's idempotency key tells on retry).
 
 Locks
     A batch claims the game rows of its appends in the order of their game
     ids, so two batches (in any processes) never wait for each other in a
-    cycle; a single-row statement claims one row.
+    cycle; a single append claims one row.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import psycopg
@@ -45,13 +49,18 @@ from events.store import OutcomeUnknown, StoreError
 Row = tuple[Any, ...]
 
 
+#: The statement and parameters of several appends sent together, from each one's arguments in order.
+Combine = Callable[[list[Sequence[Any]]], tuple[str, Sequence[Any]]]
+
+
 class _Append:
-    """One caller's statement, and the answer (a row or an error) it waits for."""
+    """One caller's append: its statement alone, its arguments to combine,
+    and the answer (a row or an error) it waits for."""
 
-    __slots__ = ("sql", "params", "game_id", "row", "error", "done", "lead")
+    __slots__ = ("sql", "params", "args", "game_id", "row", "error", "done", "lead")
 
-    def __init__(self, sql: str, params: Sequence[Any], game_id: str) -> None:
-        self.sql, self.params, self.game_id = sql, params, game_id
+    def __init__(self, sql: str, params: Sequence[Any], args: Sequence[Any], game_id: str) -> None:
+        self.sql, self.params, self.args, self.game_id = sql, params, args, game_id
         self.row: Row | None = None
         self.error: BaseException | None = None
         self.done = threading.Event()
@@ -59,13 +68,15 @@ class _Append:
 
 
 class GroupCommit:
-    """Appends of concurrent callers sent as one transaction (see the module docs).
+    """Appends of concurrent callers sent as one statement (see the module docs).
 
-    ``in_flight``: how many batches this process may have in flight at once
+    ``combine`` makes the one statement of several appends from their
+    arguments (its answer: one row per append, in order); ``in_flight``: how many batches this process may have in flight at once
     (each holds one pooled connection; 0: every append is sent alone, at
     once); ``largest``: how many appends one batch may carry."""
 
-    def __init__(self, db: PostgresConnections, in_flight: int = 2, largest: int = 64) -> None:
+    def __init__(self, db: PostgresConnections, combine: Combine, in_flight: int = 2, largest: int = 64) -> None:
+        self._combine = combine
         if in_flight < 0 or largest < 1:
             raise ValueError(f"group commit takes 0 or more batches in flight of 1 or more appends, not "
                              f"{in_flight} of {largest}")
@@ -76,10 +87,11 @@ class GroupCommit:
         self._queue: deque[_Append] = deque()
         self._leaders = 0
 
-    def fetch_one(self, sql: str, params: Sequence[Any], game_id: str) -> Row:
-        """The one row ``sql`` answers, sent with whatever other appends are
-        waiting; the store's error when it failed."""
-        mine = _Append(sql, params, game_id)
+    def fetch_one(self, sql: str, params: Sequence[Any], args: Sequence[Any], game_id: str) -> Row:
+        """The one row of an append to ``game_id``: ``sql`` with ``params``
+        when it goes alone, ``args`` combined with those of the other
+        appends waiting when it does not; the store's error when it failed."""
+        mine = _Append(sql, params, args, game_id)
         if not self._in_flight:
             return self._answer(self._alone(mine))
         with self._lock:
@@ -157,16 +169,16 @@ class GroupCommit:
         failed = False
         try:
             with self._db.connection(writing=True) as conn:
+                sql, params = self._combine([item.args for item in batch])
                 try:
-                    with conn.pipeline(), conn.transaction():
-                        cursors = [conn.execute(item.sql, item.params) for item in batch]
+                    rows = conn.execute(sql, params).fetchall()
                 except psycopg.Error:
                     if conn.broken:
                         raise  # sent, and no word back: OutcomeUnknown
                     failed = True  # a statement failed and the transaction rolled back: nothing was written
                 else:
-                    for item, cursor in zip(batch, cursors, strict=True):
-                        item.row = cursor.fetchone()
+                    for item, row in zip(batch, rows, strict=True):
+                        item.row = row
         except StoreError as e:  # no connection (nothing sent), or the link broke (nothing or all committed)
             for item in batch:
                 item.error = e

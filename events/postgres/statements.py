@@ -25,6 +25,20 @@ APPEND_ONE = (
     " FROM cablecar_append_one_lean(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::text[], %s, %s, %s,"
     " %s)"
 )
+#: APPEND's arguments of several appends, each column as one array (:func:`combine_appends`): the appends run one
+#: after the other in one statement, so in one transaction, each with its own verdict row, in the given order.
+APPEND_MANY = (
+    "SELECT a.r_outcome, a.r_value, a.r_request_hash, a.r_prev_hash, a.r_position, a.r_hashes"
+    " FROM unnest(%s::timestamptz[], %s::timestamptz[], %s::text[], %s::bigint[], %s::text[], %s::text[], %s::text[],"
+    " %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[],"
+    " %s::text[], %s::text[], %s::text[]) WITH ORDINALITY AS p(not_before, not_after, game_id, expected, key,"
+    " request_hash, status, recorded_at, types, versions, seats, payloads, heads, tails, guard_path, guard_value,"
+    " prev_hash, signatures, key_id, ord)"
+    " CROSS JOIN LATERAL cablecar_append_batch_lean(p.not_before, p.not_after, p.game_id, p.expected, p.key,"
+    " p.request_hash, p.status, p.recorded_at, p.types::text[], p.versions::integer[], p.seats::integer[],"
+    " p.payloads::text[], p.heads::text[], p.tails::text[], p.guard_path::text[], p.guard_value, p.prev_hash,"
+    " p.signatures::text[], p.key_id) AS a ORDER BY p.ord"
+)
 #: APPEND_ONE's arguments, then a seat and its new token hash: the one ``seat_token_rotated`` event appended
 #: and the seat's hash set with it (migration 0040), the only change of a game's metadata after its creation.
 ROTATE_ONE = (
@@ -61,8 +75,21 @@ CLAIM = (
 def text_array(items: Sequence[str | int]) -> str:
     """A PostgreSQL ``text[]`` literal (``{"a","2"}``): a plain string parameter
     is much cheaper for psycopg to send than a list it adapts to an array."""
-    quoted = ('"' + str(item).replace("\\", "\\\\").replace('"', '\\"') + '"' for item in items)
-    return "{" + ",".join(quoted) + "}"
+    return "{" + ",".join(_quoted(str(item)) for item in items) + "}"
+
+
+def nullable_array(items: Sequence[object]) -> str:
+    """A PostgreSQL array literal of ``items`` as text (None: ``NULL``), cast by the statement."""
+    return "{" + ",".join("NULL" if item is None else _quoted(str(item)) for item in items) + "}"
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def combine_appends(rows: Sequence[Sequence[object]]) -> tuple[str, tuple[str, ...]]:
+    """APPEND_MANY and its arguments: the APPEND arguments of each append in ``rows``, column by column."""
+    return APPEND_MANY, tuple(nullable_array(column) for column in zip(*rows, strict=True))
 
 
 def int_array(items: Sequence[int | None]) -> str:

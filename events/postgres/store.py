@@ -64,6 +64,7 @@ from events.postgres.statements import (
     CLAIM,
     CREATE_GAME,
     RECORD_WATCH,
+    combine_appends,
     create_args,
 )
 from events.signing import Signer
@@ -125,7 +126,7 @@ class PostgresStore(PostgresAppends, SqlCatalogue, SqlTournaments, SqlDeliveryLo
         (:mod:`events.postgres.groupcommit`; 0: each append alone)."""
         timeouts = timeouts or Timeouts()
         self._db = PostgresConnections(url, min_size=min_size, max_size=max_size, timeouts=timeouts)
-        self._group = GroupCommit(self._db, in_flight=group_commit)
+        self._group = GroupCommit(self._db, combine_appends, in_flight=group_commit)
         self._standby = (
             None
             if read_url is None

@@ -1,43 +1,82 @@
 """Group commit (events/postgres/groupcommit.py): the appends of concurrent
-callers in one process sent as one transaction, each with its own answer.
+callers in one process sent as one statement, each with its own answer.
 
 Batches are made deterministic by holding the one lead: a first statement
-waits on a row lock this test holds, the statements sent meanwhile queue
-behind it and go as the next batch when the lock is let go."""
+waits on a row lock this test holds, the calls sent meanwhile queue behind
+it and go as the next batch when the lock is let go.  The calls of the
+first tests are of a probe function of the test's own (a row inserted, a
+statement that fails, one that sleeps, a row claimed), combined the way the
+store combines its appends; the last ones go through the store's append."""
 
 from __future__ import annotations
 
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from typing import Any
 
 import psycopg
 import pytest
+from prometheus_client import REGISTRY
 from psycopg.adapt import Dumper
 
 from events.postgres import PostgresStore
 from events.postgres.connection import PostgresConnections
-from events.postgres.groupcommit import GroupCommit
+from events.postgres.groupcommit import Combine, GroupCommit
 from events.store import AppendResult, NewEvent, OutcomeUnknown, StaleVersion
 from tests.contract.conftest import TEST_SIGNER
 
 pytestmark = pytest.mark.postgres
 
-XACT = "SELECT pg_current_xact_id()::text::bigint"
-
 
 @pytest.fixture
 def probe(postgres_url: str) -> Iterator[str]:
-    """A table of the test's own, with one row to hold a lock on."""
+    """A table of the test's own, with rows to hold locks on, and its
+    function ``<table>_put(v, mode)``: inserts ``v`` ('put'), or claims row
+    ``v`` for 0.3 s ('claim'), or fails ('fail'), or sleeps 5 s ('sleep');
+    answers ``v`` and its transaction's id."""
     name = f"gc_probe_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         conn.execute(f"CREATE TABLE {name} (v integer PRIMARY KEY, xact bigint)")
-        conn.execute(f"INSERT INTO {name} VALUES (0, 0)")
+        conn.execute(f"INSERT INTO {name} VALUES (0, 0), (10, 0), (11, 0)")
+        conn.execute(f"""
+            CREATE FUNCTION {name}_put(p_v integer, p_mode text, OUT v integer, OUT xact bigint)
+            LANGUAGE plpgsql AS $$
+            BEGIN
+                xact := pg_current_xact_id()::text::bigint;
+                v := p_v;
+                IF p_mode = 'fail' THEN
+                    RAISE EXCEPTION 'refused' USING ERRCODE = 'check_violation';
+                ELSIF p_mode = 'sleep' THEN
+                    PERFORM pg_sleep(5);
+                ELSIF p_mode = 'claim' THEN
+                    UPDATE {name} t SET xact = t.xact + 1 WHERE t.v = p_v;
+                    PERFORM pg_sleep(0.3);
+                ELSE
+                    INSERT INTO {name} VALUES (p_v, xact);
+                END IF;
+            END $$""".encode())
     yield name
     with psycopg.connect(postgres_url, autocommit=True) as conn:
-        conn.execute(f"DROP TABLE {name}")
+        conn.execute(f"DROP FUNCTION {name}_put".encode())
+        conn.execute(f"DROP TABLE {name}".encode())
+
+
+def combiner(table: str) -> Combine:
+    """The probe's calls combined as the store combines its appends: unnest, a LATERAL call each, in order."""
+
+    def combine(rows: list[Sequence[Any]]) -> tuple[str, Sequence[Any]]:
+        values, modes = zip(*rows, strict=True)
+        return (f"SELECT r.v, r.xact FROM unnest(%s::integer[], %s::text[]) WITH ORDINALITY AS p(v, mode, ord)"
+                f" CROSS JOIN LATERAL {table}_put(p.v, p.mode) AS r ORDER BY p.ord", (list(values), list(modes)))
+
+    return combine
+
+
+def put(group: GroupCommit, table: str, v: int, mode: Any = "put") -> Any:
+    return group.fetch_one(f"SELECT v, xact FROM {table}_put(%s, %s)", (v, mode), (v, mode), f"g{v:02d}")
 
 
 @pytest.fixture
@@ -52,7 +91,7 @@ class Held:
 
     def __init__(self, url: str, table: str) -> None:
         self.conn = psycopg.connect(url)
-        self.conn.execute(f"SELECT v FROM {table} WHERE v = 0 FOR UPDATE")
+        self.conn.execute(f"SELECT v FROM {table} WHERE v = 0 FOR UPDATE".encode())
 
     def release(self) -> None:
         self.conn.rollback()
@@ -60,7 +99,7 @@ class Held:
 
 
 class Caller(threading.Thread):
-    """One caller of ``fetch_one``: its row or its error."""
+    """One caller: its answer or its error."""
 
     def __init__(self, call: Callable[[], Any]) -> None:
         super().__init__(daemon=True)
@@ -89,45 +128,53 @@ def wait_until(check: Callable[[], bool], what: str) -> None:
 
 
 def wait_queued(group: GroupCommit, n: int) -> None:
-    wait_until(lambda: len(group._queue) == n, f"{n} statements queue")
+    wait_until(lambda: len(group._queue) == n, f"{n} calls queue")
+
+
+def hold_the_lead(group: GroupCommit, table: str) -> Caller:
+    """A first statement that leads and waits on the probe's row 0 (lock it first)."""
+    first = Caller(lambda: group.fetch_one(f"SELECT v FROM {table} WHERE v = 0 FOR SHARE", (), (), "a"))
+    wait_until(lambda: group._leaders == 1, "the first statement leads")
+    time.sleep(0.05)  # in flight, waiting on the lock
+    return first
 
 
 def queue_behind_lock(group: GroupCommit, url: str, table: str,
-                      statements: list[tuple[str, tuple[Any, ...], str]]) -> tuple[Caller, list[Caller]]:
-    """The lead held by a statement waiting on the probe's row lock, and
-    ``statements`` (sql, params, game id) queued behind it in this order;
-    then the lock let go: they go as one batch."""
+                      calls: list[tuple[int, Any]]) -> tuple[Caller, list[Caller]]:
+    """The probe's ``calls`` (value, mode) queued in this order behind a
+    statement that holds the lead; then the lock let go: they go as one batch."""
     held = Held(url, table)
     try:
-        first = Caller(lambda: group.fetch_one(f"UPDATE {table} SET xact = 1 WHERE v = 0 RETURNING v", (), "a"))
-        wait_until(lambda: group._leaders == 1, "the first statement leads")
-        time.sleep(0.05)  # it is in flight, waiting on the lock
+        first = hold_the_lead(group, table)
         callers = []
-        for sql, params, game in statements:
-            callers.append(Caller(lambda sql=sql, params=params, game=game: group.fetch_one(sql, params, game)))
+        for v, mode in calls:
+            callers.append(Caller(partial(put, group, table, v, mode)))
             wait_queued(group, len(callers))
     finally:
         held.release()
     return first, callers
 
 
-def insert(table: str, v: int) -> tuple[str, tuple[Any, ...], str]:
-    return (f"INSERT INTO {table} VALUES (%s, pg_current_xact_id()::text::bigint) RETURNING v, xact", (v,), f"g{v}")
-
-
 def rows(url: str, table: str) -> dict[int, int]:
     with psycopg.connect(url) as conn:
-        return dict(conn.execute(f"SELECT v, xact FROM {table} WHERE v > 0").fetchall())
+        return dict(conn.execute(f"SELECT v, xact FROM {table} WHERE v BETWEEN 1 AND 9".encode()).fetchall())
 
 
-def test_statements_sent_meanwhile_share_one_transaction(
+def batches_sent() -> tuple[float, float]:
+    """How many batches were sent, and how many appends they carried (the store's metric)."""
+    count = REGISTRY.get_sample_value("cablecar_db_append_batch_size_count") or 0.0
+    total = REGISTRY.get_sample_value("cablecar_db_append_batch_size_sum") or 0.0
+    return count, total
+
+
+def test_calls_sent_meanwhile_share_one_statement(
     connections: PostgresConnections, postgres_url: str, probe: str
 ) -> None:
-    group = GroupCommit(connections, in_flight=1)
-    first, callers = queue_behind_lock(group, postgres_url, probe, [insert(probe, v) for v in (1, 2, 3)])
+    group = GroupCommit(connections, combiner(probe), in_flight=1)
+    first, callers = queue_behind_lock(group, postgres_url, probe, [(3, "put"), (1, "put"), (2, "put")])
     assert first.outcome() == (0,)
     answers = [c.outcome() for c in callers]
-    assert [v for v, _ in answers] == [1, 2, 3]
+    assert [v for v, _ in answers] == [3, 1, 2]  # each caller its own row
     assert len({xact for _, xact in answers}) == 1, "the three were not one transaction"
     assert rows(postgres_url, probe) == {v: xact for v, xact in answers}
     assert group._leaders == 0 and not group._queue
@@ -136,9 +183,8 @@ def test_statements_sent_meanwhile_share_one_transaction(
 def test_a_failing_statement_leaves_its_batch_mates_each_written_once(
     connections: PostgresConnections, postgres_url: str, probe: str
 ) -> None:
-    group = GroupCommit(connections, in_flight=1)
-    failing = (f"INSERT INTO {probe} VALUES (%s, 1 / 0) RETURNING v, xact", (2,), "g2")
-    first, callers = queue_behind_lock(group, postgres_url, probe, [insert(probe, 1), failing, insert(probe, 3)])
+    group = GroupCommit(connections, combiner(probe), in_flight=1)
+    first, callers = queue_behind_lock(group, postgres_url, probe, [(1, "put"), (2, "fail"), (3, "put")])
     first.outcome()
     one, two, three = callers
     assert one.outcome()[0] == 1 and three.outcome()[0] == 3
@@ -152,19 +198,18 @@ def test_a_failing_statement_leaves_its_batch_mates_each_written_once(
 def test_a_broken_link_leaves_every_append_of_the_batch_unknown(
     connections: PostgresConnections, postgres_url: str, probe: str
 ) -> None:
-    group = GroupCommit(connections, in_flight=1)
-    slow = ("SELECT pg_sleep(5), 0", (), "g0")
-    first, callers = queue_behind_lock(group, postgres_url, probe, [insert(probe, 1), slow, insert(probe, 2)])
+    group = GroupCommit(connections, combiner(probe), in_flight=1)
+    first, callers = queue_behind_lock(group, postgres_url, probe, [(1, "put"), (2, "sleep"), (3, "put")])
     first.outcome()
+    batch = f"SELECT pid FROM pg_stat_activity WHERE query LIKE '%LATERAL {probe}_put%' AND pid <> pg_backend_pid()"
     with psycopg.connect(postgres_url, autocommit=True) as admin:
-        wait_until(lambda: bool(admin.execute(
-            "SELECT 1 FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(5)%'").fetchall()), "the batch runs")
-        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(5)%'")
+        wait_until(lambda: bool(admin.execute(batch.encode()).fetchall()), "the batch runs")
+        admin.execute(f"SELECT pg_terminate_backend(pid) FROM ({batch}) b".encode())
     for caller in callers:
         caller.outcome()
         assert isinstance(caller.error, OutcomeUnknown), caller.error
     assert rows(postgres_url, probe) == {}  # in truth nothing: the transaction never committed
-    assert group.fetch_one("SELECT 7", (), "g7") == (7,)  # and the next append goes
+    assert put(group, probe, 7)[0] == 7  # and the next append goes
 
 
 class Interrupt(BaseException):
@@ -172,7 +217,7 @@ class Interrupt(BaseException):
 
 
 class Interrupting:
-    pass
+    """A parameter whose sending raises Interrupt."""
 
 
 class InterruptingDumper(Dumper):
@@ -184,11 +229,9 @@ def test_an_interrupted_leader_strands_no_one(postgres_url: str, probe: str) -> 
     psycopg.adapters.register_dumper(Interrupting, InterruptingDumper)  # a class of this test's only
     connections = PostgresConnections(postgres_url, min_size=1, max_size=4)
     try:
-        group = GroupCommit(connections, in_flight=1)
-        first, callers = queue_behind_lock(
-            group, postgres_url, probe,
-            [("SELECT %s::text, 1", (Interrupting(),), "g0"), insert(probe, 1), insert(probe, 2)],
-        )
+        group = GroupCommit(connections, combiner(probe), in_flight=1)
+        first, callers = queue_behind_lock(group, postgres_url, probe,
+                                           [(1, "put"), (2, Interrupting()), (3, "put")])
         first.outcome()
         for caller in callers:
             caller.outcome()
@@ -196,7 +239,7 @@ def test_an_interrupted_leader_strands_no_one(postgres_url: str, probe: str) -> 
         assert all(isinstance(c.error, OutcomeUnknown) for c in callers[1:])
         assert rows(postgres_url, probe) == {}
         assert group._leaders == 0 and not group._queue
-        assert group.fetch_one("SELECT 7", (), "g7") == (7,)
+        assert put(group, probe, 7)[0] == 7
     finally:
         connections.close()
 
@@ -204,29 +247,23 @@ def test_an_interrupted_leader_strands_no_one(postgres_url: str, probe: str) -> 
 def test_batches_claim_rows_in_one_order(postgres_url: str, probe: str) -> None:
     """Two processes' batches over the same two rows, queued in opposite orders: sorted by game id they
     wait for each other instead of deadlocking (a deadlock would abort one, whose two would go alone)."""
-    with psycopg.connect(postgres_url, autocommit=True) as conn:
-        conn.execute(f"INSERT INTO {probe} VALUES (10, 0), (11, 0)")
-    claim = f"UPDATE {probe} SET xact = xact + 1 WHERE v = %s RETURNING pg_current_xact_id()::text, pg_sleep(0.3)"
     pools = [PostgresConnections(postgres_url, min_size=1, max_size=2) for _ in range(2)]
     held = Held(postgres_url, probe)
     try:
-        groups = [GroupCommit(pool, in_flight=1) for pool in pools]
+        groups = [GroupCommit(pool, combiner(probe), in_flight=1) for pool in pools]
         firsts, batches = [], []
         for group, order in zip(groups, ((10, 11), (11, 10)), strict=True):
-            firsts.append(Caller(lambda group=group: group.fetch_one(
-                f"SELECT v FROM {probe} WHERE v = 0 FOR SHARE", (), "a")))
-            wait_until(lambda group=group: group._leaders == 1, "the first statement leads")
-            time.sleep(0.05)
+            firsts.append(hold_the_lead(group, probe))
             callers = []
             for v in order:
-                callers.append(Caller(lambda group=group, v=v: group.fetch_one(claim, (v,), f"row-{v}")))
+                callers.append(Caller(partial(put, group, probe, v, "claim")))
                 wait_queued(group, len(callers))
             batches.append(callers)
         held.release()
         for caller in firsts:
             caller.outcome()
         for callers in batches:
-            xacts = {caller.outcome()[0] for caller in callers}
+            xacts = {caller.outcome()[1] for caller in callers}
             assert len(xacts) == 1, "a batch was split: it had deadlocked"
     finally:
         for pool in pools:
@@ -234,8 +271,8 @@ def test_batches_claim_rows_in_one_order(postgres_url: str, probe: str) -> None:
 
 
 def test_off_sends_each_alone(connections: PostgresConnections, postgres_url: str, probe: str) -> None:
-    group = GroupCommit(connections, in_flight=0)
-    callers = [Caller(lambda v=v: group.fetch_one(*insert(probe, v))) for v in range(1, 7)]
+    group = GroupCommit(connections, combiner(probe), in_flight=0)
+    callers = [Caller(partial(put, group, probe, v)) for v in range(1, 7)]
     answers = [c.outcome() for c in callers]
     assert len({xact for _, xact in answers}) == 6
 
@@ -257,9 +294,8 @@ def test_two_appends_to_one_game_in_one_batch_are_judged_as_two_transactions(
         group = store._group
         held = Held(postgres_url, probe)
         try:
-            first = Caller(lambda: group.fetch_one(f"UPDATE {probe} SET xact = 1 WHERE v = 0 RETURNING v", (), "a"))
-            wait_until(lambda: group._leaders == 1, "the first statement leads")
-            time.sleep(0.05)
+            before = batches_sent()
+            first = hold_the_lead(group, probe)
             won = Caller(lambda: store.append(game, 1, [event(1)], idempotency_key="k1", request_hash="h1"))
             wait_queued(group, 1)
             lost = Caller(lambda: store.append(game, 1, [event(2)], idempotency_key="k2", request_hash="h2"))
@@ -275,12 +311,8 @@ def test_two_appends_to_one_game_in_one_batch_are_judged_as_two_transactions(
         assert isinstance(lost.error, StaleVersion) and lost.error.current == 2
         replay: AppendResult = retried.outcome()
         assert replay.replayed and [e.hash for e in replay.events] == [e.hash for e in result.events]
-        stored = store.load(game)
-        assert [e.seq for e in stored] == [1, 2]
-        with psycopg.connect(postgres_url) as conn:  # the three went as one transaction: one xact id
-            (positions,) = conn.execute("SELECT array_agg(position >> 16) FROM events WHERE game_id = %s AND seq = 2",
-                                        (game,)).fetchone()
-        assert len(positions) == 1
+        assert [e.seq for e in store.load(game)] == [1, 2]
+        assert batches_sent() == (before[0] + 2, before[1] + 1 + 3)  # the first alone, then the three together
     finally:
         store.close()
 
@@ -302,13 +334,15 @@ def test_many_writers_lose_nothing_and_share_commits(postgres_url: str) -> None:
                 store.append(game, version, events, idempotency_key=f"k{n}")
                 version += len(events)
 
-        for caller in [Caller(lambda g=g: play(g)) for g in games]:
+        for caller in [Caller(partial(play, game)) for game in games]:
             caller.outcome()
             assert caller.error is None, caller.error
         with psycopg.connect(postgres_url) as conn:
-            appended, transactions = conn.execute(
+            counted = conn.execute(
                 "SELECT count(DISTINCT (game_id, idempotency_key)), count(DISTINCT position >> 16) FROM events"
                 " WHERE game_id = ANY(%s) AND seq > 1", (games,)).fetchone()
+        assert counted is not None
+        appended, transactions = counted
         assert appended == 240
         assert transactions < appended, "no two appends ever shared a commit"
         for game in games:
