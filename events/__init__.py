@@ -27,7 +27,7 @@ def open_store(
     data_dir: str | Path | None = None,
     *,
     pool_size: int = 10,
-    group_commit: int = 2,
+    group_commit: int = 1,
     read_url: str | None = None,
     signer: Signer | None = None,
     rekey: Rekey | None = None,

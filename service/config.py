@@ -132,10 +132,11 @@ class Settings:
         "server's `max_connections`",
     )
     db_group_commit: int = _declare(
-        "CABLECAR_DB_GROUP_COMMIT", 2,
-        "with PostgreSQL: how many transactions of appends each worker process may have in flight at once "
-        "(group commit: the actions that arrive while those are in flight are sent together, in one round trip "
-        "and one commit, each with its own verdict); `0` sends every append alone; more than "
+        "CABLECAR_DB_GROUP_COMMIT", 1,
+        "with PostgreSQL: how many statements of appends each worker process may have in flight at once "
+        "(group commit: the actions that arrive meanwhile are sent together as the next one, one round trip and "
+        "one commit, each with its own verdict; 1 did the most actions per second with the least CPU under "
+        "32 clients, `bench/results/THROUGHPUT.md`); `0` sends every append alone; more than "
         "`CABLECAR_DB_POOL_SIZE` counts as that",
     )
     db_connect_timeout: float = _declare(

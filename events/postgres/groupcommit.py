@@ -75,7 +75,7 @@ class GroupCommit:
     (each holds one pooled connection; 0: every append is sent alone, at
     once); ``largest``: how many appends one batch may carry."""
 
-    def __init__(self, db: PostgresConnections, combine: Combine, in_flight: int = 2, largest: int = 64) -> None:
+    def __init__(self, db: PostgresConnections, combine: Combine, in_flight: int = 1, largest: int = 64) -> None:
         self._combine = combine
         if in_flight < 0 or largest < 1:
             raise ValueError(f"group commit takes 0 or more batches in flight of 1 or more appends, not "

@@ -109,7 +109,7 @@ class PostgresStore(PostgresAppends, SqlCatalogue, SqlTournaments, SqlDeliveryLo
         clock: Clock = system_clock,
         read_url: str | None = None,
         signer: Signer | None = None,
-        group_commit: int = 2,
+        group_commit: int = 1,
     ) -> None:
         """Create the pool for ``url`` without waiting for the database.
 
