@@ -1,8 +1,10 @@
 """Appends to the PostgreSQL store (:class:`~events.postgres.store.PostgresStore`).
 
 Writes
-    ``append`` is ONE round trip: the events are validated, numbered (seq =
-    expected + i) and their canonical hash documents prepared here, then the
+    ``append`` is ONE round trip (shared with the appends of other requests
+    that wait meanwhile: :mod:`events.postgres.groupcommit`): the events are
+    validated, numbered (seq = expected + i) and their canonical hash
+    documents prepared here, then the
     ``cablecar_append_one_lean`` / ``cablecar_append_batch_lean`` database
     functions (migration ``0075_leaner_append.sql``, the checks of 0008, 0012
     and 0030 in one function and four statements)

@@ -3,7 +3,8 @@
 
 Writes
     ``append`` is one round trip, stamped with the database's clock:
-    :mod:`events.postgres.appends`.
+    :mod:`events.postgres.appends`; appends of concurrent requests share
+    their round trip and commit (:mod:`events.postgres.groupcommit`).
 
 Global positions
     No lock is shared between games: appends to different games commit in

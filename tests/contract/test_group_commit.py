@@ -10,11 +10,15 @@ store combines its appends; the last ones go through the store's append."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
 import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -29,6 +33,8 @@ from events.store import AppendResult, NewEvent, OutcomeUnknown, StaleVersion
 from tests.contract.conftest import TEST_SIGNER
 
 pytestmark = pytest.mark.postgres
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -351,3 +357,38 @@ def test_many_writers_lose_nothing_and_share_commits(postgres_url: str) -> None:
             assert len(stored) == 1 + 10 + 3
     finally:
         store.close()
+
+
+def test_a_caller_interrupted_while_queued_is_never_sent(postgres_url: str, probe: str) -> None:
+    """Under gevent (the production worker) a request's greenlet can be interrupted while its append waits
+    in the queue (a timeout, a worker stopping): its append leaves the queue unsent, the one behind it goes."""
+    script = textwrap.dedent(f"""
+        from gevent import monkey; monkey.patch_all()
+        import gevent, psycopg
+        from events.postgres.connection import PostgresConnections
+        from events.postgres.groupcommit import GroupCommit
+        from tests.contract.test_group_commit import combiner, put
+        url, table = {postgres_url!r}, {probe!r}
+        group = GroupCommit(PostgresConnections(url, min_size=1, max_size=4), combiner(table), in_flight=1)
+        held = psycopg.connect(url)
+        held.execute(f"SELECT v FROM {{table}} WHERE v = 0 FOR UPDATE")
+        first = gevent.spawn(group.fetch_one, f"SELECT v FROM {{table}} WHERE v = 0 FOR SHARE", (), (), "a")
+        gevent.sleep(0.3)
+        def impatient():
+            with gevent.Timeout(0.3):
+                return put(group, table, 1)
+        quitter = gevent.spawn(impatient)
+        gevent.sleep(0.1)
+        stayer = gevent.spawn(put, group, table, 2)
+        gevent.sleep(0.5)
+        assert quitter.dead and isinstance(quitter.exception, gevent.Timeout), quitter.exception
+        assert len(group._queue) == 1, group._queue
+        held.rollback()
+        held.close()
+        assert first.get(timeout=10) == (0,)
+        assert stayer.get(timeout=10)[0] == 2
+        assert group._leaders == 0 and not group._queue
+    """)
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert sorted(rows(postgres_url, probe)) == [2]
