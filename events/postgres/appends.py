@@ -174,9 +174,7 @@ class PostgresAppends:
                 params = (*head, p.type, p.schema_version, p.payload_json, p.seat, p.head, p.tail, *guard_args,
                           chained_on, signed[0][1], signer.key_id)
                 if token is None:
-                    args = (*head, *batch_args(pending), *guard_args, chained_on, text_array([signed[0][1]]),
-                            signer.key_id)
-                    row = self._group.fetch_one(APPEND_ONE, params, args, game_id)
+                    row = self._group.fetch_one(APPEND_ONE, params, game_id)
                 else:
                     with self._db.connection(writing=True) as conn:
                         rotated = conn.execute(ROTATE_ONE, (*params, token.seat, token.token_hash)).fetchone()
@@ -184,8 +182,9 @@ class PostgresAppends:
                     row = rotated
             else:
                 signatures = text_array([s for _, s in signed])
-                args = (*head, *batch_args(pending), *guard_args, chained_on, signatures, signer.key_id)
-                row = self._group.fetch_one(APPEND, args, args, game_id)
+                row = self._group.fetch_one(
+                    APPEND, (*head, *batch_args(pending), *guard_args, chained_on, signatures, signer.key_id), game_id
+                )
             outcome, value, stored_request_hash, prev_hash, position, _hashes = row
             last_seq = position
             if outcome == "replayed":

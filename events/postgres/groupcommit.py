@@ -49,18 +49,18 @@ from events.store import OutcomeUnknown, StoreError
 Row = tuple[Any, ...]
 
 
-#: The statement and parameters of several appends sent together, from each one's arguments in order.
-Combine = Callable[[list[Sequence[Any]]], tuple[str, Sequence[Any]]]
+#: The one statement (and its parameters) of several appends, from each one's own ``(sql, params)`` in order.
+Combine = Callable[[list[tuple[str, Sequence[Any]]]], tuple[str, Sequence[Any]]]
 
 
 class _Append:
-    """One caller's append: its statement alone, its arguments to combine,
-    and the answer (a row or an error) it waits for."""
+    """One caller's append (its statement as it would go alone) and the
+    answer (a row or an error) it waits for."""
 
-    __slots__ = ("sql", "params", "args", "game_id", "row", "error", "done", "lead")
+    __slots__ = ("sql", "params", "game_id", "row", "error", "done", "lead")
 
-    def __init__(self, sql: str, params: Sequence[Any], args: Sequence[Any], game_id: str) -> None:
-        self.sql, self.params, self.args, self.game_id = sql, params, args, game_id
+    def __init__(self, sql: str, params: Sequence[Any], game_id: str) -> None:
+        self.sql, self.params, self.game_id = sql, params, game_id
         self.row: Row | None = None
         self.error: BaseException | None = None
         self.done = threading.Event()
@@ -70,8 +70,8 @@ class _Append:
 class GroupCommit:
     """Appends of concurrent callers sent as one statement (see the module docs).
 
-    ``combine`` makes the one statement of several appends from their
-    arguments (its answer: one row per append, in order); ``in_flight``: how many batches this process may have in flight at once
+    ``combine`` makes the one statement of several appends from their own
+    statements (its answer: one row per append, in order); ``in_flight``: how many batches this process may have in flight at once
     (each holds one pooled connection; 0: every append is sent alone, at
     once); ``largest``: how many appends one batch may carry."""
 
@@ -87,11 +87,11 @@ class GroupCommit:
         self._queue: deque[_Append] = deque()
         self._leaders = 0
 
-    def fetch_one(self, sql: str, params: Sequence[Any], args: Sequence[Any], game_id: str) -> Row:
-        """The one row of an append to ``game_id``: ``sql`` with ``params``
-        when it goes alone, ``args`` combined with those of the other
-        appends waiting when it does not; the store's error when it failed."""
-        mine = _Append(sql, params, args, game_id)
+    def fetch_one(self, sql: str, params: Sequence[Any], game_id: str) -> Row:
+        """The one row ``sql`` with ``params`` (an append to ``game_id``)
+        answers, sent alone or combined with the other appends waiting; the
+        store's error when it failed."""
+        mine = _Append(sql, params, game_id)
         if not self._in_flight:
             return self._answer(self._alone(mine))
         with self._lock:
@@ -169,7 +169,7 @@ class GroupCommit:
         failed = False
         try:
             with self._db.connection(writing=True) as conn:
-                sql, params = self._combine([item.args for item in batch])
+                sql, params = self._combine([(item.sql, item.params) for item in batch])
                 try:
                     rows = conn.execute(sql, params).fetchall()
                 except psycopg.Error:

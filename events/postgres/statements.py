@@ -87,9 +87,21 @@ def _quoted(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def combine_appends(rows: Sequence[Sequence[object]]) -> tuple[str, tuple[str, ...]]:
-    """APPEND_MANY and its arguments: the APPEND arguments of each append in ``rows``, column by column."""
+def combine_appends(calls: Sequence[tuple[str, Sequence[Any]]]) -> tuple[str, tuple[str, ...]]:
+    """APPEND_MANY and its arguments for appends each sent as APPEND or APPEND_ONE: the APPEND arguments of
+    each (an APPEND_ONE's event as arrays of one), column by column."""
+    rows = [params if sql == APPEND else _one_as_batch(params) for sql, params in calls]
     return APPEND_MANY, tuple(nullable_array(column) for column in zip(*rows, strict=True))
+
+
+def _one_as_batch(params: Sequence[Any]) -> tuple[Any, ...]:
+    # APPEND_ONE: 8 of the append, the event's type, version, payload, seat, head, tail, 2 of the guard, the prev
+    # hash, the signature, the key id; APPEND takes the event's as arrays (seats and versions as integer[])
+    (*head, kind, version, payload, seat, doc_head, doc_tail, guard_path, guard_value, prev_hash, signature,
+     key_id) = params
+    return (*head, text_array([kind]), int_array([version]), int_array([seat]), text_array([payload]),
+            text_array([doc_head]), text_array([doc_tail]), guard_path, guard_value, prev_hash,
+            text_array([signature]), key_id)
 
 
 def int_array(items: Sequence[int | None]) -> str:

@@ -73,8 +73,8 @@ def probe(postgres_url: str) -> Iterator[str]:
 def combiner(table: str) -> Combine:
     """The probe's calls combined as the store combines its appends: unnest, a LATERAL call each, in order."""
 
-    def combine(rows: list[Sequence[Any]]) -> tuple[str, Sequence[Any]]:
-        values, modes = zip(*rows, strict=True)
+    def combine(calls: list[tuple[str, Sequence[Any]]]) -> tuple[str, Sequence[Any]]:
+        values, modes = zip(*(params for _, params in calls), strict=True)
         return (f"SELECT r.v, r.xact FROM unnest(%s::integer[], %s::text[]) WITH ORDINALITY AS p(v, mode, ord)"
                 f" CROSS JOIN LATERAL {table}_put(p.v, p.mode) AS r ORDER BY p.ord", (list(values), list(modes)))
 
@@ -82,7 +82,7 @@ def combiner(table: str) -> Combine:
 
 
 def put(group: GroupCommit, table: str, v: int, mode: Any = "put") -> Any:
-    return group.fetch_one(f"SELECT v, xact FROM {table}_put(%s, %s)", (v, mode), (v, mode), f"g{v:02d}")
+    return group.fetch_one(f"SELECT v, xact FROM {table}_put(%s, %s)", (v, mode), f"g{v:02d}")
 
 
 @pytest.fixture
@@ -139,7 +139,7 @@ def wait_queued(group: GroupCommit, n: int) -> None:
 
 def hold_the_lead(group: GroupCommit, table: str) -> Caller:
     """A first statement that leads and waits on the probe's row 0 (lock it first)."""
-    first = Caller(lambda: group.fetch_one(f"SELECT v FROM {table} WHERE v = 0 FOR SHARE", (), (), "a"))
+    first = Caller(lambda: group.fetch_one(f"SELECT v FROM {table} WHERE v = 0 FOR SHARE", (), "a"))
     wait_until(lambda: group._leaders == 1, "the first statement leads")
     time.sleep(0.05)  # in flight, waiting on the lock
     return first
@@ -372,7 +372,7 @@ def test_a_caller_interrupted_while_queued_is_never_sent(postgres_url: str, prob
         group = GroupCommit(PostgresConnections(url, min_size=1, max_size=4), combiner(table), in_flight=1)
         held = psycopg.connect(url)
         held.execute(f"SELECT v FROM {{table}} WHERE v = 0 FOR UPDATE")
-        first = gevent.spawn(group.fetch_one, f"SELECT v FROM {{table}} WHERE v = 0 FOR SHARE", (), (), "a")
+        first = gevent.spawn(group.fetch_one, f"SELECT v FROM {{table}} WHERE v = 0 FOR SHARE", (), "a")
         gevent.sleep(0.3)
         def impatient():
             with gevent.Timeout(0.3):
