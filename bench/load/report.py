@@ -319,13 +319,13 @@ def _findings(results: RunResults) -> list[str]:
             f"{_f(write.get('gunicorn: service', math.nan), 2)} ms in the gunicorn workers (baseline "
             f"{_f(base.get('gunicorn: baseline', math.nan), 2)}) and {_f(write.get('PostgreSQL', math.nan), 2)} ms "
             f"in PostgreSQL (baseline {_f(base.get('PostgreSQL', math.nan), 2)}). To reach 0.5 an action would "
-            f"have to cost about {_f(2 * base.get('total', math.nan), 2)} ms in all. An action already is one "
-            "database round trip (one call of the append function) and, most of the time, no Redis round trip; "
-            "what is left is CPU spread over many parts, none of which can go: Flask's request handling, the "
-            "checks of the body and the action parsed from it, the rules deciding and applying the action, "
-            "encoding and hashing the events, psycopg sending the call, the answer (written in one pass), and in "
-            "PostgreSQL the function itself (guard, idempotency key, version check, chained hashes, about 1.5 "
-            "event rows and a key row per action against the baseline's one row: `bench/results/ROWS.md`)."
+            f"have to cost about {_f(2 * base.get('total', math.nan), 2)} ms in all. An action already is at "
+            "most one database round trip (the appends of concurrent actions share one: group commit) and, most "
+            "of the time, no Redis round trip; what is left is CPU spread over many parts: the HTTP request and "
+            "answer, the checks of the body and the action parsed from it, the rules deciding and applying the "
+            "action, encoding, hashing and signing the events, psycopg sending the call, and in PostgreSQL the "
+            "function itself (guard, idempotency key, version check, chained hashes, about 1.5 event rows and a "
+            "key row per action against the baseline's one row: `bench/results/ROWS.md`)."
         )
         if load.flask_baseline:
             flask_cpu = next((dict(use.per(sum(len(r.recorder.accepted) for r in load.flask_baseline)))
