@@ -71,16 +71,17 @@ class GroupCommit:
     """Appends of concurrent callers sent as one statement (see the module docs).
 
     ``combine`` makes the one statement of several appends from their own
-    statements (its answer: one row per append, in order); ``in_flight``: how many batches this process may have in flight at once
-    (each holds one pooled connection; 0: every append is sent alone, at
-    once); ``largest``: how many appends one batch may carry."""
+    statements (its answer: one row per append, in order); ``in_flight``:
+    how many batches this process may have in flight at once (each holds
+    one pooled connection; 0: every append is sent alone, at once);
+    ``largest``: how many appends one batch may carry."""
 
     def __init__(self, db: PostgresConnections, combine: Combine, in_flight: int = 1, largest: int = 64) -> None:
-        self._combine = combine
         if in_flight < 0 or largest < 1:
             raise ValueError(f"group commit takes 0 or more batches in flight of 1 or more appends, not "
                              f"{in_flight} of {largest}")
         self._db = db
+        self._combine = combine
         self._in_flight = in_flight
         self._largest = largest
         self._lock = threading.Lock()

@@ -17,6 +17,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
+from datetime import timedelta
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ from psycopg.adapt import Dumper
 from events.postgres import PostgresStore
 from events.postgres.connection import PostgresConnections
 from events.postgres.groupcommit import Combine, GroupCommit
-from events.store import AppendResult, NewEvent, OutcomeUnknown, StaleVersion
+from events.store import AppendResult, NewEvent, OutcomeUnknown, OutsideDeadline, StaleVersion
 from tests.contract.conftest import TEST_SIGNER
 
 pytestmark = pytest.mark.postgres
@@ -319,6 +320,34 @@ def test_two_appends_to_one_game_in_one_batch_are_judged_as_two_transactions(
         assert replay.replayed and [e.hash for e in replay.events] == [e.hash for e in result.events]
         assert [e.seq for e in store.load(game)] == [1, 2]
         assert batches_sent() == (before[0] + 2, before[1] + 1 + 3)  # the first alone, then the three together
+    finally:
+        store.close()
+
+
+def test_deadlines_are_judged_per_append_in_a_batch(postgres_url: str, probe: str) -> None:
+    """The window of each append travels with it: one past its deadline is late, its batch-mate is not."""
+    store = PostgresStore(postgres_url, signer=TEST_SIGNER, group_commit=1)
+    try:
+        games = [f"gc-{uuid.uuid4().hex[:12]}" for _ in range(2)]
+        for game in games:
+            store.create_game(game, "test-game", {}, [NewEvent("started", {})], "playing")
+        now = store.database_time()
+        group = store._group
+        held = Held(postgres_url, probe)
+        try:
+            first = hold_the_lead(group, probe)
+            late = Caller(lambda: store.append(games[0], 1, [event(1)], not_after=now - timedelta(seconds=5)))
+            wait_queued(group, 1)
+            timely = Caller(lambda: store.append(games[1], 1, [event(1)], not_before=now - timedelta(seconds=5),
+                                                 not_after=now + timedelta(seconds=60)))
+            wait_queued(group, 2)
+        finally:
+            held.release()
+        first.outcome()
+        late.outcome()
+        assert isinstance(late.error, OutsideDeadline) and late.error.reason == "late"
+        assert timely.outcome().events[0].seq == 2
+        assert [e.seq for e in store.load(games[0])] == [1]
     finally:
         store.close()
 
