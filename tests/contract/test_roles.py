@@ -70,6 +70,45 @@ def _migrated(roles: Roles) -> Roles:
     return roles
 
 
+def test_the_app_role_appends_concurrent_actions_as_one_statement(roles: Roles) -> None:
+    """Group commit's one statement (unnest and a call of the append function each) needs nothing the
+    app role was not granted: 12 writers on its login, their appends batched."""
+    import threading
+
+    import psycopg
+
+    _migrated(roles)
+    store = PostgresStore(roles.app_url, signer=TEST_SIGNER, group_commit=1)
+    games = [f"g-{secrets.token_hex(6)}" for _ in range(12)]
+    errors: list[BaseException] = []
+    try:
+        for gid in games:
+            store.create_game(gid, "t", {}, [NewEvent("set_up", {"i": 0})], "playing")
+        start = threading.Barrier(len(games))
+
+        def play(gid: str) -> None:
+            start.wait()
+            try:
+                for n in range(1, 6):
+                    store.append(gid, n, [NewEvent("tick", {"k": n}, seat=0)], idempotency_key=f"k{n}")
+            except BaseException as e:  # noqa: BLE001 - reported below
+                errors.append(e)
+
+        writers = [threading.Thread(target=play, args=(gid,)) for gid in games]
+        for writer in writers:
+            writer.start()
+        for writer in writers:
+            writer.join(30)
+        assert errors == []
+        with psycopg.connect(roles.owner_url) as conn:
+            counted = conn.execute("SELECT count(*), count(DISTINCT position >> 16) FROM events"
+                                   " WHERE game_id = ANY(%s) AND seq > 1", (games,)).fetchone()
+        assert counted is not None and counted[0] == 60 and counted[1] < 60, counted
+        assert all(store.verify_chain(gid).ok for gid in games)
+    finally:
+        store.close()
+
+
 def test_an_ordinary_owner_migrates_a_fresh_database_and_the_app_role_plays(roles: Roles) -> None:
     import psycopg
 
