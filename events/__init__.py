@@ -36,10 +36,10 @@ def open_store(
     """Open the event store named by ``url``.
 
     * ``postgresql://...`` or ``postgres://...``: PostgreSQL (schema migrated
-      on first use), with at most ``pool_size`` pooled connections, of which
-      ``group_commit`` at most (and at most all of them) carry batched
-      appends at once (:mod:`events.postgres.groupcommit`; 0: every append
-      alone);
+      on first use), with at most ``pool_size`` pooled connections and at
+      most ``group_commit`` statements of batched appends in flight at once
+      (:mod:`events.postgres.groupcommit`; 0: every append alone; more than
+      ``pool_size`` counts as ``pool_size``);
     * ``sqlite:///path/to/file``: that SQLite file (its folder is created);
       as in SQLAlchemy, ``sqlite:///rel/path`` is relative to the current
       folder and ``sqlite:////abs/path`` (four slashes) absolute;
