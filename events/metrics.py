@@ -9,7 +9,8 @@ from prometheus_client import Counter, Gauge, Histogram
 
 DB_WRITE_SECONDS = Histogram(
     "cablecar_db_write_duration_seconds",
-    "A write on the primary (an append, a creation): connection held from checkout to commit.",
+    "A write on the primary (an append, a batch of appends sent together, a creation): connection held from "
+    "checkout to commit.",
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0),
 )
 DB_FAILURES = Counter(
