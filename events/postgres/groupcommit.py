@@ -25,7 +25,9 @@ What it may not change
     written: every append of it is sent again alone, and each caller gets
     its own answer.  A link that breaks while a batch is in flight leaves
     every append of it :class:`OutcomeUnknown`, as it leaves one (the
-    caller's idempotency key tells on retry).
+    caller's idempotency key tells on retry); a server that takes no writes
+    (a demoted primary) refuses the whole batch, ``StoreUnavailable``, and
+    its connection is dropped, as for one.
 
 Locks
     A batch claims the game rows of its appends in the order of their game
@@ -173,9 +175,9 @@ class GroupCommit:
                 sql, params = self._combine([(item.sql, item.params) for item in batch])
                 try:
                     rows = conn.execute(sql, params).fetchall()
-                except psycopg.Error:
-                    if conn.broken:
-                        raise  # sent, and no word back: OutcomeUnknown
+                except psycopg.Error as e:
+                    if conn.broken or isinstance(e, psycopg.errors.ReadOnlySqlTransaction):
+                        raise  # sent and no word back (OutcomeUnknown), or a server that takes no writes here
                     failed = True  # a statement failed and the transaction rolled back: nothing was written
                 else:
                     for item, row in zip(batch, rows, strict=True):

@@ -30,7 +30,14 @@ from psycopg.adapt import Dumper
 from events.postgres import PostgresStore
 from events.postgres.connection import PostgresConnections
 from events.postgres.groupcommit import Combine, GroupCommit
-from events.store import AppendResult, NewEvent, OutcomeUnknown, OutsideDeadline, StaleVersion
+from events.store import (
+    AppendResult,
+    NewEvent,
+    OutcomeUnknown,
+    OutsideDeadline,
+    StaleVersion,
+    StoreUnavailable,
+)
 from tests.contract.conftest import TEST_SIGNER
 
 pytestmark = pytest.mark.postgres
@@ -42,7 +49,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def probe(postgres_url: str) -> Iterator[str]:
     """A table of the test's own, with rows to hold locks on, and its
     function ``<table>_put(v, mode)``: inserts ``v`` ('put'), or claims row
-    ``v`` for 0.3 s ('claim'), or fails ('fail'), or sleeps 5 s ('sleep');
+    ``v`` for 0.3 s ('claim'), or fails ('fail'), or fails as a server that
+    takes no writes does ('read-only'), or sleeps 5 s ('sleep');
     answers ``v`` and its transaction's id."""
     name = f"gc_probe_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(postgres_url, autocommit=True) as conn:
@@ -56,6 +64,8 @@ def probe(postgres_url: str) -> Iterator[str]:
                 v := p_v;
                 IF p_mode = 'fail' THEN
                     RAISE EXCEPTION 'refused' USING ERRCODE = 'check_violation';
+                ELSIF p_mode = 'read-only' THEN  -- what a demoted primary answers any write
+                    RAISE EXCEPTION 'read-only' USING ERRCODE = 'read_only_sql_transaction';
                 ELSIF p_mode = 'sleep' THEN
                     PERFORM pg_sleep(5);
                 ELSIF p_mode = 'claim' THEN
@@ -217,6 +227,24 @@ def test_a_broken_link_leaves_every_append_of_the_batch_unknown(
         assert isinstance(caller.error, OutcomeUnknown), caller.error
     assert rows(postgres_url, probe) == {}  # in truth nothing: the transaction never committed
     assert put(group, probe, 7)[0] == 7  # and the next append goes
+
+
+def test_a_server_that_takes_no_writes_fails_the_batch_once(
+    connections: PostgresConnections, postgres_url: str, probe: str
+) -> None:
+    """A demoted primary is the connection's state, not one append's: the batch's callers all get
+    StoreUnavailable (nothing was written) at once, and the connection is dropped; none is tried alone there."""
+    group = GroupCommit(connections, combiner(probe), in_flight=1)
+    before = REGISTRY.get_sample_value("cablecar_db_failures_total", {"kind": "read_only"}) or 0.0
+    first, callers = queue_behind_lock(group, postgres_url, probe, [(1, "put"), (2, "read-only"), (3, "put")])
+    first.outcome()
+    for caller in callers:
+        caller.outcome()
+        assert isinstance(caller.error, StoreUnavailable) and not isinstance(caller.error, OutcomeUnknown)
+    after = REGISTRY.get_sample_value("cablecar_db_failures_total", {"kind": "read_only"}) or 0.0
+    assert after - before == 1, "the batch was tried again append by append"
+    assert rows(postgres_url, probe) == {}
+    assert put(group, probe, 7)[0] == 7  # a new connection takes the next
 
 
 class Interrupt(BaseException):
