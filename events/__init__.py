@@ -67,7 +67,8 @@ def open_store(
         if pool_size < 1:
             raise ValueError(f"a connection pool holds at least one connection, not {pool_size}")
         if group_commit < 0:
-            raise ValueError(f"group commit takes 0 (off) or more connections, not {group_commit}")
+            raise ValueError(f"group commit (CABLECAR_DB_GROUP_COMMIT) takes 0 (off) or more statements in flight, "
+                             f"not {group_commit}")
         return PostgresStore(url, max_size=pool_size, read_url=read_url or None, signer=signer,
                              timeouts=timeouts, group_commit=min(group_commit, pool_size))
     if url and url.startswith("sqlite:///"):

@@ -72,14 +72,10 @@ CLAIM = (
 )
 
 
-def text_array(items: Sequence[str | int]) -> str:
-    """A PostgreSQL ``text[]`` literal (``{"a","2"}``): a plain string parameter
-    is much cheaper for psycopg to send than a list it adapts to an array."""
-    return "{" + ",".join(_quoted(str(item)) for item in items) + "}"
-
-
-def nullable_array(items: Sequence[object]) -> str:
-    """A PostgreSQL array literal of ``items`` as text (None: ``NULL``), cast by the statement."""
+def text_array(items: Sequence[object]) -> str:
+    """A PostgreSQL ``text[]`` literal (``{"a","2",NULL}``; the statement may
+    cast it): a plain string parameter is much cheaper for psycopg to send
+    than a list it adapts to an array."""
     return "{" + ",".join("NULL" if item is None else _quoted(str(item)) for item in items) + "}"
 
 
@@ -91,7 +87,7 @@ def combine_appends(calls: Sequence[tuple[str, Sequence[Any]]]) -> tuple[str, tu
     """APPEND_MANY and its arguments for appends each sent as APPEND or APPEND_ONE: the APPEND arguments of
     each (an APPEND_ONE's event as arrays of one), column by column."""
     rows = [params if sql == APPEND else _one_as_batch(params) for sql, params in calls]
-    return APPEND_MANY, tuple(nullable_array(column) for column in zip(*rows, strict=True))
+    return APPEND_MANY, tuple(text_array(column) for column in zip(*rows, strict=True))
 
 
 def _one_as_batch(params: Sequence[Any]) -> tuple[Any, ...]:

@@ -110,3 +110,16 @@ def test_the_pool_size_reaches_the_postgres_store() -> None:
         store.close()
     with pytest.raises(ValueError, match="at least one"):
         events.open_store("postgresql://cc@127.0.0.1:9/x", pool_size=0)
+
+
+def test_group_commit_reaches_the_postgres_store_within_its_pool() -> None:
+    import events
+
+    for asked, pool, kept in ((0, 3, 0), (2, 3, 2), (9, 3, 3)):  # more than the pool counts as the pool
+        store = events.open_store("postgresql://cc@127.0.0.1:9/x", pool_size=pool, group_commit=asked)
+        try:
+            assert store._group._in_flight == kept  # type: ignore[attr-defined]
+        finally:
+            store.close()
+    with pytest.raises(ValueError, match="CABLECAR_DB_GROUP_COMMIT"):
+        events.open_store("postgresql://cc@127.0.0.1:9/x", group_commit=-1)
