@@ -44,9 +44,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import psycopg  # noqa: E402
 
+from events.integrity.signing import Signer  # noqa: E402
 from events.postgres import PostgresStore  # noqa: E402
-from events.signing import Signer  # noqa: E402
-from events.store import MetadataGuard, NewEvent  # noqa: E402
+from events.records import MetadataGuard, NewEvent  # noqa: E402
 
 GUARD = MetadataGuard(("seat_token_hashes", 0), "a" * 64)
 #: The advisory lock key the store used before migration 0008.
@@ -143,7 +143,7 @@ def scratch_database(base_url: str) -> Iterator[str]:
     _sql(base_url, f"CREATE DATABASE {name}")
     url = base_url.rsplit("/", 1)[0] + "/" + name
     try:
-        from events.migrate import migrate
+        from events.migrations.apply import migrate
 
         migrate(url)
         yield url

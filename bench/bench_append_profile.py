@@ -30,9 +30,9 @@ import psycopg  # noqa: E402
 
 from bench.load.scripts import make_script  # noqa: E402
 from bench.load.stack import Services  # noqa: E402
+from events.integrity.signing import Signer  # noqa: E402
 from events.postgres import PostgresStore  # noqa: E402
-from events.signing import Signer  # noqa: E402
-from events.store import MetadataGuard  # noqa: E402
+from events.records import MetadataGuard  # noqa: E402
 
 #: the guard the service puts on an action (a seat's token hash in the game row)
 TOKEN_HASH = "a" * 64

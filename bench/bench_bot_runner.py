@@ -137,7 +137,7 @@ def _fresh_database(base_url: str) -> str:
 
     import psycopg
 
-    from events import migrate
+    from events.migrations import apply as migrate
 
     name = f"cablecar_botload_{secrets.token_hex(4)}"
     with psycopg.connect(base_url, autocommit=True) as conn:

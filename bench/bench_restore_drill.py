@@ -35,10 +35,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import psycopg  # noqa: E402
 
 from bench.cluster.hosts import pg_bindir  # noqa: E402
-from events.migrate import migrate  # noqa: E402
+from events.integrity.signing import Signer  # noqa: E402
+from events.migrations.apply import migrate  # noqa: E402
 from events.postgres import PostgresStore  # noqa: E402
-from events.signing import Signer  # noqa: E402
-from events.store import GameNotFound, NewEvent  # noqa: E402
+from events.records import GameNotFound, NewEvent  # noqa: E402
 from tests.contract.standby import free_port  # noqa: E402
 
 REPORT = Path(__file__).resolve().parent / "results" / "RESTORE-DRILL.md"

@@ -43,10 +43,11 @@ from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from events.envelope import GENESIS_HASH
-from events.sealing import seal
-from events.signing import Signer  # noqa: E402
-from events.store import EventStore, NewEvent  # noqa: E402
+from events.integrity.envelope import GENESIS_HASH
+from events.integrity.sealing import seal
+from events.integrity.signing import Signer  # noqa: E402
+from events.recorders.event_log import EventStore
+from events.records import NewEvent  # noqa: E402
 
 PAYLOAD = {
     "seat": 1,
@@ -252,7 +253,7 @@ def with_database(url: str, name: str) -> str:
 def bench_postgres(admin_url: str, appends: int, load_events: int, repeat: int, rounds: int) -> list[Result]:
     import psycopg
 
-    from events.migrate import migrate
+    from events.migrations.apply import migrate
     from events.postgres import PostgresStore
 
     name = f"cc_bench_{uuid.uuid4().hex[:10]}"

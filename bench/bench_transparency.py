@@ -3,7 +3,7 @@ batch of new leaves: read the new events, hash their leaves and the nodes they c
 signed checkpoint in one transaction) and serving an inclusion and a consistency proof.
 
 A tree of N leaves is filled in bulk, not by playing N games: N random leaf hashes, every perfect node
-above them (events/merkle.py's node_hash, level by level) and a signed checkpoint of its root, written
+above them (events/integrity/merkle.py's node_hash, level by level) and a signed checkpoint of its root, written
 straight into log_leaves, log_nodes and log_checkpoints (SQLite: executemany; PostgreSQL: COPY).  Then a
 game of B real events is appended through the store and the server's publisher (LogPublisher.publish)
 times the checkpoint that takes them in; the proofs are LogProofs' (the route's work without HTTP): the
@@ -37,11 +37,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_store import median_time  # noqa: E402
-from events import merkle  # noqa: E402
-from events.checkpoint import Checkpoint, sign_note  # noqa: E402
-from events.signing import Signer  # noqa: E402
-from events.store import NewEvent  # noqa: E402
-from events.timestamps import format_timestamp, system_clock  # noqa: E402
+from events.encoding.timestamps import format_timestamp, system_clock  # noqa: E402
+from events.integrity import merkle  # noqa: E402
+from events.integrity.checkpoint import Checkpoint, sign_note  # noqa: E402
+from events.integrity.signing import Signer  # noqa: E402
+from events.records import NewEvent  # noqa: E402
 from service.usecases.transparency import LogProofs, LogPublisher  # noqa: E402
 
 ORIGIN = "bench.example.org/log"
@@ -160,7 +160,7 @@ def sqlite_stores() -> Iterator[Callable[[Signer], Any]]:
 def postgres_stores(admin_url: str) -> Iterator[Callable[[Signer], Any]]:
     import psycopg
 
-    from events.migrate import migrate
+    from events.migrations.apply import migrate
     from events.postgres import PostgresStore
 
     names: list[str] = []

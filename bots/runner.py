@@ -5,7 +5,7 @@ starts one next to the embedded server), never a request worker, so a bot's
 thinking never delays a request.  Each round it
 
 1. **claims** the games whose bot seat must act from the bot-turn index
-   (:mod:`events.bot_turns`): an indexed query that also takes a lease per
+   (:mod:`events.recorders.bot_turns`): an indexed query that also takes a lease per
    game, so any number of runners on any number of hosts never work on one
    game at the same time (a crashed runner's leases lapse, and another one
    carries on: the database is the truth);
@@ -24,7 +24,7 @@ Many games at once (issue 36): a runner has ``slots`` games in play at a
 time (threads; the search bots' thinking is CPU-bound, so ``cablecar serve``
 sizes slots and runner processes to the machine), claiming a game for a
 slot as soon as one is free.  Claims go round-robin across creators
-(:meth:`events.bot_turns.BotTurnIndex.claim_bot_turns`), so one creator's
+(:meth:`events.recorders.bot_turns.BotTurnIndex.claim_bot_turns`), so one creator's
 hundreds of games do not starve another's one.  A runner keeps a heartbeat
 in the store while it runs; while no runner's is alive the server refuses
 new bot seats (``503 bots_unavailable``) and says so in ``GET /v1/health``.
@@ -55,7 +55,7 @@ from bots.client import think_time
 from bots.strategies import DEFAULT_THINK_MS, Strategy, strategy
 from bots.ttr_mcts import WALL_FACTOR
 from domain.errors import GameFinished, IllegalAction, MalformedAction, NotYourTurn
-from events.store import GameNotFound, StaleVersion
+from events.records import GameNotFound, StaleVersion
 from service.adapters import metrics
 from service.api.schemas.responses import GameViewSchema
 from service.api.text import json_text
@@ -87,8 +87,8 @@ _VIEW = GameViewSchema()
 
 class RunnerStore(Protocol):
     """What a runner needs of the store besides the queries and commands: the
-    bot-turn index (:class:`events.bot_turns.BotTurnIndex`) and the clock
-    leases are judged by (:meth:`events.deadlines.DeadlineIndex.database_time`)."""
+    bot-turn index (:class:`events.recorders.bot_turns.BotTurnIndex`) and the clock
+    leases are judged by (:meth:`events.recorders.deadlines.DeadlineIndex.database_time`)."""
 
     def claim_bot_turns(
         self, owner: str, now: datetime, seconds: float, waiting_before: datetime, limit: int

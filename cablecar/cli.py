@@ -35,7 +35,7 @@ from cablecar.supervise import add_parser as add_supervise
 from cablecar.tlog import add_parser as add_log
 
 if TYPE_CHECKING:
-    from events.verdict import Verdict
+    from events.integrity.verdict import Verdict
 
 
 def version() -> str:
@@ -85,7 +85,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from events import migrate
+    from events.migrations import apply as migrate
     from service.adapters.secret_key import token_key
     from service.adapters.tokens import TokenHasher
     from service.config import Settings
@@ -97,7 +97,7 @@ def _migrate(args: argparse.Namespace) -> int:
         print("cablecar migrate: set DATABASE_URL (or --database-url) to a PostgreSQL URL; "
               "the embedded SQLite store migrates itself when opened", file=sys.stderr)
         return USAGE
-    # the server's secret keys the token hashes stored before they were keyed (events/tokenkeys.py)
+    # the server's secret keys the token hashes stored before they were keyed (events/migrations/tokenkeys.py)
     rekey = TokenHasher(token_key(settings)).rekey if settings.secret_key.strip() else None
     where = f" (the SQLite file {Path(url[len('sqlite:///'):]).absolute()})" if url.startswith("sqlite:///") else ""
     print(f"cablecar: migrating {redact(url)}{where}")
@@ -112,7 +112,7 @@ def _migrate(args: argparse.Namespace) -> int:
 def _verify(args: argparse.Namespace) -> int:
     import json
 
-    from events.verify import verify_export
+    from events.integrity.verify import verify_export
     from service.usecases.exportfile import NotAnExport, read_export
 
     try:
@@ -139,7 +139,7 @@ def _verify(args: argparse.Namespace) -> int:
         return USAGE
     keys = None
     if args.keys is not None:
-        from events.keyset import KeySet
+        from events.integrity.keyset import KeySet
 
         try:
             keys = KeySet.from_json(json.loads(Path(args.keys).read_text(encoding="utf-8")))
@@ -156,7 +156,7 @@ def _verify(args: argparse.Namespace) -> int:
         return USAGE
     verdict = verify_export(document.export, keys, allow_unsigned=args.allow_unsigned)
     if witness is not None:
-        from events.verdict import Verdict
+        from events.integrity.verdict import Verdict
 
         try:
             inclusion = witness.check(document.export)
@@ -260,7 +260,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def explain(error: BaseException, args: argparse.Namespace) -> str:
     """One line saying what went wrong, for an error a user can meet."""
-    from events.store import StoreError, StoreUnavailable
+    from events.records import StoreError, StoreUnavailable
 
     url = getattr(args, "url", None)
     if isinstance(error, ApiProblem):

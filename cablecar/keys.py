@@ -29,8 +29,8 @@ def _key_settings(args: argparse.Namespace) -> Settings:
 
 
 def _keys_generate(args: argparse.Namespace) -> int:
-    from events.signing import Signer
-    from events.timestamps import format_timestamp, system_clock
+    from events.encoding.timestamps import format_timestamp, system_clock
+    from events.integrity.signing import Signer
     from service.adapters.signing_keys import key_path, read_key_file, write_key_file
 
     settings = _key_settings(args)

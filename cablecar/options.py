@@ -7,7 +7,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from events.verdict import Check
+    from events.integrity.verdict import Check
 
 #: exit codes: a failure, and a command that cannot run as given (argparse's too)
 FAILED, USAGE = 1, 2

@@ -20,7 +20,7 @@ def _reason(text: str) -> str:
 
 def _quarantine(args: argparse.Namespace) -> int:
     import events
-    from events.store import GameNotFound, StoreError
+    from events.records import GameNotFound, StoreError
     from service.adapters.cache import InProcessCache
     from service.adapters.signing_keys import load_server_keys
     from service.config import Settings

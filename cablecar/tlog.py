@@ -28,10 +28,10 @@ from cablecar.witness import (
     read_json,
     server_url,
 )
-from events import merkle
-from events.checkpoint import Checkpoint
-from events.keyset import KeySet
-from events.verdict import Check
+from events.integrity import merkle
+from events.integrity.checkpoint import Checkpoint
+from events.integrity.keyset import KeySet
+from events.integrity.verdict import Check
 
 
 def _keys(path: str | None) -> KeySet | None:

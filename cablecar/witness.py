@@ -20,8 +20,8 @@ keys (``GET /v1/keys``, saved):
 Proofs are read from a saved answer (``--proof``) or fetched from the server
 (``--server URL``; an export names no server) with ``urllib``, in bounded time
 and size (:data:`FETCH_SECONDS`, :data:`FETCH_BYTES`).  Pure checks live in
-:mod:`events.merkle` and :mod:`events.checkpoint`; this module reads files,
-fetches and words the checks as :class:`events.verdict.Check` lines.
+:mod:`events.integrity.merkle` and :mod:`events.integrity.checkpoint`; this module reads files,
+fetches and words the checks as :class:`events.integrity.verdict.Check` lines.
 """
 
 from __future__ import annotations
@@ -38,11 +38,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from events import merkle
-from events.checkpoint import Checkpoint, key_hash, parse_note, verify_checkpoint
-from events.keyset import KeySet
-from events.signing import unb64url
-from events.verdict import Check
+from events.integrity import merkle
+from events.integrity.checkpoint import Checkpoint, key_hash, parse_note, verify_checkpoint
+from events.integrity.keyset import KeySet
+from events.integrity.signing import unb64url
+from events.integrity.verdict import Check
 
 #: a server's answer must arrive whole within this many seconds ...
 FETCH_SECONDS = 10.0

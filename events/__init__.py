@@ -3,10 +3,10 @@
 ``open_store(url)`` picks the backend: PostgreSQL for production
 (``postgresql://...``), an embedded SQLite file otherwise, and returns a
 :class:`~events.database.Database`: the event log and game catalogue
-(:mod:`events.store`, with the errors), tournaments (:mod:`events.tournaments`)
-and the webhook delivery log (:mod:`events.deliveries`).  Hashing is in
-:mod:`events.envelope`; domain <-> stored conversion (with upcasting) in
-:mod:`events.codec`.
+(:mod:`events.records`, with the errors), tournaments (:mod:`events.recorders.tournaments`)
+and the webhook delivery log (:mod:`events.recorders.deliveries`).  Hashing is in
+:mod:`events.integrity.envelope`; domain <-> stored conversion (with upcasting) in
+:mod:`events.encoding.codec`.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from events.database import Database
-from events.signing import Signer
-from events.store import EventReader, EventStore
-from events.timeouts import Timeouts
-from events.tokenkeys import Rekey
+from events.integrity.signing import Signer
+from events.migrations.tokenkeys import Rekey
+from events.postgres.timeouts import Timeouts
+from events.recorders.event_log import EventReader, EventStore
 
 DEFAULT_SQLITE_NAME = "cablecar.sqlite3"
 
@@ -50,11 +50,11 @@ def open_store(
     ``read_url`` (PostgreSQL only) names a hot standby of ``url`` that
     serves the database's :attr:`~events.database.Database.reader` (with a
     pool of its own, of the same size).  ``timeouts`` bound every wait on
-    PostgreSQL (:mod:`events.timeouts`; its defaults when None).
+    PostgreSQL (:mod:`events.postgres.timeouts`; its defaults when None).
 
-    ``signer`` signs every event the store writes (:mod:`events.signing`).
+    ``signer`` signs every event the store writes (:mod:`events.integrity.signing`).
     ``rekey`` keys the token hashes an embedded store holds from before they
-    were keyed (:mod:`events.tokenkeys`; PostgreSQL: ``cablecar migrate``).
+    were keyed (:mod:`events.migrations.tokenkeys`; PostgreSQL: ``cablecar migrate``).
     Raises ``ValueError`` for any other scheme and StoreUnavailable if a
     SQLite file cannot be opened."""
     postgres = ("postgresql://", "postgres://")

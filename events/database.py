@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from abc import ABC
 
-from events.bot_turns import BotTurnIndex
-from events.deadlines import DeadlineIndex
-from events.deliveries import DeliveryLog
-from events.quarantine import QuarantineStore
-from events.store import EventReader, EventStore
-from events.tickets import StreamTickets
-from events.tournaments import TournamentStore
-from events.transparency import TransparencyLog
+from events.recorders.bot_turns import BotTurnIndex
+from events.recorders.deadlines import DeadlineIndex
+from events.recorders.deliveries import DeliveryLog
+from events.recorders.event_log import EventReader, EventStore
+from events.recorders.quarantine import QuarantineStore
+from events.recorders.tickets import StreamTickets
+from events.recorders.tournaments import TournamentStore
+from events.recorders.transparency_log import TransparencyLog
 
 
 class Database(

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 import platformdirs
 
-from events.timeouts import Timeouts
+from events.postgres.timeouts import Timeouts
 
 T = TypeVar("T")
 

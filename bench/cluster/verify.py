@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from bench.cluster.clients import GamePlay, Spectator
 from bench.load.http import Connection, TransportFailure
-from events.store import EventStore, StoredEvent
+from events.recorders.event_log import EventStore
+from events.records import StoredEvent
 
 
 @dataclass

@@ -27,7 +27,7 @@ from bench.load.load import PhaseResult, run_phase
 from bench.load.scripts import GameScript
 from bench.load.stack import Gunicorn, Services
 from bench.load.stats import Recorder, merge
-from events.store import EventStore
+from events.recorders.event_log import EventStore
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from bench.load.http import Answer, Connection
 from bench.load.scripts import GameScript, long_policy, make_script
-from events.store import EventStore
+from events.recorders.event_log import EventStore
 
 TARGETS = (10, 30, 100, 300, 1000)
 MEASURES = ("snapshot read", "warm read", "cold read", "action", "cold action")

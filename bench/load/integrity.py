@@ -23,8 +23,9 @@ from dataclasses import dataclass
 
 from bench.load.clients import GameLedger
 from bench.load.http import Connection, TransportFailure
-from events.codec import dumps_payload
-from events.store import EventStore, StoredEvent
+from events.encoding.codec import dumps_payload
+from events.recorders.event_log import EventStore
+from events.records import StoredEvent
 from service.usecases.commands import seat_key
 
 

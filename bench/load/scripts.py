@@ -21,8 +21,8 @@ from typing import Any
 
 from domain.core import JSON, STATUS_FINISHED, GameConfig, replay
 from domain.registry import game_definition
-from events.codec import dumps_payload, encode
-from events.store import NewEvent
+from events.encoding.codec import dumps_payload, encode
+from events.records import NewEvent
 
 GAME_TYPE = "ttr-sf"
 

@@ -44,7 +44,8 @@ from bench.load.scripts import GameScript, make_script
 from bench.load.stack import CLI_MODULE, ROOT, StackError, free_port
 from bench.load.stats import Recorder
 from events import DEFAULT_SQLITE_NAME
-from events.store import EventStore, GameNotFound, StoreError
+from events.recorders.event_log import EventStore
+from events.records import GameNotFound, StoreError
 
 MODES = ("embedded", "production")
 #: the faults injected in turn, one every ``fault_every`` seconds

@@ -8,7 +8,7 @@ Writes
     ``cablecar_append_one_lean`` / ``cablecar_append_batch_lean`` database
     functions (migration ``0075_leaner_append.sql``, the checks of 0008, 0012
     and 0030 in one function and four statements)
-    check a metadata guard (:class:`~events.store.MetadataGuard`), the
+    check a metadata guard (:class:`~events.records.MetadataGuard`), the
     idempotency key and the version, finish the hash chain on the game's
     ``last_hash`` and claim
     the game row with ``UPDATE ... WHERE version = expected``.  Concurrent
@@ -37,7 +37,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from events.envelope import GENESIS_HASH
+from events.encoding.timestamps import format_timestamp, parse_timestamp
+from events.integrity.envelope import GENESIS_HASH
+from events.integrity.sealing import number
+from events.integrity.signing import Signer
 from events.postgres.connection import PostgresConnections
 from events.postgres.dbclock import DatabaseClock
 from events.postgres.groupcommit import GroupCommit
@@ -52,11 +55,7 @@ from events.postgres.statements import (
     sign_chain,
     text_array,
 )
-from events.sealing import number
-from events.signing import Signer
-from events.sql.dialect import POSTGRES
-from events.sql.rows import EVENT_COLUMNS, check_append_args, events_from_rows
-from events.store import (
+from events.records import (
     AppendResult,
     GameNotFound,
     GuardFailed,
@@ -68,7 +67,8 @@ from events.store import (
     StoredEvent,
     TokenChange,
 )
-from events.timestamps import format_timestamp, parse_timestamp
+from events.sql.dialect import POSTGRES
+from events.sql.rows import EVENT_COLUMNS, check_append_args, events_from_rows
 
 
 class PostgresAppends:

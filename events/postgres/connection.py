@@ -7,8 +7,8 @@ longer takes writes (a demoted primary: the next one libpq finds does).
 
 The store never migrates PostgreSQL (its role may not, and should not): on
 first use it checks that every shipped migration is recorded
-(:func:`events.migrate.check_postgres_schema`).  Until then every use raises
-:class:`~events.migrate.SchemaNotMigrated` (a StoreUnavailable: 503, naming
+(:func:`events.migrations.apply.check_postgres_schema`).  Until then every use raises
+:class:`~events.migrations.apply.SchemaNotMigrated` (a StoreUnavailable: 503, naming
 ``cablecar migrate``), said once in the log; the check is repeated at most
 every :data:`RECHECK_SECONDS`, so the server comes up by itself once the
 operator has migrated."""
@@ -28,11 +28,11 @@ import psycopg
 import psycopg.errors
 from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
-from events.metrics import DB_FAILURES, DB_WRITE_SECONDS
-from events.migrate import SchemaNotMigrated, check_postgres_schema
+from events.migrations.apply import SchemaNotMigrated, check_postgres_schema
+from events.postgres.db_metrics import DB_FAILURES, DB_WRITE_SECONDS
 from events.postgres.failfast import PRIMARY, Watchdog, conninfo
-from events.store import GameExists, IntegrityError, OutcomeUnknown, StoreError, StoreUnavailable
-from events.timeouts import Timeouts
+from events.postgres.timeouts import Timeouts
+from events.records import GameExists, IntegrityError, OutcomeUnknown, StoreError, StoreUnavailable
 
 Conn = psycopg.Connection[Any]
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from events.timestamps import Clock
+from events.encoding.timestamps import Clock
 
 
 class DatabaseClock:

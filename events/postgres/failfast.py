@@ -3,7 +3,7 @@
 A database that is down refuses connections at once; one that is cut off
 (a partition, a dead host) or frozen (``SIGSTOP``, a stuck disk) answers
 nothing, and without bounds a request would wait for the kernel's TCP
-timeouts (minutes).  :class:`~events.timeouts.Timeouts` says how long each wait may last:
+timeouts (minutes).  :class:`~events.postgres.timeouts.Timeouts` says how long each wait may last:
 
 * ``connect``: one connection attempt (libpq ``connect_timeout``, per host
   of a multi-host URL), and the wait for a pooled connection;
@@ -36,8 +36,8 @@ from typing import Any
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
-from events.metrics import DB_FAILURES
-from events.timeouts import Timeouts
+from events.postgres.db_metrics import DB_FAILURES
+from events.postgres.timeouts import Timeouts
 
 _log = logging.getLogger("cablecar.store")
 

@@ -44,9 +44,9 @@ from typing import Any
 
 import psycopg
 
-from events.metrics import DB_APPEND_BATCH
 from events.postgres.connection import PostgresConnections
-from events.store import OutcomeUnknown, StoreError
+from events.postgres.db_metrics import DB_APPEND_BATCH
+from events.records import OutcomeUnknown, StoreError
 
 Row = tuple[Any, ...]
 

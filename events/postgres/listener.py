@@ -31,7 +31,7 @@ from contextlib import contextmanager
 import psycopg
 
 from events.postgres.failfast import PRIMARY, conninfo
-from events.timeouts import Timeouts
+from events.postgres.timeouts import Timeouts
 
 CHANNEL = "cablecar_events"
 #: Seconds a game stays recorded in ``game_watches`` after its last waiter left.

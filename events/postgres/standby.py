@@ -39,20 +39,14 @@ from typing import Any, TypeVar
 
 import psycopg
 
-from events.metrics import REPLICA_LAG_BYTES, REPLICA_READS
 from events.postgres.connection import PostgresConnections
+from events.postgres.db_metrics import REPLICA_LAG_BYTES, REPLICA_READS
 from events.postgres.failfast import STANDBY
+from events.postgres.timeouts import Timeouts
+from events.recorders.event_log import EventReader
+from events.records import ChainReport, GameNotFound, GamePage, StoredEvent, StoreUnavailable
 from events.sql.dialect import POSTGRES
 from events.sql.reads import SqlReads
-from events.store import (
-    ChainReport,
-    EventReader,
-    GameNotFound,
-    GamePage,
-    StoredEvent,
-    StoreUnavailable,
-)
-from events.timeouts import Timeouts
 
 T = TypeVar("T")
 

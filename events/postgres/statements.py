@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from events.sealing import PendingEvent
-from events.signing import Signer
+from events.integrity.sealing import PendingEvent
+from events.integrity.signing import Signer
 from events.sql.deliveries import FAIR_CLAIM
 from events.sql.dialect import POSTGRES
 from events.sql.rows import PreparedGame

@@ -53,7 +53,8 @@ from typing import Any
 import psycopg
 
 from events.database import Database
-from events.deliveries import CLAIM_UNCAPPED, ClaimedDelivery
+from events.encoding.timestamps import Clock, format_timestamp, system_clock
+from events.integrity.signing import Signer
 from events.postgres.appends import PostgresAppends
 from events.postgres.connection import ClockRefused, PostgresConnections
 from events.postgres.dbclock import DatabaseClock
@@ -68,7 +69,10 @@ from events.postgres.statements import (
     combine_appends,
     create_args,
 )
-from events.signing import Signer
+from events.postgres.timeouts import Timeouts
+from events.recorders.deliveries import CLAIM_UNCAPPED, ClaimedDelivery
+from events.recorders.event_log import EventReader
+from events.records import GameNotFound, NewGame, StoredEvent
 from events.sql.bot_turns import SqlBotTurnIndex
 from events.sql.catalogue import SqlCatalogue
 from events.sql.deadlines import SqlDeadlineIndex
@@ -81,15 +85,7 @@ from events.sql.rows import (
 )
 from events.sql.tickets import SqlStreamTickets
 from events.sql.tournaments import SqlTournaments
-from events.sql.transparency import SqlTransparencyLog
-from events.store import (
-    EventReader,
-    GameNotFound,
-    NewGame,
-    StoredEvent,
-)
-from events.timeouts import Timeouts
-from events.timestamps import Clock, format_timestamp, system_clock
+from events.sql.transparency_log import SqlTransparencyLog
 
 
 class PostgresStore(PostgresAppends, SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, SqlBotTurnIndex,
@@ -114,7 +110,7 @@ class PostgresStore(PostgresAppends, SqlCatalogue, SqlTournaments, SqlDeliveryLo
     ) -> None:
         """Create the pool for ``url`` without waiting for the database.
 
-        ``signer`` signs every event written (:mod:`events.signing`); the
+        ``signer`` signs every event written (:mod:`events.integrity.signing`); the
         database refuses unsigned events (migration 0012), so a store
         without one only reads.
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from events.bot_turns import BotTurnIndex
+from events.recorders.bot_turns import BotTurnIndex
 from events.sql.database import SqlDatabase
 
 #: the lease name prefix of runners' heartbeats (rows of ``leases``, beside the sweeper's)

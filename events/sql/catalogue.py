@@ -7,19 +7,12 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
+from events.recorders.event_log import EventStore
+from events.records import JSON, AppendResult, GameNotFound, GameRecord, NewEvent, StoredEvent
 from events.sql.database import Cursor, SqlDatabase
 from events.sql.dialect import Dialect
 from events.sql.reads import SqlReads
 from events.sql.rows import EVENT_COLUMNS, GAME_COLUMNS, events_from_rows, game_from_row
-from events.store import (
-    JSON,
-    AppendResult,
-    EventStore,
-    GameNotFound,
-    GameRecord,
-    NewEvent,
-    StoredEvent,
-)
 
 _REPLAY = (
     "SELECT " + ", ".join(f"e.{c.strip()}" for c in EVENT_COLUMNS.split(",")) + ", k.request_hash"

@@ -8,9 +8,9 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
+from events.encoding.timestamps import Clock
+from events.records import NewGame, StoredEvent
 from events.sql.dialect import Dialect
-from events.store import NewGame, StoredEvent
-from events.timestamps import Clock
 
 #: A DB-API cursor (``sqlite3.Cursor`` or ``psycopg.Cursor``): their
 #: signatures differ in details no shared caller uses.

@@ -1,11 +1,11 @@
 """The deadline index on both SQL backends (the same statements: times are
-passed in, taken from :meth:`~events.deadlines.DeadlineIndex.database_time`)."""
+passed in, taken from :meth:`~events.recorders.deadlines.DeadlineIndex.database_time`)."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from events.deadlines import DeadlineIndex
+from events.recorders.deadlines import DeadlineIndex
 from events.sql.database import SqlDatabase
 
 

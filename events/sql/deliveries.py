@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from events.cursor import decode_cursor, encode_cursor
-from events.deliveries import (
+from events.encoding.cursor import decode_cursor, encode_cursor
+from events.recorders.deliveries import (
     CHECKPOINTS_CURSOR,
     EVENTS_CURSOR,
     AttemptOutcome,

@@ -15,8 +15,8 @@ from functools import lru_cache
 from typing import Any
 
 from domain.core import JSON
-from events.store import IntegrityError
-from events.timestamps import format_timestamp
+from events.encoding.timestamps import format_timestamp
+from events.records import IntegrityError
 
 _DECODER = json.JSONDecoder()
 

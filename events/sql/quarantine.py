@@ -1,16 +1,22 @@
-"""The quarantine of damaged tails on both SQL backends (see :mod:`events.quarantine`)."""
+"""The quarantine of damaged tails on both SQL backends (see :mod:`events.recorders.quarantine`)."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from events.quarantine import QUARANTINE_EVENT, QuarantinedRun, QuarantineStore, SetAside, TailChanged
-from events.sealing import seal
-from events.signing import Signer
+from events.encoding.timestamps import format_timestamp
+from events.integrity.sealing import seal
+from events.integrity.signing import Signer
+from events.recorders.quarantine import (
+    QUARANTINE_EVENT,
+    QuarantinedRun,
+    QuarantineStore,
+    SetAside,
+    TailChanged,
+)
+from events.records import GameNotFound, NewEvent
 from events.sql.database import Cursor, SqlDatabase
 from events.sql.rows import event_params
-from events.store import GameNotFound, NewEvent
-from events.timestamps import format_timestamp
 
 #: the columns of an event kept in quarantine, in the order both tables name them
 _KEPT = ("game_id, seq, position, type, schema_version, {payload}, recorded_at, seat, idempotency_key, prev_hash,"

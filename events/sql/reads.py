@@ -7,12 +7,13 @@ from abc import abstractmethod
 from contextlib import AbstractContextManager
 from typing import Any
 
-from events.cursor import decode_cursor, encode_cursor
-from events.envelope import verify_events
+from events.encoding.cursor import decode_cursor, encode_cursor
+from events.integrity.envelope import verify_events
+from events.recorders.event_log import EventReader
+from events.records import ChainReport, GameNotFound, GamePage, StoredEvent
 from events.sql.database import Cursor
 from events.sql.dialect import Dialect
 from events.sql.rows import EVENT_COLUMNS, GAME_COLUMNS, check_page, events_from_rows, game_from_row
-from events.store import ChainReport, EventReader, GameNotFound, GamePage, StoredEvent
 
 
 class SqlReads(EventReader):

@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.core import JSON
-from events.deliveries import DeliveryAttempt, DeliveryRecord
-from events.envelope import GENESIS_HASH, canonical_json, stored_event
-from events.sealing import SealedEvent, seal
-from events.signing import Signer
-from events.sql.dialect import Dialect
-from events.store import (
+from events.encoding.canonical import canonical_json
+from events.integrity.envelope import GENESIS_HASH, stored_event
+from events.integrity.sealing import SealedEvent, seal
+from events.integrity.signing import Signer
+from events.recorders.deliveries import DeliveryAttempt, DeliveryRecord
+from events.recorders.tournaments import BatchRecord, OrganiserRecord, WebhookRecord
+from events.records import (
     DamagedEvent,
     GameExists,
     GameRecord,
@@ -23,7 +24,7 @@ from events.store import (
     StoredEvent,
     TokenChange,
 )
-from events.tournaments import BatchRecord, OrganiserRecord, WebhookRecord
+from events.sql.dialect import Dialect
 
 #: Column order of every events SELECT (see :func:`event_from_row`).
 EVENT_COLUMNS = (

@@ -1,9 +1,9 @@
-"""Stream tickets (:mod:`events.tickets`) on both SQL backends (the same statements)."""
+"""Stream tickets (:mod:`events.recorders.tickets`) on both SQL backends (the same statements)."""
 
 from __future__ import annotations
 
+from events.recorders.tickets import StreamTicket, StreamTickets
 from events.sql.database import SqlDatabase
-from events.tickets import StreamTicket, StreamTickets
 
 
 class SqlStreamTickets(SqlDatabase, StreamTickets):

@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from events.cursor import decode_cursor, encode_cursor
+from events.encoding.cursor import decode_cursor, encode_cursor
+from events.encoding.timestamps import format_timestamp
+from events.recorders.tournaments import (
+    BatchPage,
+    BatchRecord,
+    OrganiserRecord,
+    TournamentStore,
+    WebhookRecord,
+)
+from events.records import NewGame
 from events.sql.database import Cursor, SqlDatabase
 from events.sql.rows import (
     BATCH_COLUMNS,
@@ -16,9 +25,6 @@ from events.sql.rows import (
     organiser_from_row,
     webhook_from_row,
 )
-from events.store import NewGame
-from events.timestamps import format_timestamp
-from events.tournaments import BatchPage, BatchRecord, OrganiserRecord, TournamentStore, WebhookRecord
 
 #: Larger than any row number, for the first page of a newest-first listing.
 FIRST_PAGE = 2**63 - 1

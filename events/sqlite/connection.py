@@ -39,7 +39,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any
 
-from events.store import IntegrityError, StoreError, StoreUnavailable
+from events.records import IntegrityError, StoreError, StoreUnavailable
 
 
 def translate_error(error: sqlite3.Error) -> StoreError:

@@ -1,4 +1,4 @@
-"""The embedded store's :class:`~events.counts.SharedCounts`: two small
+"""The embedded store's :class:`~events.recorders.counts.SharedCounts`: two small
 tables in the database file (migration ``0005_shared_counts.sql``), each
 change one short ``BEGIN IMMEDIATE`` transaction, so every process on the
 file counts the same.  Expired rows are deleted by the writes themselves,
@@ -10,7 +10,7 @@ import secrets
 import time
 from typing import Any
 
-from events.counts import SharedCounts
+from events.recorders.counts import SharedCounts
 from events.sqlite.connection import SqliteConnections
 
 #: seconds between two sweeps of expired rows by one process

@@ -32,10 +32,26 @@ from pathlib import Path
 from typing import Any
 
 from events.database import Database
-from events.deliveries import CLAIM_UNCAPPED, ClaimedDelivery
-from events.migrate import migrate_sqlite
-from events.sealing import SealedEvent, number
-from events.signing import Signer
+from events.encoding.timestamps import Clock, format_timestamp, system_clock
+from events.integrity.sealing import SealedEvent, number
+from events.integrity.signing import Signer
+from events.migrations.apply import migrate_sqlite
+from events.migrations.tokenkeys import Rekey
+from events.recorders.deliveries import CLAIM_UNCAPPED, ClaimedDelivery
+from events.records import (
+    AppendResult,
+    GameExists,
+    GameNotFound,
+    GuardFailed,
+    IntegrityError,
+    MetadataGuard,
+    NewEvent,
+    NewGame,
+    OutsideDeadline,
+    StaleVersion,
+    StoredEvent,
+    TokenChange,
+)
 from events.sql.bot_turns import SqlBotTurnIndex
 from events.sql.catalogue import SqlCatalogue, replay
 from events.sql.deadlines import SqlDeadlineIndex
@@ -52,25 +68,9 @@ from events.sql.rows import (
 )
 from events.sql.tickets import SqlStreamTickets
 from events.sql.tournaments import SqlTournaments
-from events.sql.transparency import SqlTransparencyLog
+from events.sql.transparency_log import SqlTransparencyLog
 from events.sqlite.connection import SqliteConnections
 from events.sqlite.counts import SqliteCounts
-from events.store import (
-    AppendResult,
-    GameExists,
-    GameNotFound,
-    GuardFailed,
-    IntegrityError,
-    MetadataGuard,
-    NewEvent,
-    NewGame,
-    OutsideDeadline,
-    StaleVersion,
-    StoredEvent,
-    TokenChange,
-)
-from events.timestamps import Clock, format_timestamp, system_clock
-from events.tokenkeys import Rekey
 
 _INSERT_EVENT = (
     "INSERT INTO events (position, game_id, seq, type, schema_version, payload, recorded_at, seat,"
@@ -128,9 +128,9 @@ class SqliteStore(
         rekey: Rekey | None = None,
     ) -> None:
         """Open (creating if needed) the database at ``path`` and apply its schema
-        (keying old token hashes with ``rekey``: :mod:`events.tokenkeys`).
+        (keying old token hashes with ``rekey``: :mod:`events.migrations.tokenkeys`).
 
-        ``signer`` signs every event written (:mod:`events.signing`; the
+        ``signer`` signs every event written (:mod:`events.integrity.signing`; the
         service always passes one; without, events are stored unsigned).
 
         ``synchronous`` is SQLite's durability setting (``NORMAL``: a commit

@@ -36,7 +36,7 @@ import hmac
 from dataclasses import dataclass
 from typing import Any
 
-from events.envelope import canonical_json
+from events.encoding.canonical import canonical_json
 from service.errors import IdempotencyKeyReused, IdempotencyKeyTooShort, InvalidRequest
 
 #: the longest Idempotency-Key of an action

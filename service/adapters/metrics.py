@@ -5,7 +5,7 @@ under gunicorn, in its multiprocess mode, each worker writes them to files in
 ``PROMETHEUS_MULTIPROC_DIR`` and the listener of
 :mod:`service.serving.metrics` sums them (``CABLECAR_METRICS_ADDRESS``).
 The store's own signals (database calls, the standby's lag) are in
-:mod:`events.metrics`.  docs/scaling.md lists them with the alerts they
+:mod:`events.postgres.db_metrics`.  docs/scaling.md lists them with the alerts they
 feed.
 
 Labels are bounded: a route is its rule (``/v1/games/<game_id>``), never the

@@ -1,5 +1,5 @@
 """Event-stream places in Redis, shared by every worker of every host
-(:class:`events.counts.SharedPlaces`; the embedded store keeps them in its
+(:class:`events.recorders.counts.SharedPlaces`; the embedded store keeps them in its
 file instead).
 
 A holder's places in a group are one sorted set, member = place id, score =
@@ -16,8 +16,8 @@ import secrets
 import time
 from typing import Any
 
-from events.counts import SharedPlaces
-from events.store import StoreUnavailable
+from events.recorders.counts import SharedPlaces
+from events.records import StoreUnavailable
 
 #: seconds a failing Redis is left alone before it is tried again
 RETRY_SECONDS = 5.0

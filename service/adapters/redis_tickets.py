@@ -1,4 +1,4 @@
-"""Stream tickets in Redis (:class:`events.tickets.StreamTickets`), shared by
+"""Stream tickets in Redis (:class:`events.recorders.tickets.StreamTickets`), shared by
 every worker of every host when Redis is configured; the SQL stores keep them
 in a table otherwise.
 
@@ -14,8 +14,8 @@ import json
 import math
 from typing import Any
 
-from events.store import StoreUnavailable
-from events.tickets import StreamTicket, StreamTickets
+from events.recorders.tickets import StreamTicket, StreamTickets
+from events.records import StoreUnavailable
 
 _TAKE = """
 local found = redis.call('GET', KEYS[1])

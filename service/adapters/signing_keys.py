@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
-from events.keyset import KeySet
-from events.signing import ALGORITHM, PublicKey, Signer, b64url, unb64url
-from events.timestamps import format_timestamp, system_clock
+from events.encoding.timestamps import format_timestamp, system_clock
+from events.integrity.keyset import KeySet
+from events.integrity.signing import ALGORITHM, PublicKey, Signer, b64url, unb64url
 from service.config import Settings
 from service.location import keys_folder
 

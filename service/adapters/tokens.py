@@ -26,7 +26,7 @@ import hmac
 import secrets
 from dataclasses import dataclass, field
 
-from events.tokenkeys import HOST_SLOT, KEYED, ORGANISER_SLOT
+from events.migrations.tokenkeys import HOST_SLOT, KEYED, ORGANISER_SLOT
 
 KINDS = ("st", "ht", "ot")
 

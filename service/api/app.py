@@ -9,11 +9,11 @@ from typing import Any, Protocol, TypeVar
 from flask import Flask
 
 import events
-from events.counts import SharedCounts, SharedPlaces
 from events.database import Database
-from events.keyset import KeySet
-from events.tickets import StreamTickets
-from events.timestamps import Clock, system_clock
+from events.encoding.timestamps import Clock, system_clock
+from events.integrity.keyset import KeySet
+from events.recorders.counts import SharedCounts, SharedPlaces
+from events.recorders.tickets import StreamTickets
 from service.adapters.cache import StateCache, open_cache
 from service.adapters.pooled_store import pooled
 from service.adapters.secret_key import require_secret_key, token_key
@@ -92,7 +92,7 @@ def create_app(
     No webhook dispatcher runs until :func:`start_dispatcher` starts one.
     ``clock`` is this process's clock for bot turns (tests pass the one
     their store runs on); deadlines follow the database's clock, which the
-    store measures (:mod:`events.deadlines`)."""
+    store measures (:mod:`events.recorders.deadlines`)."""
     settings = settings or Settings.from_env()
     require_secret_key(settings)
     check_interval(settings.log_interval)

@@ -17,7 +17,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from domain.errors import DomainError
-from events.store import GameNotFound, InvalidCursor, OutcomeUnknown, StaleVersion, StoreUnavailable
+from events.records import GameNotFound, InvalidCursor, OutcomeUnknown, StaleVersion, StoreUnavailable
 from service.adapters.metrics import PROBLEMS
 from service.api.routes.edge import request_id
 from service.api.text import json_text

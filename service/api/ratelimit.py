@@ -25,7 +25,7 @@ addresses count per /64, the block one subscriber usually holds.
 With Redis the counters live there (one atomic MULTI/EXEC of INCRBY and
 EXPIRE), so every worker and host shares them.  Without Redis, on the
 embedded SQLite store, they live in the store's file
-(:class:`events.counts.SharedCounts`), which every worker of the server
+(:class:`events.recorders.counts.SharedCounts`), which every worker of the server
 shares: the limits count per server there too.  With neither (PostgreSQL
 without Redis), or while the shared place is unreachable, each process counts
 alone: the failure is logged and the limit degrades to per-worker instead of
@@ -46,8 +46,8 @@ from typing import Any
 
 from flask import Flask, Response, g, request
 
-from events.counts import SharedCounts
-from events.store import StoreError
+from events.recorders.counts import SharedCounts
+from events.records import StoreError
 from service.config import Settings, declared
 from service.errors import RateLimited
 

@@ -17,7 +17,7 @@ the process can hold: a threaded worker spends a thread per stream), and
 ``max_per_address`` per client address, never more than ``max_streams`` (else
 one address could fill every worker and lock everybody else out).  The
 per-address places are counted across every worker of the server
-(:class:`events.counts.SharedPlaces`): in Redis when it is configured
+(:class:`events.recorders.counts.SharedPlaces`): in Redis when it is configured
 (:mod:`service.adapters.redis_places`), else in the embedded store's file; each
 stream holds its place for :data:`PLACE_SECONDS` and pushes that back while
 it runs, so that a killed worker's places free themselves.  While the shared
@@ -43,8 +43,8 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from events.counts import SharedPlaces
-from events.store import StoreError
+from events.recorders.counts import SharedPlaces
+from events.records import StoreError
 from service.api.sse_channel import Channel, damaged_comment, format_event
 from service.errors import GameDamaged, StreamsBusy
 from service.usecases.loaded import Loaded

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from events.store import GameNotFound, GameRecord
-from events.tournaments import OrganiserRecord
+from events.recorders.tournaments import OrganiserRecord
+from events.records import GameNotFound, GameRecord
 from service.adapters import tokens
 from service.errors import Forbidden, Unauthorized
 

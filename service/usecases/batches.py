@@ -31,9 +31,9 @@ from domain.core import JSON, STATUS_CANCELLED, STATUS_FINISHED, Standing
 from domain.custody import GameStarted
 from domain.registry import game_definition
 from events.database import Database
-from events.store import GameRecord, IntegrityError, StaleVersion
-from events.timestamps import format_timestamp
-from events.tournaments import BatchPage, BatchRecord, OrganiserRecord
+from events.encoding.timestamps import format_timestamp
+from events.recorders.tournaments import BatchPage, BatchRecord, OrganiserRecord
+from events.records import GameRecord, IntegrityError, StaleVersion
 from service.adapters.idempotency import CreationKey
 from service.errors import BrokenGame, InvalidRequest, ServiceError
 from service.usecases.bot_seats import METADATA_KEY as BOTS_KEY

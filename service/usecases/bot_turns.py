@@ -1,6 +1,6 @@
 """Keeping the bot-turn index current: after each write of a game with bot
 seats, whether one of them must act now (and since when), so that the bot
-runners find it (:mod:`events.bot_turns`, :mod:`bots.runner`); and, at
+runners find it (:mod:`events.recorders.bot_turns`, :mod:`bots.runner`); and, at
 creation, whether any runner is alive to play a new bot seat."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import hashlib
 from collections.abc import Mapping, Sequence
 
 from domain.core import JSON
-from events.bot_turns import BotTurnIndex
-from events.timestamps import Clock, system_clock
+from events.encoding.timestamps import Clock, system_clock
+from events.recorders.bot_turns import BotTurnIndex
 from service.errors import BotsUnavailable
 from service.usecases.bot_seats import bot_seats
 from service.usecases.loaded import Loaded

@@ -11,7 +11,7 @@ each, under the publishers' lock), so the dispatchers follow them by tree
 size, with a cursor of their own in ``dispatch_cursors``, exactly as they
 follow the global log: the deliveries of a page of checkpoints and the
 cursor's move commit together (``store.record_deliveries`` with
-:data:`~events.deliveries.CHECKPOINTS_CURSOR`), only if nobody moved the
+:data:`~events.recorders.deliveries.CHECKPOINTS_CURSOR`), only if nobody moved the
 cursor or registered a webhook meanwhile, and a checkpoint's delivery is
 unique per webhook (its occurrence is the tree size).  Several dispatchers on
 several hosts therefore create each delivery once, and one restarted later
@@ -25,10 +25,10 @@ from __future__ import annotations
 import uuid
 
 from events.database import Database
-from events.deliveries import CHECKPOINTS_CURSOR, NewDelivery
-from events.timestamps import Clock, format_timestamp, system_clock
-from events.tournaments import WebhookRecord
-from events.transparency import PublishedCheckpoint
+from events.encoding.timestamps import Clock, format_timestamp, system_clock
+from events.recorders.deliveries import CHECKPOINTS_CURSOR, NewDelivery
+from events.recorders.tournaments import WebhookRecord
+from events.recorders.transparency_log import PublishedCheckpoint
 from service.adapters.webhooks.hmac import LOG_CHECKPOINT, checkpoint_body
 from service.usecases.transparency import checkpoint_json
 

@@ -18,9 +18,9 @@ from typing import Any
 from domain.core import JSON, Action, GameDefinition
 from domain.custody import STATUS_SCHEDULED, GameStarted
 from domain.errors import DomainError, GameFinished, MalformedAction
-from events.codec import encode
-from events.envelope import canonical_json
-from events.store import (
+from events.encoding.canonical import canonical_json
+from events.encoding.codec import encode
+from events.records import (
     AppendResult,
     GameNotFound,
     GameRecord,

@@ -15,9 +15,10 @@ from domain.core import JSON, GameConfig, GameDefinition
 from domain.custody import STATUS_SCHEDULED, GameScheduled
 from domain.errors import DomainError
 from domain.registry import game_definition
-from events.codec import decode, encode
-from events.seeds import deal_seed, seed_commitment
-from events.store import EventStore, GameExists, GameNotFound, GameRecord, NewEvent
+from events.encoding.codec import decode, encode
+from events.integrity.seeds import deal_seed, seed_commitment
+from events.recorders.event_log import EventStore
+from events.records import GameExists, GameNotFound, GameRecord, NewEvent
 from service.adapters.cache import StateCache
 from service.adapters.idempotency import REQUEST_HASH, CreationKey, refuse_reuse
 from service.adapters.tokens import HOST, TokenHasher, new_token
@@ -107,7 +108,7 @@ class GameCreation:
         """Run the setup of a new game in memory (nothing is written).
 
         The deal mixes a fresh server secret with the request's seed unless
-        ``open_deal`` asks for the caller's seed alone (see :mod:`events.seeds`).
+        ``open_deal`` asks for the caller's seed alone (see :mod:`events.integrity.seeds`).
         With an Idempotency-Key (``key``, and ``key_parts`` naming the game
         among those it creates) the id and tokens are derived from it."""
         definition, seat_bots = _checked(request)

@@ -2,7 +2,7 @@
 thread that takes (or renews) a named lease each round and does its work only
 while it holds it (the timeout sweeper, the transparency log's publisher).
 
-The lease lives in the store (:meth:`events.deadlines.DeadlineIndex.hold_lease`,
+The lease lives in the store (:meth:`events.recorders.deadlines.DeadlineIndex.hold_lease`,
 by the database's clock), so a crashed holder's lease lapses and another
 process carries on; the others ask for it a few times per lease period, not
 every round.  The holder renews it once half of it has passed (by its
@@ -20,8 +20,8 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Generic, TypeVar
 
-from events.deadlines import DeadlineIndex
-from events.migrate import SchemaNotMigrated
+from events.migrations.apply import SchemaNotMigrated
+from events.recorders.deadlines import DeadlineIndex
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,8 @@ from typing import Any
 from domain.clocks import Clocks
 from domain.core import GameDefinition
 from domain.custody import STATUS_SCHEDULED
-from events.store import GameRecord
-from events.timestamps import format_timestamp
+from events.encoding.timestamps import format_timestamp
+from events.records import GameRecord
 from service.adapters.statecodec import Snapshot
 
 

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from events.database import Database
-from events.deliveries import DeliveryPage
-from events.store import IntegrityError
-from events.tournaments import BatchRecord, OrganiserRecord, WebhookRecord
+from events.recorders.deliveries import DeliveryPage
+from events.recorders.tournaments import BatchRecord, OrganiserRecord, WebhookRecord
+from events.records import IntegrityError
 from service.adapters.idempotency import CreationKey, refuse_reuse
 from service.adapters.tokens import ORGANISER, TokenHasher, new_token
 from service.adapters.webhooks.hmac import LOG_CHECKPOINT, WEBHOOK_EVENTS

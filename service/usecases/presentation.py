@@ -9,10 +9,10 @@ from typing import Any
 
 from domain.core import JSON
 from domain.custody import STATUS_SCHEDULED
-from events.codec import decode
-from events.seeds import is_open_deal
-from events.store import GameRecord, StoredEvent
-from events.timestamps import format_timestamp
+from events.encoding.codec import decode
+from events.encoding.timestamps import format_timestamp
+from events.integrity.seeds import is_open_deal
+from events.records import GameRecord, StoredEvent
 from service.usecases.bot_seats import bot_seats
 from service.usecases.loaded import Loaded
 

@@ -5,7 +5,7 @@ The damage is found as every read finds it (:meth:`GameQueries.load`: the
 chain, each event's hash and signature, rows past the game's version); the
 state after the last good event gives the game row's status; the store
 moves the tail and appends the signed ``events_quarantined`` event in one
-transaction (:meth:`events.quarantine.QuarantineStore.set_aside`), with
+transaction (:meth:`events.recorders.quarantine.QuarantineStore.set_aside`), with
 the server's own signing key.  Then the game is read back whole (it must be
 sound now) and its rows of the deadline and bot-turn indexes are written
 again, so timeouts and bots pick it up.
@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from events.database import Database
-from events.quarantine import SetAside
-from events.signing import Signer
+from events.integrity.signing import Signer
+from events.recorders.quarantine import SetAside
 from service.errors import GameDamaged, ServiceError
 from service.usecases.bot_turns import BotTurns
 from service.usecases.loaded import Loaded

@@ -14,11 +14,12 @@ from typing import Any, Protocol
 from domain.clocks import Clocks
 from domain.core import JSON, Action, Event, GameDefinition
 from domain.registry import game_definition
-from events.codec import decode
-from events.envelope import GENESIS_HASH, recompute_hash
-from events.keyset import KeySet, first_bad_signature
-from events.store import DamagedEvent, EventReader, EventStore, GameRecord, IntegrityError, StoredEvent
-from events.timestamps import epoch_seconds
+from events.encoding.codec import decode
+from events.encoding.timestamps import epoch_seconds
+from events.integrity.envelope import GENESIS_HASH, recompute_hash
+from events.integrity.keyset import KeySet, first_bad_signature
+from events.recorders.event_log import EventReader, EventStore
+from events.records import DamagedEvent, GameRecord, IntegrityError, StoredEvent
 from service.adapters.cache import StateCache
 from service.adapters.lru import LRU
 from service.adapters.statecodec import Snapshot

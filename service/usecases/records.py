@@ -6,11 +6,11 @@ import time
 from typing import Any
 
 from domain.rng import ALGORITHM
-from events.quarantine import QuarantineStore
-from events.seeds import DERIVATION, is_open_deal
-from events.store import DamagedEvent, GameRecord, StoredEvent
-from events.verdict import Check, Verdict
-from events.verify import verify_record
+from events.integrity.seeds import DERIVATION, is_open_deal
+from events.integrity.verdict import Check, Verdict
+from events.integrity.verify import verify_record
+from events.recorders.quarantine import QuarantineStore
+from events.records import DamagedEvent, GameRecord, StoredEvent
 from service.adapters.lru import LRU
 from service.errors import GameDamaged, GameNotFinished
 from service.usecases.bot_seats import METADATA_KEY as BOTS_KEY

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from domain.custody import SeatTokenRotated
 from domain.errors import GameFinished
-from events.store import GuardFailed, MetadataGuard, StaleVersion, TokenChange
+from events.records import GuardFailed, MetadataGuard, StaleVersion, TokenChange
 from service.adapters.tokens import new_token
 from service.errors import InvalidConfig, KeptChanging, NotFound
 from service.usecases.commands import GameCommands

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from domain.core import STATUS_FINISHED
-from events.tournaments import OrganiserRecord
+from events.recorders.tournaments import OrganiserRecord
 from service.errors import InvalidRequest
 from service.usecases.batches import ENDED, BatchService, TableResult, csv_cell
 

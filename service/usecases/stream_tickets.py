@@ -8,7 +8,7 @@ bound to the seat and to the seat token's current hash: once that token is
 rotated away the ticket opens nothing (and a stream it opened ends, like one
 opened with the token).  Only a keyed hash of the ticket is stored
 (:class:`service.adapters.tokens.TokenHasher`, bound to the game), where every
-process sees it (:mod:`events.tickets`); redeeming it removes it atomically.
+process sees it (:mod:`events.recorders.tickets`); redeeming it removes it atomically.
 A used, expired, unknown or rotated-away ticket is 401.
 """
 
@@ -20,9 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from events.store import GameRecord
-from events.tickets import StreamTicket, StreamTickets
-from events.timestamps import format_timestamp
+from events.encoding.timestamps import format_timestamp
+from events.recorders.tickets import StreamTicket, StreamTickets
+from events.records import GameRecord
 from service.errors import Unauthorized
 from service.usecases.auth import TokenCheck, game_caller, require_seat
 

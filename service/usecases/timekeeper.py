@@ -7,12 +7,12 @@ race a real action: whichever reaches the log first wins and the other gets
 the ordinary stale-version answer.
 
 One clock decides: the database's.  Whether a deadline has passed is read
-from it (:meth:`events.deadlines.DeadlineIndex.database_time`; the free
-:meth:`~events.deadlines.DeadlineIndex.estimated_time` only says when asking
+from it (:meth:`events.recorders.deadlines.DeadlineIndex.database_time`; the free
+:meth:`~events.recorders.deadlines.DeadlineIndex.estimated_time` only says when asking
 is worth it), every event's ``recorded_at`` is judged by it inside the append
 (so the deadlines derived from the events are its too), and the append itself
 refuses a timeout before its deadline and an action after one
-(:class:`events.store.OutsideDeadline`).  A worker's own clock, however far
+(:class:`events.records.OutsideDeadline`).  A worker's own clock, however far
 off, never times a seat out early nor lets an action in late.
 
 Two ways find due timeouts, so correctness never depends on the first:
@@ -40,8 +40,8 @@ from typing import Any, Protocol
 
 from domain.clocks import Clocks
 from domain.custody import GameStarted
-from events.deadlines import DeadlineIndex
-from events.store import GameNotFound, StaleVersion
+from events.recorders.deadlines import DeadlineIndex
+from events.records import GameNotFound, StaleVersion
 from service.adapters import metrics
 from service.errors import ServiceError
 from service.usecases.leased import LeasedLoop

@@ -7,16 +7,16 @@ log (``read_all``'s order, never skipping a committed event): every
 ``CABLECAR_LOG_INTERVAL`` seconds, when new events exist, it takes up to
 :data:`MAX_LEAVES` of them, makes each one's leaf
 ``leaf_hash(event hash || the game's leaf_salt)`` (32 + 32 raw bytes), hashes
-the perfect nodes they complete (:func:`events.merkle.new_nodes`, their left
+the perfect nodes they complete (:func:`events.integrity.merkle.new_nodes`, their left
 halves read from the stored frontier), and stores the leaves, the nodes and a
 checkpoint signed with the server's current key in one transaction.  One
 publisher works at a time across every process and host (the lease the
-timeout sweeper uses, :meth:`~events.deadlines.DeadlineIndex.hold_lease`); two
+timeout sweeper uses, :meth:`~events.recorders.deadlines.DeadlineIndex.hold_lease`); two
 that overlap anyway cannot both land a tree of one size
-(:class:`events.transparency.LogConflict`).
+(:class:`events.recorders.transparency_log.LogConflict`).
 
 Every proof is read from O(log n) stored nodes in one query
-(:meth:`~events.transparency.TransparencyLog.node_hashes`).
+(:meth:`~events.recorders.transparency_log.TransparencyLog.node_hashes`).
 """
 
 from __future__ import annotations
@@ -28,13 +28,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.core import STATUS_CANCELLED, STATUS_FINISHED
-from events import merkle
-from events.checkpoint import Checkpoint, b64, key_hash, parse_note, sign_note
-from events.deadlines import DeadlineIndex
-from events.signing import Signer
-from events.store import EventStore
-from events.timestamps import format_timestamp
-from events.transparency import LogConflict, LogLeaf, Node, PublishedCheckpoint, TransparencyLog
+from events.encoding.timestamps import format_timestamp
+from events.integrity import merkle
+from events.integrity.checkpoint import Checkpoint, b64, key_hash, parse_note, sign_note
+from events.integrity.signing import Signer
+from events.recorders.deadlines import DeadlineIndex
+from events.recorders.event_log import EventStore
+from events.recorders.transparency_log import LogConflict, LogLeaf, Node, PublishedCheckpoint, TransparencyLog
 from service.adapters import metrics
 from service.errors import GameNotFinished, InvalidRequest, NotFound
 from service.usecases.leased import LeasedLoop

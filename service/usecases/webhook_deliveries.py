@@ -56,11 +56,11 @@ from domain.core import JSON, STATUS_CANCELLED, STATUS_FINISHED
 from domain.custody import GameStarted
 from domain.forfeits import STANDING_RESIGNED, STANDING_TIMED_OUT, SeatResigned, SeatTimedOut
 from events.database import Database
-from events.deliveries import AttemptOutcome, ClaimedDelivery, NewDelivery
-from events.migrate import SchemaNotMigrated
-from events.store import GameRecord, StoredEvent, StoreError
-from events.timestamps import Clock, format_timestamp, system_clock
-from events.tournaments import WebhookRecord
+from events.encoding.timestamps import Clock, format_timestamp, system_clock
+from events.migrations.apply import SchemaNotMigrated
+from events.recorders.deliveries import AttemptOutcome, ClaimedDelivery, NewDelivery
+from events.recorders.tournaments import WebhookRecord
+from events.records import GameRecord, StoredEvent, StoreError
 from service.adapters import metrics
 from service.adapters.webhooks.hmac import (
     GAME_CANCELLED,

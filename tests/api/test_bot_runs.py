@@ -18,8 +18,8 @@ from flask.testing import FlaskClient
 
 import bots.runner as runner_module
 from bots.runner import BotRunner
+from events.records import StaleVersion
 from events.sqlite import SqliteStore
-from events.store import StaleVersion
 from service.adapters.cache import InProcessCache
 from service.api.app import create_app
 from service.config import Settings

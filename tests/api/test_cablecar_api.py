@@ -16,8 +16,8 @@ from domain.cablecar.actions import LayTiles
 from domain.cablecar.pairs import PairTables
 from domain.core import GameConfig, replay
 from domain.registry import game_definition
-from events.keyset import KeySet
-from events.verify import verify_export
+from events.integrity.keyset import KeySet
+from events.integrity.verify import verify_export
 from tests.api.conftest import act, auth, create, legal, view
 from tests.browser.ride_plan import plan_ride
 

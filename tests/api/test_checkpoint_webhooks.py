@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from events.checkpoint import verify_checkpoint
-from events.deliveries import CHECKPOINTS_CURSOR, DispatchState, NewDelivery
-from events.transparency import PublishedCheckpoint
+from events.integrity.checkpoint import verify_checkpoint
+from events.recorders.deliveries import CHECKPOINTS_CURSOR, DispatchState, NewDelivery
+from events.recorders.transparency_log import PublishedCheckpoint
 from service.api.app import create_app, log_publisher, start_dispatcher, stop_dispatcher
 from service.usecases.webhook_deliveries import WebhookDispatcher
 from tests.api import test_webhooks
@@ -50,8 +50,8 @@ def apps(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Apps]:
         if url is None:
             app = create_app(fast(tmp_path))
         else:
+            from events.integrity.signing import Signer
             from events.postgres import PostgresStore
-            from events.signing import Signer
             from service.adapters.signing_keys import ServerKeys
 
             keys = made[0].extensions["cablecar"].keys if made else ServerKeys(Signer.generate())

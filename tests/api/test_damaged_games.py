@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from events.envelope import canonical_json
+from events.encoding.canonical import canonical_json
 from service.api.app import create_app
 from service.config import Settings
 from tests.api.conftest import auth, create

@@ -29,8 +29,8 @@ from flask.testing import FlaskClient
 from domain.cablecar import GAME as CABLE_CAR
 from domain.core import decode_event, replay
 from domain.errors import IllegalAction
-from events.keyset import KeySet
-from events.verify import verify_export
+from events.integrity.keyset import KeySet
+from events.integrity.verify import verify_export
 from service.api.app import create_app
 from service.config import Settings
 

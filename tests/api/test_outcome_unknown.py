@@ -100,7 +100,7 @@ def _cut(*sockets: socket.socket) -> None:
 @pytest.fixture
 def app_through_proxy(tmp_path: Path) -> Iterator[tuple[Flask, CommitThenCut]]:
     from events.postgres import PostgresStore
-    from events.timeouts import Timeouts
+    from events.postgres.timeouts import Timeouts
     from service.adapters.signing_keys import load_server_keys
 
     admin = postgres_admin_url()

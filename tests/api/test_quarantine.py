@@ -19,7 +19,7 @@ from flask import Flask
 
 from bots.runner import BotRunner
 from cablecar.cli import main
-from events.envelope import canonical_json
+from events.encoding.canonical import canonical_json
 from service.config import Settings
 from service.location import keys_folder
 from tests.api.conftest import auth

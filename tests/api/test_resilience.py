@@ -16,7 +16,7 @@ import events
 from domain.clocks import NO_TIME_CONTROL, Clocks
 from domain.core import GameConfig, replay
 from domain.registry import GAMES
-from events.store import StoreUnavailable
+from events.records import StoreUnavailable
 from service.adapters.cache import InProcessCache, LayeredCache, RedisCache
 from service.adapters.lru import LRU
 from service.adapters.statecodec import Snapshot

@@ -17,10 +17,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from events.keyset import KeySet
+from events.encoding.timestamps import format_timestamp
+from events.integrity.keyset import KeySet
+from events.integrity.verify import verify_export
 from events.sqlite import SqliteStore
-from events.timestamps import format_timestamp
-from events.verify import verify_export
 from service.adapters.cache import InProcessCache
 from service.adapters.signing_keys import load_server_keys
 from service.api.app import create_app
@@ -207,8 +207,8 @@ def test_a_started_round_verifies_and_a_move_recorded_before_the_start_does_not(
 
 def _rechained(export: dict[str, Any], chosen: list[dict[str, Any]]) -> dict[str, Any]:
     """``export`` with the events ``chosen``, renumbered and re-chained."""
-    from events.envelope import GENESIS_HASH, recompute_hash
-    from events.store import StoredEvent
+    from events.integrity.envelope import GENESIS_HASH, recompute_hash
+    from events.records import StoredEvent
 
     events, prev = [], GENESIS_HASH
     for seq, e in enumerate(chosen, 1):

@@ -11,8 +11,8 @@ from flask.testing import FlaskClient
 
 from domain.core import GameConfig, replay
 from domain.registry import game_definition
-from events.keyset import KeySet
-from events.verify import verify_export
+from events.integrity.keyset import KeySet
+from events.integrity.verify import verify_export
 from tests.api.conftest import auth, create, finish_setup, play_to_end, view
 
 

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from events.envelope import event_hash
-from events.keyset import KeySet
-from events.verify import verify_export
+from events.integrity.envelope import event_hash
+from events.integrity.keyset import KeySet
+from events.integrity.verify import verify_export
 from service.adapters.signing_keys import load_server_keys, rotate
 from service.api.app import create_app
 from service.config import Settings

@@ -17,7 +17,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from events.timestamps import parse_timestamp
+from events.encoding.timestamps import parse_timestamp
 from service.config import Settings
 from tests.api.conftest import auth, create
 from tests.api.test_recent_path import _Drain

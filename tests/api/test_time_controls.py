@@ -15,9 +15,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from events.keyset import KeySet
+from events.integrity.keyset import KeySet
+from events.integrity.verify import verify_export
 from events.sqlite import SqliteStore
-from events.verify import verify_export
 from service.adapters.cache import InProcessCache
 from service.adapters.signing_keys import load_server_keys
 from service.api.app import create_app
@@ -156,7 +156,7 @@ def test_an_action_in_time_wins_over_a_stale_timeout(app: Flask, client: FlaskCl
     clock.advance(5)
     assert act(client, game, turn, first_move(client, game, turn)).status_code == 201
     clock.advance(6)  # the deadline read at `before` has passed, but the seat acted in time
-    from events.store import StaleVersion
+    from events.records import StaleVersion
 
     with pytest.raises(StaleVersion):
         rt.commands.append_events(before, None, before.definition.time_out(before.state, [turn]))

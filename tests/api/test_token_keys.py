@@ -15,7 +15,7 @@ import pytest
 from flask import Flask
 
 import events
-from events.migrate import MigrationError
+from events.migrations.apply import MigrationError
 from service.adapters.tokens import epoch_of, plain_hash
 from service.api.app import create_app
 from service.config import Settings
@@ -109,7 +109,7 @@ def test_cablecar_migrate_keys_old_hashes_with_the_servers_secret(
 def test_an_embedded_store_with_organisers_batches_and_webhooks_upgrades(tmp_path: Path) -> None:
     """The organisers table is rebuilt (its hash column widened) under rows that refer to it: the
     foreign keys hold at the commit, and the organiser's token keeps working."""
-    from events.migrate import load_migrations, split_sqlite_script
+    from events.migrations.apply import load_migrations, split_sqlite_script
 
     path = tmp_path / "cablecar.sqlite3"
     token = "ot_o1_" + "B" * 43

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from events import merkle
-from events.checkpoint import verify_checkpoint
-from events.signing import unb64url
+from events.integrity import merkle
+from events.integrity.checkpoint import verify_checkpoint
+from events.integrity.signing import unb64url
 from service.adapters.signing_keys import load_server_keys, rotate
 from service.api.app import create_app, log_publisher
 from service.config import Settings

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from events import merkle
 from events.database import Database
-from events.signing import Signer
-from events.store import NewEvent
-from events.transparency import LogConflict, LogLeaf, PublishedCheckpoint
+from events.integrity import merkle
+from events.integrity.signing import Signer
+from events.recorders.transparency_log import LogConflict, LogLeaf, PublishedCheckpoint
+from events.records import NewEvent
 from service.usecases.transparency import LogPublisher, LogPublishing
 
 ORIGIN = "games.example.org/log"

@@ -22,8 +22,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from events.keyset import KeySet
-from events.verify import verify_record
+from events.integrity.keyset import KeySet
+from events.integrity.verify import verify_record
 from service.adapters.signing_keys import rotate
 from service.api.app import create_app
 from service.config import Settings

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from events.envelope import GENESIS_HASH, event_hash
-from events.keyset import KeySet
-from events.verify import verify_export
+from events.integrity.envelope import GENESIS_HASH, event_hash
+from events.integrity.keyset import KeySet
+from events.integrity.verify import verify_export
 from tests.api.conftest import create, finish_setup, play_to_end
 
 ROOT = Path(__file__).resolve().parents[2]

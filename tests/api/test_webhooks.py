@@ -28,7 +28,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from events.timestamps import format_timestamp
+from events.encoding.timestamps import format_timestamp
 from service.adapters.webhooks.hmac import sign, signature_matches
 from service.adapters.webhooks.policy import DispatchPolicy
 from service.adapters.webhooks.transport import SendResult, http_send, not_public
@@ -412,7 +412,7 @@ def test_dispatchers_on_postgresql_share_the_work(tmp_path: Path, receiver: Rece
     url = create_database(admin, "cc_webhooks")
     apps: list[Flask] = []
     try:
-        from events.signing import Signer
+        from events.integrity.signing import Signer
         from service.adapters.signing_keys import ServerKeys
 
         keys = ServerKeys(Signer.generate())  # the two servers share their signing key, as hosts do

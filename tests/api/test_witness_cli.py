@@ -17,8 +17,9 @@ from flask import Flask
 
 from cablecar.cli import main
 from events import DEFAULT_SQLITE_NAME
-from events.envelope import GENESIS_HASH, canonical_json, event_hash
-from events.signing import Signer
+from events.encoding.canonical import canonical_json
+from events.integrity.envelope import GENESIS_HASH, event_hash
+from events.integrity.signing import Signer
 from service.adapters.signing_keys import load_server_keys
 from service.api.app import create_app, log_publisher
 from service.config import Settings

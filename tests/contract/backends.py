@@ -35,8 +35,8 @@ import pytest
 
 from events.database import Database
 from events.postgres import PostgresStore
+from events.recorders.event_log import EventReader
 from events.sqlite import SqliteStore
-from events.store import EventReader
 from tests.contract.conftest import TEST_SIGNER, create_database, drop_database, postgres_admin_url
 
 Statement = tuple[str, tuple[Any, ...]]

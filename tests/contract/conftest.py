@@ -51,10 +51,11 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from events.database import Database
-from events.deliveries import AttemptOutcome, NewDelivery
-from events.signing import Signer
-from events.store import EventStore, NewEvent
-from events.tournaments import OrganiserRecord, WebhookRecord
+from events.integrity.signing import Signer
+from events.recorders.deliveries import AttemptOutcome, NewDelivery
+from events.recorders.event_log import EventStore
+from events.recorders.tournaments import OrganiserRecord, WebhookRecord
+from events.records import NewEvent
 from service.adapters.tokens import TokenHasher
 
 T = TypeVar("T")
@@ -99,7 +100,7 @@ def create_database(admin_url: str, prefix: str = "cc_contract", migrated: bool 
     false (the store never migrates PostgreSQL itself); return its URL."""
     import psycopg
 
-    from events.migrate import migrate_postgres
+    from events.migrations.apply import migrate_postgres
 
     name = f"{prefix}_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(admin_url, autocommit=True) as conn:
@@ -183,7 +184,7 @@ def started(game_id: str, store: EventStore, n: int = 1, game_type: str = "test-
 # -- tournaments and deliveries -------------------------------------------------
 
 T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
-HASH = "k1:0:" + "ab" * 32  # a keyed token hash (events/tokenkeys.py keys plain ones when a store opens)
+HASH = "k1:0:" + "ab" * 32  # a keyed token hash (events/migrations/tokenkeys.py keys plain ones when a store opens)
 
 
 def uid(prefix: str) -> str:

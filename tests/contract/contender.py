@@ -7,8 +7,8 @@ import os
 from typing import Any
 
 from events import open_store
-from events.signing import Signer
-from events.store import NewEvent, StaleVersion
+from events.integrity.signing import Signer
+from events.records import NewEvent, StaleVersion
 
 ROUNDS = int(os.environ.get("CABLECAR_CONTENTION_ROUNDS", "5"))
 

@@ -21,9 +21,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from events.integrity.signing import Signer
 from events.postgres import PostgresStore
-from events.signing import Signer
-from events.store import IntegrityError, MetadataGuard, NewEvent, StoreError, TokenChange
+from events.records import IntegrityError, MetadataGuard, NewEvent, StoreError, TokenChange
 from tests.contract.conftest import TEST_SIGNER
 from tests.contract.test_roles import Roles, _migrated, roles  # noqa: F401  (roles: the fixture)
 

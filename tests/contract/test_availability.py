@@ -20,8 +20,8 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from events.postgres import PostgresStore
-from events.store import NewEvent, StoreUnavailable
-from events.timeouts import Timeouts
+from events.postgres.timeouts import Timeouts
+from events.records import NewEvent, StoreUnavailable
 from tests.contract.conftest import TEST_SIGNER
 
 

@@ -1,4 +1,4 @@
-"""The bot-turn index and its per-game leases (events.bot_turns), on every backend."""
+"""The bot-turn index and its per-game leases (events.recorders.bot_turns), on every backend."""
 
 from __future__ import annotations
 

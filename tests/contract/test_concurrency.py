@@ -8,7 +8,7 @@ import multiprocessing
 import queue
 import uuid
 
-from events.store import NewEvent
+from events.records import NewEvent
 from tests.contract.backends import Backend, Contract, PostgresBackend, SqliteBackend
 from tests.contract.contender import ROUNDS, contend
 

@@ -1,4 +1,4 @@
-"""The deadline index and the sweeper's lease (events.deadlines), on every
+"""The deadline index and the sweeper's lease (events.recorders.deadlines), on every
 backend, and the timeout sweep of two service instances sharing one
 database: exactly one ``seat_timed_out`` per deadline."""
 

@@ -1,4 +1,4 @@
-"""The :class:`~events.deliveries.DeliveryLog` contract (the dispatch cursor,
+"""The :class:`~events.recorders.deliveries.DeliveryLog` contract (the dispatch cursor,
 deliveries, claims, attempts), run against every backend (see conftest.py).
 
 The PostgreSQL database is shared by the whole session, and delivery claims
@@ -16,9 +16,9 @@ from datetime import timedelta
 import pytest
 
 from events.database import Database
-from events.deliveries import AttemptOutcome, NewDelivery
-from events.store import InvalidCursor
-from events.tournaments import WebhookRecord
+from events.recorders.deliveries import AttemptOutcome, NewDelivery
+from events.recorders.tournaments import WebhookRecord
+from events.records import InvalidCursor
 from tests.contract.backends import Backend, Contract, PostgresBackend, SqliteBackend
 from tests.contract.conftest import (
     T0,

@@ -10,12 +10,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from events.cursor import decode_cursor, encode_cursor
-from events.envelope import GENESIS_HASH, canonical_json, event_hash, recompute_hash, verify_events
-from events.sealing import hash_document_parts, seal, validate_new_event
+from events.encoding.canonical import canonical_json
+from events.encoding.cursor import decode_cursor, encode_cursor
+from events.encoding.timestamps import format_timestamp, parse_timestamp
+from events.integrity.envelope import GENESIS_HASH, event_hash, recompute_hash, verify_events
+from events.integrity.sealing import hash_document_parts, seal, validate_new_event
+from events.records import InvalidCursor, NewEvent, StoredEvent
 from events.sql.rows import event_from_row
-from events.store import InvalidCursor, NewEvent, StoredEvent
-from events.timestamps import format_timestamp, parse_timestamp
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(),

@@ -1,4 +1,4 @@
-"""The :class:`~events.store.EventReader` contract (the reads a standby may
+"""The :class:`~events.records.EventReader` contract (the reads a standby may
 serve: checking a chain, paging a game, listing games, the global log, and
 no reader of ``read_all`` ever skipping a committed event), run against
 every backend and, on the ``standby`` backend, through a hot standby fed by
@@ -11,8 +11,9 @@ from collections.abc import Callable
 
 import pytest
 
-from events.envelope import event_hash
-from events.store import ChainReport, EventReader, EventStore, InvalidCursor, NewEvent, StoredEvent
+from events.integrity.envelope import event_hash
+from events.recorders.event_log import EventReader, EventStore
+from events.records import ChainReport, InvalidCursor, NewEvent, StoredEvent
 from tests.contract.backends import (
     Backend,
     Contract,

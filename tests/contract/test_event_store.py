@@ -1,4 +1,4 @@
-"""The :class:`~events.store.EventStore` contract (the event log's writes
+"""The :class:`~events.records.EventStore` contract (the event log's writes
 and the game catalogue), run against every backend (see conftest.py).
 
 What a standby may serve is ``test_event_reader.py``'s; waiting for events,
@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from events.envelope import GENESIS_HASH, recompute_hash
-from events.store import (
-    EventStore,
+from events.integrity.envelope import GENESIS_HASH, recompute_hash
+from events.recorders.event_log import EventStore
+from events.records import (
     GameExists,
     GameNotFound,
     GuardFailed,
@@ -307,7 +307,7 @@ class EventStoreContract(Contract):
     def test_every_event_is_signed_even_by_a_store_that_never_saw_the_game(
         self, backend: Backend, new_id: NewId
     ) -> None:
-        from events.keyset import KeySet, first_bad_signature
+        from events.integrity.keyset import KeySet, first_bad_signature
 
         gid = new_id()
         first = backend.open()

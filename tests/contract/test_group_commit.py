@@ -30,7 +30,7 @@ from psycopg.adapt import Dumper
 from events.postgres import PostgresStore
 from events.postgres.connection import PostgresConnections
 from events.postgres.groupcommit import Combine, GroupCommit
-from events.store import (
+from events.records import (
     AppendResult,
     NewEvent,
     OutcomeUnknown,

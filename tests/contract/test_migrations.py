@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from events.migrate import (
+from events.migrations.apply import (
     MigrationError,
     load_migrations,
     migrate,
     migrate_sqlite,
     split_sqlite_script,
 )
+from events.records import StoreUnavailable
 from events.sqlite import SqliteStore
-from events.store import StoreUnavailable
 
 #: the files before the baseline: what databases made before it ran
 POSTGRES_OLD = ["0001_init.sql", "0002_append_function.sql", "0003_tournaments.sql", "0004_append_guard.sql",

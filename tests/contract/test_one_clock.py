@@ -17,8 +17,8 @@ import pytest
 
 from domain.cablecar.legal import legal_actions
 from events.database import Database
-from events.store import NewEvent, OutsideDeadline, StaleVersion
-from events.timestamps import Clock, parse_timestamp
+from events.encoding.timestamps import Clock, parse_timestamp
+from events.records import NewEvent, OutsideDeadline, StaleVersion
 from service.adapters.cache import InProcessCache
 from service.usecases.auth import TokenCheck
 from service.usecases.commands import ActionRequest, GameCommands

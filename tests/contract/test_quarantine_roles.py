@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from cablecar.cli import main
+from events.integrity.signing import Signer
 from events.postgres import PostgresStore
-from events.signing import Signer
-from events.store import NewEvent
+from events.records import NewEvent
 from tests.contract.conftest import TEST_SIGNER
 from tests.contract.test_roles import Roles, _migrated, roles  # noqa: F401  (roles: the fixture)
 

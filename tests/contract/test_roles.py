@@ -1,6 +1,6 @@
 """Two PostgreSQL roles: an ordinary owner migrates, the server's app role
 cannot write the log, the games or the idempotency keys but through the
-owner's functions (events/postgres/roles.py, migration 0011)."""
+owner's functions (events/migrations/roles.py, migration 0011)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from events.migrate import MIGRATE_COMMAND, SchemaNotMigrated, migrate
+from events.migrations.apply import MIGRATE_COMMAND, SchemaNotMigrated, migrate
 from events.postgres import PostgresStore
-from events.store import MetadataGuard, NewEvent, TokenChange
+from events.records import MetadataGuard, NewEvent, TokenChange
 from tests.contract.conftest import TEST_SIGNER, keyed, postgres_admin_url, rotated
 from tests.contract.test_migrations import POSTGRES_FRESH, POSTGRES_OLD, POSTGRES_UPGRADE
 
@@ -214,7 +214,7 @@ def test_the_owner_functions_are_not_executable_by_other_roles(roles: Roles) -> 
 
 
 def test_an_unsafe_app_role_is_refused(roles: Roles) -> None:
-    from events.postgres.roles import RoleError
+    from events.migrations.roles import RoleError
 
     with pytest.raises(RoleError, match="owner"):
         migrate(roles.owner_url, app_role=roles.owner)
@@ -332,8 +332,8 @@ def test_an_old_superuser_owned_database_moves_to_the_two_roles_as_documented(ro
 
     import psycopg
 
-    from events.envelope import GENESIS_HASH, event_hash
-    from events.keyset import KeySet, first_bad_signature
+    from events.integrity.envelope import GENESIS_HASH, event_hash
+    from events.integrity.keyset import KeySet, first_bad_signature
     from tests.contract.conftest import create_database, drop_database, with_database
 
     old = create_database(roles.admin_url, "cc_upgrade", migrated=False)
@@ -397,7 +397,7 @@ def test_a_server_started_before_migrate_says_so_once_per_worker_then_comes_up(
     import urllib.error
     import urllib.request
 
-    from events.signing import Signer
+    from events.integrity.signing import Signer
     from service.adapters.signing_keys import write_key_file
     from service.config import SETTINGS
 

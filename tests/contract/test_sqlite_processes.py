@@ -15,8 +15,8 @@ import threading
 import time
 from pathlib import Path
 
+from events.records import StoreUnavailable
 from events.sqlite import SqliteStore
-from events.store import StoreUnavailable
 
 _HOLDER = textwrap.dedent("""
     import sys, threading

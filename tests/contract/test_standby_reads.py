@@ -14,8 +14,8 @@ import pytest
 
 from events.postgres import PostgresStore
 from events.postgres.standby import REPLAYED_POSITION, StandbyReader
-from events.store import NewEvent
-from events.timeouts import Timeouts
+from events.postgres.timeouts import Timeouts
+from events.records import NewEvent
 from tests.contract.conftest import TEST_SIGNER
 from tests.contract.standby import free_port
 

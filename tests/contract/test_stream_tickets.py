@@ -1,4 +1,4 @@
-"""Stream tickets (events.tickets) on every place the server keeps them: the
+"""Stream tickets (events.recorders.tickets) on every place the server keeps them: the
 SQLite file, PostgreSQL, and Redis when it is configured
 (service/adapters/redis_tickets.py).  A ticket is taken once, by exactly one
 of the processes racing for it; expired ones do not pile up."""
@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from events.database import Database
-from events.tickets import StreamTicket, StreamTickets
+from events.recorders.tickets import StreamTicket, StreamTickets
 from service.adapters.redis_tickets import RedisTickets
 from tests.contract.backends import Backend, Contract, PostgresBackend, SqliteBackend
 

@@ -1,4 +1,4 @@
-"""The :class:`~events.tournaments.TournamentStore` contract (organisers,
+"""The :class:`~events.recorders.tournaments.TournamentStore` contract (organisers,
 batches, webhooks), run against every backend (see conftest.py).
 
 The PostgreSQL database is shared by the whole session, and delivery claims
@@ -13,8 +13,8 @@ from collections.abc import Callable
 import pytest
 
 from events.database import Database
-from events.store import GameExists, GameNotFound, IntegrityError, InvalidCursor, NewEvent
-from events.tournaments import OrganiserRecord, WebhookRecord
+from events.recorders.tournaments import OrganiserRecord, WebhookRecord
+from events.records import GameExists, GameNotFound, IntegrityError, InvalidCursor, NewEvent
 from tests.contract.backends import Contract, PostgresBackend, SqliteBackend
 from tests.contract.conftest import (
     HASH,

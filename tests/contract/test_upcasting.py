@@ -11,9 +11,10 @@ from domain.core import GameConfig, Upcast, replay
 from domain.ttr import GAME
 from domain.ttr.events import RouteClaimed
 from domain.ttr.upcasters import route_claimed_v1_to_v2
-from events.codec import DecodeError, current_payload, decode, encode
-from events.store import EventStore, NewEvent, StoredEvent
-from events.upcasting import UPCASTERS, UpcasterRegistry, UpcastError
+from events.encoding.codec import DecodeError, current_payload, decode, encode
+from events.encoding.upcasting import UPCASTERS, UpcasterRegistry, UpcastError
+from events.recorders.event_log import EventStore
+from events.records import NewEvent, StoredEvent
 from tests.contract.backends import Contract, PostgresBackend, SqliteBackend
 
 

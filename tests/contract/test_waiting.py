@@ -1,4 +1,4 @@
-"""Waiting for a game's events (:meth:`~events.store.EventStore.wait_for_events`),
+"""Waiting for a game's events (:meth:`~events.records.EventStore.wait_for_events`),
 run against every backend (see conftest.py), and PostgreSQL's notifications."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from collections.abc import Callable
 
 import pytest
 
-from events.store import EventStore, GameNotFound
+from events.recorders.event_log import EventStore
+from events.records import GameNotFound
 from tests.contract.backends import Backend, Contract, PostgresBackend, SqliteBackend
 from tests.contract.conftest import TEST_SIGNER, ev, started
 

@@ -88,7 +88,7 @@ class Server:
 
 def _signing_key_file() -> str:
     """One signing key for every server of this test session (they share databases, as hosts do)."""
-    from events.signing import Signer
+    from events.integrity.signing import Signer
     from service.adapters.signing_keys import write_key_file
 
     path = Path(tempfile.gettempdir()) / f"cablecar-e2e-signing-key-{os.getpid()}.json"

@@ -15,8 +15,8 @@ import pytest
 from bots.client import STRATEGIES, Client, create_game, play_game
 from domain.core import replay
 from domain.registry import game_definition
-from events.codec import decode
-from events.store import StoredEvent
+from events.encoding.codec import decode
+from events.records import StoredEvent
 from tests.e2e.conftest import Server, start_gunicorn, stop
 
 pytestmark = pytest.mark.e2e

@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from bots.client import Client, create_game, greedy_strategy, play_turn
-from events.timestamps import parse_timestamp
+from events.encoding.timestamps import parse_timestamp
 from tests.e2e.conftest import Server
 
 #: how late a timeout may be appended after its deadline (the issue's goal)

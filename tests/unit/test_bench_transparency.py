@@ -25,7 +25,7 @@ def test_the_smoke_mode_writes_its_rows(tmp_path: Path, capsys: pytest.CaptureFi
 
 
 def test_a_tree_filled_in_bulk_is_the_tree_of_its_leaves() -> None:
-    from events import merkle
+    from events.integrity import merkle
 
     leaves = [bytes([i]) * 32 for i in range(13)]
     nodes = {(level, index): h for level, index, h in bench_transparency._perfect_nodes(leaves)}

@@ -1,4 +1,4 @@
-"""events.checkpoint: C2SP tlog-checkpoint bodies and signed notes, against the
+"""events.integrity.checkpoint: C2SP tlog-checkpoint bodies and signed notes, against the
 specifications' own examples and Go's golang.org/x/mod/sumdb/note test vectors."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.checkpoint import (
+from events.integrity.checkpoint import (
     Checkpoint,
     NoteSignature,
     add_signature,

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from bench.cluster.clients import Acked, GamePlay, Spectator
 from bench.cluster.verify import Verdict, check_games, check_streams
+from events.records import NewEvent
 from events.sqlite import SqliteStore
-from events.store import NewEvent
 
 
 def _store(tmp_path: Path) -> SqliteStore:

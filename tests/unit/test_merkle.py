@@ -1,4 +1,4 @@
-"""events.merkle against RFC 9162 §2.1: published vectors, an independent
+"""events.integrity.merkle against RFC 9162 §2.1: published vectors, an independent
 implementation of the RFC's recursive definitions, and properties of random trees."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from events import merkle
+from events.integrity import merkle
 
 TREES = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
+from events.records import NewEvent
 from events.sqlite.connection import SqliteConnections, WouldWait
 from events.sqlite.store import SqliteStore
-from events.store import NewEvent
 from service.adapters.pooled_store import READS, TRY_HERE, PooledStore
 
 ROOT = Path(__file__).resolve().parents[2]

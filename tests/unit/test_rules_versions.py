@@ -13,9 +13,9 @@ from domain.cablecar import GAME as CABLE_CAR
 from domain.core import Event, GameConfig, GameDefinition, replay
 from domain.errors import InvalidConfig
 from domain.ttr import GAME as TTR
-from events.envelope import GENESIS_HASH, event_hash
-from events.seeds import seed_commitment
-from events.verify import verify_export
+from events.integrity.envelope import GENESIS_HASH, event_hash
+from events.integrity.seeds import seed_commitment
+from events.integrity.verify import verify_export
 
 
 def played(game: GameDefinition[Any], rules_version: str | None, seed: str) -> list[tuple[Event, int | None]]:

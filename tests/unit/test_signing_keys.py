@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from cablecar.cli import main
-from events.signing import PublicKey, Signer, key_id_of, unb64url
-from events.store import StoredEvent
-from events.timestamps import epoch_seconds
+from events.encoding.timestamps import epoch_seconds
+from events.integrity.signing import PublicKey, Signer, key_id_of, unb64url
+from events.records import StoredEvent
 from service.adapters.signing_keys import (
     SigningKeyError,
     key_path,

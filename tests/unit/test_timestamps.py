@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from events.timestamps import epoch_seconds, format_timestamp, parse_timestamp
+from events.encoding.timestamps import epoch_seconds, format_timestamp, parse_timestamp
 
 _FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 

@@ -1,5 +1,5 @@
 """Keyed token hashes (service/adapters/tokens.py) and the keying of plain
-ones (events/tokenkeys.py): the keyed hash is computed from the plain one, so
+ones (events/migrations/tokenkeys.py): the keyed hash is computed from the plain one, so
 a token in use matches after its hash is keyed; nothing else matches it."""
 
 from __future__ import annotations

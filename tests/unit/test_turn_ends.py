@@ -25,7 +25,7 @@ from domain.ttr.actions import ClaimRoute, DrawCard, DrawTickets, KeepTickets
 from domain.ttr.events import TURN_END_CARRIERS as TTR_CARRIERS
 from domain.ttr.events import CardDrawn, TurnPassed
 from domain.turnends import ENDS_TURN, carries_turn_end, without_turn_end
-from events.upcasting import UPCASTERS, UpcastError
+from events.encoding.upcasting import UPCASTERS, UpcastError
 from tests.unit.cablecar import helpers as cc
 from tests.unit.ttr import helpers as ttr
 

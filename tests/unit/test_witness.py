@@ -1,5 +1,5 @@
 """The witness side of the transparency log (cablecar/witness.py, cablecar/tlog.py), with no server:
-real checkpoints signed with events/checkpoint.py over real trees made with events/merkle.py, real
+real checkpoints signed with events/integrity/checkpoint.py over real trees made with events/integrity/merkle.py, real
 hash-chained and signed records.  A record rewritten by the operator (re-chained and re-signed with
 the server's own key) passes its signatures but not its inclusion in a checkpoint saved before."""
 
@@ -26,12 +26,12 @@ from cablecar.witness import (
     inclusion_check,
     prepare,
 )
-from events import merkle
-from events.checkpoint import Checkpoint, b64, sign_note
-from events.envelope import GENESIS_HASH, event_hash, verify_events
-from events.keyset import KeySet, signature_check
-from events.signing import Signer
-from events.verify import parse_events
+from events.integrity import merkle
+from events.integrity.checkpoint import Checkpoint, b64, sign_note
+from events.integrity.envelope import GENESIS_HASH, event_hash, verify_events
+from events.integrity.keyset import KeySet, signature_check
+from events.integrity.signing import Signer
+from events.integrity.verify import parse_events
 from tests.raw_server import raw_server
 
 ORIGIN = "games.example.org/log"

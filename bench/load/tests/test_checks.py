@@ -13,7 +13,7 @@ from bench.load.clients import GameLedger
 from bench.load.integrity import check_game
 from bench.load.scripts import GameScript, make_script
 from bench.load.stats import Latency, percentile
-from events.store import StoredEvent
+from events.records import StoredEvent
 from service.usecases.commands import seat_key
 
 

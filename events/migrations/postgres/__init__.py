@@ -1,1 +1,1 @@
-"""PostgreSQL schema migrations (applied by :func:`events.migrate.migrate`)."""
+"""PostgreSQL schema migrations (applied by :func:`events.migrations.apply.migrate`)."""

@@ -8,8 +8,8 @@ import hmac
 import json
 
 from domain.core import JSON
-from events.deliveries import ClaimedDelivery
-from events.store import GameRecord
+from events.recorders.deliveries import ClaimedDelivery
+from events.records import GameRecord
 
 #: The event types a webhook can subscribe to.
 GAME_STARTED = "game.started"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from events.deliveries import AttemptOutcome
+from events.recorders.deliveries import AttemptOutcome
 from service.adapters.webhooks.transport import SendResult
 from service.config import Settings
 

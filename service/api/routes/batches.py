@@ -11,8 +11,8 @@ from flask import Blueprint, Response, current_app, request, url_for
 
 from domain.core import STATUSES
 from domain.custody import STATUS_SCHEDULED
-from events.store import GameRecord
-from events.tournaments import BatchRecord
+from events.recorders.tournaments import BatchRecord
+from events.records import GameRecord
 from service.api.ratelimit import limits
 from service.api.routes.edge import authorization, creation_key, json_body
 from service.api.runtime import runtime

@@ -11,7 +11,7 @@ from marshmallow import ValidationError
 
 from domain.body import integral
 from domain.sampling import sample
-from events.store import GameRecord
+from events.records import GameRecord
 from service.adapters.idempotency import IDEMPOTENCY_MAX
 from service.api.ratelimit import limits
 from service.api.routes.cursors import events_after, legal_cursor, legal_offset

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Blueprint, request
 
-from events.checkpoint import b64
+from events.integrity.checkpoint import b64
 from service.api.runtime import runtime
 from service.api.schemas.transparency import (
     CheckpointQuerySchema,

@@ -11,8 +11,8 @@ import yaml
 from flask import Blueprint, Response
 
 from domain.registry import all_games
-from events.migrate import MIGRATE_COMMAND, SchemaNotMigrated
-from events.store import StoreError
+from events.migrations.apply import MIGRATE_COMMAND, SchemaNotMigrated
+from events.records import StoreError
 from service.api.immutable import immutable
 from service.api.runtime import runtime
 from service.api.schemas.action_bodies import action_bodies

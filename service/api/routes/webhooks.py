@@ -8,8 +8,8 @@ from typing import Any
 
 from flask import Blueprint, Response, request, url_for
 
-from events.deliveries import DeliveryRecord
-from events.tournaments import WebhookRecord
+from events.recorders.deliveries import DeliveryRecord
+from events.recorders.tournaments import WebhookRecord
 from service.api.routes.edge import authorization, creation_key, json_body
 from service.api.runtime import runtime
 from service.api.schemas.tournament import (

@@ -1,6 +1,6 @@
 """The server's public keys as a verifier holds them, and the ``signatures``
 check of a record: every event's Ed25519 signature of its hash (see
-:mod:`events.verify`; the signing side is :mod:`events.signing`).
+:mod:`events.integrity.verify`; the signing side is :mod:`events.integrity.signing`).
 
 The check cannot be talked out of signatures: a record stripped of them
 fails (an unsigned event is allowed only when the caller says the record
@@ -16,10 +16,10 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from domain.core import JSON
-from events.signing import PublicKey, unb64url
-from events.store import StoredEvent
-from events.timestamps import epoch_seconds
-from events.verdict import Check
+from events.encoding.timestamps import epoch_seconds
+from events.integrity.signing import PublicKey, unb64url
+from events.integrity.verdict import Check
+from events.records import StoredEvent
 
 #: signatures a KeySet remembers having checked (a server re-reads the same events: pages, rebuilds)
 VERIFIED_MEMO = 65536

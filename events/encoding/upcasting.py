@@ -15,7 +15,7 @@ from typing import Any
 
 from domain.core import JSON, GameDefinition, Upcast, Upcaster
 from domain.registry import GAMES
-from events.store import IntegrityError
+from events.records import IntegrityError
 
 Payload = Mapping[str, JSON]
 

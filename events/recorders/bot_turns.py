@@ -2,7 +2,7 @@
 now, and which bot runner holds each of them, so that runners find their
 work with one indexed query and never act in one game at the same time.
 
-Like the deadline index (:mod:`events.deadlines`) it is a lookup aid, not a
+Like the deadline index (:mod:`events.recorders.deadlines`) it is a lookup aid, not a
 truth: a row is written after each append of a game with bot seats and the
 runner re-derives who must act from the game's events.  A stale row costs
 a runner one look at a game; acting twice is impossible anyway (every bot

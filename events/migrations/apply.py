@@ -27,7 +27,7 @@ Baselines
 
 Roles
     ``migrate_postgres(url, app_role=NAME)`` then grants the role ``NAME``
-    exactly what the server needs (:mod:`events.postgres.roles`); the server
+    exactly what the server needs (:mod:`events.migrations.roles`); the server
     itself never migrates PostgreSQL, it only checks that nothing is pending
     (:func:`check_postgres_schema`).
 """
@@ -41,9 +41,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from events.store import IntegrityError, StoreUnavailable
-from events.timestamps import format_timestamp, system_clock
-from events.tokenkeys import PlainTokenHashes, Rekey, key_plain_hashes
+from events.encoding.timestamps import format_timestamp, system_clock
+from events.migrations.tokenkeys import PlainTokenHashes, Rekey, key_plain_hashes
+from events.records import IntegrityError, StoreUnavailable
 
 #: Advisory lock key (any constant bigint) serialising PostgreSQL migrations.
 MIGRATION_LOCK_KEY = 0x0CAB1E_CA4_0001
@@ -118,8 +118,8 @@ def migrate(url: str, app_role: str | None = None, rekey: Rekey | None = None) -
     Raises StoreUnavailable if the database cannot be reached and
     MigrationError if its recorded migrations do not match the shipped files.
     ``app_role`` (PostgreSQL only): the role the server runs as, granted
-    what it needs (:mod:`events.postgres.roles`).  ``rekey`` keys the token
-    hashes stored before they were keyed (:mod:`events.tokenkeys`); without
+    what it needs (:mod:`events.migrations.roles`).  ``rekey`` keys the token
+    hashes stored before they were keyed (:mod:`events.migrations.tokenkeys`); without
     it, a database holding such hashes is refused."""
     if url.startswith(("postgresql://", "postgres://")):
         return migrate_postgres(url, app_role=app_role, rekey=rekey)
@@ -148,7 +148,7 @@ def migrate_postgres(
     given) what the server needs (see :func:`migrate`)."""
     import psycopg
 
-    from events.postgres.roles import grant_app_role
+    from events.migrations.roles import grant_app_role
 
     shipped = load_migrations("postgres")
     try:
@@ -238,7 +238,7 @@ def _only_comments(text: str) -> bool:
 def migrate_sqlite(conn: sqlite3.Connection, rekey: Rekey | None = None) -> list[str]:
     """Apply the pending SQLite migrations on ``conn`` (autocommit mode), then
     key the token hashes stored before they were keyed (``rekey``, see
-    :mod:`events.tokenkeys`; MigrationError if some are and it is None).
+    :mod:`events.migrations.tokenkeys`; MigrationError if some are and it is None).
 
     Everything happens in one ``BEGIN IMMEDIATE`` transaction, so concurrent
     openers (threads or processes) apply each file exactly once."""

@@ -9,7 +9,7 @@ with no server and no database:
    server's public keys (``GET /v1/keys``, saved: ``cablecar verify --keys``).
    A chain anyone can recompute, a signature only the private key's holder:
    a record rebuilt or stripped of signatures fails here, as does an event
-   recorded after its key was retired (rules: :mod:`events.keyset`); without
+   recorded after its key was retired (rules: :mod:`events.integrity.keyset`); without
    keys the check is not made (never ``ok``);
 2. ``seed``: the revealed seed matches the commitment published at creation
    (the detail flags an open deal: the caller's seed alone made it);
@@ -45,14 +45,15 @@ from domain.custody import EventsQuarantined, GameScheduled, GameStarted, SeatTo
 from domain.errors import DomainError
 from domain.forfeits import GameCancelled, SeatTimedOut
 from domain.registry import game_definition
-from events.codec import current_payload, decode
-from events.envelope import canonical_json, verify_events
-from events.keyset import KeySet, signature_check
-from events.record_shape import shape_problems
-from events.seeds import deal_seed, is_open_deal, seed_commitment
-from events.store import StoredEvent
-from events.timestamps import epoch_seconds
-from events.verdict import Check, Verdict
+from events.encoding.canonical import canonical_json
+from events.encoding.codec import current_payload, decode
+from events.encoding.timestamps import epoch_seconds
+from events.integrity.envelope import verify_events
+from events.integrity.keyset import KeySet, signature_check
+from events.integrity.record_shape import shape_problems
+from events.integrity.seeds import deal_seed, is_open_deal, seed_commitment
+from events.integrity.verdict import Check, Verdict
+from events.records import StoredEvent
 
 ENVELOPE_FIELDS = ("game_id", "seq", "position", "type", "schema_version", "payload", "recorded_at", "seat",
                    "idempotency_key", "prev_hash", "hash")

@@ -14,37 +14,20 @@ hashed: it is assigned by the database at commit time, after the hash.
 
 This module imports no database driver, so an offline verifier (a tournament
 tool holding an export) can check a chain with it alone.  New events are
-numbered, hashed and signed on their way in by :mod:`events.sealing`.
+numbered, hashed and signed on their way in by :mod:`events.integrity.sealing`.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from domain.core import JSON
-from events.store import ChainReport, StoredEvent
-
-if TYPE_CHECKING:
-    pass
+from events.encoding.canonical import canonical_json
+from events.records import ChainReport, StoredEvent
 
 #: ``prev_hash`` of the first event of every game.
 GENESIS_HASH = "0" * 64
-
-_ENCODER = json.JSONEncoder(
-    ensure_ascii=False, allow_nan=False, sort_keys=True, separators=(",", ":"), check_circular=True
-)
-
-
-def canonical_json(value: JSON) -> str:
-    """Encode ``value`` canonically (sorted keys, compact, UTF-8 text).
-
-    Raises ``TypeError`` or ``ValueError`` if ``value`` is not plain JSON data
-    (e.g. a set, an object, NaN)."""
-    return _ENCODER.encode(value)
-
 
 def event_hash(
     *,

@@ -1,5 +1,5 @@
 """New events on their way into the chain: checked, numbered after a game's
-last event, hashed after its last hash and signed (:mod:`events.envelope`
+last event, hashed after its last hash and signed (:mod:`events.integrity.envelope`
 defines the hash; this module builds it for events not yet stored).
 
 The canonical hash document is split around ``prev_hash``
@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from domain.core import JSON
-from events.envelope import canonical_json, stored_event
-from events.store import NewEvent, StoredEvent
+from events.encoding.canonical import canonical_json
+from events.integrity.envelope import stored_event
+from events.records import NewEvent, StoredEvent
 
 if TYPE_CHECKING:
-    from events.signing import Signer
+    from events.integrity.signing import Signer
 
 
 _encode_string = json.encoder.encode_basestring  # the C escaper JSONEncoder uses for str

@@ -1,6 +1,6 @@
 """Signatures of stored events: who wrote the record, not just that it holds together.
 
-The hash chain (:mod:`events.envelope`) has no secret: anyone able to write
+The hash chain (:mod:`events.integrity.envelope`) has no secret: anyone able to write
 the table can rebuild it.  So the store signs every event it appends:
 
     signature = Ed25519(private key, ASCII bytes of the event's ``hash``)
@@ -8,7 +8,7 @@ the table can rebuild it.  So the store signs every event it appends:
 written base64url without padding, next to ``key_id`` (the first 16
 characters of base64url(SHA-256(raw public key)), so an id names exactly one
 key).  Signing happens on the store's append path (the backends call
-:meth:`Signer.sign`); checking is :mod:`events.verify`'s.  The keys come from
+:meth:`Signer.sign`); checking is :mod:`events.integrity.verify`'s.  The keys come from
 the server's configuration (``service/adapters/signing_keys.py``), never from
 the database, so a database writer cannot add one.  Nothing here reads a
 clock or a file: callers pass ``created_at`` and the key bytes.
@@ -26,7 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from domain.core import JSON
-from events.timestamps import parse_timestamp
+from events.encoding.timestamps import parse_timestamp
 
 #: the only algorithm, as named in ``GET /v1/keys``
 ALGORITHM = "ed25519"

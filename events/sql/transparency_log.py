@@ -1,4 +1,4 @@
-"""The transparency log's rows on both SQL backends (see :mod:`events.transparency`).
+"""The transparency log's rows on both SQL backends (see :mod:`events.recorders.transparency_log`).
 
 A publication is one write transaction.  Publishers take turns inside it:
 SQLite's ``BEGIN IMMEDIATE`` already holds the database's write lock, and on
@@ -12,10 +12,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from events.encoding.timestamps import parse_timestamp
+from events.recorders.transparency_log import (
+    LogConflict,
+    LogEvent,
+    LogLeaf,
+    Node,
+    PublishedCheckpoint,
+    TransparencyLog,
+)
 from events.sql.database import SqlDatabase
 from events.sql.rows import check_page
-from events.timestamps import parse_timestamp
-from events.transparency import LogConflict, LogEvent, LogLeaf, Node, PublishedCheckpoint, TransparencyLog
 
 #: the PostgreSQL advisory lock key publishers take turns under ("cblog" in ASCII)
 PUBLISH_LOCK = 0x63626C6F67

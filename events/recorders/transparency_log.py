@@ -2,7 +2,7 @@
 over every appended event in the global log's order, the hashes of its
 perfect subtrees, and every published checkpoint.
 
-The tree itself is :mod:`events.merkle`'s arithmetic; a store only keeps
+The tree itself is :mod:`events.integrity.merkle`'s arithmetic; a store only keeps
 rows.  A leaf commits to one event: its leaf hash is
 ``SHA-256(0x00 || event hash || the game's leaf_salt)``, the salt being a
 per-game secret kept in the game's metadata and revealed by the export once
@@ -22,9 +22,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from events.store import StoreError
+from events.records import StoreError
 
-Node = tuple[int, int]  # (level, index), as in events.merkle
+Node = tuple[int, int]  # (level, index), as in events.integrity.merkle
 
 
 class LogConflict(StoreError):

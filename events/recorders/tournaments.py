@@ -3,7 +3,7 @@ webhook registrations, with the records it hands out.
 
 It lives in the same database as the event log (a batch's games are created
 in the batch's transaction, a webhook starts at the log's head), so a
-backend implements it on the same object as :class:`~events.store.EventStore`;
+backend implements it on the same object as :class:`~events.records.EventStore`;
 callers that only manage tournaments depend on this interface alone.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from events.store import NewGame
+from events.records import NewGame
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ class TournamentStore(ABC):
     ) -> BatchRecord:
         """Create the batch row (with the organiser's ``ref`` and the games'
         ``starts_at``, both fixed from then on) and every game of it (as
-        :meth:`~events.store.EventStore.create_game` does one)
+        :meth:`~events.records.EventStore.create_game` does one)
         in ONE transaction: all or nothing.  ``ValueError`` for no games;
         GameExists for a taken game id; IntegrityError for a taken batch id
         or an unknown organiser."""

@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.core import JSON, Event, GameDefinition, decode_event
-from events.envelope import canonical_json
-from events.store import IntegrityError, NewEvent, StoredEvent
-from events.upcasting import UPCASTERS, UpcasterRegistry
+from events.encoding.canonical import canonical_json
+from events.encoding.upcasting import UPCASTERS, UpcasterRegistry
+from events.records import IntegrityError, NewEvent, StoredEvent
 
 
 class DecodeError(IntegrityError):

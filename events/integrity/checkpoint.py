@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from events.merkle import HASH_BYTES
-from events.signing import KEY_BYTES, SIGNATURE_BYTES
+from events.integrity.merkle import HASH_BYTES
+from events.integrity.signing import KEY_BYTES, SIGNATURE_BYTES
 
 #: what starts a signature line: U+2014 EM DASH and a space
 SIGNATURE_PREFIX = "\u2014 "

@@ -3,7 +3,7 @@
 A cursor names the last game of a page by its insertion number (``game_no``,
 a database-assigned counter: newest first means highest first).  It is
 base64url text so clients treat it as opaque; a tampered or foreign cursor
-raises :class:`~events.store.InvalidCursor`.
+raises :class:`~events.records.InvalidCursor`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import binascii
 
-from events.store import InvalidCursor
+from events.records import InvalidCursor
 
 _PREFIX = "g1:"
 

@@ -1,5 +1,5 @@
 """What a verification says: named checks and their outcomes
-(:mod:`events.verify` for a whole record, :mod:`events.keyset` for its
+(:mod:`events.integrity.verify` for a whole record, :mod:`events.integrity.keyset` for its
 signatures).
 
 A check is made or not made: a check not made (``checked`` false: the

@@ -19,8 +19,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 from domain.core import JSON
-from events.signing import Signer
-from events.store import IntegrityError
+from events.integrity.signing import Signer
+from events.records import IntegrityError
 
 #: the event appended after a tail was moved aside (:class:`domain.custody.EventsQuarantined`)
 QUARANTINE_EVENT = "events_quarantined"

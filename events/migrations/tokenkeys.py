@@ -8,7 +8,7 @@ one, so every token in use keeps working once its hash is keyed: that is done
 here, by whoever migrates the database and holds the server's secret
 (``cablecar migrate`` on PostgreSQL, as the owner; the embedded store when it
 opens), inside the migration's transaction.  A database with plain hashes and
-nobody to key them is refused (:class:`~events.migrate.MigrationError`), so no
+nobody to key them is refused (:class:`~events.migrations.apply.MigrationError`), so no
 token stops working unannounced.
 """
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from events.store import IntegrityError
+from events.records import IntegrityError
 
 #: table -> the privileges the server needs beyond SELECT
 WRITES: dict[str, tuple[str, ...]] = {

@@ -172,7 +172,7 @@ class DeliveryLog(ABC):
         without it), nothing is written: False.
 
         Registration
-        (:meth:`~events.tournaments.TournamentStore.create_webhook`) and this method serialise on
+        (:meth:`~events.recorders.tournaments.TournamentStore.create_webhook`) and this method serialise on
         the cursors: a webhook registered after a cursor moved starts after
         the new cursor, so no event or checkpoint is ever skipped for it."""
 

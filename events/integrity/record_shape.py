@@ -1,6 +1,6 @@
 """The shape of an export document, checked before it is verified.
 
-The verifier (:mod:`events.verify`) reads a record that anybody may have
+The verifier (:mod:`events.integrity.verify`) reads a record that anybody may have
 written by hand: a field of the wrong type must be named, with the type it
 should have (``events[3].seq: expected an integer, got a string``), instead of
 surfacing as a Python error from deep inside a check (``'<' not supported

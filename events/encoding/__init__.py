@@ -1,0 +1,1 @@
+"""How stored values are written and read: timestamps, cursors, payload codec, upcasting."""

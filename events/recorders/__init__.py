@@ -1,0 +1,1 @@
+"""The interfaces of the stores, one per capability (each a few methods)."""
