@@ -1,12 +1,12 @@
 """What the PostgreSQL append costs under contention, and which part of it.
 
 Clients (processes) append to games of their own (no two touch one game)
-through ``events.postgres.PostgresStore`` as fast as they can, for a few
-seconds per variant, on a scratch database:
+through the event store of ``events.factory.postgres_stores`` as fast as
+they can, for a few seconds per variant, on a scratch database:
 
 * **shipped**: the append functions of the migrations (no lock shared
   between games: positions are ``xid << 16 | index`` and readers stop at the
-  snapshot's xmin; see ``events/postgres/store.py``);
+  snapshot's xmin; see ``events/postgres/database.py``);
 * **no NOTIFY**: the same with the trigger that announces new versions (SSE
   wake-ups) off: PostgreSQL serialises the commits of notifying transactions
   on one lock, so this prices what is left of a global commit order;
@@ -44,9 +44,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import psycopg  # noqa: E402
 
+from events.factory import postgres_stores  # noqa: E402
 from events.integrity.signing import Signer  # noqa: E402
-from events.postgres import PostgresStore  # noqa: E402
-from events.records import MetadataGuard, NewEvent  # noqa: E402
+from events.records import AppendOptions, MetadataGuard, NewEvent  # noqa: E402
 
 GUARD = MetadataGuard(("seat_token_hashes", 0), "a" * 64)
 #: The advisory lock key the store used before migration 0008.
@@ -58,7 +58,8 @@ _WATCHED = "IF EXISTS (SELECT 1 FROM game_watches w WHERE w.game_id = p_game_id)
 
 
 def _appender(url: str, seconds: float, events: int, start: float, out: Queue[tuple[int, list[float]]]) -> None:
-    store = PostgresStore(url, max_size=1, signer=Signer.generate())
+    stores = postgres_stores(url, max_size=1, signer=Signer.generate())
+    store = stores.events
     game_id = secrets.token_hex(8)
     store.create_game(game_id, "bench", {"seat_token_hashes": ["a" * 64]}, [NewEvent("s", {"n": 0}, 1, None)], "playing")
     version, done, latencies = 1, 0, []
@@ -68,13 +69,13 @@ def _appender(url: str, seconds: float, events: int, start: float, out: Queue[tu
     while time.monotonic() < end:
         batch = [NewEvent("a", {"n": version + i, "x": "y" * 60}, 1, 0) for i in range(events)]
         t0 = time.perf_counter()
-        store.append(game_id, version, batch, idempotency_key=f"k{version}", request_hash="h", status="playing",
-                     guard=GUARD)
+        store.append(game_id, version, batch, AppendOptions(idempotency_key=f"k{version}", request_hash="h",
+                                                            status="playing", guard=GUARD))
         latencies.append(time.perf_counter() - t0)
         version += events
         done += 1
     out.put((done, latencies))
-    store.close()
+    stores.close()
 
 
 def measure(url: str, clients: int, seconds: float, events: int) -> tuple[float, list[float]]:

@@ -6,9 +6,9 @@ statements and ``ANALYZE``).
 It starts a private PostgreSQL (``scripts/test-services.sh`` under
 ``--services-dir``), preloads ``pg_stat_statements`` (a restart), creates and
 migrates a fresh database, and appends the events of real scripted ttr-sf
-games through ``PostgresStore`` exactly as the service does (an
-Idempotency-Key, the request hash, the status, the seat-token guard), one
-client.  It prints, per append: calls and mean ms of every statement, the
+games through the event store (``events.factory.postgres_stores``) exactly
+as the service does (an Idempotency-Key, the request hash, the status, the
+seat-token guard), one client.  It prints, per append: calls and mean ms of every statement, the
 server time of the append functions (``track_functions``), and the plans of
 the last single-event and batch appends.  Run it from two checkouts (or
 before and after a migration) to see what a change saved:
@@ -30,9 +30,9 @@ import psycopg  # noqa: E402
 
 from bench.load.scripts import make_script  # noqa: E402
 from bench.load.stack import Services  # noqa: E402
+from events.factory import postgres_stores  # noqa: E402
 from events.integrity.signing import Signer  # noqa: E402
-from events.postgres import PostgresStore  # noqa: E402
-from events.records import MetadataGuard  # noqa: E402
+from events.records import AppendOptions, MetadataGuard  # noqa: E402
 
 #: the guard the service puts on an action (a seat's token hash in the game row)
 TOKEN_HASH = "a" * 64
@@ -41,7 +41,8 @@ TOKEN_HASH = "a" * 64
 def _workload(url: str, appends: int) -> tuple[int, int]:
     """Append the actions of scripted games until ``appends`` appends are made;
     (appends, events) written."""
-    store = PostgresStore(url, max_size=1, signer=Signer.generate())
+    stores = postgres_stores(url, max_size=1, signer=Signer.generate())
+    store = stores.events
     made = events = 0
     n = 0
     try:
@@ -53,8 +54,9 @@ def _workload(url: str, appends: int) -> tuple[int, int]:
             version = len(script.setup)
             for i, action in enumerate(script.actions):
                 batch = [e.as_new() for e in action.events]
-                store.append(game_id, version, batch, idempotency_key=f"k{i}", request_hash="h" * 64,
-                             status=action.status, guard=MetadataGuard(("seat_token_hashes", action.seat), TOKEN_HASH))
+                store.append(game_id, version, batch, AppendOptions(
+                    idempotency_key=f"k{i}", request_hash="h" * 64, status=action.status,
+                    guard=MetadataGuard(("seat_token_hashes", action.seat), TOKEN_HASH)))
                 version += len(batch)
                 made += 1
                 events += len(batch)
@@ -62,7 +64,7 @@ def _workload(url: str, appends: int) -> tuple[int, int]:
                     break
             n += 1
     finally:
-        store.close()
+        stores.close()
     return made, events
 
 

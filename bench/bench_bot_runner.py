@@ -36,7 +36,7 @@ import events
 from bots.runner import BotRunner
 from service.adapters.cache import InProcessCache
 from service.adapters.tokens import TokenHasher
-from service.api.app import wire_games
+from service.bootstrap import wire_games
 from service.usecases.bot_seats import bot_seats
 from service.usecases.creation import GameRequest
 
@@ -67,8 +67,8 @@ def main() -> None:
         return
     args.seconds = 600 if args.seconds is None else args.seconds
     folder = tempfile.mkdtemp(prefix="bench-bots-")
-    store = events.open_store(os.environ.get("DATABASE_URL"), folder)
-    _, commands, _ = wire_games(store, InProcessCache(4096), BENCH_HASHER)
+    stores = events.open_store(os.environ.get("DATABASE_URL"), folder)
+    _, commands, _ = wire_games(stores, InProcessCache(4096), BENCH_HASHER)
     games = []
     for i in range(args.games):
         if i % 2 == 0:
@@ -80,8 +80,8 @@ def main() -> None:
     lock = threading.Lock()
     runners = []
     for _ in range(args.runners):
-        queries, cmds, _ = wire_games(store, InProcessCache(4096), BENCH_HASHER)
-        runner = BotRunner(queries, cmds, store, interval=0.02)
+        queries, cmds, _ = wire_games(stores, InProcessCache(4096), BENCH_HASHER)
+        runner = BotRunner(queries, cmds, stores.bot_turns, stores.deadlines, interval=0.02)
         original = runner.move
 
         def timed(loaded: Any, seat: int, original: Any = original) -> bool:
@@ -100,7 +100,7 @@ def main() -> None:
     for t in threads:
         t.start()
     while time.perf_counter() - started < args.seconds:
-        if all(store.get_game(g).status in ("finished", "cancelled") for g in games):
+        if all(stores.events.get_game(g).status in ("finished", "cancelled") for g in games):
             break
         time.sleep(0.5)
     elapsed = time.perf_counter() - started
@@ -108,17 +108,17 @@ def main() -> None:
         r.stop()
     latency: dict[str, list[float]] = defaultdict(list)
     for g in games:
-        record = store.get_game(g)
+        record = stores.events.get_game(g)
         bots = bot_seats(record.metadata)
         previous: datetime | None = None
         prev_seat: int | None = None
-        for e in store.load(g):
+        for e in stores.events.load(g):
             at = datetime.fromisoformat(e.recorded_at.replace("Z", "+00:00"))
             # the first event of a seat's move after another author's event: the seat's turn had just begun
             if e.seat is not None and previous is not None and e.seat != prev_seat:
                 latency[f"{record.game_type} {bots[e.seat]}"].append((at - previous).total_seconds())
             previous, prev_seat = at, e.seat
-    done = sum(store.get_game(g).status == "finished" for g in games)
+    done = sum(stores.events.get_game(g).status == "finished" for g in games)
     moves = sum(r.stats.moves for r in runners)
     print(f"{args.games} games ({done} finished) by {args.runners} runner(s) in {elapsed:.1f} s: {moves} moves, "
           f"{sum(r.stats.conflicts for r in runners)} conflicts, {sum(r.stats.errors for r in runners)} errors")
@@ -128,7 +128,7 @@ def main() -> None:
         lat, c = latency.get(name, []), cpu[name]
         print(f"| {name} | {len(c)} | {1000 * statistics.median(lat) if lat else float('nan'):.0f} / "
               f"{1000 * _pct(lat, 0.95):.0f} | {1000 * statistics.median(c):.1f} / {1000 * _pct(c, 0.95):.1f} |")
-    store.close()
+    stores.close()
 
 
 def _fresh_database(base_url: str) -> str:

@@ -5,7 +5,7 @@ the service's way.
 On this machine (as root: the servers run as ``postgres``), with the newest
 installed PostgreSQL: a primary with ``fsync`` on and ``archive_command``
 copying every finished WAL segment to an archive folder; the schema migrated;
-games written through ``PostgresStore`` (phase A); ``pg_basebackup`` (plain,
+games written through the event store (phase A); ``pg_basebackup`` (plain,
 ``-X none``: the WAL comes from the archive, as in production); more games
 (phase B); the target time noted; more games (phase C, after the target);
 the WAL switched and archived; the primary stopped for good.  Then the backup
@@ -35,10 +35,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import psycopg  # noqa: E402
 
 from bench.cluster.hosts import pg_bindir  # noqa: E402
+from events.factory import postgres_stores  # noqa: E402
 from events.integrity.signing import Signer  # noqa: E402
 from events.migrations.apply import migrate  # noqa: E402
-from events.postgres import PostgresStore  # noqa: E402
-from events.records import GameNotFound, NewEvent  # noqa: E402
+from events.recorders.event_log import EventStore  # noqa: E402
+from events.records import AppendOptions, GameNotFound, NewEvent  # noqa: E402
 from tests.contract.standby import free_port  # noqa: E402
 
 REPORT = Path(__file__).resolve().parent / "results" / "RESTORE-DRILL.md"
@@ -59,19 +60,19 @@ def _start(data: Path, port: int, log: Path) -> None:
          "-o", f"-p {port} -k {data.parent} -c listen_addresses=127.0.0.1")
 
 
-def _write_games(store: PostgresStore, count: int, actions: int, tag: str) -> list[str]:
+def _write_games(store: EventStore, count: int, actions: int, tag: str) -> list[str]:
     made = []
     for _ in range(count):
         game_id = f"{tag}-{uuid.uuid4().hex[:12]}"
         store.create_game(game_id, "drill", {}, [NewEvent("started", {"tag": tag})], "playing")
         for version in range(1, actions + 1):
             store.append(game_id, version, [NewEvent("moved", {"n": version}, 1, 0)],
-                         idempotency_key=f"k{version}")
+                         AppendOptions(idempotency_key=f"k{version}"))
         made.append(game_id)
     return made
 
 
-def _exists(store: PostgresStore, game_id: str) -> bool:
+def _exists(store: EventStore, game_id: str) -> bool:
     try:
         return bool(store.load(game_id))
     except GameNotFound:
@@ -99,7 +100,8 @@ def drill(work: Path, games: int, actions: int) -> list[str]:
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute("CREATE DATABASE cablecar")
     migrate(url)
-    store = PostgresStore(url, signer=Signer.generate())
+    stores = postgres_stores(url, signer=Signer.generate())
+    store = stores.events
     try:
         before = _write_games(store, games, actions, "a")
         t0 = time.monotonic()
@@ -123,7 +125,7 @@ def drill(work: Path, games: int, actions: int) -> list[str]:
                     break
                 time.sleep(0.2)
     finally:
-        store.close()
+        stores.close()
     _run(str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")  # the primary is gone
     archived = len(list(archive.iterdir()))
 
@@ -150,13 +152,14 @@ def drill(work: Path, games: int, actions: int) -> list[str]:
         time.sleep(0.2)
     restore_seconds = time.monotonic() - t1
 
-    check = PostgresStore(url2)
+    checking = postgres_stores(url2)
+    check = checking.events
     try:
         whole = sum(1 for g in before + during
                     if len(check.load(g)) == actions + 1 and check.verify_chain(g).ok)
         present_after = sum(1 for g in after if _exists(check, g))
     finally:
-        check.close()
+        checking.close()
     _run(str(bindir / "pg_ctl"), "-D", str(restored), "-m", "fast", "-w", "stop")
     verdict = "passed" if whole == len(before + during) and present_after == 0 else "FAILED"
     return [
@@ -164,7 +167,7 @@ def drill(work: Path, games: int, actions: int) -> list[str]:
         "",
         f"`python bench/bench_restore_drill.py --games {games} --actions {actions}` on the 2-core development "
         f"machine, PostgreSQL {bindir.parts[-2]}, `fsync=on`. Each game: a creation and {actions} appends "
-        "through `PostgresStore` (signed, hash-chained).",
+        "through the event store (signed, hash-chained).",
         "",
         "| what | value |",
         "|---|---|",

@@ -178,10 +178,11 @@ def load_results(
 
 
 def bench_sqlite(appends: int, load_events: int, repeat: int, rounds: int) -> list[Result]:
-    from events.sqlite import SqliteStore
+    from events.factory import sqlite_stores
 
     folder = Path(tempfile.mkdtemp(prefix="cablecar-bench-"))
-    store = SqliteStore(folder / "bench.sqlite3", signer=Signer.generate())
+    stores = sqlite_stores(folder / "bench.sqlite3", signer=Signer.generate())
+    store = stores.events
     conn = sqlite3.connect(folder / "bench.sqlite3", isolation_level=None)
     for pragma in ("journal_mode = WAL", "synchronous = NORMAL", "foreign_keys = ON"):
         conn.execute(f"PRAGMA {pragma}")
@@ -243,7 +244,7 @@ def bench_sqlite(appends: int, load_events: int, repeat: int, rounds: int) -> li
         ]
     finally:
         conn.close()
-        store.close()
+        stores.close()
 
 
 def with_database(url: str, name: str) -> str:
@@ -253,8 +254,8 @@ def with_database(url: str, name: str) -> str:
 def bench_postgres(admin_url: str, appends: int, load_events: int, repeat: int, rounds: int) -> list[Result]:
     import psycopg
 
+    from events.factory import postgres_stores
     from events.migrations.apply import migrate
-    from events.postgres import PostgresStore
 
     name = f"cc_bench_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(admin_url, autocommit=True) as admin:
@@ -262,7 +263,8 @@ def bench_postgres(admin_url: str, appends: int, load_events: int, repeat: int, 
     url = with_database(admin_url, name)
     try:
         migrate(url)
-        store = PostgresStore(url, max_size=1, signer=Signer.generate())
+        stores = postgres_stores(url, max_size=1, signer=Signer.generate())
+        store = stores.events
         conn = psycopg.connect(url, autocommit=True)
         try:
             insert = f"INSERT INTO events ({COLUMNS}) VALUES (%s, %s, %s, %s, %s::json, %s, %s, %s, %s, %s)".encode()
@@ -306,7 +308,7 @@ def bench_postgres(admin_url: str, appends: int, load_events: int, repeat: int, 
             ]
         finally:
             conn.close()
-            store.close()
+            stores.close()
     finally:
         with psycopg.connect(admin_url, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'.encode())

@@ -1,7 +1,7 @@
 """What synchronous replication costs an append (docs/scaling.md, "Sizing").
 
-Clients (processes) append to games of their own through
-``events.postgres.PostgresStore`` for a few seconds per variant, on a
+Clients (processes) append to games of their own through the event store
+of ``events.factory.postgres_stores`` for a few seconds per variant, on a
 scratch database of a PostgreSQL server with ``fsync`` and
 ``synchronous_commit`` on, that has a streaming hot standby (made with
 ``pg_basebackup -R`` on the same machine, as the contract tests make theirs):

@@ -41,7 +41,9 @@ from events.encoding.timestamps import format_timestamp, system_clock  # noqa: E
 from events.integrity import merkle  # noqa: E402
 from events.integrity.checkpoint import Checkpoint, sign_note  # noqa: E402
 from events.integrity.signing import Signer  # noqa: E402
+from events.recorders.capabilities import Stores  # noqa: E402
 from events.records import NewEvent  # noqa: E402
+from events.sql.database import SqlDatabase  # noqa: E402
 from service.usecases.transparency import LogProofs, LogPublisher  # noqa: E402
 
 ORIGIN = "bench.example.org/log"
@@ -66,9 +68,16 @@ def _perfect_nodes(leaves: list[bytes]) -> Iterator[tuple[int, int, bytes]]:
         level += 1
 
 
-def _bulk(store: Any, table: str, columns: str, rows: list[tuple[Any, ...]]) -> None:
-    with store._transaction() as cur:
-        if store.dialect.name == "postgres":
+def _database(stores: Stores) -> SqlDatabase:
+    """The SQL database under ``stores`` (both backends' are)."""
+    database = stores.database
+    assert isinstance(database, SqlDatabase)
+    return database
+
+
+def _bulk(database: SqlDatabase, table: str, columns: str, rows: list[tuple[Any, ...]]) -> None:
+    with database.transaction() as cur:
+        if database.dialect.name == "postgres":
             with cur.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
                 for row in rows:
                     copy.write_row(row)
@@ -77,44 +86,46 @@ def _bulk(store: Any, table: str, columns: str, rows: list[tuple[Any, ...]]) -> 
             cur.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows)
 
 
-def fill(store: Any, signer: Signer, size: int, game_id: str, extra_sizes: list[int]) -> None:
+def fill(stores: Stores, signer: Signer, size: int, game_id: str, extra_sizes: list[int]) -> None:
     """A published tree of ``size`` random leaves (and checkpoints of ``extra_sizes``), in bulk."""
+    database = _database(stores)
     rng = os.urandom(32 * size)
     leaves = [rng[32 * i:32 * i + 32] for i in range(size)]
     nodes = list(_perfect_nodes(leaves))
     # filler leaves belong to one game; their positions are negative so that the publisher's next read
     # (after the last checkpoint's last_position, a real event's) finds the events appended afterwards
-    _bulk(store, "log_leaves", "leaf_index, game_id, seq, position",
+    _bulk(database, "log_leaves", "leaf_index, game_id, seq, position",
           [(i, game_id, i + 1, -(i + 1)) for i in range(size)])
-    _bulk(store, "log_nodes", "level, node_index, hash", nodes)
-    last = store.read_all(0, 10)[-1].position  # the filler game's one event: nothing else exists yet
+    _bulk(database, "log_nodes", "level, node_index, hash", nodes)
+    last = stores.events.read_all(0, 10)[-1].position  # the filler game's one event: nothing else exists yet
     hashes = {(lv, i): h for lv, i, h in nodes}
     for n in sorted({*extra_sizes, size}):
         root = merkle.range_hash([hashes[x] for x in merkle.tree_nodes(n)])
         note = sign_note(Checkpoint(ORIGIN, n, root).body(), ORIGIN, signer.public_raw, signer.sign_bytes)
-        _bulk(store, "log_checkpoints", "tree_size, root_hash, note, key_id, last_position, created_at",
-              [(n, root, note, signer.key_id, last, store.dialect.time_param(system_clock()))])
+        _bulk(database, "log_checkpoints", "tree_size, root_hash, note, key_id, last_position, created_at",
+              [(n, root, note, signer.key_id, last, database.dialect.time_param(system_clock()))])
 
 
 def _ms(action: Callable[[], Any], repeat: int) -> float:
     return median_time(action, repeat) * 1000
 
 
-def measure(make_store: Callable[[], Any], backend: str, size: int, batches: list[int],
+def measure(make_stores: Callable[[Signer], Stores], backend: str, size: int, batches: list[int],
             repeat: int) -> list[dict[str, Any]]:
     """The rows of one backend and tree size."""
     signer = Signer.generate(format_timestamp(system_clock()))
-    store = make_store(signer)
+    stores = make_stores(signer)
+    store = stores.events
     rows = []
     try:
         filler = f"filler-{size}"
         store.create_game(filler, "ttr-sf", {"players": ["a", "b"], "leaf_salt": "ab" * 32},
                           [NewEvent("noted", {"i": 0})], "finished")
         started = time.perf_counter()
-        fill(store, signer, size, filler, [max(1, size // 3)])
+        fill(stores, signer, size, filler, [max(1, size // 3)])
         filled = time.perf_counter() - started
-        publisher = LogPublisher(store, signer, ORIGIN, _Clock(), max_leaves=max(batches))
-        proofs = LogProofs(store, store)
+        publisher = LogPublisher(stores.log, signer, ORIGIN, _Clock(), max_leaves=max(batches))
+        proofs = LogProofs(stores.log, store)
         for batch in batches:
             publish_ms = []
             for r in range(repeat):
@@ -143,36 +154,36 @@ def measure(make_store: Callable[[], Any], backend: str, size: int, batches: lis
                   f"({median * 1000 / batch:6.1f} µs/leaf)  inclusion {inclusion:6.2f} ms  "
                   f"consistency {consistency:6.2f} ms  (filled in {filled:.1f} s)", flush=True)
     finally:
-        store.close()
+        stores.close()
     return rows
 
 
 @contextmanager
-def sqlite_stores() -> Iterator[Callable[[Signer], Any]]:
-    from events.sqlite import SqliteStore
+def sqlite_stores() -> Iterator[Callable[[Signer], Stores]]:
+    from events import factory
 
     with tempfile.TemporaryDirectory() as folder:
         made = iter(range(1_000_000))
-        yield lambda signer: SqliteStore(Path(folder) / f"log-{next(made)}.sqlite3", signer=signer)
+        yield lambda signer: factory.sqlite_stores(Path(folder) / f"log-{next(made)}.sqlite3", signer=signer)
 
 
 @contextmanager
-def postgres_stores(admin_url: str) -> Iterator[Callable[[Signer], Any]]:
+def postgres_stores(admin_url: str) -> Iterator[Callable[[Signer], Stores]]:
     import psycopg
 
+    from events import factory
     from events.migrations.apply import migrate
-    from events.postgres import PostgresStore
 
     names: list[str] = []
 
-    def make(signer: Signer) -> Any:
+    def make(signer: Signer) -> Stores:
         name = f"cc_bench_tlog_{uuid.uuid4().hex[:10]}"
         with psycopg.connect(admin_url, autocommit=True) as admin:
             admin.execute(f'CREATE DATABASE "{name}"'.encode())
         names.append(name)
         url = admin_url.rsplit("/", 1)[0] + f"/{name}"
         migrate(url)
-        return PostgresStore(url, signer=signer)
+        return factory.postgres_stores(url, signer=signer)
 
     try:
         yield make

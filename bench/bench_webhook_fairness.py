@@ -94,7 +94,7 @@ def main() -> None:
         stop_dispatcher(app, timeout=args.timeout + 2)
         stop.set()
         prompt.shutdown()
-        app.extensions["cablecar"].store.close()
+        app.extensions["cablecar"].stores.close()
     base_p50, during_p50 = statistics.median(baseline), statistics.median(during)
     backend = "PostgreSQL" if args.database_url else "SQLite"
     print(f"# Webhook fairness ({backend})\n")

@@ -47,14 +47,16 @@ import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import Any, Protocol
+from datetime import timedelta
+from typing import Any
 
 from bots.arena import FIRST_PAGE, legal_bodies
 from bots.client import think_time
 from bots.strategies import DEFAULT_THINK_MS, Strategy, strategy
 from bots.ttr_mcts import WALL_FACTOR
 from domain.errors import GameFinished, IllegalAction, MalformedAction, NotYourTurn
+from events.recorders.bot_turns import BotTurnIndex
+from events.recorders.deadlines import DeadlineIndex
 from events.records import GameNotFound, StaleVersion
 from service.adapters import metrics
 from service.api.schemas.responses import GameViewSchema
@@ -83,24 +85,6 @@ def machine_slots(cpus: int | None = None) -> int:
     """Games a runner plays at once when not told: 4 per CPU core, at most :data:`MAX_SLOTS`."""
     return max(1, min(MAX_SLOTS, 4 * (cpus or os.cpu_count() or 1)))
 _VIEW = GameViewSchema()
-
-
-class RunnerStore(Protocol):
-    """What a runner needs of the store besides the queries and commands: the
-    bot-turn index (:class:`events.recorders.bot_turns.BotTurnIndex`) and the clock
-    leases are judged by (:meth:`events.recorders.deadlines.DeadlineIndex.database_time`)."""
-
-    def claim_bot_turns(
-        self, owner: str, now: datetime, seconds: float, waiting_before: datetime, limit: int
-    ) -> list[str]: ...
-
-    def release_bot_turn(self, game_id: str, owner: str) -> None: ...
-
-    def drop_bot_turn(self, game_id: str) -> None: ...
-
-    def database_time(self) -> datetime: ...
-
-    def beat_bot_runner(self, owner: str, now: datetime, seconds: float) -> None: ...
 
 
 def seat_view(loaded: Loaded, seat: int) -> dict[str, Any]:
@@ -136,7 +120,8 @@ class BotRunner:
         self,
         queries: GameQueries,
         commands: GameCommands,
-        store: RunnerStore,
+        turns: BotTurnIndex,
+        clock: DeadlineIndex,
         think_ms: int = DEFAULT_THINK_MS,
         move_delay_ms: int = 0,
         interval: float = 0.1,
@@ -147,7 +132,8 @@ class BotRunner:
     ) -> None:
         self.queries = queries
         self.commands = commands
-        self.store = store
+        self.turns = turns
+        self.clock = clock
         self.think_ms = max(0, min(think_ms, MAX_THINK_MS))
         self.move_delay_ms = max(0, min(move_delay_ms, MAX_THINK_MS))
         self.interval = interval
@@ -209,7 +195,7 @@ class BotRunner:
 
     def beat(self, seconds: float) -> None:
         """Record that this runner is alive for ``seconds`` more (0: it stops)."""
-        self.store.beat_bot_runner(self.owner, self.store.database_time(), seconds)
+        self.turns.beat_bot_runner(self.owner, self.clock.database_time(), seconds)
 
     def stop(self) -> None:
         """Ask :meth:`run` to return once the games in play have their turns."""
@@ -217,9 +203,9 @@ class BotRunner:
 
     def claim(self, limit: int) -> list[str]:
         """Lease up to ``limit`` games whose bot seat waits (round-robin across creators)."""
-        now = self.store.database_time()
+        now = self.clock.database_time()
         ready = now - timedelta(milliseconds=self.move_delay_ms)
-        games = self.store.claim_bot_turns(self.owner, now, self.lease_seconds, ready, limit)
+        games = self.turns.claim_bot_turns(self.owner, now, self.lease_seconds, ready, limit)
         with self._lock:
             self.stats.claims += len(games)
         metrics.BOT_CLAIMED.inc(len(games))
@@ -251,7 +237,7 @@ class BotRunner:
         # A game where nothing could be done (an error, a bot with no move) keeps the
         # lease until it lapses: it is tried again then, not in a hot loop.
         if made or conflicted:
-            self.store.release_bot_turn(game_id, self.owner)
+            self.turns.release_bot_turn(game_id, self.owner)
         return made
 
     def _count(self, stat: str) -> None:
@@ -263,7 +249,7 @@ class BotRunner:
         """A game whose record fails its check takes no move: it leaves the
         bot-turn index (no runner claims it again until its record is repaired
         and a newer version recorded) and the log says so once."""
-        self.store.drop_bot_turn(game_id)
+        self.turns.drop_bot_turn(game_id)
         if game_id not in self._damaged:
             self._damaged.add(game_id)
             log.warning("bot runner %s: game %s skipped: its record is damaged from seq %d "

@@ -13,17 +13,17 @@ from typing import TYPE_CHECKING, Any
 from cablecar.options import data_dir_option
 
 if TYPE_CHECKING:
-    from events.database import Database
+    from events import Stores
     from service.adapters.tokens import TokenHasher
     from service.config import Settings
     from service.usecases.queries import GameQueries
 
 
-def _open_runtime(args: argparse.Namespace) -> tuple[Settings, Database, GameQueries]:
+def _open_runtime(args: argparse.Namespace) -> tuple[Settings, Stores, GameQueries]:
     """The configured store (said where, first) and the game queries on an in-process cache."""
-    import events
     from service.adapters.cache import InProcessCache
     from service.adapters.signing_keys import load_server_keys
+    from service.bootstrap import open_stores
     from service.config import Settings
     from service.location import describe, new_store_notes, with_data_dir
     from service.usecases.queries import GameQueries
@@ -34,13 +34,11 @@ def _open_runtime(args: argparse.Namespace) -> tuple[Settings, Database, GameQue
     print(f"cablecar: {describe(settings)}", file=sys.stderr)
     keys = load_server_keys(settings)
     hasher = configured_hasher(settings)
-    store = events.open_store(
-        settings.database_url, settings.data_path(), pool_size=settings.db_pool_size,
-        group_commit=settings.db_group_commit, signer=keys.signer,
-        timeouts=settings.db_timeouts(),
-        rekey=None if hasher is None else hasher.rekey,  # only the server's own secret may key old hashes
-    )
-    return settings, store, GameQueries(store, InProcessCache(settings.cache_entries), keys=keys.key_set())
+    # only the server's own secret may key old hashes
+    stores = open_stores(settings, keys.signer, None if hasher is None else hasher.rekey, read_replica=False)
+    queries = GameQueries(stores.events, InProcessCache(settings.cache_entries), keys=keys.key_set(),
+                          quarantine=stores.quarantine)
+    return settings, stores, queries
 
 
 def configured_hasher(settings: Settings) -> TokenHasher | None:
@@ -67,12 +65,13 @@ def _organiser_create(args: argparse.Namespace) -> int:
     from service.adapters.tokens import TokenHasher
     from service.usecases.organisers import OrganiserService
 
-    settings, store, _ = _open_runtime(args)
+    settings, stores, _ = _open_runtime(args)
     try:
         # the organiser's token hash is keyed with the server's secret: MissingSecretKey says how to set it
-        created = OrganiserService(store).create(args.name, TokenHasher(token_key(settings)))
+        created = OrganiserService(stores.tournaments, stores.deliveries).create(args.name,
+                                                                                 TokenHasher(token_key(settings)))
     finally:
-        store.close()
+        stores.close()
     print(f"organiser {created.record.organiser_id} ({created.record.name})")
     print(f"token: {created.token}")
     print("The token is shown only now; the server keeps only its hash.", file=sys.stderr)
@@ -86,9 +85,9 @@ def _webhooks_run(args: argparse.Namespace) -> int:
     from service.adapters.webhooks.policy import DispatchPolicy
     from service.usecases.webhook_deliveries import WebhookDispatcher
 
-    settings, store, queries = _open_runtime(args)
+    settings, stores, queries = _open_runtime(args)
     policy = DispatchPolicy.from_settings(settings)
-    dispatcher = WebhookDispatcher(store, queries, policy)
+    dispatcher = WebhookDispatcher(stores.deliveries, stores.tournaments, stores.log, stores.database, queries, policy)
     try:
         if args.once:
             report = dispatcher.run_once()
@@ -104,7 +103,7 @@ def _webhooks_run(args: argparse.Namespace) -> int:
         dispatcher.run(stop)
         return 0
     finally:
-        store.close()
+        stores.close()
 
 
 def _bots_run(args: argparse.Namespace) -> int:
@@ -113,17 +112,17 @@ def _bots_run(args: argparse.Namespace) -> int:
     from bots.runner import BotRunner, machine_slots
     from service.adapters.cache import open_cache
     from service.adapters.tokens import TokenHasher
-    from service.api.app import wire_games
+    from service.bootstrap import wire_games
 
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    settings, store, opened = _open_runtime(args)
+    settings, stores, opened = _open_runtime(args)
     # the shared cache when there is one (Redis): the servers' states, not replays
     # A runner checks and makes no tokens: without the server's secret, a key nobody knows (no hash it makes acts).
     hasher = configured_hasher(settings) or TokenHasher(secrets.token_bytes(32))
-    queries, commands, _ = wire_games(store, open_cache(settings), hasher, keys=opened.keys)
+    queries, commands, _ = wire_games(stores, open_cache(settings), hasher, key_set=opened.keys)
     slots = args.slots or settings.bot_slots or machine_slots()
-    runner = BotRunner(queries, commands, store, think_ms=args.think_ms, move_delay_ms=args.move_delay_ms,
+    runner = BotRunner(queries, commands, stores.bot_turns, stores.deadlines, think_ms=args.think_ms, move_delay_ms=args.move_delay_ms,
                        interval=args.interval, batch=args.batch, slots=slots)
     if not args.once:
         from service.serving.metrics import serve_alone
@@ -144,7 +143,7 @@ def _bots_run(args: argparse.Namespace) -> int:
               f"{stats.errors} errors", flush=True)
         return 0
     finally:
-        store.close()
+        stores.close()
 
 
 def _ms(text: str) -> int:

@@ -19,10 +19,10 @@ def _reason(text: str) -> str:
 
 
 def _quarantine(args: argparse.Namespace) -> int:
-    import events
     from events.records import GameNotFound, StoreError
     from service.adapters.cache import InProcessCache
     from service.adapters.signing_keys import load_server_keys
+    from service.bootstrap import open_stores
     from service.config import Settings
     from service.location import describe, redact, sqlite_file, with_data_dir
     from service.usecases.quarantine import quarantine_game
@@ -41,12 +41,12 @@ def _quarantine(args: argparse.Namespace) -> int:
         return FAILED
     print(f"cablecar: {describe(settings)}", file=sys.stderr)
     keys = load_server_keys(settings)  # the key the server signs with, from the same configuration
-    store = events.open_store(settings.database_url, settings.data_path(), pool_size=1, signer=keys.signer,
-                              timeouts=settings.db_timeouts())
+    stores = open_stores(settings, keys.signer, pool_size=1, read_replica=False)
     try:
-        queries = GameQueries(store, InProcessCache(16), keys=keys.key_set())
+        queries = GameQueries(stores.events, InProcessCache(16), keys=keys.key_set(), quarantine=stores.quarantine)
         try:
-            done = quarantine_game(queries, store, keys.signer, args.game, args.reason)
+            done = quarantine_game(queries, stores.quarantine, stores.bot_turns, stores.deadlines, keys.signer,
+                                   args.game, args.reason)
         except GameNotFound:
             print(f"cablecar quarantine: no game {args.game!r} in this store", file=sys.stderr)
             return FAILED
@@ -58,7 +58,7 @@ def _quarantine(args: argparse.Namespace) -> int:
                 return FAILED
             raise
     finally:
-        store.close()
+        stores.close()
     if done.moved is None:
         print(f"game {args.game}: its record is sound ({done.loaded.version} events): nothing to quarantine")
         return 0

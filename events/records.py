@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import ClassVar
 
 from domain.core import JSON
@@ -185,6 +186,28 @@ class TokenChange:
         if len(events) != 1 or events[0].type != self.EVENT or events[0].seat is not None \
                 or events[0].payload.get("seat") != self.seat:
             raise ValueError(f"a token change is written with one {self.EVENT} event of its seat, by no seat")
+
+
+@dataclass(frozen=True)
+class AppendOptions:
+    """What an append may carry beside its events, each optional: the
+    ``idempotency_key`` (with the ``request_hash`` stored with it) that makes a
+    retry answer the first append; the game's new ``status``; a ``guard`` that
+    must hold in the game's metadata; the window ``not_before`` .. ``not_after``
+    the database's clock must fall in (a deadline); a seat's new ``token`` hash
+    written with its ``seat_token_rotated`` event."""
+
+    idempotency_key: str | None = None
+    request_hash: str | None = None
+    status: str | None = None
+    guard: MetadataGuard | None = None
+    not_before: datetime | None = None
+    not_after: datetime | None = None
+    token: TokenChange | None = None
+
+
+#: an append with none of the options
+PLAIN = AppendOptions()
 
 
 @dataclass(frozen=True)

@@ -223,11 +223,13 @@ def _run(a: argparse.Namespace, work: Path, net: Network) -> Run:
         fault.signals = scraper.moved(fault.at, min((fault.end or fault.at) + 15, following))
 
     # spectators: until each has its game's whole log (or a deadline)
-    from events.postgres import PostgresStore
+    from events.factory import postgres_stores
+    from events.postgres.database import PostgresDatabase
 
     now = leader(nodes)
     assert now is not None, "no primary at the end"
-    store = PostgresStore(now.url)  # wherever Patroni put it
+    stores = postgres_stores(now.url)  # wherever Patroni put it
+    store = stores.events
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -241,9 +243,10 @@ def _run(a: argparse.Namespace, work: Path, net: Network) -> Run:
         logs = check_games(store, plays, verdict)
         audit_all(lb.url, [p.game_id for p in plays], verdict)
         check_streams(spectators, logs, verdict)
-        fsync = str(store._rows("SHOW fsync")[0][0])
+        assert isinstance(stores.database, PostgresDatabase)
+        fsync = str(stores.database.rows("SHOW fsync")[0][0])
     finally:
-        store.close()
+        stores.close()
     final = leader(nodes)
     return Run(
         lb_errors=lb.events(), app_hosts=len(apps), writers=a.writers, setup_seconds=setup_seconds,

@@ -39,13 +39,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bench.load.clients import GET_GAME, GET_LEGAL, POST_ACTION
 from bench.load.http import Connection, TransportFailure
 from bench.load.scripts import greedy_policy
 from bench.load.stack import ROOT, Gunicorn, ServerSpec
 from bench.load.stats import Latency, Recorder, merge, percentile
+
+if TYPE_CHECKING:
+    from events import Stores
 
 #: the bot seats of each game, round the mix (every game has one person seat too)
 MIX: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -228,7 +231,7 @@ def _phase(people: list[Person], seconds: float) -> Recorder:
     return merge(p.recorder for p in people)
 
 
-def _open_store(env: dict[str, str]) -> Any:
+def _open_stores(env: dict[str, str]) -> Stores:
     import events
 
     return events.open_store(env.get("DATABASE_URL") or None, Path(env["CABLECAR_DATA_DIR"]) if
@@ -236,11 +239,11 @@ def _open_store(env: dict[str, str]) -> Any:
 
 
 def _database_now(env: dict[str, str]) -> datetime:
-    store = _open_store(env)
+    stores = _open_stores(env)
     try:
-        return store.database_time()
+        return stores.deadlines.database_time()
     finally:
-        store.close()
+        stores.close()
 
 
 def _bot_latency(env: dict[str, str], game_ids: list[str], since: datetime) -> tuple[dict[str, list[float]], int]:
@@ -248,24 +251,24 @@ def _bot_latency(env: dict[str, str], game_ids: list[str], since: datetime) -> t
     (recorded in the bots phase) to that seat's next event; and the games finished."""
     from service.usecases.bot_seats import bot_seats
 
-    store = _open_store(env)
+    stores = _open_stores(env)
     out: dict[str, list[float]] = defaultdict(list)
     finished = 0
     try:
         for game_id in game_ids:
-            record = store.get_game(game_id)
+            record = stores.events.get_game(game_id)
             finished += record.status == "finished"
             bots = bot_seats(record.metadata)
             previous: datetime | None = None
             prev_seat: int | None = None
-            for e in store.load(game_id):
+            for e in stores.events.load(game_id):
                 at = datetime.fromisoformat(e.recorded_at.replace("Z", "+00:00"))
                 if (e.seat is not None and bots[e.seat] is not None and previous is not None
                         and e.seat != prev_seat and previous >= since):
                     out[f"{record.game_type} {bots[e.seat]}"].append((at - previous).total_seconds())
                 previous, prev_seat = at, e.seat
     finally:
-        store.close()
+        stores.close()
     return dict(out), finished
 
 
@@ -279,17 +282,17 @@ def runner_main(stats_path: str, think_ms: int) -> int:
     from service.adapters.secret_key import token_key
     from service.adapters.signing_keys import load_server_keys
     from service.adapters.tokens import TokenHasher
-    from service.api.app import wire_games
+    from service.bootstrap import wire_games
     from service.config import Settings
     from service.usecases.bot_seats import bot_seats
 
     settings = Settings.from_env()
     keys = load_server_keys(settings)
     hasher = TokenHasher(token_key(settings))
-    store = events.open_store(settings.database_url, settings.data_path(), pool_size=settings.db_pool_size,
-                              signer=keys.signer, rekey=hasher.rekey)
-    queries, commands, _ = wire_games(store, open_cache(settings), hasher, keys=keys.key_set())
-    runner = BotRunner(queries, commands, store, think_ms=think_ms, interval=0.02)
+    stores = events.open_store(settings.database_url, settings.data_path(), pool_size=settings.db_pool_size,
+                               signer=keys.signer, rekey=hasher.rekey)
+    queries, commands, _ = wire_games(stores, open_cache(settings), hasher, key_set=keys.key_set())
+    runner = BotRunner(queries, commands, stores.bot_turns, stores.deadlines, think_ms=think_ms, interval=0.02)
     cpu: dict[str, list[float]] = defaultdict(list)
     original = runner.move
 
@@ -306,7 +309,7 @@ def runner_main(stats_path: str, think_ms: int) -> int:
     try:
         runner.run()
     finally:
-        store.close()
+        stores.close()
     stats = runner.stats
     Path(stats_path).write_text(json.dumps({"cpu": cpu, "stats": {
         "moves": stats.moves, "conflicts": stats.conflicts, "errors": stats.errors, "claims": stats.claims}}))

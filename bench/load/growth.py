@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from bench.load.http import Answer, Connection
 from bench.load.scripts import GameScript, long_policy, make_script
 from events.recorders.event_log import EventStore
+from events.records import AppendOptions
 
 TARGETS = (10, 30, 100, 300, 1000)
 MEASURES = ("snapshot read", "warm read", "cold read", "action", "cold action")
@@ -71,7 +72,7 @@ def longest_script(seeds: Sequence[str], players: int = 4) -> GameScript:
 def _append_prefix(store: EventStore, game_id: str, script: GameScript, done: int) -> None:
     for i, action in enumerate(script.actions[:done]):
         events = [e.as_new() for e in action.events]
-        store.append(game_id, script.version_after(i), events, status=action.status)
+        store.append(game_id, script.version_after(i), events, AppendOptions(status=action.status))
 
 
 def measure_growth(
@@ -111,7 +112,7 @@ def measure_growth(
             index = done
             action = script.actions[index]
             events = [e.as_new() for e in action.events]
-            store.append(game_id, script.version_after(index), events, status=action.status)
+            store.append(game_id, script.version_after(index), events, AppendOptions(status=action.status))
             timed("snapshot read", conn.request("GET", path), 200)
             timed("warm read", conn.request("GET", path), 200)
             flush_cache()

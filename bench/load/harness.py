@@ -41,7 +41,8 @@ from bench.load.security import SecurityTable
 from bench.load.security_run import embedded_table, production_table
 from bench.load.stack import ROOT, Gunicorn, ServerSpec, Services, signing_key_file
 from bench.load.streams import StreamsSection, raise_open_files, run_streams
-from events.postgres import PostgresStore
+from events.factory import postgres_stores
+from events.recorders.event_log import EventStore
 
 T = TypeVar("T")
 
@@ -231,7 +232,8 @@ class Harness:
             compare = Gunicorn(ServerSpec("bench.load.instrumented_wsgi:app", cfg.workers, cfg.threads,
                                           (*env, ("CABLECAR_BENCH_STATS_DIR", str(self.work / "compare-stats")))),
                                self.work / "gunicorn-compare.log", root=self.export(cfg.compare_with))
-        store = PostgresStore(database_url)
+        stores = postgres_stores(database_url)
+        store = stores.events
         try:
             service.wait_ready("/v1/health")
             if compare is not None:
@@ -277,7 +279,7 @@ class Harness:
                     services.base_database_url, cfg.scaling_clients, cfg.scaling_seconds, cfg.scaling_rounds, self.log
                 ))
         finally:
-            store.close()
+            stores.close()
             service.stop()
             if compare is not None:
                 compare.stop()
@@ -341,7 +343,7 @@ class Harness:
 
     def run_load(self, service: Gunicorn, baseline: Gunicorn, fullpath: Gunicorn | None,
                  flask_base: Gunicorn | None, scripts: list[GameScript], services: Services,
-                 store: PostgresStore, compare: Gunicorn | None = None) -> LoadSection:
+                 store: EventStore, compare: Gunicorn | None = None) -> LoadSection:
         """Baseline and service write path in alternating chunks, then bots."""
         cfg = self.config
         chunk = cfg.seconds / cfg.rounds
@@ -452,7 +454,7 @@ class Harness:
 
         return make
 
-    def measure_growth(self, env: tuple[tuple[str, str], ...], services: Services, store: PostgresStore
+    def measure_growth(self, env: tuple[tuple[str, str], ...], services: Services, store: EventStore
                        ) -> GrowthResult:
         """Cost of reads and actions as a game grows, on a server whose workers
         keep no state of their own (``CABLECAR_LOCAL_CACHE_ENTRIES=0``): Redis
@@ -474,7 +476,7 @@ class Harness:
             client.close()
             server.stop()
 
-    def run_faults(self, service: Gunicorn, services: Services, store: PostgresStore, scripts: list[GameScript]) -> None:
+    def run_faults(self, service: Gunicorn, services: Services, store: EventStore, scripts: list[GameScript]) -> None:
         """Every fault scenario, one after another."""
         cfg = self.config
         settings = FaultSettings(cfg.fault_clients, cfg.fault_seconds, cfg.fault_warmup, cfg.outage,

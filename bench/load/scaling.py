@@ -52,8 +52,8 @@ def render_scaling(rows: Sequence[ScalingRow], durable: bool, seconds: float, ro
         "## Scaling: appends/s by concurrent clients (no lock vs the old global lock)",
         "",
         f"`bench/load/scaling.py` ({mode}): N processes, each appending 2-event batches with an idempotency key, "
-        f"a status and a metadata guard to a game of its own through `PostgresStore`, {rounds} x {seconds:g} s "
-        "per cell, the variants alternating. *shipped*: migration 0008 (positions `xid << 16 | index`, readers "
+        f"a status and a metadata guard to a game of its own through the event store (`stores.events`), "
+        f"{rounds} x {seconds:g} s per cell, the variants alternating. *shipped*: migration 0008 (positions `xid << 16 | index`, readers "
         "stop at the snapshot's xmin, NOTIFY only for watched games); *old lock*: the same function with the "
         "transaction-long `pg_advisory_xact_lock` the store took before 0008.",
         "",

@@ -43,7 +43,7 @@ from bench.load.load import run_phase
 from bench.load.scripts import GameScript, make_script
 from bench.load.stack import CLI_MODULE, ROOT, StackError, free_port
 from bench.load.stats import Recorder
-from events import DEFAULT_SQLITE_NAME
+from events import DEFAULT_SQLITE_NAME, Stores
 from events.recorders.event_log import EventStore
 from events.records import GameNotFound, StoreError
 
@@ -297,7 +297,7 @@ def _log_counts(log: Path) -> tuple[int, int, int]:
 def run_mode(
     mode: str,
     start: Callable[[Path], Server],
-    open_store: Callable[[], EventStore],
+    open_stores: Callable[[], Stores],
     work: Path,
     cfg: SoakSettings,
     sqlite_file: Path | None = None,
@@ -319,12 +319,12 @@ def run_mode(
     check = integrity_check(sqlite_file) if sqlite_file is not None else "n/a"
     log_line(f"soak {mode}: integrity_check {check}; checking {len(ledgers)} games on a fresh server")
     checker = start(work / f"soak-{mode}-check.log")
-    store = open_store()
+    stores = open_stores()
     try:
         checker.wait_ready()
-        verdict = check_stored(store, checker.url, ledgers)
+        verdict = check_stored(stores.events, checker.url, ledgers)
     finally:
-        store.close()
+        stores.close()
         checker.stop()
     errors_5xx: Counter[str] = Counter({k: n for k, n in recorder.errors.items() if k[:1] == "5"})
     no_answer = sum(n for k, n in recorder.errors.items() if k.startswith("no answer"))
@@ -337,11 +337,11 @@ def run_mode(
 
 def run_embedded(work: Path, cfg: SoakSettings, log_line: Callable[[str], None] = lambda _: None) -> SoakResult:
     """The embedded mode in ``work`` (its SQLite file in ``work/data``)."""
-    from events.sqlite import SqliteStore
+    from events.factory import sqlite_stores
 
     data = work / "data"
     path = data / DEFAULT_SQLITE_NAME
-    return run_mode("embedded", lambda log: embedded_server(data, log, cfg), lambda: SqliteStore(path),
+    return run_mode("embedded", lambda log: embedded_server(data, log, cfg), lambda: sqlite_stores(path),
                     work, cfg, path, log_line)
 
 

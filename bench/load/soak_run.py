@@ -30,7 +30,7 @@ def settings_of(config: HarnessConfig) -> SoakSettings:
 
 def run_production(work: Path, config: HarnessConfig, cfg: SoakSettings) -> SoakResult:
     """The production mode: private PostgreSQL and Redis, a fresh database."""
-    from events.postgres import PostgresStore
+    from events.factory import postgres_stores
 
     _log(f"starting PostgreSQL and Redis (state in {config.services_dir})")
     services = Services.up(config.services_dir)
@@ -40,7 +40,7 @@ def run_production(work: Path, config: HarnessConfig, cfg: SoakSettings) -> Soak
     try:
         return run_mode("production",
                         lambda log: production_server(database_url, services.redis_url, log, cfg, key_file),
-                        lambda: PostgresStore(database_url), work, cfg, None, _log)
+                        lambda: postgres_stores(database_url), work, cfg, None, _log)
     finally:
         services.drop_database(database_url)
         if not config.keep_services:

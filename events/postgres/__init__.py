@@ -1,5 +1,1 @@
-"""The PostgreSQL backend (see :mod:`events.postgres.store`)."""
-
-from events.postgres.store import PostgresStore
-
-__all__ = ["PostgresStore"]
+"""The PostgreSQL backend: one module per capability it writes its own way (see :mod:`events.postgres.stores`)."""

@@ -34,21 +34,15 @@ One clock
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from events.encoding.timestamps import format_timestamp, parse_timestamp
+from events.encoding.timestamps import format_timestamp
 from events.integrity.envelope import GENESIS_HASH
 from events.integrity.sealing import number
 from events.integrity.signing import Signer
-from events.postgres.connection import PostgresConnections
-from events.postgres.dbclock import DatabaseClock
-from events.postgres.groupcommit import GroupCommit
-from events.postgres.heads import ChainHeads
 from events.postgres.statements import (
     APPEND,
     APPEND_ONE,
-    MEASURE,
     ROTATE_ONE,
     UNKNOWN_HEAD,
     batch_args,
@@ -56,45 +50,34 @@ from events.postgres.statements import (
     text_array,
 )
 from events.records import (
+    PLAIN,
+    AppendOptions,
     AppendResult,
     GameNotFound,
     GuardFailed,
     IntegrityError,
-    MetadataGuard,
     NewEvent,
     OutsideDeadline,
     StaleVersion,
     StoredEvent,
-    TokenChange,
 )
 from events.sql.dialect import POSTGRES
 from events.sql.rows import EVENT_COLUMNS, check_append_args, events_from_rows
 
+if TYPE_CHECKING:
+    from events.postgres.database import PostgresDatabase
+
 
 class PostgresAppends:
-    """``append`` and the one clock it stamps events with (see the module docs)."""
+    """``append``, stamped with the database's one clock (see the module docs)."""
 
-    _db: PostgresConnections
-    _db_clock: DatabaseClock
-    _signer: Signer | None
-    _heads: ChainHeads
-    _group: GroupCommit
+    _database: PostgresDatabase
 
     if TYPE_CHECKING:
         def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
 
     def append(
-        self,
-        game_id: str,
-        expected_version: int,
-        events: Sequence[NewEvent],
-        idempotency_key: str | None = None,
-        request_hash: str | None = None,
-        status: str | None = None,
-        guard: MetadataGuard | None = None,
-        not_before: datetime | None = None,
-        not_after: datetime | None = None,
-        token: TokenChange | None = None,
+        self, game_id: str, expected_version: int, events: Sequence[NewEvent], options: AppendOptions = PLAIN
     ) -> AppendResult:
         """Append ``events`` atomically after ``expected_version`` (see
         :meth:`EventStore.append`); ``ValueError`` for an empty or malformed batch.
@@ -117,31 +100,31 @@ class PostgresAppends:
         signed again on it.  With ``token``, ``cablecar_rotate_seat_token_timed``
         appends the one ``seat_token_rotated`` event and sets the seat's hash
         in the same statement (migration 0040)."""
-        check_append_args(events, expected_version, status, token)
-        signer = self._signer
+        not_before, not_after = options.not_before, options.not_after
+        check_append_args(events, expected_version, options.status, options.token)
+        signer = self._database.signer
         if signer is None:
             raise IntegrityError("this store has no signing key: the database takes signed events only")
-        known = GENESIS_HASH if expected_version == 0 else self._heads.at(game_id, expected_version)
+        known = GENESIS_HASH if expected_version == 0 else self._database.heads.at(game_id, expected_version)
         chained_on = known or UNKNOWN_HEAD
         floor = not_before
         for attempt in range(2):
             # within the window: whether it holds is the database's call (its clock_timestamp())
-            now = self.estimated_time()
+            now = self._database.estimated_time()
             now = now if floor is None else max(now, floor)
             recorded_at = format_timestamp(now if not_after is None else min(now, not_after))
             outcome, result = self._append_once(
-                game_id, expected_version, events, idempotency_key, request_hash, status, guard,
-                (not_before, not_after), recorded_at, chained_on, signer, token,
+                game_id, expected_version, events, options, recorded_at, chained_on, signer
             )
             if outcome != "clock":
                 break
             if attempt == 0:  # measure the offset again; never stamp before the game's last event
-                last = self._measure(game_id, expected_version)
+                last = self._database.measure(game_id, expected_version)
                 floor = last if floor is None or (last is not None and last > floor) else floor
         else:
             raise IntegrityError(f"game {game_id}: the database refused this server's clock twice")
         if outcome == "late" or outcome == "early":
-            self.database_time()  # this process misjudged the deadline: measure again
+            self._database.database_time()  # this process misjudged the deadline: measure again
             raise OutsideDeadline(game_id, expected_version, outcome)
         assert result is not None
         return result
@@ -151,21 +134,18 @@ class PostgresAppends:
         game_id: str,
         expected_version: int,
         events: Sequence[NewEvent],
-        idempotency_key: str | None,
-        request_hash: str | None,
-        status: str | None,
-        guard: MetadataGuard | None,
-        window: tuple[datetime | None, datetime | None],
+        options: AppendOptions,
         recorded_at: str,
         chained_on: str,
         signer: Signer,
-        token: TokenChange | None = None,
     ) -> tuple[str, AppendResult | None]:
         """One append stamped ``recorded_at`` (a second round trip only for an
         unknown head); ``(outcome, None)`` for a clock refusal, else
         ``("appended", result)`` or the store's error."""
-        pending = number(game_id, expected_version, events, recorded_at, idempotency_key)
-        head = (*window, game_id, expected_version, idempotency_key, request_hash, status, recorded_at)
+        guard, token = options.guard, options.token
+        pending = number(game_id, expected_version, events, recorded_at, options.idempotency_key)
+        head = (options.not_before, options.not_after, game_id, expected_version, options.idempotency_key,
+                options.request_hash, options.status, recorded_at)
         guard_args = (None, None) if guard is None else (text_array(guard.path), guard.value)
         for _ in range(2):  # a second time only when the head was not known (or wrong): see 0012
             signed = sign_chain(pending, chained_on, signer)
@@ -174,15 +154,15 @@ class PostgresAppends:
                 params = (*head, p.type, p.schema_version, p.payload_json, p.seat, p.head, p.tail, *guard_args,
                           chained_on, signed[0][1], signer.key_id)
                 if token is None:
-                    row = self._group.fetch_one(APPEND_ONE, params, game_id)
+                    row = self._database.group.fetch_one(APPEND_ONE, params, game_id)
                 else:
-                    with self._db.connection(writing=True) as conn:
+                    with self._database.connections.connection(writing=True) as conn:
                         rotated = conn.execute(ROTATE_ONE, (*params, token.seat, token.token_hash)).fetchone()
                     assert rotated is not None
                     row = rotated
             else:
                 signatures = text_array([s for _, s in signed])
-                row = self._group.fetch_one(
+                row = self._database.group.fetch_one(
                     APPEND, (*head, *batch_args(pending), *guard_args, chained_on, signatures, signer.key_id), game_id
                 )
             outcome, value, stored_request_hash, prev_hash, position, _hashes = row
@@ -200,7 +180,7 @@ class PostgresAppends:
             if outcome != "head":
                 break
             if chained_on != UNKNOWN_HEAD:
-                self._heads.forget(game_id)
+                self._database.heads.forget(game_id)
             if prev_hash == chained_on:  # pragma: no cover - the database said it differs
                 raise IntegrityError(f"game {game_id}: the append functions disagree about the chain head")
             chained_on = prev_hash
@@ -216,22 +196,5 @@ class PostgresAppends:
         for i, (p, (digest, signature)) in enumerate(zip(pending, signed, strict=True)):
             stored.append(p.stored(prev_hash, digest, position + i, signature, signer.key_id))
             prev_hash = digest
-        self._heads.saw(game_id, stored[-1].seq, stored[-1].hash)
-        return "appended", AppendResult(tuple(stored), replayed=False, request_hash=request_hash)
-
-    def database_time(self) -> datetime:
-        """``clock_timestamp()`` of the database; also measures how far this
-        store's clock is from it (:mod:`events.postgres.dbclock`)."""
-        now, _ = self._db_clock.measure(lambda: (self._rows("SELECT clock_timestamp()")[0][0], None))
-        return now
-
-    def _measure(self, game_id: str, seq: int) -> datetime | None:
-        """Measure the offset (as :meth:`database_time`) and read the time of
-        the game's event ``seq`` (None if there is none), in one round trip."""
-        _, last = self._db_clock.measure(lambda: tuple(self._rows(MEASURE, (game_id, seq))[0]))
-        return None if last is None else parse_timestamp(last)
-
-    def estimated_time(self) -> datetime:
-        """This store's clock plus the offset measured by :meth:`database_time`
-        (measured first if never; no round trip after that)."""
-        return self._db_clock.estimate(self.database_time)
+        self._database.heads.saw(game_id, stored[-1].seq, stored[-1].hash)
+        return "appended", AppendResult(tuple(stored), replayed=False, request_hash=options.request_hash)

@@ -37,18 +37,17 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from datetime import datetime
 
 from domain.core import JSON
 from events.records import (
+    PLAIN,
+    AppendOptions,
     AppendResult,
     ChainReport,
     GamePage,
     GameRecord,
-    MetadataGuard,
     NewEvent,
     StoredEvent,
-    TokenChange,
 )
 
 
@@ -110,17 +109,7 @@ class EventStore(EventReader):
 
     @abstractmethod
     def append(
-        self,
-        game_id: str,
-        expected_version: int,
-        events: Sequence[NewEvent],
-        idempotency_key: str | None = None,
-        request_hash: str | None = None,
-        status: str | None = None,
-        guard: MetadataGuard | None = None,
-        not_before: datetime | None = None,
-        not_after: datetime | None = None,
-        token: TokenChange | None = None,
+        self, game_id: str, expected_version: int, events: Sequence[NewEvent], options: AppendOptions = PLAIN
     ) -> AppendResult:
         """Append ``events`` atomically after ``expected_version``.
 
@@ -130,8 +119,9 @@ class EventStore(EventReader):
         ``expected_version``: an action) or before ``not_before`` (the
         deadline a timeout acts on).
 
-        Raises GameNotFound for an unknown game, then GuardFailed if ``guard``
-        does not hold in the game's metadata when the write commits.  With an
+        ``options`` (:class:`~events.records.AppendOptions`) carries what the
+        append may add to its events: raises GameNotFound for an unknown game,
+        then GuardFailed if ``guard`` does not hold in the game's metadata when the write commits.  With an
         ``idempotency_key`` already used for this game, nothing is written
         and the events of the first append are returned with
         ``replayed=True``; otherwise StaleVersion(current) if another writer
@@ -159,16 +149,3 @@ class EventStore(EventReader):
         """Block up to ``timeout`` seconds until the game has an event with
         ``seq > after_seq``; True if it has.  Wake-ups come from the database
         (LISTEN/NOTIFY or polling), never from process memory alone."""
-
-    @abstractmethod
-    def ping(self) -> None:
-        """Raise StoreUnavailable if the database cannot be reached."""
-
-    @abstractmethod
-    def close(self) -> None:
-        """Release connections."""
-
-    @property
-    @abstractmethod
-    def closed(self) -> bool:
-        """Whether :meth:`close` was called (background workers stop then)."""

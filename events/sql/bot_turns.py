@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from events.recorders.bot_turns import BotTurnIndex
-from events.sql.database import SqlDatabase
+from events.sql.database import SqlRecorder
 
 #: the lease name prefix of runners' heartbeats (rows of ``leases``, beside the sweeper's)
 RUNNER_LEASE = "bot-runner:"
@@ -25,7 +25,7 @@ _FAIR_ORDER = (
 )
 
 
-class SqlBotTurnIndex(SqlDatabase, BotTurnIndex):
+class SqlBotTurnIndex(SqlRecorder, BotTurnIndex):
     """:class:`BotTurnIndex` on a :class:`SqlDatabase`."""
 
     def set_bot_turn(

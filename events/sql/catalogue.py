@@ -9,7 +9,7 @@ from typing import Any
 
 from events.recorders.event_log import EventStore
 from events.records import JSON, AppendResult, GameNotFound, GameRecord, NewEvent, StoredEvent
-from events.sql.database import Cursor, SqlDatabase
+from events.sql.database import Cursor, SqlRecorder
 from events.sql.dialect import Dialect
 from events.sql.reads import SqlReads
 from events.sql.rows import EVENT_COLUMNS, GAME_COLUMNS, events_from_rows, game_from_row
@@ -30,7 +30,7 @@ def replay(cur: Cursor, dialect: Dialect, game_id: str, idempotency_key: str) ->
     return AppendResult(tuple(events_from_rows(rows, dialect)), replayed=True, request_hash=rows[0][-1])
 
 
-class SqlCatalogue(SqlReads, SqlDatabase, EventStore):
+class SqlCatalogue(SqlReads, SqlRecorder, EventStore):
     """:class:`EventStore` on a :class:`SqlDatabase`, but for the appends
     and metadata writes each backend does its own way."""
 
@@ -39,6 +39,9 @@ class SqlCatalogue(SqlReads, SqlDatabase, EventStore):
 
     def _read_snapshot(self) -> AbstractContextManager[Cursor]:
         return self._snapshot()
+
+    def _saw_head(self, game_id: str, version: int, digest: str) -> None:
+        self._database.saw_head(game_id, version, digest)
 
     def create_game(
         self,
@@ -75,9 +78,3 @@ class SqlCatalogue(SqlReads, SqlDatabase, EventStore):
             raise GameNotFound(game_id)
         self._saw_head(game_id, int(rows[0][3]), rows[0][7])
         return game_from_row(rows[0], self.dialect)
-
-    def ping(self) -> None:
-        """Raise StoreUnavailable if the database cannot be reached."""
-        self._rows("SELECT 1")
-
-

@@ -6,11 +6,17 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from events.recorders.deadlines import DeadlineIndex
-from events.sql.database import SqlDatabase
+from events.sql.database import SqlRecorder
 
 
-class SqlDeadlineIndex(SqlDatabase, DeadlineIndex):
-    """:class:`DeadlineIndex` on a :class:`SqlDatabase`, but for :meth:`database_time`."""
+class SqlDeadlineIndex(SqlRecorder, DeadlineIndex):
+    """:class:`DeadlineIndex` on a :class:`SqlDatabase`."""
+
+    def database_time(self) -> datetime:
+        return self._database.database_time()
+
+    def estimated_time(self) -> datetime:
+        return self._database.estimated_time()
 
     def set_deadline(self, game_id: str, version: int, due: datetime | None) -> None:
         d = self.dialect

@@ -17,7 +17,7 @@ from events.recorders.deliveries import (
     DispatchState,
     NewDelivery,
 )
-from events.sql.database import SqlDatabase
+from events.sql.database import SqlRecorder
 from events.sql.rows import ATTEMPT_COLUMNS, DELIVERY_COLUMNS, attempt_from_row, check_page, delivery_from_row
 from events.sql.tournaments import FIRST_PAGE
 
@@ -67,7 +67,7 @@ _OF_GAME = " ON CONFLICT (webhook_id, game_id, event, occurrence) DO NOTHING"
 _OF_CHECKPOINT = " ON CONFLICT (webhook_id, event, occurrence) WHERE game_id IS NULL DO NOTHING"
 
 
-class SqlDeliveryLog(SqlDatabase, DeliveryLog):
+class SqlDeliveryLog(SqlRecorder, DeliveryLog):
     """:class:`DeliveryLog` on a :class:`SqlDatabase`, but for
     :meth:`claim_deliveries`."""
 

@@ -15,7 +15,7 @@ from events.recorders.quarantine import (
     TailChanged,
 )
 from events.records import GameNotFound, NewEvent
-from events.sql.database import Cursor, SqlDatabase
+from events.sql.database import Cursor, SqlRecorder
 from events.sql.rows import event_params
 
 #: the columns of an event kept in quarantine, in the order both tables name them
@@ -23,7 +23,7 @@ _KEPT = ("game_id, seq, position, type, schema_version, {payload}, recorded_at, 
          " hash, signature, key_id")
 
 
-class SqlQuarantine(SqlDatabase, QuarantineStore):
+class SqlQuarantine(SqlRecorder, QuarantineStore):
     """:class:`QuarantineStore` on a :class:`SqlDatabase`."""
 
     def set_aside(self, game_id: str, from_seq: int, prev_hash: str, status: str, reason: str,

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from events.recorders.tickets import StreamTicket, StreamTickets
-from events.sql.database import SqlDatabase
+from events.sql.database import SqlRecorder
 
 
-class SqlStreamTickets(SqlDatabase, StreamTickets):
+class SqlStreamTickets(SqlRecorder, StreamTickets):
     """:class:`StreamTickets` in the ``stream_tickets`` table."""
 
     def put_stream_ticket(self, ticket_hash: str, ticket: StreamTicket, now: float) -> None:

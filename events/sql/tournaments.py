@@ -15,7 +15,7 @@ from events.recorders.tournaments import (
     WebhookRecord,
 )
 from events.records import NewGame
-from events.sql.database import Cursor, SqlDatabase
+from events.sql.database import Cursor, SqlRecorder
 from events.sql.rows import (
     BATCH_COLUMNS,
     ORGANISER_COLUMNS,
@@ -30,7 +30,7 @@ from events.sql.rows import (
 FIRST_PAGE = 2**63 - 1
 
 
-class SqlTournaments(SqlDatabase, TournamentStore):
+class SqlTournaments(SqlRecorder, TournamentStore):
     """:class:`TournamentStore` on a :class:`SqlDatabase`."""
 
     def create_organiser(self, organiser_id: str, name: str, token_hash: str) -> OrganiserRecord:

@@ -21,7 +21,7 @@ from events.recorders.transparency_log import (
     PublishedCheckpoint,
     TransparencyLog,
 )
-from events.sql.database import SqlDatabase
+from events.sql.database import SqlRecorder
 from events.sql.rows import check_page
 
 #: the PostgreSQL advisory lock key publishers take turns under ("cblog" in ASCII)
@@ -41,7 +41,7 @@ def _copy(cur: Any, table: str, rows: Sequence[Sequence[Any]]) -> None:
             copy.write_row(row)
 
 
-class SqlTransparencyLog(SqlDatabase, TransparencyLog):
+class SqlTransparencyLog(SqlRecorder, TransparencyLog):
     """:class:`TransparencyLog` on a :class:`SqlDatabase`."""
 
     def log_events(self, after_position: int, limit: int) -> list[LogEvent]:

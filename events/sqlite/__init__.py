@@ -1,5 +1,1 @@
-"""The SQLite backend (see :mod:`events.sqlite.store`)."""
-
-from events.sqlite.store import SqliteStore
-
-__all__ = ["SqliteStore"]
+"""The SQLite backend, the embedded default: one module per capability it writes its own way (see :mod:`events.sqlite.stores`)."""

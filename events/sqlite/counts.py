@@ -18,10 +18,11 @@ _SWEEP_EVERY = 60.0
 
 
 class SqliteCounts(SharedCounts):
-    """Counters and places in the SQLite file (mixed into the store, which gives ``_db``)."""
+    """Counters and places in the SQLite file, on the store's connections."""
 
-    _db: SqliteConnections
-    _counts_swept_at = 0.0
+    def __init__(self, connections: SqliteConnections) -> None:
+        self._db = connections
+        self._counts_swept_at = 0.0
 
     def _sweep(self, cur: Any, now: float) -> None:
         if time.monotonic() - self._counts_swept_at < _SWEEP_EVERY:

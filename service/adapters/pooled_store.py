@@ -6,7 +6,7 @@ writes when the lock is free, in the calling greenlet.
 PostgreSQL, so that an event stream holds a greenlet, not a thread.  SQLite's
 calls cannot yield: one run in the worker's event loop (a write waiting for
 another process's lock, up to the busy timeout) would stop every request and
-stream of the worker.  :class:`PooledStore` runs each call of the store in
+stream of the worker.  :func:`pooled` runs each call of the store's capabilities in
 one of the hub's native threads (``gevent.get_hub().threadpool``, at most ten),
 where a blocking call blocks that thread alone; the connections stay one per
 thread (:mod:`events.sqlite.connection`), i.e. a handful per worker whatever
@@ -44,15 +44,16 @@ read to one fifty times a second.
 
 from __future__ import annotations
 
-import inspect
+import dataclasses
 import sys
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
+from events import Stores
+from events.recorders.event_log import EventStore
 from events.sqlite.connection import WouldWait
-
-T = TypeVar("T")
+from events.sqlite.database import SqliteDatabase
 
 #: the store's calls that only read (SELECTs, alone or in one deferred
 #: transaction) or run no SQL: run in the calling greenlet (see the module docs)
@@ -81,49 +82,50 @@ def gevent_patched() -> bool:
     return bool(monkey.is_module_patched("threading"))
 
 
-class PooledStore:
-    """``store`` (a SQLite store), its methods but :data:`READS` run in
-    gevent's native thread pool (see the module docs).  Looks like the store's class to
-    ``isinstance``, so that whoever checks what the store can do still sees it."""
+#: the capabilities of :class:`events.Stores` whose calls go through the pool (``counts`` is SQLite's own)
+CAPABILITIES = ("events", "tournaments", "deliveries", "deadlines", "bot_turns", "quarantine", "log", "tickets",
+                "counts")
 
-    def __init__(self, store: Any, poll_interval: float = 0.02) -> None:
-        import gevent
 
-        self._store = store
-        self._pool = gevent.get_hub().threadpool
-        self._poll_interval = poll_interval
-
-    @property  # type: ignore[misc]
-    def __class__(self) -> type:  # noqa: D105
-        return type(self._store)
-
-    def __getattr__(self, name: str) -> Any:
-        value = getattr(self._store, name)
-        if not inspect.ismethod(value):
-            return value  # constants and properties: read here, they run no SQL
-        call: Callable[..., Any]
+def _pooled_recorder(recorder: Any, database: SqliteDatabase, pool: Any, poll_interval: float) -> Any:
+    """``recorder`` behind an object of its interface (the abstract methods of
+    its bases) whose methods run where the module docs say: a real instance of
+    the interface, so that whoever checks what a capability can do still sees it."""
+    interfaces = [base for base in type(recorder).__mro__ if getattr(base, "__abstractmethods__", None) is not None
+                  and base.__module__.startswith("events.recorders.")]
+    names = sorted({name for base in interfaces for name in getattr(base, "__abstractmethods__")})
+    methods: dict[str, Any] = {}
+    for name in names:
+        method = getattr(recorder, name)
         if name in READS:
-            call = value
+            call = method
         elif name in TRY_HERE:
-            call = _here_unless_waiting(self._store, self._pool, value)
+            call = _here_unless_waiting(database, pool, method)
         else:
-            call = _in_pool(self._pool, value)
-        self.__dict__[name] = call  # found here from now on, without __getattr__
-        return call
+            call = _in_pool(pool, method)
+        methods[name] = staticmethod(call)
+    if isinstance(recorder, EventStore):
+        methods["wait_for_events"] = staticmethod(_polled_wait(recorder.version, poll_interval))
+    interface = max(interfaces, key=lambda base: len(base.__mro__))  # the one that has all the others
+    cls = type(f"Pooled{type(recorder).__name__}", (interface,), methods)
+    return cls()
 
-    def wait_for_events(self, game_id: str, after_seq: int, timeout: float) -> bool:
+
+def _polled_wait(version: Callable[[str], int], poll_interval: float) -> Callable[[str, int, float], bool]:
+    def wait_for_events(game_id: str, after_seq: int, timeout: float) -> bool:
         """Poll the game's version (a plain read, here) until it passes
         ``after_seq`` (True) or ``timeout`` runs out (False), sleeping in the
         event loop in between."""
         deadline = time.monotonic() + max(0.0, timeout)
-        version = self._store.version
         while True:
             if version(game_id) > after_seq:
                 return True
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return False
-            time.sleep(min(self._poll_interval, remaining))
+            time.sleep(min(poll_interval, remaining))
+
+    return wait_for_events
 
 
 def _in_pool(pool: Any, method: Callable[..., Any]) -> Callable[..., Any]:
@@ -133,12 +135,12 @@ def _in_pool(pool: Any, method: Callable[..., Any]) -> Callable[..., Any]:
     return pooled
 
 
-def _here_unless_waiting(store: Any, pool: Any, method: Callable[..., Any]) -> Callable[..., Any]:
+def _here_unless_waiting(database: SqliteDatabase, pool: Any, method: Callable[..., Any]) -> Callable[..., Any]:
     in_pool = _in_pool(pool, method)
 
     def here(*args: Any, **kwargs: Any) -> Any:
         try:
-            with store.without_waiting():
+            with database.without_waiting():
                 return method(*args, **kwargs)
         except WouldWait:  # nothing was written: again where waiting blocks one thread only
             return in_pool(*args, **kwargs)
@@ -163,11 +165,17 @@ def _returned(outcome: tuple[bool, Any]) -> Any:
     return value
 
 
-def pooled(store: T) -> T:
-    """``store`` wrapped in a :class:`PooledStore` when this process runs on
-    gevent and the store is the embedded SQLite one; else ``store`` itself."""
-    from events.sqlite.store import SqliteStore
+def pooled(stores: Stores, poll_interval: float = 0.02) -> Stores:
+    """``stores`` with each capability's calls run as the module docs say when
+    this process runs on gevent and the store is the embedded SQLite one; else
+    ``stores`` itself."""
+    database = stores.database
+    if not isinstance(database, SqliteDatabase) or not gevent_patched():
+        return stores
+    import gevent
 
-    if type(store) is not PooledStore and isinstance(store, SqliteStore) and gevent_patched():
-        return PooledStore(store)  # type: ignore[return-value]
-    return store
+    pool = gevent.get_hub().threadpool
+    changed = {name: _pooled_recorder(getattr(stores, name), database, pool, poll_interval)
+               for name in CAPABILITIES if getattr(stores, name) is not None}
+    changed["reader"] = changed["events"] if stores.reader is stores.events else stores.reader
+    return dataclasses.replace(stores, **changed)

@@ -1,4 +1,4 @@
-"""The per-application objects (settings, store, cache, the game queries and commands, the event streams)."""
+"""The per-application objects: what :func:`service.bootstrap.bootstrap` built, and the event streams."""
 
 from __future__ import annotations
 
@@ -6,13 +6,17 @@ from dataclasses import dataclass
 
 from flask import current_app
 
-from events.database import Database
+from events import Stores
 from service.adapters.cache import StateCache
 from service.adapters.signing_keys import ServerKeys
 from service.api.sse import StreamHub
+from service.bootstrap import Service
 from service.config import Settings
 from service.usecases.auth import TokenCheck
+from service.usecases.batches import BatchService
 from service.usecases.commands import GameCommands
+from service.usecases.creation import GameCreation
+from service.usecases.organisers import OrganiserService
 from service.usecases.queries import GameQueries
 from service.usecases.stream_tickets import TicketOffice
 from service.usecases.timekeeper import Timekeeper
@@ -23,20 +27,63 @@ from service.usecases.transparency import LogProofs
 class Runtime:
     """What the routes need, built once by the app factory."""
 
-    settings: Settings
-    store: Database
-    cache: StateCache
-    queries: GameQueries
-    commands: GameCommands
+    service: Service
     streams: StreamHub
-    timekeeper: Timekeeper
-    keys: ServerKeys
-    #: every token check (:mod:`service.usecases.auth`): the store's rows and the server's keyed hashes
-    tokens: TokenCheck
-    #: the transparency log's checkpoints and proofs (:mod:`service.usecases.transparency`)
-    log: LogProofs
-    #: the seats' stream tickets (:mod:`service.usecases.stream_tickets`)
-    tickets: TicketOffice
+
+    @property
+    def settings(self) -> Settings:
+        return self.service.settings
+
+    @property
+    def stores(self) -> Stores:
+        return self.service.stores
+
+    @property
+    def cache(self) -> StateCache:
+        return self.service.cache
+
+    @property
+    def signing_keys(self) -> ServerKeys:
+        return self.service.signing_keys
+
+    @property
+    def queries(self) -> GameQueries:
+        return self.service.games.queries
+
+    @property
+    def commands(self) -> GameCommands:
+        return self.service.games.commands
+
+    @property
+    def creation(self) -> GameCreation:
+        return self.service.games.commands.creation
+
+    @property
+    def timekeeper(self) -> Timekeeper:
+        return self.service.games.timekeeper
+
+    @property
+    def tokens(self) -> TokenCheck:
+        """Every token check (:mod:`service.usecases.auth`)."""
+        return self.service.tokens
+
+    @property
+    def log(self) -> LogProofs:
+        """The transparency log's checkpoints and proofs (:mod:`service.usecases.transparency`)."""
+        return self.service.log
+
+    @property
+    def tickets(self) -> TicketOffice:
+        """The seats' stream tickets (:mod:`service.usecases.stream_tickets`)."""
+        return self.service.tickets
+
+    @property
+    def organisers(self) -> OrganiserService:
+        return self.service.organisers
+
+    @property
+    def batches(self) -> BatchService:
+        return self.service.batches
 
 
 def runtime() -> Runtime:

@@ -306,7 +306,7 @@ class StreamHub:
 
     def _pump(self, channel: Channel) -> None:
         """Publish each new version of the channel's game while anybody watches it."""
-        store = self._queries.store
+        store = self._queries.event_log
         while self._watched(channel):
             loaded = channel.loaded
             try:

@@ -277,7 +277,7 @@ def worker_exit(server: Any, worker: Any) -> None:
         stop_sweeper(app)
         stop_log_publisher(app)
         stop_dispatcher(app, timeout=graceful_timeout / 2)
-        app.extensions["cablecar"].store.close()
+        app.extensions["cablecar"].stores.close()
 
 
 def when_ready(server: Any) -> None:

@@ -24,21 +24,20 @@ class OrganiserLookup(Protocol):
     def get_organiser(self, organiser_id: str) -> OrganiserRecord | None: ...
 
 
-class TokenLookup(OrganiserLookup, Protocol):
-    """What checking any token reads: game rows (seat and host token hashes)
-    and organiser rows.  One backend object serves both (the event store and
-    the tournament store), but token checks need nothing else of it."""
+class GameLookup(Protocol):
+    """What checking a seat's or host's token reads of a game: its row (the token hashes)."""
 
     def get_game(self, game_id: str) -> GameRecord: ...
 
 
 @dataclass(frozen=True)
 class TokenCheck:
-    """What checking a token needs: the rows it reads (``lookup``) and the
-    server's keyed hashes (``hasher``: a hash written by anyone without the
-    server's secret matches no token, see :mod:`service.adapters.tokens`)."""
+    """What checking a token needs: the rows it reads (``games``, ``organisers``)
+    and the server's keyed hashes (``hasher``: a hash written by anyone without
+    the server's secret matches no token, see :mod:`service.adapters.tokens`)."""
 
-    lookup: TokenLookup
+    games: GameLookup
+    organisers: OrganiserLookup
     hasher: tokens.TokenHasher
 
 
@@ -111,7 +110,7 @@ def game_caller(check: TokenCheck, record: GameRecord, header: str | None) -> Ca
         raise Unauthorized("this token is not valid for this game")
     if parsed.kind in ("st", "ht"):
         try:
-            other = check.lookup.get_game(parsed.scope)
+            other = check.games.get_game(parsed.scope)
         except GameNotFound:
             other = None
         if other is not None and _token_valid_for(check.hasher, other, parsed.raw) is not None:
@@ -144,7 +143,7 @@ def organiser_of_token(check: TokenCheck, parsed: tokens.ParsedToken) -> Organis
     """The organiser a presented ``ot`` token belongs to, if it is genuine."""
     if parsed.kind != "ot":
         return None
-    organiser = check.lookup.get_organiser(parsed.scope)
+    organiser = check.organisers.get_organiser(parsed.scope)
     if organiser is None or not check.hasher.matches(parsed.raw, parsed.scope, tokens.ORGANISER,
                                                       organiser.token_hash):
         return None
@@ -155,7 +154,7 @@ def _genuine_game_token(check: TokenCheck, parsed: tokens.ParsedToken) -> bool:
     if parsed.kind not in ("st", "ht"):
         return False
     try:
-        record = check.lookup.get_game(parsed.scope)
+        record = check.games.get_game(parsed.scope)
     except GameNotFound:
         return False
     return _token_valid_for(check.hasher, record, parsed.raw) is not None

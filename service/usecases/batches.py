@@ -30,9 +30,9 @@ from typing import Any
 from domain.core import JSON, STATUS_CANCELLED, STATUS_FINISHED, Standing
 from domain.custody import GameStarted
 from domain.registry import game_definition
-from events.database import Database
 from events.encoding.timestamps import format_timestamp
-from events.recorders.tournaments import BatchPage, BatchRecord, OrganiserRecord
+from events.recorders.deadlines import DeadlineIndex
+from events.recorders.tournaments import BatchPage, BatchRecord, OrganiserRecord, TournamentStore
 from events.records import GameRecord, IntegrityError, StaleVersion
 from service.adapters.idempotency import CreationKey
 from service.errors import BrokenGame, InvalidRequest, ServiceError
@@ -42,7 +42,6 @@ from service.usecases.creation import GameRequest, NewGame
 from service.usecases.loaded import Loaded
 from service.usecases.organisers import OrganiserService
 from service.usecases.presentation import player_refs
-from service.usecases.queries import GameQueries
 
 #: the statuses of a table that will not change any more
 ENDED = (STATUS_FINISHED, STATUS_CANCELLED)
@@ -212,12 +211,16 @@ def results_csv(batch_id: str, tables: Sequence[TableResult]) -> str:
 class BatchService:
     """Create batches and read them back (organiser only)."""
 
-    def __init__(self, store: Database, commands: GameCommands, queries: GameQueries, max_tables: int) -> None:
-        self.store = store
+    def __init__(self, tournaments: TournamentStore, clock: DeadlineIndex, organisers: OrganiserService,
+                 commands: GameCommands, max_tables: int) -> None:
+        """``clock``: the database's, which starts rounds."""
+        self.tournaments = tournaments
+        self.clock = clock
         self.max_tables = max_tables
         self.commands = commands
-        self.queries = queries
-        self.organisers = OrganiserService(store)
+        self.creation = commands.creation
+        self.queries = commands.queries
+        self.organisers = organisers
 
     def check_size(self, tables: int) -> None:
         """InvalidRequest unless a batch of ``tables`` tables may be created
@@ -230,12 +233,12 @@ class BatchService:
         """The batch an Idempotency-Key created, as its creation answered (the
         tokens derived again), or None; IdempotencyKeyReused when the key
         made it for another request."""
-        batch = self.store.get_batch(key.identifier("batch"))
+        batch = self.tournaments.get_batch(key.identifier("batch"))
         if batch is None:
             return None
         games: list[TableCreated] = []
         for table in range(batch.tables):
-            created = self.commands.created_with(key, ("table", str(table)))
+            created = self.creation.created_with(key, ("table", str(table)))
             if created is None:  # a batch is written whole: its games are there
                 raise BrokenGame(f"batch {batch.batch_id} has no table {table}")
             meta = created.record.metadata
@@ -276,7 +279,7 @@ class BatchService:
                 extra["batch_ref"] = ref
             try:
                 prepared.append(
-                    self.commands.new_game(
+                    self.creation.new_game(
                         GameRequest(game_type, table.players, table.seed, table.start_seat, extra, table.open_deal,
                                     table.time_control, table.bots, ref=table.ref, player_refs=table.player_refs,
                                     starts_at=starts_at),
@@ -286,7 +289,7 @@ class BatchService:
             except ServiceError as e:
                 raise e.with_detail(f"table {index}: {e.detail}", table=index) from e
         try:
-            batch = self.store.create_batch(
+            batch = self.tournaments.create_batch(
                 batch_id,
                 organiser.organiser_id,
                 name,
@@ -304,14 +307,14 @@ class BatchService:
             if self.queries.timekeeper is not None and (p.metadata.get("time_control") or starts_at):
                 # the sweeper finds a timed table's first deadline (or the round's start) in the index
                 self.queries.timekeeper.record(self.queries.load(p.game_id, settle=False))
-            if self.commands.bot_turns is not None and p.metadata.get(BOTS_KEY):
+            if self.creation.bot_turns is not None and p.metadata.get(BOTS_KEY):
                 # the bot runners find a table whose bot seat acts first in theirs
-                self.commands.bot_turns.record(self.queries.load(p.game_id, settle=False))
+                self.creation.bot_turns.record(self.queries.load(p.game_id, settle=False))
         return CreatedBatch(batch, tuple(TableCreated.of(p) for p in prepared))
 
     def _checked_start(self, start_at: datetime) -> datetime:
         """``start_at``, once it is after now and at most :data:`MAX_START_AHEAD` ahead (the database's time)."""
-        now = self.store.database_time()
+        now = self.clock.database_time()
         if start_at <= now:
             message = f"start_at must be in the future (it is {format_timestamp(now)} now)"
         elif start_at > now + MAX_START_AHEAD:
@@ -324,7 +327,7 @@ class BatchService:
         self, organiser: OrganiserRecord, limit: int, cursor: str | None, ref_prefix: str | None = None
     ) -> BatchPage:
         """A page of the organiser's batches, newest first (those whose ref starts with ``ref_prefix``)."""
-        return self.store.list_batches(organiser.organiser_id, limit, cursor, ref_prefix)
+        return self.tournaments.list_batches(organiser.organiser_id, limit, cursor, ref_prefix)
 
     def start(self, organiser: OrganiserRecord, batch_id: str) -> tuple[BatchRecord, tuple[GameRecord, ...]]:
         """Start every table of the batch still waiting for its start, now

@@ -24,11 +24,10 @@ from __future__ import annotations
 
 import uuid
 
-from events.database import Database
 from events.encoding.timestamps import Clock, format_timestamp, system_clock
-from events.recorders.deliveries import CHECKPOINTS_CURSOR, NewDelivery
-from events.recorders.tournaments import WebhookRecord
-from events.recorders.transparency_log import PublishedCheckpoint
+from events.recorders.deliveries import CHECKPOINTS_CURSOR, DeliveryLog, NewDelivery
+from events.recorders.tournaments import TournamentStore, WebhookRecord
+from events.recorders.transparency_log import PublishedCheckpoint, TransparencyLog
 from service.adapters.webhooks.hmac import LOG_CHECKPOINT, checkpoint_body
 from service.usecases.transparency import checkpoint_json
 
@@ -36,8 +35,11 @@ from service.usecases.transparency import checkpoint_json
 class CheckpointDeliveries:
     """Turns published checkpoints into ``log.checkpoint`` deliveries (see the module docs)."""
 
-    def __init__(self, store: Database, page: int, clock: Clock = system_clock) -> None:
-        self.store = store
+    def __init__(self, deliveries: DeliveryLog, tournaments: TournamentStore, log: TransparencyLog, page: int,
+                 clock: Clock = system_clock) -> None:
+        self.deliveries = deliveries
+        self.tournaments = tournaments
+        self.log = log
         self.page = page
         self._clock = clock
 
@@ -46,22 +48,22 @@ class CheckpointDeliveries:
         ``(checkpoints read, deliveries created)``.  Nothing is created if
         another dispatcher moved the cursor, or a webhook was registered,
         meanwhile (the next pass decides again)."""
-        state = self.store.checkpoint_dispatch_state()
+        state = self.deliveries.checkpoint_dispatch_state()
         if state.head <= state.cursor:
             return 0, 0
         now = self._clock()
-        hooks = [h for h in self.store.organiser_wide_webhooks() if LOG_CHECKPOINT in h.events] if state.active else []
+        hooks = [h for h in self.tournaments.organiser_wide_webhooks() if LOG_CHECKPOINT in h.events] if state.active else []
         if not hooks:
             # nobody subscribed: move past every checkpoint without reading them
-            self.store.record_deliveries(state.cursor, state.head, [], now, state.webhooks, cursor=CHECKPOINTS_CURSOR)
+            self.deliveries.record_deliveries(state.cursor, state.head, [], now, state.webhooks, cursor=CHECKPOINTS_CURSOR)
             return 0, 0
-        published = self.store.checkpoints_after(state.cursor, self.page)
+        published = self.log.checkpoints_after(state.cursor, self.page)
         if not published:
             return 0, 0
         created_at = format_timestamp(now)
         deliveries = [_delivery(hook, cp, created_at) for cp in published for hook in hooks
                       if cp.tree_size > hook.from_tree_size]
-        recorded = self.store.record_deliveries(state.cursor, published[-1].tree_size, deliveries, now,
+        recorded = self.deliveries.record_deliveries(state.cursor, published[-1].tree_size, deliveries, now,
                                                 state.webhooks, cursor=CHECKPOINTS_CURSOR)
         return len(published), len(deliveries) if recorded else 0
 

@@ -21,6 +21,7 @@ from domain.errors import DomainError, GameFinished, MalformedAction
 from events.encoding.canonical import canonical_json
 from events.encoding.codec import encode
 from events.records import (
+    AppendOptions,
     AppendResult,
     GameNotFound,
     GameRecord,
@@ -110,13 +111,14 @@ def _still_waiting(loaded: Loaded, state: Any, domain_events: Sequence[Any]) -> 
         and not any(isinstance(e, GameStarted) for e in domain_events)
 
 
-class GameCommands(GameCreation):
+class GameCommands:
     """The write side of the game server: creating games (:class:`GameCreation`),
     acting in them, cancelling them and appending what the server decides."""
 
-    def __init__(self, queries: GameQueries, tokens: auth.TokenCheck) -> None:
+    def __init__(self, queries: GameQueries, tokens: auth.TokenCheck, creation: GameCreation) -> None:
         self.queries = queries
-        self.store = queries.store
+        self.event_log = queries.event_log
+        self.creation = creation
         self.tokens = tokens
         self.cache = queries.cache
 
@@ -177,7 +179,7 @@ class GameCommands(GameCreation):
             if request.idempotency_key is not None:
                 # The first attempt with this key may have committed meanwhile:
                 # its answer, not this refusal, is the answer to a retry.
-                prior = self.store.lookup_idempotency(game_id, f"{seat}:{request.idempotency_key}")
+                prior = self.event_log.lookup_idempotency(game_id, f"{seat}:{request.idempotency_key}")
                 if prior is not None:
                     return self._replayed(game_id, seat, prior.events, prior.request_hash, request_hash)
             raise
@@ -306,17 +308,19 @@ class GameCommands(GameCreation):
             state = definition.evolve(state, event)
             states.append(state)
         try:
-            result = self.store.append(
+            result = self.event_log.append(
                 game_id,
                 loaded.version,
                 [encode(definition, e, seat) for e in domain_events],
-                idempotency_key=idempotency_key,
-                request_hash=request_hash,
-                status=STATUS_SCHEDULED if _still_waiting(loaded, state, domain_events) else definition.status(state),
-                guard=guard,
-                not_before=not_before,
-                not_after=not_after,
-                token=token,
+                AppendOptions(
+                    idempotency_key=idempotency_key,
+                    request_hash=request_hash,
+                    status=STATUS_SCHEDULED if _still_waiting(loaded, state, domain_events) else definition.status(state),
+                    guard=guard,
+                    not_before=not_before,
+                    not_after=not_after,
+                    token=token,
+                ),
             )
         except IntegrityError as e:
             raise self.queries.refused_write(game_id, e) from e
@@ -326,7 +330,7 @@ class GameCommands(GameCreation):
         for stored, after_event, event in zip(result.events, states, domain_events, strict=True):
             snapshot = advanced(definition, snapshot, after_event, event, stored.recorded_at)
         after = Loaded(loaded.record, definition, snapshot.state, result.events[-1].seq, snapshot.clocks)
-        self._stored(after)
+        self.creation.remember(after)
         return after, result.events
 
     def _replayed(

@@ -83,17 +83,18 @@ class CreatedGame:
 
 
 class GameCreation:
-    """Creating games (:class:`service.usecases.commands.GameCommands` is one)."""
+    """Creating games: set up in memory, then stored in one write."""
 
-    queries: GameQueries
-    store: EventStore
-    cache: StateCache
-    #: the token check: its hasher makes the stored hashes of new games' tokens
-    tokens: TokenCheck
-    #: the bot-turn index writer (set by the wiring; None: no runner is told)
-    bot_turns: BotTurns | None = None
+    def __init__(self, queries: GameQueries, tokens: TokenCheck, bot_turns: BotTurns | None = None) -> None:
+        """``tokens``' hasher makes the stored hashes of new games' tokens;
+        ``bot_turns`` (None: no runner is told) learns of bot seats to play."""
+        self.queries = queries
+        self.event_log: EventStore = queries.event_log
+        self.cache: StateCache = queries.cache
+        self.tokens = tokens
+        self.bot_turns = bot_turns
 
-    def _stored(self, loaded: Loaded, address: str | None = None) -> None:
+    def remember(self, loaded: Loaded, address: str | None = None) -> None:
         """Keep the newest state of a game just written, its next deadline,
         and whether a bot seat of it must act (``address``: its anonymous creator's)."""
         self.cache.put(loaded.record.game_id, loaded.version, loaded.snapshot)
@@ -159,7 +160,7 @@ class GameCreation:
             return before
         new = self.new_game(request, key)
         try:
-            stored = self.store.create_game(new.game_id, new.game_type, new.metadata, new.events, new.status)
+            stored = self.event_log.create_game(new.game_id, new.game_type, new.metadata, new.events, new.status)
         except GameExists:
             # a concurrent request with the same key created it first
             if key is None or (before := self.created_with(key)) is None:
@@ -172,7 +173,7 @@ class GameCreation:
         for state, event in zip(new.states, stored, strict=True):
             snapshot = advanced(definition, snapshot, state, decode(definition, event), event.recorded_at)
         assert snapshot is not None
-        self._stored(Loaded(record, definition, snapshot.state, stored[-1].seq, snapshot.clocks), request.address)
+        self.remember(Loaded(record, definition, snapshot.state, stored[-1].seq, snapshot.clocks), request.address)
         return CreatedGame(record, stored[-1].seq, new.seat_tokens, new.host_token, new.status)
 
     def created_with(self, key: CreationKey, key_parts: tuple[str, ...] = ()) -> CreatedGame | None:

@@ -11,9 +11,8 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from events.database import Database
-from events.recorders.deliveries import DeliveryPage
-from events.recorders.tournaments import BatchRecord, OrganiserRecord, WebhookRecord
+from events.recorders.deliveries import DeliveryLog, DeliveryPage
+from events.recorders.tournaments import BatchRecord, OrganiserRecord, TournamentStore, WebhookRecord
 from events.records import IntegrityError
 from service.adapters.idempotency import CreationKey, refuse_reuse
 from service.adapters.tokens import ORGANISER, TokenHasher, new_token
@@ -42,8 +41,10 @@ def new_organiser_id() -> str:
 class OrganiserService:
     """What an organiser does besides creating batches."""
 
-    def __init__(self, store: Database, private_addresses: bool = False, max_webhooks: int = 10) -> None:
-        self.store = store
+    def __init__(self, tournaments: TournamentStore, deliveries: DeliveryLog, private_addresses: bool = False,
+                 max_webhooks: int = 10) -> None:
+        self.tournaments = tournaments
+        self.delivery_log = deliveries
         self.private_addresses = private_addresses
         self.max_webhooks = max_webhooks
 
@@ -56,7 +57,7 @@ class OrganiserService:
         organiser_id = key.identifier("organiser") if key else new_organiser_id()
         token = key.token("ot", organiser_id) if key else new_token("ot", organiser_id)
         try:
-            record = self.store.create_organiser(organiser_id, name, hasher.stored(token, organiser_id, ORGANISER))
+            record = self.tournaments.create_organiser(organiser_id, name, hasher.stored(token, organiser_id, ORGANISER))
         except IntegrityError:
             # a concurrent request with the same key created it first
             if key is None or (before := self.created_with(key, name)) is None:
@@ -68,7 +69,7 @@ class OrganiserService:
         """The organiser ``key`` created (its token derived again), or None;
         IdempotencyKeyReused when it was created with another name (the whole
         of its request)."""
-        record = self.store.get_organiser(key.identifier("organiser"))
+        record = self.tournaments.get_organiser(key.identifier("organiser"))
         if record is None:
             return None
         if record.name != name:
@@ -107,7 +108,7 @@ class OrganiserService:
             self.owned_batch(organiser, batch_id, as_field=True)
         # Each webhook costs every dispatcher a look at every event: one organiser
         # may not make the delivery of everybody's results slow.
-        if len(self.store.list_webhooks(organiser.organiser_id)) >= self.max_webhooks:
+        if len(self.tournaments.list_webhooks(organiser.organiser_id)) >= self.max_webhooks:
             raise LimitReached(
                 f"this organiser already has {self.max_webhooks} active webhooks "
                 f"({declared('webhooks_per_organiser').env}); delete one first"
@@ -116,7 +117,7 @@ class OrganiserService:
         secret = SECRET_PREFIX + secrets.token_urlsafe(32)
         webhook_id = key.identifier("webhook") if key else secrets.token_hex(8)
         try:
-            return self.store.create_webhook(webhook_id, organiser.organiser_id, url, ordered, secret, batch_id)
+            return self.tournaments.create_webhook(webhook_id, organiser.organiser_id, url, ordered, secret, batch_id)
         except IntegrityError:
             # a concurrent request with the same key registered it first
             if key is None or (before := self._registered_with(key, url, events, batch_id)) is None:
@@ -128,7 +129,7 @@ class OrganiserService:
     ) -> WebhookRecord | None:
         """The webhook ``key`` registered (even if deleted since), or None;
         IdempotencyKeyReused when it was registered for another request."""
-        hook = self.store.get_webhook(key.identifier("webhook"))
+        hook = self.tournaments.get_webhook(key.identifier("webhook"))
         if hook is None:
             return None
         if (hook.url, set(hook.events), hook.batch_id) != (url, set(events), batch_id):
@@ -137,14 +138,14 @@ class OrganiserService:
 
     def webhooks(self, organiser: OrganiserRecord) -> tuple[WebhookRecord, ...]:
         """The organiser's active webhooks, oldest first."""
-        return self.store.list_webhooks(organiser.organiser_id)
+        return self.tournaments.list_webhooks(organiser.organiser_id)
 
     def owned_webhook(
         self, organiser: OrganiserRecord, webhook_id: str, deleted_too: bool = False
     ) -> WebhookRecord:
         """The organiser's webhook ``webhook_id``: 404 if there is none (or it
         was deleted, unless ``deleted_too``), 403 if it is another organiser's."""
-        hook = self.store.get_webhook(webhook_id)
+        hook = self.tournaments.get_webhook(webhook_id)
         if hook is None or not (hook.active or deleted_too):
             raise NotFound(f"no webhook with id {webhook_id!r}")
         if hook.organiser_id != organiser.organiser_id:
@@ -154,7 +155,7 @@ class OrganiserService:
     def delete_webhook(self, organiser: OrganiserRecord, webhook_id: str) -> None:
         """Stop the webhook; its pending deliveries are marked failed."""
         self.owned_webhook(organiser, webhook_id)
-        self.store.deactivate_webhook(webhook_id)
+        self.tournaments.deactivate_webhook(webhook_id)
 
     def deliveries(
         self, organiser: OrganiserRecord, webhook_id: str, limit: int, cursor: str | None
@@ -162,13 +163,13 @@ class OrganiserService:
         """A page of the webhook's delivery log, newest first (also once the
         webhook is deleted)."""
         self.owned_webhook(organiser, webhook_id, deleted_too=True)
-        return self.store.list_deliveries(webhook_id, limit, cursor)
+        return self.delivery_log.list_deliveries(webhook_id, limit, cursor)
 
     # -------------------------------------------------------------- batches
     def owned_batch(self, organiser: OrganiserRecord, batch_id: str, as_field: bool = False) -> BatchRecord:
         """The organiser's batch ``batch_id``: 404 if unknown (400 when it was
         named in a request body, ``as_field``), 403 if another organiser's."""
-        batch = self.store.get_batch(batch_id)
+        batch = self.tournaments.get_batch(batch_id)
         if batch is None:
             if as_field:
                 raise InvalidRequest(

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from events.database import Database
 from events.integrity.signing import Signer
-from events.recorders.quarantine import SetAside
+from events.recorders.bot_turns import BotTurnIndex
+from events.recorders.deadlines import DeadlineIndex
+from events.recorders.quarantine import QuarantineStore, SetAside
 from service.errors import GameDamaged, ServiceError
 from service.usecases.bot_turns import BotTurns
 from service.usecases.loaded import Loaded
@@ -41,7 +42,8 @@ class Quarantined:
 
 
 def quarantine_game(
-    queries: GameQueries, store: Database, signer: Signer, game_id: str, reason: str | None = None
+    queries: GameQueries, quarantine: QuarantineStore, bot_turns: BotTurnIndex, deadlines: DeadlineIndex,
+    signer: Signer, game_id: str, reason: str | None = None,
 ) -> Quarantined:
     """Move the bad tail of ``game_id`` aside (see the module docs); a sound
     game is left as it is.  GameNotFound for an unknown game."""
@@ -57,9 +59,9 @@ def quarantine_game(
     good = queries.load(game_id, from_seq - 1, record=record, settle=False)
     [head] = queries.stored_events(game_id, from_seq - 2, 1)
     why = reason or f"seq {from_seq} failed its chain or signature check"
-    moved = store.set_aside(game_id, from_seq, head.hash, good.definition.status(good.state), why, signer)
+    moved = quarantine.set_aside(game_id, from_seq, head.hash, good.definition.status(good.state), why, signer)
     queries.cache.forget(game_id)
     loaded = queries.load(game_id, settle=False)
-    BotTurns(store).record(loaded)
-    Timekeeper(queries, store).record(loaded)
+    BotTurns(bot_turns).record(loaded)
+    Timekeeper(queries, deadlines).record(loaded)
     return Quarantined(loaded, moved)

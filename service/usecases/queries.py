@@ -19,6 +19,7 @@ from events.encoding.timestamps import epoch_seconds
 from events.integrity.envelope import GENESIS_HASH, recompute_hash
 from events.integrity.keyset import KeySet, first_bad_signature
 from events.recorders.event_log import EventReader, EventStore
+from events.recorders.quarantine import QuarantineStore
 from events.records import DamagedEvent, GameRecord, IntegrityError, StoredEvent
 from service.adapters.cache import StateCache
 from service.adapters.lru import LRU
@@ -67,18 +68,21 @@ class GameQueries:
 
     def __init__(
         self,
-        store: EventStore,
+        event_log: EventStore,
         cache: StateCache,
         recent_records: int = 1024,
         reader: EventReader | None = None,
         keys: KeySet | None = None,
+        quarantine: QuarantineStore | None = None,
     ) -> None:
-        self.store = store
+        self.event_log = event_log
+        #: the runs of events set aside, which exports and audits name (None: a store that keeps none)
+        self.quarantine = quarantine
         #: where event pages, exports, audits and listings are read: a hot
         #: standby if one is configured (never staler than the primary, see
         #: :mod:`events.postgres.standby`); the game rows and the states
-        #: actions are checked against come from ``store`` (the primary)
-        self.reader: EventReader = store if reader is None else reader
+        #: actions are checked against come from ``event_log`` (the primary)
+        self.reader: EventReader = event_log if reader is None else reader
         self.cache = cache
         #: the server's public keys: every event read is checked against them (None: signatures unchecked)
         self.keys = keys
@@ -95,7 +99,7 @@ class GameQueries:
     def record(self, game_id: str) -> GameRecord:
         """The game's row from the store (GameNotFound if unknown); this
         process remembers it (:meth:`recent_record`)."""
-        record = self.store.get_game(game_id)
+        record = self.event_log.get_game(game_id)
         self._records.put(game_id, record)
         return record
 
@@ -142,9 +146,9 @@ class GameQueries:
         events = self.stored_events(game_id, base_version)
         if not events and snapshot is None:
             raise BrokenGame(f"game {game_id} has no events")
-        if events and events[-1].seq > record.version and events[-1].seq > self.store.version(game_id):
+        if events and events[-1].seq > record.version and events[-1].seq > self.event_log.version(game_id):
             # rows past the version the append path recorded were written behind its back
-            raise self._damaged(game_id, self.store.version(game_id) + 1)
+            raise self._damaged(game_id, self.event_log.version(game_id) + 1)
         if events:
             snapshot = self._rebuilt(definition, events, snapshot)
             version = events[-1].seq
@@ -188,7 +192,7 @@ class GameQueries:
         (GameDamaged naming the first that is not; unsigned events, written
         before the server signed, only before the first signed one)."""
         try:
-            events = (reader or self.store).load(game_id, after, limit)
+            events = (reader or self.event_log).load(game_id, after, limit)
         except DamagedEvent as e:
             raise self._damaged(game_id, e.seq) from e
         prev_hash = GENESIS_HASH if after == 0 else None

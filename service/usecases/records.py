@@ -9,7 +9,6 @@ from domain.rng import ALGORITHM
 from events.integrity.seeds import DERIVATION, is_open_deal
 from events.integrity.verdict import Check, Verdict
 from events.integrity.verify import verify_record
-from events.recorders.quarantine import QuarantineStore
 from events.records import DamagedEvent, GameRecord, StoredEvent
 from service.adapters.lru import LRU
 from service.errors import GameDamaged, GameNotFinished
@@ -175,6 +174,5 @@ def quarantine_report(queries: GameQueries, game_id: str) -> dict[str, Any]:
     """``{"quarantined": [...]}``: each tail of the game an operator moved aside
     (``from_seq``, ``count``, ``quarantined_at``, ``reason``); empty for a
     game that never had one, or a store that keeps no quarantine."""
-    store = queries.store
-    runs = store.quarantined(game_id) if isinstance(store, QuarantineStore) else []
+    runs = [] if queries.quarantine is None else queries.quarantine.quarantined(game_id)
     return {"quarantined": [run.to_json() for run in runs]} if runs else {}

@@ -68,10 +68,11 @@ class Appender(Protocol):
 class Timekeeper:
     """Keeps the deadline index current and appends the timeouts that are due."""
 
-    def __init__(self, queries: GameQueries, index: DeadlineIndex) -> None:
+    def __init__(self, queries: GameQueries, index: DeadlineIndex, commands: Appender | None = None) -> None:
+        """``commands`` append the timeouts (None: this timekeeper only records deadlines)."""
         self.queries = queries
         self.index = index
-        self.commands: Appender | None = None  # set by the runtime once the commands exist
+        self.commands = commands
 
     def record(self, loaded: Loaded) -> None:
         """Write ``loaded``'s next deadline, or its scheduled start, to the
@@ -91,7 +92,7 @@ class Timekeeper:
     def settle(self, loaded: Loaded) -> Loaded:
         """``loaded`` after appending every timeout already due in it (the
         newest state, also when another writer got there first)."""
-        assert self.commands is not None, "the runtime wires the commands in"
+        assert self.commands is not None, "a timekeeper that settles is given the commands"
         if loaded.scheduled:
             loaded = self._started(loaded)
         for _ in range(loaded.definition.seat_count(loaded.state)):

@@ -71,9 +71,9 @@ def check_origin(origin: str) -> str:
 class LogPublisher:
     """Extends the tree and publishes a signed checkpoint (see the module docs)."""
 
-    def __init__(self, store: TransparencyLog, signer: Signer, origin: str, clock: DeadlineIndex,
+    def __init__(self, log: TransparencyLog, signer: Signer, origin: str, clock: DeadlineIndex,
                  max_leaves: int = MAX_LEAVES) -> None:
-        self.store = store
+        self.log = log
         self.signer = signer
         self.origin = check_origin(origin)
         self.clock = clock
@@ -83,9 +83,9 @@ class LogPublisher:
         """Publish one checkpoint covering the events appended since the last
         one (at most ``max_leaves`` of them); None when there are none, or
         when another publisher was first (it published them)."""
-        head = self.store.checkpoint()
+        head = self.log.checkpoint()
         size, after = (0, 0) if head is None else (head.tree_size, head.last_position)
-        events = self.store.log_events(after, self.max_leaves)
+        events = self.log.log_events(after, self.max_leaves)
         if not events:
             return None
         leaves: list[LogLeaf] = []
@@ -96,7 +96,7 @@ class LogPublisher:
             leaves.append(LogLeaf(size + i, e.game_id, e.seq, e.position))
             leaf_hashes.append(merkle.leaf_hash(bytes.fromhex(e.hash) + bytes.fromhex(e.leaf_salt)))
         new_size = size + len(events)
-        hashes = self.store.node_hashes(merkle.tree_nodes(size))
+        hashes = self.log.node_hashes(merkle.tree_nodes(size))
         nodes: list[tuple[int, int, bytes]] = []
         for level, index in merkle.new_nodes(size, new_size):
             if level == 0:
@@ -111,7 +111,7 @@ class LogPublisher:
         published = PublishedCheckpoint(new_size, root, note, self.signer.key_id, events[-1].position,
                                         format_timestamp(self.clock.estimated_time()))
         try:
-            self.store.publish_checkpoint(size, leaves, nodes, published)
+            self.log.publish_checkpoint(size, leaves, nodes, published)
         except LogConflict:
             return None
         return published

@@ -55,11 +55,12 @@ from dataclasses import dataclass
 from domain.core import JSON, STATUS_CANCELLED, STATUS_FINISHED
 from domain.custody import GameStarted
 from domain.forfeits import STANDING_RESIGNED, STANDING_TIMED_OUT, SeatResigned, SeatTimedOut
-from events.database import Database
 from events.encoding.timestamps import Clock, format_timestamp, system_clock
 from events.migrations.apply import SchemaNotMigrated
-from events.recorders.deliveries import AttemptOutcome, ClaimedDelivery, NewDelivery
-from events.recorders.tournaments import WebhookRecord
+from events.recorders.deliveries import AttemptOutcome, ClaimedDelivery, DeliveryLog, NewDelivery
+from events.recorders.lifecycle import Database
+from events.recorders.tournaments import TournamentStore, WebhookRecord
+from events.recorders.transparency_log import TransparencyLog
 from events.records import GameRecord, StoredEvent, StoreError
 from service.adapters import metrics
 from service.adapters.webhooks.hmac import (
@@ -101,18 +102,23 @@ class WebhookDispatcher:
 
     def __init__(
         self,
-        store: Database,
+        deliveries: DeliveryLog,
+        tournaments: TournamentStore,
+        log: TransparencyLog,
+        database: Database,
         queries: GameQueries,
         policy: DispatchPolicy | None = None,
         sender: Sender | None = None,
         clock: Clock = system_clock,
     ) -> None:
-        self.store = store
+        self.deliveries = deliveries
+        self.tournaments = tournaments
+        self.database = database
         self.queries = queries
         self.policy = policy or DispatchPolicy()
         self._send = sender or functools.partial(http_send, allow_private=self.policy.private_addresses)
         self._clock = clock
-        self.checkpoints = CheckpointDeliveries(store, self.policy.scan_batch, clock)
+        self.checkpoints = CheckpointDeliveries(deliveries, tournaments, log, self.policy.scan_batch, clock)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -127,7 +133,7 @@ class WebhookDispatcher:
         return read + checkpoints, created + delivered
 
     def _scan_events(self) -> tuple[int, int]:
-        state = self.store.dispatch_state()
+        state = self.deliveries.dispatch_state()
         metrics.WEBHOOK_BACKLOG.set(max(0, state.head - state.cursor))
         if state.head <= state.cursor:
             return 0, 0
@@ -136,13 +142,13 @@ class WebhookDispatcher:
             # Nobody to tell: move the cursor to the head without reading the
             # log, unless a webhook was registered meanwhile (then the next
             # pass reads it).  Not "busy": the next pass waits poll_seconds.
-            self.store.record_deliveries(state.cursor, state.head, [], now, state.webhooks)
+            self.deliveries.record_deliveries(state.cursor, state.head, [], now, state.webhooks)
             return 0, 0
-        events = self.store.read_all(state.cursor, self.policy.scan_batch)
+        events = self.queries.event_log.read_all(state.cursor, self.policy.scan_batch)
         if not events:
             return 0, 0
         deliveries = self._deliveries_for(events, format_timestamp(now))
-        recorded = self.store.record_deliveries(
+        recorded = self.deliveries.record_deliveries(
             state.cursor, events[-1].position, deliveries, now, state.webhooks
         )
         return len(events), len(deliveries) if recorded else 0
@@ -165,12 +171,12 @@ class WebhookDispatcher:
         webhooks: dict[str, tuple[WebhookRecord, ...]] = {}
         deliveries: list[NewDelivery] = []
         for game_id, final in last.items():
-            record = self.store.get_game(game_id)
+            record = self.queries.event_log.get_game(game_id)
             organiser = record.metadata.get("organiser")
             if not isinstance(organiser, str):
                 continue
             if organiser not in webhooks:
-                webhooks[organiser] = self.store.list_webhooks(organiser)
+                webhooks[organiser] = self.tournaments.list_webhooks(organiser)
             occurred: list[tuple[str, StoredEvent]] = []
             # a scheduled game starts with its game_started, any other with its first event
             started = (scheduled_start if record.metadata.get("starts_at") else first).get(game_id)
@@ -228,7 +234,7 @@ class WebhookDispatcher:
         """Lease up to ``limit`` due deliveries, fairly: organisers take turns
         and the policy caps what one webhook or organiser holds in flight."""
         policy = self.policy
-        return self.store.claim_deliveries(owner, self._clock(), policy.lease_seconds, limit,
+        return self.deliveries.claim_deliveries(owner, self._clock(), policy.lease_seconds, limit,
                                            policy.per_webhook, policy.per_organiser)
 
     def attempt(self, delivery: ClaimedDelivery, owner: str) -> AttemptOutcome:
@@ -238,7 +244,7 @@ class WebhookDispatcher:
         sent = self._send(delivery.url, body, delivery_headers(delivery, body, number), self.policy.timeout_seconds)
         outcome = self.policy.outcome(sent, number, self._clock())
         metrics.WEBHOOK_ATTEMPTS.labels(outcome.state).inc()
-        if not self.store.record_attempt(delivery.delivery_id, owner, outcome):
+        if not self.deliveries.record_attempt(delivery.delivery_id, owner, outcome):
             log.warning("delivery %s: lease lost before the attempt was recorded", delivery.delivery_id)
         elif outcome.state != "delivered":
             log.info(
@@ -275,14 +281,14 @@ class WebhookDispatcher:
             scanner.join(self.policy.timeout_seconds + 1.0)
 
     def _running(self, stop: threading.Event) -> bool:
-        return not stop.is_set() and not self.store.closed
+        return not stop.is_set() and not self.database.closed
 
     def _guarded(self, step: Callable[[], int], what: str) -> int:
         """Run one step; a failure is logged and counts as no work."""
         try:
             return step()
         except StoreError as e:
-            if not self.store.closed and not isinstance(e, SchemaNotMigrated):  # that one is said once by the store
+            if not self.database.closed and not isinstance(e, SchemaNotMigrated):  # that one is said once by the store
                 log.warning("webhook dispatcher: the store failed while %s (%s); retrying", what, e)
         except Exception:
             log.exception("webhook dispatcher: unexpected error while %s; retrying", what)

@@ -10,14 +10,16 @@ name does not start with ``Test`` (so pytest does not collect it); each
 backend it runs on is a subclass that names the backend::
 
     class EventStoreContract(Contract):
-        def test_...(self, store: Database) -> None: ...
+        def test_...(self, store: Stores) -> None: ...
 
     class TestEventStoreSqlite(EventStoreContract):
         backend_type = SqliteBackend
 
 The subclass takes the backend's marks (``postgres`` for the PostgreSQL
 ones, so ``-m "not postgres"`` deselects them), and its tests get the
-``backend``, ``store`` and ``reader`` fixtures of that backend.  A test
+``backend``, ``store`` (the :class:`~events.Stores` of a store instance:
+its capabilities, ``store.events``, ``store.tournaments``, ...) and
+``reader`` fixtures of that backend.  A test
 only one backend can pass (LISTEN/NOTIFY, a row lock held from another
 connection) is a method of that backend's subclass.
 """
@@ -33,10 +35,9 @@ from typing import Any, ClassVar
 
 import pytest
 
-from events.database import Database
-from events.postgres import PostgresStore
+from events import Stores
+from events.factory import postgres_stores, sqlite_stores
 from events.recorders.event_log import EventReader
-from events.sqlite import SqliteStore
 from tests.contract.conftest import TEST_SIGNER, create_database, drop_database, postgres_admin_url
 
 Statement = tuple[str, tuple[Any, ...]]
@@ -52,7 +53,7 @@ class Backend(ABC):
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self._stores: list[Database] = []
+        self._stores: list[Stores] = []
 
     @classmethod
     @abstractmethod
@@ -61,8 +62,8 @@ class Backend(ABC):
         the session's shared one with fresh game ids)."""
 
     @abstractmethod
-    def new_store(self, **options: Any) -> Database:
-        """A new store instance on the backend's database, with ``options``."""
+    def new_store(self, **options: Any) -> Stores:
+        """A new store instance (its capabilities) on the backend's database, with ``options``."""
 
     @abstractmethod
     def execute(self, sql: str, params: tuple[Any, ...] = ()) -> None:
@@ -78,8 +79,8 @@ class Backend(ABC):
         """This backend on a migrated database no other test writes to
         (named after ``prefix`` where the backend names databases)."""
 
-    def open(self, **options: Any) -> Database:
-        """A new store instance on the backend's database (signing with
+    def open(self, **options: Any) -> Stores:
+        """A new store instance (its capabilities) on the backend's database (signing with
         :data:`~tests.contract.conftest.TEST_SIGNER` unless told otherwise),
         closed with the backend."""
         options.setdefault("signer", TEST_SIGNER)
@@ -110,8 +111,8 @@ class SqliteBackend(Backend):
         tmp_path: Path = request.getfixturevalue("tmp_path")
         return cls(tmp_path / "events.sqlite3")
 
-    def new_store(self, **options: Any) -> Database:
-        return SqliteStore(self.path, **options)
+    def new_store(self, **options: Any) -> Stores:
+        return sqlite_stores(self.path, **options)
 
     def execute(self, sql: str, params: tuple[Any, ...] = ()) -> None:
         with sqlite3.connect(str(self.path), isolation_level=None) as conn:
@@ -155,8 +156,8 @@ class PostgresBackend(Backend):
     def for_test(cls, request: pytest.FixtureRequest) -> Backend:
         return cls(request.getfixturevalue("postgres_url"))
 
-    def new_store(self, **options: Any) -> Database:
-        return PostgresStore(self.url, read_url=self.read_url, **options)
+    def new_store(self, **options: Any) -> Stores:
+        return postgres_stores(self.url, read_url=self.read_url, **options)
 
     def execute(self, sql: str, params: tuple[Any, ...] = ()) -> None:
         import psycopg
@@ -229,12 +230,12 @@ class Contract:
         made.close()
 
     @pytest.fixture
-    def store(self, backend: Backend) -> Database:
-        """A store instance on the backend under test."""
+    def store(self, backend: Backend) -> Stores:
+        """A store instance on the backend under test: its capabilities."""
         return backend.open()
 
     @pytest.fixture
-    def reader(self, store: Database) -> EventReader:
-        """Where ``store``'s standby-servable reads go: the store itself, or (on
+    def reader(self, store: Stores) -> EventReader:
+        """Where ``store``'s standby-servable reads go: its event log, or (on
         the ``standby`` backend) a hot standby of its database."""
         return store.reader

@@ -16,7 +16,7 @@ are subclassed per database.  The backends and the base of every suite,
   runs are skipped when that variable is unset, unless ``CI=true``, where
   its absence is an error (:func:`postgres_admin_url`);
 * ``standby``, for the reads a standby may serve (``EventReaderContract``,
-  read through ``reader``, the store's :attr:`~events.database.Database.reader`):
+  read through ``reader``, the store's :attr:`~events.Stores.reader`):
   the same PostgreSQL database written through the primary and read through
   a hot standby of the test server, fed by streaming replication
   (``tests/contract/standby.py``; skipped when its tools are missing).
@@ -50,9 +50,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from events.database import Database
+from events import Stores
 from events.integrity.signing import Signer
-from events.recorders.deliveries import AttemptOutcome, NewDelivery
+from events.recorders.deliveries import AttemptOutcome, DeliveryLog, NewDelivery
 from events.recorders.event_log import EventStore
 from events.recorders.tournaments import OrganiserRecord, WebhookRecord
 from events.records import NewEvent
@@ -236,17 +236,17 @@ def retry_at(when: datetime, status: int | None = 500, error: str | None = None)
 
 
 @pytest.fixture
-def organiser(store: Database) -> OrganiserRecord:
-    return store.create_organiser(uid("o"), "Bay Area Open", HASH)
+def organiser(store: Stores) -> OrganiserRecord:
+    return store.tournaments.create_organiser(uid("o"), "Bay Area Open", HASH)
 
 
 @pytest.fixture
-def hooks(store: Database, organiser: OrganiserRecord) -> Iterator[Callable[..., WebhookRecord]]:
+def hooks(store: Stores, organiser: OrganiserRecord) -> Iterator[Callable[..., WebhookRecord]]:
     """Register webhooks for ``organiser``; all are deactivated at the end."""
     made: list[WebhookRecord] = []
 
     def make(events: tuple[str, ...] = ("game.finished",), batch_id: str | None = None) -> WebhookRecord:
-        hook = store.create_webhook(
+        hook = store.tournaments.create_webhook(
             uid("w"), organiser.organiser_id, "http://127.0.0.1:9/h", events, "s3cret", batch_id
         )
         made.append(hook)
@@ -254,14 +254,14 @@ def hooks(store: Database, organiser: OrganiserRecord) -> Iterator[Callable[...,
 
     yield make
     for hook in made:
-        store.deactivate_webhook(hook.webhook_id)
+        store.tournaments.deactivate_webhook(hook.webhook_id)
 
 
 def pending(
-    store: Database, hook: WebhookRecord, game_ids: list[str], now: datetime = T0
+    deliveries: DeliveryLog, hook: WebhookRecord, game_ids: list[str], now: datetime = T0
 ) -> list[NewDelivery]:
     """Record one pending delivery per game for ``hook`` (cursor unchanged)."""
     made = [delivery(hook, gid) for gid in game_ids]
-    cursor = store.dispatch_state().cursor
-    assert store.record_deliveries(cursor, cursor, made, now)
+    cursor = deliveries.dispatch_state().cursor
+    assert deliveries.record_deliveries(cursor, cursor, made, now)
     return made

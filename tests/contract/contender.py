@@ -23,7 +23,7 @@ def contend(url: str, game_id: str, worker: int, base: int, barrier: Any, result
             barrier.wait(timeout=120)
             event = NewEvent("move", {"worker": worker, "round": round_no}, seat=worker % 4)
             try:
-                written = store.append(game_id, base + round_no, [event]).events
+                written = store.events.append(game_id, base + round_no, [event]).events
                 outcomes.append((round_no, "won", written[0].seq))
             except StaleVersion as e:
                 outcomes.append((round_no, "stale", e.current))

@@ -113,7 +113,7 @@ def through(proxy: TcpProxy, url: str) -> str:
 def test_an_unreachable_database_fails_fast() -> None:
     store = PostgresStore("postgresql://cc@127.0.0.1:9/nothing", timeouts=Timeouts(connect=1.0))
     try:
-        for call in (store.ping, lambda: store.version("g")):
+        for call in (store.ping, lambda: store.events.version("g")):
             t0 = time.monotonic()
             with pytest.raises(StoreUnavailable):
                 call()
@@ -127,11 +127,11 @@ def test_the_store_recovers_when_the_database_comes_back(proxy: TcpProxy, postgr
     store = PostgresStore(through(proxy, postgres_url), timeouts=Timeouts(connect=1.0), max_size=3, signer=TEST_SIGNER)
     try:
         game_id = f"outage-{uuid.uuid4().hex[:12]}"
-        store.create_game(game_id, "test-game", {}, [NewEvent("started", {})], "playing")
+        store.events.create_game(game_id, "test-game", {}, [NewEvent("started", {})], "playing")
         proxy.down()
         t0 = time.monotonic()
         with pytest.raises(StoreUnavailable):
-            store.append(game_id, 1, [NewEvent("during-outage", {})])
+            store.events.append(game_id, 1, [NewEvent("during-outage", {})])
         assert time.monotonic() - t0 < 4.0
         with pytest.raises(StoreUnavailable):
             store.ping()
@@ -144,8 +144,8 @@ def test_the_store_recovers_when_the_database_comes_back(proxy: TcpProxy, postgr
             except StoreUnavailable:
                 assert time.monotonic() < deadline, "the store did not recover within 20 s"
                 time.sleep(0.1)
-        assert store.append(game_id, 1, [NewEvent("after-outage", {})]).events[0].seq == 2
-        assert [e.type for e in store.load(game_id)] == ["started", "after-outage"]
+        assert store.events.append(game_id, 1, [NewEvent("after-outage", {})]).events[0].seq == 2
+        assert [e.type for e in store.events.load(game_id)] == ["started", "after-outage"]
     finally:
         store.close()
 
@@ -158,10 +158,10 @@ def test_a_database_that_answers_nothing_fails_within_a_bound(proxy: TcpProxy, p
     store = PostgresStore(through(proxy, postgres_url), timeouts=bounds, max_size=2, signer=TEST_SIGNER)
     try:
         game_id = f"silent-{uuid.uuid4().hex[:12]}"
-        store.create_game(game_id, "test-game", {}, [NewEvent("started", {})], "playing")
+        store.events.create_game(game_id, "test-game", {}, [NewEvent("started", {})], "playing")
         proxy.silent.set()
-        for call in (lambda: store.append(game_id, 1, [NewEvent("unanswered", {})]), store.ping,
-                     lambda: store.version(game_id)):
+        for call in (lambda: store.events.append(game_id, 1, [NewEvent("unanswered", {})]), store.ping,
+                     lambda: store.events.version(game_id)):
             t0 = time.monotonic()
             with pytest.raises(StoreUnavailable):
                 call()
@@ -177,6 +177,6 @@ def test_a_database_that_answers_nothing_fails_within_a_bound(proxy: TcpProxy, p
             except StoreUnavailable:
                 assert time.monotonic() < deadline, "the store did not recover within 20 s"
                 time.sleep(0.1)
-        assert [e.type for e in store.load(game_id)][0] == "started"
+        assert [e.type for e in store.events.load(game_id)][0] == "started"
     finally:
         store.close()

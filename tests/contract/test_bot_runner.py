@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from events.database import Database
+from events import Stores
 from service.adapters.cache import InProcessCache
 from service.adapters.signing_keys import write_key_file
 from service.api.app import wire_games
@@ -52,16 +52,16 @@ def _stop(proc: subprocess.Popen[str]) -> str:
     return out + err
 
 
-def _wait_finished(store: Database, games: list[str], seconds: float,
+def _wait_finished(store: Stores, games: list[str], seconds: float,
                    runners: Sequence[subprocess.Popen[str]] = ()) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if all(store.get_game(g).status == "finished" for g in games):
+        if all(store.events.get_game(g).status == "finished" for g in games):
             return
         if runners and all(p.poll() is not None for p in runners):  # all gone: no point waiting
             pytest.fail("every bot runner exited:\n" + "\n".join(_stop(p) for p in runners))
         time.sleep(0.2)
-    pytest.fail(f"bot games did not finish in {seconds} s: {[store.get_game(g).status for g in games]}")
+    pytest.fail(f"bot games did not finish in {seconds} s: {[store.events.get_game(g).status for g in games]}")
 
 
 class BotRunnerContract(Contract):
@@ -106,10 +106,10 @@ class BotRunnerContract(Contract):
         for game_id in games:
             mine = sorted((v, seat) for g, seat, v in decided if g == game_id)
             # every event a seat authored comes from one logged move, appended once
-            authored = [e.seq for e in store.load(game_id) if e.seat is not None]
+            authored = [e.seq for e in store.events.load(game_id) if e.seat is not None]
             from_moves: list[int] = []
             for version, seat in mine:
-                written = store.lookup_idempotency(game_id, f"{seat}:bot-{seat}-{version}")  # action keys are per seat
+                written = store.events.lookup_idempotency(game_id, f"{seat}:bot-{seat}-{version}")  # action keys are per seat
                 assert written is not None and written.events[0].seq == version + 1
                 assert all(e.seat == seat for e in written.events)
                 from_moves += [e.seq for e in written.events]
@@ -128,7 +128,7 @@ class BotRunnerContract(Contract):
                               address="203.0.113.9")
         with pytest.raises(BotsUnavailable):
             commands.create(request)
-        assert not store.list_games(None, None, None, 10, None).games  # nothing written
+        assert not store.events.list_games(None, None, None, 10, None).games  # nothing written
         key_file = tmp_path / "signing-key.json"
         write_key_file(key_file, TEST_SIGNER)
         env = {**os.environ, "DATABASE_URL": own_backend.url, "CABLECAR_SIGNING_KEY_FILE": str(key_file),

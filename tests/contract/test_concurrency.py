@@ -21,7 +21,7 @@ class ConcurrencyContract(Contract):
     def test_one_winner_per_round_across_processes(self, backend: Backend) -> None:
         store = backend.open()
         game_id = f"race-{uuid.uuid4().hex[:12]}"
-        store.create_game(game_id, "test-game", {}, [NewEvent("started", {})], "playing")
+        store.events.create_game(game_id, "test-game", {}, [NewEvent("started", {})], "playing")
         base = 1
         # forkserver: one clean server process (no threads, no pools) imports the
         # contender module once and forks the workers from it.
@@ -57,11 +57,11 @@ class ConcurrencyContract(Contract):
             # every loser saw the winner's version, never an older or newer one
             assert {o[2] for o in outcomes if o[1] == "stale"} == {base + round_no + 1}
 
-        events = store.load(game_id)
+        events = store.events.load(game_id)
         assert [e.seq for e in events] == list(range(1, base + ROUNDS + 1))
         assert [e.payload["round"] for e in events[1:]] == list(range(ROUNDS))
-        assert store.version(game_id) == base + ROUNDS
-        assert store.verify_chain(game_id).ok
+        assert store.events.version(game_id) == base + ROUNDS
+        assert store.events.verify_chain(game_id).ok
 
 
 class TestConcurrencySqlite(ConcurrencyContract):

@@ -9,13 +9,12 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from events.database import Database
+from events import Stores
 from service.adapters.cache import InProcessCache
-from service.usecases.auth import TokenCheck
+from service.bootstrap import wire_games
 from service.usecases.commands import GameCommands
 from service.usecases.creation import GameRequest
-from service.usecases.queries import GameQueries
-from service.usecases.timekeeper import Sweeper, Timekeeper
+from service.usecases.timekeeper import Sweeper
 from tests.contract.backends import Backend, Contract, PostgresBackend, SqliteBackend
 from tests.contract.conftest import TEST_HASHER, new_games
 
@@ -38,45 +37,42 @@ class FakeClock:
             self.now += timedelta(seconds=seconds)
 
 
-def _instance(backend: Backend, clock: FakeClock) -> tuple[Database, GameCommands, Sweeper]:
+def _instance(backend: Backend, clock: FakeClock) -> tuple[Stores, GameCommands, Sweeper]:
     """One service instance: its own store connection, cache and sweeper."""
     store = backend.open(clock=clock)
-    queries = GameQueries(store, InProcessCache())
-    commands = GameCommands(queries, TokenCheck(store, TEST_HASHER))
-    timekeeper = Timekeeper(queries, store)
-    queries.timekeeper, timekeeper.commands = timekeeper, commands
-    return store, commands, Sweeper(timekeeper)
+    games = wire_games(store, InProcessCache(), TEST_HASHER, clock)
+    return store, games.commands, Sweeper(games.timekeeper)
 
 
 class DeadlinesContract(Contract):
     """Deadlines, the sweeper's lease and two sweeping instances, on one backend per subclass."""
 
     def test_due_games_come_earliest_first_and_newer_versions_win(
-        self, store: Database, new_id: NewId
+        self, store: Stores, new_id: NewId
     ) -> None:
-        a, b, c = new_games(store, new_id, 3)
-        store.set_deadline(a, 1, T0 + timedelta(seconds=30))
-        store.set_deadline(b, 1, T0 + timedelta(seconds=10))
-        store.set_deadline(c, 1, None)
-        assert store.due_games(T0) == []
-        assert store.due_games(T0 + timedelta(seconds=10)) == [b]
-        assert store.due_games(T0 + timedelta(seconds=60)) == [b, a]
-        store.set_deadline(b, 3, None)  # the game moved on: nothing runs
-        store.set_deadline(b, 2, T0)  # a late writer of an older version changes nothing
-        assert store.due_games(T0 + timedelta(seconds=60)) == [a]
-        assert store.due_games(T0 + timedelta(seconds=60), limit=0) == []
+        a, b, c = new_games(store.events, new_id, 3)
+        store.deadlines.set_deadline(a, 1, T0 + timedelta(seconds=30))
+        store.deadlines.set_deadline(b, 1, T0 + timedelta(seconds=10))
+        store.deadlines.set_deadline(c, 1, None)
+        assert store.deadlines.due_games(T0) == []
+        assert store.deadlines.due_games(T0 + timedelta(seconds=10)) == [b]
+        assert store.deadlines.due_games(T0 + timedelta(seconds=60)) == [b, a]
+        store.deadlines.set_deadline(b, 3, None)  # the game moved on: nothing runs
+        store.deadlines.set_deadline(b, 2, T0)  # a late writer of an older version changes nothing
+        assert store.deadlines.due_games(T0 + timedelta(seconds=60)) == [a]
+        assert store.deadlines.due_games(T0 + timedelta(seconds=60), limit=0) == []
 
-    def test_one_lease_holder_at_a_time_until_it_expires(self, store: Database) -> None:
-        assert store.hold_lease("sweep", "one", T0, 5)
-        assert not store.hold_lease("sweep", "two", T0 + timedelta(seconds=4), 5)
-        assert store.hold_lease("sweep", "one", T0 + timedelta(seconds=4), 5)  # renewed until 9 s
-        assert not store.hold_lease("sweep", "two", T0 + timedelta(seconds=8), 5)
-        assert store.hold_lease("sweep", "two", T0 + timedelta(seconds=9.5), 5)  # "one" died
-        assert not store.hold_lease("sweep", "one", T0 + timedelta(seconds=10), 5)
-        assert store.hold_lease("other", "one", T0, 5)  # leases are independent
+    def test_one_lease_holder_at_a_time_until_it_expires(self, store: Stores) -> None:
+        assert store.deadlines.hold_lease("sweep", "one", T0, 5)
+        assert not store.deadlines.hold_lease("sweep", "two", T0 + timedelta(seconds=4), 5)
+        assert store.deadlines.hold_lease("sweep", "one", T0 + timedelta(seconds=4), 5)  # renewed until 9 s
+        assert not store.deadlines.hold_lease("sweep", "two", T0 + timedelta(seconds=8), 5)
+        assert store.deadlines.hold_lease("sweep", "two", T0 + timedelta(seconds=9.5), 5)  # "one" died
+        assert not store.deadlines.hold_lease("sweep", "one", T0 + timedelta(seconds=10), 5)
+        assert store.deadlines.hold_lease("other", "one", T0, 5)  # leases are independent
 
-    def test_the_database_clock_is_aware_utc(self, store: Database) -> None:
-        now = store.database_time()
+    def test_the_database_clock_is_aware_utc(self, store: Stores) -> None:
+        now = store.deadlines.database_time()
         assert now.tzinfo is not None and abs((now - datetime.now(UTC)).total_seconds()) < 60
 
     def test_two_instances_sweeping_one_database_time_out_each_deadline_once(
@@ -85,8 +81,8 @@ class DeadlinesContract(Contract):
         clock = FakeClock()
         (store_a, commands_a, sweeper_a), (_, _, sweeper_b) = _instance(backend, clock), _instance(backend, clock)
         games = [
-            commands_a.create(GameRequest("cable-car", ["a", "b", "c"], seed=f"sweep-{i}",
-                              time_control={"kind": "per_turn", "seconds": 2})).record.game_id
+            commands_a.creation.create(GameRequest("cable-car", ["a", "b", "c"], seed=f"sweep-{i}",
+                                       time_control={"kind": "per_turn", "seconds": 2})).record.game_id
             for i in range(6)
         ]
         errors: list[BaseException] = []
@@ -108,7 +104,7 @@ class DeadlinesContract(Contract):
                 clock.advance(2)  # on PostgreSQL the database's clock decides: 2 s pass for real too
                 deadline = datetime.now(UTC) + timedelta(seconds=30)
                 while datetime.now(UTC) < deadline:
-                    timed_out = [sum(e.type == "seat_timed_out" for e in store_a.load(g)) for g in games]
+                    timed_out = [sum(e.type == "seat_timed_out" for e in store_a.events.load(g)) for g in games]
                     if all(n >= round_ for n in timed_out):
                         break
         finally:
@@ -117,7 +113,7 @@ class DeadlinesContract(Contract):
                 t.join(30)
         assert not errors, errors
         for game in games:
-            events = store_a.load(game)
+            events = store_a.events.load(game)
             seats = [e.payload["seat"] for e in events if e.type == "seat_timed_out"]
             assert len(seats) == 2 and len(set(seats)) == 2, f"each deadline once in {game}: {seats}"
             assert events[-1].type == "game_ended" and events[-1].payload["reason"] == "forfeit"

@@ -1,4 +1,4 @@
-"""The :class:`~events.records.EventReader` contract (the reads a standby may
+"""The :class:`~events.recorders.event_log.EventReader` contract (the reads a standby may
 serve: checking a chain, paging a game, listing games, the global log, and
 no reader of ``read_all`` ever skipping a committed event), run against
 every backend and, on the ``standby`` backend, through a hot standby fed by
@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
+from events import Stores
 from events.integrity.envelope import event_hash
 from events.recorders.event_log import EventReader, EventStore
 from events.records import ChainReport, InvalidCursor, NewEvent, StoredEvent
@@ -59,7 +60,7 @@ def _append_all(backend: Backend, game_id: str, errors: list[BaseException]) -> 
         for n in range(APPENDS):
             size = 1 + n % 3
             batch = [NewEvent("tick", {"n": version + i}, 1, 0) for i in range(size)]
-            store.append(game_id, version, batch)
+            store.events.append(game_id, version, batch)
             version += size
     except BaseException as e:  # pragma: no cover - reported by the test
         errors.append(e)
@@ -85,35 +86,35 @@ class EventReaderContract(Contract):
     # -- verify_chain ----------------------------------------------------------------
 
     def test_verify_chain_catches_an_edited_event(
-        self, backend: Backend, store: EventStore, reader: EventReader, new_id: NewId
+        self, backend: Backend, store: Stores, reader: EventReader, new_id: NewId
     ) -> None:
         gid = new_id()
-        report = tampered(backend, store, reader, gid, (
+        report = tampered(backend, store.events, reader, gid, (
             "UPDATE events SET payload = '{\"k\":30}' WHERE game_id = ? AND seq = 3", (gid,)
         ))
         assert not report.ok and report.first_bad_seq == 3 and report.checked == 5
         assert any("hash" in p for p in report.problems)
 
     def test_verify_chain_catches_a_removed_event(
-        self, backend: Backend, store: EventStore, reader: EventReader, new_id: NewId
+        self, backend: Backend, store: Stores, reader: EventReader, new_id: NewId
     ) -> None:
         gid = new_id()
-        report = tampered(backend, store, reader, gid, ("DELETE FROM events WHERE game_id = ? AND seq = 2", (gid,)))
+        report = tampered(backend, store.events, reader, gid, ("DELETE FROM events WHERE game_id = ? AND seq = 2", (gid,)))
         assert not report.ok and report.first_bad_seq == 2
 
     def test_verify_chain_catches_a_removed_tail(
-        self, backend: Backend, store: EventStore, reader: EventReader, new_id: NewId
+        self, backend: Backend, store: Stores, reader: EventReader, new_id: NewId
     ) -> None:
         gid = new_id()
-        report = tampered(backend, store, reader, gid, ("DELETE FROM events WHERE game_id = ? AND seq = 5", (gid,)))
+        report = tampered(backend, store.events, reader, gid, ("DELETE FROM events WHERE game_id = ? AND seq = 5", (gid,)))
         assert not report.ok and report.first_bad_seq == 5 and report.checked == 4
 
     def test_verify_chain_catches_reordered_events(
-        self, backend: Backend, store: EventStore, reader: EventReader, new_id: NewId
+        self, backend: Backend, store: Stores, reader: EventReader, new_id: NewId
     ) -> None:
         gid = new_id()
         report = tampered(
-            backend, store, reader, gid,
+            backend, store.events, reader, gid,
             ("UPDATE events SET seq = 1000 WHERE game_id = ? AND seq = 2", (gid,)),
             ("UPDATE events SET seq = 2 WHERE game_id = ? AND seq = 3", (gid,)),
             ("UPDATE events SET seq = 3 WHERE game_id = ? AND seq = 1000", (gid,)),
@@ -121,10 +122,10 @@ class EventReaderContract(Contract):
         assert not report.ok and report.first_bad_seq == 2
 
     def test_verify_chain_catches_an_injected_event(
-        self, backend: Backend, store: EventStore, reader: EventReader, new_id: NewId
+        self, backend: Backend, store: Stores, reader: EventReader, new_id: NewId
     ) -> None:
         gid = new_id()
-        events = chain_of_five(store, gid)
+        events = chain_of_five(store.events, gid)
         last = events[-1]
         forged = {"game_id": gid, "seq": 6, "type": "tick", "schema_version": 1, "payload": {"k": 6}}
         digest = event_hash(
@@ -142,9 +143,9 @@ class EventReaderContract(Contract):
 
     # -- reading ---------------------------------------------------------------------
 
-    def test_load_pages_by_seq(self, store: EventStore, reader: EventReader, new_id: NewId) -> None:
+    def test_load_pages_by_seq(self, store: Stores, reader: EventReader, new_id: NewId) -> None:
         gid = new_id()
-        started(gid, store, n=7)
+        started(gid, store.events, n=7)
         assert [e.seq for e in reader.load(gid, after=2, limit=3)] == [3, 4, 5]
         assert [e.seq for e in reader.load(gid, after=5)] == [6, 7]
         assert reader.load(gid, after=7) == []
@@ -157,14 +158,14 @@ class EventReaderContract(Contract):
             reader.load(gid, limit=0)
 
     def test_list_games_newest_first_with_filters_and_cursor(
-        self, store: EventStore, reader: EventReader, new_id: NewId
+        self, store: Stores, reader: EventReader, new_id: NewId
     ) -> None:
         kind = f"type-{new_id()}"
         ids = [new_id() for _ in range(7)]
         batch = f"batch-{new_id()}"
         for i, gid in enumerate(ids):
             meta = {"batch": batch if i == 4 else "even" if i % 2 == 0 else "odd"}
-            store.create_game(gid, kind, meta, [ev()], "finished" if i < 3 else "playing")
+            store.events.create_game(gid, kind, meta, [ev()], "finished" if i < 3 else "playing")
         newest_first = list(reversed(ids))
         assert [g.game_id for g in reader.list_games(game_type=kind, limit=100).games] == newest_first
         seen: list[str] = []
@@ -188,15 +189,15 @@ class EventReaderContract(Contract):
             reader.list_games(cursor="not-a-cursor")
 
     def test_read_all_is_the_global_log_in_position_order(
-        self, store: EventStore, reader: EventReader, new_id: NewId
+        self, store: Stores, reader: EventReader, new_id: NewId
     ) -> None:
         tail = reader.read_all(after_position=0, limit=10_000)
         start = tail[-1].position if tail else 0
         a, b = new_id(), new_id()
-        started(a, store)
-        started(b, store, n=2)
-        store.append(a, 1, [ev(), ev()])
-        store.append(b, 2, [ev()])
+        started(a, store.events)
+        started(b, store.events, n=2)
+        store.events.append(a, 1, [ev(), ev()])
+        store.events.append(b, 2, [ev()])
         log = reader.read_all(after_position=start)
         assert [(e.game_id, e.seq) for e in log] == [(a, 1), (b, 1), (b, 2), (a, 2), (a, 3), (b, 3)]
         positions = [e.position for e in log]
@@ -205,7 +206,7 @@ class EventReaderContract(Contract):
         assert reader.read_all(after_position=log[1].position, limit=2) == log[2:4]
 
     def test_a_tailing_reader_never_misses_a_position(
-        self, backend: Backend, store: EventStore, reader: EventReader, new_id: NewId
+        self, backend: Backend, store: Stores, reader: EventReader, new_id: NewId
     ) -> None:
         """Writers on several threads and games; a reader tails ``read_all``.
 
@@ -215,7 +216,7 @@ class EventReaderContract(Contract):
         start = tail[-1].position if tail else 0
         games = [new_id() for _ in range(4)]
         for gid in games:
-            started(gid, store)
+            started(gid, store.events)
         writers_done = threading.Event()
         errors: list[BaseException] = []
 
@@ -223,7 +224,7 @@ class EventReaderContract(Contract):
             writer = backend.open()
             try:
                 for version in range(1, 26):
-                    writer.append(gid, version, [ev()])
+                    writer.events.append(gid, version, [ev()])
             except BaseException as e:  # pragma: no cover - reported below
                 errors.append(e)
 
@@ -249,7 +250,7 @@ class EventReaderContract(Contract):
     # -- the global log under concurrency --------------------------------------------------
 
     def test_no_reader_ever_skips_a_committed_event(
-        self, backend: Backend, store: EventStore, reader: EventReader, new_id: NewId
+        self, backend: Backend, store: Stores, reader: EventReader, new_id: NewId
     ) -> None:
         """Appenders on stores of their own (so, on PostgreSQL, on connections and
         transactions of their own) write batches of 1 to 3 events to games of their
@@ -265,7 +266,7 @@ class EventReaderContract(Contract):
         start = head[-1].position if head else 0
         games = [new_id() for _ in range(APPENDERS)]
         for gid in games:
-            store.create_game(gid, "test-game", {}, [NewEvent("started", {}, 1, None)], "playing")
+            store.events.create_game(gid, "test-game", {}, [NewEvent("started", {}, 1, None)], "playing")
         errors: list[BaseException] = []
         appenders = [threading.Thread(target=_append_all, args=(backend, gid, errors)) for gid in games]
         done = threading.Event()

@@ -10,6 +10,8 @@ store combines its appends; the last ones go through the store's append."""
 
 from __future__ import annotations
 
+from events.records import AppendOptions
+
 import subprocess
 import sys
 import textwrap
@@ -325,17 +327,17 @@ def test_two_appends_to_one_game_in_one_batch_are_judged_as_two_transactions(
     store = PostgresStore(postgres_url, signer=TEST_SIGNER, group_commit=1)
     try:
         game = f"gc-{uuid.uuid4().hex[:12]}"
-        store.create_game(game, "test-game", {}, [NewEvent("started", {})], "playing")
+        store.events.create_game(game, "test-game", {}, [NewEvent("started", {})], "playing")
         group = store._group
         held = Held(postgres_url, probe)
         try:
             before = batches_sent()
             first = hold_the_lead(group, probe)
-            won = Caller(lambda: store.append(game, 1, [event(1)], idempotency_key="k1", request_hash="h1"))
+            won = Caller(lambda: store.events.append(game, 1, [event(1)], AppendOptions(idempotency_key="k1", request_hash="h1")))
             wait_queued(group, 1)
-            lost = Caller(lambda: store.append(game, 1, [event(2)], idempotency_key="k2", request_hash="h2"))
+            lost = Caller(lambda: store.events.append(game, 1, [event(2)], AppendOptions(idempotency_key="k2", request_hash="h2")))
             wait_queued(group, 2)
-            retried = Caller(lambda: store.append(game, 1, [event(1)], idempotency_key="k1", request_hash="h1"))
+            retried = Caller(lambda: store.events.append(game, 1, [event(1)], AppendOptions(idempotency_key="k1", request_hash="h1")))
             wait_queued(group, 3)
         finally:
             held.release()
@@ -346,7 +348,7 @@ def test_two_appends_to_one_game_in_one_batch_are_judged_as_two_transactions(
         assert isinstance(lost.error, StaleVersion) and lost.error.current == 2
         replay: AppendResult = retried.outcome()
         assert replay.replayed and [e.hash for e in replay.events] == [e.hash for e in result.events]
-        assert [e.seq for e in store.load(game)] == [1, 2]
+        assert [e.seq for e in store.events.load(game)] == [1, 2]
         assert batches_sent() == (before[0] + 2, before[1] + 1 + 3)  # the first alone, then the three together
     finally:
         store.close()
@@ -358,16 +360,15 @@ def test_deadlines_are_judged_per_append_in_a_batch(postgres_url: str, probe: st
     try:
         games = [f"gc-{uuid.uuid4().hex[:12]}" for _ in range(2)]
         for game in games:
-            store.create_game(game, "test-game", {}, [NewEvent("started", {})], "playing")
-        now = store.database_time()
+            store.events.create_game(game, "test-game", {}, [NewEvent("started", {})], "playing")
+        now = store.deadlines.database_time()
         group = store._group
         held = Held(postgres_url, probe)
         try:
             first = hold_the_lead(group, probe)
-            late = Caller(lambda: store.append(games[0], 1, [event(1)], not_after=now - timedelta(seconds=5)))
+            late = Caller(lambda: store.events.append(games[0], 1, [event(1)], AppendOptions(not_after=now - timedelta(seconds=5))))
             wait_queued(group, 1)
-            timely = Caller(lambda: store.append(games[1], 1, [event(1)], not_before=now - timedelta(seconds=5),
-                                                 not_after=now + timedelta(seconds=60)))
+            timely = Caller(lambda: store.events.append(games[1], 1, [event(1)], AppendOptions(not_before=now - timedelta(seconds=5), not_after=now + timedelta(seconds=60))))
             wait_queued(group, 2)
         finally:
             held.release()
@@ -375,7 +376,7 @@ def test_deadlines_are_judged_per_append_in_a_batch(postgres_url: str, probe: st
         late.outcome()
         assert isinstance(late.error, OutsideDeadline) and late.error.reason == "late"
         assert timely.outcome().events[0].seq == 2
-        assert [e.seq for e in store.load(games[0])] == [1]
+        assert [e.seq for e in store.events.load(games[0])] == [1]
     finally:
         store.close()
 
@@ -386,7 +387,7 @@ def test_many_writers_lose_nothing_and_share_commits(postgres_url: str) -> None:
     games = [f"gc-many-{uuid.uuid4().hex[:10]}" for _ in range(24)]
     try:
         for game in games:
-            store.create_game(game, "test-game", {}, [NewEvent("started", {})], "playing")
+            store.events.create_game(game, "test-game", {}, [NewEvent("started", {})], "playing")
         start = threading.Barrier(len(games))
 
         def play(game: str) -> None:
@@ -394,7 +395,7 @@ def test_many_writers_lose_nothing_and_share_commits(postgres_url: str) -> None:
             version = 1
             for n in range(1, 11):
                 events = [event(n)] if n % 3 else [event(n), event(-n)]
-                store.append(game, version, events, idempotency_key=f"k{n}")
+                store.events.append(game, version, events, AppendOptions(idempotency_key=f"k{n}"))
                 version += len(events)
 
         for caller in [Caller(partial(play, game)) for game in games]:
@@ -409,7 +410,7 @@ def test_many_writers_lose_nothing_and_share_commits(postgres_url: str) -> None:
         assert appended == 240
         assert transactions < appended, "no two appends ever shared a commit"
         for game in games:
-            stored = store.load(game)
+            stored = store.events.load(game)
             assert [e.seq for e in stored] == list(range(1, len(stored) + 1))
             assert len(stored) == 1 + 10 + 3
     finally:

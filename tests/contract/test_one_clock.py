@@ -16,9 +16,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from domain.cablecar.legal import legal_actions
-from events.database import Database
+from events import Stores
 from events.encoding.timestamps import Clock, parse_timestamp
-from events.records import NewEvent, OutsideDeadline, StaleVersion
+from events.records import AppendOptions, NewEvent, OutsideDeadline, StaleVersion
 from service.adapters.cache import InProcessCache
 from service.usecases.auth import TokenCheck
 from service.usecases.commands import ActionRequest, GameCommands
@@ -37,7 +37,7 @@ def _shifted(seconds: float) -> Clock:
     return lambda: datetime.now(UTC) + timedelta(seconds=seconds)
 
 
-def _worker(backend: Backend, skew: float, sweeping: bool = True) -> tuple[Database, GameCommands, Timekeeper]:
+def _worker(backend: Backend, skew: float, sweeping: bool = True) -> tuple[Stores, GameCommands, Timekeeper]:
     """One service instance whose own clock is ``skew`` seconds off."""
     store = backend.open(clock=_shifted(skew))
     queries = GameQueries(store, InProcessCache())
@@ -70,16 +70,15 @@ class OneClockContract(Contract):
         ``not_before`` early, and nothing is written either way."""
         store = backend.open()
         game = new_id()
-        store.create_game(game, "test-game", {}, opening(), "playing")
-        now = store.database_time()
+        store.events.create_game(game, "test-game", {}, opening(), "playing")
+        now = store.deadlines.database_time()
         with pytest.raises(OutsideDeadline) as late:
-            store.append(game, 1, [NewEvent(type="moved", payload={})], not_after=now - timedelta(milliseconds=1))
+            store.events.append(game, 1, [NewEvent(type="moved", payload={})], AppendOptions(not_after=now - timedelta(milliseconds=1)))
         with pytest.raises(OutsideDeadline) as early:
-            store.append(game, 1, [NewEvent(type="moved", payload={})], not_before=now + timedelta(seconds=30))
+            store.events.append(game, 1, [NewEvent(type="moved", payload={})], AppendOptions(not_before=now + timedelta(seconds=30)))
         assert (late.value.reason, early.value.reason) == ("late", "early")
-        assert store.version(game) == 1
-        result = store.append(game, 1, [NewEvent(type="moved", payload={})], not_before=now,
-                              not_after=now + timedelta(seconds=30))
+        assert store.events.version(game) == 1
+        result = store.events.append(game, 1, [NewEvent(type="moved", payload={})], AppendOptions(not_before=now, not_after=now + timedelta(seconds=30)))
         assert result.events[0].seq == 2
 
 
@@ -94,11 +93,11 @@ class DatabaseClockContract(OneClockContract):
     ) -> None:
         store, commands, _ = _worker(backend, skew)
         database = backend.open()  # the database's clock, read by a store with a true one
-        before = database.database_time()
+        before = database.deadlines.database_time()
         created = _create(commands, 30)
         _move(commands, created)
-        after = database.database_time()
-        events = store.load(created.record.game_id)
+        after = database.deadlines.database_time()
+        events = store.events.load(created.record.game_id)
         assert len(events) >= 2
         for event in events:
             at = parse_timestamp(event.recorded_at)
@@ -113,16 +112,16 @@ class DatabaseClockContract(OneClockContract):
         store, _, sweeper = _worker(backend, -skew)
         created = _create(mover, 10)
         _move(mover, created)
-        moved_at = store.database_time()
+        moved_at = store.deadlines.database_time()
         game_id = created.record.game_id
         for timekeeper in (sweeper, mover.queries.timekeeper):
             assert timekeeper is not None
             timekeeper.settle(timekeeper.queries.load(game_id, settle=False))
             timekeeper.sweep()
-        types = [e.type for e in store.load(game_id)]
+        types = [e.type for e in store.events.load(game_id)]
         assert "seat_timed_out" not in types, (skew, types)
-        assert store.database_time() - moved_at < timedelta(seconds=5)  # the check above ran well before the deadline
-        assert store.estimated_time() - store.database_time() < timedelta(seconds=TOLERANCE)
+        assert store.deadlines.database_time() - moved_at < timedelta(seconds=5)  # the check above ran well before the deadline
+        assert store.deadlines.estimated_time() - store.deadlines.database_time() < timedelta(seconds=TOLERANCE)
 
     @pytest.mark.parametrize("skew", SKEWS)
     def test_an_action_after_its_deadline_is_refused_and_the_timeout_wins(
@@ -136,13 +135,13 @@ class DatabaseClockContract(OneClockContract):
         game_id = created.record.game_id
         due = commands.queries.load(game_id, settle=False).clocks.deadline()
         assert due is not None
-        while store.database_time().timestamp() <= due + 0.05:
+        while store.deadlines.database_time().timestamp() <= due + 0.05:
             time.sleep(0.05)
         with pytest.raises(StaleVersion):
             _move(commands, created)
-        assert [e.type for e in store.load(game_id)].count("seat_timed_out") == 0  # nothing written by the refusal
+        assert [e.type for e in store.events.load(game_id)].count("seat_timed_out") == 0  # nothing written by the refusal
         timekeeper.settle(commands.queries.load(game_id, settle=False))
-        events = store.load(game_id)
+        events = store.events.load(game_id)
         timed_out = [e for e in events if e.type == "seat_timed_out"]
         assert len(timed_out) == 1 and all(e.seat is None for e in events[1:])
         assert parse_timestamp(timed_out[0].recorded_at).timestamp() >= due
@@ -156,14 +155,14 @@ class DatabaseClockContract(OneClockContract):
         database = backend.open()
         game = new_id()
         store._db_clock.offset = timedelta(0)  # type: ignore[attr-defined]  # as if it trusted its own clock
-        created = store.create_game(game, "test-game", {}, opening(), "playing")
+        created = store.events.create_game(game, "test-game", {}, opening(), "playing")
         store._db_clock.offset = timedelta(0)  # type: ignore[attr-defined]
-        appended = store.append(game, 1, [NewEvent(type="moved", payload={})]).events
+        appended = store.events.append(game, 1, [NewEvent(type="moved", payload={})]).events
         for event in (*created, *appended):
             at = parse_timestamp(event.recorded_at)
-            assert abs((at - database.database_time()).total_seconds()) < TOLERANCE, event
+            assert abs((at - database.deadlines.database_time()).total_seconds()) < TOLERANCE, event
         assert abs(store._db_clock.offset.total_seconds() - 15) < TOLERANCE  # type: ignore[attr-defined]
-        assert store.verify_chain(game).ok
+        assert store.events.verify_chain(game).ok
 
     def test_recorded_times_never_go_back_across_workers(
         self, backend: Backend, new_id: Callable[[], str]
@@ -173,13 +172,13 @@ class DatabaseClockContract(OneClockContract):
         earlier than that event."""
         ahead, right = backend.open(), backend.open()
         game = new_id()
-        ahead.create_game(game, "test-game", {}, opening(), "playing")
-        ahead.estimated_time()
+        ahead.events.create_game(game, "test-game", {}, opening(), "playing")
+        ahead.deadlines.estimated_time()
         ahead._db_clock.offset += timedelta(seconds=0.8)  # type: ignore[attr-defined,operator]
-        first = ahead.append(game, 1, [NewEvent(type="moved", payload={})]).events[0]
-        second = right.append(game, 2, [NewEvent(type="moved", payload={})]).events[0]
+        first = ahead.events.append(game, 1, [NewEvent(type="moved", payload={})]).events[0]
+        second = right.events.append(game, 2, [NewEvent(type="moved", payload={})]).events[0]
         assert second.recorded_at >= first.recorded_at
-        assert right.verify_chain(game).ok
+        assert right.events.verify_chain(game).ok
 
     @pytest.mark.parametrize("skew", SKEWS)
     def test_a_late_action_with_its_version_gets_the_version_after_the_timeout(
@@ -194,7 +193,7 @@ class DatabaseClockContract(OneClockContract):
         loaded = commands.queries.load(game_id, settle=False)
         due = loaded.clocks.deadline()
         assert due is not None
-        while store.database_time().timestamp() <= due + 0.05:
+        while store.deadlines.database_time().timestamp() <= due + 0.05:
             time.sleep(0.05)
         store._db_clock.offset -= timedelta(seconds=3)  # type: ignore[attr-defined,operator]
         action = legal_actions(loaded.state, 0)[0]  # type: ignore[arg-type]
@@ -202,7 +201,7 @@ class DatabaseClockContract(OneClockContract):
         with pytest.raises(StaleVersion) as refused:
             commands.act(game_id, request)
         assert refused.value.current > loaded.version
-        events = store.load(game_id)
+        events = store.events.load(game_id)
         assert [e.type for e in events].count("seat_timed_out") == 1 and all(e.seat is None for e in events[1:])
 
 

@@ -15,8 +15,8 @@ def test_no_url_means_a_sqlite_file_in_the_data_dir(tmp_path: Path) -> None:
     store = open_store(None, tmp_path / "fresh" / "data")
     try:
         assert isinstance(store, SqliteStore)
-        assert Path(store.path) == tmp_path / "fresh" / "data" / DEFAULT_SQLITE_NAME
-        assert Path(store.path).exists()
+        assert Path(store.database.path) == tmp_path / "fresh" / "data" / DEFAULT_SQLITE_NAME
+        assert Path(store.database.path).exists()
         store.ping()
     finally:
         store.close()
@@ -26,7 +26,7 @@ def test_sqlite_urls_name_the_file(tmp_path: Path) -> None:
     target = tmp_path / "nested" / "events.db"
     store = open_store(f"sqlite:///{target}")
     try:
-        assert isinstance(store, SqliteStore) and Path(store.path) == target and target.exists()
+        assert isinstance(store, SqliteStore) and Path(store.database.path) == target and target.exists()
     finally:
         store.close()
 

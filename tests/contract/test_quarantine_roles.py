@@ -47,7 +47,7 @@ def test_a_forgery_by_the_app_role_is_contained_and_only_the_owner_quarantines_i
         game = created.get_json()
         gid, version = game["id"], game["version"]
         token = {"Authorization": f"Bearer {game['seats'][0]['token']}"}
-        forger.append(gid, version, [NewEvent("card_drawn", {"source": "deck", "card": "red"}, seat=0)])
+        forger.events.append(gid, version, [NewEvent("card_drawn", {"source": "deck", "card": "red"}, seat=0)])
 
         shown = client.get(f"/v1/games/{gid}", headers=token).get_json()
         assert shown["damaged_from"] == version + 1 and shown["version"] == version, shown

@@ -16,7 +16,7 @@ import pytest
 
 from events.migrations.apply import MIGRATE_COMMAND, SchemaNotMigrated, migrate
 from events.postgres import PostgresStore
-from events.records import MetadataGuard, NewEvent, TokenChange
+from events.records import AppendOptions, MetadataGuard, NewEvent, TokenChange
 from tests.contract.conftest import TEST_SIGNER, keyed, postgres_admin_url, rotated
 from tests.contract.test_migrations import POSTGRES_FRESH, POSTGRES_OLD, POSTGRES_UPGRADE
 
@@ -83,14 +83,14 @@ def test_the_app_role_appends_concurrent_actions_as_one_statement(roles: Roles) 
     errors: list[BaseException] = []
     try:
         for gid in games:
-            store.create_game(gid, "t", {}, [NewEvent("set_up", {"i": 0})], "playing")
+            store.events.create_game(gid, "t", {}, [NewEvent("set_up", {"i": 0})], "playing")
         start = threading.Barrier(len(games))
 
         def play(gid: str) -> None:
             start.wait()
             try:
                 for n in range(1, 6):
-                    store.append(gid, n, [NewEvent("tick", {"k": n}, seat=0)], idempotency_key=f"k{n}")
+                    store.events.append(gid, n, [NewEvent("tick", {"k": n}, seat=0)], AppendOptions(idempotency_key=f"k{n}"))
             except BaseException as e:  # noqa: BLE001 - reported below
                 errors.append(e)
 
@@ -104,7 +104,7 @@ def test_the_app_role_appends_concurrent_actions_as_one_statement(roles: Roles) 
             counted = conn.execute("SELECT count(*), count(DISTINCT position >> 16) FROM events"
                                    " WHERE game_id = ANY(%s) AND seq > 1", (games,)).fetchone()
         assert counted is not None and counted[0] == 60 and counted[1] < 60, counted
-        assert all(store.verify_chain(gid).ok for gid in games)
+        assert all(store.events.verify_chain(gid).ok for gid in games)
     finally:
         store.close()
 
@@ -119,20 +119,20 @@ def test_an_ordinary_owner_migrates_a_fresh_database_and_the_app_role_plays(role
     store = PostgresStore(roles.app_url, signer=TEST_SIGNER)
     try:
         gid = f"g-{secrets.token_hex(6)}"
-        store.create_game(gid, "t", {"seat_token_hashes": ["a", "b"]}, [NewEvent("set_up", {"i": 0})], "playing")
-        store.append(gid, 1, [NewEvent("tick", {"k": 1}, seat=0)], idempotency_key="k1", request_hash="h")
-        store.append(gid, 2, [NewEvent("tick", {"k": 2}), NewEvent("tick", {"k": 3})],
-                     guard=MetadataGuard(("seat_token_hashes", 1), "b"))
-        assert store.append(gid, 1, [NewEvent("tick", {"k": 1}, seat=0)], idempotency_key="k1").replayed
-        store.append(gid, 4, [rotated(1)], token=TokenChange(1, keyed(5)))  # cablecar_rotate_seat_token_timed
-        assert store.get_game(gid).metadata["seat_token_hashes"] == ["a", keyed(5)]
-        assert store.wait_for_events(gid, 3, 0.1)  # records a watch through cablecar_watch_game
-        assert [e.seq for e in store.load(gid)] == [1, 2, 3, 4, 5] and store.verify_chain(gid).ok
-        organiser = store.create_organiser("o-" + gid, "Org", keyed(0))
+        store.events.create_game(gid, "t", {"seat_token_hashes": ["a", "b"]}, [NewEvent("set_up", {"i": 0})], "playing")
+        store.events.append(gid, 1, [NewEvent("tick", {"k": 1}, seat=0)], AppendOptions(idempotency_key="k1", request_hash="h"))
+        store.events.append(gid, 2, [NewEvent("tick", {"k": 2}), NewEvent("tick", {"k": 3})],
+                     AppendOptions(guard=MetadataGuard(("seat_token_hashes", 1), "b")))
+        assert store.events.append(gid, 1, [NewEvent("tick", {"k": 1}, seat=0)], AppendOptions(idempotency_key="k1")).replayed
+        store.events.append(gid, 4, [rotated(1)], AppendOptions(token=TokenChange(1, keyed(5))))  # cablecar_rotate_seat_token_timed
+        assert store.events.get_game(gid).metadata["seat_token_hashes"] == ["a", keyed(5)]
+        assert store.events.wait_for_events(gid, 3, 0.1)  # records a watch through cablecar_watch_game
+        assert [e.seq for e in store.events.load(gid)] == [1, 2, 3, 4, 5] and store.events.verify_chain(gid).ok
+        organiser = store.tournaments.create_organiser("o-" + gid, "Org", keyed(0))
         assert organiser.name == "Org"
-        store.set_deadline(gid, 4, None)
-        assert store.hold_lease("sweeper", "me", datetime.now(UTC), 5.0)
-        assert store.read_all(0, 10)
+        store.deadlines.set_deadline(gid, 4, None)
+        assert store.deadlines.hold_lease("sweeper", "me", datetime.now(UTC), 5.0)
+        assert store.events.read_all(0, 10)
     finally:
         store.close()
 
@@ -176,8 +176,8 @@ def test_every_direct_write_by_the_app_role_is_refused(roles: Roles) -> None:
     store = PostgresStore(roles.app_url, signer=TEST_SIGNER)
     gid = f"g-{secrets.token_hex(6)}"
     try:
-        store.create_game(gid, "t", {}, [NewEvent("set_up", {})], "playing")
-        store.append(gid, 1, [NewEvent("tick", {})], idempotency_key="k1", request_hash="h")
+        store.events.create_game(gid, "t", {}, [NewEvent("set_up", {})], "playing")
+        store.events.append(gid, 1, [NewEvent("tick", {})], AppendOptions(idempotency_key="k1", request_hash="h"))
     finally:
         store.close()
     refused = []
@@ -228,7 +228,7 @@ def test_the_server_never_migrates_and_says_what_to_run(roles: Roles) -> None:
         with pytest.raises(SchemaNotMigrated, match="cablecar migrate"):
             store.ping()
         with pytest.raises(SchemaNotMigrated):  # the answer is kept a moment: no query storm
-            store.version("g-x")
+            store.events.version("g-x")
     finally:
         store.close()
     assert MIGRATE_COMMAND.startswith("cablecar migrate --database-url OWNER_URL --app-role")
@@ -372,10 +372,10 @@ def test_an_old_superuser_owned_database_moves_to_the_two_roles_as_documented(ro
         assert migrate(owner_url, app_role=roles.app) == POSTGRES_UPGRADE
         store = PostgresStore(app_url, signer=TEST_SIGNER)
         try:
-            store.get_game("old-game")
-            store.append("old-game", 1, [NewEvent("tick", {"k": 1})])
-            events = store.load("old-game")
-            assert [e.signature is None for e in events] == [True, False] and store.verify_chain("old-game").ok
+            store.events.get_game("old-game")
+            store.events.append("old-game", 1, [NewEvent("tick", {"k": 1})])
+            events = store.events.load("old-game")
+            assert [e.signature is None for e in events] == [True, False] and store.events.verify_chain("old-game").ok
             assert first_bad_signature(events, KeySet([TEST_SIGNER.public])) is None
         finally:
             store.close()

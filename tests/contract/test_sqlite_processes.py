@@ -22,8 +22,8 @@ _HOLDER = textwrap.dedent("""
     import sys, threading
     from events.sqlite import SqliteStore
     store = SqliteStore(sys.argv[1])
-    store.list_games(limit=1)                     # the main thread's connection: holds SQLite's lock
-    t = threading.Thread(target=lambda: store.list_games(limit=1))
+    store.events.list_games(limit=1)                     # the main thread's connection: holds SQLite's lock
+    t = threading.Thread(target=lambda: store.events.list_games(limit=1))
     t.start(); t.join()                           # a second thread opens its own connection
     print("ready", flush=True)
     sys.stdin.readline()                          # hold the connection until told
@@ -59,8 +59,8 @@ def test_a_thread_s_connection_closes_when_the_thread_ends(tmp_path: Path) -> No
         seen: list[int] = []
 
         def use() -> None:
-            store.list_games(limit=1)
-            seen.append(store.open_connections)
+            store.events.list_games(limit=1)
+            seen.append(store.database.open_connections)
 
         for _ in range(20):
             t = threading.Thread(target=use)
@@ -78,10 +78,10 @@ def test_counters_are_shared_by_every_store_on_the_file(tmp_path: Path) -> None:
     one, two = SqliteStore(path), SqliteStore(path)
     try:
         now = time.time()
-        assert one.add_count("create:a", 7, 1, now + 60, now) == 1
-        assert two.add_count("create:a", 7, 2, now + 60, now) == 3
-        assert one.add_count("create:a", 8, 1, now + 60, now) == 1  # another window
-        assert two.add_count("create:b", 7, 1, now + 60, now) == 1  # another key
+        assert one.counts.add_count("create:a", 7, 1, now + 60, now) == 1
+        assert two.counts.add_count("create:a", 7, 2, now + 60, now) == 3
+        assert one.counts.add_count("create:a", 8, 1, now + 60, now) == 1  # another window
+        assert two.counts.add_count("create:b", 7, 1, now + 60, now) == 1  # another key
     finally:
         one.close()
         two.close()
@@ -92,20 +92,20 @@ def test_places_are_capped_per_holder_across_stores_and_lapse(tmp_path: Path) ->
     one, two = SqliteStore(path), SqliteStore(path)
     try:
         now = time.time()
-        first = one.take_place("streams", "10.0.0.1", 2, now + 60, now)
-        second = two.take_place("streams", "10.0.0.1", 2, now + 60, now)
+        first = one.counts.take_place("streams", "10.0.0.1", 2, now + 60, now)
+        second = two.counts.take_place("streams", "10.0.0.1", 2, now + 60, now)
         assert first and second and first != second
-        assert one.take_place("streams", "10.0.0.1", 2, now + 60, now) is None
-        assert two.take_place("streams", "10.0.0.2", 2, now + 60, now) is not None  # another holder
-        assert one.take_place("other", "10.0.0.1", 2, now + 60, now) is not None  # another group
-        two.free_place(first)
-        third = one.take_place("streams", "10.0.0.1", 2, now + 60, now)
+        assert one.counts.take_place("streams", "10.0.0.1", 2, now + 60, now) is None
+        assert two.counts.take_place("streams", "10.0.0.2", 2, now + 60, now) is not None  # another holder
+        assert one.counts.take_place("other", "10.0.0.1", 2, now + 60, now) is not None  # another group
+        two.counts.free_place(first)
+        third = one.counts.take_place("streams", "10.0.0.1", 2, now + 60, now)
         assert third is not None
         # a place not renewed lapses (a killed worker's); a renewed one does not
-        one.renew_place(third, now + 200)
+        one.counts.renew_place(third, now + 200)
         later = now + 100
-        assert one.take_place("streams", "10.0.0.1", 2, later + 60, later) is not None
-        assert one.take_place("streams", "10.0.0.1", 2, later + 60, later) is None
+        assert one.counts.take_place("streams", "10.0.0.1", 2, later + 60, later) is not None
+        assert one.counts.take_place("streams", "10.0.0.1", 2, later + 60, later) is None
     finally:
         one.close()
         two.close()
@@ -119,17 +119,17 @@ def test_a_store_opened_before_a_fork_is_not_used_after_it(tmp_path: Path) -> No
             code = 1
             try:
                 try:
-                    store.list_games(limit=1)
+                    store.events.list_games(limit=1)
                 except StoreUnavailable as e:
                     code = 0 if "fork" in str(e) else 2
                 store.close()
                 own = SqliteStore(tmp_path / "f.sqlite3")
-                own.list_games(limit=1)
+                own.events.list_games(limit=1)
                 own.close()
             finally:
                 os._exit(code)
         _, status = os.waitpid(pid, 0)
         assert os.waitstatus_to_exitcode(status) == 0
-        store.list_games(limit=1)  # the parent's connections are intact
+        store.events.list_games(limit=1)  # the parent's connections are intact
     finally:
         store.close()

@@ -51,7 +51,7 @@ def paused(standby_url: str) -> Iterator[Callable[[bool], None]]:
 def replayed(url: str, primary: PostgresStore, seconds: float = 60.0) -> None:
     """Wait until the standby has replayed everything the primary wrote so far, read on the standby itself: a
     reader whose first read found it lagging would fall back and, with a cooldown, never try it again."""
-    target = primary.wal_position()
+    target = primary.database.wal_position()
     deadline = time.monotonic() + seconds
     with psycopg.connect(url, autocommit=True) as conn:
         while True:
@@ -64,7 +64,7 @@ def replayed(url: str, primary: PostgresStore, seconds: float = 60.0) -> None:
 
 def reader_on(url: str, primary: PostgresStore, cooldown: float = 0.0, max_wait: float = 0.3) -> StandbyReader:
     replayed(url, primary)
-    return StandbyReader(url, primary, primary.wal_position, max_wait=max_wait, cooldown=cooldown, timeouts=Timeouts(connect=2.0))
+    return StandbyReader(url, primary, primary.database.wal_position, max_wait=max_wait, cooldown=cooldown, timeouts=Timeouts(connect=2.0))
 
 
 def caught_up(reader: StandbyReader, game_id: str) -> None:
@@ -83,12 +83,12 @@ def test_a_lagging_standby_never_answers_short(
     primary: PostgresStore, standby_url: str, paused: Callable[[bool], None], new_id: NewId
 ) -> None:
     gid = new_id()
-    primary.create_game(gid, "test-game", {}, [ev(0), ev(1), ev(2)], "playing")
+    primary.events.create_game(gid, "test-game", {}, [ev(0), ev(1), ev(2)], "playing")
     reader = reader_on(standby_url, primary)
     try:
         caught_up(reader, gid)
         paused(True)
-        primary.append(gid, 3, [ev(3), ev(4)])
+        primary.events.append(gid, 3, [ev(3), ev(4)])
         # history the standby holds is a full page: served there, without waiting
         assert [e.seq for e in reader.load(gid, 0, limit=3)] == [1, 2, 3]
         assert reader.stats.served == 1 and reader.stats.fell_back == 0
@@ -114,14 +114,14 @@ def test_a_stream_started_on_the_primary_continues_on_the_standby_in_order(
 ) -> None:
     games = [new_id() for _ in range(3)]
     for gid in games:
-        primary.create_game(gid, "test-game", {}, [ev(0)], "playing")
+        primary.events.create_game(gid, "test-game", {}, [ev(0)], "playing")
     reader = reader_on(standby_url, primary)
     try:
         caught_up(reader, games[-1])
         paused(True)
         for version, gid in enumerate(games * 2, start=1):
-            primary.append(gid, 1 + (version > len(games)), [ev(version)])
-        mine = [e for e in primary.read_all(0, 10_000) if e.game_id in games]
+            primary.events.append(gid, 1 + (version > len(games)), [ev(version)])
+        mine = [e for e in primary.events.read_all(0, 10_000) if e.game_id in games]
         # the reader got the first half from the primary, then asks the lagging standby
         half = mine[len(mine) // 2 - 1].position
         rest = [e for e in reader.read_all(half, 10_000) if e.game_id in games]
@@ -136,17 +136,17 @@ def test_after_a_fall_back_the_primary_answers_until_the_cooldown_ends(
     primary: PostgresStore, standby_url: str, paused: Callable[[bool], None], new_id: NewId
 ) -> None:
     gid = new_id()
-    primary.create_game(gid, "test-game", {}, [ev(0)], "playing")
+    primary.events.create_game(gid, "test-game", {}, [ev(0)], "playing")
     # a first read that found the standby lagging (a busy machine) would start the 60 s cooldown at once:
     # the reader waits longer for it here, so the first read is the standby's
     reader = reader_on(standby_url, primary, cooldown=60.0, max_wait=3.0)
     try:
         caught_up(reader, gid)
         paused(True)
-        primary.append(gid, 1, [ev(1)])
+        primary.events.append(gid, 1, [ev(1)])
         assert len(reader.load(gid)) == 2 and reader.stats.fell_back == 1
         paused(False)
-        primary.append(gid, 2, [ev(2)])
+        primary.events.append(gid, 2, [ev(2)])
         assert len(reader.load(gid)) == 3
         assert reader.stats.served == 0 and reader.stats.waited == 1  # one wait, then straight to the primary
     finally:
@@ -157,9 +157,9 @@ def test_a_standby_that_cannot_be_reached_leaves_the_reads_to_the_primary(
     primary: PostgresStore, postgres_url: str, new_id: NewId
 ) -> None:
     gid = new_id()
-    primary.create_game(gid, "test-game", {}, [ev(0), ev(1)], "playing")
+    primary.events.create_game(gid, "test-game", {}, [ev(0), ev(1)], "playing")
     nowhere = postgres_url.replace(postgres_url.split("@")[-1].split("/")[0], f"127.0.0.1:{free_port()}")
-    reader = StandbyReader(nowhere, primary, primary.wal_position, timeouts=Timeouts(connect=1.0))
+    reader = StandbyReader(nowhere, primary, primary.database.wal_position, timeouts=Timeouts(connect=1.0))
     try:
         assert [e.seq for e in reader.load(gid)] == [1, 2]
         assert reader.stats.fell_back == 1 and reader.stats.served == 0
@@ -183,8 +183,8 @@ def test_multi_host_urls_find_the_primary_and_the_standby_by_themselves(
                           signer=TEST_SIGNER)
     try:
         game_id = new_id()
-        store.create_game(game_id, "test-game", {}, [ev(0)], "playing")
-        store.append(game_id, 1, [ev(1)])
+        store.events.create_game(game_id, "test-game", {}, [ev(0)], "playing")
+        store.events.append(game_id, 1, [ev(1)])
         reader = store.reader
         assert isinstance(reader, StandbyReader)
         for connections, standby in ((store._db, False), (reader._standby.connections, True)):

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from events.database import Database
+from events import Stores
 from events.recorders.tickets import StreamTicket, StreamTickets
 from service.adapters.redis_tickets import RedisTickets
 from tests.contract.backends import Backend, Contract, PostgresBackend, SqliteBackend
@@ -35,7 +35,7 @@ class StreamTicketsContract(Contract):
     @pytest.fixture
     def places(self, backend: Backend) -> Iterator[Callable[[], StreamTickets]]:
         """Opens one more process's view of the same tickets."""
-        opened: list[Database] = []
+        opened: list[Stores] = []
 
         def open_one() -> StreamTickets:
             opened.append(backend.open())
@@ -46,9 +46,9 @@ class StreamTicketsContract(Contract):
             store.close()
 
     @pytest.fixture
-    def game(self, store: Database, new_id: NewId) -> str:
+    def game(self, store: Stores, new_id: NewId) -> str:
         game_id = new_id()
-        store.create_game(game_id, "ttr-sf", {}, [], "playing")
+        store.events.create_game(game_id, "ttr-sf", {}, [], "playing")
         return game_id
 
     def test_a_ticket_is_taken_once(self, places: Callable[[], StreamTickets], game: str) -> None:
@@ -85,12 +85,12 @@ class StreamTicketsContract(Contract):
 class SqlStreamTicketsContract(StreamTicketsContract):
     """The SQL stores sweep expired tickets when they write new ones."""
 
-    def test_expired_tickets_are_swept(self, store: Database, game: str) -> None:
+    def test_expired_tickets_are_swept(self, store: Stores, game: str) -> None:
         old, live = _hash(), _hash()
-        store.put_stream_ticket(old, _ticket(game, expires_at=NOW + 10), NOW)
-        store.put_stream_ticket(live, _ticket(game, expires_at=NOW + 80), NOW + 20)
-        assert store.take_stream_ticket(old) is None
-        assert store.take_stream_ticket(live) is not None
+        store.tickets.put_stream_ticket(old, _ticket(game, expires_at=NOW + 10), NOW)
+        store.tickets.put_stream_ticket(live, _ticket(game, expires_at=NOW + 80), NOW + 20)
+        assert store.tickets.take_stream_ticket(old) is None
+        assert store.tickets.take_stream_ticket(live) is not None
 
 
 class TestStreamTicketsSqlite(SqlStreamTicketsContract):

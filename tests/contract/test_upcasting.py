@@ -11,9 +11,9 @@ from domain.core import GameConfig, Upcast, replay
 from domain.ttr import GAME
 from domain.ttr.events import RouteClaimed
 from domain.ttr.upcasters import route_claimed_v1_to_v2
+from events import Stores
 from events.encoding.codec import DecodeError, current_payload, decode, encode
 from events.encoding.upcasting import UPCASTERS, UpcasterRegistry, UpcastError
-from events.recorders.event_log import EventStore
 from events.records import NewEvent, StoredEvent
 from tests.contract.backends import Contract, PostgresBackend, SqliteBackend
 
@@ -119,22 +119,22 @@ class UpcastingContract(Contract):
     """Rows stored at an old schema version, on one backend per subclass."""
 
     def test_route_claimed_rows_stored_at_v1_are_decoded_at_the_current_version(
-        self, store: EventStore, new_id: Callable[[], str]
+        self, store: Stores, new_id: Callable[[], str]
     ) -> None:
         opening, moves, final_state = play_until_two_claims("upcast-contract")
         gid = new_id()
-        store.create_game(gid, GAME.type_id, {}, opening, "setup")
+        store.events.create_game(gid, GAME.type_id, {}, opening, "setup")
         version = len(opening)
         for move in moves:
             written = [v1_of(e) if e.type == RouteClaimed.TYPE else e for e in move]
-            version = store.append(gid, version, written).events[-1].seq
+            version = store.events.append(gid, version, written).events[-1].seq
 
-        stored = store.load(gid)
+        stored = store.events.load(gid)
         claims = [e for e in stored if e.type == RouteClaimed.TYPE]
         assert len(claims) == 2
         for row in claims:  # the rows really hold the v1 shape
             assert row.schema_version == 1 and isinstance(row.payload["cards"], list)
-        assert store.verify_chain(gid).ok  # the chain covers what was written, v1 included
+        assert store.events.verify_chain(gid).ok  # the chain covers what was written, v1 included
 
         decoded = [decode(GAME, e) for e in stored]
         for event in decoded:

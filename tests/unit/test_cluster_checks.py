@@ -10,21 +10,21 @@ from pathlib import Path
 
 from bench.cluster.clients import Acked, GamePlay, Spectator
 from bench.cluster.verify import Verdict, check_games, check_streams
-from events.records import NewEvent
+from events.records import AppendOptions, NewEvent
 from events.sqlite import SqliteStore
 
 
 def _store(tmp_path: Path) -> SqliteStore:
     store = SqliteStore(tmp_path / "log.sqlite3")
-    store.create_game("g1", "test-game", {}, [NewEvent("set_up", {})], "playing")
-    store.append("g1", 1, [NewEvent("tick", {"n": 1}, 1, 0)], idempotency_key="k1")
-    store.append("g1", 2, [NewEvent("tick", {"n": 2}, 1, 1), NewEvent("tick", {"n": 3}, 1, 1)], idempotency_key="k2")
+    store.events.create_game("g1", "test-game", {}, [NewEvent("set_up", {})], "playing")
+    store.events.append("g1", 1, [NewEvent("tick", {"n": 1}, 1, 0)], AppendOptions(idempotency_key="k1"))
+    store.events.append("g1", 2, [NewEvent("tick", {"n": 2}, 1, 1), NewEvent("tick", {"n": 3}, 1, 1)], AppendOptions(idempotency_key="k2"))
     return store
 
 
 def _acked(store: SqliteStore, key: str) -> Acked:
     """The answer its writer got for the append ``key``."""
-    events = [(e.seq, e.type, e.seat, e.recorded_at, e.hash) for e in store.load("g1") if e.idempotency_key == key]
+    events = [(e.seq, e.type, e.seat, e.recorded_at, e.hash) for e in store.events.load("g1") if e.idempotency_key == key]
     return Acked(0.0, events[-1][0], events)
 
 

@@ -36,7 +36,7 @@ bp = Blueprint("batches", __name__, url_prefix="/v1")
 
 def _service() -> BatchService:
     rt = runtime()
-    return BatchService(rt.store, rt.commands, rt.queries, rt.settings.max_batch_tables)
+    return rt.batches
 
 
 @bp.post("/batches")

@@ -76,7 +76,7 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
         message = "refs are an organiser's own ids: send the organiser token to give them"
         raise InvalidRequest(message, errors=[{"field": "ref", "message": message}])
     organiser_id = organiser.organiser_id if organiser else None
-    if key is None or rt.commands.created_with(key) is None:  # a retry creates nothing: it is not charged
+    if key is None or rt.creation.created_with(key) is None:  # a retry creates nothing: it is not charged
         limits(current_app).charge_creation(1, organiser_id)
         limits(current_app).charge_bot_seats(sum(1 for b in bots if b), organiser_id)
     request = GameRequest(
@@ -92,7 +92,7 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
         ref=data["ref"],
         player_refs=refs,
     )
-    created = rt.commands.create(request, key)
+    created = rt.creation.create(request, key)
     meta = created.record.metadata
     body = {
         "id": created.record.game_id,

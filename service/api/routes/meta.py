@@ -107,7 +107,7 @@ def signing_keys() -> dict[str, Any]:
     """The public keys of every key the server signs (or signed) its records
     with, the current one first: save them to check records offline
     (``cablecar verify --keys``)."""
-    keys = runtime().keys.public_keys()
+    keys = runtime().signing_keys.public_keys()
     return SigningKeysSchema().dump({"keys": [k.to_json() for k in keys]})
 
 
@@ -115,9 +115,9 @@ def signing_keys() -> dict[str, Any]:
 def health() -> tuple[dict[str, Any], int]:
     """Liveness plus the state of the event store, the cache and the bot runners."""
     rt = runtime()
-    backend = type(rt.store).__name__
+    backend = rt.stores.backend
     try:
-        rt.store.ping()
+        rt.stores.ping()
         store = {"backend": backend, "ok": True, "detail": "reachable"}
     except SchemaNotMigrated:
         # said once in the log by the store; the command names no host
@@ -130,7 +130,7 @@ def health() -> tuple[dict[str, Any], int]:
     cache_health = rt.cache.health()
     cache = {"backend": cache_health.backend, "ok": cache_health.ok, "detail": cache_health.detail}
     # the bot runners alive (their heartbeats): none refuses bot seats, but the server is not down for it
-    runners = rt.commands.bot_turns.live_runners() if store["ok"] and rt.commands.bot_turns is not None else 0
+    runners = rt.creation.bot_turns.live_runners() if store["ok"] and rt.creation.bot_turns is not None else 0
     if not store["ok"]:
         status, code = "unavailable", 503
     elif not cache["ok"]:

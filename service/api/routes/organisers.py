@@ -20,8 +20,6 @@ from service.api.schemas.tournament import (
 from service.api.text import json_text
 from service.errors import Forbidden
 from service.usecases.auth import creating_organiser, organiser_caller
-from service.usecases.batches import BatchService
-from service.usecases.organisers import OrganiserService
 from service.usecases.standings import Standings, standings, standings_csv
 
 bp = Blueprint("organisers", __name__, url_prefix="/v1")
@@ -42,7 +40,7 @@ def create_organiser() -> tuple[dict[str, Any], int]:
     parent_id = parent.organiser_id if parent else None
     data = CreateOrganiserSchema().load(json_body())
     key = creation_key(rt.settings, "organiser", data, parent_id or "")
-    service = OrganiserService(rt.store)
+    service = rt.organisers
     if key is None or service.created_with(key, data["name"]) is None:  # a retry creates nothing: not charged
         limits(current_app).charge_organiser_creation(parent_id)
     created = service.create(data["name"], rt.tokens.hasher, key)
@@ -67,7 +65,7 @@ def _standings() -> Standings:
     rt = runtime()
     organiser = organiser_caller(rt.tokens, authorization())
     q = StandingsQuerySchema().load({"batch": request.args.getlist("batch")})
-    service = BatchService(rt.store, rt.commands, rt.queries, rt.settings.max_batch_tables)
+    service = rt.batches
     return standings(service, organiser, q["batch"])
 
 

@@ -23,7 +23,7 @@ def rotate_token(game_id: str, seat: int) -> dict[str, Any]:
     """Give a seat a new token (the old one stops working); host token only."""
     empty_body()
     rt = runtime()
-    record = rt.store.get_game(game_id)
+    record = rt.stores.events.get_game(game_id)
     require_host(game_caller(rt.tokens, record, authorization()))
     rotated = rotate_seat_token(rt.commands, game_id, seat)
     body = {"game_id": rotated.game_id, "seat": rotated.seat, "name": rotated.name, "token": rotated.token}

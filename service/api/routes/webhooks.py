@@ -28,7 +28,7 @@ bp = Blueprint("webhooks", __name__, url_prefix="/v1")
 
 def _service() -> OrganiserService:
     rt = runtime()
-    return OrganiserService(rt.store, rt.settings.webhook_private_addresses, rt.settings.webhooks_per_organiser)
+    return rt.organisers
 
 
 def webhook_json(hook: WebhookRecord) -> dict[str, Any]:

@@ -44,54 +44,33 @@ Webhook deliveries
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import psycopg
 
-from events.database import Database
-from events.encoding.timestamps import Clock, format_timestamp, system_clock
+from events.encoding.timestamps import Clock, format_timestamp, parse_timestamp, system_clock
 from events.integrity.signing import Signer
-from events.postgres.appends import PostgresAppends
 from events.postgres.connection import ClockRefused, PostgresConnections
 from events.postgres.dbclock import DatabaseClock
 from events.postgres.groupcommit import GroupCommit
 from events.postgres.heads import ChainHeads
 from events.postgres.listener import VersionListener
-from events.postgres.standby import PRIMARY_POSITION, StandbyReader
-from events.postgres.statements import (
-    CLAIM,
-    CREATE_GAME,
-    RECORD_WATCH,
-    combine_appends,
-    create_args,
-)
+from events.postgres.standby import PRIMARY_POSITION
+from events.postgres.statements import CREATE_GAME, MEASURE, combine_appends, create_args
 from events.postgres.timeouts import Timeouts
-from events.recorders.deliveries import CLAIM_UNCAPPED, ClaimedDelivery
-from events.recorders.event_log import EventReader
-from events.records import GameNotFound, NewGame, StoredEvent
-from events.sql.bot_turns import SqlBotTurnIndex
-from events.sql.catalogue import SqlCatalogue
-from events.sql.deadlines import SqlDeadlineIndex
-from events.sql.deliveries import SqlDeliveryLog
+from events.records import NewGame, StoredEvent
+from events.sql.database import SqlDatabase
 from events.sql.dialect import POSTGRES
-from events.sql.quarantine import SqlQuarantine
-from events.sql.rows import (
-    check_page,
-    prepare_games,
-)
-from events.sql.tickets import SqlStreamTickets
-from events.sql.tournaments import SqlTournaments
-from events.sql.transparency_log import SqlTransparencyLog
+from events.sql.rows import prepare_games
 
 
-class PostgresStore(PostgresAppends, SqlCatalogue, SqlTournaments, SqlDeliveryLog, SqlDeadlineIndex, SqlBotTurnIndex,
-                    SqlQuarantine, SqlTransparencyLog, SqlStreamTickets, Database):
-    """The event log, tournaments and delivery log on PostgreSQL (see the
-    module docs)."""
+class PostgresDatabase(SqlDatabase):
+    """A PostgreSQL database, its pool, its clock as measured here, the chain
+    heads this process saw and its LISTEN thread: what every recorder of the
+    production store shares (see the module docs)."""
 
     dialect = POSTGRES
 
@@ -104,7 +83,6 @@ class PostgresStore(PostgresAppends, SqlCatalogue, SqlTournaments, SqlDeliveryLo
         timeouts: Timeouts | None = None,
         fallback_poll: float = 2.0,
         clock: Clock = system_clock,
-        read_url: str | None = None,
         signer: Signer | None = None,
         group_commit: int = 1,
     ) -> None:
@@ -116,60 +94,47 @@ class PostgresStore(PostgresAppends, SqlCatalogue, SqlTournaments, SqlDeliveryLo
 
         ``timeouts`` bound every wait on the database, on every connection of
         the store (:mod:`events.postgres.failfast`); ``fallback_poll`` is how often ``wait_for_events``
-        re-checks the database even without a notification.  ``read_url``
-        names a hot standby of it: :attr:`reader` then reads from there, on a
-        pool of its own (:mod:`events.postgres.standby`).  ``group_commit``:
+        re-checks the database even without a notification.  ``group_commit``:
         how many batches of concurrent appends may be in flight at once
         (:mod:`events.postgres.groupcommit`; 0: each append alone)."""
         timeouts = timeouts or Timeouts()
-        self._db = PostgresConnections(url, min_size=min_size, max_size=max_size, timeouts=timeouts)
-        self._group = GroupCommit(self._db, combine_appends, in_flight=group_commit)
-        self._standby = (
-            None
-            if read_url is None
-            else StandbyReader(read_url, self, self.wal_position, max_size=max_size, timeouts=timeouts)
-        )
-        self._clock = clock
-        self._db_clock = DatabaseClock(clock)
-        self._signer = signer
-        self._heads = ChainHeads()
-        self._fallback_poll = fallback_poll
-        self._listener = VersionListener(url, timeouts)
-
-    @property
-    def reader(self) -> EventReader:
-        """The standby's reads if one was configured, else this store."""
-        return self if self._standby is None else self._standby
+        self.timeouts = timeouts
+        self.connections = PostgresConnections(url, min_size=min_size, max_size=max_size, timeouts=timeouts)
+        self.group = GroupCommit(self.connections, combine_appends, in_flight=group_commit)
+        self.clock = clock
+        self.clock_offset = DatabaseClock(clock)
+        self.signer = signer
+        self.heads = ChainHeads()
+        self.fallback_poll = fallback_poll
+        self.listener = VersionListener(url, timeouts)
 
     def wal_position(self) -> int:
         """This database's WAL insert position (bytes): a standby that has
         replayed this far holds every commit made visible before the call."""
-        return int(self._rows(PRIMARY_POSITION)[0][0])
+        return int(self.rows(PRIMARY_POSITION)[0][0])
 
     def ping(self) -> None:
         """Raise StoreUnavailable unless the primary answers within the
         connect timeout (a health check must not wait as long as a call may)."""
-        with self._db.connection(limit=self._db.timeouts.connect) as conn:
+        with self.connections.connection(limit=self.connections.timeouts.connect) as conn:
             conn.execute("SELECT 1")
 
-    # -- the hooks of the shared SQL -------------------------------------------
-
-    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        with self._db.connection() as conn:
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        with self.connections.connection() as conn:
             return conn.execute(sql, params).fetchall()
 
     @contextmanager
-    def _transaction(self) -> Iterator[psycopg.Cursor[Any]]:
-        with self._db.connection() as conn, conn.transaction():
+    def transaction(self) -> Iterator[psycopg.Cursor[Any]]:
+        with self.connections.connection() as conn, conn.transaction():
             yield conn.cursor()
 
     @contextmanager
-    def _snapshot(self) -> Iterator[psycopg.Cursor[Any]]:
-        with self._db.connection() as conn, conn.transaction():
+    def snapshot(self) -> Iterator[psycopg.Cursor[Any]]:
+        with self.connections.connection() as conn, conn.transaction():
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             yield conn.cursor()
 
-    def _create(
+    def create(
         self,
         games: Sequence[NewGame],
         first: Callable[[psycopg.Cursor[Any]], None] | None = None,
@@ -190,10 +155,10 @@ class PostgresStore(PostgresAppends, SqlCatalogue, SqlTournaments, SqlDeliveryLo
     ) -> list[tuple[StoredEvent, ...]]:
         now = self.estimated_time()  # the database's clock (estimated): deadlines start from it
         recorded_at = format_timestamp(now)
-        prepared = prepare_games(games, recorded_at, self._signer)
+        prepared = prepare_games(games, recorded_at, self.signer)
         if not prepared:
             return []
-        with self._db.connection(writing=True) as conn:
+        with self.connections.connection(writing=True) as conn:
             cur = conn.cursor()
             with conn.pipeline(), conn.transaction():
                 if first is not None:
@@ -201,7 +166,7 @@ class PostgresStore(PostgresAppends, SqlCatalogue, SqlTournaments, SqlDeliveryLo
                 cur.executemany(CREATE_GAME, [create_args(g, now, recorded_at) for g in prepared], returning=True)
             firsts = self._returned_positions(cur)
         for game in prepared:
-            self._heads.saw(game.game_id, game.version, game.last_hash)
+            self.heads.saw(game.game_id, game.version, game.last_hash)
         return [
             tuple(e.at(start + i) for i, e in enumerate(game.events))
             for game, start in zip(prepared, firsts, strict=True)
@@ -216,73 +181,32 @@ class PostgresStore(PostgresAppends, SqlCatalogue, SqlTournaments, SqlDeliveryLo
             positions.append(0 if row[0] is None else int(row[0]))
         return positions
 
-    def _saw_head(self, game_id: str, version: int, digest: str) -> None:
-        self._heads.saw(game_id, version, digest)
+    def saw_head(self, game_id: str, version: int, digest: str) -> None:
+        self.heads.saw(game_id, version, digest)
 
-    def claim_deliveries(
-        self, owner: str, now: datetime, lease_seconds: float, limit: int,
-        per_webhook: int = CLAIM_UNCAPPED, per_organiser: int = CLAIM_UNCAPPED,
-    ) -> tuple[ClaimedDelivery, ...]:
-        """Lease up to ``limit`` due deliveries to ``owner``, fairly (see the
-        interface; ``FOR UPDATE SKIP LOCKED``: concurrent claimers take
-        disjoint rows without waiting)."""
-        check_page(limit)
-        if lease_seconds <= 0:
-            raise ValueError(f"lease_seconds must be positive, got {lease_seconds!r}")
-        until = now + timedelta(seconds=lease_seconds)
-        with self._db.connection() as conn:
-            rows = conn.execute(CLAIM, (owner, until, now, now, now, per_webhook, per_organiser, limit, now)
-                                ).fetchall()
-        rows.sort(key=lambda row: (row[8], row[9]))
-        return tuple(ClaimedDelivery(*row[:8]) for row in rows)
+    def database_time(self) -> datetime:
+        """``clock_timestamp()`` of the database; also measures how far this
+        store's clock is from it (:mod:`events.postgres.dbclock`)."""
+        now, _ = self.clock_offset.measure(lambda: (self.rows("SELECT clock_timestamp()")[0][0], None))
+        return now
 
-    # -- waiting and closing -------------------------------------------------------
+    def measure(self, game_id: str, seq: int) -> datetime | None:
+        """Measure the offset (as :meth:`database_time`) and read the time of
+        the game's event ``seq`` (None if there is none), in one round trip."""
+        _, last = self.clock_offset.measure(lambda: tuple(self.rows(MEASURE, (game_id, seq))[0]))
+        return None if last is None else parse_timestamp(last)
 
-    def wait_for_events(self, game_id: str, after_seq: int, timeout: float) -> bool:
-        """Block until the game's version passes ``after_seq`` (True) or
-        ``timeout`` runs out (False).
-
-        Woken by this store's LISTEN thread; the database is re-checked at
-        least every ``fallback_poll`` seconds (every 0.25 s while the
-        listener is reconnecting) in case a notification was lost."""
-        deadline = time.monotonic() + max(0.0, timeout)
-        listening = self._listener.ensure_started(min(max(timeout, 0.0), 1.0))
-        with self._listener.watch(game_id):
-            while True:
-                if self._watched_version(game_id) > after_seq:
-                    return True
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return False
-                step = self._fallback_poll if listening else 0.25
-                if self._listener.wait(game_id, after_seq, min(remaining, step)):
-                    return True
-                listening = self._listener.listening
-
-    def _watched_version(self, game_id: str) -> int:
-        """The game's version, recording it in ``game_watches`` first if the
-        listener has not (so that appends NOTIFY for it: migration 0008).
-        The record and the read are one statement that locks the game row
-        FOR SHARE: an append that was under way either commits first (and
-        this read sees it) or fires its trigger after the record commits."""
-        pid = self._listener.unrecorded_pid(game_id)
-        if pid is None:
-            return self.version(game_id)
-        with self._db.connection() as conn:
-            row = conn.execute(RECORD_WATCH, (game_id, pid)).fetchone()
-        self._listener.recorded(game_id, pid)
-        if row is None or row[0] is None:
-            raise GameNotFound(game_id)
-        return int(row[0])
+    def estimated_time(self) -> datetime:
+        """This store's clock plus the offset measured by :meth:`database_time`
+        (measured first if never; no round trip after that)."""
+        return self.clock_offset.estimate(self.database_time)
 
     def close(self) -> None:
         """Stop the listener thread and close every pooled connection."""
-        self._listener.close()
-        if self._standby is not None:
-            self._standby.close()
-        self._db.close()
+        self.listener.close()
+        self.connections.close()
 
     @property
     def closed(self) -> bool:
         """Whether :meth:`close` was called."""
-        return self._db.closed
+        return self.connections.closed

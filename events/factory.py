@@ -1,0 +1,102 @@
+"""One database's capabilities, handed out by one factory.
+
+``open_store(url)`` picks the backend (PostgreSQL for ``postgresql://...``,
+an embedded SQLite file otherwise) and returns :class:`Stores`: a small
+object whose attributes are the capabilities (the recorders of
+:mod:`events.recorders`, each a few methods), all on one pool of
+connections.  A caller is handed only the ones it uses, so its signature
+says what it touches; only wiring (``service/bootstrap.py``) holds the
+whole object.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from events.integrity.signing import Signer
+from events.migrations.tokenkeys import Rekey
+from events.postgres.timeouts import Timeouts
+from events.recorders.capabilities import DEFAULT_SQLITE_NAME, Stores
+
+_POSTGRES = ("postgresql://", "postgres://")
+
+
+def open_store(
+    url: str | None,
+    data_dir: str | Path | None = None,
+    *,
+    pool_size: int = 10,
+    group_commit: int = 1,
+    read_url: str | None = None,
+    signer: Signer | None = None,
+    rekey: Rekey | None = None,
+    timeouts: Timeouts | None = None,
+) -> Stores:
+    """Open the event store named by ``url``.
+
+    * ``postgresql://...`` or ``postgres://...``: PostgreSQL (schema migrated
+      on first use), with at most ``pool_size`` pooled connections and at
+      most ``group_commit`` statements of batched appends in flight at once
+      (:mod:`events.postgres.groupcommit`; 0: every append alone; more than
+      ``pool_size`` counts as ``pool_size``);
+    * ``sqlite:///path/to/file``: that SQLite file (its folder is created);
+      as in SQLAlchemy, ``sqlite:///rel/path`` is relative to the current
+      folder and ``sqlite:////abs/path`` (four slashes) absolute;
+    * ``None`` (or empty): the SQLite file ``<data_dir>/cablecar.sqlite3``
+      (the folder is the caller's to choose: no default here, since one
+      relative to the current directory would silently split a store).
+
+    ``read_url`` (PostgreSQL only) names a hot standby of ``url`` that
+    serves :attr:`Stores.reader` (with a pool of its own, of the same size).
+    ``timeouts`` bound every wait on PostgreSQL (:mod:`events.postgres.timeouts`;
+    its defaults when None).
+
+    ``signer`` signs every event the store writes (:mod:`events.integrity.signing`).
+    ``rekey`` keys the token hashes an embedded store holds from before they
+    were keyed (:mod:`events.migrations.tokenkeys`; PostgreSQL: ``cablecar migrate``).
+    Raises ``ValueError`` for any other scheme and StoreUnavailable if a
+    SQLite file cannot be opened."""
+    if read_url and not (url and url.startswith(_POSTGRES) and read_url.startswith(_POSTGRES)):
+        raise ValueError("a read replica (CABLECAR_READ_DATABASE_URL) needs PostgreSQL: set DATABASE_URL "
+                         "to the primary and the read URL to a standby of it, both postgresql://...")
+    if url and url.startswith(_POSTGRES):
+        if pool_size < 1:
+            raise ValueError(f"a connection pool holds at least one connection, not {pool_size}")
+        if group_commit < 0:
+            raise ValueError(f"group commit (CABLECAR_DB_GROUP_COMMIT) takes 0 (off) or more statements in flight, "
+                             f"not {group_commit}")
+        return postgres_stores(url, pool_size=pool_size, read_url=read_url or None, signer=signer,
+                               timeouts=timeouts, group_commit=min(group_commit, pool_size))
+    return sqlite_stores(sqlite_path(url, data_dir), signer=signer, rekey=rekey)
+
+
+def sqlite_path(url: str | None, data_dir: str | Path | None) -> Path:
+    """The SQLite file ``url`` names (``sqlite:///...``), or the default one in ``data_dir``."""
+    if url and url.startswith("sqlite:///"):
+        return Path(url[len("sqlite:///"):])
+    if url:
+        raise ValueError(f"unsupported event store URL {url!r} (use postgresql://... or sqlite:///path)")
+    if data_dir is None:
+        raise ValueError("no event store URL and no data folder for the embedded one")
+    return Path(data_dir) / DEFAULT_SQLITE_NAME
+
+
+def sqlite_stores(path: str | Path, *, signer: Signer | None = None, rekey: Rekey | None = None,
+                  **options: Any) -> Stores:
+    """The embedded store's capabilities on the SQLite file at ``path`` (its
+    folder created); ``options`` go to :class:`~events.sqlite.database.SqliteDatabase`
+    (``poll_interval`` to the event log)."""
+    from events.sqlite.stores import sqlite_capabilities
+
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    return sqlite_capabilities(path, signer=signer, rekey=rekey, **options)
+
+
+def postgres_stores(url: str, *, read_url: str | None = None, **options: Any) -> Stores:
+    """The production store's capabilities on PostgreSQL at ``url`` (a hot
+    standby at ``read_url`` serving the reader); ``options`` go to
+    :class:`~events.postgres.database.PostgresDatabase`."""
+    from events.postgres.stores import postgres_capabilities
+
+    return postgres_capabilities(url, read_url=read_url, **options)
