@@ -53,9 +53,9 @@ def render_scaling(rows: Sequence[ScalingRow], durable: bool, seconds: float, ro
         "",
         f"`bench/load/scaling.py` ({mode}): N processes, each appending 2-event batches with an idempotency key, "
         f"a status and a metadata guard to a game of its own through the event store (`stores.events`), "
-        f"{rounds} x {seconds:g} s per cell, the variants alternating. *shipped*: migration 0008 (positions `xid << 16 | index`, readers "
-        "stop at the snapshot's xmin, NOTIFY only for watched games); *old lock*: the same function with the "
-        "transaction-long `pg_advisory_xact_lock` the store took before 0008.",
+        f"{rounds} x {seconds:g} s per cell, the variants alternating. *shipped*: migration 0008 (positions "
+        "`xid << 16 | index`, readers stop at the snapshot's xmin, NOTIFY only for watched games); *old lock*: "
+        "the same function with the transaction-long `pg_advisory_xact_lock` the store took before 0008.",
         "",
         "| clients | shipped appends/s | old lock appends/s | shipped / old lock | p99 shipped / old lock (ms) |",
         "|---|---|---|---|---|",

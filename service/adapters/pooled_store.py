@@ -93,7 +93,7 @@ def _pooled_recorder(recorder: Any, database: SqliteDatabase, pool: Any, poll_in
     the interface, so that whoever checks what a capability can do still sees it."""
     interfaces = [base for base in type(recorder).__mro__ if getattr(base, "__abstractmethods__", None) is not None
                   and base.__module__.startswith("events.recorders.")]
-    names = sorted({name for base in interfaces for name in getattr(base, "__abstractmethods__")})
+    names = sorted({name for base in interfaces for name in base.__abstractmethods__})  # type: ignore[attr-defined]
     methods: dict[str, Any] = {}
     for name in names:
         method = getattr(recorder, name)

@@ -20,10 +20,9 @@ from events import Stores
 from events.encoding.timestamps import Clock, parse_timestamp
 from events.records import AppendOptions, NewEvent, OutsideDeadline, StaleVersion
 from service.adapters.cache import InProcessCache
-from service.usecases.auth import TokenCheck
+from service.bootstrap import wire_games
 from service.usecases.commands import ActionRequest, GameCommands
 from service.usecases.creation import CreatedGame, GameRequest
-from service.usecases.queries import GameQueries
 from service.usecases.timekeeper import Timekeeper
 from tests.contract.backends import Backend, Contract, PostgresBackend, SqliteBackend
 from tests.contract.conftest import TEST_HASHER, opening
@@ -40,18 +39,15 @@ def _shifted(seconds: float) -> Clock:
 def _worker(backend: Backend, skew: float, sweeping: bool = True) -> tuple[Stores, GameCommands, Timekeeper]:
     """One service instance whose own clock is ``skew`` seconds off."""
     store = backend.open(clock=_shifted(skew))
-    queries = GameQueries(store, InProcessCache())
-    commands = GameCommands(queries, TokenCheck(store, TEST_HASHER))
-    timekeeper = Timekeeper(queries, store)
-    timekeeper.commands = commands
-    if sweeping:
-        queries.timekeeper = timekeeper
+    queries, commands, timekeeper = wire_games(store, InProcessCache(), TEST_HASHER, _shifted(skew))
+    if not sweeping:
+        queries.timekeeper = None
     return store, commands, timekeeper
 
 
 def _create(commands: GameCommands, seconds: int) -> CreatedGame:
-    return commands.create(GameRequest("cable-car", ["a", "b", "c"], seed="one-clock",
-                           time_control={"kind": "per_turn", "seconds": seconds}))
+    return commands.creation.create(GameRequest("cable-car", ["a", "b", "c"], seed="one-clock",
+                                    time_control={"kind": "per_turn", "seconds": seconds}))
 
 
 def _move(commands: GameCommands, created: CreatedGame, seat: int = 0) -> None:
@@ -73,12 +69,15 @@ class OneClockContract(Contract):
         store.events.create_game(game, "test-game", {}, opening(), "playing")
         now = store.deadlines.database_time()
         with pytest.raises(OutsideDeadline) as late:
-            store.events.append(game, 1, [NewEvent(type="moved", payload={})], AppendOptions(not_after=now - timedelta(milliseconds=1)))
+            store.events.append(game, 1, [NewEvent(type="moved", payload={})],
+                                AppendOptions(not_after=now - timedelta(milliseconds=1)))
         with pytest.raises(OutsideDeadline) as early:
-            store.events.append(game, 1, [NewEvent(type="moved", payload={})], AppendOptions(not_before=now + timedelta(seconds=30)))
+            store.events.append(game, 1, [NewEvent(type="moved", payload={})],
+                                AppendOptions(not_before=now + timedelta(seconds=30)))
         assert (late.value.reason, early.value.reason) == ("late", "early")
         assert store.events.version(game) == 1
-        result = store.events.append(game, 1, [NewEvent(type="moved", payload={})], AppendOptions(not_before=now, not_after=now + timedelta(seconds=30)))
+        result = store.events.append(game, 1, [NewEvent(type="moved", payload={})],
+                                     AppendOptions(not_before=now, not_after=now + timedelta(seconds=30)))
         assert result.events[0].seq == 2
 
 
@@ -154,14 +153,14 @@ class DatabaseClockContract(OneClockContract):
         store = backend.open(clock=_shifted(-15))
         database = backend.open()
         game = new_id()
-        store._db_clock.offset = timedelta(0)  # type: ignore[attr-defined]  # as if it trusted its own clock
+        store.database.clock_offset.offset = timedelta(0)  # type: ignore[attr-defined]  # as if it trusted its own clock
         created = store.events.create_game(game, "test-game", {}, opening(), "playing")
-        store._db_clock.offset = timedelta(0)  # type: ignore[attr-defined]
+        store.database.clock_offset.offset = timedelta(0)  # type: ignore[attr-defined]
         appended = store.events.append(game, 1, [NewEvent(type="moved", payload={})]).events
         for event in (*created, *appended):
             at = parse_timestamp(event.recorded_at)
             assert abs((at - database.deadlines.database_time()).total_seconds()) < TOLERANCE, event
-        assert abs(store._db_clock.offset.total_seconds() - 15) < TOLERANCE  # type: ignore[attr-defined]
+        assert abs(store.database.clock_offset.offset.total_seconds() - 15) < TOLERANCE  # type: ignore[attr-defined]
         assert store.events.verify_chain(game).ok
 
     def test_recorded_times_never_go_back_across_workers(
@@ -174,7 +173,7 @@ class DatabaseClockContract(OneClockContract):
         game = new_id()
         ahead.events.create_game(game, "test-game", {}, opening(), "playing")
         ahead.deadlines.estimated_time()
-        ahead._db_clock.offset += timedelta(seconds=0.8)  # type: ignore[attr-defined,operator]
+        ahead.database.clock_offset.offset += timedelta(seconds=0.8)  # type: ignore[attr-defined,operator]
         first = ahead.events.append(game, 1, [NewEvent(type="moved", payload={})]).events[0]
         second = right.events.append(game, 2, [NewEvent(type="moved", payload={})]).events[0]
         assert second.recorded_at >= first.recorded_at
@@ -195,7 +194,7 @@ class DatabaseClockContract(OneClockContract):
         assert due is not None
         while store.deadlines.database_time().timestamp() <= due + 0.05:
             time.sleep(0.05)
-        store._db_clock.offset -= timedelta(seconds=3)  # type: ignore[attr-defined,operator]
+        store.database.clock_offset.offset -= timedelta(seconds=3)  # type: ignore[attr-defined,operator]
         action = legal_actions(loaded.state, 0)[0]  # type: ignore[arg-type]
         request = ActionRequest(f"Bearer {created.seat_tokens[0]}", action.to_body(), expected_version=loaded.version)
         with pytest.raises(StaleVersion) as refused:
