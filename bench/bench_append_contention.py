@@ -144,7 +144,7 @@ def scratch_database(base_url: str) -> Iterator[str]:
     _sql(base_url, f"CREATE DATABASE {name}")
     url = base_url.rsplit("/", 1)[0] + "/" + name
     try:
-        from events.migrations.apply import migrate
+        from events.factory import migrate
 
         migrate(url)
         yield url

@@ -8,10 +8,11 @@ It starts a private PostgreSQL (``scripts/test-services.sh`` under
 migrates a fresh database, and appends the events of real scripted ttr-sf
 games through the event store (``events.factory.postgres_stores``) exactly
 as the service does (an Idempotency-Key, the request hash, the status, the
-seat-token guard), one client.  It prints, per append: calls and mean ms of every statement, the
-server time of the append functions (``track_functions``), and the plans of
-the last single-event and batch appends.  Run it from two checkouts (or
-before and after a migration) to see what a change saved:
+seat-token guard), one client.  It prints, per append: calls and mean ms of
+every statement, the server time of the append functions
+(``track_functions``), and the plans of the last single-event and batch
+appends.  Run it from two checkouts (or before and after a migration) to see
+what a change saved:
 
     python bench/bench_append_profile.py --appends 2000
 """

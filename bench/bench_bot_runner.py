@@ -69,12 +69,13 @@ def main() -> None:
     folder = tempfile.mkdtemp(prefix="bench-bots-")
     stores = events.open_store(os.environ.get("DATABASE_URL"), folder)
     _, commands, _ = wire_games(stores, InProcessCache(4096), BENCH_HASHER)
+    create = commands.creation.create
     games = []
     for i in range(args.games):
         if i % 2 == 0:
-            created = commands.create(GameRequest("ttr-sf", ["P", "G"], seed=f"bench-{i}", bots=["planner", "greedy"]))
+            created = create(GameRequest("ttr-sf", ["P", "G"], seed=f"bench-{i}", bots=["planner", "greedy"]))
         else:
-            created = commands.create(GameRequest("cable-car", ["P", "R"], seed=f"bench-{i}", bots=["planner", "random"]))
+            created = create(GameRequest("cable-car", ["P", "R"], seed=f"bench-{i}", bots=["planner", "random"]))
         games.append(created.record.game_id)
     cpu: dict[str, list[float]] = defaultdict(list)
     lock = threading.Lock()
@@ -84,9 +85,9 @@ def main() -> None:
         runner = BotRunner(queries, cmds, stores.bot_turns, stores.deadlines, interval=0.02)
         original = runner.move
 
-        def timed(loaded: Any, seat: int, original: Any = original) -> bool:
+        def timed(loaded: Any, seat: int, conflicted: list[bool] | None = None, original: Any = original) -> bool:
             started = time.thread_time()
-            moved = bool(original(loaded, seat))
+            moved = bool(original(loaded, seat, conflicted))
             if moved:
                 name = f"{loaded.record.game_type} {bot_seats(loaded.record.metadata)[seat]}"
                 with lock:
@@ -137,13 +138,13 @@ def _fresh_database(base_url: str) -> str:
 
     import psycopg
 
-    from events.migrations import apply as migrate
+    from events.factory import migrate
 
     name = f"cablecar_botload_{secrets.token_hex(4)}"
     with psycopg.connect(base_url, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     url = base_url.rsplit("/", 1)[0] + "/" + name
-    migrate.migrate(url)
+    migrate(url)
     return url
 
 

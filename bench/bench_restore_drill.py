@@ -35,9 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import psycopg  # noqa: E402
 
 from bench.cluster.hosts import pg_bindir  # noqa: E402
-from events.factory import postgres_stores  # noqa: E402
+from events.factory import migrate, postgres_stores  # noqa: E402
 from events.integrity.signing import Signer  # noqa: E402
-from events.migrations.apply import migrate  # noqa: E402
 from events.recorders.event_log import EventStore  # noqa: E402
 from events.records import AppendOptions, GameNotFound, NewEvent  # noqa: E402
 from tests.contract.standby import free_port  # noqa: E402

@@ -254,8 +254,7 @@ def with_database(url: str, name: str) -> str:
 def bench_postgres(admin_url: str, appends: int, load_events: int, repeat: int, rounds: int) -> list[Result]:
     import psycopg
 
-    from events.factory import postgres_stores
-    from events.migrations.apply import migrate
+    from events.factory import migrate, postgres_stores
 
     name = f"cc_bench_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(admin_url, autocommit=True) as admin:

@@ -44,7 +44,7 @@ from events.integrity.signing import Signer  # noqa: E402
 from events.recorders.capabilities import Stores  # noqa: E402
 from events.records import NewEvent  # noqa: E402
 from events.sql.database import SqlDatabase  # noqa: E402
-from service.usecases.transparency import LogProofs, LogPublisher  # noqa: E402
+from service.usecases.checkpoints import LogProofs, LogPublisher  # noqa: E402
 
 ORIGIN = "bench.example.org/log"
 RESULTS = Path(__file__).resolve().parent / "results" / "TRANSPARENCY.md"
@@ -172,7 +172,6 @@ def postgres_stores(admin_url: str) -> Iterator[Callable[[Signer], Stores]]:
     import psycopg
 
     from events import factory
-    from events.migrations.apply import migrate
 
     names: list[str] = []
 
@@ -182,7 +181,7 @@ def postgres_stores(admin_url: str) -> Iterator[Callable[[Signer], Stores]]:
             admin.execute(f'CREATE DATABASE "{name}"'.encode())
         names.append(name)
         url = admin_url.rsplit("/", 1)[0] + f"/{name}"
-        migrate(url)
+        factory.migrate(url)
         return factory.postgres_stores(url, signer=signer)
 
     try:

@@ -58,7 +58,7 @@ from domain.errors import GameFinished, IllegalAction, MalformedAction, NotYourT
 from events.recorders.bot_turns import BotTurnIndex
 from events.recorders.deadlines import DeadlineIndex
 from events.records import GameNotFound, StaleVersion
-from service.adapters import metrics
+from service.adapters import prometheus
 from service.api.schemas.responses import GameViewSchema
 from service.api.text import json_text
 from service.errors import GameDamaged
@@ -155,7 +155,7 @@ class BotRunner:
                  self.think_ms, self.move_delay_ms)
         beating = threading.Thread(target=self._heartbeat, name=f"{self.owner}-heartbeat", daemon=True)
         beating.start()
-        metrics.BOT_SLOTS.inc(self.slots)
+        prometheus.BOT_SLOTS.inc(self.slots)
         in_flight: dict[Future[int], str] = {}
         with ThreadPoolExecutor(self.slots, thread_name_prefix=self.owner) as pool:
             while not self._stop.is_set():
@@ -174,10 +174,10 @@ class BotRunner:
                         del in_flight[future]
                 elif not claimed:
                     self._stop.wait(self.interval)
-                metrics.BOT_IN_PLAY.set(len(in_flight))
+                prometheus.BOT_IN_PLAY.set(len(in_flight))
             wait(in_flight)
-        metrics.BOT_IN_PLAY.set(0)
-        metrics.BOT_SLOTS.dec(self.slots)
+        prometheus.BOT_IN_PLAY.set(0)
+        prometheus.BOT_SLOTS.dec(self.slots)
         self._stop.set()
         beating.join()
 
@@ -208,7 +208,7 @@ class BotRunner:
         games = self.turns.claim_bot_turns(self.owner, now, self.lease_seconds, ready, limit)
         with self._lock:
             self.stats.claims += len(games)
-        metrics.BOT_CLAIMED.inc(len(games))
+        prometheus.BOT_CLAIMED.inc(len(games))
         return games
 
     def run_once(self) -> int:
@@ -241,7 +241,7 @@ class BotRunner:
         return made
 
     def _count(self, stat: str) -> None:
-        metrics.BOT_OUTCOMES.labels(stat).inc()
+        prometheus.BOT_OUTCOMES.labels(stat).inc()
         with self._lock:
             setattr(self.stats, stat, getattr(self.stats, stat) + 1)
 
@@ -309,7 +309,7 @@ class BotRunner:
                 conflicted.append(True)
             return False
         self._count("moves")
-        metrics.BOT_MOVE_SECONDS.observe(time.perf_counter() - started)
+        prometheus.BOT_MOVE_SECONDS.observe(time.perf_counter() - started)
         log.info("moved: game %s seat %d (%s) version %d", loaded.record.game_id, seat, bot, loaded.version)
         return True
 

@@ -85,7 +85,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from events.migrations import apply as migrate
+    from events.factory import migrate
     from service.adapters.secret_key import token_key
     from service.adapters.tokens import TokenHasher
     from service.config import Settings
@@ -101,7 +101,7 @@ def _migrate(args: argparse.Namespace) -> int:
     rekey = TokenHasher(token_key(settings)).rekey if settings.secret_key.strip() else None
     where = f" (the SQLite file {Path(url[len('sqlite:///'):]).absolute()})" if url.startswith("sqlite:///") else ""
     print(f"cablecar: migrating {redact(url)}{where}")
-    applied = migrate.migrate(url, app_role=args.app_role, rekey=rekey)
+    applied = migrate(url, app_role=args.app_role, rekey=rekey)
     print("applied: " + (", ".join(applied) if applied else "nothing (schema up to date)"))
     if args.app_role:
         print(f"granted role {args.app_role} what the server needs (reads; writes to the log, the games and "

@@ -125,7 +125,7 @@ def _bots_run(args: argparse.Namespace) -> int:
     runner = BotRunner(queries, commands, stores.bot_turns, stores.deadlines, think_ms=args.think_ms, move_delay_ms=args.move_delay_ms,
                        interval=args.interval, batch=args.batch, slots=slots)
     if not args.once:
-        from service.serving.metrics import serve_alone
+        from service.serving.metrics_listener import serve_alone
 
         serve_alone(settings.metrics_address)  # a runner started on its own: its metrics, if asked for
     try:

@@ -143,7 +143,7 @@ def start_bot_runners(settings: Settings) -> list[subprocess.Popen[bytes]]:
     :func:`runner_command`).  More may run on any hosts."""
     if settings.bot_runners <= 0:
         return []
-    from service.serving.metrics import prepare
+    from service.serving.metrics_listener import prepare
 
     prepare(settings.metrics_address)  # the runners count into the server's metrics folder
     command = runner_command(settings)
@@ -172,6 +172,6 @@ def stop_bot_runner(runner: subprocess.Popen[bytes], timeout: float = 10.0) -> N
 
 def runner_gone(runner: subprocess.Popen[bytes]) -> None:
     """An exited runner's live gauges (games in play, slots) leave the metrics."""
-    from service.serving.metrics import process_gone
+    from service.serving.metrics_listener import process_gone
 
     process_gone(runner.pid)

@@ -28,7 +28,7 @@ def supervise(args: argparse.Namespace) -> int:
     """Run ``args.server`` with the configured bot runners beside it until the server exits."""
     from cablecar.serving import runner_command, runner_gone, start_bot_runners, start_runner, stop_bot_runner
     from service.config import Settings
-    from service.serving.metrics import remove_folder
+    from service.serving.metrics_listener import remove_folder
 
     if not args.server:
         print("cablecar supervise: name the server command, e.g. `cablecar supervise gunicorn -c "

@@ -11,13 +11,17 @@ whole object.
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
 from events.integrity.signing import Signer
+from events.migrations.apply import migrate_postgres, migrate_sqlite
 from events.migrations.tokenkeys import Rekey
 from events.postgres.timeouts import Timeouts
 from events.recorders.capabilities import DEFAULT_SQLITE_NAME, Stores
+from events.records import StoreUnavailable
+from events.sqlite.connection import create_private
 
 _POSTGRES = ("postgresql://", "postgres://")
 
@@ -100,3 +104,34 @@ def postgres_stores(url: str, *, read_url: str | None = None, **options: Any) ->
     from events.postgres.stores import postgres_capabilities
 
     return postgres_capabilities(url, read_url=read_url, **options)
+
+
+def migrate(url: str, app_role: str | None = None, rekey: Rekey | None = None) -> list[str]:
+    """Bring the database at ``url`` up to date; return the names applied now.
+
+    ``url`` is a ``postgresql://`` / ``postgres://`` URL or ``sqlite:///path``
+    (as in SQLAlchemy and :func:`events.open_store`: ``sqlite:///rel/path`` is
+    relative to the current folder, ``sqlite:////abs/path`` absolute).
+    Idempotent (a second call returns ``[]``) and safe to run concurrently.
+    Raises StoreUnavailable if the database cannot be reached and
+    MigrationError if its recorded migrations do not match the shipped files.
+    ``app_role`` (PostgreSQL only): the role the server runs as, granted
+    what it needs (:mod:`events.migrations.roles`).  ``rekey`` keys the token
+    hashes stored before they were keyed (:mod:`events.migrations.tokenkeys`); without
+    it, a database holding such hashes is refused."""
+    if url.startswith(("postgresql://", "postgres://")):
+        return migrate_postgres(url, app_role=app_role, rekey=rekey)
+    if app_role is not None:
+        raise ValueError("--app-role is for PostgreSQL: the embedded SQLite store has no roles")
+    if url.startswith("sqlite:///"):
+        path = url[len("sqlite:///") :]
+        try:
+            create_private(path)
+            conn = sqlite3.connect(path, timeout=30.0, isolation_level=None)
+        except (sqlite3.Error, OSError) as e:
+            raise StoreUnavailable(f"cannot open SQLite database {str(Path(path).absolute())!r}: {e}") from e
+        try:
+            return migrate_sqlite(conn, rekey)
+        finally:
+            conn.close()
+    raise ValueError(f"unsupported database URL {url!r}")

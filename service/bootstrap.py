@@ -30,13 +30,13 @@ from service.config import Settings
 from service.usecases.auth import TokenCheck
 from service.usecases.batches import BatchService
 from service.usecases.bot_turns import BotTurns
+from service.usecases.checkpoints import LogProofs, LogPublisher, LogPublishing, check_interval, check_origin
 from service.usecases.commands import GameCommands
 from service.usecases.creation import GameCreation
 from service.usecases.organisers import OrganiserService
 from service.usecases.queries import GameQueries
 from service.usecases.stream_tickets import TicketOffice
 from service.usecases.timekeeper import Sweeper, Timekeeper
-from service.usecases.transparency import LogProofs, LogPublisher, LogPublishing, check_interval, check_origin
 from service.usecases.webhook_deliveries import WebhookDispatcher
 
 

@@ -367,46 +367,11 @@ class Settings:
         return cls(**values)
 
 
-#: prometheus_client's multiprocess folder: its own variable, which it reads once, when first imported
-METRICS_FOLDER_ENV = "PROMETHEUS_MULTIPROC_DIR"
-
-
-def metrics_folder() -> str | None:
-    """The multiprocess metrics folder this process (and its children) count into, if any."""
-    return os.environ.get(METRICS_FOLDER_ENV) or None
-
-
-def use_metrics_folder(folder: str) -> None:
-    """Count into ``folder`` from now on, here and in the processes started from here
-    (:mod:`service.serving.metrics`: before prometheus_client is imported)."""
-    os.environ[METRICS_FOLDER_ENV] = folder
-
-
 #: Every setting, in the order of :class:`Settings` (and of docs/configuration.md's table).
 SETTINGS: tuple[Setting, ...] = tuple(
     Setting(f.name, f.metadata["env"], f.default, f.metadata["help"])  # type: ignore[arg-type]
     for f in dataclasses.fields(Settings)
 )
-
-
-def table_row(setting: Setting) -> str:
-    """The configuration table's row (docs/configuration.md) of ``setting`` (Markdown)."""
-    default = setting.default
-    if default is None or default == "":
-        shown = "unset"
-    elif isinstance(default, bool):
-        shown = f"`{str(default).lower()}`"
-    elif isinstance(default, float):
-        shown = f"`{default:g}`"
-    else:
-        shown = f"`{default}`"
-    return f"| `{setting.env}` | {shown} | {setting.help} |"
-
-
-def table() -> str:
-    """The whole configuration table of docs/configuration.md."""
-    rows = ["| variable | default | meaning |", "|---|---|---|", *(table_row(s) for s in SETTINGS)]
-    return "\n".join(rows)
 
 
 def declared(name: str) -> Setting:
@@ -415,7 +380,3 @@ def declared(name: str) -> Setting:
         if setting.name == name:
             return setting
     raise KeyError(name)
-
-
-if __name__ == "__main__":  # pragma: no cover - prints what docs/configuration.md's table must say
-    print(table())

@@ -1,6 +1,6 @@
 """The store's Prometheus metrics (PostgreSQL): database writes, calls cut
 for lack of an answer, and the standby's lag as its reader sees it.  The
-service's own are in :mod:`service.adapters.metrics`; both go to
+service's own are in :mod:`service.adapters.prometheus`; both go to
 ``prometheus_client``'s default registry (multiprocess under gunicorn)."""
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ from typing import Any
 
 from domain.registry import GAMES
 from service.adapters.lru import LRU
-from service.adapters.metrics import CACHE_LOOKUPS
+from service.adapters.prometheus import CACHE_LOOKUPS
 from service.adapters.secret_key import cache_key
 from service.adapters.statecodec import FORMAT, StateCodec, Undecodable, UnsupportedState
 from service.config import Settings

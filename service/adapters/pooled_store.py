@@ -58,7 +58,7 @@ from events.sqlite.database import SqliteDatabase
 #: the store's calls that only read (SELECTs, alone or in one deferred
 #: transaction) or run no SQL: run in the calling greenlet (see the module docs)
 READS = frozenset({
-    "load", "get_game", "version", "list_games", "read_all", "verify_chain", "lookup_idempotency", "ping",
+    "load", "get_game", "version", "list_games", "read_all", "verify_chain", "lookup_idempotency",
     "get_organiser", "get_batch", "list_batches", "get_webhook", "list_webhooks", "organiser_wide_webhooks",
     "quarantined", "log_events", "node_hashes", "checkpoint", "checkpoints_after", "game_leaf",
     "dispatch_state", "checkpoint_dispatch_state", "database_time", "estimated_time",
@@ -174,7 +174,12 @@ def pooled(stores: Stores, poll_interval: float = 0.02) -> Stores:
         return stores
     import gevent
 
-    pool = gevent.get_hub().threadpool
+    return in_pool(stores, database, gevent.get_hub().threadpool, poll_interval)
+
+
+def in_pool(stores: Stores, database: SqliteDatabase, pool: Any, poll_interval: float = 0.02) -> Stores:
+    """``stores``' capabilities, their calls run in ``pool`` (``apply(func, args)``)
+    or here as the module docs say."""
     changed = {name: _pooled_recorder(getattr(stores, name), database, pool, poll_interval)
                for name in CAPABILITIES if getattr(stores, name) is not None}
     changed["reader"] = changed["events"] if stores.reader is stores.events else stores.reader

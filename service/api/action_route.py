@@ -12,7 +12,7 @@ It reads the body, checks it as the edge does, builds the same
 :class:`~service.usecases.commands.ActionRequest`, acts through the same
 ``commands.act`` and answers with the same body and headers, made by the
 same functions the hooks use (:func:`~service.api.routes.edge.protective_headers`,
-:func:`~service.api.metrics.count`, the route's ``RateLimit-Policy``).
+:func:`~service.api.request_metrics.count`, the route's ``RateLimit-Policy``).
 
 Anything else goes to Flask untouched, and so does every refusal: a body
 the edge would refuse is handed on before anything is done, and an action
@@ -33,7 +33,7 @@ from typing import Any
 
 from flask import Flask
 
-from service.api import metrics
+from service.api import request_metrics
 from service.api.jsonprovider import OrjsonProvider
 from service.api.ratelimit import limits
 from service.api.routes.edge import check_json, headers_have_control_characters, protective_headers
@@ -74,7 +74,7 @@ class ActionRoute:
         if game_id is None:
             return self.flask(environ, start_response)
         started = time.perf_counter()
-        metrics.mark_start(environ, started)
+        request_metrics.mark_start(environ, started)
         length = int(environ["CONTENT_LENGTH"])
         raw = environ["wsgi.input"].read(length)
         environ["wsgi.input"] = io.BytesIO(raw)  # for Flask, if it answers after all
@@ -101,7 +101,7 @@ class ActionRoute:
         if self._policy:
             headers.append(("RateLimit-Policy", self._policy))
         headers.extend(protective_headers(environ, ENDPOINT, 201, lambda name: None))
-        metrics.count("POST", RULE, 201, started)
+        request_metrics.count("POST", RULE, 201, started)
         start_response("201 CREATED", headers)
         return [payload]
 

@@ -12,14 +12,14 @@ from events import Stores
 from events.encoding.timestamps import Clock, system_clock
 from service.adapters.cache import StateCache
 from service.adapters.signing_keys import ServerKeys
-from service.api import action_route, metrics, problems
+from service.api import action_route, problems, request_metrics
 from service.api.jsonprovider import OrjsonProvider
 from service.api.runtime import Runtime
 from service.api.sse import StreamHub
 from service.bootstrap import bootstrap, log_publishing, timeout_sweeper, webhook_dispatcher
 from service.config import Settings
+from service.usecases.checkpoints import LogPublishing
 from service.usecases.timekeeper import Sweeper
-from service.usecases.transparency import LogPublishing
 from service.usecases.webhook_deliveries import WebhookDispatcher
 
 #: ``app.extensions`` key of the webhook dispatcher :func:`start_dispatcher`
@@ -70,7 +70,7 @@ def create_app(
     streams = StreamHub(queries, settings.sse_max_streams, settings.sse_max_streams_per_address, service.places)
     app.extensions["cablecar"] = Runtime(service, streams)
     problems.register(app)
-    metrics.install(app)
+    request_metrics.install(app)
 
     from service.api.ratelimit import install as install_rate_limit
     from service.api.routes import batches, edge, games, log, meta, organisers, records, seats, web, webhooks
@@ -130,7 +130,7 @@ def log_publisher(app: Flask) -> LogPublishing:
 
 def start_log_publisher(app: Flask) -> LogPublishing:
     """Start this process's transparency log publisher (one of them publishes at
-    a time across every process, see :mod:`service.usecases.transparency`).
+    a time across every process, see :mod:`service.usecases.checkpoints`).
     Called once per server worker."""
     return _started(app, LOG_EXTENSION, log_publisher(app))
 

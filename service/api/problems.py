@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from domain.errors import DomainError
 from events.records import GameNotFound, InvalidCursor, OutcomeUnknown, StaleVersion, StoreUnavailable
-from service.adapters.metrics import PROBLEMS
+from service.adapters.prometheus import PROBLEMS
 from service.api.routes.edge import request_id
 from service.api.text import json_text
 from service.errors import BotsUnavailable, RateLimited, ServiceError, StreamsBusy

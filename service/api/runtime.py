@@ -14,13 +14,13 @@ from service.bootstrap import Service
 from service.config import Settings
 from service.usecases.auth import TokenCheck
 from service.usecases.batches import BatchService
+from service.usecases.checkpoints import LogProofs
 from service.usecases.commands import GameCommands
 from service.usecases.creation import GameCreation
 from service.usecases.organisers import OrganiserService
 from service.usecases.queries import GameQueries
 from service.usecases.stream_tickets import TicketOffice
 from service.usecases.timekeeper import Timekeeper
-from service.usecases.transparency import LogProofs
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ class Runtime:
 
     @property
     def log(self) -> LogProofs:
-        """The transparency log's checkpoints and proofs (:mod:`service.usecases.transparency`)."""
+        """The transparency log's checkpoints and proofs (:mod:`service.usecases.checkpoints`)."""
         return self.service.log
 
     @property

@@ -61,7 +61,7 @@ from service.adapters.secret_key import MissingSecretKey, require_secret_key
 from service.adapters.signing_keys import SigningKeyError, load_server_keys
 from service.api.text import escape_controls
 from service.config import Settings
-from service.serving import metrics
+from service.serving import metrics_listener
 from service.serving.jsonlog import json_logger
 from service.serving.workers import GEVENT, THREADED
 
@@ -173,8 +173,8 @@ _settings = Settings.from_env()
 try:
     require_secret_key(_settings)
     load_server_keys(_settings)  # the signing key (made here on the embedded default, before the workers race)
-    # before anything imports prometheus_client: where every process's counts go (service/serving/metrics.py)
-    metrics.prepare(_settings.metrics_address)
+    # before anything imports prometheus_client: where every process's counts go (service/serving/metrics_listener.py)
+    metrics_listener.prepare(_settings.metrics_address)
     if _settings.log_format not in ("text", "json"):
         raise ValueError(f"CABLECAR_LOG_FORMAT must be text or json, got {_settings.log_format!r}")
 except (MissingSecretKey, SigningKeyError, ValueError) as e:
@@ -283,14 +283,14 @@ def worker_exit(server: Any, worker: Any) -> None:
 def when_ready(server: Any) -> None:
     """Serve every worker's metrics on ``CABLECAR_METRICS_ADDRESS``, if set (from the master)."""
     if _settings.metrics_address:
-        metrics.serve(_settings.metrics_address)
+        metrics_listener.serve(_settings.metrics_address)
 
 
 def child_exit(server: Any, worker: Any) -> None:
     """A worker's live gauges (open streams) leave the metrics with it."""
-    metrics.process_gone(worker.pid)
+    metrics_listener.process_gone(worker.pid)
 
 
 def on_exit(server: Any) -> None:
     """Remove the metrics folder this server made."""
-    metrics.remove_folder()
+    metrics_listener.remove_folder()

@@ -29,7 +29,7 @@ from events.recorders.deliveries import CHECKPOINTS_CURSOR, DeliveryLog, NewDeli
 from events.recorders.tournaments import TournamentStore, WebhookRecord
 from events.recorders.transparency_log import PublishedCheckpoint, TransparencyLog
 from service.adapters.webhooks.hmac import LOG_CHECKPOINT, checkpoint_body
-from service.usecases.transparency import checkpoint_json
+from service.usecases.checkpoints import checkpoint_json
 
 
 class CheckpointDeliveries:

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from domain.core import STATUS_FINISHED
 from events.recorders.tournaments import OrganiserRecord
 from service.errors import InvalidRequest
-from service.usecases.batches import ENDED, BatchService, TableResult, csv_cell
+from service.usecases.batch_results import TableResult, csv_cell
+from service.usecases.batches import ENDED, BatchService
 
 #: the tie-breaks of each game type, in order (what the answer lists too)
 TIE_BREAKS = {"ttr-sf": ("wins", "points", "completed_tickets")}

@@ -42,7 +42,7 @@ from domain.clocks import Clocks
 from domain.custody import GameStarted
 from events.recorders.deadlines import DeadlineIndex
 from events.records import GameNotFound, StaleVersion
-from service.adapters import metrics
+from service.adapters import prometheus
 from service.errors import ServiceError
 from service.usecases.leased import LeasedLoop
 from service.usecases.loaded import Loaded
@@ -159,8 +159,8 @@ class Sweeper(LeasedLoop[int]):
 
     def work(self) -> int:
         settled = self.timekeeper.sweep()
-        metrics.SETTLED.inc(settled)
-        metrics.SWEEP_LAST.set(time.time())
+        prometheus.SETTLED.inc(settled)
+        prometheus.SWEEP_LAST.set(time.time())
         return settled
 
     def idle(self) -> int:

@@ -62,7 +62,7 @@ from events.recorders.lifecycle import Database
 from events.recorders.tournaments import TournamentStore, WebhookRecord
 from events.recorders.transparency_log import TransparencyLog
 from events.records import GameRecord, StoredEvent, StoreError
-from service.adapters import metrics
+from service.adapters import prometheus
 from service.adapters.webhooks.hmac import (
     GAME_CANCELLED,
     GAME_FINISHED,
@@ -134,7 +134,7 @@ class WebhookDispatcher:
 
     def _scan_events(self) -> tuple[int, int]:
         state = self.deliveries.dispatch_state()
-        metrics.WEBHOOK_BACKLOG.set(max(0, state.head - state.cursor))
+        prometheus.WEBHOOK_BACKLOG.set(max(0, state.head - state.cursor))
         if state.head <= state.cursor:
             return 0, 0
         now = self._clock()
@@ -243,7 +243,7 @@ class WebhookDispatcher:
         number = delivery.attempts + 1
         sent = self._send(delivery.url, body, delivery_headers(delivery, body, number), self.policy.timeout_seconds)
         outcome = self.policy.outcome(sent, number, self._clock())
-        metrics.WEBHOOK_ATTEMPTS.labels(outcome.state).inc()
+        prometheus.WEBHOOK_ATTEMPTS.labels(outcome.state).inc()
         if not self.deliveries.record_attempt(delivery.delivery_id, owner, outcome):
             log.warning("delivery %s: lease lost before the attempt was recorded", delivery.delivery_id)
         elif outcome.state != "delivered":

@@ -24,7 +24,7 @@ def app(settings: Settings) -> Iterator[Flask]:
     app = create_app(settings)
     app.testing = True
     yield app
-    app.extensions["cablecar"].store.close()
+    app.extensions["cablecar"].stores.close()
 
 
 @pytest.fixture
@@ -35,8 +35,8 @@ def client(app: Flask) -> FlaskClient:
 @pytest.fixture
 def bots_alive(app: Flask) -> None:
     """A bot runner's heartbeat for the test's duration: the server accepts bot seats only while one is alive."""
-    store = app.extensions["cablecar"].store
-    store.beat_bot_runner("test-runner", store.database_time(), 3600)
+    store = app.extensions["cablecar"].stores
+    store.bot_turns.beat_bot_runner("test-runner", store.deadlines.database_time(), 3600)
 
 
 def auth(token: str) -> dict[str, str]:

@@ -78,4 +78,4 @@ def test_the_stream_messages_are_what_the_server_sends(tmp_path: Path) -> None:
         assert not list(_validator("streamEnd").iter_errors(ends[0]))
         assert list(_validator("streamEnd").iter_errors({"version": 1, "status": "over"}))
     finally:
-        app.extensions["cablecar"].store.close()
+        app.extensions["cablecar"].stores.close()

@@ -18,8 +18,8 @@ from flask.testing import FlaskClient
 
 import bots.runner as runner_module
 from bots.runner import BotRunner
+from events.factory import sqlite_stores
 from events.records import StaleVersion
-from events.sqlite import SqliteStore
 from service.adapters.cache import InProcessCache
 from service.api.app import create_app
 from service.config import Settings
@@ -49,8 +49,8 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def app(tmp_path: Path, clock: FakeClock) -> Iterator[Flask]:
-    store = SqliteStore(str(tmp_path / "bots.sqlite3"), clock=clock)
-    app = create_app(Settings(data_dir=str(tmp_path), open_organisers=True), store=store, cache=InProcessCache(),
+    store = sqlite_stores(str(tmp_path / "bots.sqlite3"), clock=clock)
+    app = create_app(Settings(data_dir=str(tmp_path), open_organisers=True), stores=store, cache=InProcessCache(),
                      clock=clock)
     app.testing = True
     yield app
@@ -64,7 +64,7 @@ def client(app: Flask) -> FlaskClient:
 
 def _runner(app: Flask) -> BotRunner:
     rt = app.extensions["cablecar"]
-    return BotRunner(rt.queries, rt.commands, rt.store, think_ms=5)
+    return BotRunner(rt.queries, rt.commands, rt.stores.bot_turns, rt.stores.deadlines, think_ms=5)
 
 
 def _create(client: FlaskClient, players: list[dict[str, Any]], game_type: str = "ttr-sf", **extra: Any) -> Any:

@@ -29,11 +29,11 @@ def _create(client: FlaskClient, players: list[dict[str, Any]], **headers: str) 
 
 def _runner(app: Flask, **kw: Any) -> BotRunner:
     rt = app.extensions["cablecar"]
-    return BotRunner(rt.queries, rt.commands, rt.store, think_ms=5, **kw)
+    return BotRunner(rt.queries, rt.commands, rt.stores.bot_turns, rt.stores.deadlines, think_ms=5, **kw)
 
 
 def test_without_a_live_runner_a_bot_seat_is_refused_and_nothing_is_written(app: Flask, client: FlaskClient) -> None:
-    store = app.extensions["cablecar"].store
+    store = app.extensions["cablecar"].stores
     health = client.get("/v1/health")
     assert health.status_code == 200 and health.get_json()["status"] == "ok"  # bots down is not the server down
     assert health.get_json()["bots"] == {"runners": 0, "ok": False}
@@ -46,7 +46,7 @@ def test_without_a_live_runner_a_bot_seat_is_refused_and_nothing_is_written(app:
     batch = {"type": "ttr-sf", "tables": [{"players": [{"name": "Cy"}, {"name": "Di"}]}, {"players": BOTS}]}
     refused_batch = client.post("/v1/batches", json=batch, headers=auth(organiser["token"]))
     assert refused_batch.status_code == 503 and refused_batch.get_json()["code"] == "bots_unavailable"
-    assert not store.list_games(None, None, None, 100, None).games  # no game row, not even the batch's first table
+    assert not store.events.list_games(None, None, None, 100, None).games  # no game row, not even the batch's first table
     assert client.get("/v1/batches", headers=auth(organiser["token"])).get_json()["batches"] == []
     # a bad bot is still named as such first; a game of people is served as ever
     bad = _create(client, [{"name": "Ada"}, {"name": "Robo", "bot": "deep-blue"}])
@@ -90,8 +90,8 @@ def test_a_running_runner_keeps_its_heartbeat_and_ends_it_when_it_stops(app: Fla
 def quota_app(tmp_path: Path) -> Any:
     app = create_app(Settings(data_dir=str(tmp_path), bot_seat_rate_limit="3/hour"))
     app.testing = True
-    store = app.extensions["cablecar"].store
-    store.beat_bot_runner("test-runner", store.database_time(), 3600)
+    store = app.extensions["cablecar"].stores
+    store.bot_turns.beat_bot_runner("test-runner", store.deadlines.database_time(), 3600)
     yield app
     store.close()
 
@@ -104,7 +104,7 @@ def test_anonymous_bot_seats_have_a_quota_per_address_and_organisers_do_not_spen
     over = _create(client, two)  # 4 > 3
     assert over.status_code == 429 and over.get_json()["code"] == "rate_limited"
     assert "bot seats" in over.get_json()["detail"]
-    assert len(quota_app.extensions["cablecar"].store.list_games(None, None, None, 100, None).games) == 2
+    assert len(quota_app.extensions["cablecar"].stores.events.list_games(None, None, None, 100, None).games) == 2
     other = client.post("/v1/games", json={"type": "ttr-sf", "players": two}, environ_base={"REMOTE_ADDR": "10.9.8.7"})
     assert other.status_code == 201  # another address has its own quota
     organiser = client.post("/v1/organisers", json={"name": "Club"}, environ_base={"REMOTE_ADDR": "10.1.1.1"})

@@ -43,7 +43,7 @@ def app(tmp_path: Path, redis_url: str) -> Iterator[Flask]:
     app = create_app(Settings(data_dir=str(tmp_path), redis_url=redis_url, local_cache_entries=0, webhooks=False))
     app.testing = True
     yield app
-    app.extensions["cablecar"].store.close()
+    app.extensions["cablecar"].stores.close()
 
 
 @pytest.fixture

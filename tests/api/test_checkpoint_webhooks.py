@@ -23,6 +23,7 @@ from events.integrity.checkpoint import verify_checkpoint
 from events.recorders.deliveries import CHECKPOINTS_CURSOR, DispatchState, NewDelivery
 from events.recorders.transparency_log import PublishedCheckpoint
 from service.api.app import create_app, log_publisher, start_dispatcher, stop_dispatcher
+from service.api.runtime import Runtime
 from service.usecases.webhook_deliveries import WebhookDispatcher
 from tests.api import test_webhooks
 from tests.api.conftest import create
@@ -50,13 +51,13 @@ def apps(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Apps]:
         if url is None:
             app = create_app(fast(tmp_path))
         else:
+            from events.factory import postgres_stores
             from events.integrity.signing import Signer
-            from events.postgres import PostgresStore
             from service.adapters.signing_keys import ServerKeys
 
-            keys = made[0].extensions["cablecar"].keys if made else ServerKeys(Signer.generate())
-            app = create_app(fast(tmp_path / str(len(made))), store=PostgresStore(url, signer=keys.signer),
-                             keys=keys)
+            keys = made[0].extensions["cablecar"].signing_keys if made else ServerKeys(Signer.generate())
+            app = create_app(fast(tmp_path / str(len(made))), stores=postgres_stores(url, signer=keys.signer),
+                             signing_keys=keys)
         app.testing = True
         made.append(app)
         return app
@@ -66,7 +67,7 @@ def apps(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Apps]:
     finally:
         for app in made:
             stop_dispatcher(app, timeout=10)
-            app.extensions["cablecar"].store.close()
+            app.extensions["cablecar"].stores.close()
         if url is not None:
             from tests.contract.conftest import drop_database
 
@@ -83,6 +84,12 @@ def publish(app: Flask) -> PublishedCheckpoint:
         assert time.monotonic() < deadline, "no checkpoint was published"
         time.sleep(0.02)
     return published
+
+
+def _dispatcher(rt: Runtime) -> WebhookDispatcher:
+    """A webhook dispatcher on the server's store and game queries (not started)."""
+    stores = rt.stores
+    return WebhookDispatcher(stores.deliveries, stores.tournaments, stores.log, stores.database, rt.queries)
 
 
 def checkpoints_received(receiver: Receiver) -> dict[int, list[dict[str, Any]]]:
@@ -121,9 +128,10 @@ def test_subscribed_webhooks_get_each_published_checkpoint_signed_and_verifiable
         assert datetime.fromisoformat(body["created_at"]).tzinfo == UTC
         served = client.get(f"/v1/log/checkpoint?tree_size={size}")
         assert served.status_code == 200 and body["checkpoint"] == served.get_json()
-        checked = verify_checkpoint(body["checkpoint"]["note"], rt.settings.log_origin, rt.keys.signer.public_raw)
+        checked = verify_checkpoint(body["checkpoint"]["note"], rt.settings.log_origin,
+                                    rt.signing_keys.signer.public_raw)
         assert checked.size == size and base64.b64encode(checked.root_hash).decode() == body["checkpoint"]["root_hash"]
-        assert body["checkpoint"]["key_id"] == rt.keys.signer.key_id
+        assert body["checkpoint"]["key_id"] == rt.signing_keys.signer.key_id
     # the delivery log shows them, without a game; the other webhook has none of them
     log = [d for d in deliveries(client, org, hook["id"]) if d["event"] == "log.checkpoint"]
     assert sorted(d["payload"]["checkpoint"]["tree_size"] for d in log) == sorted(received)
@@ -173,18 +181,17 @@ def test_scans_racing_on_the_cursor_create_each_delivery_once(apps: Apps, receiv
     servers = [apps() for _ in range(3)]
     client = servers[0].test_client()
     hook = webhook(client, organiser(client), receiver.url, events=["log.checkpoint"])
-    dispatchers = [WebhookDispatcher(s.extensions["cablecar"].store, s.extensions["cablecar"].queries)
-                   for s in servers]
+    dispatchers = [_dispatcher(s.extensions["cablecar"]) for s in servers]
     together = threading.Barrier(len(dispatchers))
     for d in dispatchers:
-        read = d.store.checkpoint_dispatch_state
+        read = d.deliveries.checkpoint_dispatch_state
 
         def read_then_wait(read: Callable[[], DispatchState] = read) -> DispatchState:
             state = read()
             together.wait(10)  # every dispatcher holds the same state before one of them records
             return state
 
-        d.store.checkpoint_dispatch_state = read_then_wait  # type: ignore[method-assign]
+        d.deliveries.checkpoint_dispatch_state = read_then_wait  # type: ignore[method-assign]
 
     def race(d: WebhookDispatcher) -> tuple[int, int]:
         return d.checkpoints.scan()
@@ -196,10 +203,10 @@ def test_scans_racing_on_the_cursor_create_each_delivery_once(apps: Apps, receiv
             created.append(sum(made for _, made in pool.map(race, dispatchers)))
     assert created == [1] * 5
     for d in dispatchers:
-        del d.store.checkpoint_dispatch_state  # the store's own again
-    store = servers[0].extensions["cablecar"].store
-    assert store.checkpoint_dispatch_state().cursor == published[-1].tree_size
-    made = store.list_deliveries(hook["id"], 200).deliveries
+        del d.deliveries.checkpoint_dispatch_state  # the store's own again
+    store = servers[0].extensions["cablecar"].stores
+    assert store.deliveries.checkpoint_dispatch_state().cursor == published[-1].tree_size
+    made = store.deliveries.list_deliveries(hook["id"], 200).deliveries
     assert sorted(json.loads(d.body)["checkpoint"]["tree_size"] for d in made) == [cp.tree_size for cp in published]
 
 
@@ -210,8 +217,8 @@ def test_a_webhook_registered_while_a_scan_decides_misses_nothing(apps: Apps, re
     first = webhook(client, org, receiver.url, events=["log.checkpoint"])
     rt = app.extensions["cablecar"]
     one = publish(app)
-    dispatcher = WebhookDispatcher(rt.store, rt.queries)
-    read = rt.store.checkpoint_dispatch_state
+    dispatcher = _dispatcher(rt)
+    read = rt.stores.deliveries.checkpoint_dispatch_state
     second: dict[str, Any] = {}
 
     def read_then_register() -> DispatchState:
@@ -219,13 +226,13 @@ def test_a_webhook_registered_while_a_scan_decides_misses_nothing(apps: Apps, re
         second.update(webhook(client, org, receiver.url, events=["log.checkpoint"]))
         return state
 
-    rt.store.checkpoint_dispatch_state = read_then_register
+    rt.stores.deliveries.checkpoint_dispatch_state = read_then_register
     assert dispatcher.checkpoints.scan() == (1, 0)  # decided without the new webhook: nothing recorded
-    del rt.store.checkpoint_dispatch_state
+    del rt.stores.deliveries.checkpoint_dispatch_state
     two = publish(app)
     assert dispatcher.checkpoints.scan() == (2, 3)  # one to the first; two to both
     sizes = {h["id"]: sorted(json.loads(d.body)["checkpoint"]["tree_size"]
-                             for d in rt.store.list_deliveries(h["id"]).deliveries) for h in (first, second)}
+                             for d in rt.stores.deliveries.list_deliveries(h["id"]).deliveries) for h in (first, second)}
     assert sizes == {first["id"]: [one.tree_size, two.tree_size], second["id"]: [two.tree_size]}
 
 
@@ -237,7 +244,7 @@ def test_a_dispatcher_started_later_delivers_what_was_published_meanwhile(apps: 
     one = publish(first)
     wait_for(lambda: receiver.of("log.checkpoint"))
     stop_dispatcher(first, timeout=10)
-    first.extensions["cablecar"].store.close()
+    first.extensions["cablecar"].stores.close()
     second = apps()  # a server started later (another process, or after a restart)
     meanwhile = [publish(second) for _ in range(2)]  # no dispatcher runs
     time.sleep(0.2)
@@ -253,20 +260,20 @@ def test_a_dispatcher_started_later_delivers_what_was_published_meanwhile(apps: 
 def test_a_checkpoint_delivery_is_unique_per_webhook_and_names_its_tree_size(apps: Apps, receiver: Receiver) -> None:
     app = apps()
     client = app.test_client()
-    store = app.extensions["cablecar"].store
+    store = app.extensions["cablecar"].stores
     hook = webhook(client, organiser(client), receiver.url, events=["log.checkpoint"])
     now = datetime.now(UTC)
-    state = store.checkpoint_dispatch_state()
+    state = store.deliveries.checkpoint_dispatch_state()
     first = NewDelivery("d-one", hook["id"], None, "log.checkpoint", "{}", occurrence=7)
     again = NewDelivery("d-two", hook["id"], None, "log.checkpoint", "{}", occurrence=7)
-    assert store.record_deliveries(state.cursor, state.cursor, [first], now, cursor=CHECKPOINTS_CURSOR)
-    assert store.record_deliveries(state.cursor, state.cursor, [again], now, cursor=CHECKPOINTS_CURSOR)
-    assert [d.delivery_id for d in store.list_deliveries(hook["id"]).deliveries] == ["d-one"]
+    assert store.deliveries.record_deliveries(state.cursor, state.cursor, [first], now, cursor=CHECKPOINTS_CURSOR)
+    assert store.deliveries.record_deliveries(state.cursor, state.cursor, [again], now, cursor=CHECKPOINTS_CURSOR)
+    assert [d.delivery_id for d in store.deliveries.list_deliveries(hook["id"]).deliveries] == ["d-one"]
     # a stale cursor writes nothing
-    assert not store.record_deliveries(state.cursor + 1, state.cursor + 2, [], now, cursor=CHECKPOINTS_CURSOR)
+    assert not store.deliveries.record_deliveries(state.cursor + 1, state.cursor + 2, [], now, cursor=CHECKPOINTS_CURSOR)
     with pytest.raises(ValueError, match="tree size"):
         NewDelivery("d-three", hook["id"], None, "log.checkpoint", "{}")
     with pytest.raises(ValueError, match="no dispatch cursor"):
-        store.record_deliveries(0, 0, [], now, cursor="elsewhere")
-    assert store.checkpoint_dispatch_state() == state
+        store.deliveries.record_deliveries(0, 0, [], now, cursor="elsewhere")
+    assert store.deliveries.checkpoint_dispatch_state() == state
 

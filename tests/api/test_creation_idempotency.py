@@ -114,7 +114,7 @@ def test_organiser_creation_is_rate_limited_like_games(tmp_path: Any) -> None:
     client = app.test_client()
     answers = [client.post("/v1/organisers", json={"name": f"O{i}"}).status_code for i in range(5)]
     assert answers == [201, 201, 201, 429, 429]
-    app.extensions["cablecar"].store.close()
+    app.extensions["cablecar"].stores.close()
 
 
 def test_organiser_batch_and_webhook_creations_are_idempotent(tmp_path: Any) -> None:
@@ -143,7 +143,7 @@ def test_organiser_batch_and_webhook_creations_are_idempotent(tmp_path: Any) -> 
     assert len(client.get("/v1/webhooks", headers=token).get_json()["webhooks"]) == 1
     other = client.post("/v1/webhooks", json={**hook, "events": ["game.started"]}, headers={**token, **_key("w")})
     assert other.status_code == 422
-    app.extensions["cablecar"].store.close()
+    app.extensions["cablecar"].stores.close()
 
 
 @pytest.mark.parametrize("path", ["/v1/games", "/v1/batches", "/v1/organisers", "/v1/webhooks"])

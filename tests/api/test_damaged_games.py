@@ -39,7 +39,7 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Ca
     else:
         import psycopg
 
-        from events.postgres import PostgresStore
+        from events.factory import postgres_stores
         from service.adapters.signing_keys import load_server_keys
         from tests.contract.conftest import create_database, drop_database, postgres_admin_url
 
@@ -47,7 +47,7 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Ca
         url = create_database(admin, "cc_damaged")
 
         def new_app() -> Flask:
-            apps.append(create_app(settings, store=PostgresStore(url, signer=load_server_keys(settings).signer)))
+            apps.append(create_app(settings, stores=postgres_stores(url, signer=load_server_keys(settings).signer)))
             return apps[-1]
 
         def forge(game_id: str, seq: int, payload: str, prev_hash: str) -> None:
@@ -57,11 +57,11 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Ca
             yield new_app, forge
         finally:
             for app in apps:
-                app.extensions["cablecar"].store.close()
+                app.extensions["cablecar"].stores.close()
             apps.clear()
             drop_database(admin, url)
     for app in apps:
-        app.extensions["cablecar"].store.close()
+        app.extensions["cablecar"].stores.close()
 
 
 _INSERT = ("INSERT INTO events (game_id, seq, type, schema_version, payload, recorded_at, seat, prev_hash, hash)"
@@ -69,7 +69,7 @@ _INSERT = ("INSERT INTO events (game_id, seq, type, schema_version, payload, rec
 
 
 def _last_hash(app: Flask, game_id: str) -> str:
-    return str(app.extensions["cablecar"].store.load(game_id)[-1].hash)
+    return str(app.extensions["cablecar"].stores.events.load(game_id)[-1].hash)
 
 
 def _served_up_to(client: Any, gid: str, version: int, token: dict[str, str]) -> None:
@@ -151,7 +151,7 @@ def test_a_stray_row_after_the_held_state_damages_the_game_for_the_worker_holdin
         _served_up_to(c, gid, version, token)
         verdict = c.get(f"/v1/games/{gid}/audit").get_json()
         assert verdict["ok"] is False, verdict
-    assert [e.seq for e in holder.extensions["cablecar"].store.load(gid)] == list(range(1, version + 2))
+    assert [e.seq for e in holder.extensions["cablecar"].stores.events.load(gid)] == list(range(1, version + 2))
 
 
 def test_a_game_found_damaged_while_watched_ends_its_stream_saying_so(tmp_path: Path) -> None:
@@ -178,4 +178,4 @@ def test_a_game_found_damaged_while_watched_ends_its_stream_saying_so(tmp_path: 
         rest[-300:]
     assert f"id: {version + 1}\n" not in rest
     resp.close()
-    app.extensions["cablecar"].store.close()
+    app.extensions["cablecar"].stores.close()

@@ -48,7 +48,7 @@ def app_and_proxy(tmp_path: Path) -> Iterator[tuple[Flask, TcpProxy]]:
         yield app, proxy
     finally:
         proxy.down()
-        app.extensions["cablecar"].store.close()
+        app.extensions["cablecar"].stores.close()
         drop_database(admin, url)
 
 

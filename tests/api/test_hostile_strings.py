@@ -168,7 +168,7 @@ def world(request: pytest.FixtureRequest) -> Iterator[World]:
     store = None
     admin = url = None
     if request.param == "postgres":
-        from events.postgres import PostgresStore
+        from events.factory import postgres_stores
         from tests.contract.conftest import create_database, postgres_admin_url
 
         admin = postgres_admin_url()
@@ -177,14 +177,14 @@ def world(request: pytest.FixtureRequest) -> Iterator[World]:
     if url is not None:
         from service.adapters.signing_keys import load_server_keys
 
-        store = PostgresStore(url, signer=load_server_keys(settings).signer)
-    app = create_app(settings, store=store)
+        store = postgres_stores(url, signer=load_server_keys(settings).signer)
+    app = create_app(settings, stores=store)
     client = app.test_client()
     game = client.post("/v1/games", json={"type": "ttr-sf", "players": [{"name": "A"}, {"name": "B"}]})
     organiser = client.post("/v1/organisers", json={"name": "Org"})
     assert game.status_code == organiser.status_code == 201
     yield World(client, game.get_json(), organiser.get_json()["token"])
-    app.extensions["cablecar"].store.close()
+    app.extensions["cablecar"].stores.close()
     if admin and url:
         from tests.contract.conftest import drop_database
 

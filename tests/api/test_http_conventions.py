@@ -91,7 +91,7 @@ def test_legal_actions_cursor_is_an_opaque_string(client: FlaskClient) -> None:
 def cors_app(tmp_path: Path) -> Iterator[Flask]:
     app = create_app(Settings(data_dir=str(tmp_path), cors_origins="https://a.example, https://b.example/"))
     yield app
-    app.extensions["cablecar"].store.close()
+    app.extensions["cablecar"].stores.close()
 
 
 def test_cors_is_off_by_default(client: FlaskClient) -> None:

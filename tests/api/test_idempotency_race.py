@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from tests.api.conftest import act, create, finish_setup
 
 
 class MeetingStore:
-    """A real store whose appends wait until ``parties`` of them have been
+    """A real event log whose appends wait until ``parties`` of them have been
     decided: two requests with one key both decide on the same state, as when
     a retry arrives while its first attempt is still in flight."""
 
@@ -31,13 +32,13 @@ class MeetingStore:
 
 def test_retry_racing_its_first_attempt_gets_the_first_answer(tmp_path: Path) -> None:
     inner = events.open_store(None, tmp_path)
-    app = create_app(Settings(data_dir=str(tmp_path), webhooks=False), store=inner)
+    app = create_app(Settings(data_dir=str(tmp_path), webhooks=False), stores=inner)
     client = app.test_client()
     game = create(client)
     v = finish_setup(client, game)
     seat = v["active_seats"][0]
     body = {"type": "draw_card", "source": "deck", "expected_version": v["version"]}
-    racing = create_app(Settings(data_dir=str(tmp_path), webhooks=False), store=MeetingStore(inner, 2))  # type: ignore[arg-type]
+    racing = create_app(Settings(data_dir=str(tmp_path), webhooks=False), stores=replace(inner, events=MeetingStore(inner.events, 2)))
     answers: list[Any] = []
 
     def send() -> None:

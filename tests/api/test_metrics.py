@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask.testing import FlaskClient
 from prometheus_client import REGISTRY, generate_latest
 
-from service.serving.metrics import parse_address, registry
+from service.serving.metrics_listener import parse_address, registry
 from tests.api.conftest import auth, create, finish_setup, legal
 
 

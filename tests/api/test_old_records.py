@@ -51,7 +51,7 @@ def old_client(tmp_path: Path) -> Iterator[FlaskClient]:
     app = create_app(Settings(data_dir=str(tmp_path), webhooks=False))
     app.testing = True
     yield app.test_client()
-    app.extensions["cablecar"].store.close()
+    app.extensions["cablecar"].stores.close()
 
 
 def _export_file(game_type: str) -> bytes:
@@ -116,7 +116,7 @@ def cc3_client(tmp_path: Path) -> Iterator[FlaskClient]:
     app = create_app(Settings(data_dir=str(tmp_path), webhooks=False))
     app.testing = True
     yield app.test_client()
-    app.extensions["cablecar"].store.close()
+    app.extensions["cablecar"].stores.close()
 
 
 def test_a_cable_car_3_game_is_exported_byte_for_byte_and_verifies_under_its_rules(cc3_client: FlaskClient) -> None:

@@ -565,7 +565,7 @@ def quick_client(tmp_path: Path) -> Iterator[FlaskClient]:
     settings = Settings(data_dir=str(tmp_path), sse_max_seconds=0, sse_heartbeat_seconds=1, webhooks=False)
     app = create_app(settings)
     yield app.test_client()
-    app.extensions["cablecar"].store.close()
+    app.extensions["cablecar"].stores.close()
 
 
 def test_event_stream_messages_hold_documented_events(quick_client: FlaskClient) -> None:

@@ -99,7 +99,7 @@ def _cut(*sockets: socket.socket) -> None:
 
 @pytest.fixture
 def app_through_proxy(tmp_path: Path) -> Iterator[tuple[Flask, CommitThenCut]]:
-    from events.postgres import PostgresStore
+    from events.factory import postgres_stores
     from events.postgres.timeouts import Timeouts
     from service.adapters.signing_keys import load_server_keys
 
@@ -110,8 +110,8 @@ def app_through_proxy(tmp_path: Path) -> Iterator[tuple[Flask, CommitThenCut]]:
     proxy.up()
     settings = Settings(data_dir=str(tmp_path), webhooks=False)
     keys = load_server_keys(settings)
-    store = PostgresStore(through(proxy, url), timeouts=Timeouts(connect=2.0), max_size=3, signer=keys.signer)
-    app = create_app(settings, store=store, keys=keys)
+    store = postgres_stores(through(proxy, url), timeouts=Timeouts(connect=2.0), max_size=3, signer=keys.signer)
+    app = create_app(settings, stores=store, signing_keys=keys)
     try:
         yield app, proxy
     finally:
@@ -162,5 +162,5 @@ def test_a_write_cut_off_after_its_commit_is_unknown_and_its_retry_answers_it(
     assert retry.status_code == 201, retry.get_json()
     answer = retry.get_json()
     assert answer["version"] == playing["version"] + len(answer["events"])  # the committed action, once
-    stored = app.extensions["cablecar"].store.load(game["id"])
+    stored = app.extensions["cablecar"].stores.events.load(game["id"])
     assert [e.seq for e in stored] == list(range(1, answer["version"] + 1))

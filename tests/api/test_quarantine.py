@@ -42,8 +42,8 @@ def _game(client: Any, players: list[dict[str, Any]] | None = None) -> dict[str,
 
 def _owner_url(app: Flask) -> str | None:
     """The PostgreSQL URL the test's server uses (the database's owner here), None on SQLite."""
-    store = app.extensions["cablecar"].store
-    return str(store._db._url) if type(store).__name__ == "PostgresStore" else None
+    stores = app.extensions["cablecar"].stores
+    return str(stores.database.connections._url) if stores.backend == "PostgresStore" else None
 
 
 def _quarantine(app: Flask, game_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> int:
@@ -162,13 +162,14 @@ def test_the_bot_runner_skips_a_damaged_game_with_one_line(
 ) -> None:
     new_app, forge = backend
     app = new_app()
-    store = app.extensions["cablecar"].store
-    store.beat_bot_runner("test-runner", store.database_time(), 3600)  # a runner is alive: bot seats are accepted
+    stores = app.extensions["cablecar"].stores
+    stores.bot_turns.beat_bot_runner("test-runner", stores.deadlines.database_time(), 3600)  # a runner is alive: bot seats are accepted
     game = _game(app.test_client(), [{"name": "Ada"}, {"name": "Robo", "bot": "random"}])
     gid = game["id"]
     forge(gid, game["version"] + 1, _CARD, _last_hash(app, gid))
     rt = app.extensions["cablecar"]
-    runner = BotRunner(rt.queries, rt.commands, rt.store, think_ms=5, lease_seconds=0.05)
+    runner = BotRunner(rt.queries, rt.commands, rt.stores.bot_turns, rt.stores.deadlines, think_ms=5,
+                       lease_seconds=0.05)
     with caplog.at_level(logging.INFO, logger="cablecar.bots"):
         for _ in range(4):
             runner.run_once()

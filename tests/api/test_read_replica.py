@@ -35,7 +35,7 @@ def replica_app(tmp_path: Path, postgres_url: str, standby_url: str) -> Iterator
     app = create_app(settings)
     app.testing = True
     yield app
-    app.extensions["cablecar"].store.close()
+    app.extensions["cablecar"].stores.close()
 
 
 def _pause(url: str, on: bool) -> None:

@@ -6,6 +6,7 @@ rows and states, so one can act on a game while the other's copy is old."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections import Counter
@@ -17,19 +18,24 @@ import pytest
 from flask import Flask
 
 import events
+from events import Stores
 from service.adapters.cache import InProcessCache, LayeredCache
 from service.adapters.signing_keys import load_server_keys
 from service.api.app import create_app
 from service.config import Settings
 from tests.api.conftest import act, auth, create, finish_setup, legal, view
 
+#: the capabilities of a store the service calls (its database aside)
+CAPABILITIES = ("events", "tournaments", "deliveries", "deadlines", "bot_turns", "quarantine", "log", "tickets",
+                "counts")
 
-class CountingStore:
-    """A real store that counts the calls made to it."""
 
-    def __init__(self, inner: Any) -> None:
+class _Counted:
+    """A real capability that counts the calls made to it in ``calls``."""
+
+    def __init__(self, inner: Any, calls: Counter[str]) -> None:
         self.inner = inner
-        self.calls: Counter[str] = Counter()
+        self.calls = calls
 
     def __getattr__(self, name: str) -> Any:
         attr = getattr(self.inner, name)
@@ -41,13 +47,26 @@ class CountingStore:
         return attr
 
 
+class CountingStore:
+    """A real store that counts the calls made to it (to any of its capabilities): ``stores`` to hand to
+    the service, ``inner`` the real one."""
+
+    def __init__(self, inner: Stores) -> None:
+        self.inner = inner
+        self.calls: Counter[str] = Counter()
+        counted = {name: _Counted(getattr(inner, name), self.calls) for name in CAPABILITIES
+                   if getattr(inner, name) is not None}
+        reader = counted["events"] if inner.reader is inner.events else _Counted(inner.reader, self.calls)
+        self.stores = dataclasses.replace(inner, reader=reader, **counted)
+
+
 @pytest.fixture
 def workers(tmp_path: Path) -> Iterator[tuple[Flask, Flask, CountingStore]]:
     settings = Settings(data_dir=str(tmp_path), webhooks=False)
     # signed as a server's store is: the audit accepts no unsigned event recorded after its keys were made
     store = CountingStore(events.open_store(None, tmp_path, signer=load_server_keys(settings).signer))
-    one = create_app(settings, store=store)  # type: ignore[arg-type]
-    two = create_app(settings, store=store)  # type: ignore[arg-type]
+    one = create_app(settings, stores=store.stores)
+    two = create_app(settings, stores=store.stores)
     yield one, two, store
     store.inner.close()
 
@@ -139,7 +158,7 @@ def test_a_rotated_token_stops_working_on_every_worker(workers: tuple[Flask, Fla
     assert view(a, game)["version"] == v["version"] + 1  # the rotation's own event, nothing else
     ok = b.post(f"/v1/games/{game['id']}/actions", json=action, headers=auth(new_token))
     assert ok.status_code == 201, ok.get_json()
-    assert store.inner.verify_chain(game["id"]).ok
+    assert store.inner.events.verify_chain(game["id"]).ok
 
 
 def test_an_illegal_or_malformed_action_gets_the_full_paths_answer(
@@ -172,8 +191,8 @@ def test_a_worker_reading_an_old_shared_snapshot_replays_the_tail(tmp_path: Path
     store = events.open_store(None, tmp_path)
     shared = InProcessCache()  # stands in for Redis, shared by both workers
     settings = Settings(data_dir=str(tmp_path), webhooks=False)
-    one = create_app(settings, store=store, cache=LayeredCache(shared, InProcessCache(8), share_every=16))
-    two = create_app(settings, store=store, cache=LayeredCache(shared, InProcessCache(8), share_every=16))
+    one = create_app(settings, stores=store, cache=LayeredCache(shared, InProcessCache(8), share_every=16))
+    two = create_app(settings, stores=store, cache=LayeredCache(shared, InProcessCache(8), share_every=16))
     a, b = one.test_client(), two.test_client()
     game = create(a)
     finish_setup(a, game)
@@ -191,7 +210,7 @@ def test_a_worker_reading_an_old_shared_snapshot_replays_the_tail(tmp_path: Path
         for s in (None, 0, 1):
             assert view(b, game, s) == view(a, game, s)
     assert behind >= 10  # the shared snapshot was usually older than the game
-    assert store.verify_chain(game["id"]).ok
+    assert store.events.verify_chain(game["id"]).ok
     store.close()
 
 
@@ -201,7 +220,7 @@ def test_a_stream_opened_with_a_rotated_token_ends_on_another_worker(tmp_path: P
     rotation, also when another worker (another app on the store) rotates."""
     store = events.open_store(None, tmp_path)
     settings = Settings(data_dir=str(tmp_path), webhooks=False, sse_max_seconds=60, sse_heartbeat_seconds=1)
-    rotating, streaming = create_app(settings, store=store), create_app(settings, store=store)
+    rotating, streaming = create_app(settings, stores=store), create_app(settings, stores=store)
     try:
         game = create(rotating.test_client())
         seat, other = 0, 1

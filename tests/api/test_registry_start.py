@@ -43,7 +43,7 @@ for t in threads:
     t.start()
 for t in threads:
     t.join()
-app.extensions["cablecar"].store.close()
+app.extensions["cablecar"].stores.close()
 print(json.dumps({"seen": seen, "created": created, "failures": failures}))
 """
 

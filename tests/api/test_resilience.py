@@ -3,6 +3,7 @@ but correct), rate limiting (429 with Retry-After), and the cache itself."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import socket
 import uuid
@@ -16,6 +17,7 @@ import events
 from domain.clocks import NO_TIME_CONTROL, Clocks
 from domain.core import GameConfig, replay
 from domain.registry import GAMES
+from events import Stores
 from events.records import StoreUnavailable
 from service.adapters.cache import InProcessCache, LayeredCache, RedisCache
 from service.adapters.lru import LRU
@@ -26,13 +28,17 @@ from service.usecases.loaded import Loaded
 from service.usecases.queries import LEGAL_MEMO_MIN, GameQueries
 from tests.api.conftest import act, create, finish_setup, view
 
+#: what a store holds beside its life: its capabilities and its database
+PARTS = ("events", "tournaments", "deliveries", "deadlines", "bot_turns", "quarantine", "log", "tickets", "counts",
+         "database")
 
-class FlakyStore:
-    """Wraps a real store; when ``down`` every call raises StoreUnavailable."""
 
-    def __init__(self, inner: Any) -> None:
+class _Flaky:
+    """Wraps a real capability (or database); when ``store.down`` every call raises StoreUnavailable."""
+
+    def __init__(self, inner: Any, store: FlakyStore) -> None:
         self.inner = inner
-        self.down = False
+        self.store = store
 
     def __getattr__(self, name: str) -> Any:
         attr = getattr(self.inner, name)
@@ -40,11 +46,23 @@ class FlakyStore:
             return attr
 
         def call(*args: Any, **kwargs: Any) -> Any:
-            if self.down and name != "close":
+            if self.store.down and name != "close":
                 raise StoreUnavailable("connection refused (test)")
             return attr(*args, **kwargs)
 
         return call
+
+
+class FlakyStore:
+    """Wraps a real store (``stores``: the one to hand to the service); when ``down`` every call raises
+    StoreUnavailable."""
+
+    def __init__(self, inner: Stores) -> None:
+        self.inner = inner
+        self.down = False
+        flaky = {name: _Flaky(getattr(inner, name), self) for name in PARTS if getattr(inner, name) is not None}
+        reader = flaky["events"] if inner.reader is inner.events else _Flaky(inner.reader, self)
+        self.stores = dataclasses.replace(inner, reader=reader, **flaky)
 
 
 def _closed_port() -> int:
@@ -55,7 +73,7 @@ def _closed_port() -> int:
 
 def test_store_down_gives_503_and_writes_nothing(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     store = FlakyStore(events.open_store(None, tmp_path))
-    app = create_app(Settings(data_dir=str(tmp_path)), store=store)  # type: ignore[arg-type]
+    app = create_app(Settings(data_dir=str(tmp_path)), stores=store.stores)
     client = app.test_client()
     game = create(client)
     v = finish_setup(client, game)
@@ -175,7 +193,7 @@ def test_the_legal_action_memo_keeps_only_long_lists() -> None:
         return ["a"] * state
 
     definition = SimpleNamespace(sendable=legal_actions)
-    queries = GameQueries(store=None, cache=None)  # type: ignore[arg-type]  # the memo needs neither
+    queries = GameQueries(event_log=None, cache=None)  # type: ignore[arg-type]  # the memo needs neither
     record = SimpleNamespace(game_id="g")
     clocks = Clocks(NO_TIME_CONTROL, (), 0.0)  # a game that is not waiting for a scheduled start
     short = Loaded(record, definition, 2, 1, clocks)  # type: ignore[arg-type]

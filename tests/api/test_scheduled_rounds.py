@@ -18,9 +18,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from events.encoding.timestamps import format_timestamp
+from events.factory import sqlite_stores
 from events.integrity.keyset import KeySet
 from events.integrity.verify import verify_export
-from events.sqlite import SqliteStore
 from service.adapters.cache import InProcessCache
 from service.adapters.signing_keys import load_server_keys
 from service.api.app import create_app
@@ -43,8 +43,8 @@ def clock() -> FakeClock:
 @pytest.fixture
 def app(tmp_path: Path, clock: FakeClock) -> Iterator[Flask]:
     settings = Settings(data_dir=str(tmp_path), sse_max_seconds=2, sse_heartbeat_seconds=1, open_organisers=True)
-    store = SqliteStore(str(tmp_path / "rounds.sqlite3"), clock=clock, signer=load_server_keys(settings).signer)
-    app = create_app(settings, store=store, cache=InProcessCache(), clock=clock)
+    store = sqlite_stores(str(tmp_path / "rounds.sqlite3"), clock=clock, signer=load_server_keys(settings).signer)
+    app = create_app(settings, stores=store, cache=InProcessCache(), clock=clock)
     app.testing = True
     yield app
     store.close()
@@ -233,8 +233,8 @@ def test_the_event_catalogue_lists_the_start(client: FlaskClient) -> None:
 def test_a_scheduled_games_bot_seat_waits_for_the_start_too(
     app: Flask, client: FlaskClient, org: dict[str, str], clock: FakeClock
 ) -> None:
-    store = app.extensions["cablecar"].store
-    store.beat_bot_runner("test-runner", store.database_time(), 3600)  # a runner is alive: bot seats are accepted
+    store = app.extensions["cablecar"].stores
+    store.bot_turns.beat_bot_runner("test-runner", store.deadlines.database_time(), 3600)  # a runner is alive: bot seats are accepted
     body = {"type": "cable-car", "start_at": "2026-11-23T12:10:00Z",
             "tables": [{"players": [{"name": "Robo", "bot": "random"}, {"name": "Bo"}]}]}
     resp = client.post("/v1/batches", json=body, headers=org)
@@ -242,9 +242,9 @@ def test_a_scheduled_games_bot_seat_waits_for_the_start_too(
     game = resp.get_json()["games"][0]
 
     def claimable() -> list[str]:
-        taken = store.claim_bot_turns("probe", clock.now, 1, clock.now + timedelta(hours=1), 10)
+        taken = store.bot_turns.claim_bot_turns("probe", clock.now, 1, clock.now + timedelta(hours=1), 10)
         for game_id in taken:
-            store.release_bot_turn(game_id, "probe")
+            store.bot_turns.release_bot_turn(game_id, "probe")
         return taken
 
     clock.advance(5 * 60)

@@ -55,14 +55,14 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Ca
     else:
         import psycopg
 
-        from events.postgres import PostgresStore
+        from events.factory import postgres_stores
         from tests.contract.conftest import create_database, drop_database, postgres_admin_url
 
         admin = postgres_admin_url()
         url = create_database(admin, "cc_signed")
 
         def new_app() -> Flask:
-            apps.append(create_app(settings, store=PostgresStore(url, signer=load_server_keys(settings).signer)))
+            apps.append(create_app(settings, stores=postgres_stores(url, signer=load_server_keys(settings).signer)))
             return apps[-1]
 
         def tamper(statements: list[tuple[str, tuple[Any, ...]]]) -> None:
@@ -75,11 +75,11 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Ca
             yield new_app, tamper
         finally:
             for app in apps:
-                app.extensions["cablecar"].store.close()
+                app.extensions["cablecar"].stores.close()
             apps.clear()
             drop_database(admin, url)
     for app in apps:
-        app.extensions["cablecar"].store.close()
+        app.extensions["cablecar"].stores.close()
 
 
 def _finished(app: Flask) -> dict[str, Any]:
@@ -184,7 +184,7 @@ def test_a_wrong_signature_makes_the_game_damaged_and_nothing_is_appended(
     client = app.test_client()
     game = create(client, players=2, seed="wrong-signature")
     gid = game["id"]
-    events = app.extensions["cablecar"].store.load(gid)
+    events = app.extensions["cablecar"].stores.events.load(gid)
     # event 2 gets event 1's signature: well formed, by the right key, of another hash
     tamper([("UPDATE events SET signature = ? WHERE game_id = ? AND seq = 2", (events[0].signature, gid))])
     fresh = new_app().test_client()
@@ -194,7 +194,7 @@ def test_a_wrong_signature_makes_the_game_damaged_and_nothing_is_appended(
     refused = fresh.post(f"/v1/games/{gid}/actions", json={"type": "draw_tickets"}, headers=token)
     assert refused.status_code == 409 and refused.get_json()["code"] == "game_damaged", refused.get_json()
     assert refused.get_json()["seq"] == 2
-    assert fresh.application.extensions["cablecar"].store.version(gid) == len(events)  # nothing on top
+    assert fresh.application.extensions["cablecar"].stores.events.version(gid) == len(events)  # nothing on top
     audit = fresh.get(f"/v1/games/{gid}/audit").get_json()
     failed = {c["name"]: c["detail"] for c in audit["checks"] if not c["ok"]}
     assert "seq 2: the signature does not match" in failed["signatures"]
@@ -205,7 +205,7 @@ def test_records_signed_before_a_key_rotation_still_verify(tmp_path: Path) -> No
     before = create_app(settings)
     old_game = _finished(before)
     old_key = before.test_client().get("/v1/keys").get_json()["keys"][0]["key_id"]
-    before.extensions["cablecar"].store.close()
+    before.extensions["cablecar"].stores.close()
 
     retired, new = rotate(settings)
     assert retired.key_id == old_key and new.key_id != old_key
@@ -222,7 +222,7 @@ def test_records_signed_before_a_key_rotation_still_verify(tmp_path: Path) -> No
             assert {e["key_id"] for e in export["events"]} == {key}
             assert verify_export(export, KeySet.from_json(keys)).ok
     finally:
-        after.extensions["cablecar"].store.close()
+        after.extensions["cablecar"].stores.close()
 
 
 def test_records_written_before_signing_verify_as_unsigned_said_plainly() -> None:

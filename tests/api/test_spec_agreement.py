@@ -116,7 +116,7 @@ def test_a_turn_action_during_ttr_setup_is_refused_as_the_error_table_says(clien
 def organiser_app(tmp_path: Any) -> Any:
     app: Flask = create_app(Settings(data_dir=str(tmp_path), webhook_private_addresses=True, webhooks=False))
     yield app
-    app.extensions["cablecar"].store.close()
+    app.extensions["cablecar"].stores.close()
 
 
 def test_a_creation_replayed_after_its_webhook_was_deleted_gets_the_first_answer(organiser_app: Flask) -> None:

@@ -29,7 +29,7 @@ def app(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[Flask]:
     app = create_app(settings)
     app.testing = True
     yield app
-    app.extensions["cablecar"].store.close()
+    app.extensions["cablecar"].stores.close()
 
 
 def events_of(client: FlaskClient, game: dict[str, Any], seat: int | None = None) -> list[dict[str, Any]]:

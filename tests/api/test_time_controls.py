@@ -15,9 +15,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from events.factory import sqlite_stores
 from events.integrity.keyset import KeySet
 from events.integrity.verify import verify_export
-from events.sqlite import SqliteStore
 from service.adapters.cache import InProcessCache
 from service.adapters.signing_keys import load_server_keys
 from service.api.app import create_app
@@ -47,8 +47,8 @@ def clock() -> FakeClock:
 def app(tmp_path: Path, clock: FakeClock) -> Iterator[Flask]:
     settings = Settings(data_dir=str(tmp_path), sse_max_seconds=2, sse_heartbeat_seconds=1,
                         open_organisers=True)
-    store = SqliteStore(str(tmp_path / "timed.sqlite3"), clock=clock, signer=load_server_keys(settings).signer)
-    app = create_app(settings, store=store, cache=InProcessCache(), clock=clock)
+    store = sqlite_stores(str(tmp_path / "timed.sqlite3"), clock=clock, signer=load_server_keys(settings).signer)
+    app = create_app(settings, stores=store, cache=InProcessCache(), clock=clock)
     app.testing = True
     yield app
     store.close()

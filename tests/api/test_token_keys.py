@@ -42,7 +42,7 @@ def _acts(app: Flask, game: dict[str, Any], organiser: dict[str, Any]) -> None:
     assert client.post(f"/v1/games/{game['id']}/seats/99/token", headers=auth(game["host_token"])
                        ).status_code == 404  # the host may: there is just no seat 99
     assert client.get("/v1/organisers/me", headers=auth(organiser["token"])).status_code == 200
-    stored = app.extensions["cablecar"].store.get_game(game["id"]).metadata
+    stored = app.extensions["cablecar"].stores.events.get_game(game["id"]).metadata
     assert all(epoch_of(h) == 0 for h in [*stored["seat_token_hashes"], stored["host_token_hash"]])
 
 
@@ -50,7 +50,7 @@ def test_the_embedded_store_keys_old_hashes_when_the_server_opens_it(tmp_path: P
     settings = Settings(data_dir=str(tmp_path), webhooks=False)
     app = create_app(settings)
     game, organiser = _made(app)
-    app.extensions["cablecar"].store.close()
+    app.extensions["cablecar"].stores.close()
     seats, host, organiser_hash = _plain(game, organiser)
     with sqlite3.connect(tmp_path / "cablecar.sqlite3") as conn:
         conn.execute("UPDATE games SET metadata = json_set(metadata, '$.seat_token_hashes', json(?),"
@@ -63,7 +63,7 @@ def test_the_embedded_store_keys_old_hashes_when_the_server_opens_it(tmp_path: P
     try:
         _acts(again, game, organiser)
     finally:
-        again.extensions["cablecar"].store.close()
+        again.extensions["cablecar"].stores.close()
 
 
 @pytest.mark.postgres
@@ -73,7 +73,7 @@ def test_cablecar_migrate_keys_old_hashes_with_the_servers_secret(
     import psycopg
 
     from cablecar.cli import main
-    from events.postgres import PostgresStore
+    from events.factory import postgres_stores
     from service.adapters.signing_keys import load_server_keys
     from tests.contract.conftest import create_database, drop_database, postgres_admin_url
 
@@ -83,25 +83,25 @@ def test_cablecar_migrate_keys_old_hashes_with_the_servers_secret(
                         webhooks=False)
     try:
         keys = load_server_keys(Settings(data_dir=str(tmp_path)))
-        app = create_app(settings, store=PostgresStore(url, signer=keys.signer), keys=keys)
+        app = create_app(settings, stores=postgres_stores(url, signer=keys.signer), signing_keys=keys)
         game, organiser = _made(app)
         seats, host, organiser_hash = _plain(game, organiser)
         with psycopg.connect(url) as conn:  # as the owner: what a database written before keying holds
             conn.execute("UPDATE games SET metadata = jsonb_set(jsonb_set(metadata, '{seat_token_hashes}', %s::jsonb),"
                          " '{host_token_hash}', to_jsonb(%s::text)) WHERE game_id = %s", (seats, host, game["id"]))
             conn.execute("UPDATE organisers SET token_hash = %s", (organiser_hash,))
-        app.extensions["cablecar"].store.close()
+        app.extensions["cablecar"].stores.close()
         for name in ("DATABASE_URL", "CABLECAR_SECRET_KEY"):
             monkeypatch.delenv(name, raising=False)
         assert main(["migrate", "--database-url", url]) != 0
         assert "CABLECAR_SECRET_KEY" in capsys.readouterr().err  # refused, saying what to do
         monkeypatch.setenv("CABLECAR_SECRET_KEY", settings.secret_key)
         assert main(["migrate", "--database-url", url]) == 0
-        again = create_app(settings, store=PostgresStore(url, signer=keys.signer), keys=keys)
+        again = create_app(settings, stores=postgres_stores(url, signer=keys.signer), signing_keys=keys)
         try:
             _acts(again, game, organiser)
         finally:
-            again.extensions["cablecar"].store.close()
+            again.extensions["cablecar"].stores.close()
     finally:
         drop_database(admin, url)
 
@@ -137,4 +137,4 @@ def test_an_embedded_store_with_organisers_batches_and_webhooks_upgrades(tmp_pat
         assert client.get("/v1/organisers/me", headers=auth(token)).status_code == 200
         assert client.get("/v1/batches", headers=auth(token)).status_code == 200
     finally:
-        app.extensions["cablecar"].store.close()
+        app.extensions["cablecar"].stores.close()

@@ -43,7 +43,7 @@ def test_a_rotation_is_a_signed_event_and_the_old_token_is_refused_everywhere(ap
     assert event["type"] == "seat_token_rotated" and event["payload"] == {"seat": seat} and event["seat"] is None
     assert event["seq"] == before["version"] + 1 and old not in str(event) and new not in str(event)
     # signed like every event (hashes and signatures are shown once the game is over; the store has them now)
-    stored_event = app.extensions["cablecar"].store.load(game["id"], after=before["version"])[0]
+    stored_event = app.extensions["cablecar"].stores.events.load(game["id"], after=before["version"])[0]
     assert stored_event.type == "seat_token_rotated" and stored_event.signature and stored_event.key_id
 
     assert set(_paths(client, game, old, action).values()) == {401}
@@ -53,7 +53,7 @@ def test_a_rotation_is_a_signed_event_and_the_old_token_is_refused_everywhere(ap
     assert audit["ok"] is True, audit
 
     # what is stored: keyed hashes, the rotated seat's of the epoch its event opened, no plain SHA-256
-    stored = app.extensions["cablecar"].store.get_game(game["id"]).metadata
+    stored = app.extensions["cablecar"].stores.events.get_game(game["id"]).metadata
     assert epoch_of(stored["seat_token_hashes"][seat]) == before["version"] + 1
     assert epoch_of(stored["host_token_hash"]) == 0
     assert all(plain_hash(t) not in str(stored) for t in (old, new, game["host_token"]))

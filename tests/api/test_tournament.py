@@ -24,7 +24,7 @@ from domain.ttr.scoring import rank as ttr_rank
 from service.adapters.tokens import ORGANISER, plain_hash
 from service.api.app import create_app
 from service.config import Settings
-from service.usecases.batches import CSV_COLUMNS, rank_players, results_csv
+from service.usecases.batch_results import CSV_COLUMNS, rank_players, results_csv
 from tests.api.conftest import act, auth, legal, play_to_end, view
 from tests.api.test_openapi import check_response, response_spec
 
@@ -61,7 +61,7 @@ def test_an_organiser_token_is_shown_once_and_stored_as_a_hash(app: Flask, clien
     token = made["token"]
     kind, scope, secret = token.split("_", 2)
     assert (kind, scope) == ("ot", made["id"]) and len(secret) >= 43  # 256 random bits, URL-safe base64
-    stored = app.extensions["cablecar"].store.get_organiser(made["id"])
+    stored = app.extensions["cablecar"].stores.tournaments.get_organiser(made["id"])
     hasher = app.extensions["cablecar"].tokens.hasher
     assert stored.token_hash == hasher.stored(token, made["id"], ORGANISER) and token not in repr(stored)
     assert stored.token_hash.startswith("k1:0:") and plain_hash(token) not in stored.token_hash
@@ -81,7 +81,7 @@ def test_organisers_can_be_reserved_to_the_operator(
         assert check_response(refused, "/v1/organisers", "post")["code"] == "forbidden"
         assert refused.status_code == 403
     finally:
-        closed.extensions["cablecar"].store.close()
+        closed.extensions["cablecar"].stores.close()
     # the operator's way: cablecar organiser create NAME prints the token once
     monkeypatch.setenv("CABLECAR_DATA_DIR", str(tmp_path))
     assert cli_main(["organiser", "create", "Operator's league"]) == 0
@@ -92,7 +92,7 @@ def test_organisers_can_be_reserved_to_the_operator(
         me = reopened.test_client().get("/v1/organisers/me", headers=auth(token))
         assert me.status_code == 200 and me.get_json()["name"] == "Operator's league"
     finally:
-        reopened.extensions["cablecar"].store.close()
+        reopened.extensions["cablecar"].stores.close()
     with pytest.raises(SystemExit):
         cli_main(["organiser", "create", "   "])
 
@@ -278,8 +278,8 @@ def test_a_game_created_with_an_organiser_token_is_the_organisers(app: Flask, cl
     )
     assert resp.status_code == 201
     game = resp.get_json()
-    store = app.extensions["cablecar"].store
-    assert store.get_game(game["id"]).metadata["organiser"] == org["id"]
+    store = app.extensions["cablecar"].stores
+    assert store.events.get_game(game["id"]).metadata["organiser"] == org["id"]
     seen = client.get(f"/v1/games/{game['id']}", headers=auth(org["token"]))
     assert seen.status_code == 200 and "me" not in seen.get_json()
     before = all_game_ids(client)
@@ -291,7 +291,7 @@ def test_a_game_created_with_an_organiser_token_is_the_organisers(app: Flask, cl
     assert check_response(forged, "/v1/games", "post")["code"] == "unauthorized"
     assert all_game_ids(client) == before
     plain = client.post("/v1/games", json={"type": "ttr-sf", "players": [{"name": "a"}, {"name": "b"}]})
-    assert "organiser" not in store.get_game(plain.get_json()["id"]).metadata
+    assert "organiser" not in store.events.get_game(plain.get_json()["id"]).metadata
 
 
 # ------------------------------------------------------------ seat-token rotation
@@ -361,7 +361,7 @@ def two_apps(tmp_path: Path) -> Iterator[tuple[Flask, Flask]]:
     )
     yield apps
     for app in apps:
-        app.extensions["cablecar"].store.close()
+        app.extensions["cablecar"].stores.close()
 
 
 def test_batches_are_shared_by_every_worker(two_apps: tuple[Flask, Flask]) -> None:

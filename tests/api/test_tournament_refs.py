@@ -38,7 +38,7 @@ def app(tmp_path: Path) -> Iterator[Flask]:
     assert start_dispatcher(app) is not None
     yield app
     stop_dispatcher(app, timeout=10)
-    app.extensions["cablecar"].store.close()
+    app.extensions["cablecar"].stores.close()
 
 
 @pytest.fixture

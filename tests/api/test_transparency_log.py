@@ -41,9 +41,9 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Ne
         if url is None:
             apps.append(create_app(settings))
         else:
-            from events.postgres import PostgresStore
+            from events.factory import postgres_stores
 
-            apps.append(create_app(settings, store=PostgresStore(url, signer=load_server_keys(settings).signer)))
+            apps.append(create_app(settings, stores=postgres_stores(url, signer=load_server_keys(settings).signer)))
         apps[-1].testing = True
         return apps[-1]
 
@@ -51,7 +51,7 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Ne
         yield new_app, settings
     finally:
         for app in apps:
-            app.extensions["cablecar"].store.close()
+            app.extensions["cablecar"].stores.close()
         if url is not None and admin is not None:
             from tests.contract.conftest import drop_database
 
@@ -61,11 +61,11 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Ne
 def _publish(app: Flask) -> dict[str, Any]:
     """Publish until the tree holds every stored event (on PostgreSQL the global log is read up to
     the oldest transaction running on the server, which another test's may hold back for a moment)."""
-    store = app.extensions["cablecar"].store
+    store = app.extensions["cablecar"].stores
     publisher = log_publisher(app).publisher
     deadline = time.monotonic() + 10
-    while publisher.publish() or store.checkpoint() is None or (
-            store.checkpoint().tree_size < store._rows("SELECT count(*) FROM events")[0][0]):
+    while publisher.publish() or store.log.checkpoint() is None or (
+            store.log.checkpoint().tree_size < store.database.rows("SELECT count(*) FROM events")[0][0]):
         assert time.monotonic() < deadline, "the publisher did not catch up with the log"
         time.sleep(0.02)
     resp = app.test_client().get("/v1/log/checkpoint")
@@ -83,11 +83,11 @@ def _unb64(items: list[str]) -> list[bytes]:
 
 def _all_leaves(app: Flask) -> list[bytes]:
     """Every event's leaf hash, in the global log's order, from the store's rows (what the tree must hold)."""
-    store = app.extensions["cablecar"].store
+    store = app.extensions["cablecar"].stores
     leaves, after = [], 0
-    while batch := store.read_all(after, 1000):
+    while batch := store.events.read_all(after, 1000):
         for e in batch:
-            salt = store.get_game(e.game_id).metadata["leaf_salt"]
+            salt = store.events.get_game(e.game_id).metadata["leaf_salt"]
             leaves.append(merkle.leaf_hash(bytes.fromhex(e.hash) + bytes.fromhex(salt)))
         after = batch[-1].position
     return leaves
@@ -201,8 +201,8 @@ def test_a_game_in_play_has_no_proof_and_nothing_of_its_leaves_is_served(backend
 
     refused = client.get(f"/v1/games/{game['id']}/inclusion")
     assert refused.status_code == 409 and refused.get_json()["code"] == "game_not_finished"
-    store = app.extensions["cablecar"].store
-    salt = store.get_game(game["id"]).metadata["leaf_salt"]
+    store = app.extensions["cablecar"].stores
+    salt = store.events.get_game(game["id"]).metadata["leaf_salt"]
     assert isinstance(salt, str) and len(salt) == 64
     # What would let anyone test a guess: the salt, and each leaf's input (event hash || salt), in any
     # encoding, and the event hashes themselves (hidden during play).  Leaf hashes may stand in a proof
@@ -210,7 +210,7 @@ def test_a_game_in_play_has_no_proof_and_nothing_of_its_leaves_is_served(backend
     # but nothing else serves them.
     secrets = [salt, base64.b64encode(bytes.fromhex(salt)).decode()]
     leaves = []
-    for e in store.load(game["id"]):
+    for e in store.events.load(game["id"]):
         data = bytes.fromhex(e.hash) + bytes.fromhex(salt)
         secrets += [e.hash, data.hex(), base64.b64encode(data).decode()]
         leaf = merkle.leaf_hash(data)
@@ -223,7 +223,7 @@ def test_a_game_in_play_has_no_proof_and_nothing_of_its_leaves_is_served(backend
         for leaf_text in leaves:
             assert leaf_text not in body
     # the scan can find what it looks for: the finished game's salt is in its export
-    done_salt = store.get_game(done["id"]).metadata["leaf_salt"]
+    done_salt = store.events.get_game(done["id"]).metadata["leaf_salt"]
     assert any(done_salt in body for body in _read_everything(app, done, checkpoints))
 
 

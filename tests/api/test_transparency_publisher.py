@@ -11,35 +11,35 @@ from pathlib import Path
 
 import pytest
 
-from events.database import Database
+from events import Stores
 from events.integrity import merkle
 from events.integrity.signing import Signer
 from events.recorders.transparency_log import LogConflict, LogLeaf, PublishedCheckpoint
 from events.records import NewEvent
-from service.usecases.transparency import LogPublisher, LogPublishing
+from service.usecases.checkpoints import LogPublisher, LogPublishing
 
 ORIGIN = "games.example.org/log"
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Database, Database]]:
+def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Stores, Stores]]:
     """Two stores on one database, as two processes (or hosts) hold them."""
     signer = Signer.generate()
     if request.param == "sqlite":
-        from events.sqlite import SqliteStore
+        from events.factory import sqlite_stores
 
-        pair = (SqliteStore(tmp_path / "log.sqlite3", signer=signer), SqliteStore(tmp_path / "log.sqlite3",
+        pair = (sqlite_stores(tmp_path / "log.sqlite3", signer=signer), sqlite_stores(tmp_path / "log.sqlite3",
                                                                                   signer=signer))
         yield pair
         for s in pair:
             s.close()
     else:
-        from events.postgres import PostgresStore
+        from events.factory import postgres_stores
         from tests.contract.conftest import create_database, drop_database, postgres_admin_url
 
         admin = postgres_admin_url()
         url = create_database(admin, "cc_tlogpub")
-        pair = (PostgresStore(url, signer=signer), PostgresStore(url, signer=signer))
+        pair = (postgres_stores(url, signer=signer), postgres_stores(url, signer=signer))
         try:
             yield pair
         finally:
@@ -48,40 +48,40 @@ def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Dat
             drop_database(admin, url)
 
 
-def _game(store: Database, name: str, events: int = 3) -> None:
+def _game(store: Stores, name: str, events: int = 3) -> None:
     """A game of ``events`` events, once the global log shows them (on PostgreSQL it is read up to the
     oldest transaction running on the server, which another test's may hold back for a moment)."""
     new = [NewEvent("noted", {"i": i}) for i in range(events)]
-    store.create_game(name, "ttr-sf", {"players": ["a", "b"], "leaf_salt": "ab" * 32}, new, "active")
+    store.events.create_game(name, "ttr-sf", {"players": ["a", "b"], "leaf_salt": "ab" * 32}, new, "active")
     deadline = time.monotonic() + 10
-    while len(store.read_all(0, 1000)) < store._rows("SELECT count(*) FROM events")[0][0]:  # type: ignore[attr-defined]
+    while len(store.events.read_all(0, 1000)) < store.database.rows("SELECT count(*) FROM events")[0][0]:  # type: ignore[attr-defined]
         assert time.monotonic() < deadline
         time.sleep(0.02)
 
 
-def _roots_match_the_log(store: Database) -> None:
+def _roots_match_the_log(store: Stores) -> None:
     """Every published checkpoint's root is the MTH of the log's first tree_size events' leaves."""
     leaves, after = [], 0
-    while batch := store.read_all(after, 1000):
+    while batch := store.events.read_all(after, 1000):
         leaves += [merkle.leaf_hash(bytes.fromhex(e.hash) + bytes.fromhex("ab" * 32)) for e in batch]
         after = batch[-1].position
-    sizes = [int(r[0]) for r in store._rows("SELECT tree_size FROM log_checkpoints ORDER BY tree_size")]
+    sizes = [int(r[0]) for r in store.database.rows("SELECT tree_size FROM log_checkpoints ORDER BY tree_size")]
     assert sizes
     for size in sizes:
-        cp = store.checkpoint(size)
+        cp = store.log.checkpoint(size)
         assert cp is not None and cp.root_hash == merkle.root(leaves[:size]), size
 
 
 def test_one_checkpoint_per_round_while_events_arrive_none_when_nothing_changed(
-        stores: tuple[Database, Database]) -> None:
+        stores: tuple[Stores, Stores]) -> None:
     store, _ = stores
-    publishing = LogPublishing(LogPublisher(store, Signer.generate(), ORIGIN, store), store, 0.05)
-    assert publishing.run_once() is None and store.checkpoint() is None  # an empty log: nothing to sign
+    publishing = LogPublishing(LogPublisher(store.log, Signer.generate(), ORIGIN, store.deadlines), store.deadlines, 0.05)
+    assert publishing.run_once() is None and store.log.checkpoint() is None  # an empty log: nothing to sign
     _game(store, "g1")
     first = publishing.run_once()
     assert first is not None and first.tree_size == 3 and publishing.holding
     assert publishing.run_once() is None  # nothing new: no new checkpoint
-    assert store.checkpoint() == first
+    assert store.log.checkpoint() == first
     _game(store, "g2", 2)
     second = publishing.run_once()
     assert second is not None and second.tree_size == 5
@@ -93,20 +93,20 @@ def test_one_checkpoint_per_round_while_events_arrive_none_when_nothing_changed(
         for i in range(3):
             _game(store, f"t{i}")
             deadline = time.monotonic() + 10
-            while store.checkpoint().tree_size < 5 + 3 * (i + 1):  # type: ignore[union-attr]
+            while store.log.checkpoint().tree_size < 5 + 3 * (i + 1):  # type: ignore[union-attr]
                 assert time.monotonic() < deadline
                 time.sleep(0.02)
-        latest = store.checkpoint()
+        latest = store.log.checkpoint()
         time.sleep(0.3)  # several intervals with nothing new
-        assert store.checkpoint() == latest
+        assert store.log.checkpoint() == latest
     finally:
         publishing.stop()
     _roots_match_the_log(store)
 
 
-def test_two_publishers_never_publish_two_trees_of_one_size(stores: tuple[Database, Database]) -> None:
+def test_two_publishers_never_publish_two_trees_of_one_size(stores: tuple[Stores, Stores]) -> None:
     one, two = stores
-    publishers = [LogPublisher(s, Signer.generate(), ORIGIN, s, max_leaves=4) for s in stores]
+    publishers = [LogPublisher(s.log, Signer.generate(), ORIGIN, s.deadlines, max_leaves=4) for s in stores]
     stop = threading.Event()
     errors: list[Exception] = []
 
@@ -124,7 +124,7 @@ def test_two_publishers_never_publish_two_trees_of_one_size(stores: tuple[Databa
         for i in range(12):
             _game(one if i % 2 else two, f"g{i}", 1 + i % 3)
         deadline = time.monotonic() + 20
-        while (one.checkpoint() or PublishedCheckpoint(0, b"", "", "", 0, "")).tree_size < 24:
+        while (one.log.checkpoint() or PublishedCheckpoint(0, b"", "", "", 0, "")).tree_size < 24:
             assert time.monotonic() < deadline
             time.sleep(0.02)
     finally:
@@ -135,21 +135,21 @@ def test_two_publishers_never_publish_two_trees_of_one_size(stores: tuple[Databa
     _roots_match_the_log(one)
 
     # a publisher no longer at the head writes nothing
-    head = one.checkpoint()
+    head = one.log.checkpoint()
     assert head is not None
     with pytest.raises(LogConflict):
-        two.publish_checkpoint(head.tree_size - 1, [LogLeaf(head.tree_size, "g0", 9, head.last_position + 1)], [],
+        two.log.publish_checkpoint(head.tree_size - 1, [LogLeaf(head.tree_size, "g0", 9, head.last_position + 1)], [],
                                PublishedCheckpoint(head.tree_size + 1, bytes(32), "x\n", "k", head.last_position + 1,
                                                    head.created_at))
-    assert one.checkpoint() == head and one.game_leaf("g0", 9) is None
+    assert one.log.checkpoint() == head and one.log.game_leaf("g0", 9) is None
 
 
-def test_one_lease_holder_at_a_time(stores: tuple[Database, Database]) -> None:
-    runs = [LogPublishing(LogPublisher(s, Signer.generate(), ORIGIN, s), s, 1.0) for s in stores]
+def test_one_lease_holder_at_a_time(stores: tuple[Stores, Stores]) -> None:
+    runs = [LogPublishing(LogPublisher(s.log, Signer.generate(), ORIGIN, s.deadlines), s.deadlines, 1.0) for s in stores]
     _game(stores[0], "g")
     assert runs[0].run_once() is not None and runs[0].holding
     assert runs[1].run_once() is None and not runs[1].holding
     with pytest.raises(ValueError):
-        LogPublishing(runs[0].publisher, stores[0], 11)
+        LogPublishing(runs[0].publisher, stores[0].deadlines, 11)
     with pytest.raises(ValueError):
-        LogPublisher(stores[0], Signer.generate(), "has space", stores[0])
+        LogPublisher(stores[0].log, Signer.generate(), "has space", stores[0].deadlines)

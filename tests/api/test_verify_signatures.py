@@ -123,7 +123,7 @@ def test_the_audit_names_a_stored_game_whose_signatures_were_removed(app: Flask,
     try:
         audit = fresh.test_client().get(f"/v1/games/{game['id']}/audit").get_json()
     finally:
-        fresh.extensions["cablecar"].store.close()
+        fresh.extensions["cablecar"].stores.close()
     failed = {c["name"]: c["detail"] for c in audit["checks"] if not c["ok"]}
     assert audit["ok"] is False and list(failed) == ["signatures"], audit
     assert failed["signatures"].startswith("seq 1: unsigned, recorded after the server began signing")
@@ -137,7 +137,7 @@ def test_an_event_signed_after_its_key_was_retired_fails(tmp_path: Path) -> None
         retired, _ = rotate(settings, grace_seconds=0)
         later = _finished(before.test_client(), seed="after-rotation")
     finally:
-        before.extensions["cablecar"].store.close()
+        before.extensions["cablecar"].stores.close()
     after = create_app(settings)
     try:
         keys = after.test_client().get("/v1/keys").get_json()
@@ -151,7 +151,7 @@ def test_an_event_signed_after_its_key_was_retired_fails(tmp_path: Path) -> None
         out = verify_cli(tmp_path, earlier, keys=keys)  # signed before the retirement: still valid
         assert out.returncode == 0 and "is VALID" in out.stdout, out.stdout + out.stderr
     finally:
-        after.extensions["cablecar"].store.close()
+        after.extensions["cablecar"].stores.close()
 
 
 def test_allow_unsigned_admits_a_record_from_before_signing_but_no_unsigned_event_after_a_signed_one(

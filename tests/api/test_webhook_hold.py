@@ -73,7 +73,7 @@ def app(tmp_path: Path) -> Iterator[Flask]:
     assert start_dispatcher(app) is not None
     yield app
     stop_dispatcher(app, timeout=10)
-    app.extensions["cablecar"].store.close()
+    app.extensions["cablecar"].stores.close()
 
 
 def test_a_silent_receiver_delays_nobody_elses_deliveries(app: Flask, hung: str, receiver: Receiver) -> None:

@@ -143,7 +143,7 @@ def app(settings: Settings) -> Iterator[Flask]:
     assert start_dispatcher(app) is not None
     yield app
     stop_dispatcher(app, timeout=10)
-    app.extensions["cablecar"].store.close()
+    app.extensions["cablecar"].stores.close()
 
 
 def organiser(client: FlaskClient, name: str = "Bay Area Open") -> dict[str, str]:
@@ -361,10 +361,12 @@ def test_nothing_is_lost_when_the_service_stops_before_delivering(tmp_path: Path
     play_to_end(client, games[0])
     # a dispatcher records the first game's delivery (the cursor moves past it) and dies before sending
     rt = first.extensions["cablecar"]
-    read, created = WebhookDispatcher(rt.store, rt.queries, DispatchPolicy()).scan()
+    stores = rt.stores
+    read, created = WebhookDispatcher(stores.deliveries, stores.tournaments, stores.log, stores.database, rt.queries,
+                                      DispatchPolicy()).scan()
     assert read > 0 and created == 1
     play_to_end(client, games[1])  # and this one finishes with no dispatcher at all
-    rt.store.close()
+    rt.stores.close()
     assert receiver.requests == []
 
     second = create_app(replace(quiet, webhooks=True))
@@ -377,7 +379,7 @@ def test_nothing_is_lost_when_the_service_stops_before_delivering(tmp_path: Path
         assert len(receiver.requests) == 2
     finally:
         stop_dispatcher(second, timeout=10)
-        second.extensions["cablecar"].store.close()
+        second.extensions["cablecar"].stores.close()
 
 
 def test_several_dispatchers_send_each_delivery_once(tmp_path: Path, receiver: Receiver) -> None:
@@ -398,14 +400,14 @@ def test_several_dispatchers_send_each_delivery_once(tmp_path: Path, receiver: R
     finally:
         for app in apps:
             stop_dispatcher(app, timeout=10)
-            app.extensions["cablecar"].store.close()
+            app.extensions["cablecar"].stores.close()
 
 
 @pytest.mark.postgres
 def test_dispatchers_on_postgresql_share_the_work(tmp_path: Path, receiver: Receiver) -> None:
     """Two service instances on one PostgreSQL database (two hosts, say): every
     delivery is made once, by one of them."""
-    from events.postgres import PostgresStore
+    from events.factory import postgres_stores
     from tests.contract.conftest import create_database, drop_database, postgres_admin_url
 
     admin = postgres_admin_url()
@@ -416,7 +418,7 @@ def test_dispatchers_on_postgresql_share_the_work(tmp_path: Path, receiver: Rece
         from service.adapters.signing_keys import ServerKeys
 
         keys = ServerKeys(Signer.generate())  # the two servers share their signing key, as hosts do
-        apps = [create_app(fast(tmp_path / str(i)), store=PostgresStore(url, signer=keys.signer), keys=keys)
+        apps = [create_app(fast(tmp_path / str(i)), stores=postgres_stores(url, signer=keys.signer), signing_keys=keys)
                 for i in range(2)]
         for app in apps:
             start_dispatcher(app)
@@ -434,7 +436,7 @@ def test_dispatchers_on_postgresql_share_the_work(tmp_path: Path, receiver: Rece
     finally:
         for app in apps:
             stop_dispatcher(app, timeout=10)
-            app.extensions["cablecar"].store.close()
+            app.extensions["cablecar"].stores.close()
         drop_database(admin, url)
 
 
@@ -443,12 +445,12 @@ def test_the_dispatcher_stops_with_its_store(tmp_path: Path) -> None:
     assert WEBHOOKS_EXTENSION not in app.extensions  # building an app sends nothing
     dispatcher = start_dispatcher(app)
     assert dispatcher is not None and dispatcher.running and app.extensions[WEBHOOKS_EXTENSION] is dispatcher
-    app.extensions["cablecar"].store.close()
+    app.extensions["cablecar"].stores.close()
     wait_for(lambda: not dispatcher.running, timeout=5)
     off = create_app(Settings(data_dir=str(tmp_path / "off"), webhooks=False))
     assert start_dispatcher(off) is None
     assert WEBHOOKS_EXTENSION not in off.extensions
-    off.extensions["cablecar"].store.close()
+    off.extensions["cablecar"].stores.close()
 
 
 def test_stopping_the_dispatcher_waits_for_its_thread(tmp_path: Path) -> None:
@@ -458,7 +460,7 @@ def test_stopping_the_dispatcher_waits_for_its_thread(tmp_path: Path) -> None:
     stop_dispatcher(app, timeout=5)
     assert not dispatcher.running and WEBHOOKS_EXTENSION not in app.extensions
     stop_dispatcher(app, timeout=5)  # nothing left to stop
-    app.extensions["cablecar"].store.close()
+    app.extensions["cablecar"].stores.close()
 
 
 def test_the_dedicated_dispatcher_process_delivers(tmp_path: Path, receiver: Receiver) -> None:
@@ -468,7 +470,7 @@ def test_the_dedicated_dispatcher_process_delivers(tmp_path: Path, receiver: Rec
     hook = webhook(client, org, receiver.url, events=["game.finished"])
     game = batch(client, org)["games"][0]
     play_to_end(client, game)
-    app.extensions["cablecar"].store.close()
+    app.extensions["cablecar"].stores.close()
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT),
@@ -573,7 +575,9 @@ def test_retries_follow_the_backoff_schedule_exactly(tmp_path: Path) -> None:
 
         rt = app.extensions["cablecar"]
         policy = DispatchPolicy(max_attempts=3, first_retry_seconds=10, max_retry_seconds=15)
-        dispatcher = WebhookDispatcher(rt.store, rt.queries, policy, sender=refuse, clock=lambda: now[0])
+        stores = rt.stores
+        dispatcher = WebhookDispatcher(stores.deliveries, stores.tournaments, stores.log, stores.database, rt.queries,
+                                       policy, sender=refuse, clock=lambda: now[0])
         assert dispatcher.run_once() == PassReport(events_read=8, deliveries_created=1, attempts=1)
         schedule = []
         for step in (10, 15):
@@ -597,7 +601,7 @@ def test_retries_follow_the_backoff_schedule_exactly(tmp_path: Path) -> None:
         now[0] += timedelta(days=1)
         assert dispatcher.run_once().attempts == 0
     finally:
-        app.extensions["cablecar"].store.close()
+        app.extensions["cablecar"].stores.close()
 
 
 def test_retry_delays_double_up_to_the_cap() -> None:
@@ -644,7 +648,7 @@ def test_webhooks_to_private_addresses_are_refused_by_default(tmp_path: Path, ur
     # a public address or a name is accepted (names are checked when resolved, before each attempt)
     for fine in ("https://93.184.216.34/h", "https://hooks.example.org/h"):
         assert client.post("/v1/webhooks", json={"url": fine}, headers=org).status_code == 201
-    app.extensions["cablecar"].store.close()
+    app.extensions["cablecar"].stores.close()
 
 
 def test_which_addresses_are_public() -> None:
@@ -665,7 +669,9 @@ def test_a_name_resolving_to_a_private_address_gets_nothing(tmp_path: Path, rece
     hook = webhook(client, org, local_name, events=["game.started"])
     batch(client, org)
     rt = app.extensions["cablecar"]
-    strict = WebhookDispatcher(rt.store, rt.queries, DispatchPolicy(private_addresses=False))
+    stores = rt.stores
+    strict = WebhookDispatcher(stores.deliveries, stores.tournaments, stores.log, stores.database, rt.queries,
+                               DispatchPolicy(private_addresses=False))
     strict.run_once()
     deliveries = client.get(f"/v1/webhooks/{hook['id']}/deliveries", headers=org).get_json()["deliveries"]
     assert deliveries and all(d["attempts"] == 1 for d in deliveries)
@@ -674,7 +680,7 @@ def test_a_name_resolving_to_a_private_address_gets_nothing(tmp_path: Path, rece
     refused = http_send(receiver.url, b"{}", {}, 1.0, allow_private=False)
     assert refused.status_code is None and "not a public address" in (refused.error or "")
     assert receiver.requests == []
-    rt.store.close()
+    rt.stores.close()
 
 
 def test_https_is_verified_against_the_host_name_after_pinning_the_address(tmp_path: Path) -> None:

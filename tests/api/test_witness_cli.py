@@ -94,7 +94,7 @@ def test_a_record_the_owner_rewrote_fails_against_the_checkpoint_saved_before(
         assert json.loads((tmp_path / "round1.json").read_text()) == cp
         assert main(["log", "checkpoint", "--server", url, "--out", str(tmp_path / "round1.json")]) == 2
         assert "never overwritten" in capsys.readouterr().err
-    app.extensions["cablecar"].store.close()
+    app.extensions["cablecar"].stores.close()
 
     _rewrite(tmp_path / "data" / DEFAULT_SQLITE_NAME, game["id"], load_server_keys(settings).signer, "Mallory")
     app = create_app(settings)  # a server started on the rewritten file
@@ -123,4 +123,4 @@ def test_a_record_the_owner_rewrote_fails_against_the_checkpoint_saved_before(
             assert "ok   consistency" in out and "is CONSISTENT" in out
             assert json.loads((tmp_path / "round2.json").read_text())["tree_size"] > cp["tree_size"]
     finally:
-        app.extensions["cablecar"].store.close()
+        app.extensions["cablecar"].stores.close()

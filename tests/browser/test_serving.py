@@ -20,7 +20,7 @@ WEB = Path(__file__).resolve().parents[2] / "service" / "static" / "web"
 def client(tmp_path: Path) -> Iterator[FlaskClient]:
     app = create_app(Settings(data_dir=str(tmp_path)))
     yield app.test_client()
-    app.extensions["cablecar"].store.close()
+    app.extensions["cablecar"].stores.close()
 
 
 def test_the_page_is_served_at_the_root_with_a_strict_content_security_policy(client: FlaskClient) -> None:

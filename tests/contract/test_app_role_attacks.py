@@ -21,8 +21,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from events.factory import postgres_stores
 from events.integrity.signing import Signer
-from events.postgres import PostgresStore
 from events.records import AppendOptions, IntegrityError, MetadataGuard, NewEvent, StoreError, TokenChange
 from tests.contract.conftest import TEST_SIGNER
 from tests.contract.test_roles import Roles, _migrated, roles  # noqa: F401  (roles: the fixture)
@@ -65,8 +65,8 @@ def served(roles: Roles, tmp_path: Path) -> Iterator[tuple[Flask, Roles]]:  # no
 
     _migrated(roles)
     settings = Settings(database_url=roles.app_url, secret_key="s" * 40, data_dir=str(tmp_path), webhooks=False)
-    store = PostgresStore(roles.app_url, signer=TEST_SIGNER)
-    app = create_app(settings, store=store, keys=ServerKeys(TEST_SIGNER))
+    store = postgres_stores(roles.app_url, signer=TEST_SIGNER)
+    app = create_app(settings, stores=store, signing_keys=ServerKeys(TEST_SIGNER))
     store.bot_turns.beat_bot_runner("test-runner", store.deadlines.database_time(), 3600)  # a runner is alive: bot seats are accepted
     yield app, roles
     store.close()
@@ -121,7 +121,7 @@ def test_the_app_roles_login_alone_makes_no_token_act_and_changes_nothing_the_au
     kept, forged, rotated_game, bots = _game(client), _game(client), _game(client), _game(client, bot=True)
     assert _acts(client, kept, kept["seats"][0]["token"]) and _acts(client, kept, kept["host_token"])
     before = {g["id"]: client.get(f"/v1/games/{g['id']}").get_json() for g in (kept, bots)}
-    forger = PostgresStore(owned.app_url, signer=Signer.generate())  # the app role's login, a key of its own
+    forger = postgres_stores(owned.app_url, signer=Signer.generate())  # the app role's login, a key of its own
     try:
         rows = {r[0]: r[1] for r in psycopg.connect(owned.app_url).execute(
             "SELECT game_id, metadata FROM games WHERE game_id = ANY(%s)",
@@ -234,7 +234,7 @@ def test_the_app_roles_login_alone_changes_no_ref_and_starts_no_round(served: tu
     assert again["ref"] == "t1" and [p["ref"] for p in again["players"]] == ["p-ada", "p-bo"]
     assert client.get(f"/v1/batches/{batch['id']}", headers=org).get_json()["ref"] == "ev/r1"
     # a forged game_started (signed with the attacker's key) on a game that never waited: /audit names it
-    forger = PostgresStore(owned.app_url, signer=Signer.generate())
+    forger = postgres_stores(owned.app_url, signer=Signer.generate())
     try:
         forger.events.append(game["id"], game["version"], [NewEvent("game_started", {})])
     finally:

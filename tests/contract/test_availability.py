@@ -19,7 +19,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from events.postgres import PostgresStore
+from events.factory import postgres_stores
 from events.postgres.timeouts import Timeouts
 from events.records import NewEvent, StoreUnavailable
 from tests.contract.conftest import TEST_SIGNER
@@ -111,7 +111,7 @@ def through(proxy: TcpProxy, url: str) -> str:
 
 
 def test_an_unreachable_database_fails_fast() -> None:
-    store = PostgresStore("postgresql://cc@127.0.0.1:9/nothing", timeouts=Timeouts(connect=1.0))
+    store = postgres_stores("postgresql://cc@127.0.0.1:9/nothing", timeouts=Timeouts(connect=1.0))
     try:
         for call in (store.ping, lambda: store.events.version("g")):
             t0 = time.monotonic()
@@ -124,7 +124,7 @@ def test_an_unreachable_database_fails_fast() -> None:
 
 @pytest.mark.postgres
 def test_the_store_recovers_when_the_database_comes_back(proxy: TcpProxy, postgres_url: str) -> None:
-    store = PostgresStore(through(proxy, postgres_url), timeouts=Timeouts(connect=1.0), max_size=3, signer=TEST_SIGNER)
+    store = postgres_stores(through(proxy, postgres_url), timeouts=Timeouts(connect=1.0), max_size=3, signer=TEST_SIGNER)
     try:
         game_id = f"outage-{uuid.uuid4().hex[:12]}"
         store.events.create_game(game_id, "test-game", {}, [NewEvent("started", {})], "playing")
@@ -155,7 +155,7 @@ def test_a_database_that_answers_nothing_fails_within_a_bound(proxy: TcpProxy, p
     # The connections stay open and new ones are accepted, but nothing comes back: without a client-side
     # bound (the watchdog) a call would wait for TCP's own timeouts, minutes.
     bounds = Timeouts(connect=2.0, statement=1.0, keepalive=4.0)
-    store = PostgresStore(through(proxy, postgres_url), timeouts=bounds, max_size=2, signer=TEST_SIGNER)
+    store = postgres_stores(through(proxy, postgres_url), timeouts=bounds, max_size=2, signer=TEST_SIGNER)
     try:
         game_id = f"silent-{uuid.uuid4().hex[:12]}"
         store.events.create_game(game_id, "test-game", {}, [NewEvent("started", {})], "playing")

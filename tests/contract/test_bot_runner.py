@@ -19,7 +19,7 @@ import pytest
 from events import Stores
 from service.adapters.cache import InProcessCache
 from service.adapters.signing_keys import write_key_file
-from service.api.app import wire_games
+from service.bootstrap import wire_games
 from service.errors import BotsUnavailable
 from service.usecases.creation import GameRequest
 from tests.contract.backends import Backend, Contract, PostgresBackend, SqliteBackend
@@ -81,11 +81,11 @@ class BotRunnerContract(Contract):
         store = backend.open()
         _, commands, _ = wire_games(store, InProcessCache(100), TEST_HASHER)
         games = [
-            commands.create(GameRequest("ttr-sf", ["Ann", "Bo", "Cy"], seed=f"runners-{i}", bots=["greedy", "random", "greedy"]))
+            commands.creation.create(GameRequest("ttr-sf", ["Ann", "Bo", "Cy"], seed=f"runners-{i}", bots=["greedy", "random", "greedy"]))
             .record.game_id
             for i in range(3)
         ]
-        games.append(commands.create(GameRequest("cable-car", ["Di", "Ed"], seed="runners-cc", bots=["planner", "greedy"]))
+        games.append(commands.creation.create(GameRequest("cable-car", ["Di", "Ed"], seed="runners-cc", bots=["planner", "greedy"]))
                      .record.game_id)
         runners = [_runner(backend, tmp_path, "a"), _runner(backend, tmp_path, "b")]
         try:
@@ -121,13 +121,14 @@ class BotRunnerContract(Contract):
         """Issue 36: the server refuses a bot seat while no runner lives; `cablecar bots run` (README, step 5)
         beats its heartbeat, the same creation is then accepted, and the game is played to the end."""
         store = own_backend.open()
-        _, commands, _ = wire_games(store, InProcessCache(100), TEST_HASHER)
-        assert commands.bot_turns is not None
-        commands.bot_turns.require_runner = True  # as the server wires it
+        # a bot seat no runner would play is refused, as the server wires it
+        _, commands, _ = wire_games(store, InProcessCache(100), TEST_HASHER, require_runner=True)
+        bot_turns = commands.creation.bot_turns
+        assert bot_turns is not None
         request = GameRequest("ttr-sf", ["Ann", "Bo"], seed="readme-runner", bots=["greedy", "random"],
                               address="203.0.113.9")
         with pytest.raises(BotsUnavailable):
-            commands.create(request)
+            commands.creation.create(request)
         assert not store.events.list_games(None, None, None, 10, None).games  # nothing written
         key_file = tmp_path / "signing-key.json"
         write_key_file(key_file, TEST_SIGNER)
@@ -139,15 +140,15 @@ class BotRunnerContract(Contract):
                                   stderr=subprocess.PIPE, text=True)
         try:
             deadline = time.monotonic() + 60
-            while commands.bot_turns.live_runners() == 0:
+            while bot_turns.live_runners() == 0:
                 assert runner.poll() is None and time.monotonic() < deadline, _stop(runner)
                 time.sleep(0.1)
-            game = commands.create(request).record.game_id
+            game = commands.creation.create(request).record.game_id
             _wait_finished(store, [game], 240, [runner])
         finally:
             log = _stop(runner)
         assert "games at once" in log, log
-        assert commands.bot_turns.live_runners() == 0, "a stopped runner ends its heartbeat"
+        assert bot_turns.live_runners() == 0, "a stopped runner ends its heartbeat"
 
 
 class TestBotRunnerSqlite(BotRunnerContract):

@@ -10,8 +10,6 @@ store combines its appends; the last ones go through the store's append."""
 
 from __future__ import annotations
 
-from events.records import AppendOptions
-
 import subprocess
 import sys
 import textwrap
@@ -29,10 +27,11 @@ import pytest
 from prometheus_client import REGISTRY
 from psycopg.adapt import Dumper
 
-from events.postgres import PostgresStore
+from events.factory import postgres_stores
 from events.postgres.connection import PostgresConnections
 from events.postgres.groupcommit import Combine, GroupCommit
 from events.records import (
+    AppendOptions,
     AppendResult,
     NewEvent,
     OutcomeUnknown,
@@ -324,11 +323,11 @@ def event(n: int) -> NewEvent:
 def test_two_appends_to_one_game_in_one_batch_are_judged_as_two_transactions(
     postgres_url: str, probe: str
 ) -> None:
-    store = PostgresStore(postgres_url, signer=TEST_SIGNER, group_commit=1)
+    store = postgres_stores(postgres_url, signer=TEST_SIGNER, group_commit=1)
     try:
         game = f"gc-{uuid.uuid4().hex[:12]}"
         store.events.create_game(game, "test-game", {}, [NewEvent("started", {})], "playing")
-        group = store._group
+        group = store.database.group
         held = Held(postgres_url, probe)
         try:
             before = batches_sent()
@@ -356,13 +355,13 @@ def test_two_appends_to_one_game_in_one_batch_are_judged_as_two_transactions(
 
 def test_deadlines_are_judged_per_append_in_a_batch(postgres_url: str, probe: str) -> None:
     """The window of each append travels with it: one past its deadline is late, its batch-mate is not."""
-    store = PostgresStore(postgres_url, signer=TEST_SIGNER, group_commit=1)
+    store = postgres_stores(postgres_url, signer=TEST_SIGNER, group_commit=1)
     try:
         games = [f"gc-{uuid.uuid4().hex[:12]}" for _ in range(2)]
         for game in games:
             store.events.create_game(game, "test-game", {}, [NewEvent("started", {})], "playing")
         now = store.deadlines.database_time()
-        group = store._group
+        group = store.database.group
         held = Held(postgres_url, probe)
         try:
             first = hold_the_lead(group, probe)
@@ -383,7 +382,7 @@ def test_deadlines_are_judged_per_append_in_a_batch(postgres_url: str, probe: st
 
 def test_many_writers_lose_nothing_and_share_commits(postgres_url: str) -> None:
     """24 threads, each playing its own game, against one store of 1 batch in flight."""
-    store = PostgresStore(postgres_url, signer=TEST_SIGNER, group_commit=1, max_size=4)
+    store = postgres_stores(postgres_url, signer=TEST_SIGNER, group_commit=1, max_size=4)
     games = [f"gc-many-{uuid.uuid4().hex[:10]}" for _ in range(24)]
     try:
         for game in games:

@@ -9,15 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from events.factory import migrate, sqlite_stores
 from events.migrations.apply import (
     MigrationError,
     load_migrations,
-    migrate,
     migrate_sqlite,
     split_sqlite_script,
 )
 from events.records import StoreUnavailable
-from events.sqlite import SqliteStore
 
 #: the files before the baseline: what databases made before it ran
 POSTGRES_OLD = ["0001_init.sql", "0002_append_function.sql", "0003_tournaments.sql", "0004_append_guard.sql",
@@ -71,7 +70,7 @@ def test_sqlite_migrations_apply_once(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'a.sqlite3'}"
     assert migrate(url) == SQLITE
     assert migrate(url) == []
-    SqliteStore(tmp_path / "a.sqlite3").close()  # opening a store migrates too: nothing left
+    sqlite_stores(tmp_path / "a.sqlite3").close()  # opening a store migrates too: nothing left
     with sqlite3.connect(tmp_path / "a.sqlite3") as conn:
         assert conn.execute("SELECT name FROM schema_migrations ORDER BY name").fetchall() == [
             (name,) for name in SQLITE

@@ -6,15 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from events import DEFAULT_SQLITE_NAME, open_store
-from events.postgres import PostgresStore
-from events.sqlite import SqliteStore
+from events import DEFAULT_SQLITE_NAME, Stores, open_store
+from events.postgres.database import PostgresDatabase
+from events.sqlite.database import SqliteDatabase
 
 
 def test_no_url_means_a_sqlite_file_in_the_data_dir(tmp_path: Path) -> None:
     store = open_store(None, tmp_path / "fresh" / "data")
     try:
-        assert isinstance(store, SqliteStore)
+        assert isinstance(store, Stores) and isinstance(store.database, SqliteDatabase)
         assert Path(store.database.path) == tmp_path / "fresh" / "data" / DEFAULT_SQLITE_NAME
         assert Path(store.database.path).exists()
         store.ping()
@@ -26,7 +26,7 @@ def test_sqlite_urls_name_the_file(tmp_path: Path) -> None:
     target = tmp_path / "nested" / "events.db"
     store = open_store(f"sqlite:///{target}")
     try:
-        assert isinstance(store, SqliteStore) and Path(store.database.path) == target and target.exists()
+        assert isinstance(store.database, SqliteDatabase) and Path(store.database.path) == target and target.exists()
     finally:
         store.close()
 
@@ -35,7 +35,7 @@ def test_sqlite_urls_name_the_file(tmp_path: Path) -> None:
 def test_postgres_urls_open_the_postgres_store_without_connecting(url: str) -> None:
     store = open_store(url)
     try:
-        assert isinstance(store, PostgresStore)
+        assert isinstance(store, Stores) and isinstance(store.database, PostgresDatabase)
     finally:
         store.close()
 
@@ -53,11 +53,11 @@ def test_a_read_replica_needs_postgresql_on_both_sides(tmp_path: Path) -> None:
         open_store("postgresql://cc@127.0.0.1:9/x", read_url="sqlite:///elsewhere.db")
     store = open_store("postgresql://cc@127.0.0.1:9/x", read_url="postgresql://cc@127.0.0.1:10/x")
     try:
-        assert store.reader is not store
+        assert store.reader is not store.events
     finally:
         store.close()
     plain = open_store("postgresql://cc@127.0.0.1:9/x")
     try:
-        assert plain.reader is plain  # the single-host default: every read on DATABASE_URL
+        assert plain.reader is plain.events  # the single-host default: every read on DATABASE_URL
     finally:
         plain.close()

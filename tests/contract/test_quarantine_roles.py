@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from cablecar.cli import main
+from events.factory import postgres_stores
 from events.integrity.signing import Signer
-from events.postgres import PostgresStore
 from events.records import NewEvent
 from tests.contract.conftest import TEST_SIGNER
 from tests.contract.test_roles import Roles, _migrated, roles  # noqa: F401  (roles: the fixture)
@@ -39,8 +39,9 @@ def test_a_forgery_by_the_app_role_is_contained_and_only_the_owner_quarantines_i
 
     _migrated(roles)
     settings = Settings(database_url=roles.app_url, secret_key="k" * 32, data_dir=str(tmp_path), webhooks=False)
-    app = create_app(settings, store=PostgresStore(roles.app_url, signer=TEST_SIGNER), keys=ServerKeys(TEST_SIGNER))
-    forger = PostgresStore(roles.app_url, signer=Signer.generate())  # the app role's credentials, not the key
+    app = create_app(settings, stores=postgres_stores(roles.app_url, signer=TEST_SIGNER),
+                     signing_keys=ServerKeys(TEST_SIGNER))
+    forger = postgres_stores(roles.app_url, signer=Signer.generate())  # the app role's credentials, not the key
     try:
         client = app.test_client()
         created = client.post("/v1/games", json={"type": "ttr-sf", "players": [{"name": "A"}, {"name": "B"}]})
@@ -79,7 +80,7 @@ def test_a_forgery_by_the_app_role_is_contained_and_only_the_owner_quarantines_i
         assert main(["quarantine", gid, "--database-url", roles.owner_url, "--reason", "forged signature"]) == 0
         assert f"moved 1 event(s) from seq {version + 1}" in capsys.readouterr().out
         assert _owner_rows(roles, "SELECT seq, reason, key_id FROM quarantined_events") == [
-            (version + 1, "forged signature", forger._signer.key_id)]  # type: ignore[union-attr]
+            (version + 1, "forged signature", forger.database.signer.key_id)]  # type: ignore[attr-defined]
 
         verdict = client.get(f"/v1/games/{gid}/audit").get_json()
         assert verdict["ok"] is True and verdict["quarantined"][0]["count"] == 1, verdict
@@ -88,4 +89,4 @@ def test_a_forgery_by_the_app_role_is_contained_and_only_the_owner_quarantines_i
         assert "damaged_from" not in client.get(f"/v1/games/{gid}").get_json()
     finally:
         forger.close()
-        app.extensions["cablecar"].store.close()
+        app.extensions["cablecar"].stores.close()

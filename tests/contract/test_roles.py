@@ -14,8 +14,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from events.migrations.apply import MIGRATE_COMMAND, SchemaNotMigrated, migrate
-from events.postgres import PostgresStore
+from events.factory import migrate, postgres_stores
+from events.migrations.apply import MIGRATE_COMMAND, SchemaNotMigrated
 from events.records import AppendOptions, MetadataGuard, NewEvent, TokenChange
 from tests.contract.conftest import TEST_SIGNER, keyed, postgres_admin_url, rotated
 from tests.contract.test_migrations import POSTGRES_FRESH, POSTGRES_OLD, POSTGRES_UPGRADE
@@ -78,7 +78,7 @@ def test_the_app_role_appends_concurrent_actions_as_one_statement(roles: Roles) 
     import psycopg
 
     _migrated(roles)
-    store = PostgresStore(roles.app_url, signer=TEST_SIGNER, group_commit=1)
+    store = postgres_stores(roles.app_url, signer=TEST_SIGNER, group_commit=1)
     games = [f"g-{secrets.token_hex(6)}" for _ in range(12)]
     errors: list[BaseException] = []
     try:
@@ -116,7 +116,7 @@ def test_an_ordinary_owner_migrates_a_fresh_database_and_the_app_role_plays(role
         assert conn.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone() == (False,)
     _migrated(roles)
     assert migrate(roles.owner_url, app_role=roles.app) == []  # again: nothing to apply, grants the same
-    store = PostgresStore(roles.app_url, signer=TEST_SIGNER)
+    store = postgres_stores(roles.app_url, signer=TEST_SIGNER)
     try:
         gid = f"g-{secrets.token_hex(6)}"
         store.events.create_game(gid, "t", {"seat_token_hashes": ["a", "b"]}, [NewEvent("set_up", {"i": 0})], "playing")
@@ -173,7 +173,7 @@ def test_every_direct_write_by_the_app_role_is_refused(roles: Roles) -> None:
     import psycopg
 
     _migrated(roles)
-    store = PostgresStore(roles.app_url, signer=TEST_SIGNER)
+    store = postgres_stores(roles.app_url, signer=TEST_SIGNER)
     gid = f"g-{secrets.token_hex(6)}"
     try:
         store.events.create_game(gid, "t", {}, [NewEvent("set_up", {})], "playing")
@@ -223,7 +223,7 @@ def test_an_unsafe_app_role_is_refused(roles: Roles) -> None:
 
 
 def test_the_server_never_migrates_and_says_what_to_run(roles: Roles) -> None:
-    store = PostgresStore(roles.app_url, signer=TEST_SIGNER)
+    store = postgres_stores(roles.app_url, signer=TEST_SIGNER)
     try:
         with pytest.raises(SchemaNotMigrated, match="cablecar migrate"):
             store.ping()
@@ -233,7 +233,7 @@ def test_the_server_never_migrates_and_says_what_to_run(roles: Roles) -> None:
         store.close()
     assert MIGRATE_COMMAND.startswith("cablecar migrate --database-url OWNER_URL --app-role")
     _migrated(roles)
-    store = PostgresStore(roles.app_url, signer=TEST_SIGNER)
+    store = postgres_stores(roles.app_url, signer=TEST_SIGNER)
     try:
         store.ping()
     finally:
@@ -303,7 +303,8 @@ def test_health_is_503_naming_the_command_and_the_log_says_it_once(
     settings = Settings(database_url=roles.app_url, secret_key="k" * 32, data_dir=str(tmp_path))
     from service.adapters.signing_keys import ServerKeys
 
-    app = create_app(settings, store=PostgresStore(roles.app_url, signer=TEST_SIGNER), keys=ServerKeys(TEST_SIGNER))
+    app = create_app(settings, stores=postgres_stores(roles.app_url, signer=TEST_SIGNER),
+                     signing_keys=ServerKeys(TEST_SIGNER))
     try:
         client = app.test_client()
         with caplog.at_level(logging.INFO):
@@ -320,7 +321,7 @@ def test_health_is_503_naming_the_command_and_the_log_says_it_once(
         time.sleep(2.1)
         assert client.get("/v1/health").status_code == 200
     finally:
-        app.extensions["cablecar"].store.close()
+        app.extensions["cablecar"].stores.close()
 
 
 def test_an_old_superuser_owned_database_moves_to_the_two_roles_as_documented(roles: Roles) -> None:
@@ -370,7 +371,7 @@ def test_an_old_superuser_owned_database_moves_to_the_two_roles_as_documented(ro
         owner_url = with_database(roles.owner_url, name)
         app_url = with_database(roles.app_url, name)
         assert migrate(owner_url, app_role=roles.app) == POSTGRES_UPGRADE
-        store = PostgresStore(app_url, signer=TEST_SIGNER)
+        store = postgres_stores(app_url, signer=TEST_SIGNER)
         try:
             store.events.get_game("old-game")
             store.events.append("old-game", 1, [NewEvent("tick", {"k": 1})])

@@ -17,6 +17,7 @@ from domain.clocks import epoch_of
 from service.errors import NotStarted
 from service.usecases.batches import BatchService, TableSpec
 from service.usecases.commands import ActionRequest
+from service.usecases.organisers import OrganiserService
 from tests.contract.backends import Backend, Contract, PostgresBackend, SqliteBackend
 from tests.contract.test_deadlines import FakeClock, _instance
 
@@ -32,7 +33,8 @@ class ScheduledRoundsContract(Contract):
     ) -> None:
         clock = FakeClock()
         store, commands, sweeper = _instance(backend, clock)
-        batches = BatchService(store, commands, commands.queries, 50)
+        batches = BatchService(store.tournaments, store.deadlines,
+                               OrganiserService(store.tournaments, store.deliveries), commands, 50)
         organiser = store.tournaments.create_organiser(new_id(), "Bay Area Open", "k1:0:" + "a" * 64)
         start = store.deadlines.database_time() + timedelta(seconds=6)  # room for the checks below on a busy machine
         tables = [TableSpec(("Ada", "Bo"), seed=f"r-{i}", time_control=PER_TURN, ref=f"t{i}",

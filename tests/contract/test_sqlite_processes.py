@@ -15,14 +15,14 @@ import threading
 import time
 from pathlib import Path
 
+from events.factory import sqlite_stores
 from events.records import StoreUnavailable
-from events.sqlite import SqliteStore
 
 _HOLDER = textwrap.dedent("""
     import sys, threading
-    from events.sqlite import SqliteStore
-    store = SqliteStore(sys.argv[1])
-    store.events.list_games(limit=1)                     # the main thread's connection: holds SQLite's lock
+    from events.factory import sqlite_stores
+    store = sqlite_stores(sys.argv[1])
+    store.events.list_games(limit=1)              # the main thread's connection: holds SQLite's lock
     t = threading.Thread(target=lambda: store.events.list_games(limit=1))
     t.start(); t.join()                           # a second thread opens its own connection
     print("ready", flush=True)
@@ -36,7 +36,7 @@ def test_a_thread_opening_its_connection_keeps_the_process_s_locks(tmp_path: Pat
     # (https://sqlite.org/howtocorrupt.html 2.2). If a new thread's connection did that, another
     # process closing its last connection would think itself alone and delete the -wal under the first.
     path = tmp_path / "one.sqlite3"
-    SqliteStore(path).close()
+    sqlite_stores(path).close()
     holder = subprocess.Popen([sys.executable, "-c", _HOLDER, str(path)], cwd=Path(__file__).resolve().parents[2],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
@@ -53,9 +53,9 @@ def test_a_thread_opening_its_connection_keeps_the_process_s_locks(tmp_path: Pat
 
 
 def test_a_thread_s_connection_closes_when_the_thread_ends(tmp_path: Path) -> None:
-    store = SqliteStore(tmp_path / "t.sqlite3")
+    store = sqlite_stores(tmp_path / "t.sqlite3")
     try:
-        assert store.open_connections == 1  # the opening thread's (the schema was applied with it)
+        assert store.database.open_connections == 1  # the opening thread's (the schema was applied with it)
         seen: list[int] = []
 
         def use() -> None:
@@ -67,15 +67,15 @@ def test_a_thread_s_connection_closes_when_the_thread_ends(tmp_path: Path) -> No
             t.start()
             t.join()
         assert seen == [2] * 20
-        assert store.open_connections == 1
+        assert store.database.open_connections == 1
     finally:
         store.close()
-    assert store.open_connections == 0
+    assert store.database.open_connections == 0
 
 
 def test_counters_are_shared_by_every_store_on_the_file(tmp_path: Path) -> None:
     path = tmp_path / "c.sqlite3"
-    one, two = SqliteStore(path), SqliteStore(path)
+    one, two = sqlite_stores(path), sqlite_stores(path)
     try:
         now = time.time()
         assert one.counts.add_count("create:a", 7, 1, now + 60, now) == 1
@@ -89,7 +89,7 @@ def test_counters_are_shared_by_every_store_on_the_file(tmp_path: Path) -> None:
 
 def test_places_are_capped_per_holder_across_stores_and_lapse(tmp_path: Path) -> None:
     path = tmp_path / "p.sqlite3"
-    one, two = SqliteStore(path), SqliteStore(path)
+    one, two = sqlite_stores(path), sqlite_stores(path)
     try:
         now = time.time()
         first = one.counts.take_place("streams", "10.0.0.1", 2, now + 60, now)
@@ -112,7 +112,7 @@ def test_places_are_capped_per_holder_across_stores_and_lapse(tmp_path: Path) ->
 
 
 def test_a_store_opened_before_a_fork_is_not_used_after_it(tmp_path: Path) -> None:
-    store = SqliteStore(tmp_path / "f.sqlite3")
+    store = sqlite_stores(tmp_path / "f.sqlite3")
     try:
         pid = os.fork()
         if pid == 0:  # the child: the inherited store refuses, a store of its own works
@@ -123,7 +123,7 @@ def test_a_store_opened_before_a_fork_is_not_used_after_it(tmp_path: Path) -> No
                 except StoreUnavailable as e:
                     code = 0 if "fork" in str(e) else 2
                 store.close()
-                own = SqliteStore(tmp_path / "f.sqlite3")
+                own = sqlite_stores(tmp_path / "f.sqlite3")
                 own.events.list_games(limit=1)
                 own.close()
             finally:

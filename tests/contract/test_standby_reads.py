@@ -12,7 +12,8 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 import pytest
 
-from events.postgres import PostgresStore
+from events import Stores
+from events.factory import postgres_stores
 from events.postgres.standby import REPLAYED_POSITION, StandbyReader
 from events.postgres.timeouts import Timeouts
 from events.records import NewEvent
@@ -29,8 +30,8 @@ def ev(n: int) -> NewEvent:
 
 
 @pytest.fixture
-def primary(postgres_url: str) -> Iterator[PostgresStore]:
-    store = PostgresStore(postgres_url, signer=TEST_SIGNER)
+def primary(postgres_url: str) -> Iterator[Stores]:
+    store = postgres_stores(postgres_url, signer=TEST_SIGNER)
     yield store
     store.close()
 
@@ -48,7 +49,7 @@ def paused(standby_url: str) -> Iterator[Callable[[bool], None]]:
     pause(False)
 
 
-def replayed(url: str, primary: PostgresStore, seconds: float = 60.0) -> None:
+def replayed(url: str, primary: Stores, seconds: float = 60.0) -> None:
     """Wait until the standby has replayed everything the primary wrote so far, read on the standby itself: a
     reader whose first read found it lagging would fall back and, with a cooldown, never try it again."""
     target = primary.database.wal_position()
@@ -62,9 +63,9 @@ def replayed(url: str, primary: PostgresStore, seconds: float = 60.0) -> None:
             time.sleep(0.02)
 
 
-def reader_on(url: str, primary: PostgresStore, cooldown: float = 0.0, max_wait: float = 0.3) -> StandbyReader:
+def reader_on(url: str, primary: Stores, cooldown: float = 0.0, max_wait: float = 0.3) -> StandbyReader:
     replayed(url, primary)
-    return StandbyReader(url, primary, primary.database.wal_position, max_wait=max_wait, cooldown=cooldown, timeouts=Timeouts(connect=2.0))
+    return StandbyReader(url, primary.events, primary.database.wal_position, max_wait=max_wait, cooldown=cooldown, timeouts=Timeouts(connect=2.0))
 
 
 def caught_up(reader: StandbyReader, game_id: str) -> None:
@@ -80,7 +81,7 @@ def caught_up(reader: StandbyReader, game_id: str) -> None:
 
 
 def test_a_lagging_standby_never_answers_short(
-    primary: PostgresStore, standby_url: str, paused: Callable[[bool], None], new_id: NewId
+    primary: Stores, standby_url: str, paused: Callable[[bool], None], new_id: NewId
 ) -> None:
     gid = new_id()
     primary.events.create_game(gid, "test-game", {}, [ev(0), ev(1), ev(2)], "playing")
@@ -110,7 +111,7 @@ def test_a_lagging_standby_never_answers_short(
 
 
 def test_a_stream_started_on_the_primary_continues_on_the_standby_in_order(
-    primary: PostgresStore, standby_url: str, paused: Callable[[bool], None], new_id: NewId
+    primary: Stores, standby_url: str, paused: Callable[[bool], None], new_id: NewId
 ) -> None:
     games = [new_id() for _ in range(3)]
     for gid in games:
@@ -133,7 +134,7 @@ def test_a_stream_started_on_the_primary_continues_on_the_standby_in_order(
 
 
 def test_after_a_fall_back_the_primary_answers_until_the_cooldown_ends(
-    primary: PostgresStore, standby_url: str, paused: Callable[[bool], None], new_id: NewId
+    primary: Stores, standby_url: str, paused: Callable[[bool], None], new_id: NewId
 ) -> None:
     gid = new_id()
     primary.events.create_game(gid, "test-game", {}, [ev(0)], "playing")
@@ -154,12 +155,12 @@ def test_after_a_fall_back_the_primary_answers_until_the_cooldown_ends(
 
 
 def test_a_standby_that_cannot_be_reached_leaves_the_reads_to_the_primary(
-    primary: PostgresStore, postgres_url: str, new_id: NewId
+    primary: Stores, postgres_url: str, new_id: NewId
 ) -> None:
     gid = new_id()
     primary.events.create_game(gid, "test-game", {}, [ev(0), ev(1)], "playing")
     nowhere = postgres_url.replace(postgres_url.split("@")[-1].split("/")[0], f"127.0.0.1:{free_port()}")
-    reader = StandbyReader(nowhere, primary, primary.database.wal_position, timeouts=Timeouts(connect=1.0))
+    reader = StandbyReader(nowhere, primary.events, primary.database.wal_position, timeouts=Timeouts(connect=1.0))
     try:
         assert [e.seq for e in reader.load(gid)] == [1, 2]
         assert reader.stats.fell_back == 1 and reader.stats.served == 0
@@ -179,7 +180,7 @@ def test_multi_host_urls_find_the_primary_and_the_standby_by_themselves(
 ) -> None:
     # As after a failover: each URL names every server, the one the pool wants not first. Writes must go to
     # the one that takes them (target_session_attrs=read-write), reads to a standby (prefer-standby).
-    store = PostgresStore(two_hosts(standby_url, postgres_url), read_url=two_hosts(postgres_url, standby_url),
+    store = postgres_stores(two_hosts(standby_url, postgres_url), read_url=two_hosts(postgres_url, standby_url),
                           signer=TEST_SIGNER)
     try:
         game_id = new_id()
@@ -187,7 +188,7 @@ def test_multi_host_urls_find_the_primary_and_the_standby_by_themselves(
         store.events.append(game_id, 1, [ev(1)])
         reader = store.reader
         assert isinstance(reader, StandbyReader)
-        for connections, standby in ((store._db, False), (reader._standby.connections, True)):
+        for connections, standby in ((store.database.connections, False), (reader._standby.connections, True)):
             with connections.connection() as conn:
                 assert conn.execute("SELECT pg_is_in_recovery()").fetchone() == (standby,)
         replayed(standby_url, store)

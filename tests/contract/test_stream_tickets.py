@@ -39,7 +39,7 @@ class StreamTicketsContract(Contract):
 
         def open_one() -> StreamTickets:
             opened.append(backend.open())
-            return opened[-1]
+            return opened[-1].tickets
 
         yield open_one
         for store in opened:

@@ -10,28 +10,31 @@ from pathlib import Path
 
 from bench.cluster.clients import Acked, GamePlay, Spectator
 from bench.cluster.verify import Verdict, check_games, check_streams
+from events import Stores
+from events.factory import sqlite_stores
 from events.records import AppendOptions, NewEvent
-from events.sqlite import SqliteStore
 
 
-def _store(tmp_path: Path) -> SqliteStore:
-    store = SqliteStore(tmp_path / "log.sqlite3")
+def _store(tmp_path: Path) -> Stores:
+    store = sqlite_stores(tmp_path / "log.sqlite3")
     store.events.create_game("g1", "test-game", {}, [NewEvent("set_up", {})], "playing")
     store.events.append("g1", 1, [NewEvent("tick", {"n": 1}, 1, 0)], AppendOptions(idempotency_key="k1"))
-    store.events.append("g1", 2, [NewEvent("tick", {"n": 2}, 1, 1), NewEvent("tick", {"n": 3}, 1, 1)], AppendOptions(idempotency_key="k2"))
+    store.events.append("g1", 2, [NewEvent("tick", {"n": 2}, 1, 1), NewEvent("tick", {"n": 3}, 1, 1)],
+                        AppendOptions(idempotency_key="k2"))
     return store
 
 
-def _acked(store: SqliteStore, key: str) -> Acked:
+def _acked(store: Stores, key: str) -> Acked:
     """The answer its writer got for the append ``key``."""
-    events = [(e.seq, e.type, e.seat, e.recorded_at, e.hash) for e in store.events.load("g1") if e.idempotency_key == key]
+    events = [(e.seq, e.type, e.seat, e.recorded_at, e.hash) for e in store.events.load("g1")
+              if e.idempotency_key == key]
     return Acked(0.0, events[-1][0], events)
 
 
 def test_a_log_holding_every_acknowledged_action_passes(tmp_path: Path) -> None:
     store = _store(tmp_path)
     verdict = Verdict()
-    logs = check_games(store, [GamePlay("g1", ("a", "b"), {k: _acked(store, k) for k in ("k1", "k2")})], verdict)
+    logs = check_games(store.events, [GamePlay("g1", ("a", "b"), {k: _acked(store, k) for k in ("k1", "k2")})], verdict)
     assert (verdict.lost, verdict.duplicated, verdict.changed, verdict.gaps) == (0, 0, 0, 0)
     follower = Spectator("127.0.0.1", 9, "g1", threading.Event())
     follower.events = [(1, "set_up"), (2, "tick"), (3, "tick"), (4, "tick")]
@@ -48,7 +51,7 @@ def test_lost_and_changed_actions_and_bad_streams_are_found(tmp_path: Path) -> N
     other.events[0] = (seq, kind, seat, at, "0" * 64)  # acknowledged with other contents
     lost = Acked(0.0, 5, [(5, "tick", 1, at, "")])
     play = GamePlay("g1", ("a", "b"), {"k1": _acked(store, "k1"), "k2": other, "k3": lost})
-    logs = check_games(store, [play], verdict)
+    logs = check_games(store.events, [play], verdict)
     assert verdict.lost == 1 and verdict.changed == 1
     skipped = Spectator("127.0.0.1", 9, "g1", threading.Event())
     skipped.events = [(1, "set_up"), (3, "tick"), (4, "tick")]

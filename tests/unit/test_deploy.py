@@ -123,7 +123,7 @@ def test_the_health_check_path_is_a_route_of_the_app(tmp_path: Path) -> None:
         assert healthcheck.PATH in {rule.rule for rule in app.url_map.iter_rules()}
         assert app.test_client().get(healthcheck.PATH).status_code == 200
     finally:
-        app.extensions["cablecar"].store.close()
+        app.extensions["cablecar"].stores.close()
 
 
 def test_compose_follows_the_compose_specification(compose: dict[str, Any]) -> None:

@@ -5,9 +5,12 @@ module imports itself back through others (no import circles).
 the reference client, the planning bots, the server's bot runner) →
 ``service`` (HTTP edge, use cases, adapters, serving) → ``events`` (event types,
 codec, stores) → ``domain`` (pure rules).  Inside ``service`` the same holds for
-its folders: ``serving`` → ``api`` → ``usecases`` → ``adapters`` → the shared
-vocabulary at its top (``config``, ``errors``, ``location``), and nothing else
-stands at its top.  Read from the source with ``ast``, deferred imports inside
+its folders: ``serving`` → ``api`` → ``bootstrap`` (the one wiring place) →
+``usecases`` → ``adapters`` → the shared vocabulary at its top (``config``,
+``errors``, ``location``), and nothing else stands at its top.  Inside
+``events``: ``factory`` → the backends (``sqlite``, ``postgres``, which never
+import each other) → ``migrations`` → ``sql`` → ``recorders`` → ``integrity``
+→ ``encoding`` → ``records``.  Read from the source with ``ast``, deferred imports inside
 functions included.
 """
 
@@ -21,8 +24,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 LAYERS = ["domain", "events", "service", "bots", "cablecar"]
 # service's own layers, lowest first; "" is its top level (the shared vocabulary)
-SERVICE_LAYERS = ["", "adapters", "usecases", "api", "serving"]
-SERVICE_TOP = {"__init__.py", "config.py", "errors.py", "location.py"}
+SERVICE_LAYERS = ["", "adapters", "usecases", "bootstrap", "api", "serving"]
+SERVICE_TOP = {"__init__.py", "config.py", "errors.py", "location.py", "bootstrap.py"}
+# events' layers, lowest first; the folders and top modules of one rank never import each other
+EVENTS_LAYERS = [{"records"}, {"encoding"}, {"integrity"}, {"recorders"}, {"sql"}, {"migrations"},
+                 {"sqlite", "postgres"}, {"factory"}, {""}]
 
 
 def imported_names(path: Path) -> set[str]:
@@ -93,16 +99,26 @@ def test_no_module_imports_itself_back() -> None:
 
 
 def service_layer(module: str) -> str:
-    """``service.api.routes.games`` → ``api``; ``service.config`` → ``""``."""
+    """``service.api.routes.games`` → ``api``; ``service.bootstrap`` → ``bootstrap``; ``service.config`` → ``""``."""
     parts = module.split(".")
-    return parts[1] if len(parts) > 2 else ""
+    return parts[1] if len(parts) > 2 or parts[1:] == ["bootstrap"] else ""
+
+
+def events_part(module: str) -> str:
+    """``events.sql.rows`` → ``sql``; ``events.records`` → ``records``; ``events`` → ``""``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def events_rank(part: str) -> int:
+    return next(i for i, layer in enumerate(EVENTS_LAYERS) if part in layer)
 
 
 def test_service_has_only_its_shared_vocabulary_at_its_top() -> None:
     top = {p.name for p in (ROOT / "service").glob("*.py")}
     folders = {p.name for p in (ROOT / "service").iterdir() if p.is_dir() and (p / "__init__.py").exists()}
     assert top == SERVICE_TOP, f"modules at service/'s top besides its shared vocabulary: {sorted(top - SERVICE_TOP)}"
-    assert folders == set(SERVICE_LAYERS) - {""}, f"service/'s folders: {sorted(folders)}"
+    assert folders == set(SERVICE_LAYERS) - {"", "bootstrap"}, f"service/'s folders: {sorted(folders)}"
 
 
 def test_service_layers_import_only_the_layers_below_them() -> None:
@@ -116,3 +132,26 @@ def test_service_layers_import_only_the_layers_below_them() -> None:
             if target.startswith("service.") and SERVICE_LAYERS.index(service_layer(target)) > rank:
                 wrong.append(f"{module} → {target}")
     assert not wrong, "service/ imports from a layer above: " + "; ".join(wrong)
+
+
+def test_events_has_each_module_in_a_folder_named_by_its_job() -> None:
+    parts = {p.stem if p.is_file() else p.name for p in (ROOT / "events").iterdir()
+             if (p.suffix == ".py" and p.name != "__init__.py") or (p / "__init__.py").exists()}
+    known = set().union(*EVENTS_LAYERS) - {""}
+    assert parts == known, f"events/ holds {sorted(parts - known)} beside its layers (or lost {sorted(known - parts)})"
+    assert len([p for p in (ROOT / "events").glob("*.py") if p.name != "__init__.py"]) <= 8
+
+
+def test_events_layers_import_only_the_layers_below_them() -> None:
+    wrong = []
+    for module, targets in sorted(module_graph().items()):
+        if not module.startswith("events."):
+            continue  # the package's own __init__ only names what the factory hands out
+        part = events_part(module)
+        for target in sorted(targets):
+            if not target.startswith("events"):
+                continue
+            other = events_part(target)
+            if other != part and events_rank(other) >= events_rank(part):
+                wrong.append(f"{module} → {target}")
+    assert not wrong, "events/ imports from a layer above or beside it: " + "; ".join(wrong)

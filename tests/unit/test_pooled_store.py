@@ -12,10 +12,16 @@ from typing import Any
 
 import pytest
 
+from events import Stores
+from events.factory import sqlite_stores
+from events.recorders.event_log import EventStore
 from events.records import NewEvent
+from events.sql.bot_turns import SqlBotTurnIndex
+from events.sql.deadlines import SqlDeadlineIndex
 from events.sqlite.connection import SqliteConnections, WouldWait
-from events.sqlite.store import SqliteStore
-from service.adapters.pooled_store import READS, TRY_HERE, PooledStore
+from events.sqlite.database import SqliteDatabase
+from events.sqlite.event_log import SqliteEventLog
+from service.adapters.pooled_store import CAPABILITIES, READS, TRY_HERE, in_pool
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,19 +35,36 @@ class _CountingPool:
         return func(*args)
 
 
+def _pooled(stores: Stores, pool: _CountingPool) -> Stores:
+    assert isinstance(stores.database, SqliteDatabase)
+    return in_pool(stores, stores.database, pool)
+
+
 def test_reads_run_in_the_caller_and_writes_in_the_pool(tmp_path: Path) -> None:
-    store = SqliteStore(tmp_path / "s.db")
+    stores = sqlite_stores(tmp_path / "s.db")
     try:
-        wrapped: Any = PooledStore(store)
         pool = _CountingPool()
-        wrapped._pool = pool
+        wrapped = _pooled(stores, pool).events
         wrapped.create_game("g1", "cable-car", {}, [], "playing")
         assert wrapped.version("g1") == 0 and wrapped.get_game("g1").game_id == "g1"
         assert wrapped.load("g1") == [] and wrapped.lookup_idempotency("g1", "k") is None
         assert wrapped.wait_for_events("g1", -1, 1.0) and not wrapped.wait_for_events("g1", 0, 0.05)
         assert pool.calls == ["create_game"]
     finally:
-        store.close()
+        stores.close()
+
+
+def test_a_pooled_capability_is_an_instance_of_its_interface_and_nothing_more(tmp_path: Path) -> None:
+    stores = sqlite_stores(tmp_path / "s.db")
+    try:
+        pooled = _pooled(stores, _CountingPool())
+        assert isinstance(pooled.events, EventStore) and pooled.reader is pooled.events
+        assert not hasattr(pooled.events, "_database")  # the interface's methods only: no way around them
+        with pytest.raises(AttributeError):
+            pooled.tournaments.dialect  # noqa: B018
+        assert pooled.database is stores.database and pooled.counts is not None
+    finally:
+        stores.close()
 
 
 class _BlockedThenFreedPool(_CountingPool):
@@ -57,23 +80,20 @@ class _BlockedThenFreedPool(_CountingPool):
 
 
 def test_an_append_runs_in_the_caller_unless_it_would_wait_for_the_write_lock(tmp_path: Path) -> None:
-    store = SqliteStore(tmp_path / "s.db")
+    stores = sqlite_stores(tmp_path / "s.db")
     try:
-        wrapped: Any = PooledStore(store)
-        wrapped._pool = _CountingPool()
-        wrapped.create_game("g1", "cable-car", {}, [], "playing")
-        wrapped._pool = pool = _CountingPool()
+        _pooled(stores, _CountingPool()).events.create_game("g1", "cable-car", {}, [], "playing")
+        wrapped = _pooled(stores, pool := _CountingPool()).events
         wrapped.append("g1", 0, [NewEvent("x", {"n": 1})])
         assert pool.calls == [] and wrapped.version("g1") == 1
         blocker = sqlite3.connect(tmp_path / "s.db", isolation_level=None)
         blocker.execute("BEGIN IMMEDIATE")  # another process's writer holds the lock
-        wrapped.__dict__.clear()
-        wrapped._store, wrapped._pool = store, (pool := _BlockedThenFreedPool(blocker))
+        wrapped = _pooled(stores, pool := _BlockedThenFreedPool(blocker)).events
         wrapped.append("g1", 1, [NewEvent("x", {"n": 2})])
         assert pool.calls == ["append"] and wrapped.version("g1") == 2  # once: tried here, done there
         blocker.close()
     finally:
-        store.close()
+        stores.close()
 
 
 def test_without_waiting_the_first_write_transaction_is_refused_untouched(tmp_path: Path) -> None:
@@ -98,9 +118,14 @@ def test_without_waiting_the_first_write_transaction_is_refused_untouched(tmp_pa
         db.close()
 
 
-def test_every_read_is_a_method_of_the_store() -> None:
-    for name in READS | TRY_HERE:
-        assert callable(getattr(SqliteStore, name)), name
+def test_every_read_is_a_method_of_a_capability(tmp_path: Path) -> None:
+    stores = sqlite_stores(tmp_path / "s.db")
+    try:
+        assert set(CAPABILITIES) <= {f for f in Stores.__dataclass_fields__}
+        for name in READS | TRY_HERE:
+            assert any(callable(getattr(getattr(stores, c), name, None)) for c in CAPABILITIES), name
+    finally:
+        stores.close()
 
 
 def test_what_is_tried_here_is_one_write_transaction_begun_first() -> None:
@@ -109,10 +134,13 @@ def test_what_is_tried_here_is_one_write_transaction_begun_first() -> None:
     import inspect
     import re
 
-    for name in TRY_HERE:
-        body = inspect.getsource(getattr(SqliteStore, name)).split('"""')[-1]
+    found = {name: cls for cls in (SqliteEventLog, SqlBotTurnIndex, SqlDeadlineIndex) for name in TRY_HERE
+             if name in vars(cls)}
+    assert set(found) == TRY_HERE
+    for name, cls in found.items():
+        body = inspect.getsource(getattr(cls, name)).split('"""')[-1]
         assert len(re.findall(r"transaction\(", body)) == 1, name
-        assert not re.search(r"self\.(?!_db\b|_transaction\b|_sweep\b|dialect\b|_clock\b|_signer\b)\w+\(", body), name
+        assert not re.search(r"self\.(?!_database\b|_transaction\b|dialect\b|_clock\b)\w+\(", body), name
 
 
 def test_greenlets_of_one_thread_share_its_connection_one_at_a_time(tmp_path: Path) -> None:

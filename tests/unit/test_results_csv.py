@@ -8,7 +8,7 @@ import csv
 import io
 import re
 
-from service.usecases.batches import PlayerResult, TableResult, results_csv
+from service.usecases.batch_results import PlayerResult, TableResult, results_csv
 
 
 def test_negative_scores_stay_numbers_and_formula_names_are_guarded() -> None:

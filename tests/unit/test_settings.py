@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 import service.serving.gunicorn_conf
-from service.config import SETTINGS, Settings, table, table_row
+from cablecar.config_table import table, table_row
+from service.config import SETTINGS, Settings
 
 CONFIG_DOC = Path(__file__).resolve().parents[2] / "docs" / "configuration.md"
 
@@ -21,7 +22,7 @@ def test_the_configuration_doc_lists_every_setting_with_its_true_default() -> No
     rows = [line for line in section.splitlines() if re.match(r"\| `[A-Z_]+` \|", line)]
     expected = [table_row(s) for s in SETTINGS]
     assert rows == expected, (
-        "the configuration table of docs/configuration.md should read (`python -m service.config` prints it):\n" + table()
+        "the configuration table of docs/configuration.md should read (`python -m cablecar.config_table` prints it):\n" + table()
     )
 
 
@@ -105,7 +106,7 @@ def test_the_pool_size_reaches_the_postgres_store() -> None:
 
     store = events.open_store("postgresql://cc@127.0.0.1:9/x", pool_size=3)  # opened without connecting
     try:
-        assert store._db._max_size == 3  # type: ignore[attr-defined]
+        assert store.database.connections._max_size == 3  # type: ignore[attr-defined]
     finally:
         store.close()
     with pytest.raises(ValueError, match="at least one"):
@@ -118,7 +119,7 @@ def test_group_commit_reaches_the_postgres_store_within_its_pool() -> None:
     for asked, pool, kept in ((0, 3, 0), (2, 3, 2), (9, 3, 3)):  # more than the pool counts as the pool
         store = events.open_store("postgresql://cc@127.0.0.1:9/x", pool_size=pool, group_commit=asked)
         try:
-            assert store._group._in_flight == kept  # type: ignore[attr-defined]
+            assert store.database.group._in_flight == kept  # type: ignore[attr-defined]
         finally:
             store.close()
     with pytest.raises(ValueError, match="CABLECAR_DB_GROUP_COMMIT"):

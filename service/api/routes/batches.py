@@ -27,7 +27,8 @@ from service.api.schemas.tournament import (
 )
 from service.api.text import json_text
 from service.usecases.auth import organiser_caller
-from service.usecases.batches import ENDED, BatchService, TableResult, TableSpec, results_csv
+from service.usecases.batch_results import TableResult, results_csv
+from service.usecases.batches import ENDED, BatchService, TableSpec
 from service.usecases.bot_seats import bot_seats
 from service.usecases.presentation import player_refs
 

@@ -1,6 +1,6 @@
 """The transparency log (issue 35): signed checkpoints, consistency proofs
 between them, and a finished game's inclusion proof (the logic is
-:mod:`service.usecases.transparency`'s)."""
+:mod:`service.usecases.checkpoints`'s)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ from flask import Blueprint, request
 
 from events.integrity.checkpoint import b64
 from service.api.runtime import runtime
-from service.api.schemas.transparency import (
+from service.api.schemas.log_schemas import (
     CheckpointQuerySchema,
     CheckpointSchema,
     ConsistencyQuerySchema,
     ConsistencySchema,
     InclusionSchema,
 )
-from service.usecases.transparency import checkpoint_json
+from service.usecases.checkpoints import checkpoint_json
 
 bp = Blueprint("log", __name__)
 

@@ -3,7 +3,7 @@
 Every process counts into these (``prometheus_client``'s default registry);
 under gunicorn, in its multiprocess mode, each worker writes them to files in
 ``PROMETHEUS_MULTIPROC_DIR`` and the listener of
-:mod:`service.serving.metrics` sums them (``CABLECAR_METRICS_ADDRESS``).
+:mod:`service.serving.metrics_listener` sums them (``CABLECAR_METRICS_ADDRESS``).
 The store's own signals (database calls, the standby's lag) are in
 :mod:`events.postgres.db_metrics`.  docs/scaling.md lists them with the alerts they
 feed.

@@ -1,5 +1,5 @@
 """Every answer counted by method, route and status, its time to the head
-measured, and the event streams open (:mod:`service.adapters.metrics`).
+measured, and the event streams open (:mod:`service.adapters.prometheus`).
 
 The route is the matched rule (``/v1/games/<game_id>/actions``), ``unmatched``
 when none matched, so labels stay bounded whatever paths clients send."""
@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from service.adapters.metrics import REQUEST_SECONDS, REQUESTS, STREAMS_OPEN
+from service.adapters.prometheus import REQUEST_SECONDS, REQUESTS, STREAMS_OPEN
 
 #: the key of the request's start time in its WSGI environ
 _STARTED = "cablecar.started"

@@ -35,7 +35,7 @@ from events.integrity.signing import Signer
 from events.recorders.deadlines import DeadlineIndex
 from events.recorders.event_log import EventStore
 from events.recorders.transparency_log import LogConflict, LogLeaf, Node, PublishedCheckpoint, TransparencyLog
-from service.adapters import metrics
+from service.adapters import prometheus
 from service.errors import GameNotFinished, InvalidRequest, NotFound
 from service.usecases.leased import LeasedLoop
 
@@ -131,7 +131,7 @@ class LogPublishing(LeasedLoop["PublishedCheckpoint | None"]):
 
     def work(self) -> PublishedCheckpoint | None:
         published = self.publisher.publish()
-        metrics.CHECKPOINT_CURRENT.set(time.time())  # signed up to the head it read (or nothing new)
+        prometheus.CHECKPOINT_CURRENT.set(time.time())  # signed up to the head it read (or nothing new)
         return published
 
     def idle(self) -> PublishedCheckpoint | None:
