@@ -65,6 +65,17 @@ class TableSpec:
     player_refs: tuple[str | None, ...] | None = None
 
 
+def table_specs(body: Mapping[str, Any]) -> list[TableSpec]:
+    """The tables a ``POST /v1/batches`` body asks for (a table without its own
+    time control takes the batch's)."""
+    return [
+        TableSpec(tuple(p["name"] for p in t["players"]), t["seed"], t["start_seat"], t["open_deal"],
+                  t["time_control"] if t["time_control"] is not None else body["time_control"],
+                  tuple(p["bot"] for p in t["players"]), t["ref"], tuple(p["ref"] for p in t["players"]))
+        for t in body["tables"]
+    ]
+
+
 @dataclass(frozen=True)
 class TableCreated:
     """One game of a new batch as its creation answers it."""
@@ -137,6 +148,7 @@ class BatchService:
         key: CreationKey | None = None,
         ref: str | None = None,
         start_at: datetime | None = None,
+        charge: Callable[[int], None] | None = None,
     ) -> CreatedBatch:
         """Set up every table, then store the batch and all its games in one
         transaction.  A refused table is a problem naming its index
@@ -144,14 +156,18 @@ class BatchService:
         it already created is answered again.  ``ref`` is the organiser's id
         of the batch; with ``start_at`` (UTC, after now and at most
         :data:`MAX_START_AHEAD` ahead by the database's clock) its games wait
-        until then."""
+        until then.  ``charge`` (a rate limit, which may refuse before anything
+        is written) is called with the number of tables only for a batch about
+        to be created, never for a retry the key answers."""
         if key is not None and (before := self.created_with(organiser, key)) is not None:
             return before
+        self.check_size(len(tables))
+        if charge is not None:
+            charge(len(tables))  # every game of it counts
         try:
             game_definition(game_type)
         except KeyError as e:
             raise InvalidRequest(f"unknown game type {game_type!r}; see /v1/game-types") from e
-        self.check_size(len(tables))
         starts_at = None if start_at is None else format_timestamp(self._checked_start(start_at))
         batch_id = key.identifier("batch") if key else secrets.token_hex(8)
         prepared: list[NewGame] = []

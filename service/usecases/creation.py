@@ -6,7 +6,7 @@ already created (ids and tokens derived from the key, see
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +18,7 @@ from domain.registry import game_definition
 from events.encoding.codec import decode, encode
 from events.integrity.seeds import deal_seed, seed_commitment
 from events.recorders.event_log import EventStore
+from events.recorders.tournaments import OrganiserRecord
 from events.records import GameExists, GameNotFound, GameRecord, NewEvent
 from service.adapters.cache import StateCache
 from service.adapters.idempotency import REQUEST_HASH, CreationKey, refuse_reuse
@@ -152,12 +153,17 @@ class GameCreation:
             states=states,
         )
 
-    def create(self, request: GameRequest, key: CreationKey | None = None) -> CreatedGame:
+    def create(self, request: GameRequest, key: CreationKey | None = None,
+               charge: Callable[[GameRequest], None] | None = None) -> CreatedGame:
         """Set up and store a new game; returns its tokens (shown once).
         The request's ``extra_metadata`` (e.g. the creating organiser) is stored with it.
-        With an Idempotency-Key, a game it already created is answered again."""
+        With an Idempotency-Key, a game it already created is answered again,
+        and not charged: ``charge`` (a rate limit, which may refuse before
+        anything is written) is called only for a game about to be created."""
         if key is not None and (before := self.created_with(key)) is not None:
             return before
+        if charge is not None:
+            charge(request)
         new = self.new_game(request, key)
         try:
             stored = self.event_log.create_game(new.game_id, new.game_type, new.metadata, new.events, new.status)
@@ -290,3 +296,27 @@ def _metadata(
         "board_version": definition.board_version,
         **hashes,
     }
+
+
+def requested_game(body: Mapping[str, Any], organiser: OrganiserRecord | None, address: str | None) -> GameRequest:
+    """The game a ``POST /v1/games`` body asks for, by ``organiser`` (None:
+    anonymous, from ``address``).  Refs are an organiser's own ids: given
+    without an organiser token they are refused (nothing is written)."""
+    players = body["players"]
+    refs = [p["ref"] for p in players]
+    if organiser is None and (body["ref"] is not None or any(r is not None for r in refs)):
+        message = "refs are an organiser's own ids: send the organiser token to give them"
+        raise InvalidRequest(message, errors=[{"field": "ref", "message": message}])
+    return GameRequest(
+        body["type"],
+        [p["name"] for p in players],
+        body["seed"],
+        body["start_seat"],
+        {"organiser": organiser.organiser_id} if organiser else None,
+        body["open_deal"],
+        body["time_control"],
+        [p["bot"] for p in players],
+        None if organiser else address,
+        ref=body["ref"],
+        player_refs=refs,
+    )

@@ -67,7 +67,8 @@ def served(roles: Roles, tmp_path: Path) -> Iterator[tuple[Flask, Roles]]:  # no
     settings = Settings(database_url=roles.app_url, secret_key="s" * 40, data_dir=str(tmp_path), webhooks=False)
     store = postgres_stores(roles.app_url, signer=TEST_SIGNER)
     app = create_app(settings, stores=store, signing_keys=ServerKeys(TEST_SIGNER))
-    store.bot_turns.beat_bot_runner("test-runner", store.deadlines.database_time(), 3600)  # a runner is alive: bot seats are accepted
+    # a runner is alive: bot seats are accepted
+    store.bot_turns.beat_bot_runner("test-runner", store.deadlines.database_time(), 3600)
     yield app, roles
     store.close()
 
@@ -130,7 +131,8 @@ def test_the_app_roles_login_alone_makes_no_token_act_and_changes_nothing_the_au
         # cablecar_create_game_timed: the kept game's id again, with the attacker's seed, players, bots and hashes
         fake = {**rows[kept["id"]], "seed": "attacker", "players": ["Eve", "Mallory"], "bots": [None, "random"],
                 "seat_token_hashes": [hashlib.sha256(_chosen(kept["id"]).encode()).hexdigest()] * 2}
-        _refused(lambda: forger.events.create_game(kept["id"], "ttr-sf", fake, [NewEvent("game_set_up", {})], "playing"))
+        _refused(lambda: forger.events.create_game(kept["id"], "ttr-sf", fake, [NewEvent("game_set_up", {})],
+                                                   "playing"))
 
         # cablecar_rotate_seat_token_timed on the kept game: every forged hash is refused by the database
         version = kept["version"]
@@ -143,21 +145,27 @@ def test_the_app_roles_login_alone_makes_no_token_act_and_changes_nothing_the_au
             (TokenChange(1, f"k1:{version + 1}:{chosen_plain}"), {"seat": 0}),  # another seat than its event's
         ):
             _refused(lambda change=change, event=event: forger.events.append(
-                kept["id"], version, [NewEvent("seat_token_rotated", event, 1, None)], AppendOptions(token=change)))
+                kept["id"], version, [NewEvent("seat_token_rotated", event, 1, None)],
+                AppendOptions(token=change)))
         # ... and on the bot seat of the bot game: no token to rotate, so it stays the bot's
-        _refused(lambda: forger.events.append(bots["id"], bots["version"], [NewEvent("seat_token_rotated", {"seat": 1})],
-                                       AppendOptions(token=TokenChange(1, f"k1:{bots['version'] + 1}:{chosen_plain}"))))
+        _refused(lambda: forger.events.append(
+            bots["id"], bots["version"], [NewEvent("seat_token_rotated", {"seat": 1})],
+            AppendOptions(token=TokenChange(1, f"k1:{bots['version'] + 1}:{chosen_plain}"))))
 
         # cablecar_rotate_seat_token_timed taken by the database: a keyed-looking hash of a chosen token, signed
         # with the attacker's key. The token still acts for nobody, and /audit names the forged event.
         target = rotated_game["version"] + 1
-        forger.events.append(rotated_game["id"], rotated_game["version"], [NewEvent("seat_token_rotated", {"seat": 0})],
-                      AppendOptions(guard=MetadataGuard(("seat_token_hashes", 0), rows[rotated_game["id"]]["seat_token_hashes"][0]), token=TokenChange(0, f"k1:{target}:{hashlib.sha256(_chosen(rotated_game['id']).encode()).hexdigest()}")))
+        forger.events.append(
+            rotated_game["id"], rotated_game["version"], [NewEvent("seat_token_rotated", {"seat": 0})],
+            AppendOptions(
+                guard=MetadataGuard(("seat_token_hashes", 0), rows[rotated_game["id"]]["seat_token_hashes"][0]),
+                token=TokenChange(0, f"k1:{target}:{hashlib.sha256(_chosen(rotated_game['id']).encode()).hexdigest()}"),
+            ))
 
         # cablecar_append_one_lean / cablecar_append_batch_lean: forged moves on the forged game
         forger.events.append(forged["id"], forged["version"], [NewEvent("seat_resigned", {"seat": 1}, 1, 1)])
         forger.events.append(forged["id"], forged["version"] + 1,
-                      [NewEvent("seat_resigned", {"seat": 0}, 1, 0), NewEvent("game_ended", {}, 1, None)])
+                             [NewEvent("seat_resigned", {"seat": 0}, 1, 0), NewEvent("game_ended", {}, 1, None)])
         # the previous version's functions (cablecar_append_*_timed, kept for a rolling upgrade): the same
         from events.postgres import appends
         previous = {name: getattr(appends, name).replace("_lean(", "_timed(") for name in ("APPEND_ONE", "APPEND")}
@@ -166,7 +174,7 @@ def test_the_app_roles_login_alone_makes_no_token_act_and_changes_nothing_the_au
                 patch.setattr(appends, name, sql)
             forger.events.append(forged["id"], forged["version"] + 3, [NewEvent("seat_resigned", {"seat": 1}, 1, 1)])
             forger.events.append(forged["id"], forged["version"] + 4,
-                          [NewEvent("seat_resigned", {"seat": 0}, 1, 0), NewEvent("game_ended", {}, 1, None)])
+                                 [NewEvent("seat_resigned", {"seat": 0}, 1, 0), NewEvent("game_ended", {}, 1, None)])
 
         with psycopg.connect(owned.app_url, autocommit=True) as conn:
             # no direct write of a game's row, whatever the field

@@ -81,11 +81,13 @@ class BotRunnerContract(Contract):
         store = backend.open()
         _, commands, _ = wire_games(store, InProcessCache(100), TEST_HASHER)
         games = [
-            commands.creation.create(GameRequest("ttr-sf", ["Ann", "Bo", "Cy"], seed=f"runners-{i}", bots=["greedy", "random", "greedy"]))
+            commands.creation.create(GameRequest("ttr-sf", ["Ann", "Bo", "Cy"], seed=f"runners-{i}",
+                                                 bots=["greedy", "random", "greedy"]))
             .record.game_id
             for i in range(3)
         ]
-        games.append(commands.creation.create(GameRequest("cable-car", ["Di", "Ed"], seed="runners-cc", bots=["planner", "greedy"]))
+        games.append(commands.creation.create(GameRequest("cable-car", ["Di", "Ed"], seed="runners-cc",
+                                                          bots=["planner", "greedy"]))
                      .record.game_id)
         runners = [_runner(backend, tmp_path, "a"), _runner(backend, tmp_path, "b")]
         try:

@@ -259,8 +259,8 @@ class DeliveryLogContract(Contract):
         flood (older deliveries, hanging receivers) starved everyone else's."""
         flood = [hooks(), hooks()]
         other = store.tournaments.create_organiser(uid("o"), "Quiet Cup", "k1:0:" + "0" * 64)
-        quiet = store.tournaments.create_webhook(uid("w"), other.organiser_id, "http://127.0.0.1:9/q", ("game.finished",),
-                                     "s3cret", None)
+        quiet = store.tournaments.create_webhook(uid("w"), other.organiser_id, "http://127.0.0.1:9/q",
+                                                 ("game.finished",), "s3cret", None)
         try:
             games = new_games(store.events, new_id, 13, "test-game", "finished")
             for hook in flood:

@@ -151,12 +151,14 @@ class EventStoreContract(Contract):
         gid = new_id()
         started(gid, store.events)
         with pytest.raises(IntegrityError):
-            store.events.append(gid, 1, [ev(), ev(), ev(seat=-1)], AppendOptions(idempotency_key="k1", status="finished"))
+            store.events.append(gid, 1, [ev(), ev(), ev(seat=-1)],
+                                AppendOptions(idempotency_key="k1", status="finished"))
         assert store.events.version(gid) == 1
         assert len(store.events.load(gid)) == 1
         assert store.events.get_game(gid).status == "playing"
         assert store.events.lookup_idempotency(gid, "k1") is None
-        assert [e.seq for e in store.events.append(gid, 1, [ev(), ev()], AppendOptions(idempotency_key="k1")).events] == [2, 3]
+        retried = store.events.append(gid, 1, [ev(), ev()], AppendOptions(idempotency_key="k1"))
+        assert [e.seq for e in retried.events] == [2, 3]
         assert store.events.verify_chain(gid).ok
 
     def test_status_changes_with_the_append(self, store: Stores, new_id: NewId) -> None:
@@ -178,11 +180,13 @@ class EventStoreContract(Contract):
         gid, other = new_id(), new_id()
         started(gid, store.events)
         started(other, store.events)
-        first = store.events.append(gid, 1, [ev("a"), ev("b")], AppendOptions(idempotency_key="key-1", request_hash="h1"))
+        first = store.events.append(gid, 1, [ev("a"), ev("b")],
+                                    AppendOptions(idempotency_key="key-1", request_hash="h1"))
         assert not first.replayed and first.request_hash == "h1"
         assert all(e.idempotency_key == "key-1" for e in first.events)
         # a retry (even with another body and a now-stale version) writes nothing
-        again = store.events.append(gid, 1, [ev("zzz")], AppendOptions(idempotency_key="key-1", request_hash="h2", status="finished"))
+        again = store.events.append(gid, 1, [ev("zzz")],
+                                    AppendOptions(idempotency_key="key-1", request_hash="h2", status="finished"))
         assert again.replayed and again.request_hash == "h1"
         assert again.events == first.events
         assert store.events.version(gid) == 3 and store.events.get_game(gid).status == "playing"
@@ -197,7 +201,8 @@ class EventStoreContract(Contract):
         self, store: Stores, new_id: NewId, batch: int
     ) -> None:
         gid = new_id()
-        store.events.create_game(gid, "test-game", {"seat_token_hashes": ["h0", "h1"]}, [ev("started", None)], "playing")
+        store.events.create_game(gid, "test-game", {"seat_token_hashes": ["h0", "h1"]}, [ev("started", None)],
+                                 "playing")
         holds = MetadataGuard(("seat_token_hashes", 1), "h1")
         events = [ev("a", seat=1) for _ in range(batch)]
         assert not store.events.append(gid, 1, events, AppendOptions(guard=holds)).replayed
@@ -215,7 +220,8 @@ class EventStoreContract(Contract):
             assert not holds_in(failing, store.events.get_game(gid).metadata)
         # the guard comes before the idempotency replay and the version check
         store.events.append(gid, version, events, AppendOptions(idempotency_key="k", guard=holds))
-        store.events.append(gid, version + batch, [rotated(1)], AppendOptions(token=TokenChange(1, keyed(version + batch + 1))))
+        store.events.append(gid, version + batch, [rotated(1)],
+                            AppendOptions(token=TokenChange(1, keyed(version + batch + 1))))
         with pytest.raises(GuardFailed):
             store.events.append(gid, version, events, AppendOptions(idempotency_key="k", guard=holds))
         with pytest.raises(GuardFailed):
@@ -253,7 +259,7 @@ class EventStoreContract(Contract):
     ) -> None:
         gid = new_id()
         store.events.create_game(gid, "test-game", {"seat_token_hashes": [keyed(0), None], "batch": "x"},
-                          [ev("set_up", None)], "playing")
+                                 [ev("set_up", None)], "playing")
         # guarded by the old hash: a second rotation that read it loses instead of undoing the first
         guard = MetadataGuard(("seat_token_hashes", 0), keyed(0))
         store.events.append(gid, 1, [rotated(0)], AppendOptions(guard=guard, token=TokenChange(0, keyed(2))))
@@ -290,7 +296,8 @@ class EventStoreContract(Contract):
         """Hashes finished by the database must equal Python's for any text."""
         awkward = 'q"uo\\te \u00e9\u4e2d\U0001f682 \t\n\x01 </script> %s ? $1'
         gid = f"g-{awkward}-{time.monotonic_ns()}"
-        store.events.create_game(gid, "test-game", {"note": awkward}, [ev("started", None, text=awkward)], "playing")
+        store.events.create_game(gid, "test-game", {"note": awkward}, [ev("started", None, text=awkward)],
+                                 "playing")
         appended = store.events.append(
             gid,
             1,
@@ -302,7 +309,8 @@ class EventStoreContract(Contract):
         assert loaded[1].payload == {awkward: [awkward, {"k": awkward}]}
         assert all(recompute_hash(e) == e.hash for e in loaded)
         assert store.events.verify_chain(gid).ok
-        assert store.events.append(gid, 1, [ev()], AppendOptions(idempotency_key=f"key {awkward}")).request_hash == awkward
+        replayed = store.events.append(gid, 1, [ev()], AppendOptions(idempotency_key=f"key {awkward}"))
+        assert replayed.request_hash == awkward
         assert store.events.get_game(gid).metadata == {"note": awkward}
 
     def test_every_event_is_signed_even_by_a_store_that_never_saw_the_game(
@@ -340,7 +348,8 @@ class TestEventStorePostgres(EventStoreContract):
         import psycopg
 
         gid = new_id()
-        store.events.create_game(gid, "test-game", {"seat_token_hashes": ["h0"]}, [ev("started", None)], "playing")
+        store.events.create_game(gid, "test-game", {"seat_token_hashes": ["h0"]}, [ev("started", None)],
+                                 "playing")
         guard = MetadataGuard(("seat_token_hashes", 0), "h0")
         with psycopg.connect(backend.url) as blocker:
             blocker.execute("UPDATE games SET metadata = metadata || '{\"seat_token_hashes\": [\"new\"]}'::jsonb"

@@ -332,11 +332,14 @@ def test_two_appends_to_one_game_in_one_batch_are_judged_as_two_transactions(
         try:
             before = batches_sent()
             first = hold_the_lead(group, probe)
-            won = Caller(lambda: store.events.append(game, 1, [event(1)], AppendOptions(idempotency_key="k1", request_hash="h1")))
+            won = Caller(lambda: store.events.append(game, 1, [event(1)],
+                                                     AppendOptions(idempotency_key="k1", request_hash="h1")))
             wait_queued(group, 1)
-            lost = Caller(lambda: store.events.append(game, 1, [event(2)], AppendOptions(idempotency_key="k2", request_hash="h2")))
+            lost = Caller(lambda: store.events.append(game, 1, [event(2)],
+                                                      AppendOptions(idempotency_key="k2", request_hash="h2")))
             wait_queued(group, 2)
-            retried = Caller(lambda: store.events.append(game, 1, [event(1)], AppendOptions(idempotency_key="k1", request_hash="h1")))
+            retried = Caller(lambda: store.events.append(game, 1, [event(1)],
+                                                         AppendOptions(idempotency_key="k1", request_hash="h1")))
             wait_queued(group, 3)
         finally:
             held.release()
@@ -365,9 +368,12 @@ def test_deadlines_are_judged_per_append_in_a_batch(postgres_url: str, probe: st
         held = Held(postgres_url, probe)
         try:
             first = hold_the_lead(group, probe)
-            late = Caller(lambda: store.events.append(games[0], 1, [event(1)], AppendOptions(not_after=now - timedelta(seconds=5))))
+            late = Caller(lambda: store.events.append(games[0], 1, [event(1)],
+                                                      AppendOptions(not_after=now - timedelta(seconds=5))))
             wait_queued(group, 1)
-            timely = Caller(lambda: store.events.append(games[1], 1, [event(1)], AppendOptions(not_before=now - timedelta(seconds=5), not_after=now + timedelta(seconds=60))))
+            timely = Caller(lambda: store.events.append(games[1], 1, [event(1)],
+                                                        AppendOptions(not_before=now - timedelta(seconds=5),
+                                                                      not_after=now + timedelta(seconds=60))))
             wait_queued(group, 2)
         finally:
             held.release()

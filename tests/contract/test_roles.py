@@ -90,7 +90,8 @@ def test_the_app_role_appends_concurrent_actions_as_one_statement(roles: Roles) 
             start.wait()
             try:
                 for n in range(1, 6):
-                    store.events.append(gid, n, [NewEvent("tick", {"k": n}, seat=0)], AppendOptions(idempotency_key=f"k{n}"))
+                    store.events.append(gid, n, [NewEvent("tick", {"k": n}, seat=0)],
+                                        AppendOptions(idempotency_key=f"k{n}"))
             except BaseException as e:  # noqa: BLE001 - reported below
                 errors.append(e)
 
@@ -119,12 +120,16 @@ def test_an_ordinary_owner_migrates_a_fresh_database_and_the_app_role_plays(role
     store = postgres_stores(roles.app_url, signer=TEST_SIGNER)
     try:
         gid = f"g-{secrets.token_hex(6)}"
-        store.events.create_game(gid, "t", {"seat_token_hashes": ["a", "b"]}, [NewEvent("set_up", {"i": 0})], "playing")
-        store.events.append(gid, 1, [NewEvent("tick", {"k": 1}, seat=0)], AppendOptions(idempotency_key="k1", request_hash="h"))
+        store.events.create_game(gid, "t", {"seat_token_hashes": ["a", "b"]}, [NewEvent("set_up", {"i": 0})],
+                                 "playing")
+        store.events.append(gid, 1, [NewEvent("tick", {"k": 1}, seat=0)],
+                            AppendOptions(idempotency_key="k1", request_hash="h"))
         store.events.append(gid, 2, [NewEvent("tick", {"k": 2}), NewEvent("tick", {"k": 3})],
-                     AppendOptions(guard=MetadataGuard(("seat_token_hashes", 1), "b")))
-        assert store.events.append(gid, 1, [NewEvent("tick", {"k": 1}, seat=0)], AppendOptions(idempotency_key="k1")).replayed
-        store.events.append(gid, 4, [rotated(1)], AppendOptions(token=TokenChange(1, keyed(5))))  # cablecar_rotate_seat_token_timed
+                            AppendOptions(guard=MetadataGuard(("seat_token_hashes", 1), "b")))
+        assert store.events.append(gid, 1, [NewEvent("tick", {"k": 1}, seat=0)],
+                                   AppendOptions(idempotency_key="k1")).replayed
+        # cablecar_rotate_seat_token_timed
+        store.events.append(gid, 4, [rotated(1)], AppendOptions(token=TokenChange(1, keyed(5))))
         assert store.events.get_game(gid).metadata["seat_token_hashes"] == ["a", keyed(5)]
         assert store.events.wait_for_events(gid, 3, 0.1)  # records a watch through cablecar_watch_game
         assert [e.seq for e in store.events.load(gid)] == [1, 2, 3, 4, 5] and store.events.verify_chain(gid).ok

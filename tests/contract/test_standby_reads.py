@@ -65,7 +65,8 @@ def replayed(url: str, primary: Stores, seconds: float = 60.0) -> None:
 
 def reader_on(url: str, primary: Stores, cooldown: float = 0.0, max_wait: float = 0.3) -> StandbyReader:
     replayed(url, primary)
-    return StandbyReader(url, primary.events, primary.database.wal_position, max_wait=max_wait, cooldown=cooldown, timeouts=Timeouts(connect=2.0))
+    return StandbyReader(url, primary.events, primary.database.wal_position,  # type: ignore[attr-defined]
+                         max_wait=max_wait, cooldown=cooldown, timeouts=Timeouts(connect=2.0))
 
 
 def caught_up(reader: StandbyReader, game_id: str) -> None:
@@ -160,7 +161,8 @@ def test_a_standby_that_cannot_be_reached_leaves_the_reads_to_the_primary(
     gid = new_id()
     primary.events.create_game(gid, "test-game", {}, [ev(0), ev(1)], "playing")
     nowhere = postgres_url.replace(postgres_url.split("@")[-1].split("/")[0], f"127.0.0.1:{free_port()}")
-    reader = StandbyReader(nowhere, primary.events, primary.database.wal_position, timeouts=Timeouts(connect=1.0))
+    reader = StandbyReader(nowhere, primary.events, primary.database.wal_position,  # type: ignore[attr-defined]
+                           timeouts=Timeouts(connect=1.0))
     try:
         assert [e.seq for e in reader.load(gid)] == [1, 2]
         assert reader.stats.fell_back == 1 and reader.stats.served == 0

@@ -34,7 +34,8 @@ def _acked(store: Stores, key: str) -> Acked:
 def test_a_log_holding_every_acknowledged_action_passes(tmp_path: Path) -> None:
     store = _store(tmp_path)
     verdict = Verdict()
-    logs = check_games(store.events, [GamePlay("g1", ("a", "b"), {k: _acked(store, k) for k in ("k1", "k2")})], verdict)
+    play = GamePlay("g1", ("a", "b"), {k: _acked(store, k) for k in ("k1", "k2")})
+    logs = check_games(store.events, [play], verdict)
     assert (verdict.lost, verdict.duplicated, verdict.changed, verdict.gaps) == (0, 0, 0, 0)
     follower = Spectator("127.0.0.1", 9, "g1", threading.Event())
     follower.events = [(1, "set_up"), (2, "tick"), (3, "tick"), (4, "tick")]

@@ -28,8 +28,9 @@ from service.api.schemas.tournament import (
 from service.api.text import json_text
 from service.usecases.auth import organiser_caller
 from service.usecases.batch_results import TableResult, results_csv
-from service.usecases.batches import ENDED, BatchService, TableSpec
+from service.usecases.batches import ENDED, BatchService, table_specs
 from service.usecases.bot_seats import bot_seats
+from service.usecases.created import created_batch
 from service.usecases.presentation import player_refs
 
 bp = Blueprint("batches", __name__, url_prefix="/v1")
@@ -45,52 +46,15 @@ def create_batch() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Create every game of a batch, or none."""
     organiser = organiser_caller(runtime().tokens, authorization())
     data = CreateBatchSchema().load(json_body())
-    tables = [
-        TableSpec(tuple(p["name"] for p in t["players"]), t["seed"], t["start_seat"], t["open_deal"],
-                  t["time_control"] if t["time_control"] is not None else data["time_control"],
-                  tuple(p["bot"] for p in t["players"]), t["ref"], tuple(p["ref"] for p in t["players"]))
-        for t in data["tables"]
-    ]
-    service = _service()
     # the key binds the body as read; a start time is hashed as the instant it names (ISO-8601 UTC)
     read = {**data, "start_at": data["start_at"].isoformat() if data["start_at"] is not None else None}
     key = creation_key(runtime().settings, "batch", read, organiser.organiser_id)
-    if key is None or service.created_with(organiser, key) is None:  # a retry creates nothing: not charged
-        service.check_size(len(tables))
-        limits(current_app).charge_creation(len(tables), organiser.organiser_id)  # every game of it counts
-    created = service.create(organiser, data["type"], tables, data["name"], key, data["ref"], data["start_at"])
-    games = [
-        {
-            "table": index,
-            "ref": game.metadata.get("ref"),
-            "starts_at": game.metadata.get("starts_at"),
-            "id": game.game_id,
-            "status": game.status,
-            "version": game.version,
-            "seed_commitment": game.metadata["seed_commitment"],
-            "seed_source": game.metadata["seed_source"],
-            "open_deal": game.metadata["open_deal"],
-            "seats": [
-                {"seat": seat, "name": name, "token": token, "bot": bot, "ref": ref}
-                for seat, (name, token, bot, ref) in enumerate(
-                    zip(game.metadata["players"], game.seat_tokens, bot_seats(game.metadata),
-                        player_refs(game.metadata, len(game.seat_tokens)), strict=True)
-                )
-            ],
-            "host_token": game.host_token,
-        }
-        for index, game in enumerate(created.games)
-    ]
+    rate = limits(current_app)
+    created = _service().create(organiser, data["type"], table_specs(data), data["name"], key, data["ref"],
+                                data["start_at"],
+                                charge=lambda tables: rate.charge_creation(tables, organiser.organiser_id))
+    body = created_batch(created)
     batch = created.batch
-    body = {
-        "id": batch.batch_id,
-        "name": batch.name,
-        "type": batch.game_type,
-        "created_at": batch.created_at,
-        "ref": batch.ref,
-        "starts_at": batch.starts_at,
-        "games": games,
-    }
     location = url_for("batches.get_batch", batch_id=batch.batch_id)
     return BatchCreatedSchema().dump(body), 201, {"Location": location}
 

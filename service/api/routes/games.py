@@ -38,10 +38,10 @@ from service.api.sse_channel import peer_closed
 from service.api.text import json_text
 from service.errors import InvalidRequest
 from service.usecases.auth import creating_organiser, game_caller, require_seat
-from service.usecases.bot_seats import bot_seats
 from service.usecases.commands import ActionRequest
-from service.usecases.creation import GameRequest
-from service.usecases.presentation import game_summary, game_view, player_refs
+from service.usecases.created import created_game
+from service.usecases.creation import GameRequest, requested_game
+from service.usecases.presentation import game_summary, game_view
 
 bp = Blueprint("games", __name__, url_prefix="/v1")
 
@@ -69,48 +69,16 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     rt = runtime()
     organiser = creating_organiser(rt.tokens, authorization(), rt.settings.create_requires_organiser)
     data = _CREATE_GAME.load(json_body())
-    key = creation_key(rt.settings, "game", data, organiser.organiser_id if organiser else "")
-    bots = [p["bot"] for p in data["players"]]
-    refs = [p["ref"] for p in data["players"]]
-    if organiser is None and (data["ref"] is not None or any(r is not None for r in refs)):
-        message = "refs are an organiser's own ids: send the organiser token to give them"
-        raise InvalidRequest(message, errors=[{"field": "ref", "message": message}])
     organiser_id = organiser.organiser_id if organiser else None
-    if key is None or rt.creation.created_with(key) is None:  # a retry creates nothing: it is not charged
-        limits(current_app).charge_creation(1, organiser_id)
-        limits(current_app).charge_bot_seats(sum(1 for b in bots if b), organiser_id)
-    request = GameRequest(
-        data["type"],
-        [p["name"] for p in data["players"]],
-        data["seed"],
-        data["start_seat"],
-        {"organiser": organiser.organiser_id} if organiser else None,
-        data["open_deal"],
-        data["time_control"],
-        bots,
-        None if organiser else limits(current_app).client(),
-        ref=data["ref"],
-        player_refs=refs,
-    )
-    created = rt.creation.create(request, key)
-    meta = created.record.metadata
-    body = {
-        "id": created.record.game_id,
-        "type": created.record.game_type,
-        "status": created.status,
-        "version": created.version,
-        "seed_commitment": meta["seed_commitment"],
-        "seed_source": meta["seed_source"],
-        "open_deal": meta["open_deal"],
-        "seats": [
-            {"seat": i, "name": n, "token": t, "bot": b, "ref": r}
-            for i, (n, t, b, r) in enumerate(zip(meta["players"], created.seat_tokens, bot_seats(meta),
-                                                 player_refs(meta, len(created.seat_tokens)), strict=True))
-        ],
-        "host_token": created.host_token,
-        "ref": meta.get("ref"),
-        "time_control": meta.get("time_control", {"kind": "none"}),
-    }
+    key = creation_key(rt.settings, "game", data, organiser_id or "")
+    rate = limits(current_app)
+
+    def charge(request: GameRequest) -> None:
+        rate.charge_creation(1, organiser_id)
+        rate.charge_bot_seats(sum(1 for b in request.bots or () if b), organiser_id)
+
+    created = rt.creation.create(requested_game(data, organiser, rate.client()), key, charge)
+    body = created_game(created)
     location = url_for("games.get_game", game_id=created.record.game_id)
     return _GAME_CREATED.dump(body), 201, {"Location": location}
 
