@@ -1,4 +1,4 @@
-"""Appends to the PostgreSQL store (:class:`~events.postgres.store.PostgresStore`).
+"""Appends to the PostgreSQL store (:class:`~events.postgres.event_log.PostgresEventLog`).
 
 Writes
     ``append`` is ONE round trip (shared with the appends of other requests
@@ -20,7 +20,7 @@ Writes
 
 One clock
     The events are signed here, and the signature covers ``recorded_at``,
-    so the time is stamped here too, from :meth:`PostgresStore.estimated_time`
+    so the time is stamped here too, from :meth:`PostgresDatabase.estimated_time`
     (this process's clock plus the offset measured from the database's
     ``clock_timestamp()``), and judged there: the ``*_timed`` functions
     (migration ``0030_one_clock.sql``) refuse a time more than 1 s off the
@@ -28,7 +28,7 @@ One clock
     retry once), an action after a running deadline ('late') and a timeout
     before its deadline ('early'), each by ``clock_timestamp()`` inside the
     append.  Still one round trip; the offset is measured on first use and
-    whenever :meth:`PostgresStore.database_time` is read.
+    whenever :meth:`PostgresDatabase.database_time` is read.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""LISTEN/NOTIFY wake-ups for :meth:`PostgresStore.wait_for_events`.
+"""LISTEN/NOTIFY wake-ups for :meth:`PostgresEventLog.wait_for_events`.
 
 Every change of a game's version is announced by a trigger on channel
 ``cablecar_events`` with payload ``"<version> <game_id>"`` (delivered when
@@ -11,7 +11,7 @@ stays bounded.  Appends NOTIFY only for games recorded in ``game_watches``
 (migration 0008: notifying commits are serialised by PostgreSQL, so
 unconditional NOTIFYs made every append wait for every other): a game is
 recorded, under this connection's backend pid, before its first wait (see
-:meth:`PostgresStore.wait_for_events`) and its row deleted by this thread
+:meth:`PostgresEventLog.wait_for_events`) and its row deleted by this thread
 once nobody here has waited on it for ``WATCH_TTL`` seconds (so a stream
 polling in a loop does not write a row per wait).  Rows of connections that
 are gone are swept when a listener connects.  When the connection drops the listener bumps its

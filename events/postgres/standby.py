@@ -24,7 +24,7 @@ primary was when it was called:
 So a stream started on the primary and continued on the standby stays in
 order, and a reader that wrote something reads it back.  Writes, tokens,
 idempotency keys and the game rows (versions) never come here: the
-:class:`~events.postgres.store.PostgresStore` serves them from the primary.
+:class:`~events.postgres.event_log.PostgresEventLog` serves them from the primary.
 The standby is never migrated: it replays the primary's schema.
 """
 

@@ -56,7 +56,7 @@ MEASURE = "SELECT clock_timestamp(), (SELECT recorded_at FROM events WHERE game_
 #: the head to sign on when none is known: never a game's, so the database answers 'head' with the real one
 UNKNOWN_HEAD = "unknown"
 
-#: Record a watched game and read its version (see ``PostgresStore._watched_version``).
+#: Record a watched game and read its version (see ``PostgresEventLog._watched_version``).
 RECORD_WATCH = "SELECT cablecar_watch_game(%s, %s)"
 
 #: Lease the deliveries FAIR_CLAIM picks: ``(owner, lease_until, now, now,

@@ -4,13 +4,12 @@ standby may serve, :class:`EventReader` (records and errors: :mod:`events.record
 An :class:`EventStore` holds, per game, an append-only, hash-chained
 sequence of :class:`StoredEvent` envelopes (``seq`` 1, 2, 3… with no gaps)
 plus one mutable metadata row per game (type, status, version, created_at
-and a JSON ``metadata`` dict owned by the service).  Tournaments and the
-webhook delivery log are separate interfaces (:mod:`events.recorders.tournaments`,
-:mod:`events.recorders.deliveries`) over the same database; ``events.open_store(url)``
-returns one object implementing all three (:class:`events.Database`).
-Backends (``events.sqlite``, ``events.postgres``, sharing their SQL from
-``events.sql``) translate every driver exception into the errors below
-(``raise ... from e``); a call that could never succeed (an empty batch, a
+and a JSON ``metadata`` dict owned by the service).  The other capabilities
+of the same database (tournaments, deliveries, …) are recorders of their own
+(:mod:`events.recorders`); ``events.open_store(url)`` hands them all out
+(:class:`events.Stores`).  Backends (``events.sqlite``, ``events.postgres``,
+sharing their SQL from ``events.sql``) translate every driver exception into
+the errors of :mod:`events.records` (``raise ... from e``); a call that could never succeed (an empty batch, a
 payload that is not plain JSON, a page size outside 1..10000) raises
 ``ValueError`` before touching the database.
 
