@@ -367,6 +367,21 @@ class Settings:
         return cls(**values)
 
 
+#: prometheus_client's multiprocess folder: its own variable, which it reads once, when first imported
+METRICS_FOLDER_ENV = "PROMETHEUS_MULTIPROC_DIR"
+
+
+def metrics_folder() -> str | None:
+    """The multiprocess metrics folder this process (and its children) count into, if any."""
+    return os.environ.get(METRICS_FOLDER_ENV) or None
+
+
+def use_metrics_folder(folder: str) -> None:
+    """Count into ``folder`` from now on, here and in the processes started from here
+    (:mod:`service.serving.metrics_listener`: before prometheus_client is imported)."""
+    os.environ[METRICS_FOLDER_ENV] = folder
+
+
 #: Every setting, in the order of :class:`Settings` (and of docs/configuration.md's table).
 SETTINGS: tuple[Setting, ...] = tuple(
     Setting(f.name, f.metadata["env"], f.default, f.metadata["help"])  # type: ignore[arg-type]

@@ -19,28 +19,14 @@ A process that runs alone with an address set (``cablecar bots run`` outside
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 from typing import Any
 
+from service.config import metrics_folder, use_metrics_folder
+
 #: the folder :func:`prepare` made in this process (removed by :func:`remove_folder`, and only it)
 _made: list[str] = []
-
-
-#: prometheus_client's multiprocess folder: its own variable, which it reads once, when first imported
-METRICS_FOLDER_ENV = "PROMETHEUS_MULTIPROC_DIR"
-
-
-def metrics_folder() -> str | None:
-    """The multiprocess metrics folder this process (and its children) count into, if any."""
-    return os.environ.get(METRICS_FOLDER_ENV) or None
-
-
-def use_metrics_folder(folder: str) -> None:
-    """Count into ``folder`` from now on, here and in the processes started from here
-    (before prometheus_client is imported)."""
-    os.environ[METRICS_FOLDER_ENV] = folder
 
 
 def parse_address(text: str) -> tuple[str, int]:
