@@ -18,7 +18,7 @@ import json
 import re
 import subprocess
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -175,3 +175,27 @@ def fuzz_action_bodies(base_url: str, max_examples: int, random_seed: int = 7) -
         transport_errors=transport,
         first_failure=failures[0] if failures else "",
     )
+
+
+@dataclass(frozen=True)
+class FuzzSection:
+    """Bad-input runs."""
+
+    schemathesis: tuple[SchemathesisRun, ...]
+    bodies: BodyFuzz
+
+
+def fuzz_server(url: str, work: Path, examples: int, max_time: int, body_examples: int,
+                log: Callable[[str], None]) -> FuzzSection:
+    """schemathesis twice (free, then pinned to a real game with a seat token), then hypothesis over action bodies."""
+    conn = Connection(url)
+    created = conn.request("POST", "/v1/games", {"type": "ttr-sf", "players": [{"name": "a"}, {"name": "b"}]})
+    conn.close()
+    game_id, token = created.body["id"], created.body["seats"][0]["token"]
+    runs: list[SchemathesisRun] = []
+    for label, gid, tok in (("free (random ids, no token)", None, None),
+                            ("pinned to a real game with a seat token", game_id, token)):
+        log(f"fuzz: schemathesis {label}")
+        runs.append(run_schemathesis(url, work / f"schemathesis-{len(runs)}", label, examples, gid, tok, max_time))
+    log(f"fuzz: hypothesis over {body_examples} action bodies")
+    return FuzzSection(tuple(runs), fuzz_action_bodies(url, body_examples))

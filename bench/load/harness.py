@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import os
-import platform
 import shutil
 import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
@@ -22,138 +20,29 @@ from bench.load.cpu import CpuGroups, CpuUse
 from bench.load.faults import (
     FaultResult,
     FaultSettings,
-    RaceOutcome,
     dropped_responses,
     postgres_restart,
     redis_restart,
     same_action_race,
     worker_kill,
 )
-from bench.load.fuzz import BodyFuzz, SchemathesisRun, fuzz_action_bodies, run_schemathesis
+from bench.load.fuzz import FuzzSection, fuzz_server
 from bench.load.growth import GrowthResult, longest_script, measure_growth
-from bench.load.integrity import IntegrityReport, audit_game, check_games
+from bench.load.integrity import audit_game, check_games
 from bench.load.load import Client, PhaseResult, run_phase
-from bench.load.profile import ActionProfile, profile_actions
-from bench.load.pyspy import Profile, Recording, summarize
-from bench.load.scaling import ScalingRow, run_scaling
+from bench.load.profile import profile_actions
+from bench.load.pyspy import Recording, summarize
+from bench.load.results import SERVER_OF, LoadSection, RunResults, environment
+from bench.load.scaling import run_scaling
 from bench.load.scripts import GameScript, make_script
 from bench.load.security import SecurityTable
-from bench.load.security_run import embedded_table, production_table
+from bench.load.security_run import security_tables
 from bench.load.stack import ROOT, Gunicorn, ServerSpec, Services, signing_key_file
-from bench.load.streams import StreamsSection, raise_open_files, run_streams
+from bench.load.streams import raise_open_files, run_streams
 from events.factory import postgres_stores
 from events.recorders.event_log import EventStore
 
 T = TypeVar("T")
-
-#: the server whose CPU a phase kind measures
-SERVER_OF = {"baseline": "gunicorn: baseline", "write path": "gunicorn: service",
-             "compared write path": "gunicorn: compared", "full-path write path": "gunicorn: full path",
-             "Flask baseline": "gunicorn: Flask baseline"}
-
-
-@dataclass(frozen=True)
-class LoadSection:
-    """Service write path against the baseline, then the bot mix."""
-
-    baseline: tuple[PhaseResult, ...]
-    write: tuple[PhaseResult, ...]
-    #: the write path against the service without worker-local state (empty if not run)
-    fullpath: tuple[PhaseResult, ...]
-    #: inserts against the one-route Flask baseline (empty if not run)
-    flask_baseline: tuple[PhaseResult, ...]
-    bots: PhaseResult
-    write_cache: CacheCounts
-    bots_cache: CacheCounts
-    redis_keyspace: tuple[int, int] | None
-    write_integrity: IntegrityReport
-    bot_audits: tuple[int, int]
-    #: CPU per phase kind (baseline, write path, full path, bot mix)
-    cpu: tuple[tuple[str, CpuUse], ...]
-    #: the write path of ``--compare-with``'s revision, alternated with this one's (empty if not run)
-    compare: tuple[PhaseResult, ...] = ()
-    compare_integrity: IntegrityReport | None = None
-    #: per phase kind, its server's (actions, games created, CPU seconds) in each chunk
-    chunks: tuple[tuple[str, tuple[tuple[int, int, float], ...]], ...] = ()
-
-    @staticmethod
-    def total_rate(results: tuple[PhaseResult, ...]) -> float:
-        """Accepted per second over several chunks."""
-        seconds = sum(r.seconds for r in results)
-        return sum(r.accepted for r in results) / seconds if seconds else 0.0
-
-    @property
-    def ratio(self) -> float:
-        """Service actions/s over baseline inserts/s."""
-        return self.ratio_of(self.write)
-
-    @property
-    def flask_ratio(self) -> float:
-        """Service actions/s over the Flask baseline's inserts/s (nan if not run)."""
-        flask = self.total_rate(self.flask_baseline)
-        return self.total_rate(self.write) / flask if flask else float("nan")
-
-    def ratio_of(self, results: tuple[PhaseResult, ...]) -> float:
-        """Accepted/s of ``results`` over baseline inserts/s."""
-        base = self.total_rate(self.baseline)
-        return self.total_rate(results) / base if base else float("nan")
-
-
-@dataclass(frozen=True)
-class FuzzSection:
-    """Bad-input runs."""
-
-    schemathesis: tuple[SchemathesisRun, ...]
-    bodies: BodyFuzz
-
-
-@dataclass
-class RunResults:
-    """Everything the report shows (sections not run stay None)."""
-
-    config: HarnessConfig
-    environment: dict[str, str] = field(default_factory=dict)
-    load: LoadSection | None = None
-    profile: ActionProfile | None = None
-    #: py-spy's self times on the workers over the write path (``--py-spy``)
-    py_spy: Profile | None = None
-    growth: GrowthResult | None = None
-    faults: list[FaultResult] = field(default_factory=list)
-    races: tuple[RaceOutcome, ...] = ()
-    streams: StreamsSection | None = None
-    security: tuple[SecurityTable, ...] | None = None
-    fuzz: FuzzSection | None = None
-    scaling: tuple[ScalingRow, ...] | None = None
-    failures: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-
-
-def _git(*args: str) -> str:
-    out = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=False)
-    return out.stdout.strip()
-
-
-def _version(argv: list[str]) -> str:
-    try:
-        out = subprocess.run(argv, capture_output=True, text=True, timeout=10, check=False)
-    except OSError:
-        return "?"
-    return (out.stdout or out.stderr).strip().splitlines()[0] if (out.stdout or out.stderr) else "?"
-
-
-def environment(services: Services) -> dict[str, str]:
-    """Machine and software facts for the report."""
-    source = os.environ.get("CABLECAR_BENCH_SOURCE", "")
-    return {
-        "commit": source or _git("rev-parse", "--short", "HEAD") or "?",
-        "python": platform.python_version(),
-        "cpus": str(os.cpu_count()),
-        "load average at start": " ".join(f"{x:.2f}" for x in os.getloadavg()),
-        "postgresql": _version([str(services.pg_bin / "postgres"), "--version"]),
-        "redis": _version(["redis-server", "--version"]),
-        "gunicorn": _version([sys.executable, "-m", "gunicorn", "--version"]),
-    }
-
 
 class Harness:
     """Runs the sections of one :class:`HarnessConfig`."""
@@ -330,16 +219,8 @@ class Harness:
 
     def run_security(self, database_url: str, services: Services) -> tuple[SecurityTable, ...]:
         """The attacks, against servers of their own with the shipped defaults, on each stack asked for."""
-        env = (("DATABASE_URL", database_url), ("REDIS_URL", services.redis_url), ("CABLECAR_SECRET_KEY", "bench-secret-key-0123456789abcdef0123456789"),
-               ("CABLECAR_SIGNING_KEY_FILE", self.signing_key_file()))
-        tables = []
-        for stack in self.config.security_stacks:
-            self.log(f"security: the {stack} stack")
-            if stack == "production":
-                tables.append(production_table(self.work, database_url, services, env, self.config.threads, self.log))
-            else:
-                tables.append(embedded_table(self.work, self.config.threads, self.log))
-        return tuple(tables)
+        return security_tables(self.work, database_url, services, self.config.security_stacks, self.config.threads,
+                               self.signing_key_file(), self.log)
 
     def run_load(self, service: Gunicorn, baseline: Gunicorn, fullpath: Gunicorn | None,
                  flask_base: Gunicorn | None, scripts: list[GameScript], services: Services,
@@ -501,21 +382,8 @@ class Harness:
     def run_fuzz(self, service: Gunicorn) -> FuzzSection:
         """schemathesis twice, then hypothesis over action bodies."""
         cfg = self.config
-        from bench.load.http import Connection
-
-        conn = Connection(service.url)
-        created = conn.request("POST", "/v1/games", {"type": "ttr-sf", "players": [{"name": "a"}, {"name": "b"}]})
-        conn.close()
-        game_id, token = created.body["id"], created.body["seats"][0]["token"]
-        runs: list[SchemathesisRun] = []
-        for label, gid, tok in (("free (random ids, no token)", None, None),
-                                ("pinned to a real game with a seat token", game_id, token)):
-            self.log(f"fuzz: schemathesis {label}")
-            runs.append(run_schemathesis(service.url, self.work / f"schemathesis-{len(runs)}", label,
-                                              cfg.schemathesis_examples, gid, tok, cfg.schemathesis_max_time))
-        self.log(f"fuzz: hypothesis over {cfg.body_examples} action bodies")
-        bodies = fuzz_action_bodies(service.url, cfg.body_examples)
-        return FuzzSection(tuple(runs), bodies)
+        return fuzz_server(service.url, self.work, cfg.schemathesis_examples, cfg.schemathesis_max_time,
+                           cfg.body_examples, self.log)
 
 
 def main_with(config: HarnessConfig, write: Callable[[RunResults], str]) -> int:

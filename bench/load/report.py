@@ -4,40 +4,20 @@ from __future__ import annotations
 
 import math
 import time
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from bench.load.cachestats import CacheCounts
 from bench.load.cpu import per_action_and_game
-from bench.load.faults import FaultResult, RaceOutcome
-from bench.load.growth import GrowthResult
-from bench.load.harness import FuzzSection, LoadSection, RunResults
-from bench.load.integrity import IntegrityReport
 from bench.load.load import PhaseResult
+from bench.load.markdown import error_counts, integrity_text, number, percent, table
 from bench.load.profile import ActionProfile
 from bench.load.pyspy import markdown as pyspy_markdown
+from bench.load.report_sections import faults_section, fuzz_section, growth_section, method_section
+from bench.load.results import LoadSection, RunResults
 from bench.load.scaling import render_scaling
 from bench.load.security import render_security
 from bench.load.stats import Recorder, latencies
 from bench.load.streams import render_streams
-
-
-def _f(value: float, digits: int = 1) -> str:
-    return "n/a" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:,.{digits}f}"
-
-
-def _pct(value: float) -> str:
-    return "n/a" if math.isnan(value) else f"{value * 100:.1f} %"
-
-
-def _table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
-    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    out += ["| " + " | ".join(row) + " |" for row in rows]
-    return out
-
-
-def _errors(counter: Counter[str]) -> str:
-    return ", ".join(f"{kind}: {n}" for kind, n in counter.most_common()) or "none"
 
 
 def _merge(results: Sequence[PhaseResult]) -> Recorder:
@@ -47,21 +27,14 @@ def _merge(results: Sequence[PhaseResult]) -> Recorder:
 
 
 def _latency_rows(name: str, recorder: Recorder) -> list[list[str]]:
-    return [[name, lat.label, f"{lat.count:,}", _f(lat.p50), _f(lat.p95), _f(lat.p99), _f(lat.max)]
+    return [[name, lat.label, f"{lat.count:,}", number(lat.p50), number(lat.p95), number(lat.p99), number(lat.max)]
             for lat in latencies(recorder)]
 
 
 def _cache(counts: CacheCounts) -> str:
-    return (f"{_pct(counts.hit_ratio)} served from cache ({counts.hits:,} hits at the current version + "
+    return (f"{percent(counts.hit_ratio)} served from cache ({counts.hits:,} hits at the current version + "
             f"{counts.partial_hits:,} snapshot hits that replayed only newer events; {counts.misses:,} full replays; "
             f"{counts.errors} cache errors)")
-
-
-def _integrity(report: IntegrityReport) -> str:
-    verdict = "**OK**" if report.ok else "**PROBLEM**"
-    return (f"{verdict}: {report.games} games, {report.events:,} stored events, {report.acknowledged_actions:,} "
-            f"acknowledged actions; lost {report.lost}, duplicated {report.duplicated}, changed "
-            f"{report.mismatched}, seq gaps {report.gaps}; audits ok {report.audits_ok}/{report.games}")
 
 
 def render(results: RunResults) -> str:
@@ -83,7 +56,7 @@ def render(results: RunResults) -> str:
         "connection. Numbers are noisy (2 cores shared with the server and with other work); compare the "
         "ratios, which are measured in the same run.",
         "",
-        *_table(["fact", "value"], [[k, f"`{v}`"] for k, v in results.environment.items()]),
+        *table(["fact", "value"], [[k, f"`{v}`"] for k, v in results.environment.items()]),
         "",
     ]
     if results.failures:
@@ -96,19 +69,19 @@ def render(results: RunResults) -> str:
     if results.py_spy is not None:
         out += ["## py-spy on the workers (write path)", "", *pyspy_markdown(results.py_spy), ""]
     if results.growth is not None:
-        out += _growth(results.growth)
+        out += growth_section(results.growth)
     if results.faults:
-        out += _faults(results.faults, results.races)
+        out += faults_section(results.faults, results.races)
     if results.streams is not None:
         out += render_streams(results.streams)
     if results.security is not None:
         out += render_security(results.security)
     if results.fuzz is not None:
-        out += _fuzz(results.fuzz)
+        out += fuzz_section(results.fuzz)
     if results.scaling is not None:
         out += render_scaling(results.scaling, cfg.durable, cfg.scaling_seconds, cfg.scaling_rounds)
     out += _findings(results)
-    out += _method()
+    out += method_section()
     return "\n".join(out) + "\n"
 
 
@@ -119,31 +92,31 @@ def _headline(results: RunResults) -> list[str]:
         base = LoadSection.total_rate(load.baseline)
         write = LoadSection.total_rate(load.write)
         rows.append(["**action throughput / baseline insert throughput**",
-                     f"**{_f(load.ratio, 2)}** ({_f(write)} actions/s vs {_f(base)} inserts/s; goal >= 0.5)"])
+                     f"**{number(load.ratio, 2)}** ({number(write)} actions/s vs {number(base)} inserts/s; goal >= 0.5)"])
         if load.flask_baseline:
             rows.append(["action throughput / a one-route Flask app's insert throughput (the framework's own floor)",
-                         f"{_f(load.flask_ratio, 2)} ({_f(LoadSection.total_rate(load.flask_baseline))} inserts/s)"])
+                         f"{number(load.flask_ratio, 2)} ({number(LoadSection.total_rate(load.flask_baseline))} inserts/s)"])
         if load.fullpath:
             rows.append(["same service without worker-local state (every action on the full path)",
-                         f"{_f(load.ratio_of(load.fullpath), 2)} ({_f(LoadSection.total_rate(load.fullpath))} "
+                         f"{number(load.ratio_of(load.fullpath), 2)} ({number(LoadSection.total_rate(load.fullpath))} "
                          "actions/s)"])
         post = [lat for lat in latencies(_merge(load.write)) if lat.label.startswith("POST /v1/games/{id}/actions")]
         if post:
             rows.append(["POST /actions latency under load (p50 / p95 / p99)",
-                         f"{_f(post[0].p50)} / {_f(post[0].p95)} / {_f(post[0].p99)} ms"])
+                         f"{number(post[0].p50)} / {number(post[0].p95)} / {number(post[0].p99)} ms"])
         get = [lat for lat in latencies(load.bots.recorder) if lat.label == "GET /v1/games/{id}"]
         if get:
             rows.append(["GET /games/{id} latency in the bot mix (p50 / p95 / p99)",
-                         f"{_f(get[0].p50)} / {_f(get[0].p95)} / {_f(get[0].p99)} ms"])
-        rows.append(["cache hit ratio (bot mix)", _pct(load.bots_cache.hit_ratio)])
+                         f"{number(get[0].p50)} / {number(get[0].p95)} / {number(get[0].p99)} ms"])
+        rows.append(["cache hit ratio (bot mix)", percent(load.bots_cache.hit_ratio)])
         rows.append(["errors under load (write path + bots)",
-                     _errors(_merge(load.write).errors + load.bots.recorder.errors)])
+                     error_counts(_merge(load.write).errors + load.bots.recorder.errors)])
     if results.growth is not None and results.growth.rows:
         first, last = results.growth.rows[0], results.growth.rows[-1]
         rows.append([f"snapshot read, {first.events} -> {last.events} events",
-                     f"{_f(first.median('snapshot read'))} -> {_f(last.median('snapshot read'))} ms (median)"])
+                     f"{number(first.median('snapshot read'))} -> {number(last.median('snapshot read'))} ms (median)"])
         rows.append([f"cold read (no cache), {first.events} -> {last.events} events",
-                     f"{_f(first.median('cold read'))} -> {_f(last.median('cold read'))} ms (median)"])
+                     f"{number(first.median('cold read'))} -> {number(last.median('cold read'))} ms (median)"])
     if results.faults:
         lost = sum(f.integrity.lost for f in results.faults)
         dup = sum(f.integrity.duplicated + f.integrity.mismatched for f in results.faults)
@@ -166,7 +139,7 @@ def _headline(results: RunResults) -> list[str]:
             if new is not None and old is not None and old.rate:
                 rows.append([f"appends/s at {n} clients, no lock / old global lock",
                              f"{new.rate:,.0f} / {old.rate:,.0f} (x{new.rate / old.rate:.2f})"])
-    return ["## Headline", "", *_table(["measure", "value"], rows), ""]
+    return ["## Headline", "", *table(["measure", "value"], rows), ""]
 
 
 def _load(load: LoadSection, clients: int) -> list[str]:
@@ -183,29 +156,29 @@ def _load(load: LoadSection, clients: int) -> list[str]:
     ]
     rows = []
     for r in (*load.baseline, *load.flask_baseline, *load.write, *load.compare, *load.fullpath, load.bots):
-        rows.append([r.name, f"{r.seconds:.1f}", f"{r.accepted:,}", _f(r.throughput), _f(r.request_rate),
-                     f"{r.recorder.games_created:,} / {r.recorder.games_finished:,}", _errors(r.recorder.errors)])
-    out += _table(["phase", "seconds", "accepted", "per second", "requests/s", "games created / finished",
+        rows.append([r.name, f"{r.seconds:.1f}", f"{r.accepted:,}", number(r.throughput), number(r.request_rate),
+                     f"{r.recorder.games_created:,} / {r.recorder.games_finished:,}", error_counts(r.recorder.errors)])
+    out += table(["phase", "seconds", "accepted", "per second", "requests/s", "games created / finished",
                    "errors"], rows)
     base = LoadSection.total_rate(load.baseline)
     out += [
         "",
-        f"- Baseline: **{_f(base)} inserts/s**; service write path: **{_f(LoadSection.total_rate(load.write))} "
-        f"actions/s**; ratio **{_f(load.ratio, 2)}**.",
+        f"- Baseline: **{number(base)} inserts/s**; service write path: **{number(LoadSection.total_rate(load.write))} "
+        f"actions/s**; ratio **{number(load.ratio, 2)}**.",
         *([f"- Flask baseline (`bench/baseline_app.py` `flask_app`: the same insert as a one-route Flask app, "
-           f"same gunicorn configuration): **{_f(LoadSection.total_rate(load.flask_baseline))} inserts/s**; the "
-           f"service reaches **{_f(load.flask_ratio, 2)}** of it."] if load.flask_baseline else []),
+           f"same gunicorn configuration): **{number(LoadSection.total_rate(load.flask_baseline))} inserts/s**; the "
+           f"service reaches **{number(load.flask_ratio, 2)}** of it."] if load.flask_baseline else []),
         *([f"- Full-path write path (the same service with `CABLECAR_LOCAL_CACHE_ENTRIES=0`: no worker-local "
            f"state, so every action reads the game row and Redis, appends, and writes Redis): "
-           f"**{_f(LoadSection.total_rate(load.fullpath))} actions/s**, ratio "
-           f"**{_f(load.ratio_of(load.fullpath), 2)}**."] if load.fullpath else []),
+           f"**{number(LoadSection.total_rate(load.fullpath))} actions/s**, ratio "
+           f"**{number(load.ratio_of(load.fullpath), 2)}**."] if load.fullpath else []),
         *([f"- Compared revision (`--compare-with`, its write path in every round next to this one's, the same "
-           f"database, Redis and gunicorn configuration): **{_f(LoadSection.total_rate(load.compare))} actions/s**, "
-           f"ratio **{_f(load.ratio_of(load.compare), 2)}**; its games: "
-           f"{_integrity(load.compare_integrity) if load.compare_integrity else 'not checked'}."]
+           f"database, Redis and gunicorn configuration): **{number(LoadSection.total_rate(load.compare))} actions/s**, "
+           f"ratio **{number(load.ratio_of(load.compare), 2)}**; its games: "
+           f"{integrity_text(load.compare_integrity) if load.compare_integrity else 'not checked'}."]
           if load.compare else []),
-        f"- Bot mix: {_f(load.bots.throughput)} actions/s from {_f(load.bots.request_rate)} requests/s "
-        f"({_f(load.bots.request_rate / base if base else math.nan, 2)} x the baseline's request rate); "
+        f"- Bot mix: {number(load.bots.throughput)} actions/s from {number(load.bots.request_rate)} requests/s "
+        f"({number(load.bots.request_rate / base if base else math.nan, 2)} x the baseline's request rate); "
         f"{load.bots.recorder.conflicts} stale-version conflicts.",
         f"- Write-path cache: {_cache(load.write_cache)}.",
         f"- Bot-mix cache: {_cache(load.bots_cache)}.",
@@ -215,7 +188,7 @@ def _load(load: LoadSection, clients: int) -> list[str]:
         out.append(f"- Redis INFO over the load section: keyspace_hits {hits:,}, keyspace_misses {misses:,} "
                    "(also counts the read inside every cache write).")
     out += [
-        f"- Write-path games checked event by event against their scripts: {_integrity(load.write_integrity)}.",
+        f"- Write-path games checked event by event against their scripts: {integrity_text(load.write_integrity)}.",
         f"- Bot-mix games audited: {load.bot_audits[0]}/{load.bot_audits[1]} ok.",
         f"- Resent on a fresh connection after the server had closed a keep-alive one: "
         f"{_merge(load.write).resends + load.bots.recorder.resends}.",
@@ -241,7 +214,7 @@ def _load(load: LoadSection, clients: int) -> list[str]:
     if load.fullpath:
         rows += _latency_rows("full-path write path", _merge(load.fullpath))
     rows += _latency_rows("bot mix", load.bots.recorder)
-    out += _table(["phase", "request", "count", "p50", "p95", "p99", "max"], rows)
+    out += table(["phase", "request", "count", "p50", "p95", "p99", "max"], rows)
     return [*out, ""]
 
 
@@ -252,7 +225,7 @@ def _net_of_creation(load: LoadSection) -> list[str]:
             continue
         fit = per_action_and_game(list(chunks))
         if fit is not None and fit[0] > 0 and fit[1] > 0:  # a noisy machine can make the fit meaningless
-            lines.append(f"- {kind}: **{_f(fit[0], 2)} ms per action** and {_f(fit[1], 2)} ms per game created "
+            lines.append(f"- {kind}: **{number(fit[0], 2)} ms per action** and {number(fit[1], 2)} ms per game created "
                          f"(its server, {len(chunks)} chunks)")
     if not lines:
         return []
@@ -271,8 +244,8 @@ def _cpu_table(load: LoadSection) -> list[str]:
         accepted = sum(len(r.recorder.accepted) for r in kinds.get(kind, ()))
         per = use.per(accepted)
         header = [name for name, _ in per]
-        rows.append([kind, f"{accepted:,}", *(_f(v, 2) for _, v in per)])
-    return _table(["phase", "accepted", *header], rows) if rows else []
+        rows.append([kind, f"{accepted:,}", *(number(v, 2) for _, v in per)])
+    return table(["phase", "accepted", *header], rows) if rows else []
 
 
 def _profile(p: ActionProfile) -> list[str]:
@@ -282,11 +255,11 @@ def _profile(p: ActionProfile) -> list[str]:
         "`bench/load/profile.py` drives the app built by `service.api.app.create_app` (same PostgreSQL and Redis) "
         "through Flask's test client, one scripted action after another: no HTTP, no gunicorn, no concurrency.",
         "",
-        f"- **{_f(p.ms_per_action, 2)} ms per action**, of which **{_f(p.cpu_ms_per_action, 2)} ms CPU** in this "
+        f"- **{number(p.ms_per_action, 2)} ms per action**, of which **{number(p.cpu_ms_per_action, 2)} ms CPU** in this "
         f"process ({p.actions} actions, no profiler); the rest is waiting for PostgreSQL and Redis.",
-        f"- Database: {_f(p.transactions_per_action, 2)} transactions per action; statements per action: "
-        + ", ".join(f"{name} {_f(n, 2)}" for name, n in p.statements) + ".",
-        "- Redis commands per action: " + (", ".join(f"{name} {_f(n, 2)}" for name, n in p.redis_commands) or "none")
+        f"- Database: {number(p.transactions_per_action, 2)} transactions per action; statements per action: "
+        + ", ".join(f"{name} {number(n, 2)}" for name, n in p.statements) + ".",
+        "- Redis commands per action: " + (", ".join(f"{name} {number(n, 2)}" for name, n in p.redis_commands) or "none")
         + ".",
         "- The baseline does 1 statement (1 transaction) per request and no Redis command.",
         "",
@@ -294,13 +267,13 @@ def _profile(p: ActionProfile) -> list[str]:
     out += ["CPU by group (cProfile with a `process_time` timer; the time of builtins and standard-library code "
             "is given to the groups that called it, e.g. `copy.deepcopy` under marshmallow; Flask / Werkzeug "
             "includes the test client building each request):", ""]
-    out += _table(["CPU spent in", "share"],
-                  [[name, _pct(share)] for name, share in p.shares])
+    out += table(["CPU spent in", "share"],
+                  [[name, percent(share)] for name, share in p.shares])
     if p.top:
         out += ["", "The functions with the most CPU self time under the same profiler (its own cost per call "
                 "inflates small functions called often):", ""]
-        out += _table(["#", "function", "self ms / action", "share"],
-                      [[str(i), f"`{name}`", _f(ms, 3), _pct(share)] for i, (name, ms, share) in enumerate(p.top, 1)])
+        out += table(["#", "function", "self ms / action", "share"],
+                      [[str(i), f"`{name}`", number(ms, 3), percent(share)] for i, (name, ms, share) in enumerate(p.top, 1)])
     return [*out, ""]
 
 
@@ -313,13 +286,13 @@ def _findings(results: RunResults) -> list[str]:
                for phases in [{"baseline": load.baseline, "write path": load.write}.get(kind, ())] if phases}
         write, base = cpu.get("write path", {}), cpu.get("baseline", {})
         notes.append(
-            f"The write path reaches {_f(load.ratio, 2)} of the baseline (goal 0.5). The machine is CPU-bound, and "
-            f"an action costs {_f(write.get('total', math.nan), 2)} ms of CPU over the whole stack against "
-            f"{_f(base.get('total', math.nan), 2)} ms for a baseline insert: "
-            f"{_f(write.get('gunicorn: service', math.nan), 2)} ms in the gunicorn workers (baseline "
-            f"{_f(base.get('gunicorn: baseline', math.nan), 2)}) and {_f(write.get('PostgreSQL', math.nan), 2)} ms "
-            f"in PostgreSQL (baseline {_f(base.get('PostgreSQL', math.nan), 2)}). To reach 0.5 an action would "
-            f"have to cost about {_f(2 * base.get('total', math.nan), 2)} ms in all. An action already is at "
+            f"The write path reaches {number(load.ratio, 2)} of the baseline (goal 0.5). The machine is CPU-bound, and "
+            f"an action costs {number(write.get('total', math.nan), 2)} ms of CPU over the whole stack against "
+            f"{number(base.get('total', math.nan), 2)} ms for a baseline insert: "
+            f"{number(write.get('gunicorn: service', math.nan), 2)} ms in the gunicorn workers (baseline "
+            f"{number(base.get('gunicorn: baseline', math.nan), 2)}) and {number(write.get('PostgreSQL', math.nan), 2)} ms "
+            f"in PostgreSQL (baseline {number(base.get('PostgreSQL', math.nan), 2)}). To reach 0.5 an action would "
+            f"have to cost about {number(2 * base.get('total', math.nan), 2)} ms in all. An action already is at "
             "most one database round trip (the appends of concurrent actions share one: group commit) and, most "
             "of the time, no Redis round trip; what is left is CPU spread over many parts: the HTTP request and "
             "answer, the checks of the body and the action parsed from it, the rules deciding and applying the "
@@ -332,11 +305,11 @@ def _findings(results: RunResults) -> list[str]:
                               for kind, use in load.cpu if kind == "Flask baseline"), {})
             notes.append(
                 "The same one-row insert written as a one-route Flask app manages "
-                f"{_f(LoadSection.total_rate(load.flask_baseline))} inserts/s "
-                f"({_f(LoadSection.total_rate(load.flask_baseline) / LoadSection.total_rate(load.baseline), 2)} of "
-                f"the bare WSGI baseline) at {_f(flask_cpu.get('total', math.nan), 2)} ms of CPU per insert: the web "
+                f"{number(LoadSection.total_rate(load.flask_baseline))} inserts/s "
+                f"({number(LoadSection.total_rate(load.flask_baseline) / LoadSection.total_rate(load.baseline), 2)} of "
+                f"the bare WSGI baseline) at {number(flask_cpu.get('total', math.nan), 2)} ms of CPU per insert: the web "
                 "framework the service is built on takes that much before the service does anything. Against that "
-                f"floor the service reaches {_f(load.flask_ratio, 2)}."
+                f"floor the service reaches {number(load.flask_ratio, 2)}."
             )
         if load.fullpath:
             gain = load.ratio / load.ratio_of(load.fullpath) if load.ratio_of(load.fullpath) else math.nan
@@ -345,9 +318,9 @@ def _findings(results: RunResults) -> list[str]:
             notes.append(
                 "Without the worker-local state (`CABLECAR_LOCAL_CACHE_ENTRIES=0`) every action reads the game "
                 "row, reads Redis, appends and writes Redis: "
-                f"{_f(load.ratio_of(load.fullpath), 2)} of the baseline at "
-                f"{_f(full_cpu.get('total', math.nan), 2)} ms of CPU per action; the one-round-trip path "
-                f"(inside `GameCommands.act`, `service/usecases/commands.py`) is x{_f(gain, 2)} that."
+                f"{number(load.ratio_of(load.fullpath), 2)} of the baseline at "
+                f"{number(full_cpu.get('total', math.nan), 2)} ms of CPU per action; the one-round-trip path "
+                f"(inside `GameCommands.act`, `service/usecases/commands.py`) is x{number(gain, 2)} that."
             )
     shared = [r for r in results.races if r.same_key and r.refused]
     in_flight = sum(f.seen.stale_in_flight for f in results.faults)
@@ -377,130 +350,3 @@ def _findings(results: RunResults) -> list[str]:
     return ["## Findings", "", *[f"- {n}" for n in notes], ""]
 
 
-def _growth(result: GrowthResult) -> list[str]:
-    out = [
-        "## Growth: cost as a game gets longer",
-        "",
-        "One long 4-player game (the longest of a few decided with a draw-heavy policy; "
-        f"{result.longest_game} events, seed `{result.script_seed}`) is built to each length by appending its "
-        "real events through the event store, then, on a server started with `CABLECAR_LOCAL_CACHE_ENTRIES=0` "
-        "(Redis is the only cache, so a flushed Redis means a cold read: what a worker that does not hold the "
-        "game pays), "
-        f"{result.reps} times per length with nothing else running: *snapshot read* (the cache holds the state "
-        "one action old: the GET replays the tail only), *warm read* (exact hit), *cold read* (Redis flushed: "
-        "load and replay every event), *action* and *cold action* (POST one action, cache warm / flushed). "
-        "Median (best) in ms. Ticket to Ride: San Francisco ends by its rules well before 1000 events (about 500 at "
-        "most), so the longest row is the longest legal game found.",
-        "",
-    ]
-    from bench.load.growth import MEASURES
-
-    rows = [[str(r.events), *(f"{_f(r.median(m), 2)} ({_f(r.best(m), 2)})" for m in MEASURES)] for r in result.rows]
-    out += _table(["events", *MEASURES], rows)
-    if len(result.rows) >= 2:
-        first, last = result.rows[0], result.rows[-1]
-        out += [""]
-        for m in MEASURES:
-            out.append(f"- {m}: x{_f(last.median(m) / first.median(m), 2)} (best: "
-                       f"x{_f(last.best(m) / first.best(m), 2)}) from {first.events} to {last.events} events")
-    return [*out, ""]
-
-
-def _faults(results: Sequence[FaultResult], races: Sequence[RaceOutcome]) -> list[str]:
-    out = [
-        "## Faults (each while scripted load runs)",
-        "",
-        "Every scenario runs scripted players (each action with `expected_version` and an `Idempotency-Key`, "
-        "retried with the same key after a 503 or a lost connection; the acting seat's view read after each "
-        "action), injects the fault after the warm-up, restores, and then checks every game touched: the stored "
-        "events against the script (nothing acknowledged lost, nothing applied twice, nothing changed) and "
-        "`GET /v1/games/{id}/audit`.",
-        "",
-    ]
-    rows = []
-    for f in results:
-        rec = f.seen
-        no_answer = sum(n for k, n in rec.errors.items() if k.startswith("no answer"))
-        http_errors = Counter({k: n for k, n in rec.errors.items() if not k.startswith("no answer")})
-        rows.append([
-            f.name, f"{f.load.accepted:,}", _errors(http_errors), str(len(rec.unclean)),
-            f"{no_answer} (+{rec.resends} resent)", str(f.integrity.lost),
-            str(f.integrity.duplicated + f.integrity.mismatched), f"{f.integrity.audits_ok}/{f.integrity.games}",
-            "n/a" if f.recovered_after is None else f"{f.recovered_after:.2f} s",
-            "n/a" if f.health_ok_after is None else f"{f.health_ok_after:.2f} s",
-        ])
-    out += _table(["scenario", "actions", "HTTP errors seen", "unclean", "no answer", "lost", "dup/changed",
-                   "audits ok", "first action after restore", "health ok after restore"], rows)
-    for f in results:
-        before = f.load.rate_between(f.load.started + 1, f.fault_at)
-        during = f.load.rate_between(f.fault_at, max(f.restored_at, f.fault_at + 0.5))
-        after = f.load.rate_between(f.restored_at, f.load.stopped) if f.load.stopped - f.restored_at >= 1 else None
-        out += [
-            "",
-            f"### {f.name}",
-            "",
-            f"{f.what}. Fault at {f.fault_at - f.load.started:.1f} s, restored at "
-            f"{f.restored_at - f.load.started:.1f} s. Actions/s before {_f(before)}, during {_f(during)}, "
-            f"after {'n/a (the scenario ran to the end of the load)' if after is None else _f(after)}.",
-            "",
-            f"- accepted actions per second: `{' '.join(map(str, f.per_second()))}`",
-            f"- integrity: {_integrity(f.integrity)}",
-        ]
-        if f.seen.stale_in_flight:
-            out.append(f"- 409 stale_version answers to a retry whose first attempt (same key) was still in "
-                       f"flight: {f.seen.stale_in_flight}")
-        out += [f"- {k}: {v}" for k, v in f.notes]
-        out += [f"- unclean: {u}" for u in f.seen.unclean[:5]]
-        out += [f"- problem: {p}" for p in f.integrity.problems[:5]]
-    if races:
-        out += ["", "### Same action, same version, all at once", "",
-                "Right answers: with a key each, one 201 and 409 `stale_version` for all the others; with one "
-                "shared key, one 201 applied and the replay (201, `replayed: true`) for all the others.", ""]
-        rows = [["one shared key" if r.same_key else "a key each", str(r.created), str(r.replayed),
-                 _errors(Counter(r.refused)), str(r.no_answer)] for r in races]
-        out += _table(["Idempotency-Key", "201 applied", "201 replayed", "refused", "no answer"], rows)
-    return [*out, ""]
-
-
-def _fuzz(section: FuzzSection) -> list[str]:
-    out = ["## Bad input", ""]
-    rows = [[r.label, f"{r.cases:,}", str(r.server_errors), str(r.exit_code)] for r in section.schemathesis]
-    out += _table(["schemathesis run (check: not_a_server_error)", "test cases", "unique 5xx failures",
-                   "exit code"], rows)
-    out += ["", "Commands (the second run's config file pins the `id` path parameter to a real game and sends a "
-            "seat token):", ""]
-    out += [f"- `{r.command}`" for r in section.schemathesis]
-    for r in section.schemathesis:
-        if r.failures:
-            out += ["", f"Failures of the run *{r.label}*, as schemathesis reports them:", "", "```text",
-                    r.failures, "```"]
-    b = section.bodies
-    out += [
-        "",
-        f"Hypothesis over `POST /v1/games/{{id}}/actions` bodies (arbitrary JSON, mutated legal actions, raw "
-        f"bytes; real games and seat tokens): **{b.inputs:,} inputs**, {b.server_errors} answers >= 500, "
-        f"{b.transport_errors} without an answer. Statuses: "
-        + ", ".join(f"{s}: {n}" for s, n in b.statuses) + ".",
-    ]
-    if b.first_failure:
-        out.append(f"First failure: `{b.first_failure}`")
-    return [*out, ""]
-
-
-def _method() -> list[str]:
-    return [
-        "## How to read this",
-        "",
-        "- *accepted* counts actions newly applied (201, not a replay) inside the timed window; requests/s counts "
-        "every HTTP request including retries.",
-        "- Latency is measured by the client around one request on a keep-alive connection (queueing in the "
-        "server included).",
-        "- *unclean* answers are any non-2xx answer other than a problem+json 503 `unavailable` or 409 "
-        "(`stale_version`, `not_your_turn`, `game_finished`); *no answer* counts requests whose connection "
-        "failed (a killed worker's in-flight requests); *resent* counts requests resent once on a fresh "
-        "connection because the server had closed the kept-alive one, as HTTP client libraries do.",
-        "- The cache ratio comes from the service's own counters (`service.adapters.cache.CacheStats`), added over "
-        "workers by the bench-only wrapper `bench/load/instrumented_wsgi.py`.",
-        "- Details of each part: `bench/README.md`.",
-        "",
-    ]

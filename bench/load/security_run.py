@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -130,3 +130,19 @@ def embedded_table(work: Path, threads: int, log: Log) -> SecurityTable:
             "(the embedded store's clock is its own process's: there is no second clock to disagree with it).",
             "Webhook flood: webhooks to loopback allowed, a dispatcher poll of 0.25 s, creation limits off.",
         ))
+
+
+def security_tables(work: Path, database_url: str, services: Services, stacks: Sequence[str], threads: int,
+                    signing_key_file: str, log: Callable[[str], None]) -> tuple[SecurityTable, ...]:
+    """The attacks, against servers of their own with the shipped defaults, on each of ``stacks``."""
+    env = (("DATABASE_URL", database_url), ("REDIS_URL", services.redis_url),
+           ("CABLECAR_SECRET_KEY", "bench-secret-key-0123456789abcdef0123456789"),
+           ("CABLECAR_SIGNING_KEY_FILE", signing_key_file))
+    tables = []
+    for stack in stacks:
+        log(f"security: the {stack} stack")
+        if stack == "production":
+            tables.append(production_table(work, database_url, services, env, threads, log))
+        else:
+            tables.append(embedded_table(work, threads, log))
+    return tuple(tables)
