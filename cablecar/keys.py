@@ -61,8 +61,8 @@ def _keys_show(args: argparse.Namespace) -> int:
 
     from service.adapters.signing_keys import load_server_keys
 
-    keys = load_server_keys(_key_settings(args))
-    print(json.dumps({"keys": [k.to_json() for k in keys.public_keys()]}, indent=2))
+    signing_keys = load_server_keys(_key_settings(args))
+    print(json.dumps({"keys": [k.to_json() for k in signing_keys.public_keys()]}, indent=2))
     return 0
 
 

@@ -32,11 +32,11 @@ def _open_runtime(args: argparse.Namespace) -> tuple[Settings, Stores, GameQueri
     for note in new_store_notes(settings):
         print(f"cablecar: note: {note}", file=sys.stderr)
     print(f"cablecar: {describe(settings)}", file=sys.stderr)
-    keys = load_server_keys(settings)
+    signing_keys = load_server_keys(settings)
     hasher = configured_hasher(settings)
     # only the server's own secret may key old hashes
-    stores = open_stores(settings, keys.signer, None if hasher is None else hasher.rekey, read_replica=False)
-    queries = GameQueries(stores.events, InProcessCache(settings.cache_entries), keys=keys.key_set(),
+    stores = open_stores(settings, signing_keys.signer, None if hasher is None else hasher.rekey, read_replica=False)
+    queries = GameQueries(stores.events, InProcessCache(settings.cache_entries), keys=signing_keys.key_set(),
                           quarantine=stores.quarantine)
     return settings, stores, queries
 

@@ -40,12 +40,12 @@ def _quarantine(args: argparse.Namespace) -> int:
         print(f"cablecar quarantine: no store at {path}: pass the server's folder with --data-dir", file=sys.stderr)
         return FAILED
     print(f"cablecar: {describe(settings)}", file=sys.stderr)
-    keys = load_server_keys(settings)  # the key the server signs with, from the same configuration
-    stores = open_stores(settings, keys.signer, pool_size=1, read_replica=False)
+    signing_keys = load_server_keys(settings)  # the key the server signs with, from the same configuration
+    stores = open_stores(settings, signing_keys.signer, pool_size=1, read_replica=False)
     try:
-        queries = GameQueries(stores.events, InProcessCache(16), keys=keys.key_set(), quarantine=stores.quarantine)
+        queries = GameQueries(stores.events, InProcessCache(16), keys=signing_keys.key_set(), quarantine=stores.quarantine)
         try:
-            done = quarantine_game(queries, stores.quarantine, stores.bot_turns, stores.deadlines, keys.signer,
+            done = quarantine_game(queries, stores.quarantine, stores.bot_turns, stores.deadlines, signing_keys.signer,
                                    args.game, args.reason)
         except GameNotFound:
             print(f"cablecar quarantine: no game {args.game!r} in this store", file=sys.stderr)

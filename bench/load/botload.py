@@ -287,11 +287,11 @@ def runner_main(stats_path: str, think_ms: int) -> int:
     from service.usecases.bot_seats import bot_seats
 
     settings = Settings.from_env()
-    keys = load_server_keys(settings)
+    signing_keys = load_server_keys(settings)
     hasher = TokenHasher(token_key(settings))
     stores = events.open_store(settings.database_url, settings.data_path(), pool_size=settings.db_pool_size,
-                               signer=keys.signer, rekey=hasher.rekey)
-    queries, commands, _ = wire_games(stores, open_cache(settings), hasher, key_set=keys.key_set())
+                               signer=signing_keys.signer, rekey=hasher.rekey)
+    queries, commands, _ = wire_games(stores, open_cache(settings), hasher, key_set=signing_keys.key_set())
     runner = BotRunner(queries, commands, stores.bot_turns, stores.deadlines, think_ms=think_ms, interval=0.02)
     cpu: dict[str, list[float]] = defaultdict(list)
     original = runner.move

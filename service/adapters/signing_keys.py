@@ -206,12 +206,12 @@ def rotate(settings: Settings, grace_seconds: float = ROTATION_GRACE_SECONDS) ->
     its ``retired_at`` fails verification.  Both keys verify."""
     if not 0 <= grace_seconds <= MAX_GRACE_SECONDS:
         raise SigningKeyError(f"the grace of a rotation is 0 to {MAX_GRACE_SECONDS:g} seconds, not {grace_seconds:g}")
-    keys = load_server_keys(settings)
+    signing_keys = load_server_keys(settings)
     clock = system_clock()
     now = format_timestamp(clock)
-    retired = keys.signer.public.retired(format_timestamp(clock + timedelta(seconds=grace_seconds)))
+    retired = signing_keys.signer.public.retired(format_timestamp(clock + timedelta(seconds=grace_seconds)))
     retired_file = retired_path(settings)
-    kept = [k for k in keys.retired if k.key_id != retired.key_id]
+    kept = [k for k in signing_keys.retired if k.key_id != retired.key_id]
     write_public_keys(retired_file, [*kept, retired])  # first: the old key stays verifiable whatever happens next
     new = Signer.generate(now)
     path = key_path(settings)
