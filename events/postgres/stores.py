@@ -13,12 +13,7 @@ from events.postgres.event_log import PostgresEventLog
 from events.postgres.standby import StandbyReader
 from events.postgres.timeouts import Timeouts
 from events.recorders.capabilities import Stores
-from events.sql.bot_turns import SqlBotTurnIndex
-from events.sql.deadlines import SqlDeadlineIndex
-from events.sql.quarantine import SqlQuarantine
-from events.sql.tickets import SqlStreamTickets
-from events.sql.tournaments import SqlTournaments
-from events.sql.transparency_log import SqlTransparencyLog
+from events.sql.stores import sql_stores
 
 
 def postgres_capabilities(
@@ -45,18 +40,5 @@ def postgres_capabilities(
     event_log = PostgresEventLog(database)
     standby = None if read_url is None else StandbyReader(
         read_url, event_log, database.wal_position, max_size=max_size, timeouts=database.timeouts)
-    return Stores(
-        events=event_log,
-        reader=event_log if standby is None else standby,
-        tournaments=SqlTournaments(database),
-        deliveries=PostgresDeliveries(database),
-        deadlines=SqlDeadlineIndex(database),
-        bot_turns=SqlBotTurnIndex(database),
-        quarantine=SqlQuarantine(database),
-        log=SqlTransparencyLog(database),
-        tickets=SqlStreamTickets(database),
-        counts=None,
-        database=database,
-        backend="PostgresStore",
-        also_closes=() if standby is None else (standby.close,),
-    )
+    return sql_stores(database, "PostgresStore", event_log, PostgresDeliveries(database), reader=standby,
+                      also_closes=() if standby is None else (standby.close,))
