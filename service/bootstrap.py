@@ -33,6 +33,7 @@ from service.usecases.bot_turns import BotTurns
 from service.usecases.checkpoints import LogProofs, LogPublisher, LogPublishing, check_interval, check_origin
 from service.usecases.commands import GameCommands
 from service.usecases.creation import GameCreation
+from service.usecases.listing import GameListing
 from service.usecases.organisers import OrganiserService
 from service.usecases.queries import GameQueries
 from service.usecases.stream_tickets import TicketOffice
@@ -96,6 +97,8 @@ class Service:
     tickets: TicketOffice
     organisers: OrganiserService
     batches: BatchService
+    #: what listings say of each game (its view's status): ``GET /v1/games`` and the batches' answers
+    listing: GameListing
     #: stream places every worker shares: Redis when configured, else the embedded store's (None: this process's)
     places: SharedPlaces | None
 
@@ -136,12 +139,13 @@ def bootstrap(
     tokens = games.commands.tokens
     organisers = OrganiserService(stores.tournaments, stores.deliveries, settings.webhook_private_addresses,
                                   settings.webhooks_per_organiser)
+    listing = GameListing(games.queries)
     return Service(
         settings=settings, stores=stores, cache=cache, signing_keys=signing_keys, games=games, tokens=tokens,
         log=LogProofs(stores.log, stores.events), tickets=TicketOffice(tickets, tokens), organisers=organisers,
         batches=BatchService(stores.tournaments, stores.deadlines, organisers, games.commands,
                              settings.max_batch_tables),
-        places=places,
+        listing=listing, places=places,
     )
 
 

@@ -17,6 +17,7 @@ from service.usecases.batches import BatchService
 from service.usecases.checkpoints import LogProofs
 from service.usecases.commands import GameCommands
 from service.usecases.creation import GameCreation
+from service.usecases.listing import GameListing
 from service.usecases.organisers import OrganiserService
 from service.usecases.queries import GameQueries
 from service.usecases.stream_tickets import TicketOffice
@@ -84,6 +85,11 @@ class Runtime:
     @property
     def batches(self) -> BatchService:
         return self.service.batches
+
+    @property
+    def listing(self) -> GameListing:
+        """What listings say of each game (:mod:`service.usecases.listing`)."""
+        return self.service.listing
 
 
 def runtime() -> Runtime:

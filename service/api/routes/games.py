@@ -41,7 +41,8 @@ from service.usecases.auth import creating_organiser, game_caller, require_seat
 from service.usecases.commands import ActionRequest
 from service.usecases.created import created_game
 from service.usecases.creation import GameRequest, requested_game
-from service.usecases.presentation import game_summary, game_view
+from service.usecases.listing import listed_summary
+from service.usecases.presentation import game_view
 
 bp = Blueprint("games", __name__, url_prefix="/v1")
 
@@ -87,8 +88,11 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
 def list_games() -> dict[str, Any]:
     """List games, newest first."""
     q = _LIST_GAMES_QUERY.load(request.args.to_dict())
-    page = runtime().queries.reader.list_games(q["status"], q["type"], q["batch"], q["limit"], q["cursor"], q["ref"])
-    return _GAMES_PAGE.dump({"games": [game_summary(g) for g in page.games], "next_cursor": page.next_cursor})
+    rt = runtime()
+    page = rt.queries.reader.list_games(q["status"], q["type"], q["batch"], q["limit"], q["cursor"], q["ref"])
+    # each with the status its view gives: a damaged game's row may say more than its genuine events
+    games = [listed_summary(g, listed) for g, listed in rt.listing.page(page.games, q["status"])]
+    return _GAMES_PAGE.dump({"games": games, "next_cursor": page.next_cursor})
 
 
 @bp.get("/games/<game_id>")

@@ -113,6 +113,7 @@ class GameSummarySchema(Schema):
     ref = fields.String(allow_none=True)
     batch_ref = fields.String(allow_none=True)
     starts_at = fields.String(allow_none=True)
+    damaged_from = fields.Integer()  # only for a damaged game: its first bad event
 
 
 class GamesPageSchema(Schema):
