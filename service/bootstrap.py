@@ -144,7 +144,7 @@ def bootstrap(
         settings=settings, stores=stores, cache=cache, signing_keys=signing_keys, games=games, tokens=tokens,
         log=LogProofs(stores.log, stores.events), tickets=TicketOffice(tickets, tokens), organisers=organisers,
         batches=BatchService(stores.tournaments, stores.deadlines, organisers, games.commands,
-                             settings.max_batch_tables),
+                             settings.max_batch_tables, listing),
         listing=listing, places=places,
     )
 

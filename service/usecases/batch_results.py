@@ -1,5 +1,11 @@
 """A batch's results as organisers read them: each table's players ranked by
-the game's own standings, and the CSV of every player of every table."""
+the game's own standings, and the CSV of every player of every table.
+
+A damaged table (a stored event of its game is not genuine) is answered as
+its view shows it, up to its last good event, and marked with
+``damaged_from`` (the seq of the first bad event): its players are ranked
+only if the game had ended before the damage; the other tables are
+answered as always."""
 
 from __future__ import annotations
 
@@ -10,7 +16,8 @@ from dataclasses import dataclass
 
 from domain.core import JSON, Standing
 
-#: Columns of the results CSV, one row per player of every table (the refs last: older readers keep their columns).
+#: Columns of the results CSV, one row per player of every table (those added later go last: older readers
+#: keep their columns).
 CSV_COLUMNS = (
     "batch",
     "table",
@@ -26,6 +33,7 @@ CSV_COLUMNS = (
     "standing",
     "table_ref",
     "player_ref",
+    "damaged_from",
 )
 
 
@@ -59,6 +67,8 @@ class TableResult:
     players: tuple[PlayerResult, ...]
     #: the organiser's id of the table (None: none given)
     ref: str | None = None
+    #: for a damaged table, the seq of its game's first bad event (None: a sound table)
+    damaged_from: int | None = None
 
 
 def rank_players(
@@ -123,6 +133,7 @@ def results_csv(batch_id: str, tables: Sequence[TableResult]) -> str:
                 p.standing,
                 table.ref,
                 p.ref,
+                table.damaged_from,
             )
             writer.writerow([csv_cell(v) for v in row])
     return out.getvalue()

@@ -33,11 +33,12 @@ from events.recorders.deadlines import DeadlineIndex
 from events.recorders.tournaments import BatchPage, BatchRecord, OrganiserRecord, TournamentStore
 from events.records import GameRecord, IntegrityError, StaleVersion
 from service.adapters.idempotency import CreationKey
-from service.errors import BrokenGame, InvalidRequest, ServiceError
+from service.errors import BrokenGame, GameDamaged, InvalidRequest, ServiceError
 from service.usecases.batch_results import TableResult, rank_players
 from service.usecases.bot_seats import METADATA_KEY as BOTS_KEY
 from service.usecases.commands import GameCommands
 from service.usecases.creation import GameRequest, NewGame
+from service.usecases.listing import GameListing, Listed
 from service.usecases.loaded import Loaded
 from service.usecases.organisers import OrganiserService
 from service.usecases.presentation import player_refs
@@ -46,6 +47,8 @@ from service.usecases.presentation import player_refs
 ENDED = (STATUS_FINISHED, STATUS_CANCELLED)
 #: how far ahead a round may be scheduled
 MAX_START_AHEAD = timedelta(days=7)
+#: a batch and its games in table order, each with what its listing says of it
+BatchTables = tuple[BatchRecord, tuple[tuple[GameRecord, Listed], ...]]
 
 
 @dataclass(frozen=True)
@@ -105,8 +108,9 @@ class BatchService:
     """Create batches and read them back (organiser only)."""
 
     def __init__(self, tournaments: TournamentStore, clock: DeadlineIndex, organisers: OrganiserService,
-                 commands: GameCommands, max_tables: int) -> None:
-        """``clock``: the database's, which starts rounds."""
+                 commands: GameCommands, max_tables: int, listing: GameListing | None = None) -> None:
+        """``clock``: the database's, which starts rounds; ``listing``: what
+        the batch's answers say of each game (by default one of its own)."""
         self.tournaments = tournaments
         self.clock = clock
         self.max_tables = max_tables
@@ -114,6 +118,7 @@ class BatchService:
         self.creation = commands.creation
         self.queries = commands.queries
         self.organisers = organisers
+        self.listing = GameListing(self.queries) if listing is None else listing
 
     def check_size(self, tables: int) -> None:
         """InvalidRequest unless a batch of ``tables`` tables may be created
@@ -227,35 +232,42 @@ class BatchService:
         """A page of the organiser's batches, newest first (those whose ref starts with ``ref_prefix``)."""
         return self.tournaments.list_batches(organiser.organiser_id, limit, cursor, ref_prefix)
 
-    def start(self, organiser: OrganiserRecord, batch_id: str) -> tuple[BatchRecord, tuple[GameRecord, ...]]:
+    def start(self, organiser: OrganiserRecord, batch_id: str) -> BatchTables:
         """Start every table of the batch still waiting for its start, now
         (one ``game_started`` each, back to back); tables already started or
         ended are left as they are.  The batch and its games after."""
         return self._each_table(organiser, batch_id, lambda loaded: [GameStarted()] if loaded.scheduled else [])
 
-    def cancel(self, organiser: OrganiserRecord, batch_id: str) -> tuple[BatchRecord, tuple[GameRecord, ...]]:
+    def cancel(self, organiser: OrganiserRecord, batch_id: str) -> BatchTables:
         """End every table of the batch not yet ended with no result
-        (``game_cancelled``, as its host would), scheduled ones included."""
+        (``game_cancelled``, as its host would), scheduled ones included; a
+        damaged table is left as it is."""
         return self._each_table(
             organiser, batch_id, lambda loaded: [] if loaded.finished else loaded.definition.cancel(loaded.state)
         )
 
-    def _each_table(
-        self, organiser: OrganiserRecord, batch_id: str, events_for: Callable[[Loaded], list[Any]]
-    ) -> tuple[BatchRecord, tuple[GameRecord, ...]]:
+    def _each_table(self, organiser: OrganiserRecord, batch_id: str,
+                    events_for: Callable[[Loaded], list[Any]]) -> BatchTables:
         _, records = self.games_of(organiser, batch_id)
         for record in records:
-            for _attempt in range(3):  # a table another writer moved meanwhile is decided again
-                loaded = self.queries.load(record.game_id)
-                events = events_for(loaded)
-                if not events:
-                    break
-                try:
-                    self.commands.append_events(loaded, None, events)
-                    break
-                except StaleVersion:
-                    continue
-        return self.games_of(organiser, batch_id)
+            try:
+                self._decided(record.game_id, events_for)
+            except GameDamaged:
+                continue  # a damaged table takes no write: it stays as it is, the others go on
+        return self.tables_of(organiser, batch_id)
+
+    def _decided(self, game_id: str, events_for: Callable[[Loaded], list[Any]]) -> None:
+        """Append to the game what ``events_for`` decides on it (nothing: nothing)."""
+        for _attempt in range(3):  # a table another writer moved meanwhile is decided again
+            loaded = self.queries.load(game_id)
+            events = events_for(loaded)
+            if not events:
+                return
+            try:
+                self.commands.append_events(loaded, None, events)
+                return
+            except StaleVersion:
+                continue
 
     def games_of(
         self, organiser: OrganiserRecord, batch_id: str
@@ -273,38 +285,47 @@ class BatchService:
         records.sort(key=lambda r: int(r.metadata.get("batch_table", 0)))
         return batch, tuple(records)
 
+    def tables_of(self, organiser: OrganiserRecord, batch_id: str) -> BatchTables:
+        """:meth:`games_of`, each game with what its listing says of it (its
+        view's status, and ``damaged_from`` for a damaged one)."""
+        batch, records = self.games_of(organiser, batch_id)
+        return batch, tuple(self.listing.page(records))
+
     def results(
         self, organiser: OrganiserRecord, batch_id: str
     ) -> tuple[BatchRecord, tuple[TableResult, ...]]:
-        """Every table's result so far (unfinished tables are unranked)."""
+        """Every table's result so far (unfinished tables are unranked; a
+        damaged one as its view shows it, marked ``damaged_from``)."""
         batch, records = self.games_of(organiser, batch_id)
-        tables: list[TableResult] = []
-        for record in records:
-            names = [str(n) for n in record.metadata.get("players", [])]
-            result: Mapping[str, JSON] | None = None
-            standings: tuple[Standing, ...] | None = None
-            seat_standings: tuple[str, ...] = ()
-            status = record.status
-            if status in ENDED or record.metadata.get("time_control") or record.metadata.get("starts_at"):
-                # a timed table's row may lag a timeout due now: loading settles it
-                loaded = self.queries.load(record.game_id)
-                status = loaded.status
-                result = loaded.definition.result(loaded.state)
-                standings = loaded.definition.standings(loaded.state)
-                seat_standings = loaded.definition.seat_standings(loaded.state)
-            tables.append(
-                TableResult(
-                    table=int(record.metadata.get("batch_table", 0)),
-                    game_id=record.game_id,
-                    game_type=record.game_type,
-                    status=status,
-                    winners=tuple(result.get("winners", ())) if result else (),
-                    reason=result.get("reason") if result else None,
-                    players=rank_players(names, standings, seat_standings, player_refs(record.metadata, len(names))),
-                    ref=_text(record.metadata.get("ref")),
-                )
-            )
-        return batch, tuple(tables)
+        return batch, tuple(self._table_result(record) for record in records)
+
+    def _table_result(self, record: GameRecord) -> TableResult:
+        names = [str(n) for n in record.metadata.get("players", [])]
+        loaded: Loaded | None = None
+        listed = Listed(record.status)
+        if (record.status in ENDED or record.metadata.get("time_control") or record.metadata.get("starts_at")
+                or not self.listing.sound(record)):
+            # a timed table's row may lag a timeout due now (reading settles it); a damaged one is read as its
+            # view reads it, up to its last good event
+            loaded, listed = self.listing.viewed(record)
+        result: Mapping[str, JSON] | None = None
+        standings: tuple[Standing, ...] | None = None
+        seat_standings: tuple[str, ...] = ()
+        if loaded is not None:
+            result = loaded.definition.result(loaded.state)
+            standings = loaded.definition.standings(loaded.state)
+            seat_standings = loaded.definition.seat_standings(loaded.state)
+        return TableResult(
+            table=int(record.metadata.get("batch_table", 0)),
+            game_id=record.game_id,
+            game_type=record.game_type,
+            status=listed.status,
+            winners=tuple(result.get("winners", ())) if result else (),
+            reason=result.get("reason") if result else None,
+            players=rank_players(names, standings, seat_standings, player_refs(record.metadata, len(names))),
+            ref=_text(record.metadata.get("ref")),
+            damaged_from=listed.damaged_from,
+        )
 
 
 def _text(value: JSON) -> str | None:

@@ -10,6 +10,11 @@ all of them share a rank, listed by ``player_ref``):
 
 * ``ttr-sf``: wins, then points (each game's total), then completed tickets;
 * ``cable-car``: wins (the game has no points).
+
+A damaged table (a stored event of its game is not genuine) counts as its
+view shows it, up to its last good event: as played and unfinished unless
+the game had ended before the damage.  The standings name every damaged
+table (``damaged_tables``) and count each player's (``damaged_games``).
 """
 
 from __future__ import annotations
@@ -29,7 +34,9 @@ from service.usecases.batches import ENDED, BatchService
 TIE_BREAKS = {"ttr-sf": ("wins", "points", "completed_tickets")}
 DEFAULT_TIE_BREAKS = ("wins",)
 
-CSV_COLUMNS = ("rank", "player_ref", "name", "games", "finished", "wins", "points", "completed_tickets")
+#: the columns of the CSV (those added later go last: older readers keep their columns)
+CSV_COLUMNS = ("rank", "player_ref", "name", "games", "finished", "wins", "points", "completed_tickets",
+               "damaged_games")
 
 
 @dataclass
@@ -43,12 +50,24 @@ class PlayerTotal:
     wins: int = 0
     points: int | None = None
     completed_tickets: int | None = None
+    #: of ``games``, those at a damaged table
+    damaged_games: int = 0
     rank: int = 0
     _order: tuple[int, ...] = field(default=(), repr=False)
 
     def add(self, number: int | None, attribute: str) -> None:
         if number is not None:
             setattr(self, attribute, (getattr(self, attribute) or 0) + number)
+
+
+@dataclass(frozen=True)
+class DamagedTable:
+    """A table of the rounds whose game is damaged from seq ``damaged_from`` on."""
+
+    batch: str
+    table: int
+    game_id: str
+    damaged_from: int
 
 
 @dataclass(frozen=True)
@@ -61,6 +80,8 @@ class Standings:
     tie_breaks: tuple[str, ...]
     unreferenced_seats: int
     players: tuple[PlayerTotal, ...]
+    #: the tables of the rounds whose game is damaged, in the order of the rounds
+    damaged_tables: tuple[DamagedTable, ...] = ()
 
 
 def standings(batches: BatchService, organiser: OrganiserRecord, batch_ids: Sequence[str]) -> Standings:
@@ -82,7 +103,9 @@ def standings(batches: BatchService, organiser: OrganiserRecord, batch_ids: Sequ
     tie_breaks = TIE_BREAKS.get(game_type, DEFAULT_TIE_BREAKS)
     ranked = _ranked(list(totals.values()), tie_breaks)
     finished = all(t.status in ENDED for _, tables in rounds for t in tables)
-    return Standings(game_type, tuple(batch_ids), finished, tie_breaks, unreferenced, ranked)
+    damaged = tuple(DamagedTable(batch.batch_id, t.table, t.game_id, t.damaged_from)
+                    for batch, tables in rounds for t in tables if t.damaged_from is not None)
+    return Standings(game_type, tuple(batch_ids), finished, tie_breaks, unreferenced, ranked, damaged)
 
 
 def _add_table(totals: dict[str, PlayerTotal], table: TableResult) -> int:
@@ -95,6 +118,7 @@ def _add_table(totals: dict[str, PlayerTotal], table: TableResult) -> int:
         total = totals.setdefault(player.ref, PlayerTotal(player.ref, player.name))
         total.name = player.name  # the latest round's name
         total.games += 1
+        total.damaged_games += 0 if table.damaged_from is None else 1
         if table.status != STATUS_FINISHED:
             continue
         total.finished += 1
@@ -122,6 +146,7 @@ def standings_csv(result: Standings) -> str:
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
     for p in result.players:
-        row = (p.rank, p.player_ref, p.name, p.games, p.finished, p.wins, p.points, p.completed_tickets)
+        row = (p.rank, p.player_ref, p.name, p.games, p.finished, p.wins, p.points, p.completed_tickets,
+               p.damaged_games)
         writer.writerow([csv_cell(v) for v in row])
     return out.getvalue()

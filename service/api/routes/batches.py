@@ -31,6 +31,7 @@ from service.usecases.batch_results import TableResult, results_csv
 from service.usecases.batches import ENDED, BatchService, table_specs
 from service.usecases.bot_seats import bot_seats
 from service.usecases.created import created_batch
+from service.usecases.listing import Listed
 from service.usecases.presentation import player_refs
 
 bp = Blueprint("batches", __name__, url_prefix="/v1")
@@ -84,7 +85,7 @@ def list_batches() -> dict[str, Any]:
 def get_batch(batch_id: str) -> dict[str, Any]:
     """The batch's games and how far each is."""
     organiser = organiser_caller(runtime().tokens, authorization())
-    return _batch_body(*_service().games_of(organiser, batch_id))
+    return _batch_body(*_service().tables_of(organiser, batch_id))
 
 
 @bp.post("/batches/<batch_id>/start")
@@ -101,8 +102,9 @@ def cancel_batch(batch_id: str) -> dict[str, Any]:
     return _batch_body(*_service().cancel(organiser, batch_id))
 
 
-def _batch_body(batch: BatchRecord, records: tuple[GameRecord, ...]) -> dict[str, Any]:
-    counts = Counter(r.status for r in records)
+def _batch_body(batch: BatchRecord, tables: tuple[tuple[GameRecord, Listed], ...]) -> dict[str, Any]:
+    """The batch and its games, each with the status its view gives (and ``damaged_from`` for a damaged one)."""
+    counts = Counter(listed.status for _, listed in tables)
     body = {
         "id": batch.batch_id,
         "name": batch.name,
@@ -110,29 +112,33 @@ def _batch_body(batch: BatchRecord, records: tuple[GameRecord, ...]) -> dict[str
         "created_at": batch.created_at,
         "ref": batch.ref,
         "starts_at": batch.starts_at,
-        "finished": all(r.status in ENDED for r in records),
+        "finished": all(listed.status in ENDED for _, listed in tables),
         # a scheduled round counts its waiting tables too; any other batch answers as it always did
         "status_counts": {status: counts.get(status, 0)
                           for status in ((STATUS_SCHEDULED, *STATUSES) if batch.starts_at else STATUSES)},
-        "games": [
-            {
-                "table": int(r.metadata.get("batch_table", 0)),
-                "ref": r.metadata.get("ref"),
-                "id": r.game_id,
-                "status": r.status,
-                "version": r.version,
-                "updated_at": r.updated_at,
-                "players": [
-                    {"seat": i, "name": n, "bot": b, "ref": ref}
-                    for i, (n, b, ref) in enumerate(zip(r.metadata.get("players", []), bot_seats(r.metadata),
-                                                        player_refs(r.metadata, len(r.metadata.get("players", []))),
-                                                        strict=False))
-                ],
-            }
-            for r in records
-        ],
+        "games": [_batch_game(r, listed) for r, listed in tables],
     }
     return BatchSchema().dump(body)
+
+
+def _batch_game(r: GameRecord, listed: Listed) -> dict[str, Any]:
+    game = {
+        "table": int(r.metadata.get("batch_table", 0)),
+        "ref": r.metadata.get("ref"),
+        "id": r.game_id,
+        "status": listed.status,
+        "version": r.version,
+        "updated_at": r.updated_at,
+        "players": [
+            {"seat": i, "name": n, "bot": b, "ref": ref}
+            for i, (n, b, ref) in enumerate(zip(r.metadata.get("players", []), bot_seats(r.metadata),
+                                                player_refs(r.metadata, len(r.metadata.get("players", []))),
+                                                strict=False))
+        ],
+    }
+    if listed.damaged_from is not None:
+        game["damaged_from"] = listed.damaged_from
+    return game
 
 
 @bp.get("/batches/<batch_id>/results")
@@ -156,34 +162,39 @@ def batch_results(batch_id: str) -> Response:
         "ref": batch.ref,
         "type": batch.game_type,
         "finished": all(t.status in ENDED for t in tables),
-        "tables": [
-            {
-                "table": t.table,
-                "ref": t.ref,
-                "game_id": t.game_id,
-                "status": t.status,
-                "winners": list(t.winners),
-                "reason": t.reason,
-                "players": [
-                    {
-                        "seat": p.seat,
-                        "name": p.name,
-                        "ref": p.ref,
-                        "score": p.score,
-                        "rank": p.rank,
-                        "winner": p.winner,
-                        "completed_tickets": p.completed_tickets,
-                        "standing": p.standing,
-                    }
-                    for p in t.players
-                ],
-            }
-            for t in tables
-        ],
+        "tables": [_table_body(t) for t in tables],
     }
     resp = Response(json_text(BatchResultsSchema().dump(body)), mimetype="application/json")
     resp.vary.add("Accept")
     return resp
+
+
+def _table_body(t: TableResult) -> dict[str, Any]:
+    """One table's result (with ``damaged_from`` for a damaged one)."""
+    table: dict[str, Any] = {
+        "table": t.table,
+        "ref": t.ref,
+        "game_id": t.game_id,
+        "status": t.status,
+        "winners": list(t.winners),
+        "reason": t.reason,
+        "players": [
+            {
+                "seat": p.seat,
+                "name": p.name,
+                "ref": p.ref,
+                "score": p.score,
+                "rank": p.rank,
+                "winner": p.winner,
+                "completed_tickets": p.completed_tickets,
+                "standing": p.standing,
+            }
+            for p in t.players
+        ],
+    }
+    if t.damaged_from is not None:
+        table["damaged_from"] = t.damaged_from
+    return table
 
 
 @bp.get("/batches/<batch_id>/results.csv")

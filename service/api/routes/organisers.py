@@ -92,8 +92,13 @@ def _standings_body(result: Standings) -> dict[str, Any]:
         "unreferenced_seats": result.unreferenced_seats,
         "standings": [
             {"rank": p.rank, "player_ref": p.player_ref, "name": p.name, "games": p.games, "finished": p.finished,
-             "wins": p.wins, "points": p.points, "completed_tickets": p.completed_tickets}
+             "wins": p.wins, "points": p.points, "completed_tickets": p.completed_tickets,
+             "damaged_games": p.damaged_games}
             for p in result.players
+        ],
+        "damaged_tables": [
+            {"batch": t.batch, "table": t.table, "game_id": t.game_id, "damaged_from": t.damaged_from}
+            for t in result.damaged_tables
         ],
     })
 

@@ -185,6 +185,7 @@ class BatchGameSchema(Schema):
     version = fields.Integer(required=True)
     updated_at = fields.String(required=True)
     players = fields.List(fields.Nested(BatchPlayerSchema), required=True)
+    damaged_from = fields.Integer()  # only for a damaged game: its first bad event
 
 
 class BatchSchema(Schema):
@@ -224,6 +225,7 @@ class TableResultSchema(Schema):
     winners = fields.List(fields.Integer(), required=True)
     reason = fields.String(allow_none=True, required=True)
     players = fields.List(fields.Nested(PlayerResultSchema), required=True)
+    damaged_from = fields.Integer()  # only for a damaged table: its game's first bad event
 
 
 class BatchResultsSchema(Schema):
@@ -254,6 +256,16 @@ class PlayerStandingSchema(Schema):
     wins = fields.Integer(required=True)
     points = fields.Integer(allow_none=True, required=True)
     completed_tickets = fields.Integer(allow_none=True, required=True)
+    damaged_games = fields.Integer(required=True)
+
+
+class DamagedTableSchema(Schema):
+    """A damaged table of the rounds named."""
+
+    batch = fields.String(required=True)
+    table = fields.Integer(required=True)
+    game_id = fields.String(required=True)
+    damaged_from = fields.Integer(required=True)
 
 
 class StandingsSchema(Schema):
@@ -265,6 +277,7 @@ class StandingsSchema(Schema):
     tie_breaks = fields.List(fields.String(), required=True)
     unreferenced_seats = fields.Integer(required=True)
     standings = fields.List(fields.Nested(PlayerStandingSchema), required=True)
+    damaged_tables = fields.List(fields.Nested(DamagedTableSchema), required=True)
 
 
 class WebhookSchema(Schema):
