@@ -196,3 +196,28 @@ def test_a_forged_ending_on_one_table_leaves_the_rounds_other_tables_answered(
     assert cancelled.status_code == 200, cancelled.get_json()
     assert [g.get("damaged_from") for g in cancelled.get_json()["games"]] == [None, bad_seq, None]
     assert client.get(f"/v1/games/{forged['id']}").get_json()["damaged_from"] == bad_seq
+
+
+def test_a_forged_move_that_leaves_the_row_as_it_was_is_marked_too(served: tuple[Flask, Forger]) -> None:
+    """A forged event that changes no status (the row still says the table is being played, which the
+    results used to repeat unread) marks its table as well; the round's other tables are untouched."""
+    app, forger = served
+    client = app.test_client()
+    org, batch = _round(client)
+    forged = batch["games"][2]
+    stores = forger()
+    try:
+        stores.events.append(forged["id"], forged["version"], [NewEvent("seat_resigned", {"seat": 0}, 1, 0)])
+    finally:
+        stores.close()
+    bad_seq = forged["version"] + 1
+    view = client.get(f"/v1/games/{forged['id']}").get_json()
+    results = check_response(client.get(f"/v1/batches/{batch['id']}/results", headers=org),
+                             "/v1/batches/{batch_id}/results")
+    assert [t.get("damaged_from") for t in results["tables"]] == [None, None, bad_seq]
+    assert results["tables"][2]["status"] == view["status"]
+    assert [p["standing"] for p in results["tables"][2]["players"]] == ["in", "in"], "the forged resignation counts not"
+    followed = client.get(f"/v1/batches/{batch['id']}", headers=org).get_json()
+    assert [g.get("damaged_from") for g in followed["games"]] == [None, None, bad_seq]
+    standings = client.get(f"/v1/organisers/me/standings?batch={batch['id']}", headers=org).get_json()
+    assert [t["game_id"] for t in standings["damaged_tables"]] == [forged["id"]]
