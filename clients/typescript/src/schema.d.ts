@@ -105,6 +105,11 @@ export interface paths {
          * List games, newest first
          * @description A page of game summaries, newest first, filtered by `status`, `type`, `batch` and `ref`. Pass `next_cursor`
          *     back as `cursor` for the next page; it is `null` on the last page.
+         *
+         *     Each game's `status` is the one its view gives: a damaged game (a stored event of it is not genuine, see
+         *     `409 game_damaged`) is listed as it stood before its first bad event, with `damaged_from`, whatever status
+         *     the bad events claimed (a forged `game_ended` does not list it as `finished`; with `status=finished` it is
+         *     left out of the page, which may then hold fewer games than `limit`).
          */
         get: operations["listGames"];
         put?: never;
@@ -593,6 +598,10 @@ export interface paths {
          *     `ttr-sf` `points` (each game's total) and `completed_tickets`; only finished tables count towards wins,
          *     points and tickets. Seats without a player ref are left out (`unreferenced_seats` counts them).
          *
+         *     A damaged table (see `409 game_damaged`) never blocks the standings: it counts as its game stood before
+         *     its first bad event (played, and unfinished unless the game had ended before it: the bad events win
+         *     nothing), it is listed in `damaged_tables`, and each of its players' `damaged_games` counts it.
+         *
          *     Ranking, best first, by `tie_breaks` in order (higher is better): `ttr-sf` by wins, then points, then
          *     completed tickets; `cable-car` by wins. Players equal on all of them share a rank and are listed by
          *     `player_ref`. `name` is the player's name in the latest round named.
@@ -680,7 +689,9 @@ export interface paths {
          * A batch's games and how far each is
          * @description With the organiser token that created the batch. Games are in table order, each with its stored status (a
          *     timeout that is due shows once the sweeper, or a read of that game, has appended it). `finished` is true
-         *     once every game is over (finished or cancelled).
+         *     once every game is over (finished or cancelled). A damaged game (see `409 game_damaged`) has the status its
+         *     view gives (the game before its first bad event) and `damaged_from`; it never blocks the batch: starting or
+         *     cancelling the batch leaves it as it is and acts on the others.
          */
         get: operations["getBatch"];
         put?: never;
@@ -754,6 +765,11 @@ export interface paths {
          *     (`reason` `forfeit`). Tables still being played, and cancelled tables, are listed unranked. The timeouts
          *     due in a timed table are appended before it is reported. `finished` is true once every table is over
          *     (finished or cancelled).
+         *
+         *     A damaged table (a stored event of its game is not genuine, see `409 game_damaged`) never blocks the
+         *     others: it is reported as its game stood before its first bad event, marked `damaged_from`, and ranked
+         *     only if the game had ended before that event (else unranked, like a table still being played, whatever the
+         *     bad events claim).
          *
          *     The same as CSV (`BatchResultsCsv`) is `GET /v1/batches/{batch_id}/results.csv`. This path declares one
          *     media type, JSON, so that generated clients type its answer as `BatchResults`; for compatibility it still
@@ -1734,6 +1750,7 @@ export interface components {
             ref?: components["schemas"]["RefValue"];
             batch_ref?: components["schemas"]["RefValue"];
             starts_at?: components["schemas"]["StartsAt"];
+            damaged_from?: components["schemas"]["DamagedFrom"];
         };
         /** @description The game as the caller may see it; `type` tells which game-specific fields it has. */
         GameView: components["schemas"]["TtrSfView"] | components["schemas"]["CableCarView"];
@@ -2466,9 +2483,10 @@ export interface components {
         ExportNdjson: string;
         /**
          * @description CSV (RFC 4180, CRLF line ends) with a header row and one row per player: columns
-         *     `batch,table,game_id,type,status,seat,name,score,rank,winner,completed_tickets,standing,table_ref,player_ref`
-         *     (`CsvResultRow`; the refs are empty where none was given); a cell
-         *     that a spreadsheet would run as a formula starts with `'`.
+         *     `batch,table,game_id,type,status,seat,name,score,rank,winner,completed_tickets,standing,table_ref,player_ref,damaged_from`
+         *     (`CsvResultRow`; the refs are empty where none was given, `damaged_from` for a sound table); a cell
+         *     that a spreadsheet would run as a formula starts with `'`. Columns added later come last: a reader that
+         *     takes the columns it knows by position keeps working.
          */
         BatchResultsCsv: string;
         /** @description One row of the results CSV, its cells as text (empty for `null`). */
@@ -2495,6 +2513,8 @@ export interface components {
             table_ref: string;
             /** @description The player's ref (empty if none). */
             player_ref: string;
+            /** @description The table's `damaged_from` (empty for a sound table). */
+            damaged_from: string;
         };
         /**
          * @description The data of the `view` message, the first of every connection (and reconnection) of the event stream:
@@ -2881,6 +2901,12 @@ export interface components {
              */
             reason: string | null;
             players: components["schemas"]["PlayerResult"][];
+            /**
+             * @description Only for a damaged table: the seq of its game's first bad event; the table is reported as the game
+             *     stood before it (`DamagedFrom`: 1 when not even the game's first event is genuine, which only the
+             *     database's owner can make: then nothing of it is shown, and it keeps its stored `status`).
+             */
+            damaged_from?: number;
         };
         /**
          * @description `game.started`: a game was created (a scheduled one: it started, at its `game_started`); `game.finished`: its last move was made (also when it ended by
@@ -3181,6 +3207,15 @@ export interface components {
             unreferenced_seats: number;
             /** @description Best first. */
             standings: components["schemas"]["PlayerStanding"][];
+            /** @description The damaged tables of the rounds (empty when there are none), in the order of the rounds. */
+            damaged_tables?: components["schemas"]["DamagedTable"][];
+        };
+        /** @description A table of the rounds whose game is damaged (see `TableResult.damaged_from`). */
+        DamagedTable: {
+            batch: string;
+            table: number;
+            game_id: string;
+            damaged_from: number;
         };
         PlayerStanding: {
             /** @description 1 for the best; players equal on every tie-break share a rank. */
@@ -3195,11 +3230,14 @@ export interface components {
             points: number | null;
             /** @description Summed completed tickets (ttr-sf); null otherwise. */
             completed_tickets: number | null;
+            /** @description Of `games`, those at a damaged table (listed in `damaged_tables`). */
+            damaged_games: number;
         };
         /**
-         * @description CSV (RFC 4180, CRLF line ends): a header row `rank,player_ref,name,games,finished,wins,points,completed_tickets`
-         *     and one row per player ref, best first (empty cells for `null`); a cell that a spreadsheet would run as a
-         *     formula starts with `'`.
+         * @description CSV (RFC 4180, CRLF line ends): a header row
+         *     `rank,player_ref,name,games,finished,wins,points,completed_tickets,damaged_games` and one row per player ref,
+         *     best first (empty cells for `null`); a cell that a spreadsheet would run as a formula starts with `'`.
+         *     Columns added later come last.
          */
         StandingsCsv: string;
         /**
@@ -3233,6 +3271,7 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             players: components["schemas"]["SeatName"][];
+            damaged_from?: components["schemas"]["DamagedFrom"];
         };
         PlayerResult: {
             seat: components["schemas"]["Seat"];
@@ -4731,12 +4770,12 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example batch,table,game_id,type,status,seat,name,score,rank,winner,completed_tickets,standing,table_ref,player_ref
-                     *     7c1e2a9b0d3f4e51,0,3f9a1c2b7d4e5f60,ttr-sf,finished,0,Ada,41,1,true,3,in,t1,p-ada
-                     *     7c1e2a9b0d3f4e51,0,3f9a1c2b7d4e5f60,ttr-sf,finished,1,Bo,29,2,false,2,in,t1,p-bo
-                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,0,Cy,18,2,false,1,in,t2,p-cy
-                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,1,Di,33,3,false,2,timed_out,t2,p-di
-                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,2,Ed,24,1,true,2,in,t2,p-ed
+                     * @example batch,table,game_id,type,status,seat,name,score,rank,winner,completed_tickets,standing,table_ref,player_ref,damaged_from
+                     *     7c1e2a9b0d3f4e51,0,3f9a1c2b7d4e5f60,ttr-sf,finished,0,Ada,41,1,true,3,in,t1,p-ada,
+                     *     7c1e2a9b0d3f4e51,0,3f9a1c2b7d4e5f60,ttr-sf,finished,1,Bo,29,2,false,2,in,t1,p-bo,
+                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,0,Cy,18,2,false,1,in,t2,p-cy,
+                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,1,Di,33,3,false,2,timed_out,t2,p-di,
+                     *     7c1e2a9b0d3f4e51,1,9e0d1c2b3a4f5e6d,ttr-sf,finished,2,Ed,24,1,true,2,in,t2,p-ed,
                      */
                     "text/csv": components["schemas"]["BatchResultsCsv"];
                 };

@@ -45,6 +45,7 @@ from .create_ttr_sf_game import CreateTtrSfGame
 from .create_webhook import CreateWebhook
 from .csv_result_row import CsvResultRow
 from .csv_result_row_winner import CsvResultRowWinner
+from .damaged_table import DamagedTable
 from .deliveries_page import DeliveriesPage
 from .delivery import Delivery
 from .delivery_attempt import DeliveryAttempt
@@ -206,6 +207,7 @@ __all__ = (
     "CreateWebhook",
     "CsvResultRow",
     "CsvResultRowWinner",
+    "DamagedTable",
     "DeliveriesPage",
     "Delivery",
     "DeliveryAttempt",

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
 import datetime
 
@@ -39,6 +40,11 @@ class BatchGame:
             version (int):
             updated_at (datetime.datetime):
             players (list[SeatName]):
+            damaged_from (int | Unset): Only for a damaged game (its stored record fails its chain or signature check from
+                this event on): the
+                seq of the first bad event. What is shown is the game up to the event before it (`version`); every
+                action or write answers `409 game_damaged` until an operator moves the bad events aside (`cablecar
+                quarantine`, recorded as an `events_quarantined` event). Absent for a sound game.
      """
 
     table: int
@@ -48,6 +54,7 @@ class BatchGame:
     version: int
     updated_at: datetime.datetime
     players: list[SeatName]
+    damaged_from: int | Unset = UNSET
 
 
 
@@ -75,6 +82,8 @@ class BatchGame:
 
 
 
+        damaged_from = self.damaged_from
+
 
         field_dict: dict[str, Any] = {}
 
@@ -87,6 +96,8 @@ class BatchGame:
             "updated_at": updated_at,
             "players": players,
         })
+        if damaged_from is not UNSET:
+            field_dict["damaged_from"] = damaged_from
 
         return field_dict
 
@@ -127,6 +138,8 @@ class BatchGame:
             players.append(players_item)
 
 
+        damaged_from = d.pop("damaged_from", UNSET)
+
         batch_game = cls(
             table=table,
             ref=ref,
@@ -135,6 +148,7 @@ class BatchGame:
             version=version,
             updated_at=updated_at,
             players=players,
+            damaged_from=damaged_from,
         )
 
         return batch_game

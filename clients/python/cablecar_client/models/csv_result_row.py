@@ -38,6 +38,7 @@ class CsvResultRow:
             standing (str): The seat's `standing` (`in`, `resigned`, `timed_out`; open).
             table_ref (str): The table's ref (empty if none).
             player_ref (str): The player's ref (empty if none).
+            damaged_from (str): The table's `damaged_from` (empty for a sound table).
      """
 
     batch: str
@@ -54,6 +55,7 @@ class CsvResultRow:
     standing: str
     table_ref: str
     player_ref: str
+    damaged_from: str
 
 
 
@@ -88,6 +90,8 @@ class CsvResultRow:
 
         player_ref = self.player_ref
 
+        damaged_from = self.damaged_from
+
 
         field_dict: dict[str, Any] = {}
 
@@ -106,6 +110,7 @@ class CsvResultRow:
             "standing": standing,
             "table_ref": table_ref,
             "player_ref": player_ref,
+            "damaged_from": damaged_from,
         })
 
         return field_dict
@@ -146,6 +151,8 @@ class CsvResultRow:
 
         player_ref = d.pop("player_ref")
 
+        damaged_from = d.pop("damaged_from")
+
         csv_result_row = cls(
             batch=batch,
             table=table,
@@ -161,6 +168,7 @@ class CsvResultRow:
             standing=standing,
             table_ref=table_ref,
             player_ref=player_ref,
+            damaged_from=damaged_from,
         )
 
         return csv_result_row

@@ -50,6 +50,11 @@ class GameSummary:
             starts_at (datetime.datetime | None | Unset): When a scheduled game starts (ISO 8601, UTC), while it waits
                 (`status` `scheduled`); otherwise absent from
                 a view and `null` in the listing.
+            damaged_from (int | Unset): Only for a damaged game (its stored record fails its chain or signature check from
+                this event on): the
+                seq of the first bad event. What is shown is the game up to the event before it (`version`); every
+                action or write answers `409 game_damaged` until an operator moves the bad events aside (`cablecar
+                quarantine`, recorded as an `events_quarantined` event). Absent for a sound game.
      """
 
     id: str
@@ -65,6 +70,7 @@ class GameSummary:
     ref: None | str | Unset = UNSET
     batch_ref: None | str | Unset = UNSET
     starts_at: datetime.datetime | None | Unset = UNSET
+    damaged_from: int | Unset = UNSET
 
 
 
@@ -118,6 +124,8 @@ class GameSummary:
         else:
             starts_at = self.starts_at
 
+        damaged_from = self.damaged_from
+
 
         field_dict: dict[str, Any] = {}
 
@@ -139,6 +147,8 @@ class GameSummary:
             field_dict["batch_ref"] = batch_ref
         if starts_at is not UNSET:
             field_dict["starts_at"] = starts_at
+        if damaged_from is not UNSET:
+            field_dict["damaged_from"] = damaged_from
 
         return field_dict
 
@@ -228,6 +238,8 @@ class GameSummary:
         starts_at = _parse_starts_at(d.pop("starts_at", UNSET))
 
 
+        damaged_from = d.pop("damaged_from", UNSET)
+
         game_summary = cls(
             id=id,
             type_=type_,
@@ -242,6 +254,7 @@ class GameSummary:
             ref=ref,
             batch_ref=batch_ref,
             starts_at=starts_at,
+            damaged_from=damaged_from,
         )
 
         return game_summary

@@ -31,6 +31,7 @@ class PlayerStanding:
             wins (int):
             points (int | None): Summed final totals (ttr-sf); null for cable-car (and before any finished game).
             completed_tickets (int | None): Summed completed tickets (ttr-sf); null otherwise.
+            damaged_games (int): Of `games`, those at a damaged table (listed in `damaged_tables`).
      """
 
     rank: int
@@ -41,6 +42,7 @@ class PlayerStanding:
     wins: int
     points: int | None
     completed_tickets: int | None
+    damaged_games: int
 
 
 
@@ -65,6 +67,8 @@ class PlayerStanding:
         completed_tickets: int | None
         completed_tickets = self.completed_tickets
 
+        damaged_games = self.damaged_games
+
 
         field_dict: dict[str, Any] = {}
 
@@ -77,6 +81,7 @@ class PlayerStanding:
             "wins": wins,
             "points": points,
             "completed_tickets": completed_tickets,
+            "damaged_games": damaged_games,
         })
 
         return field_dict
@@ -114,6 +119,8 @@ class PlayerStanding:
         completed_tickets = _parse_completed_tickets(d.pop("completed_tickets"))
 
 
+        damaged_games = d.pop("damaged_games")
+
         player_standing = cls(
             rank=rank,
             player_ref=player_ref,
@@ -123,6 +130,7 @@ class PlayerStanding:
             wins=wins,
             points=points,
             completed_tickets=completed_tickets,
+            damaged_games=damaged_games,
         )
 
         return player_standing

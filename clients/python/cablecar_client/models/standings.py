@@ -9,9 +9,11 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.game_type_id import GameTypeId
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.damaged_table import DamagedTable
   from ..models.player_standing import PlayerStanding
 
 
@@ -34,6 +36,8 @@ class Standings:
                 `completed_tickets`.
             unreferenced_seats (int): Seats of the rounds with no player ref (not in the standings).
             standings (list[PlayerStanding]): Best first.
+            damaged_tables (list[DamagedTable] | Unset): The damaged tables of the rounds (empty when there are none), in
+                the order of the rounds.
      """
 
     type_: GameTypeId
@@ -42,12 +46,14 @@ class Standings:
     tie_breaks: list[str]
     unreferenced_seats: int
     standings: list[PlayerStanding]
+    damaged_tables: list[DamagedTable] | Unset = UNSET
 
 
 
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.damaged_table import DamagedTable # noqa: PLC0415
         from ..models.player_standing import PlayerStanding # noqa: PLC0415
         type_ = self.type_.value
 
@@ -70,6 +76,15 @@ class Standings:
 
 
 
+        damaged_tables: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.damaged_tables, Unset):
+            damaged_tables = []
+            for damaged_tables_item_data in self.damaged_tables:
+                damaged_tables_item = damaged_tables_item_data.to_dict()
+                damaged_tables.append(damaged_tables_item)
+
+
+
 
         field_dict: dict[str, Any] = {}
 
@@ -81,6 +96,8 @@ class Standings:
             "unreferenced_seats": unreferenced_seats,
             "standings": standings,
         })
+        if damaged_tables is not UNSET:
+            field_dict["damaged_tables"] = damaged_tables
 
         return field_dict
 
@@ -88,6 +105,7 @@ class Standings:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.damaged_table import DamagedTable # noqa: PLC0415
         from ..models.player_standing import PlayerStanding # noqa: PLC0415
         d = dict(src_dict)
         type_ = GameTypeId(d.pop("type"))
@@ -115,6 +133,18 @@ class Standings:
             standings.append(standings_item)
 
 
+        _damaged_tables = d.pop("damaged_tables", UNSET)
+        damaged_tables: list[DamagedTable] | Unset = UNSET
+        if _damaged_tables is not UNSET:
+            damaged_tables = []
+            for damaged_tables_item_data in _damaged_tables:
+                damaged_tables_item = DamagedTable.from_dict(damaged_tables_item_data)
+
+
+
+                damaged_tables.append(damaged_tables_item)
+
+
         standings = cls(
             type_=type_,
             batches=batches,
@@ -122,6 +152,7 @@ class Standings:
             tie_breaks=tie_breaks,
             unreferenced_seats=unreferenced_seats,
             standings=standings,
+            damaged_tables=damaged_tables,
         )
 
         return standings

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
@@ -42,6 +43,10 @@ class TableResult:
                 and for a
                 cancelled game.
             players (list[PlayerResult]):
+            damaged_from (int | Unset): Only for a damaged table: the seq of its game's first bad event; the table is
+                reported as the game
+                stood before it (`DamagedFrom`: 1 when not even the game's first event is genuine, which only the
+                database's owner can make: then nothing of it is shown, and it keeps its stored `status`).
      """
 
     table: int
@@ -51,6 +56,7 @@ class TableResult:
     winners: list[int]
     reason: None | str
     players: list[PlayerResult]
+    damaged_from: int | Unset = UNSET
 
 
 
@@ -81,6 +87,8 @@ class TableResult:
 
 
 
+        damaged_from = self.damaged_from
+
 
         field_dict: dict[str, Any] = {}
 
@@ -93,6 +101,8 @@ class TableResult:
             "reason": reason,
             "players": players,
         })
+        if damaged_from is not UNSET:
+            field_dict["damaged_from"] = damaged_from
 
         return field_dict
 
@@ -137,6 +147,8 @@ class TableResult:
             players.append(players_item)
 
 
+        damaged_from = d.pop("damaged_from", UNSET)
+
         table_result = cls(
             table=table,
             ref=ref,
@@ -145,6 +157,7 @@ class TableResult:
             winners=winners,
             reason=reason,
             players=players,
+            damaged_from=damaged_from,
         )
 
         return table_result

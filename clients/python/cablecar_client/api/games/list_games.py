@@ -124,6 +124,14 @@ def sync_detailed(
     `next_cursor`
     back as `cursor` for the next page; it is `null` on the last page.
 
+    Each game's `status` is the one its view gives: a damaged game (a stored event of it is not genuine,
+    see
+    `409 game_damaged`) is listed as it stood before its first bad event, with `damaged_from`, whatever
+    status
+    the bad events claimed (a forged `game_ended` does not list it as `finished`; with `status=finished`
+    it is
+    left out of the page, which may then hold fewer games than `limit`).
+
     Args:
         status (GameStatus | Unset): A status to filter on: `scheduled` (a round created with
             `start_at`, waiting for its start), `setup` (setup choices still to make), `playing`,
@@ -185,6 +193,14 @@ def sync(
     `next_cursor`
     back as `cursor` for the next page; it is `null` on the last page.
 
+    Each game's `status` is the one its view gives: a damaged game (a stored event of it is not genuine,
+    see
+    `409 game_damaged`) is listed as it stood before its first bad event, with `damaged_from`, whatever
+    status
+    the bad events claimed (a forged `game_ended` does not list it as `finished`; with `status=finished`
+    it is
+    left out of the page, which may then hold fewer games than `limit`).
+
     Args:
         status (GameStatus | Unset): A status to filter on: `scheduled` (a round created with
             `start_at`, waiting for its start), `setup` (setup choices still to make), `playing`,
@@ -240,6 +256,14 @@ async def asyncio_detailed(
      A page of game summaries, newest first, filtered by `status`, `type`, `batch` and `ref`. Pass
     `next_cursor`
     back as `cursor` for the next page; it is `null` on the last page.
+
+    Each game's `status` is the one its view gives: a damaged game (a stored event of it is not genuine,
+    see
+    `409 game_damaged`) is listed as it stood before its first bad event, with `damaged_from`, whatever
+    status
+    the bad events claimed (a forged `game_ended` does not list it as `finished`; with `status=finished`
+    it is
+    left out of the page, which may then hold fewer games than `limit`).
 
     Args:
         status (GameStatus | Unset): A status to filter on: `scheduled` (a round created with
@@ -301,6 +325,14 @@ async def asyncio(
      A page of game summaries, newest first, filtered by `status`, `type`, `batch` and `ref`. Pass
     `next_cursor`
     back as `cursor` for the next page; it is `null` on the last page.
+
+    Each game's `status` is the one its view gives: a damaged game (a stored event of it is not genuine,
+    see
+    `409 game_damaged`) is listed as it stood before its first bad event, with `damaged_from`, whatever
+    status
+    the bad events claimed (a forged `game_ended` does not list it as `finished`; with `status=finished`
+    it is
+    left out of the page, which may then hold fewer games than `limit`).
 
     Args:
         status (GameStatus | Unset): A status to filter on: `scheduled` (a round created with

@@ -111,7 +111,11 @@ def sync_detailed(
     status (a
     timeout that is due shows once the sweeper, or a read of that game, has appended it). `finished` is
     true
-    once every game is over (finished or cancelled).
+    once every game is over (finished or cancelled). A damaged game (see `409 game_damaged`) has the
+    status its
+    view gives (the game before its first bad event) and `damaged_from`; it never blocks the batch:
+    starting or
+    cancelling the batch leaves it as it is and acts on the others.
 
     Args:
         batch_id (str):
@@ -148,7 +152,11 @@ def sync(
     status (a
     timeout that is due shows once the sweeper, or a read of that game, has appended it). `finished` is
     true
-    once every game is over (finished or cancelled).
+    once every game is over (finished or cancelled). A damaged game (see `409 game_damaged`) has the
+    status its
+    view gives (the game before its first bad event) and `damaged_from`; it never blocks the batch:
+    starting or
+    cancelling the batch leaves it as it is and acts on the others.
 
     Args:
         batch_id (str):
@@ -180,7 +188,11 @@ async def asyncio_detailed(
     status (a
     timeout that is due shows once the sweeper, or a read of that game, has appended it). `finished` is
     true
-    once every game is over (finished or cancelled).
+    once every game is over (finished or cancelled). A damaged game (see `409 game_damaged`) has the
+    status its
+    view gives (the game before its first bad event) and `damaged_from`; it never blocks the batch:
+    starting or
+    cancelling the batch leaves it as it is and acts on the others.
 
     Args:
         batch_id (str):
@@ -217,7 +229,11 @@ async def asyncio(
     status (a
     timeout that is due shows once the sweeper, or a read of that game, has appended it). `finished` is
     true
-    once every game is over (finished or cancelled).
+    once every game is over (finished or cancelled). A damaged game (see `409 game_damaged`) has the
+    status its
+    view gives (the game before its first bad event) and `damaged_from`; it never blocks the batch:
+    starting or
+    cancelling the batch leaves it as it is and acts on the others.
 
     Args:
         batch_id (str):

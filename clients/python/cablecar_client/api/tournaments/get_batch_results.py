@@ -130,6 +130,13 @@ def sync_detailed(
     due in a timed table are appended before it is reported. `finished` is true once every table is over
     (finished or cancelled).
 
+    A damaged table (a stored event of its game is not genuine, see `409 game_damaged`) never blocks the
+    others: it is reported as its game stood before its first bad event, marked `damaged_from`, and
+    ranked
+    only if the game had ended before that event (else unranked, like a table still being played,
+    whatever the
+    bad events claim).
+
     The same as CSV (`BatchResultsCsv`) is `GET /v1/batches/{batch_id}/results.csv`. This path declares
     one
     media type, JSON, so that generated clients type its answer as `BatchResults`; for compatibility it
@@ -186,6 +193,13 @@ def sync(
     due in a timed table are appended before it is reported. `finished` is true once every table is over
     (finished or cancelled).
 
+    A damaged table (a stored event of its game is not genuine, see `409 game_damaged`) never blocks the
+    others: it is reported as its game stood before its first bad event, marked `damaged_from`, and
+    ranked
+    only if the game had ended before that event (else unranked, like a table still being played,
+    whatever the
+    bad events claim).
+
     The same as CSV (`BatchResultsCsv`) is `GET /v1/batches/{batch_id}/results.csv`. This path declares
     one
     media type, JSON, so that generated clients type its answer as `BatchResults`; for compatibility it
@@ -236,6 +250,13 @@ async def asyncio_detailed(
     timeouts
     due in a timed table are appended before it is reported. `finished` is true once every table is over
     (finished or cancelled).
+
+    A damaged table (a stored event of its game is not genuine, see `409 game_damaged`) never blocks the
+    others: it is reported as its game stood before its first bad event, marked `damaged_from`, and
+    ranked
+    only if the game had ended before that event (else unranked, like a table still being played,
+    whatever the
+    bad events claim).
 
     The same as CSV (`BatchResultsCsv`) is `GET /v1/batches/{batch_id}/results.csv`. This path declares
     one
@@ -292,6 +313,13 @@ async def asyncio(
     timeouts
     due in a timed table are appended before it is reported. `finished` is true once every table is over
     (finished or cancelled).
+
+    A damaged table (a stored event of its game is not genuine, see `409 game_damaged`) never blocks the
+    others: it is reported as its game stood before its first bad event, marked `damaged_from`, and
+    ranked
+    only if the game had ended before that event (else unranked, like a table still being played,
+    whatever the
+    bad events claim).
 
     The same as CSV (`BatchResultsCsv`) is `GET /v1/batches/{batch_id}/results.csv`. This path declares
     one

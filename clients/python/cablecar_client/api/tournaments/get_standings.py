@@ -128,6 +128,11 @@ def sync_detailed(
     wins,
     points and tickets. Seats without a player ref are left out (`unreferenced_seats` counts them).
 
+    A damaged table (see `409 game_damaged`) never blocks the standings: it counts as its game stood
+    before
+    its first bad event (played, and unfinished unless the game had ended before it: the bad events win
+    nothing), it is listed in `damaged_tables`, and each of its players' `damaged_games` counts it.
+
     Ranking, best first, by `tie_breaks` in order (higher is better): `ttr-sf` by wins, then points,
     then
     completed tickets; `cable-car` by wins. Players equal on all of them share a rank and are listed by
@@ -176,6 +181,11 @@ def sync(
     wins,
     points and tickets. Seats without a player ref are left out (`unreferenced_seats` counts them).
 
+    A damaged table (see `409 game_damaged`) never blocks the standings: it counts as its game stood
+    before
+    its first bad event (played, and unfinished unless the game had ended before it: the bad events win
+    nothing), it is listed in `damaged_tables`, and each of its players' `damaged_games` counts it.
+
     Ranking, best first, by `tie_breaks` in order (higher is better): `ttr-sf` by wins, then points,
     then
     completed tickets; `cable-car` by wins. Players equal on all of them share a rank and are listed by
@@ -218,6 +228,11 @@ async def asyncio_detailed(
     `ttr-sf` `points` (each game's total) and `completed_tickets`; only finished tables count towards
     wins,
     points and tickets. Seats without a player ref are left out (`unreferenced_seats` counts them).
+
+    A damaged table (see `409 game_damaged`) never blocks the standings: it counts as its game stood
+    before
+    its first bad event (played, and unfinished unless the game had ended before it: the bad events win
+    nothing), it is listed in `damaged_tables`, and each of its players' `damaged_games` counts it.
 
     Ranking, best first, by `tie_breaks` in order (higher is better): `ttr-sf` by wins, then points,
     then
@@ -266,6 +281,11 @@ async def asyncio(
     `ttr-sf` `points` (each game's total) and `completed_tickets`; only finished tables count towards
     wins,
     points and tickets. Seats without a player ref are left out (`unreferenced_seats` counts them).
+
+    A damaged table (see `409 game_damaged`) never blocks the standings: it counts as its game stood
+    before
+    its first bad event (played, and unfinished unless the game had ended before it: the bad events win
+    nothing), it is listed in `damaged_tables`, and each of its players' `damaged_games` counts it.
 
     Ranking, best first, by `tie_breaks` in order (higher is better): `ttr-sf` by wins, then points,
     then
