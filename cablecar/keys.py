@@ -163,7 +163,10 @@ def add_parser(sub: Any) -> None:
         description="Move the current key's public half to the retired keys file (with retired_at) and write a "
                     "new key in its place, retired at once (or after --grace). Restart every server (all hosts share "
                     "the two files) before the key's retired_at: an event it signs later fails verification; "
-                    "records signed before still verify, with the retired key.",
+                    "records signed before still verify, with the retired key. With the server's DATABASE_URL "
+                    "(or --data-dir) the rotation is recorded in the server's own stream (_server) at once: the "
+                    "new key's key_added signed by the old key, then the old key's key_retired by the new one, "
+                    "which the transparency log attests; otherwise the next server start records it.",
     )
     keys_rot.add_argument("--key-file", default=None, metavar="PATH", help="default: $CABLECAR_SIGNING_KEY_FILE")
     keys_rot.add_argument("--retired-file", default=None, metavar="PATH",
