@@ -17,6 +17,13 @@ that overlap anyway cannot both land a tree of one size
 
 Every proof is read from O(log n) stored nodes in one query
 (:meth:`~events.recorders.transparency_log.TransparencyLog.node_hashes`).
+
+Keys (issue 48): a started publisher first records the server's keys in its
+own stream (:mod:`service.usecases.server_stream`), whatever process holds
+the lease.  Checkpoints carry no time, so a key's retirement is placed in the
+log: the tree whose last leaf is its ``key_retired`` event is the largest a
+checkpoint it signs may have (verifiers refuse a larger one), and a publisher
+whose key the stream retired signs nothing beyond it and gives up the lease.
 """
 
 from __future__ import annotations
