@@ -38,7 +38,7 @@ from domain.core import STATUS_CANCELLED, STATUS_FINISHED
 from events.encoding.timestamps import format_timestamp
 from events.integrity import merkle
 from events.integrity.checkpoint import Checkpoint, b64, key_hash, parse_note, sign_note
-from events.integrity.lifetimes import SERVER_STREAM
+from events.integrity.lifetimes import SERVER_LEAF_SALT, SERVER_STREAM
 from events.integrity.signing import Signer
 from events.recorders.deadlines import DeadlineIndex
 from events.recorders.event_log import EventStore
@@ -115,10 +115,11 @@ class LogPublisher:
         leaves: list[LogLeaf] = []
         leaf_hashes: list[bytes] = []
         for i, e in enumerate(events):
-            if e.leaf_salt is None:
+            salt = SERVER_LEAF_SALT if e.game_id == SERVER_STREAM else e.leaf_salt  # public, whatever its row says
+            if salt is None:
                 raise ValueError(f"game {e.game_id} has no leaf_salt: migrate the database")
             leaves.append(LogLeaf(size + i, e.game_id, e.seq, e.position))
-            leaf_hashes.append(merkle.leaf_hash(bytes.fromhex(e.hash) + bytes.fromhex(e.leaf_salt)))
+            leaf_hashes.append(merkle.leaf_hash(bytes.fromhex(e.hash) + bytes.fromhex(salt)))
         new_size = size + len(events)
         hashes = self.log.node_hashes(merkle.tree_nodes(size))
         nodes: list[tuple[int, int, bytes]] = []

@@ -28,6 +28,7 @@ import pytest
 from flask import Flask
 
 from cablecar.cli import main
+from events.integrity import merkle
 from events.integrity.checkpoint import Checkpoint, parse_note, sign_note
 from events.integrity.lifetimes import KEY_ADDED, KEY_RETIRED, SERVER_LEAF_SALT, SERVER_STREAM
 from events.integrity.signing import Signer
@@ -237,3 +238,5 @@ def test_the_servers_keys_are_events_of_its_own_stream_which_is_no_game(
     leaf = stores.log.game_leaf(SERVER_STREAM, 1)
     assert leaf is not None and leaf.leaf_index < published.tree_size
     assert stores.events.get_game(SERVER_STREAM).metadata["leaf_salt"] == SERVER_LEAF_SALT
+    stored = stores.log.node_hashes([(0, leaf.leaf_index)])[(0, leaf.leaf_index)]
+    assert stored == merkle.leaf_hash(bytes.fromhex(added.hash) + bytes.fromhex(SERVER_LEAF_SALT))
