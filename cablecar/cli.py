@@ -237,7 +237,8 @@ def build_parser() -> argparse.ArgumentParser:
     ver.add_argument("--allow-unsigned", action="store_true",
                      help="with --keys: accept unsigned events before the first signed one, for a record "
                           "written before the server signed its events (an unsigned event after a signed one, "
-                          "or recorded after the oldest key's created_at, still fails)")
+                          "recorded after the oldest key's created_at, or dated before the game's created_at in "
+                          "the record's header, still fails)")
     ver.add_argument("--checkpoint", default=None, metavar="CP.json",
                      help="with --keys: a checkpoint of the transparency log saved earlier (GET /v1/log/checkpoint): "
                           "check that it is signed by one of the keys and that the record is in its tree")

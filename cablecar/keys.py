@@ -10,6 +10,10 @@ from typing import TYPE_CHECKING, Any
 from cablecar.options import USAGE, data_dir_option
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
+    from events.integrity.signing import Signer
+    from events.records import StoredEvent
     from service.config import Settings
 
 
@@ -45,15 +49,92 @@ def _keys_generate(args: argparse.Namespace) -> int:
 
 
 def _keys_rotate(args: argparse.Namespace) -> int:
-    from service.adapters.signing_keys import ROTATION_GRACE_SECONDS, key_path, retired_path, rotate
+    from service.adapters.signing_keys import (
+        ROTATION_GRACE_SECONDS,
+        check_grace,
+        key_path,
+        retired_path,
+        rotate,
+    )
 
     settings = _key_settings(args)
-    retired, new = rotate(settings, ROTATION_GRACE_SECONDS if args.grace is None else args.grace)
+    grace = check_grace(ROTATION_GRACE_SECONDS if args.grace is None else args.grace)
+    # In the server's own stream, a chain: the old key introduces the new one while it is alive ...
+    introduced, new, now, why = _introduce_next_key(settings)
+    retired, new = rotate(settings, grace, now, new)
     print(f"retired key {retired.key_id} as of {retired.retired_at} (listed in {retired_path(settings)}); "
           f"new signing key {new.key_id} in {key_path(settings)}")
+    # ... then the new key records the old one's retirement
+    recorded, why = ((), why) if why is not None else _record_keys(settings)
+    events = [*introduced, *recorded]
+    if events and why is None:
+        print("recorded in the server's own stream (_server): " + ", ".join(
+            f"seq {e.seq} {e.type} {e.payload.get('key_id')}" for e in events))
+    else:
+        print(f"cablecar keys rotate: not recorded in the server's own stream ({why}); the next server start "
+              "records it, but a server still running with the retired key does not learn of it", file=sys.stderr)
     print(f"Restart every server before {retired.retired_at} to sign with the new key: an event the retired key "
           "signs after that fails verification; records signed before verify with the retired one.", file=sys.stderr)
     return 0
+
+
+def _introduce_next_key(
+    settings: Settings,
+) -> tuple[tuple[StoredEvent, ...], Signer | None, datetime | None, str | None]:
+    """Make the next key at the store's time and record its ``key_added``,
+    signed with the current key: (the events recorded, the next key, the
+    store's time after them, None), or ((), None, None, why not) when the
+    store is not there (an embedded store not made yet) or cannot be reached."""
+    from events.encoding.timestamps import format_timestamp, parse_timestamp
+    from events.integrity.signing import Signer
+    from events.records import StoreError
+    from service.adapters.signing_keys import load_server_keys
+    from service.bootstrap import open_stores
+    from service.location import sqlite_file
+    from service.usecases.server_stream import ServerStream
+
+    path = sqlite_file(settings)
+    if path is not None and not path.exists():
+        return (), None, None, f"there is no store at {path} yet"
+    current = load_server_keys(settings)
+    try:
+        stores = open_stores(settings, current.signer, pool_size=1, read_replica=False)
+    except (StoreError, OSError) as e:
+        return (), None, None, str(e)
+    clock = stores.deadlines
+    try:
+        clock.database_time()  # measures this process's estimate of the database's clock, which stamps the events
+        new = Signer.generate(format_timestamp(clock.estimated_time()))
+        stream = ServerStream(stores.events, stores.log, current.key_set())
+        events = stream.record(current, introduce=new.public)
+        # the old key retires no earlier than the events it signed: the retirement comes after them
+        later = [clock.estimated_time(), *(parse_timestamp(e.recorded_at) for e in events)]
+        return events, new, max(later), None
+    except StoreError as e:
+        return (), None, None, str(e)
+    finally:
+        stores.close()
+
+
+def _record_keys(settings: Settings) -> tuple[tuple[StoredEvent, ...], str | None]:
+    """Record the keys' lifetimes (the rotation) in the server's own stream,
+    signed with the new key: the events appended, or why none could be."""
+    from events.records import StoreError
+    from service.adapters.signing_keys import load_server_keys
+    from service.bootstrap import open_stores
+    from service.usecases.server_stream import ServerStream
+
+    signing_keys = load_server_keys(settings)
+    try:
+        stores = open_stores(settings, signing_keys.signer, pool_size=1, read_replica=False)
+    except (StoreError, OSError) as e:
+        return (), str(e)
+    try:
+        return ServerStream(stores.events, stores.log, signing_keys.key_set()).record(signing_keys), None
+    except StoreError as e:
+        return (), str(e)
+    finally:
+        stores.close()
 
 
 def _keys_show(args: argparse.Namespace) -> int:
@@ -82,7 +163,10 @@ def add_parser(sub: Any) -> None:
         description="Move the current key's public half to the retired keys file (with retired_at) and write a "
                     "new key in its place, retired at once (or after --grace). Restart every server (all hosts share "
                     "the two files) before the key's retired_at: an event it signs later fails verification; "
-                    "records signed before still verify, with the retired key.",
+                    "records signed before still verify, with the retired key. With the server's DATABASE_URL "
+                    "(or --data-dir) the rotation is recorded in the server's own stream (_server) at once: the "
+                    "new key's key_added signed by the old key, then the old key's key_retired by the new one, "
+                    "which the transparency log attests; otherwise the next server start records it.",
     )
     keys_rot.add_argument("--key-file", default=None, metavar="PATH", help="default: $CABLECAR_SIGNING_KEY_FILE")
     keys_rot.add_argument("--retired-file", default=None, metavar="PATH",

@@ -8,7 +8,10 @@ keys (``GET /v1/keys``, saved):
 * a record's **inclusion**: the checkpoint's note carries a valid signature by
   one of the keys (key name = the checkpoint's origin; the signature line's key
   hash tells which key, a retired one included: a checkpoint signed before a
-  rotation verifies with the retired key), and the record's last event is a
+  rotation verifies with the retired key, but only for a tree no larger than
+  the one holding that key's ``key_retired`` event: ``retired_tree_size`` in
+  the saved keys, :meth:`events.integrity.keyset.KeySet.checkpoint_problem`),
+  and the record's last event is a
   leaf of that checkpoint's tree: ``leaf_hash(last event's hash || leaf_salt)``
   (32 + 32 raw bytes) at the inclusion proof's ``leaf_index``, the proof
   leading to the signed root.  The last event's hash commits to every earlier
@@ -171,11 +174,18 @@ def _verify_note(note: str, origin: str, keys: KeySet) -> tuple[Checkpoint, str]
     signers = [by_hash[s.key_hash] for s in signatures if s.name == origin and s.key_hash in by_hash]
     if not signers:
         raise ValueError(f"its note is not signed by any of the {len(keys.keys)} keys given under the name {origin}")
-    key_id, raw = signers[0]
-    try:
-        return verify_checkpoint(note, origin, raw), key_id
-    except ValueError as e:
-        raise ValueError(f"its note does not verify with key {key_id}: {e}") from None
+    refusals = []
+    for key_id, raw in signers:
+        try:
+            checkpoint = verify_checkpoint(note, origin, raw)
+        except ValueError as e:
+            refusals.append(f"its note does not verify with key {key_id}: {e}")
+            continue
+        retired = keys.checkpoint_problem(key_id, checkpoint.size)  # checkpoints carry no time: the log's size
+        if retired is None:
+            return checkpoint, key_id
+        refusals.append(f"its note is signed by a retired key: {retired}")
+    raise ValueError("; ".join(refusals))
 
 
 def fetch_json(url: str) -> dict[str, Any]:

@@ -36,6 +36,7 @@ from service.usecases.creation import GameCreation
 from service.usecases.listing import GameListing
 from service.usecases.organisers import OrganiserService
 from service.usecases.queries import GameQueries
+from service.usecases.server_stream import ServerStream
 from service.usecases.stream_tickets import TicketOffice
 from service.usecases.timekeeper import Sweeper, Timekeeper
 from service.usecases.webhook_deliveries import WebhookDispatcher
@@ -93,6 +94,8 @@ class Service:
     tokens: TokenCheck
     #: the transparency log's checkpoints and proofs
     log: LogProofs
+    #: the server's own stream: its keys' lifetimes (``GET /v1/keys``)
+    server_stream: ServerStream
     #: the seats' stream tickets
     tickets: TicketOffice
     organisers: OrganiserService
@@ -127,7 +130,8 @@ def bootstrap(
     stores = stores or open_stores(settings, signing_keys.signer, hasher.rekey)
     stores = pooled(stores)  # under gevent, SQLite's calls in native threads (service/adapters/pooled_store.py)
     cache = cache or open_cache(settings)
-    games = wire_games(stores, cache, hasher, clock, signing_keys.key_set(), require_runner=True)
+    key_set = signing_keys.key_set()
+    games = wire_games(stores, cache, hasher, clock, key_set, require_runner=True)
     tickets: StreamTickets = stores.tickets
     places: SharedPlaces | None = stores.counts
     if cache.redis_client is not None:
@@ -142,7 +146,8 @@ def bootstrap(
     listing = GameListing(games.queries)
     return Service(
         settings=settings, stores=stores, cache=cache, signing_keys=signing_keys, games=games, tokens=tokens,
-        log=LogProofs(stores.log, stores.events), tickets=TicketOffice(tickets, tokens), organisers=organisers,
+        log=LogProofs(stores.log, stores.events), server_stream=ServerStream(stores.events, stores.log, key_set),
+        tickets=TicketOffice(tickets, tokens), organisers=organisers,
         batches=BatchService(stores.tournaments, stores.deadlines, organisers, games.commands,
                              settings.max_batch_tables, listing),
         listing=listing, places=places,
@@ -162,7 +167,11 @@ def timeout_sweeper(service: Service) -> Sweeper:
 
 
 def log_publishing(service: Service) -> LogPublishing:
-    """The transparency log's publisher, signing with the server's current key (not started)."""
-    stores, settings = service.stores, service.settings
-    publisher = LogPublisher(stores.log, service.signing_keys.signer, settings.log_origin, stores.deadlines)
-    return LogPublishing(publisher, stores.deadlines, settings.log_interval)
+    """The transparency log's publisher, signing with the server's current key
+    (not started); started, it first records the server's keys in its own
+    stream (:mod:`service.usecases.server_stream`)."""
+    stores, settings, stream = service.stores, service.settings, service.server_stream
+    publisher = LogPublisher(stores.log, service.signing_keys.signer, settings.log_origin, stores.deadlines,
+                             stream=stream)
+    return LogPublishing(publisher, stores.deadlines, settings.log_interval,
+                         record_keys=lambda: stream.record(service.signing_keys))

@@ -5,8 +5,18 @@ check of a record: every event's Ed25519 signature of its hash (see
 The check cannot be talked out of signatures: a record stripped of them
 fails (an unsigned event is allowed only when the caller says the record
 predates signing, and never after a signed one), and so does an event
-recorded after its key's ``retired_at``.  Reads that fold stored events use
-the lighter :func:`first_bad_signature` (a wrong signature or an unknown key)."""
+recorded outside its key's lifetime: before its ``created_at`` or after its
+``retired_at`` (the keys' lifetimes, which the server's own stream also
+records: :mod:`events.integrity.lifetimes`).  Every event's date is checked
+against the record's own header too: an event recorded before its game was
+created (a record backdated, say, to before the server signed) fails.  Reads
+that fold stored events use the lighter :func:`first_bad_signature` (a wrong
+signature or an unknown key).
+
+A checkpoint note signed by a retired key counts only for a tree no larger
+than the one whose last leaf is that key's ``key_retired`` event
+(``retired_tree_size`` in the key's entry, :meth:`KeySet.checkpoint_problem`):
+checkpoints carry no time, so a key's retirement is placed in the log itself."""
 
 from __future__ import annotations
 
@@ -17,7 +27,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from domain.core import JSON
 from events.encoding.timestamps import epoch_seconds
-from events.integrity.signing import PublicKey, unb64url
+from events.integrity.signing import PublicKey, is_timestamp, unb64url
 from events.integrity.verdict import Check
 from events.records import StoredEvent
 
@@ -36,7 +46,7 @@ class KeySet:
             k.key_id: Ed25519PublicKey.from_public_bytes(unb64url(k.public_key)).verify for k in self.keys
         }
         self._good: dict[tuple[str, str, str], None] = {}
-        self._retired_at = {k.key_id: k.retired_at for k in self.keys if k.retired_at is not None}
+        self._lifetimes = {k.key_id: k for k in self.keys}
 
     def signing_since(self) -> str | None:
         """When the oldest of these keys was made (None: no key says): a
@@ -44,17 +54,31 @@ class KeySet:
         made = [k.created_at for k in self.keys if k.created_at is not None]
         return min(made, key=epoch_seconds) if made else None
 
-    def retirement_problem(self, event: StoredEvent) -> str | None:
-        """Why ``event`` (validly signed) was signed with a key retired before it
-        was recorded (None: it was not)."""
-        retired_at = self._retired_at.get(str(event.key_id))
-        if retired_at is None:
+    def lifetime_problem(self, event: StoredEvent) -> str | None:
+        """Why ``event`` (validly signed) was signed with a key not alive when
+        it was recorded: before the key's ``created_at`` or after its
+        ``retired_at`` (None: it was alive)."""
+        key = self._lifetimes.get(str(event.key_id))
+        if key is None:
             return None
         try:
-            late = epoch_seconds(event.recorded_at) > epoch_seconds(retired_at)
+            at = epoch_seconds(event.recorded_at)
         except (TypeError, ValueError):
             return "its recorded_at is not a timestamp"
-        return f"signed by key {event.key_id}, recorded after that key was retired ({retired_at})" if late else None
+        if key.created_at is not None and at < epoch_seconds(key.created_at):
+            return f"signed by key {event.key_id}, recorded before that key was made ({key.created_at})"
+        if key.retired_at is not None and at > epoch_seconds(key.retired_at):
+            return f"signed by key {event.key_id}, recorded after that key was retired ({key.retired_at})"
+        return None
+
+    def checkpoint_problem(self, key_id: str, tree_size: int) -> str | None:
+        """Why a checkpoint of ``tree_size`` leaves signed by ``key_id`` does not
+        count (None: it does): the key was retired at a smaller tree (see the module docs)."""
+        key = self._lifetimes.get(key_id)
+        if key is None or key.retired_tree_size is None or tree_size <= key.retired_tree_size:
+            return None
+        return (f"key {key_id} was retired in the log's tree of {key.retired_tree_size} leaves "
+                f"({key.retired_at}); a checkpoint it signs of a larger tree ({tree_size}) is not the log's")
 
     @classmethod
     def from_json(cls, document: JSON) -> KeySet:
@@ -109,20 +133,26 @@ def first_bad_signature(events: Sequence[StoredEvent], keys: KeySet, signed_befo
 
 def signature_check(
     events: Sequence[StoredEvent], keys: KeySet | None, allow_unsigned: bool = False,
-    unsigned_before: str | None = None,
+    unsigned_before: str | None = None, created_at: str | None = None,
 ) -> Check:
     """The ``signatures`` check of a record (see the module docs).
 
     Every event must carry a valid signature by one of ``keys``, made while
-    that key was not yet retired (recorded at or before its ``retired_at``).
-    An unsigned event fails unless ``allow_unsigned`` (a record that predates
-    signing) and no signed event came before it, and, with ``unsigned_before``
-    (the server's own audit: when it began signing), it was recorded before
-    that moment.  Without keys the check is not made (and so never ok)."""
+    that key was alive (recorded at or after its ``created_at`` and at or
+    before its ``retired_at``).  An unsigned event fails unless
+    ``allow_unsigned`` (a record that predates signing) and no signed event
+    came before it, and, with ``unsigned_before`` (when the server began
+    signing: its oldest key's ``created_at``), it was recorded before that
+    moment.  With ``created_at`` (the record's header: when its game was
+    created), an event recorded before it fails.  Without keys the check is
+    not made (and so never ok)."""
     if keys is None:
         return Check.not_made("signatures", "no public keys given (save GET /v1/keys and run "
                                             "cablecar verify --keys KEYS.json)")
     problems: list[str] = []
+    if created_at is not None and not is_timestamp(created_at):
+        problems.append(f"the record's header created_at {created_at!r} is not a timestamp")
+        created_at = None
     unsigned = 0
     used: list[str] = []
     signed_seen = False
@@ -134,9 +164,11 @@ def signature_check(
                 unsigned += 1
         else:
             signed_seen = True
-            why = why or keys.retirement_problem(event)
+            why = why or keys.lifetime_problem(event)
             if why is None and event.key_id not in used:
                 used.append(str(event.key_id))
+        if why is None and created_at is not None and _earlier(event.recorded_at, created_at):
+            why = f"recorded before its game was created ({created_at}, the record's header says)"
         if why is not None:
             problems.append(f"seq {event.seq}: {why} [{event.type}]")
     if problems:

@@ -54,12 +54,19 @@ def key_id_of(public_raw: bytes) -> str:
     return b64url(hashlib.sha256(public_raw).digest())[:16]
 
 
-def _is_timestamp(value: JSON) -> bool:
+def is_timestamp(value: JSON) -> bool:
+    """Whether ``value`` is a timestamp as the stores write them."""
     try:
         parse_timestamp(value)
     except (TypeError, ValueError):
         return False
     return True
+
+
+#: a key entry's fields naming where the server's own stream (:mod:`events.integrity.lifetimes`) records the
+#: key's lifetime: the seq of its ``key_added`` and ``key_retired`` events, and the size of the log's tree whose
+#: last leaf is that ``key_retired`` (the largest tree a checkpoint the key signs may have); null while unknown
+LOG_FIELDS = ("added_seq", "retired_seq", "retired_tree_size")
 
 
 @dataclass(frozen=True)
@@ -70,16 +77,27 @@ class PublicKey:
     public_key: str  # raw 32 bytes, base64url without padding
     created_at: str | None = None
     retired_at: str | None = None
+    #: see :data:`LOG_FIELDS`
+    added_seq: int | None = None
+    retired_seq: int | None = None
+    retired_tree_size: int | None = None
 
     def to_json(self) -> dict[str, JSON]:
         """The ``GET /v1/keys`` entry."""
+        return {**self.file_json(), "added_seq": self.added_seq, "retired_seq": self.retired_seq,
+                "retired_tree_size": self.retired_tree_size}
+
+    def file_json(self) -> dict[str, JSON]:
+        """The entry a key file keeps: the key and its dates, not where the log holds them."""
         return {"key_id": self.key_id, "algorithm": ALGORITHM, "public_key": self.public_key,
                 "created_at": self.created_at, "retired_at": self.retired_at}
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> PublicKey:
         """A key from its ``GET /v1/keys`` entry; ValueError naming what is wrong
-        (another algorithm, not 32 bytes, a key_id that is not this key's)."""
+        (another algorithm, not 32 bytes, a key_id that is not this key's, a
+        date that is no timestamp, a seq or tree size that is no whole number).
+        The :data:`LOG_FIELDS` may be absent (a file saved before they existed)."""
         if not isinstance(data, Mapping):
             raise ValueError("a key is a JSON object")
         if data.get("algorithm", ALGORITHM) != ALGORITHM:
@@ -92,10 +110,15 @@ class PublicKey:
             raise ValueError(f"key_id {key_id!r} is not the id of its public_key ({key_id_of(raw)})")
         created, retired = data.get("created_at"), data.get("retired_at")
         for name, stamp in (("created_at", created), ("retired_at", retired)):
-            if stamp is not None and not _is_timestamp(stamp):
+            if stamp is not None and not is_timestamp(stamp):
                 raise ValueError(f"{name} {stamp!r} is not a timestamp (YYYY-MM-DDTHH:MM:SS.ffffffZ)")
+        logged = [data.get(name) for name in LOG_FIELDS]
+        for name, number in zip(LOG_FIELDS, logged, strict=True):
+            if number is not None and (not isinstance(number, int) or isinstance(number, bool) or number < 1):
+                raise ValueError(f"{name} {number!r} is not a whole number (1 or more)")
         return cls(key_id, b64url(raw), created if isinstance(created, str) else None,
-                   retired if isinstance(retired, str) else None)
+                   retired if isinstance(retired, str) else None,
+                   *(n if isinstance(n, int) else None for n in logged))
 
     def retired(self, at: str) -> PublicKey:
         """This key, retired at ``at``."""

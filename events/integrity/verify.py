@@ -9,7 +9,8 @@ with no server and no database:
    server's public keys (``GET /v1/keys``, saved: ``cablecar verify --keys``).
    A chain anyone can recompute, a signature only the private key's holder:
    a record rebuilt or stripped of signatures fails here, as does an event
-   recorded after its key was retired (rules: :mod:`events.integrity.keyset`); without
+   recorded before its key was made or after it was retired, or before the
+   game's own ``created_at`` (rules: :mod:`events.integrity.keyset`); without
    keys the check is not made (never ``ok``);
 2. ``seed``: the revealed seed matches the commitment published at creation
    (the detail flags an open deal: the caller's seed alone made it);
@@ -110,7 +111,9 @@ def verify_record(
     # 1. the hash chain
     events, chain_check = _chain_check(header, game_info, game_id, raw_events)
     checks.append(chain_check)
-    checks.append(signature_check(events, keys, allow_unsigned, unsigned_before))
+    created_at = game_info.get("created_at")  # the header's date: no event of the game is older
+    checks.append(signature_check(events, keys, allow_unsigned, unsigned_before,
+                                  created_at if isinstance(created_at, str) else None))
 
     # 2. the seed against its commitment
     seed_info = header.get("seed") or {}

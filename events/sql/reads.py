@@ -9,6 +9,7 @@ from typing import Any
 
 from events.encoding.cursor import decode_cursor, encode_cursor
 from events.integrity.envelope import verify_events
+from events.integrity.lifetimes import SERVER_STREAM
 from events.recorders.event_log import EventReader
 from events.records import ChainReport, GameNotFound, GamePage, StoredEvent
 from events.sql.database import Cursor
@@ -58,13 +59,14 @@ class SqlReads(EventReader):
         cursor: str | None = None,
         ref: str | None = None,
     ) -> GamePage:
-        """Games newest first, filtered; ``batch`` matches ``metadata['batch']``, ``ref`` ``metadata['ref']``.
+        """Games newest first, filtered; ``batch`` matches ``metadata['batch']``, ``ref`` ``metadata['ref']``
+        (never the server's own stream, :mod:`events.integrity.lifetimes`).
 
         Raises InvalidCursor for a cursor this store did not hand out."""
         check_page(limit)
         d = self.dialect
-        where: list[str] = []
-        params: list[Any] = []
+        where: list[str] = ["game_id <> ?"]  # the server's own stream is no game
+        params: list[Any] = [SERVER_STREAM]
         for column, value in (("status", status), ("game_type", game_type), (d.batch_of_game, batch),
                               (d.ref_of_game, ref)):
             if value is not None:
@@ -73,7 +75,7 @@ class SqlReads(EventReader):
         if cursor is not None:
             where.append("game_no < ?")
             params.append(decode_cursor(cursor))
-        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        clause = f"WHERE {' AND '.join(where)}"
         rows = self._read_rows(
             d.sql(f"SELECT {GAME_COLUMNS}, game_no FROM games {clause} ORDER BY game_no DESC LIMIT ?"),
             (*params, limit + 1),

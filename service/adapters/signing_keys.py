@@ -17,7 +17,8 @@
 ``cablecar keys generate`` makes a key file, ``cablecar keys rotate`` retires
 the current key (its public half goes to the retired file, with
 ``retired_at``) and makes a new one; every server then restarts to sign with
-the new key.
+the new key.  Each key's lifetime is also recorded in the server's own
+stream, and so in the transparency log (``service/usecases/server_stream.py``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import logging
 import os
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from events.encoding.timestamps import format_timestamp, system_clock
@@ -107,7 +108,7 @@ def retired_path(settings: Settings) -> Path:
 
 def key_document(signer: Signer) -> dict[str, str | None]:
     """The JSON a key file holds."""
-    return {**{k: v for k, v in signer.public.to_json().items() if k != "retired_at"},
+    return {**{k: v for k, v in signer.public.file_json().items() if k != "retired_at"},
             "private_key": b64url(signer.seed())}
 
 
@@ -173,7 +174,7 @@ def read_public_keys(path: Path) -> tuple[PublicKey, ...]:
 def write_public_keys(path: Path, keys: list[PublicKey]) -> None:
     """Replace ``path`` with ``keys`` (written whole, then renamed into place)."""
     draft = path.parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}"
-    draft.write_text(json.dumps({"keys": [k.to_json() for k in keys]}, indent=2) + "\n", encoding="utf-8")
+    draft.write_text(json.dumps({"keys": [k.file_json() for k in keys]}, indent=2) + "\n", encoding="utf-8")
     draft.replace(path)
 
 
@@ -198,22 +199,32 @@ def load_server_keys(settings: Settings) -> ServerKeys:
     return ServerKeys(signer, retired)
 
 
-def rotate(settings: Settings, grace_seconds: float = ROTATION_GRACE_SECONDS) -> tuple[PublicKey, Signer]:
-    """Retire the current key (its public key goes to the retired file, with
-    ``retired_at`` ``grace_seconds`` from now) and write a new one in its
-    place: (retired, new).  Servers sign with the new key once restarted,
-    which must happen within the grace: an event the retired key signs after
-    its ``retired_at`` fails verification.  Both keys verify."""
+def check_grace(grace_seconds: float) -> float:
+    """A rotation's grace, refused (SigningKeyError) unless 0 to :data:`MAX_GRACE_SECONDS`."""
     if not 0 <= grace_seconds <= MAX_GRACE_SECONDS:
         raise SigningKeyError(f"the grace of a rotation is 0 to {MAX_GRACE_SECONDS:g} seconds, not {grace_seconds:g}")
+    return grace_seconds
+
+
+def rotate(settings: Settings, grace_seconds: float = ROTATION_GRACE_SECONDS,
+           clock: datetime | None = None, new: Signer | None = None) -> tuple[PublicKey, Signer]:
+    """Retire the current key (its public key goes to the retired file, with
+    ``retired_at`` ``grace_seconds`` from now) and write a new one in its
+    place, made now: (retired, new).  Servers sign with the new key once restarted,
+    which must happen within the grace: an event the retired key signs after
+    its ``retired_at`` fails verification.  Both keys verify.  ``clock``: now
+    (by default this host's clock; ``cablecar keys rotate`` passes the
+    database's, which dates the events); ``new``: the next key (by default
+    one made now)."""
+    check_grace(grace_seconds)
     signing_keys = load_server_keys(settings)
-    clock = system_clock()
+    clock = clock or system_clock()
     now = format_timestamp(clock)
     retired = signing_keys.signer.public.retired(format_timestamp(clock + timedelta(seconds=grace_seconds)))
     retired_file = retired_path(settings)
     kept = [k for k in signing_keys.retired if k.key_id != retired.key_id]
     write_public_keys(retired_file, [*kept, retired])  # first: the old key stays verifiable whatever happens next
-    new = Signer.generate(now)
+    new = new or Signer.generate(now)
     path = key_path(settings)
     draft = path.parent / f".{path.name}.new"
     with contextlib.suppress(FileNotFoundError):

@@ -20,6 +20,7 @@ from service.usecases.creation import GameCreation
 from service.usecases.listing import GameListing
 from service.usecases.organisers import OrganiserService
 from service.usecases.queries import GameQueries
+from service.usecases.server_stream import ServerStream
 from service.usecases.stream_tickets import TicketOffice
 from service.usecases.timekeeper import Timekeeper
 
@@ -67,6 +68,11 @@ class Runtime:
     def tokens(self) -> TokenCheck:
         """Every token check (:mod:`service.usecases.auth`)."""
         return self.service.tokens
+
+    @property
+    def server_stream(self) -> ServerStream:
+        """The server's own stream: its keys' lifetimes (:mod:`service.usecases.server_stream`)."""
+        return self.service.server_stream
 
     @property
     def log(self) -> LogProofs:

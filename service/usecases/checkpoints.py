@@ -17,6 +17,13 @@ that overlap anyway cannot both land a tree of one size
 
 Every proof is read from O(log n) stored nodes in one query
 (:meth:`~events.recorders.transparency_log.TransparencyLog.node_hashes`).
+
+Keys (issue 48): a started publisher first records the server's keys in its
+own stream (:mod:`service.usecases.server_stream`), whatever process holds
+the lease.  Checkpoints carry no time, so a key's retirement is placed in the
+log: the tree whose last leaf is its ``key_retired`` event is the largest a
+checkpoint it signs may have (verifiers refuse a larger one), and a publisher
+whose key the stream retired signs nothing beyond it and gives up the lease.
 """
 
 from __future__ import annotations
@@ -31,13 +38,16 @@ from domain.core import STATUS_CANCELLED, STATUS_FINISHED
 from events.encoding.timestamps import format_timestamp
 from events.integrity import merkle
 from events.integrity.checkpoint import Checkpoint, b64, key_hash, parse_note, sign_note
+from events.integrity.lifetimes import SERVER_LEAF_SALT, SERVER_STREAM
 from events.integrity.signing import Signer
 from events.recorders.deadlines import DeadlineIndex
 from events.recorders.event_log import EventStore
 from events.recorders.transparency_log import LogConflict, LogLeaf, Node, PublishedCheckpoint, TransparencyLog
+from events.records import GameNotFound
 from service.adapters import prometheus
 from service.errors import GameNotFinished, InvalidRequest, NotFound
 from service.usecases.leased import LeasedLoop
+from service.usecases.server_stream import ServerStream
 
 log = logging.getLogger("cablecar.transparency")
 
@@ -72,12 +82,16 @@ class LogPublisher:
     """Extends the tree and publishes a signed checkpoint (see the module docs)."""
 
     def __init__(self, log: TransparencyLog, signer: Signer, origin: str, clock: DeadlineIndex,
-                 max_leaves: int = MAX_LEAVES) -> None:
+                 max_leaves: int = MAX_LEAVES, stream: ServerStream | None = None) -> None:
         self.log = log
         self.signer = signer
         self.origin = check_origin(origin)
         self.clock = clock
         self.max_leaves = max_leaves
+        #: the server's own stream, where its key's retirement shows (None: not looked at)
+        self.stream = stream
+        #: whether the log holds this key's retirement already: it signs no larger tree (a server to restart)
+        self.retired = False
 
     def publish(self) -> PublishedCheckpoint | None:
         """Publish one checkpoint covering the events appended since the last
@@ -88,13 +102,24 @@ class LogPublisher:
         events = self.log.log_events(after, self.max_leaves)
         if not events:
             return None
+        retired = None if self.stream is None else self.stream.retirement(self.signer.key_id)
+        if retired is not None:  # the tree up to its key_retired leaf is the last this key signs
+            events = [e for e in events if e.position <= retired.position]
+            if not events:
+                if not self.retired:
+                    log.warning("the log's signing key %s is retired (seq %d of the server's stream): this "
+                                "process publishes no more checkpoints; restart it with the new key",
+                                self.signer.key_id, retired.seq)
+                self.retired = True
+                return None
         leaves: list[LogLeaf] = []
         leaf_hashes: list[bytes] = []
         for i, e in enumerate(events):
-            if e.leaf_salt is None:
+            salt = SERVER_LEAF_SALT if e.game_id == SERVER_STREAM else e.leaf_salt  # public, whatever its row says
+            if salt is None:
                 raise ValueError(f"game {e.game_id} has no leaf_salt: migrate the database")
             leaves.append(LogLeaf(size + i, e.game_id, e.seq, e.position))
-            leaf_hashes.append(merkle.leaf_hash(bytes.fromhex(e.hash) + bytes.fromhex(e.leaf_salt)))
+            leaf_hashes.append(merkle.leaf_hash(bytes.fromhex(e.hash) + bytes.fromhex(salt)))
         new_size = size + len(events)
         hashes = self.log.node_hashes(merkle.tree_nodes(size))
         nodes: list[tuple[int, int, bytes]] = []
@@ -124,10 +149,22 @@ class LogPublishing(LeasedLoop["PublishedCheckpoint | None"]):
     thread_name = "log-publisher"
 
     def __init__(self, publisher: LogPublisher, leases: DeadlineIndex, interval: float,
-                 on_error: Callable[[Exception], None] | None = None) -> None:
+                 on_error: Callable[[Exception], None] | None = None,
+                 record_keys: Callable[[], object] | None = None) -> None:
         interval = check_interval(interval)
         super().__init__(leases, interval, max(LEASE_SECONDS, 3 * interval), on_error)
         self.publisher = publisher
+        #: records the server's keys in its own stream, once, in the first round it succeeds (any process)
+        self._record_keys = record_keys
+
+    def run_once(self) -> PublishedCheckpoint | None:
+        if self._record_keys is not None:
+            self._record_keys()
+            self._record_keys = None
+        if self.publisher.retired:  # its lease lapses: a process with the new key takes over
+            self.holding = False
+            return self.idle()
+        return super().run_once()
 
     def work(self) -> PublishedCheckpoint | None:
         published = self.publisher.publish()
@@ -177,6 +214,8 @@ class LogProofs:
         tree: (its checkpoint, the leaf, the proof)."""
         if tree_size is not None and tree_size < 1:
             raise InvalidRequest("tree_size must be a published tree size (1 or more)")
+        if game_id == SERVER_STREAM:  # the server's own stream is no game
+            raise GameNotFound(game_id)
         record = self.games.get_game(game_id)  # GameNotFound: 404
         if record.status not in (STATUS_FINISHED, STATUS_CANCELLED):
             raise GameNotFinished("the inclusion proof of a game is available once the game is finished")

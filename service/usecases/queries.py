@@ -18,9 +18,10 @@ from events.encoding.codec import decode
 from events.encoding.timestamps import epoch_seconds
 from events.integrity.envelope import GENESIS_HASH, recompute_hash
 from events.integrity.keyset import KeySet, first_bad_signature
+from events.integrity.lifetimes import SERVER_STREAM
 from events.recorders.event_log import EventReader, EventStore
 from events.recorders.quarantine import QuarantineStore
-from events.records import DamagedEvent, GameRecord, IntegrityError, StoredEvent
+from events.records import DamagedEvent, GameNotFound, GameRecord, IntegrityError, StoredEvent
 from service.adapters.cache import StateCache
 from service.adapters.lru import LRU
 from service.adapters.statecodec import Snapshot
@@ -97,8 +98,11 @@ class GameQueries:
         self._legal: LRU[tuple[str, int, int, tuple[int, int] | None], Sequence[Action]] = LRU(LEGAL_MEMO_ACTIONS, len)
 
     def record(self, game_id: str) -> GameRecord:
-        """The game's row from the store (GameNotFound if unknown); this
-        process remembers it (:meth:`recent_record`)."""
+        """The game's row from the store (GameNotFound if unknown, and for the
+        server's own stream, which is no game); this process remembers it
+        (:meth:`recent_record`)."""
+        if game_id == SERVER_STREAM:
+            raise GameNotFound(game_id)
         record = self.event_log.get_game(game_id)
         self._records.put(game_id, record)
         return record

@@ -22,13 +22,12 @@ from events.factory import sqlite_stores
 from events.integrity.keyset import KeySet
 from events.integrity.verify import verify_export
 from service.adapters.cache import InProcessCache
-from service.adapters.signing_keys import load_server_keys
 from service.api.app import create_app
 from service.config import Settings
 from service.usecases.timekeeper import Sweeper
 from tests.api.conftest import act, auth, legal, view
 from tests.api.test_openapi import check_response
-from tests.api.test_time_controls import FakeClock
+from tests.api.test_time_controls import FakeClock, signer_made_at
 
 __all__ = ["FakeClock"]
 
@@ -43,7 +42,7 @@ def clock() -> FakeClock:
 @pytest.fixture
 def app(tmp_path: Path, clock: FakeClock) -> Iterator[Flask]:
     settings = Settings(data_dir=str(tmp_path), sse_max_seconds=2, sse_heartbeat_seconds=1, open_organisers=True)
-    store = sqlite_stores(str(tmp_path / "rounds.sqlite3"), clock=clock, signer=load_server_keys(settings).signer)
+    store = sqlite_stores(str(tmp_path / "rounds.sqlite3"), clock=clock, signer=signer_made_at(settings, clock))
     app = create_app(settings, stores=store, cache=InProcessCache(), clock=clock)
     app.testing = True
     yield app

@@ -15,11 +15,13 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from events.encoding.timestamps import format_timestamp
 from events.factory import sqlite_stores
 from events.integrity.keyset import KeySet
+from events.integrity.signing import Signer
 from events.integrity.verify import verify_export
 from service.adapters.cache import InProcessCache
-from service.adapters.signing_keys import load_server_keys
+from service.adapters.signing_keys import key_path, load_server_keys, write_key_file
 from service.api.app import create_app
 from service.config import Settings
 from tests.api.conftest import act, auth, legal, view
@@ -38,6 +40,12 @@ class FakeClock:
         self.now += timedelta(seconds=seconds)
 
 
+def signer_made_at(settings: Settings, clock: FakeClock) -> Signer:
+    """The server's key, made at the fake clock's time (an event recorded before its key was made fails the audit)."""
+    write_key_file(key_path(settings), Signer.generate(format_timestamp(clock.now)))
+    return load_server_keys(settings).signer
+
+
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
@@ -47,7 +55,7 @@ def clock() -> FakeClock:
 def app(tmp_path: Path, clock: FakeClock) -> Iterator[Flask]:
     settings = Settings(data_dir=str(tmp_path), sse_max_seconds=2, sse_heartbeat_seconds=1,
                         open_organisers=True)
-    store = sqlite_stores(str(tmp_path / "timed.sqlite3"), clock=clock, signer=load_server_keys(settings).signer)
+    store = sqlite_stores(str(tmp_path / "timed.sqlite3"), clock=clock, signer=signer_made_at(settings, clock))
     app = create_app(settings, stores=store, cache=InProcessCache(), clock=clock)
     app.testing = True
     yield app

@@ -105,9 +105,11 @@ def _json(body: Any) -> Response:
 @bp.get("/v1/keys")
 def signing_keys() -> dict[str, Any]:
     """The public keys of every key the server signs (or signed) its records
-    with, the current one first: save them to check records offline
+    with, the current one first, each naming the seqs of its lifetime's events
+    in the server's own stream: save them to check records offline
     (``cablecar verify --keys``)."""
-    keys = runtime().signing_keys.public_keys()
+    rt = runtime()
+    keys = rt.server_stream.public_keys(rt.signing_keys)
     return SigningKeysSchema().dump({"keys": [k.to_json() for k in keys]})
 
 

@@ -208,6 +208,9 @@ class SigningKeySchema(Schema):
     public_key = fields.String(required=True)
     created_at = fields.String(required=True, allow_none=True)
     retired_at = fields.String(required=True, allow_none=True)
+    added_seq = fields.Integer(required=True, allow_none=True)
+    retired_seq = fields.Integer(required=True, allow_none=True)
+    retired_tree_size = fields.Integer(required=True, allow_none=True)
 
 
 class SigningKeysSchema(Schema):
