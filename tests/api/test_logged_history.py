@@ -163,6 +163,36 @@ def test_a_logged_event_is_never_quarantined_and_the_winner_stands(
     assert code == 1 and verdict["verdict"] == "not_valid", out
 
 
+def test_a_logged_event_rewritten_in_place_stays_and_the_audit_says_the_log_holds_another(
+    backend: Backend, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The stored event's payload and hash rewritten (its signature no longer matches): still never
+    moved, and the audit's ``inclusion`` check says the stored record is not the one the log holds."""
+    new_app, _ = backend
+    app = new_app()
+    client = app.test_client()
+    game = _game(client)
+    gid = game["id"]
+    version = _resigned(client, game, 0)
+    _publish(app)
+    [last] = app.extensions["cablecar"].stores.events.load(gid, version - 1, 1)
+    payload = {**last.payload, "seat": 1}  # Ada resigned; the row now says Bo did
+    digest = event_hash(game_id=gid, seq=last.seq, type=last.type, schema_version=last.schema_version,
+                        payload=payload, recorded_at=last.recorded_at, seat=last.seat,
+                        idempotency_key=last.idempotency_key, prev_hash=last.prev_hash)
+    _as_owner(app, tmp_path, ("UPDATE events SET payload = ?, hash = ? WHERE game_id = ? AND seq = ?",
+                              (canonical_json(payload), digest, gid, version)), guards=True)
+
+    assert _quarantine(app, gid, tmp_path, monkeypatch) == 1
+    assert f"seq {version} is leaf" in capsys.readouterr().err
+    assert _moved(app, gid, tmp_path) == []
+    audit = new_app().test_client().get(f"/v1/games/{gid}/audit").get_json()
+    assert audit["verdict"] == "not_valid" and audit["damaged_from"] == version, audit
+    inclusion = next(c for c in audit["checks"] if c["name"] == "inclusion")
+    assert not inclusion["ok"] and "changed after it was logged" in inclusion["detail"], inclusion
+
+
 def test_the_store_and_the_database_refuse_to_move_a_logged_event(
     backend: Backend, tmp_path: Path,  # noqa: F811
 ) -> None:
