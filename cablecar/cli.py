@@ -35,7 +35,9 @@ from cablecar.supervise import add_parser as add_supervise
 from cablecar.tlog import add_parser as add_log
 
 if TYPE_CHECKING:
+    from events.integrity.keyset import KeySet
     from events.integrity.verdict import Verdict
+    from service.usecases.exportfile import ExportDocument
 
 
 def version() -> str:
@@ -109,29 +111,38 @@ def _migrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _verify(args: argparse.Namespace) -> int:
-    import json
-
-    from events.integrity.verify import verify_export
+def _read_record(path: str) -> ExportDocument | None:
+    """The export saved in ``path`` (``-``: standard input); None after saying why it is none."""
     from service.usecases.exportfile import NotAnExport, read_export
 
     try:
-        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except OSError as e:
-        print(f"cablecar verify: {args.file}: {e.strerror or e}", file=sys.stderr)
-        return USAGE
+        print(f"cablecar verify: {path}: {e.strerror or e}", file=sys.stderr)
+        return None
     try:
         if b"\0" in data:  # valid UTF-8, but no JSON text holds a NUL
             raise UnicodeError
         text = data.decode("utf-8")
     except UnicodeError:
-        print(f"cablecar verify: not a game record: {args.file} is binary / not UTF-8 text "
+        print(f"cablecar verify: not a game record: {path} is binary / not UTF-8 text "
               "(an export is JSON or NDJSON)", file=sys.stderr)
-        return USAGE
+        return None
     try:
-        document = read_export(text)
+        return read_export(text)
     except NotAnExport as e:
-        print(f"cablecar verify: {args.file}: {e}", file=sys.stderr)
+        print(f"cablecar verify: {path}: {e}", file=sys.stderr)
+        return None
+
+
+def _verify(args: argparse.Namespace) -> int:
+    import json
+
+    from events.integrity.verify import verify_export
+
+    document = _read_record(args.file)
+    later = None if args.against is None else _read_record(args.against)
+    if document is None or (args.against is not None and later is None):
         return USAGE
     if args.allow_unsigned and args.keys is None:
         print("cablecar verify: --allow-unsigned applies to signatures, which only --keys KEYS.json checks",
@@ -155,33 +166,45 @@ def _verify(args: argparse.Namespace) -> int:
         print(f"cablecar verify: {e}", file=sys.stderr)
         return USAGE
     verdict = verify_export(document.export, keys, allow_unsigned=args.allow_unsigned)
+    if later is not None:
+        verdict = _against(verdict, document.export, later.export, keys, args)
     if witness is not None:
-        from events.integrity.verdict import Verdict
+        from events.integrity.verdict import Check
 
+        # a superseded record is no longer in the log: the later one is, sharing its events before the quarantine
+        subject = document.export if verdict.superseded is None or later is None else later.export
         try:
-            inclusion = witness.check(document.export)
+            inclusion = witness.check(subject)
         except WitnessError as e:
             print(f"cablecar verify: {e}", file=sys.stderr)
             return FAILED
-        verdict = Verdict(verdict.game_id, (*verdict.checks, inclusion), verdict.problems)
+        if subject is not document.export:
+            inclusion = Check(inclusion.name, inclusion.ok, f"{args.against}: {inclusion.detail}", inclusion.checked)
+        verdict = verdict.with_checks(inclusion)
     if args.json:
         print(json.dumps(verdict.to_json(), indent=2))
     else:
         print(f"read {args.file}: {document.summary}")
         for check in verdict.checks:
             print(f"{mark(check)} {check.name:<8} {check.detail}")
-        print(f"verdict: game {verdict.game_id} {_conclusion(verdict)}")
+        for quarantine in verdict.quarantines:  # each on a line of its own: never a bare VALID (issue 48)
+            print(f"QUARANTINE {quarantine.line()}")
+        print(f"verdict: game {verdict.game_id} {verdict.conclusion()}")
     return FAILED if verdict.failed else 0
 
 
-def _conclusion(verdict: Verdict) -> str:
-    """The verdict line's end: VALID only when every check was made and passed."""
-    if verdict.failed:
-        return "is NOT VALID"
-    if verdict.not_checked:
-        return (f"is NOT VERIFIED: {', '.join(verdict.not_checked)} NOT CHECKED "
-                "(no check made found a problem)")
-    return "is VALID"
+def _against(
+    verdict: Verdict, export: dict[str, Any], later: dict[str, Any], keys: KeySet | None, args: argparse.Namespace
+) -> Verdict:
+    """``verdict`` of the record ``export`` judged against the later record of ``--against``."""
+    from events.integrity.supersede import against_later, superseded_verdict
+    from events.integrity.verify import parse_events, verify_export
+
+    later_verdict = verify_export(later, keys, allow_unsigned=args.allow_unsigned)
+    earlier_events, _ = parse_events(verdict.game_id, export.get("events") or [])
+    later_events, _ = parse_events(later_verdict.game_id, later.get("events") or [])
+    check, superseded = against_later(earlier_events, later_events, later_verdict, args.against)
+    return superseded_verdict(verdict, check, superseded)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -248,6 +271,11 @@ def build_parser() -> argparse.ArgumentParser:
     ver.add_argument("--server", default=None, metavar="URL",
                      help="with --checkpoint: fetch the inclusion proof from the record's server "
                           "(e.g. https://games.example.org) instead of --proof")
+    ver.add_argument("--against", default=None, metavar="LATER.json",
+                     help="a later export of the same game: says whether it continues this record, or its signed "
+                          "quarantine moved this record's tail aside (SUPERSEDED at that seq: genuine, later "
+                          "rewritten), or the two differ with no quarantine to say why (NOT VALID); with "
+                          "--checkpoint, a superseded record's inclusion is checked on the later one")
     ver.set_defaults(func=_verify)
 
     add_keys(sub)

@@ -25,7 +25,7 @@ def _quarantine(args: argparse.Namespace) -> int:
     from service.bootstrap import open_stores
     from service.config import Settings
     from service.location import describe, redact, sqlite_file, with_data_dir
-    from service.usecases.quarantine import quarantine_game
+    from service.usecases.quarantine import QuarantineRefused, quarantine_game
     from service.usecases.queries import GameQueries
 
     settings = with_data_dir(Settings.from_env(), args.data_dir)
@@ -50,6 +50,9 @@ def _quarantine(args: argparse.Namespace) -> int:
         except GameNotFound:
             print(f"cablecar quarantine: no game {args.game!r} in this store", file=sys.stderr)
             return FAILED
+        except QuarantineRefused as refused:
+            print(f"cablecar quarantine: {refused.detail}", file=sys.stderr)
+            return FAILED
         except StoreError as e:
             if _permission_denied(e):
                 where = redact(settings.database_url or "")
@@ -64,8 +67,8 @@ def _quarantine(args: argparse.Namespace) -> int:
         return 0
     run = done.moved.run
     print(f"game {args.game}: moved {run.count} event(s) from seq {run.from_seq} into quarantined_events "
-          f"({run.quarantined_at}); appended events_quarantined as seq {done.moved.version}; "
-          f"the game is {done.loaded.record.status} at version {done.loaded.version}")
+          f"({run.quarantined_at}); appended events_quarantined as seq {done.moved.version}, listing their "
+          f"hashes; the game is {done.loaded.record.status} at version {done.loaded.version}")
     return 0
 
 
@@ -80,9 +83,11 @@ def add_parser(sub: Any) -> None:
         "quarantine", help="move a damaged game's bad events aside so that it goes on (as the database owner)",
         description="Find the first event of GAME that fails its chain or signature check, move it and every "
                     "later event into the table quarantined_events (kept, never deleted), rewind the game to "
-                    "its last good event and append a signed events_quarantined event, in one transaction. "
-                    "A sound game is left as it is. PostgreSQL: connect as the schema's owner; the server's "
-                    "app role may not do this.",
+                    "its last good event and append a signed events_quarantined event listing the seq range "
+                    "and the hashes moved aside, in one transaction. A sound game is left as it is. An event "
+                    "that a published checkpoint of the transparency log holds is never moved: then nothing "
+                    "is moved and the command fails naming the checkpoint. PostgreSQL: connect as the "
+                    "schema's owner; the server's app role may not do this.",
     )
     q.add_argument("game", help="the game's id")
     q.add_argument("--database-url", default=None, metavar="OWNER_URL",

@@ -26,7 +26,7 @@ from typing import Any, Generic
 
 from domain.body import ENVELOPE_KEYS, build, malformed
 from domain.clocks import Clocks, Moment, TimeControl, epoch_of
-from domain.custody import CUSTODY_EVENTS, GameScheduled, GameStarted, passing_custody
+from domain.custody import CUSTODY_EVENTS, CUSTODY_UPCASTERS, GameScheduled, GameStarted, passing_custody
 from domain.errors import GameFinished, IllegalAction, MalformedAction, NotYourTurn
 from domain.forfeits import GameCancelled, Resign, SeatTimedOut
 from domain.jsonvalue import JSON
@@ -149,6 +149,8 @@ class GameDefinition(Generic[S]):
         # every game records the custody events (domain.custody) and its state passes through them
         custody = tuple(e for e in CUSTODY_EVENTS if e not in self.events)
         object.__setattr__(self, "events", (*self.events, *custody))
+        lifts = tuple(u for u in CUSTODY_UPCASTERS if u not in self.upcasters)  # and their older payloads' lifts
+        object.__setattr__(self, "upcasters", (*self.upcasters, *lifts))
         object.__setattr__(self, "evolve", passing_custody(self.evolve))
 
     @functools.cached_property

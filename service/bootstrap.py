@@ -72,7 +72,8 @@ def wire_games(stores: Stores, cache: StateCache, hasher: TokenHasher, clock: Cl
     signatures checked against ``key_set``, tokens with ``hasher``), with
     their timekeeper and the bot-turn index writer (``require_runner``: a bot
     seat no runner would play is refused)."""
-    queries = GameQueries(stores.events, cache, reader=stores.reader, keys=key_set, quarantine=stores.quarantine)
+    queries = GameQueries(stores.events, cache, reader=stores.reader, keys=key_set, quarantine=stores.quarantine,
+                          log=stores.log)
     tokens = TokenCheck(stores.events, stores.tournaments, hasher)
     creation = GameCreation(queries, tokens, BotTurns(stores.bot_turns, clock, require_runner=require_runner))
     commands = GameCommands(queries, tokens, creation)

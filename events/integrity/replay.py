@@ -241,7 +241,8 @@ def _opened(
                 return f"{_label(stored)}: seat {first.seat} is not a seat of this game"
             return None, [first]
         if isinstance(first, EventsQuarantined):
-            return None, [first]
+            wrong = first.problem(stored.seq)
+            return f"{_label(stored)}: {wrong}" if wrong else (None, [first])
         move = game.action_of(first)
         if move is None:
             return f"{_label(stored)}: does not start a move (events were removed or reordered)"

@@ -24,11 +24,17 @@ with no server and no database:
    of the events before it, had passed when it was recorded, and its
    consequences are what the forfeit rules produce; a ``game_cancelled`` is
    accepted only before the end, a ``seat_token_rotated`` too (for a seat of
-   the game), an ``events_quarantined`` anywhere (:mod:`domain.custody`:
-   neither changes the game); a ``game_scheduled`` only right after the
+   the game), an ``events_quarantined`` anywhere, in the place of the first
+   event it moved aside and with its range, count and hashes agreeing
+   (:mod:`domain.custody`: neither changes the game); a ``game_scheduled`` only right after the
    setup, and then no seat acts and no clock runs until its one
    ``game_started`` (the clocks start from that event's time);
 5. ``result``: the final state's status, version and result equal the record.
+
+Each quarantine the record shows (its ``events_quarantined`` events: the seq
+range and the hashes moved aside) is reported with the verdict
+(:attr:`Verdict.quarantines`), whose conclusion never says a bare VALID for
+such a record (:mod:`events.integrity.verdict`).
 
 Messages name the event (``seq N (type)``) and the differing *field names*,
 never their values, so the same checks can run on a game still in progress
@@ -38,16 +44,19 @@ without revealing its secrets.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
-from domain.core import JSON
+from domain.core import JSON, GameDefinition
+from domain.custody import EventsQuarantined
 from domain.registry import game_definition
+from events.encoding.codec import decode
 from events.integrity.envelope import verify_events
 from events.integrity.keyset import KeySet, signature_check
 from events.integrity.record_shape import shape_problems
 from events.integrity.replay import check_moves, check_result, check_setup
 from events.integrity.seeds import is_open_deal, seed_commitment
-from events.integrity.verdict import Check, Verdict
-from events.records import StoredEvent
+from events.integrity.verdict import Check, Quarantine, Verdict
+from events.records import IntegrityError, StoredEvent
 
 ENVELOPE_FIELDS = ("game_id", "seq", "position", "type", "schema_version", "payload", "recorded_at", "seat",
                    "idempotency_key", "prev_hash", "hash")
@@ -114,6 +123,7 @@ def verify_record(
     created_at = game_info.get("created_at")  # the header's date: no event of the game is older
     checks.append(signature_check(events, keys, allow_unsigned, unsigned_before,
                                   created_at if isinstance(created_at, str) else None))
+    shown = quarantines_of(game, events)
 
     # 2. the seed against its commitment
     seed_info = header.get("seed") or {}
@@ -122,24 +132,41 @@ def verify_record(
     if seed is None or salt is None:
         checks.append(Check.not_made("seed", "the seed is not revealed in this record") if not require_revealed_seed
                       else Check("seed", False, "the seed is not revealed in this record"))
-        return Verdict(game_id, tuple(checks))
+        return Verdict(game_id, tuple(checks), quarantines=shown)
     checks.append(_seed_check(seed_info, str(seed), str(salt), seed_info.get("commitment")))
 
     # 3. setup re-derived from the seed
     setup_check, state, opened = check_setup(game, game_info, seed_info, str(seed), events)
     checks.append(setup_check)
     if not setup_check.ok:
-        return Verdict(game_id, tuple(checks))
+        return Verdict(game_id, tuple(checks), quarantines=shown)
 
     # 4. every move through the rules
     moves_check, state = check_moves(game, state, events, opened)
     checks.append(moves_check)
     if not moves_check.ok:
-        return Verdict(game_id, tuple(checks))
+        return Verdict(game_id, tuple(checks), quarantines=shown)
 
     # 5. the final state against the record
     checks.append(check_result(game, state, header, game_info))
-    return Verdict(game_id, tuple(checks))
+    return Verdict(game_id, tuple(checks), quarantines=shown)
+
+
+def quarantines_of(game: GameDefinition[Any], events: Sequence[StoredEvent]) -> tuple[Quarantine, ...]:
+    """The quarantines ``events`` record (their ``events_quarantined`` events,
+    upcast; one that cannot be read is left to the ``moves`` check to name)."""
+    shown: list[Quarantine] = []
+    for stored in events:
+        if stored.type != EventsQuarantined.TYPE:
+            continue
+        try:
+            event = decode(game, stored)
+        except IntegrityError:
+            continue
+        if isinstance(event, EventsQuarantined):
+            shown.append(Quarantine(stored.seq, event.from_seq, event.to_seq, event.count, event.hashes,
+                                    stored.recorded_at))
+    return tuple(shown)
 
 
 def _chain_check(

@@ -5,12 +5,20 @@ past the append path, a forged signature) is refused every write.  An
 operator, holding the database owner's rights, moves that tail, from the
 first bad seq to the end, into ``quarantined_events`` (every column kept,
 with when and why, never deleted), rewinds the game's row to the last good
-event and appends a signed ``events_quarantined {"from_seq", "count"}``
-event chained on it (:mod:`domain.custody`), all in one transaction
-(:meth:`QuarantineStore.set_aside`; ``cablecar quarantine`` drives it).  The
-server's app role may read the table, never write it, and may delete no
-event: the database refuses a DELETE on ``events`` unless the row was copied
-into quarantine first (migrations ``0045_quarantine.sql`` / ``0025_quarantine.sql``).
+event and appends a signed ``events_quarantined {"from_seq", "to_seq",
+"count", "hashes"}`` event chained on it (:mod:`domain.custody`), all in one
+transaction (:meth:`QuarantineStore.set_aside`; ``cablecar quarantine``
+drives it).  The server's app role may read the table, never write it, and
+may delete no event: the database refuses a DELETE on ``events`` unless the
+row was copied into quarantine first (migrations ``0045_quarantine.sql`` /
+``0025_quarantine.sql``).
+
+The transparency log outranks the database (issue 48): an event that a
+published checkpoint holds is never moved.  ``set_aside`` refuses a tail with
+a logged event (:class:`LoggedEvent`, nothing written), taking turns with the
+log's publisher so that no checkpoint lands in between, and the database
+refuses the DELETE of a logged event whoever runs it (migrations
+``0080_logged_events_stay.sql`` / ``0055_logged_events_stay.sql``).
 """
 
 from __future__ import annotations
@@ -29,6 +37,25 @@ QUARANTINE_EVENT = "events_quarantined"
 class TailChanged(IntegrityError):
     """The game's log is no longer what the damage was found in (a write came
     in between): nothing was moved; look again."""
+
+
+class LoggedEvent(IntegrityError):
+    """The tail holds an event a published checkpoint holds: event ``seq`` is
+    leaf ``leaf_index`` of the log, first held by the checkpoint of
+    ``tree_size`` leaves of ``origin`` (and by every later one).  A logged
+    event is never moved aside: nothing was moved."""
+
+    def __init__(self, game_id: str, seq: int, leaf_index: int, tree_size: int, origin: str) -> None:
+        super().__init__(
+            f"game {game_id}: seq {seq} is leaf {leaf_index} of the transparency log, held by the checkpoint "
+            f"{origin} of tree size {tree_size} (and every later one): a logged event is never moved aside, "
+            "nothing was moved"
+        )
+        self.game_id = game_id
+        self.seq = seq
+        self.leaf_index = leaf_index
+        self.tree_size = tree_size
+        self.origin = origin
 
 
 @dataclass(frozen=True)
@@ -72,10 +99,12 @@ class QuarantineStore(ABC):
         tail) of the game into quarantine, forget the idempotency keys
         that wrote them, rewind the game's row to event ``from_seq - 1`` (whose
         hash is ``prev_hash``) with ``status``, append the signed
-        ``events_quarantined`` event after it, and reset the game's rows of the
-        deadline and bot-turn indexes (lookup aids the server writes again).
-        TailChanged if the log is not as described (nothing is written);
-        permission errors from the database for a role that may not."""
+        ``events_quarantined`` event after it (listing the range and the hashes
+        moved), and reset the game's rows of the deadline and bot-turn indexes
+        (lookup aids the server writes again).  TailChanged if the log is not
+        as described, LoggedEvent if a published checkpoint holds an event of
+        the tail (nothing is written either way); permission errors from the
+        database for a role that may not."""
 
     @abstractmethod
     def quarantined(self, game_id: str) -> list[QuarantinedRun]:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from domain.custody import EventsQuarantined
 from events.encoding.timestamps import format_timestamp
+from events.integrity.checkpoint import Checkpoint, parse_note
 from events.integrity.sealing import seal
 from events.integrity.signing import Signer
 from events.recorders.quarantine import (
     QUARANTINE_EVENT,
+    LoggedEvent,
     QuarantinedRun,
     QuarantineStore,
     SetAside,
@@ -17,6 +20,7 @@ from events.recorders.quarantine import (
 from events.records import GameNotFound, NewEvent
 from events.sql.database import Cursor, SqlRecorder
 from events.sql.rows import event_params
+from events.sql.transparency_log import PUBLISH_LOCK
 
 #: the columns of an event kept in quarantine, in the order both tables name them
 _KEPT = ("game_id, seq, position, type, schema_version, {payload}, recorded_at, seat, idempotency_key, prev_hash,"
@@ -32,21 +36,27 @@ class SqlQuarantine(SqlRecorder, QuarantineStore):
             raise ValueError(f"a tail after a good event starts at seq 2 or later, not {from_seq}")
         d = self.dialect
         with self._transaction() as cur:
+            if d.name == "postgres":  # no checkpoint lands while the tail is judged and moved (SQLite: one writer)
+                cur.execute(d.sql("SELECT pg_advisory_xact_lock(?)"), (PUBLISH_LOCK,))
             if cur.execute(d.sql("SELECT version FROM games WHERE game_id = ?" + d.for_update),
                            (game_id,)).fetchone() is None:
                 raise GameNotFound(game_id)
-            count = int(cur.execute(d.sql("SELECT count(*) FROM events WHERE game_id = ? AND seq >= ?"),
-                                    (game_id, from_seq)).fetchone()[0])
+            hashes = [str(r[0]) for r in cur.execute(
+                d.sql("SELECT hash FROM events WHERE game_id = ? AND seq >= ? ORDER BY seq"), (game_id, from_seq)
+            ).fetchall()]
             head = cur.execute(d.sql("SELECT hash, recorded_at FROM events WHERE game_id = ? AND seq = ?"),
                                (game_id, from_seq - 1)).fetchone()
-            if not count or head is None or head[0] != prev_hash:
+            if not hashes or head is None or head[0] != prev_hash:
                 raise TailChanged(f"game {game_id}: its log changed since it was read (a tail from seq {from_seq}"
                                   f" after {prev_hash[:12]}... expected): nothing was moved")
+            self._refuse_logged(cur, game_id, from_seq)
             now = self._moment(cur)
             # never before the last good event (the domain reads time from recorded_at)
             recorded_at = max(format_timestamp(now), str(head[1]))
-            payload = {"from_seq": from_seq, "count": count}
-            [event] = seal(game_id, from_seq - 1, prev_hash, [NewEvent(QUARANTINE_EVENT, payload)], recorded_at)
+            count = len(hashes)
+            moved = EventsQuarantined(from_seq, from_seq + count - 1, count, tuple(hashes))
+            [event] = seal(game_id, from_seq - 1, prev_hash, [
+                NewEvent(QUARANTINE_EVENT, moved.to_payload(), EventsQuarantined.SCHEMA_VERSION)], recorded_at)
             event = event.signed(signer)
             payload_text = "payload::text" if d.native_types else "payload"
             cur.execute(
@@ -82,6 +92,28 @@ class SqlQuarantine(SqlRecorder, QuarantineStore):
             (game_id,),
         )
         return [QuarantinedRun(int(r[0]), int(r[1]), d.time_text(r[2]), str(r[3])) for r in rows]
+
+    def _refuse_logged(self, cur: Cursor, game_id: str, from_seq: int) -> None:
+        """LoggedEvent if a published checkpoint holds an event of the game from ``from_seq`` on."""
+        d = self.dialect
+        leaf = cur.execute(
+            d.sql("SELECT l.seq, l.leaf_index FROM log_leaves l WHERE l.game_id = ? AND l.seq >= ?"
+                  " AND l.leaf_index < (SELECT coalesce(max(tree_size), 0) FROM log_checkpoints)"
+                  " ORDER BY l.seq LIMIT 1"),
+            (game_id, from_seq),
+        ).fetchone()
+        if leaf is None:
+            return
+        seq, leaf_index = int(leaf[0]), int(leaf[1])
+        size, note = cur.execute(
+            d.sql("SELECT tree_size, note FROM log_checkpoints WHERE tree_size > ? ORDER BY tree_size LIMIT 1"),
+            (leaf_index,),
+        ).fetchone()
+        try:
+            origin = Checkpoint.parse(parse_note(str(note))[0]).origin
+        except ValueError:
+            origin = "(a checkpoint whose note does not parse)"
+        raise LoggedEvent(game_id, seq, leaf_index, int(size), origin)
 
     def _moment(self, cur: Cursor) -> datetime:
         """The time of the move: the database's (PostgreSQL), the process's (SQLite)."""

@@ -5,6 +5,9 @@ SQLite's ``BEGIN IMMEDIATE`` already holds the database's write lock, and on
 PostgreSQL a transaction-level advisory lock (:data:`PUBLISH_LOCK`) does the
 same for this log alone; the latest published size is then read again, and a
 publisher that is no longer at the head writes nothing (:class:`LogConflict`).
+A quarantine (:mod:`events.sql.quarantine`) takes the same turns, and a
+publisher whose events were moved aside since it read them writes nothing
+either: no leaf ever commits to an event that left the log.
 """
 
 from __future__ import annotations
@@ -84,6 +87,7 @@ class SqlTransparencyLog(SqlRecorder, TransparencyLog):
             head = cur.execute("SELECT coalesce(max(tree_size), 0) FROM log_checkpoints").fetchone()
             if int(head[0]) != previous_size:
                 raise LogConflict(f"the log holds {head[0]} leaves, not {previous_size}: another publisher was first")
+            self._refuse_moved(cur, leaves)
             leaf_rows = [(leaf.leaf_index, leaf.game_id, leaf.seq, leaf.position) for leaf in leaves]
             if d.name == "postgres":
                 # COPY: a publication writes ~5 rows per action, a statement each cost ~7 us of worker CPU a row
@@ -98,6 +102,19 @@ class SqlTransparencyLog(SqlRecorder, TransparencyLog):
                 (checkpoint.tree_size, checkpoint.root_hash, checkpoint.note, checkpoint.key_id,
                  checkpoint.last_position, d.time_param(parse_timestamp(checkpoint.created_at))),
             )
+
+    def _refuse_moved(self, cur: Any, leaves: Sequence[LogLeaf]) -> None:
+        """LogConflict if an event of ``leaves`` was moved aside since the
+        publisher read it (``cablecar quarantine`` takes turns with
+        publications, not with the reads before them): it is read again."""
+        if not leaves:
+            return
+        positions = {leaf.position for leaf in leaves}
+        moved = cur.execute(self.dialect.sql("SELECT position FROM quarantined_events WHERE position BETWEEN ? AND ?"),
+                            (min(positions), max(positions))).fetchall()
+        if any(int(r[0]) in positions for r in moved):
+            raise LogConflict("events the publisher read were moved aside (cablecar quarantine) before it published:"
+                              " it reads the log again")
 
     def checkpoint(self, tree_size: int | None = None) -> PublishedCheckpoint | None:
         d = self.dialect

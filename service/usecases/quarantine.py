@@ -1,5 +1,6 @@
 """Repairing a damaged game (``cablecar quarantine GAME``): its bad tail is
-moved aside and the game goes on from its last good event.
+moved aside and the game goes on from its last good event; never an event the
+transparency log holds (issue 48).
 
 The damage is found as every read finds it (:meth:`GameQueries.load`: the
 chain, each event's hash and signature, rows past the game's version); the
@@ -9,6 +10,14 @@ transaction (:meth:`events.recorders.quarantine.QuarantineStore.set_aside`), wit
 the server's own signing key.  Then the game is read back whole (it must be
 sound now) and its rows of the deadline and bot-turn indexes are written
 again, so timeouts and bots pick it up.
+
+A tail holding an event that a published checkpoint holds is refused
+(:class:`QuarantineRefused` naming the checkpoint, nothing written): whoever
+kept that checkpoint holds the event, so the record cannot go on without it.
+The store judges it in the transaction that would move the tail, taking
+turns with the log's publisher (:class:`events.recorders.quarantine.LoggedEvent`),
+and the database refuses the DELETE of a logged event besides.  Such a game
+stays damaged, and ``/audit`` says whether the log holds it as stored.
 """
 
 from __future__ import annotations
@@ -18,7 +27,7 @@ from dataclasses import dataclass
 from events.integrity.signing import Signer
 from events.recorders.bot_turns import BotTurnIndex
 from events.recorders.deadlines import DeadlineIndex
-from events.recorders.quarantine import QuarantineStore, SetAside
+from events.recorders.quarantine import LoggedEvent, QuarantineStore, SetAside
 from service.errors import GameDamaged, ServiceError
 from service.usecases.bot_turns import BotTurns
 from service.usecases.loaded import Loaded
@@ -27,7 +36,8 @@ from service.usecases.timekeeper import Timekeeper
 
 
 class QuarantineRefused(ServiceError):
-    """The game cannot be repaired by a quarantine (its first event is bad)."""
+    """The game cannot be repaired by a quarantine: its first event is bad, or
+    the bad tail holds an event the transparency log holds."""
 
     code = "game_damaged"
 
@@ -59,7 +69,12 @@ def quarantine_game(
     good = queries.load(game_id, from_seq - 1, record=record, settle=False)
     [head] = queries.stored_events(game_id, from_seq - 2, 1)
     why = reason or f"seq {from_seq} failed its chain or signature check"
-    moved = quarantine.set_aside(game_id, from_seq, head.hash, good.definition.status(good.state), why, signer)
+    try:
+        moved = quarantine.set_aside(game_id, from_seq, head.hash, good.definition.status(good.state), why, signer)
+    except LoggedEvent as logged:
+        raise QuarantineRefused(f"{logged}; GET /v1/games/{game_id}/audit reports the game as damaged, and whether "
+                                "the log holds it as stored", seq=logged.seq, leaf_index=logged.leaf_index,
+                                tree_size=logged.tree_size, origin=logged.origin) from logged
     queries.cache.forget(game_id)
     loaded = queries.load(game_id, settle=False)
     BotTurns(bot_turns).record(loaded)

@@ -21,6 +21,7 @@ from events.integrity.keyset import KeySet, first_bad_signature
 from events.integrity.lifetimes import SERVER_STREAM
 from events.recorders.event_log import EventReader, EventStore
 from events.recorders.quarantine import QuarantineStore
+from events.recorders.transparency_log import TransparencyLog
 from events.records import DamagedEvent, GameNotFound, GameRecord, IntegrityError, StoredEvent
 from service.adapters.cache import StateCache
 from service.adapters.lru import LRU
@@ -75,10 +76,13 @@ class GameQueries:
         reader: EventReader | None = None,
         keys: KeySet | None = None,
         quarantine: QuarantineStore | None = None,
+        log: TransparencyLog | None = None,
     ) -> None:
         self.event_log = event_log
         #: the runs of events set aside, which exports and audits name (None: a store that keeps none)
         self.quarantine = quarantine
+        #: the transparency log, which audits and exports of a damaged game consult (None: not consulted)
+        self.log = log
         #: where event pages, exports, audits and listings are read: a hot
         #: standby if one is configured (never staler than the primary, see
         #: :mod:`events.postgres.standby`); the game rows and the states
@@ -176,6 +180,17 @@ class GameQueries:
             good = self.load(game_id, damaged.seq - 1, record=record, settle=False)
             return replace(good, damaged_from=damaged.seq)
 
+    def as_stored(self, record: GameRecord) -> Loaded:
+        """The game as its stored rows give it, whatever their signatures say
+        (for the export of a damaged record the log holds:
+        :mod:`service.usecases.records`); GameDamaged for rows that are
+        unreadable, unchained or that the rules cannot apply.  Never cached."""
+        definition = definition_of(record.game_type)
+        events = self.stored_events(record.game_id, signed=False)
+        if not events:
+            raise BrokenGame(f"game {record.game_id} has no events")
+        return self._loaded(record, definition, self._rebuilt(definition, events, None), events[-1].seq)
+
     @staticmethod
     def _loaded(record: GameRecord, definition: GameDefinition[Any], snapshot: Snapshot, version: int) -> Loaded:
         return Loaded(record, definition, snapshot.state, version, snapshot.clocks)
@@ -188,13 +203,15 @@ class GameQueries:
         return self.timekeeper.settle(loaded)
 
     def stored_events(
-        self, game_id: str, after: int = 0, limit: int | None = None, reader: EventReader | None = None
+        self, game_id: str, after: int = 0, limit: int | None = None, reader: EventReader | None = None,
+        signed: bool = True,
     ) -> list[StoredEvent]:
         """Events ``after+1``, ``after+2``, ... from ``reader`` (default: the
         store), each checked: readable, numbered in order, hashing to its own
         hash, linked to the one before and signed by one of the server's keys
         (GameDamaged naming the first that is not; unsigned events, written
-        before the server signed, only before the first signed one)."""
+        before the server signed, only before the first signed one; not
+        ``signed``: the signatures are left to the caller, as an audit does)."""
         try:
             events = (reader or self.event_log).load(game_id, after, limit)
         except DamagedEvent as e:
@@ -205,7 +222,7 @@ class GameQueries:
             if event.seq != seq or not linked or recompute_hash(event) != event.hash:
                 raise self._damaged(game_id, min(seq, event.seq))
             prev_hash = event.hash
-        if self.keys is not None:
+        if self.keys is not None and signed:
             bad = first_bad_signature(events, self.keys)
             if bad is not None:
                 raise self._damaged(game_id, bad)

@@ -5,13 +5,15 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from domain.core import STATUS_CANCELLED, STATUS_FINISHED
 from domain.rng import ALGORITHM
 from events.integrity.seeds import DERIVATION, is_open_deal
 from events.integrity.verdict import Check, Verdict
 from events.integrity.verify import verify_record
 from events.records import DamagedEvent, GameRecord, StoredEvent
 from service.adapters.lru import LRU
-from service.errors import GameDamaged, GameNotFinished
+from service.errors import BrokenGame, GameDamaged, GameNotFinished
+from service.usecases.attested import log_inclusion
 from service.usecases.bot_seats import METADATA_KEY as BOTS_KEY
 from service.usecases.bot_seats import bot_seats
 from service.usecases.loaded import Loaded
@@ -98,19 +100,54 @@ def record_header(record: GameRecord) -> dict[str, Any]:
 def export_game(queries: GameQueries, game_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The complete record of a finished game: (header, events).  A damaged
     game's record is what is good of it, once that is finished, saying
-    ``damaged_from`` (the first event left out)."""
+    ``damaged_from`` (the first event left out); or, when the game ended and
+    the transparency log holds its whole record as stored (no quarantine can
+    move a logged event), that whole record, saying ``damaged_from`` (the
+    first event whose signature fails), so that ``cablecar verify`` judges
+    the record ``/audit`` judges (:func:`_logged_record`)."""
     loaded = queries.readable(game_id)
+    if loaded.damaged_from is not None and not loaded.finished:
+        logged = _logged_record(queries, loaded)
+        if logged is not None:
+            return logged
     if not loaded.finished:
         raise GameNotFinished("the export (with the seed) is available once the game is finished")
     limit = None if loaded.damaged_from is None else loaded.version
     events = [envelope_json(e) for e in queries.reader.load(game_id, 0, limit)]
+    return _finished_header(loaded, events, loaded.damaged_from), events
+
+
+def _finished_header(loaded: Loaded, events: list[dict[str, Any]], damaged_from: int | None) -> dict[str, Any]:
     header = export_header(loaded)
     header["chain"] = {"length": len(events), "head": events[-1]["hash"] if events else None}
     leaf_salt = loaded.record.metadata.get("leaf_salt")
     if leaf_salt is not None:  # the transparency log's salt of the game's leaves, secret until now
         header["leaf_salt"] = leaf_salt
-    if loaded.damaged_from is not None:
-        header["damaged_from"] = loaded.damaged_from
+    if damaged_from is not None:
+        header["damaged_from"] = damaged_from
+    return header
+
+
+def _logged_record(queries: GameQueries, good: Loaded) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+    """The whole stored record of a damaged game whose row says it ended, when
+    its rows chain, the rules accept every event and end the game, and the
+    latest checkpoint holds its last event as stored: only signatures fail,
+    and the log fixes the record as it is (issue 48).  None otherwise."""
+    record = good.record
+    if queries.log is None or record.status not in (STATUS_FINISHED, STATUS_CANCELLED):
+        return None
+    try:
+        whole = queries.as_stored(record)
+    except (GameDamaged, BrokenGame):
+        return None
+    stored = queries.reader.load(record.game_id, 0, whole.version)
+    if not whole.finished or not stored or not log_inclusion(queries.log, record, stored[-1]).ok:
+        return None
+    events = [envelope_json(e) for e in stored]
+    header = _finished_header(whole, events, good.damaged_from)
+    verdict = verify_record(header, events)  # every check but the signatures (not made here)
+    if any(not c.ok for c in verdict.checks if c.name != "signatures"):
+        return None
     return header, events
 
 
@@ -127,7 +164,8 @@ def audit_game(queries: GameQueries, game_id: str) -> dict[str, Any]:
         loaded = queries.load(game_id)
     except GameDamaged as damaged:
         # What cannot be written to is still audited, from the rows as stored:
-        # the verdict names the event that is not genuine.
+        # the verdict names the event that is not genuine, and whether the
+        # transparency log holds the record as stored (damaged and log-attested).
         return {**_audit_damaged(queries, queries.record(game_id)), "damaged_from": damaged.seq,
                 **quarantine_report(queries, game_id)}
     key = (game_id, loaded.version, loaded.record.version, loaded.record.status)
@@ -137,11 +175,25 @@ def audit_game(queries: GameQueries, game_id: str) -> dict[str, Any]:
     header = export_header(loaded)
     header["game"]["status"] = loaded.record.status
     header["game"]["version"] = loaded.record.version
-    events = [envelope_json(e) for e in queries.reader.load(game_id)]
+    stored = queries.reader.load(game_id)
+    events = [envelope_json(e) for e in stored]
     verdict = verify_record(header, events, require_revealed_seed=False, **signature_rules(queries))
-    answer = {"version": loaded.version, **verdict.to_json(), **quarantine_report(queries, game_id)}
+    verdict = _with_log(queries, loaded.record, stored, verdict)
+    named = {} if verdict.damaged_from is None else {"damaged_from": verdict.damaged_from}
+    answer = {"version": loaded.version, **verdict.to_json(), **named, **quarantine_report(queries, game_id)}
     _AUDITS.put(key, (time.monotonic(), answer))
     return dict(answer)
+
+
+def _with_log(queries: GameQueries, record: GameRecord, stored: list[StoredEvent], verdict: Verdict) -> Verdict:
+    """A failed ``verdict`` with the server's ``inclusion`` check (whether the
+    log holds the record as stored: :mod:`service.usecases.attested`), as
+    ``cablecar verify --checkpoint`` adds it, once a published checkpoint
+    holds the game's last event; any other verdict as it is."""
+    if not verdict.failed or queries.log is None or not stored:
+        return verdict
+    inclusion = log_inclusion(queries.log, record, stored[-1])
+    return verdict.with_checks(inclusion) if inclusion.checked else verdict
 
 
 def signature_rules(queries: GameQueries) -> dict[str, Any]:
@@ -162,12 +214,13 @@ _AUDITS: LRU[tuple[str, int, int, str], tuple[float, dict[str, Any]]] = LRU(512)
 
 def _audit_damaged(queries: GameQueries, record: GameRecord) -> dict[str, Any]:
     try:
-        events = [envelope_json(e) for e in queries.reader.load(record.game_id)]
+        stored = queries.reader.load(record.game_id)
     except DamagedEvent as e:
         unreadable = Check("chain", False, f"seq {e.seq}: the stored event cannot be read ({e.reason})")
         return {"version": record.version, **Verdict(record.game_id, (unreadable,)).to_json()}
+    events = [envelope_json(e) for e in stored]
     verdict = verify_record(record_header(record), events, require_revealed_seed=False, **signature_rules(queries))
-    return {"version": record.version, **verdict.to_json()}
+    return {"version": record.version, **_with_log(queries, record, stored, verdict).to_json()}
 
 
 def quarantine_report(queries: GameQueries, game_id: str) -> dict[str, Any]:

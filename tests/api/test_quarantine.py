@@ -115,8 +115,9 @@ def test_a_damaged_game_is_read_up_to_its_last_good_event_then_quarantined_and_p
     shown = after.get(f"/v1/games/{gid}").get_json()
     assert "damaged_from" not in shown and shown["version"] == version + 1
     last = after.get(f"/v1/games/{gid}/events?after={version}").get_json()["events"]
-    assert [(e["seq"], e["type"], e["payload"]) for e in last] == [
-        (version + 1, "events_quarantined", {"from_seq": version + 1, "count": 2})]
+    assert [(e["seq"], e["type"], e["payload"]) for e in last] == [  # the range and the hashes moved (issue 48)
+        (version + 1, "events_quarantined", {"from_seq": version + 1, "to_seq": version + 2, "count": 2,
+                                             "hashes": [hash_ for _, hash_, _ in _moved(first, gid, tmp_path)]})]
     verdict = after.get(f"/v1/games/{gid}/audit").get_json()
     assert verdict["ok"] is True, verdict
     assert next(c for c in verdict["checks"] if c["name"] == "chain")["ok"]

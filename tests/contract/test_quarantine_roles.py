@@ -6,6 +6,7 @@ owner's ``cablecar quarantine`` does, after which the game plays on."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -89,4 +90,68 @@ def test_a_forgery_by_the_app_role_is_contained_and_only_the_owner_quarantines_i
         assert "damaged_from" not in client.get(f"/v1/games/{gid}").get_json()
     finally:
         forger.close()
+        app.extensions["cablecar"].stores.close()
+
+
+def test_the_owner_cannot_quarantine_an_event_the_log_holds(
+    roles: Roles, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],  # noqa: F811
+) -> None:
+    """Issue 48, item 1, on the two roles: the server (app role) publishes its log; the owner garbles a logged
+    event's signature past the append-only trigger and runs ``cablecar quarantine``: refused, naming the
+    checkpoint, nothing moved, the winner as it was, and ``/audit`` says damaged and log-attested."""
+    import psycopg
+
+    from service.adapters.signing_keys import ServerKeys, write_key_file
+    from service.api.app import create_app, log_publisher
+    from service.config import Settings
+
+    _migrated(roles)
+    settings = Settings(database_url=roles.app_url, secret_key="k" * 32, data_dir=str(tmp_path), webhooks=False,
+                        log_origin="games.example.org/log")
+    app = create_app(settings, stores=postgres_stores(roles.app_url, signer=TEST_SIGNER),
+                     signing_keys=ServerKeys(TEST_SIGNER))
+    try:
+        client = app.test_client()
+        game = client.post("/v1/games", json={"type": "ttr-sf", "players": [{"name": "A"}, {"name": "B"}]}).get_json()
+        gid = game["id"]
+        ended = client.post(f"/v1/games/{gid}/actions", json={"type": "resign"},
+                            headers={"Authorization": f"Bearer {game['seats'][0]['token']}"})
+        assert ended.status_code == 201, ended.get_json()
+        version = ended.get_json()["version"]
+        publisher, deadline = log_publisher(app).publisher, time.monotonic() + 10
+        while publisher.publish() is not None or client.get(f"/v1/games/{gid}/inclusion").status_code != 200:
+            assert time.monotonic() < deadline, "the publisher did not catch up with the log"
+            time.sleep(0.02)
+        size = client.get("/v1/log/checkpoint").get_json()["tree_size"]
+
+        with psycopg.connect(roles.owner_url) as conn, conn.transaction():
+            conn.execute(b"ALTER TABLE events DISABLE TRIGGER events_immutable")
+            conn.execute(b"UPDATE events SET signature = 'AAAA' WHERE game_id = %s AND seq = %s", (gid, version))
+            conn.execute(b"ALTER TABLE events ENABLE TRIGGER events_immutable")
+        key_file = tmp_path / "signing-key.json"
+        write_key_file(key_file, TEST_SIGNER)
+        for name in ("DATABASE_URL", "CABLECAR_READ_DATABASE_URL", "REDIS_URL", "CABLECAR_RETIRED_KEYS_FILE"):
+            monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv("CABLECAR_SIGNING_KEY_FILE", str(key_file))
+        assert main(["quarantine", gid, "--database-url", roles.owner_url]) == 1
+        said = capsys.readouterr().err
+        assert f"seq {version} is leaf" in said and "checkpoint games.example.org/log of tree size" in said, said
+        assert _owner_rows(roles, "SELECT count(*) FROM quarantined_events") == [(0,)]
+        assert _owner_rows(roles, "SELECT status, version FROM games WHERE game_id = %s", gid) == [
+            ("finished", version)]
+        with psycopg.connect(roles.app_url, autocommit=True) as conn, \
+                pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute(b"DELETE FROM events WHERE game_id = %s AND seq = %s", (gid, version))
+
+        audit = client.get(f"/v1/games/{gid}/audit").get_json()
+        assert audit["verdict"] == "damaged_attested" and audit["damaged_from"] == version, [(c["name"], c["detail"]) for c in audit["checks"]]
+        assert f"tree of {size} leaves" in next(c for c in audit["checks"] if c["name"] == "inclusion")["detail"]
+        other = create_app(settings, stores=postgres_stores(roles.app_url, signer=TEST_SIGNER),
+                           signing_keys=ServerKeys(TEST_SIGNER))  # a worker that never held the game
+        try:
+            export = other.test_client().get(f"/v1/games/{gid}/export").get_json()
+            assert export["result"]["winners"] == [1] and export["damaged_from"] == version, export
+        finally:
+            other.extensions["cablecar"].stores.close()
+    finally:
         app.extensions["cablecar"].stores.close()

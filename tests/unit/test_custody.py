@@ -24,7 +24,7 @@ def test_every_game_records_the_custody_events_and_its_state_passes_through_them
         assert game.event_types[cls.TYPE] is cls
     players = tuple(f"p{i}" for i in range(game.min_players))
     state = replay(game, game.setup(GameConfig(players, "custody")))
-    for event in (SeatTokenRotated(0), EventsQuarantined(from_seq=3, count=2)):
+    for event in (SeatTokenRotated(0), EventsQuarantined(from_seq=3, to_seq=4, count=2, hashes=("a" * 64, "b" * 64))):
         assert game.evolve(state, event) is state
         assert decode_event(game, event.TYPE, event.to_payload()) == event
         # nothing of them is secret: every caller sees the whole payload
