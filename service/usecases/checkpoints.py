@@ -15,6 +15,12 @@ timeout sweeper uses, :meth:`~events.recorders.deadlines.DeadlineIndex.hold_leas
 that overlap anyway cannot both land a tree of one size
 (:class:`events.recorders.transparency_log.LogConflict`).
 
+It extends the log's head (:meth:`~events.recorders.transparency_log.TransparencyLog.head`),
+never whatever row the tables hold beyond it: a row no publication wrote
+(issue 48: planted by a database login) is moved aside by the publication
+that finds it, which goes on, and is reported here (a warning naming the
+tables, and ``cablecar_log_foreign_rows``).
+
 Every proof is read from O(log n) stored nodes in one query
 (:meth:`~events.recorders.transparency_log.TransparencyLog.node_hashes`).
 """
@@ -34,7 +40,14 @@ from events.integrity.checkpoint import Checkpoint, b64, key_hash, parse_note, s
 from events.integrity.signing import Signer
 from events.recorders.deadlines import DeadlineIndex
 from events.recorders.event_log import EventStore
-from events.recorders.transparency_log import LogConflict, LogLeaf, Node, PublishedCheckpoint, TransparencyLog
+from events.recorders.transparency_log import (
+    LogBusy,
+    LogConflict,
+    LogLeaf,
+    Node,
+    PublishedCheckpoint,
+    TransparencyLog,
+)
 from service.adapters import prometheus
 from service.errors import GameNotFinished, InvalidRequest, NotFound
 from service.usecases.leased import LeasedLoop
@@ -82,9 +95,11 @@ class LogPublisher:
     def publish(self) -> PublishedCheckpoint | None:
         """Publish one checkpoint covering the events appended since the last
         one (at most ``max_leaves`` of them); None when there are none, or
-        when another publisher was first (it published them)."""
-        head = self.log.checkpoint()
-        size, after = (0, 0) if head is None else (head.tree_size, head.last_position)
+        when another publisher was first (it published them).
+        :class:`~events.recorders.transparency_log.LogBusy` when another
+        transaction holds the head longer than a publication takes."""
+        head = self.log.head()
+        size, after = head.tree_size, head.last_position
         events = self.log.log_events(after, self.max_leaves)
         if not events:
             return None
@@ -111,10 +126,23 @@ class LogPublisher:
         published = PublishedCheckpoint(new_size, root, note, self.signer.key_id, events[-1].position,
                                         format_timestamp(self.clock.estimated_time()))
         try:
-            self.log.publish_checkpoint(size, leaves, nodes, published)
+            publication = self.log.publish_checkpoint(size, leaves, nodes, published)
+        except LogBusy:
+            raise  # not a publisher that was first: a transaction holding the head (the loop says so)
         except LogConflict:
             return None
-        return published
+        if publication.foreign_rows:
+            _report_foreign_rows(size, publication.foreign_rows)
+        return publication.checkpoint
+
+
+def _report_foreign_rows(head: int, found: dict[str, int]) -> None:
+    """Rows no publication wrote, found beyond the head and moved aside: said once, and counted."""
+    for table, count in found.items():
+        prometheus.LOG_FOREIGN_ROWS.labels(table=table).inc(count)
+    log.warning("transparency log: rows no publication wrote were found beyond the published tree of %d leaves"
+                " and moved to log_foreign_rows (%s): someone wrote the log's tables around the publisher",
+                head, ", ".join(f"{table}: {count}" for table, count in sorted(found.items())))
 
 
 class LogPublishing(LeasedLoop["PublishedCheckpoint | None"]):
