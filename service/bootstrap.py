@@ -30,6 +30,7 @@ from service.config import Settings
 from service.usecases.auth import TokenCheck
 from service.usecases.batches import BatchService
 from service.usecases.bot_turns import BotTurns
+from service.usecases.checkpoint_notes import CheckpointNotes, VerifiedLog
 from service.usecases.checkpoints import LogProofs, LogPublisher, LogPublishing, check_interval, check_origin
 from service.usecases.commands import GameCommands
 from service.usecases.creation import GameCreation
@@ -90,7 +91,7 @@ class Service:
     games: Games
     #: every token check (:mod:`service.usecases.auth`)
     tokens: TokenCheck
-    #: the transparency log's checkpoints and proofs
+    #: the transparency log's checkpoints (only those whose note verifies) and proofs
     log: LogProofs
     #: the seats' stream tickets
     tickets: TicketOffice
@@ -138,7 +139,8 @@ def bootstrap(
                                   settings.webhooks_per_organiser)
     return Service(
         settings=settings, stores=stores, cache=cache, signing_keys=signing_keys, games=games, tokens=tokens,
-        log=LogProofs(stores.log, stores.events), tickets=TicketOffice(tickets, tokens), organisers=organisers,
+        log=LogProofs(VerifiedLog(stores.log, CheckpointNotes(signing_keys.public_keys())), stores.events),
+        tickets=TicketOffice(tickets, tokens), organisers=organisers,
         batches=BatchService(stores.tournaments, stores.deadlines, organisers, games.commands,
                              settings.max_batch_tables),
         places=places,
@@ -148,7 +150,7 @@ def bootstrap(
 def webhook_dispatcher(service: Service) -> WebhookDispatcher:
     """A webhook dispatcher on the service's store (not started)."""
     stores = service.stores
-    return WebhookDispatcher(stores.deliveries, stores.tournaments, stores.log, stores.database,
+    return WebhookDispatcher(stores.deliveries, stores.tournaments, service.log.log, stores.database,
                              service.games.queries, DispatchPolicy.from_settings(service.settings))
 
 

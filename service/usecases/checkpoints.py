@@ -19,7 +19,8 @@ It extends the log's head (:meth:`~events.recorders.transparency_log.Transparenc
 never whatever row the tables hold beyond it: a row no publication wrote
 (issue 48: planted by a database login) is moved aside by the publication
 that finds it, which goes on, and is reported here (a warning naming the
-tables, and ``cablecar_log_foreign_rows``).
+tables, and ``cablecar_log_foreign_rows``).  What clients are served is kept
+to checkpoints whose note verifies (:mod:`service.usecases.checkpoint_notes`).
 
 Every proof is read from O(log n) stored nodes in one query
 (:meth:`~events.recorders.transparency_log.TransparencyLog.node_hashes`).

@@ -6,8 +6,12 @@ the transparency log.
   served to everyone, or failed every answer) and cannot lock the head; the
   lock the publishers took until now (an advisory lock any login can hold) no
   longer stalls them.
-* Through ``cablecar_log_publish``, the one function it may call, it takes
-  no lock the server's publisher waits for.
+* Through ``cablecar_log_publish``, the one function it may call, it extends
+  only the head, by the events' own tree: another size, another count, a
+  position a running transaction may precede, a note of another tree are
+  refused.  A note over the true tree whose signature is not the server's is
+  stored (the database holds no keys) but never served, and the server's next
+  checkpoint extends the same tree.
 
 The same rows planted by the owner, and the reads that skip them, on both
 backends: tests/api/test_transparency_publisher.py, tests/api/test_log_tampering.py."""
@@ -27,6 +31,8 @@ from flask import Flask
 
 from events.factory import postgres_stores
 from events.integrity import merkle
+from events.integrity.checkpoint import Checkpoint, b64, sign_note
+from events.integrity.signing import Signer
 from events.recorders.transparency_log import LogBusy
 from tests.contract.conftest import TEST_SIGNER
 from tests.contract.test_roles import Roles, _migrated, roles  # noqa: F401  (roles: the fixture)
@@ -158,3 +164,138 @@ def test_the_app_roles_login_writes_no_row_of_the_log_and_holds_no_lock_that_sta
     assert third["tree_size"] > second["tree_size"]
     _is_the_events_tree(owned, third)
     assert _owner(owned, "SELECT count(*) FROM log_foreign_rows") == [(0,)]
+
+
+def _call(roles: Roles, previous: int, last_position: int, count: int, note: str) -> tuple[Any, ...]:  # noqa: F811
+    import psycopg
+
+    with psycopg.connect(roles.app_url, autocommit=True) as conn:
+        row = conn.execute(b"SELECT r_outcome, r_tree_size FROM cablecar_log_publish(%s, %s, %s, %s, %s)",
+                           (previous, last_position, count, note, "attacker")).fetchone()
+    assert row is not None
+    return tuple(row)
+
+
+def _log_rows(roles: Roles) -> list[tuple[Any, ...]]:  # noqa: F811
+    return _owner(roles, "SELECT (SELECT count(*) FROM log_leaves), (SELECT count(*) FROM log_nodes),"
+                         " (SELECT array_agg(tree_size ORDER BY tree_size) FROM log_checkpoints),"
+                         " (SELECT tree_size FROM log_state)")
+
+
+def test_the_publish_function_extends_only_the_head_and_only_by_the_events_tree(
+        served: tuple[Flask, Roles]) -> None:
+    import psycopg
+
+    app, owned = served
+    _game(app)
+    first = _publish(app, owned)
+    _game(app)  # events the log has not taken in yet
+    leaves = _true_leaves(owned)
+    size, new = first["tree_size"], len(leaves)
+    last = leaves[-1][0]
+    root = merkle.root([h for _, h in leaves])
+    mallory = Signer.generate()
+
+    def note(tree_size: int, tree_root: bytes, signer: Signer = mallory) -> str:
+        return sign_note(Checkpoint(ORIGIN, tree_size, tree_root).body(), ORIGIN, signer.public_raw,
+                         signer.sign_bytes)
+
+    before = _log_rows(owned)
+    # another tree than the head's: nothing written
+    assert _call(owned, size + 5, last, new - size - 5, note(new, root)) == ("conflict", size)
+    assert _call(owned, 0, last, new, note(new, root)) == ("conflict", size)
+    refused = [
+        (size, last, new - size + 1, note(new + 1, root)),                   # more events than the log holds there
+        (size, leaves[-2][0], new - size, note(new, root)),                  # fewer, ending before the last
+        (size, last + (1 << 40), new - size, note(new, root)),               # past what is committed
+        (size, last, new - size, note(new, bytes(32))),                      # a note of another root
+        (size, last, new - size, note(new + 1, root)),                       # a note of another size
+        (size, last, new - size, "junk"),                                    # not a note
+        (size, last, new - size, Checkpoint(ORIGIN, new, root).body()),      # a checkpoint, unsigned
+        (size, last, 0, note(size, base64.b64decode(first["root_hash"]))),   # nothing new
+    ]
+    for previous, position, count, text in refused:
+        with pytest.raises(psycopg.Error):
+            _call(owned, previous, position, count, text)
+        assert _log_rows(owned) == before, (previous, position, count)
+
+    # the true tree under someone else's signature: stored (the database holds no key), never served
+    assert _call(owned, size, last, new - size, note(new, root)) == ("published", new)
+    client = app.test_client()
+    assert client.get("/v1/log/checkpoint").get_json() == first
+    assert client.get(f"/v1/log/checkpoint?tree_size={new}").status_code == 404
+
+    # the server's next checkpoint extends that same tree, and is served
+    _game(app)
+    latest = _publish(app, owned)
+    _is_the_events_tree(owned, latest)
+    assert latest["tree_size"] > new and latest["note"].endswith("\n")
+    proof = client.get(f"/v1/log/consistency?first={size}&second={latest['tree_size']}").get_json()
+    assert merkle.verify_consistency(size, latest["tree_size"], [base64.b64decode(h) for h in proof["proof"]],
+                                     base64.b64decode(first["root_hash"]), base64.b64decode(latest["root_hash"]))
+    assert b64(root) != latest["root_hash"]
+
+
+def test_a_log_bent_before_this_version_is_published_again_after_its_migration(
+        roles: Roles, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """A database whose log was bent while the app role could still write it (a leaf at the next index, a
+    junk checkpoint beyond the head): the migration takes the genuine head, and the next publication
+    moves the planted rows aside and publishes the events' tree."""
+    from events import migrations
+    from events.factory import migrate
+    from events.records import NewEvent
+    from service.usecases.checkpoint_notes import CheckpointNotes, VerifiedLog
+    from service.usecases.checkpoints import LogPublisher
+
+    shipped = migrations.apply.load_migrations
+    monkeypatch.setattr(migrations.apply, "load_migrations",
+                        lambda dialect: [m for m in shipped(dialect) if m.name != "0085_log_written_by_the_owner.sql"])
+    migrate(roles.owner_url, app_role=roles.app)
+    old = postgres_stores(roles.app_url, signer=TEST_SIGNER)
+    try:
+        for name in ("g1", "g2"):
+            old.events.create_game(name, "t", {"leaf_salt": secrets.token_hex(32)},
+                                   [NewEvent("noted", {"i": i}) for i in range(3)], "playing")
+    finally:
+        old.close()
+    # the log as the publisher of the previous version left it: 6 leaves, their nodes, one signed checkpoint
+    leaves = _true_leaves(roles)
+    hashes = [h for _, h in leaves]
+    nodes, level, row = [], 0, hashes
+    while row:
+        nodes += [(level, i, h) for i, h in enumerate(row)]
+        row = [merkle.node_hash(row[i], row[i + 1]) for i in range(0, len(row) - 1, 2)]
+        level += 1
+    note = sign_note(Checkpoint(ORIGIN, 6, merkle.root(hashes)).body(), ORIGIN, TEST_SIGNER.public_raw,
+                     TEST_SIGNER.sign_bytes)
+    import psycopg
+
+    with psycopg.connect(roles.owner_url) as conn:
+        with conn.cursor().copy(b"COPY log_leaves (leaf_index, game_id, seq, position) FROM STDIN") as copy:
+            for i, (position, _) in enumerate(leaves):
+                copy.write_row((i, "g1" if i < 3 else "g2", i % 3 + 1, position))
+        with conn.cursor().copy(b"COPY log_nodes (level, node_index, hash) FROM STDIN") as copy:
+            for node in nodes:
+                copy.write_row(node)
+        conn.execute(b"INSERT INTO log_checkpoints VALUES (6, %s, %s, %s, %s, now())",
+                     (merkle.root(hashes), note, TEST_SIGNER.key_id, leaves[-1][0]))
+        # ... and bent: the app role's INSERTs of before (the leaf made every publication fail on its key)
+        conn.execute(b"INSERT INTO log_leaves VALUES (6, 'g1', 9, %s)", (leaves[-1][0] + 1000,))
+        conn.execute(b"INSERT INTO log_checkpoints VALUES (1006, %s, 'junk', 'k', 1, now())", (bytes(32),))
+
+    monkeypatch.setattr(migrations.apply, "load_migrations", shipped)
+    assert migrate(roles.owner_url, app_role=roles.app) == ["0085_log_written_by_the_owner.sql"]
+    assert _owner(roles, "SELECT tree_size, last_position FROM log_state") == [(6, leaves[-1][0])]
+    store = postgres_stores(roles.app_url, signer=TEST_SIGNER)
+    try:
+        store.events.create_game("g3", "t", {"leaf_salt": secrets.token_hex(32)}, [NewEvent("noted", {})], "playing")
+        served = VerifiedLog(store.log, CheckpointNotes([TEST_SIGNER.public]))
+        assert served.checkpoint() is not None and served.checkpoint().tree_size == 6  # type: ignore[union-attr]
+        published = LogPublisher(store.log, TEST_SIGNER, ORIGIN, store.deadlines).publish()
+        assert published is not None and published.tree_size == 7
+        assert published.root_hash == merkle.root([h for _, h in _true_leaves(roles)])
+        assert served.checkpoint() == published
+        assert sorted(r[0] for r in _owner(roles, "SELECT table_name FROM log_foreign_rows")) == [
+            "log_checkpoints", "log_leaves"]
+    finally:
+        store.close()
