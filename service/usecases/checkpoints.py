@@ -32,10 +32,11 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from domain.core import STATUS_CANCELLED, STATUS_FINISHED
-from events.encoding.timestamps import format_timestamp
+from events.encoding.timestamps import format_timestamp, parse_timestamp
 from events.integrity import merkle
 from events.integrity.checkpoint import Checkpoint, b64, key_hash, parse_note, sign_note
 from events.integrity.signing import Signer
@@ -62,6 +63,8 @@ LEASE_SECONDS = 10.0
 MAX_LEAVES = 10_000
 #: the longest interval between checkpoints while events arrive (issue 35)
 MAX_INTERVAL = 10.0
+#: past this age of the latest checkpoint (seconds) while events wait to be logged, the health is degraded
+MAX_CHECKPOINT_AGE = 60.0
 
 
 def check_interval(seconds: float) -> float:
@@ -175,6 +178,18 @@ def checkpoint_json(cp: PublishedCheckpoint) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
+class LogFreshness:
+    """How current the served log is (``/v1/health``'s ``log``): the latest
+    checkpoint's tree size and age (None: none yet), and whether it is ``ok``
+    (not older than :data:`MAX_CHECKPOINT_AGE` while events wait to be logged)."""
+
+    tree_size: int
+    checkpoint_age_s: float | None
+    ok: bool
+    detail: str
+
+
+@dataclass(frozen=True)
 class LogProofs:
     """The reads of the transparency log that clients ask for."""
 
@@ -190,6 +205,27 @@ class LogProofs:
             raise NotFound("no checkpoint has been published yet" if tree_size is None
                            else f"no checkpoint of tree size {tree_size} has been published")
         return found
+
+    def freshness(self, now: datetime) -> LogFreshness:
+        """The latest served checkpoint's age at ``now`` (the database's time), and
+        whether events recorded since wait longer than the log allows (see :class:`LogFreshness`)."""
+        cp = self.log.checkpoint()
+        if cp is None:
+            first = self.games.read_all(0, 1)
+            waited = 0.0 if not first else (now - parse_timestamp(first[0].recorded_at)).total_seconds()
+            if waited <= MAX_CHECKPOINT_AGE:
+                return LogFreshness(0, None, True, "no checkpoint yet: the first follows the first events")
+            return LogFreshness(0, None, False, f"no checkpoint although events wait since {waited:.0f} s "
+                                                f"(more than {MAX_CHECKPOINT_AGE:.0f} s): the log is not published")
+        age = max(0.0, (now - parse_timestamp(cp.created_at)).total_seconds())
+        if age <= MAX_CHECKPOINT_AGE:
+            return LogFreshness(cp.tree_size, age, True, f"the latest checkpoint is {age:.0f} s old")
+        if not self.log.log_events(cp.last_position, 1):
+            return LogFreshness(cp.tree_size, age, True,
+                                f"the latest checkpoint is {age:.0f} s old and holds every event")
+        return LogFreshness(cp.tree_size, age, False,
+                            f"the latest checkpoint is {age:.0f} s old (more than {MAX_CHECKPOINT_AGE:.0f} s) "
+                            "while events wait to be logged: the log is not being published")
 
     def consistency(self, first: int, second: int) -> list[bytes]:
         """The consistency proof between two published checkpoints."""

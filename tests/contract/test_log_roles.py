@@ -224,6 +224,7 @@ def test_the_publish_function_extends_only_the_head_and_only_by_the_events_tree(
     client = app.test_client()
     assert client.get("/v1/log/checkpoint").get_json() == first
     assert client.get(f"/v1/log/checkpoint?tree_size={new}").status_code == 404
+    assert client.get("/v1/health").get_json()["log"]["tree_size"] == size  # its age is the served one's
 
     # the server's next checkpoint extends that same tree, and is served
     _game(app)
