@@ -4,11 +4,11 @@ signed checkpoint in one transaction) and serving an inclusion and a consistency
 
 A tree of N leaves is filled in bulk, not by playing N games: N random leaf hashes, every perfect node
 above them (events/integrity/merkle.py's node_hash, level by level) and a signed checkpoint of its root, written
-straight into log_leaves, log_nodes and log_checkpoints (SQLite: executemany; PostgreSQL: COPY).  Then a
-game of B real events is appended through the store and the server's publisher (LogPublisher.publish)
-times the checkpoint that takes them in; the proofs are LogProofs' (the route's work without HTTP): the
-inclusion of that game's last event in the new tree, and the consistency from the tree a third of the
-size (a published checkpoint too) to it.
+straight into log_leaves, log_nodes and log_checkpoints (SQLite: executemany; PostgreSQL: COPY, as the
+owner), and the log's head (log_state) moved to it.  Then a game of B real events is appended through the
+store and the server's publisher (LogPublisher.publish) times the checkpoint that takes them in; the
+proofs are LogProofs' (the route's work without HTTP): the inclusion of that game's last event in the new
+tree, and the consistency from the tree a third of the size (a published checkpoint too) to it.
 
     python bench/bench_transparency.py                    # 1,000 / 100,000 / 1,000,000 leaves; sqlite, and
                                                           # postgres when CABLECAR_TEST_DATABASE_URL is set
@@ -104,6 +104,9 @@ def fill(stores: Stores, signer: Signer, size: int, game_id: str, extra_sizes: l
         note = sign_note(Checkpoint(ORIGIN, n, root).body(), ORIGIN, signer.public_raw, signer.sign_bytes)
         _bulk(database, "log_checkpoints", "tree_size, root_hash, note, key_id, last_position, created_at",
               [(n, root, note, signer.key_id, last, database.dialect.time_param(system_clock()))])
+    # the head the publisher extends (as the owner: on PostgreSQL only the owner's function writes it)
+    with database.transaction() as cur:
+        cur.execute(database.dialect.sql("UPDATE log_state SET tree_size = ?, last_position = ?"), (size, last))
 
 
 def _ms(action: Callable[[], Any], repeat: int) -> float:

@@ -82,12 +82,15 @@ def _webhooks_run(args: argparse.Namespace) -> int:
     import signal
     import threading
 
+    from service.adapters.signing_keys import load_server_keys
     from service.adapters.webhooks.policy import DispatchPolicy
+    from service.usecases.checkpoint_notes import CheckpointNotes, VerifiedLog
     from service.usecases.webhook_deliveries import WebhookDispatcher
 
     settings, stores, queries = _open_runtime(args)
     policy = DispatchPolicy.from_settings(settings)
-    dispatcher = WebhookDispatcher(stores.deliveries, stores.tournaments, stores.log, stores.database, queries, policy)
+    checkpoints = VerifiedLog(stores.log, CheckpointNotes(load_server_keys(settings).public_keys()))  # the server's only
+    dispatcher = WebhookDispatcher(stores.deliveries, stores.tournaments, checkpoints, stores.database, queries, policy)
     try:
         if args.once:
             report = dispatcher.run_once()

@@ -30,6 +30,7 @@ from service.config import Settings
 from service.usecases.auth import TokenCheck
 from service.usecases.batches import BatchService
 from service.usecases.bot_turns import BotTurns
+from service.usecases.checkpoint_notes import CheckpointNotes, VerifiedLog
 from service.usecases.checkpoints import LogProofs, LogPublisher, LogPublishing, check_interval, check_origin
 from service.usecases.commands import GameCommands
 from service.usecases.creation import GameCreation
@@ -93,7 +94,7 @@ class Service:
     games: Games
     #: every token check (:mod:`service.usecases.auth`)
     tokens: TokenCheck
-    #: the transparency log's checkpoints and proofs
+    #: the transparency log's checkpoints (only those whose note verifies) and proofs
     log: LogProofs
     #: the server's own stream: its keys' lifetimes (``GET /v1/keys``)
     server_stream: ServerStream
@@ -147,7 +148,8 @@ def bootstrap(
     listing = GameListing(games.queries)
     return Service(
         settings=settings, stores=stores, cache=cache, signing_keys=signing_keys, games=games, tokens=tokens,
-        log=LogProofs(stores.log, stores.events), server_stream=ServerStream(stores.events, stores.log, key_set),
+        log=LogProofs(VerifiedLog(stores.log, CheckpointNotes(signing_keys.public_keys())), stores.events),
+        server_stream=ServerStream(stores.events, stores.log, key_set),
         tickets=TicketOffice(tickets, tokens), organisers=organisers,
         batches=BatchService(stores.tournaments, stores.deadlines, organisers, games.commands,
                              settings.max_batch_tables, listing),
@@ -158,7 +160,7 @@ def bootstrap(
 def webhook_dispatcher(service: Service) -> WebhookDispatcher:
     """A webhook dispatcher on the service's store (not started)."""
     stores = service.stores
-    return WebhookDispatcher(stores.deliveries, stores.tournaments, stores.log, stores.database,
+    return WebhookDispatcher(stores.deliveries, stores.tournaments, service.log.log, stores.database,
                              service.games.queries, DispatchPolicy.from_settings(service.settings))
 
 

@@ -6,7 +6,8 @@ game catalogue (``games``) and the idempotency keys only through the
 ``SECURITY DEFINER`` functions of migrations 0011/0012, which run as the
 owner: it holds no INSERT, UPDATE, DELETE or TRUNCATE on them (nor on
 ``quarantined_events``, which only ``cablecar quarantine`` run as the owner
-writes: migration 0045), owns nothing,
+writes: migration 0045; nor on the transparency log's tables, which only
+``cablecar_log_publish`` writes: migration 0085), owns nothing,
 and may create nothing in the schema, so no setting, trigger or grant it can
 reach lets a row in.  The other tables get the few privileges the server's
 statements use (``events/sql/*.py``, ``events/postgres/*.py``); a table not
@@ -39,15 +40,18 @@ WRITES: dict[str, tuple[str, ...]] = {
     "deadlines": ("INSERT", "UPDATE"),
     "leases": ("INSERT", "UPDATE"),
     "bot_turns": ("INSERT", "UPDATE"),
-    "log_leaves": ("INSERT",),  # the transparency log: rows are only ever added (migration 0050)
-    "log_nodes": ("INSERT",),
-    "log_checkpoints": ("INSERT",),
+    "log_leaves": (),  # the transparency log: written only by cablecar_log_publish (migration 0085)
+    "log_nodes": (),
+    "log_checkpoints": (),
+    "log_state": (),
+    "log_foreign_rows": (),
     "stream_tickets": ("INSERT", "DELETE"),  # single-use: taken with DELETE ... RETURNING (migration 0060)
     "quarantined_events": (),  # read by /audit; moved into only by the owner (cablecar quarantine)
 }
 
 #: the tables only the owner writes (through its functions; quarantined_events by `cablecar quarantine`)
-PROTECTED = ("events", "games", "idempotency_keys", "quarantined_events")
+PROTECTED = ("events", "games", "idempotency_keys", "quarantined_events", "log_leaves", "log_nodes",
+             "log_checkpoints", "log_state", "log_foreign_rows")
 
 
 class RoleError(IntegrityError):

@@ -10,10 +10,19 @@ the game is finished, so that nothing served lets anyone test a guess about a
 game still being played.
 
 Everything is append-only, and one publication (its leaves, its new nodes and
-its checkpoint) is one transaction: a publisher that lost a race to another
-one finds its rows refused by the primary keys (:class:`LogConflict`), so two
-different trees of the same size are never published.  Appends of events do
-not touch these tables: the tree follows the log, checkpoint by checkpoint.
+its checkpoint) is one transaction that moves the log's *head* (the size and
+last position of the latest published tree, kept apart from the rows): a
+publisher that lost a race to another one finds the head moved and writes
+nothing (:class:`LogConflict`), so two different trees of the same size are
+never published.  Appends of events do not touch these tables: the tree
+follows the log, checkpoint by checkpoint.
+
+Every read keeps to the head: a row beyond it was written by no publication
+(issue 48: planted by a login, or by the owner's hand), is never read, and
+the next publication moves it aside (``log_foreign_rows``, kept for the
+operator) instead of failing on it, and says so (:class:`Publication`).  A
+row is not a checkpoint a client may be served until its note verifies under
+the server's keys, which the service checks (a store has no keys).
 """
 
 from __future__ import annotations
@@ -29,6 +38,10 @@ Node = tuple[int, int]  # (level, index), as in events.integrity.merkle
 
 class LogConflict(StoreError):
     """Another publisher published this tree size (or these leaves) first."""
+
+
+class LogBusy(LogConflict):
+    """Another transaction holds the log's head (for longer than a publication takes): nothing was written."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +66,14 @@ class LogLeaf:
 
 
 @dataclass(frozen=True)
+class LogHead:
+    """The latest published tree: its size and the last global position it includes (0, 0: none yet)."""
+
+    tree_size: int
+    last_position: int
+
+
+@dataclass(frozen=True)
 class PublishedCheckpoint:
     """A published checkpoint: the tree's size and root, the signed note
     (C2SP signed note of a tlog-checkpoint body), the signing key's id, the
@@ -66,6 +87,16 @@ class PublishedCheckpoint:
     created_at: str
 
 
+@dataclass(frozen=True)
+class Publication:
+    """What :meth:`TransparencyLog.publish_checkpoint` stored: the checkpoint
+    (on PostgreSQL its time is the database's), and the rows no publication
+    wrote that it found where it writes and moved aside, by table."""
+
+    checkpoint: PublishedCheckpoint
+    foreign_rows: dict[str, int]
+
+
 class TransparencyLog(ABC):
     """The transparency log's rows (see the module docs)."""
 
@@ -76,6 +107,10 @@ class TransparencyLog(ABC):
         with its game's leaf salt, ascending, at most ``limit``."""
 
     @abstractmethod
+    def head(self) -> LogHead:
+        """The latest published tree's size and last position."""
+
+    @abstractmethod
     def node_hashes(self, nodes: Sequence[Node]) -> dict[Node, bytes]:
         """The stored hashes of ``nodes``, in one query (a node not stored is absent)."""
 
@@ -83,19 +118,27 @@ class TransparencyLog(ABC):
     def publish_checkpoint(
         self, previous_size: int, leaves: Sequence[LogLeaf], nodes: Sequence[tuple[int, int, bytes]],
         checkpoint: PublishedCheckpoint,
-    ) -> None:
+    ) -> Publication:
         """Add ``leaves``, the new perfect ``nodes`` (level, index, hash) and
-        ``checkpoint`` in one transaction, publishers one at a time;
-        :class:`LogConflict` (and nothing written) unless the latest published
-        tree is still of ``previous_size`` leaves."""
+        ``checkpoint`` in one transaction, publishers one at a time, and move
+        the head to it; :class:`LogConflict` (and nothing written) unless the
+        head is still of ``previous_size`` leaves.  Rows beyond the head are
+        moved aside first (see the module docs).  A backend may compute the
+        rows itself from the events and refuse a checkpoint that is not theirs
+        (PostgreSQL does: its server role may not write these rows)."""
 
     @abstractmethod
     def checkpoint(self, tree_size: int | None = None) -> PublishedCheckpoint | None:
-        """The published checkpoint of ``tree_size`` (None: the latest), None if there is none."""
+        """The published checkpoint of ``tree_size`` (None: the head's), None if there is none."""
 
     @abstractmethod
     def checkpoints_after(self, tree_size: int, limit: int) -> list[PublishedCheckpoint]:
         """The published checkpoints larger than ``tree_size``, smallest first, at most ``limit``."""
+
+    @abstractmethod
+    def checkpoints_before(self, tree_size: int | None, limit: int) -> list[PublishedCheckpoint]:
+        """The published checkpoints smaller than ``tree_size`` (None: up to the
+        head's, included), largest first, at most ``limit``."""
 
     @abstractmethod
     def game_leaf(self, game_id: str, seq: int) -> LogLeaf | None:

@@ -85,7 +85,7 @@ class SqlDeliveryLog(SqlRecorder, DeliveryLog):
         whether any organiser-wide one is active, in one statement."""
         row = self._rows(
             f"SELECT (SELECT position FROM dispatch_cursors WHERE name = '{CHECKPOINTS_CURSOR}'),"
-            " (SELECT coalesce(max(tree_size), 0) FROM log_checkpoints),"
+            " (SELECT tree_size FROM log_state),"  # the head: never a row planted beyond it (issue 48)
             " (SELECT count(*) FROM webhooks),"
             " EXISTS (SELECT 1 FROM webhooks WHERE active = true AND batch_id IS NULL)"
         )[0]

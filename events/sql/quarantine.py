@@ -20,7 +20,6 @@ from events.recorders.quarantine import (
 from events.records import GameNotFound, NewEvent
 from events.sql.database import Cursor, SqlRecorder
 from events.sql.rows import event_params
-from events.sql.transparency_log import PUBLISH_LOCK
 
 #: the columns of an event kept in quarantine, in the order both tables name them
 _KEPT = ("game_id, seq, position, type, schema_version, {payload}, recorded_at, seat, idempotency_key, prev_hash,"
@@ -37,7 +36,7 @@ class SqlQuarantine(SqlRecorder, QuarantineStore):
         d = self.dialect
         with self._transaction() as cur:
             if d.name == "postgres":  # no checkpoint lands while the tail is judged and moved (SQLite: one writer)
-                cur.execute(d.sql("SELECT pg_advisory_xact_lock(?)"), (PUBLISH_LOCK,))
+                cur.execute("SELECT tree_size FROM log_state FOR UPDATE")
             if cur.execute(d.sql("SELECT version FROM games WHERE game_id = ?" + d.for_update),
                            (game_id,)).fetchone() is None:
                 raise GameNotFound(game_id)

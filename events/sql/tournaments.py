@@ -123,7 +123,7 @@ class SqlTournaments(SqlRecorder, TournamentStore):
             # a dispatcher has moved to
             cur.execute(f"SELECT position FROM dispatch_cursors ORDER BY name{d.for_update}").fetchall()
             head = int(cur.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0])
-            tree_size = int(cur.execute("SELECT coalesce(max(tree_size), 0) FROM log_checkpoints").fetchone()[0])
+            tree_size = int(cur.execute("SELECT tree_size FROM log_state").fetchone()[0])  # the log's head
             cur.execute(
                 d.sql(f"INSERT INTO webhooks ({WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, true, ?, ?)"),
                 (webhook_id, organiser_id, url, batch_id, d.list_param(events), secret, head, d.time_param(now),

@@ -57,6 +57,15 @@ CHECKPOINT_CURRENT = Gauge(
     "lease holder's is recent: alert when every host's is older than a few CABLECAR_LOG_INTERVAL).",
     multiprocess_mode="max",
 )
+LOG_FOREIGN_ROWS = Counter(
+    "cablecar_log_foreign_rows", "Rows of the transparency log's tables that no publication wrote, found beyond "
+    "the published tree by the publisher and moved to log_foreign_rows, by table (any is an alert: someone wrote "
+    "the log's tables around the server).", ["table"],
+)
+LOG_BAD_CHECKPOINTS = Counter(
+    "cablecar_log_bad_checkpoints", "Checkpoint rows whose note does not verify under the server's keys (or is "
+    "not the row's tree), found by this process and never served (any is an alert).",
+)
 BOT_SLOTS = Gauge("cablecar_bot_slots", "Games the bot runners may play at once.", multiprocess_mode="livesum")
 BOT_IN_PLAY = Gauge(
     "cablecar_bot_games_in_play", "Games the bot runners are playing now (at the slots: games queue).",

@@ -15,6 +15,13 @@ timeout sweeper uses, :meth:`~events.recorders.deadlines.DeadlineIndex.hold_leas
 that overlap anyway cannot both land a tree of one size
 (:class:`events.recorders.transparency_log.LogConflict`).
 
+It extends the log's head (:meth:`~events.recorders.transparency_log.TransparencyLog.head`),
+never whatever row the tables hold beyond it: a row no publication wrote
+(issue 48: planted by a database login) is moved aside by the publication
+that finds it, which goes on, and is reported here (a warning naming the
+tables, and ``cablecar_log_foreign_rows``).  What clients are served is kept
+to checkpoints whose note verifies (:mod:`service.usecases.checkpoint_notes`).
+
 Every proof is read from O(log n) stored nodes in one query
 (:meth:`~events.recorders.transparency_log.TransparencyLog.node_hashes`).
 
@@ -32,17 +39,25 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from domain.core import STATUS_CANCELLED, STATUS_FINISHED
-from events.encoding.timestamps import format_timestamp
+from events.encoding.timestamps import format_timestamp, parse_timestamp
 from events.integrity import merkle
 from events.integrity.checkpoint import Checkpoint, b64, key_hash, parse_note, sign_note
 from events.integrity.lifetimes import SERVER_LEAF_SALT, SERVER_STREAM
 from events.integrity.signing import Signer
 from events.recorders.deadlines import DeadlineIndex
 from events.recorders.event_log import EventStore
-from events.recorders.transparency_log import LogConflict, LogLeaf, Node, PublishedCheckpoint, TransparencyLog
+from events.recorders.transparency_log import (
+    LogBusy,
+    LogConflict,
+    LogLeaf,
+    Node,
+    PublishedCheckpoint,
+    TransparencyLog,
+)
 from events.records import GameNotFound
 from service.adapters import prometheus
 from service.errors import GameNotFinished, InvalidRequest, NotFound
@@ -58,6 +73,8 @@ LEASE_SECONDS = 10.0
 MAX_LEAVES = 10_000
 #: the longest interval between checkpoints while events arrive (issue 35)
 MAX_INTERVAL = 10.0
+#: past this age of the latest checkpoint (seconds) while events wait to be logged, the health is degraded
+MAX_CHECKPOINT_AGE = 60.0
 
 
 def check_interval(seconds: float) -> float:
@@ -96,9 +113,11 @@ class LogPublisher:
     def publish(self) -> PublishedCheckpoint | None:
         """Publish one checkpoint covering the events appended since the last
         one (at most ``max_leaves`` of them); None when there are none, or
-        when another publisher was first (it published them)."""
-        head = self.log.checkpoint()
-        size, after = (0, 0) if head is None else (head.tree_size, head.last_position)
+        when another publisher was first (it published them).
+        :class:`~events.recorders.transparency_log.LogBusy` when another
+        transaction holds the head longer than a publication takes."""
+        head = self.log.head()
+        size, after = head.tree_size, head.last_position
         events = self.log.log_events(after, self.max_leaves)
         if not events:
             return None
@@ -136,10 +155,23 @@ class LogPublisher:
         published = PublishedCheckpoint(new_size, root, note, self.signer.key_id, events[-1].position,
                                         format_timestamp(self.clock.estimated_time()))
         try:
-            self.log.publish_checkpoint(size, leaves, nodes, published)
+            publication = self.log.publish_checkpoint(size, leaves, nodes, published)
+        except LogBusy:
+            raise  # not a publisher that was first: a transaction holding the head (the loop says so)
         except LogConflict:
             return None
-        return published
+        if publication.foreign_rows:
+            _report_foreign_rows(size, publication.foreign_rows)
+        return publication.checkpoint
+
+
+def _report_foreign_rows(head: int, found: dict[str, int]) -> None:
+    """Rows no publication wrote, found beyond the head and moved aside: said once, and counted."""
+    for table, count in found.items():
+        prometheus.LOG_FOREIGN_ROWS.labels(table=table).inc(count)
+    log.warning("transparency log: rows no publication wrote were found beyond the published tree of %d leaves"
+                " and moved to log_foreign_rows (%s): someone wrote the log's tables around the publisher",
+                head, ", ".join(f"{table}: {count}" for table, count in sorted(found.items())))
 
 
 class LogPublishing(LeasedLoop["PublishedCheckpoint | None"]):
@@ -183,6 +215,18 @@ def checkpoint_json(cp: PublishedCheckpoint) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
+class LogFreshness:
+    """How current the served log is (``/v1/health``'s ``log``): the latest
+    checkpoint's tree size and age (None: none yet), and whether it is ``ok``
+    (not older than :data:`MAX_CHECKPOINT_AGE` while events wait to be logged)."""
+
+    tree_size: int
+    checkpoint_age_s: float | None
+    ok: bool
+    detail: str
+
+
+@dataclass(frozen=True)
 class LogProofs:
     """The reads of the transparency log that clients ask for."""
 
@@ -198,6 +242,27 @@ class LogProofs:
             raise NotFound("no checkpoint has been published yet" if tree_size is None
                            else f"no checkpoint of tree size {tree_size} has been published")
         return found
+
+    def freshness(self, now: datetime) -> LogFreshness:
+        """The latest served checkpoint's age at ``now`` (the database's time), and
+        whether events recorded since wait longer than the log allows (see :class:`LogFreshness`)."""
+        cp = self.log.checkpoint()
+        if cp is None:
+            first = self.games.read_all(0, 1)
+            waited = 0.0 if not first else (now - parse_timestamp(first[0].recorded_at)).total_seconds()
+            if waited <= MAX_CHECKPOINT_AGE:
+                return LogFreshness(0, None, True, "no checkpoint yet: the first follows the first events")
+            return LogFreshness(0, None, False, f"no checkpoint although events wait since {waited:.0f} s "
+                                                f"(more than {MAX_CHECKPOINT_AGE:.0f} s): the log is not published")
+        age = max(0.0, (now - parse_timestamp(cp.created_at)).total_seconds())
+        if age <= MAX_CHECKPOINT_AGE:
+            return LogFreshness(cp.tree_size, age, True, f"the latest checkpoint is {age:.0f} s old")
+        if not self.log.log_events(cp.last_position, 1):
+            return LogFreshness(cp.tree_size, age, True,
+                                f"the latest checkpoint is {age:.0f} s old and holds every event")
+        return LogFreshness(cp.tree_size, age, False,
+                            f"the latest checkpoint is {age:.0f} s old (more than {MAX_CHECKPOINT_AGE:.0f} s) "
+                            "while events wait to be logged: the log is not being published")
 
     def consistency(self, first: int, second: int) -> list[bytes]:
         """The consistency proof between two published checkpoints."""

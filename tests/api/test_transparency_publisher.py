@@ -4,6 +4,7 @@ publisher at a time, and never two different trees of one size."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Iterator
@@ -153,3 +154,53 @@ def test_one_lease_holder_at_a_time(stores: tuple[Stores, Stores]) -> None:
         LogPublishing(runs[0].publisher, stores[0].deadlines, 11)
     with pytest.raises(ValueError):
         LogPublisher(stores[0].log, Signer.generate(), "has space", stores[0].deadlines)
+
+
+def _plant(store: Stores, sql: str, params: tuple[object, ...]) -> None:
+    """A row written around the publisher (issue 48: what one INSERT with the app role's login did before
+    the log's tables were written only through the owner's function; the owner can still)."""
+    database = store.database
+    with database.transaction() as cur:  # type: ignore[attr-defined]
+        cur.execute(database.dialect.sql(sql), params)  # type: ignore[attr-defined]
+
+
+def test_rows_no_publication_wrote_never_stall_the_publisher_and_are_reported(
+        stores: tuple[Stores, Stores], caplog: pytest.LogCaptureFixture) -> None:
+    from prometheus_client import REGISTRY
+
+    store, _ = stores
+    publisher = LogPublisher(store.log, Signer.generate(), ORIGIN, store.deadlines)
+    _game(store, "g1")
+    first = publisher.publish()
+    assert first is not None and first.tree_size == 3
+    when = store.database.dialect.time_param(store.deadlines.database_time())  # type: ignore[attr-defined]
+    # where the next publication writes: its first leaf, that leaf's node, a node it completes later (level 2,
+    # leaves 4..7), and checkpoints of sizes it has not reached (a junk note, and one at the very next size)
+    _plant(store, "INSERT INTO log_leaves (leaf_index, game_id, seq, position) VALUES (?, ?, ?, ?)",
+           (3, "g1", 99, first.last_position + 10**12))
+    _plant(store, "INSERT INTO log_nodes (level, node_index, hash) VALUES (?, ?, ?)", (0, 3, b"\x07" * 32))
+    _plant(store, "INSERT INTO log_nodes (level, node_index, hash) VALUES (?, ?, ?)", (2, 1, b"\x08" * 32))
+    for size, note in ((1003, "junk"), (4, "x\n4\nAAAA\n\n\u2014 x AAAA\n")):
+        _plant(store, "INSERT INTO log_checkpoints (tree_size, root_hash, note, key_id, last_position, created_at)"
+               " VALUES (?, ?, ?, ?, ?, ?)", (size, b"\x09" * 32, note, "k", first.last_position + 1, when))
+
+    def reported(table: str) -> float:
+        return REGISTRY.get_sample_value("cablecar_log_foreign_rows_total", {"table": table}) or 0.0
+
+    before = {t: reported(t) for t in ("log_leaves", "log_nodes", "log_checkpoints")}
+    _game(store, "g2", 4)
+    with caplog.at_level(logging.WARNING, logger="cablecar.transparency"):
+        second = publisher.publish()
+    assert second is not None and second.tree_size == 7  # the events' tree, not the planted rows'
+    assert store.log.checkpoint() == second
+    assert any("no publication wrote" in r.getMessage() for r in caplog.records), caplog.text
+    assert {t: reported(t) - before[t] for t in before} == {"log_leaves": 1, "log_nodes": 2, "log_checkpoints": 2}
+    # nothing planted was lost: every row is kept where the operator can look at it
+    moved = store.database.rows("SELECT table_name FROM log_foreign_rows ORDER BY table_name")  # type: ignore[attr-defined]
+    assert sorted(r[0] for r in moved) == ["log_checkpoints", "log_checkpoints", "log_leaves", "log_nodes",
+                                           "log_nodes"]
+    _game(store, "g3", 1)
+    third = publisher.publish()
+    assert third is not None and third.tree_size == 8  # the level-2 node of leaves 4..7, and the root's
+    _roots_match_the_log(store)
+    assert store.log.game_leaf("g1", 99) is None and store.log.game_leaf("g2", 4) is not None

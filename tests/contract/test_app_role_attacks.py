@@ -43,6 +43,8 @@ COVERED = {
     "cablecar_events_immutable": "called directly (only a trigger may call it)",
     "cablecar_events_leave_to_quarantine": "called directly (only a trigger may call it)",
     "cablecar_notify_version": "called directly (only a trigger may call it)",
+    "cablecar_log_publish": "another head, more or fewer events, an uncommitted position, a note of another tree, "
+                            "a note signed by another key (tests/contract/test_log_roles.py)",
 }
 
 

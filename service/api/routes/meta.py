@@ -133,15 +133,29 @@ def health() -> tuple[dict[str, Any], int]:
     cache = {"backend": cache_health.backend, "ok": cache_health.ok, "detail": cache_health.detail}
     # the bot runners alive (their heartbeats): none refuses bot seats, but the server is not down for it
     runners = rt.creation.bot_turns.live_runners() if store["ok"] and rt.creation.bot_turns is not None else 0
+    log_health = _log_health(rt) if store["ok"] else {
+        "ok": False, "checkpoint_age_s": None, "tree_size": 0, "detail": "unknown: the event store is unavailable"}
     if not store["ok"]:
         status, code = "unavailable", 503
-    elif not cache["ok"]:
+    elif not cache["ok"] or not log_health["ok"]:
         status, code = "degraded", 200
     else:
         status, code = "ok", 200
     body = {"status": status, "store": store, "cache": cache, "bots": {"runners": runners, "ok": runners > 0},
-            "version": SERVICE_VERSION}
+            "log": log_health, "version": SERVICE_VERSION}
     return HealthSchema().dump(body), code
+
+
+def _log_health(rt: Any) -> dict[str, Any]:
+    """The transparency log's latest checkpoint: its age, degraded past 60 s while events wait (issue 48)."""
+    try:
+        fresh = rt.log.freshness(rt.stores.deadlines.estimated_time())
+    except StoreError as e:
+        log.warning("health: the transparency log cannot be read: %s", e)
+        return {"ok": False, "checkpoint_age_s": None, "tree_size": 0,
+                "detail": "unreadable (the server log says why)"}
+    age = None if fresh.checkpoint_age_s is None else round(fresh.checkpoint_age_s, 3)
+    return {"ok": fresh.ok, "checkpoint_age_s": age, "tree_size": fresh.tree_size, "detail": fresh.detail}
 
 
 @bp.get("/openapi.yaml")

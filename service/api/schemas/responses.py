@@ -226,6 +226,15 @@ class BotsHealthSchema(Schema):
     ok = fields.Boolean(required=True)
 
 
+class LogHealthSchema(Schema):
+    """``GET /v1/health``'s ``log``: how current the transparency log's latest checkpoint is."""
+
+    ok = fields.Boolean(required=True)
+    checkpoint_age_s = fields.Float(required=True, allow_none=True)
+    tree_size = fields.Integer(required=True)
+    detail = fields.String(required=True)
+
+
 class HealthSchema(Schema):
     """``GET /v1/health``."""
 
@@ -233,4 +242,5 @@ class HealthSchema(Schema):
     store = fields.Nested(ComponentHealthSchema, required=True)
     cache = fields.Nested(ComponentHealthSchema, required=True)
     bots = fields.Nested(BotsHealthSchema, required=True)
+    log = fields.Nested(LogHealthSchema, required=True)
     version = fields.String(required=True)
