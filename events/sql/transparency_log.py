@@ -208,6 +208,9 @@ def _publish_postgres(cur: Any, previous_size: int, count: int, checkpoint: Publ
                       " cablecar_log_publish left uncommitted?)")
     if row[0] == "conflict":
         raise LogConflict(f"the log holds {row[1]} leaves, not {previous_size}: another publisher was first")
+    if row[0] == "moved":
+        raise LogConflict("events the publisher read were moved aside (cablecar quarantine) before it published:"
+                          " it reads the log again")
     stored = PublishedCheckpoint(int(row[1]), bytes(row[2]), checkpoint.note, checkpoint.key_id,
                                  checkpoint.last_position, format_timestamp(row[3]))
     if (stored.tree_size, stored.root_hash) != (checkpoint.tree_size, checkpoint.root_hash):

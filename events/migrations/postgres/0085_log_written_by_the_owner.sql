@@ -97,8 +97,10 @@ INSERT INTO log_state (tree_size, last_position)
 -- One publication (see the top of this file): the outcome is 'published'
 -- (with the new tree's size, root and time, and how many rows no publication
 -- wrote were moved aside, per table), 'conflict' (the head is not
--- p_previous_size: another publisher was first; nothing written) or 'busy'
--- (another transaction holds the head; nothing written).  Anything else the
+-- p_previous_size: another publisher was first; nothing written), 'moved'
+-- (events it counted were moved aside by cablecar quarantine since the
+-- publisher read them; nothing written) or 'busy' (another transaction holds
+-- the head; nothing written).  Anything else the
 -- caller claims that the events do not say is an error.
 CREATE FUNCTION cablecar_log_publish(
     p_previous_size  bigint,
@@ -156,6 +158,13 @@ BEGIN
     SELECT count(*), count(g.metadata ->> 'leaf_salt'), max(e.position) INTO v_count, v_salted, v_max
         FROM events e JOIN games g ON g.game_id = e.game_id
         WHERE e.position > v_last AND e.position <= p_last_position;
+    IF (v_count <> p_leaves OR v_max IS DISTINCT FROM p_last_position) AND EXISTS (
+            SELECT 1 FROM quarantined_events q WHERE q.position > v_last AND q.position <= p_last_position) THEN
+        -- events the publisher read were moved aside (cablecar quarantine) since: it reads the log again
+        r_outcome := 'moved';
+        r_tree_size := v_size;
+        RETURN;
+    END IF;
     IF v_count <> p_leaves OR v_max IS DISTINCT FROM p_last_position THEN
         RAISE EXCEPTION 'the log holds % events after position % up to %, the last at %, not % ending there',
             v_count, v_last, p_last_position, v_max, p_leaves USING ERRCODE = 'invalid_parameter_value';
