@@ -17,12 +17,12 @@ from events import Stores
 from events.encoding.timestamps import Clock, system_clock
 from events.integrity.keyset import KeySet
 from events.integrity.signing import Signer
-from events.migrations.tokenkeys import Rekey
+from events.migrations.keying import ServerKeying
 from events.recorders.counts import SharedPlaces
 from events.recorders.tickets import StreamTickets
 from service.adapters.cache import StateCache, open_cache
 from service.adapters.pooled_store import pooled
-from service.adapters.secret_key import require_secret_key, token_key
+from service.adapters.secret_key import ServerSecrets, require_secret_key
 from service.adapters.signing_keys import ServerKeys, load_server_keys
 from service.adapters.tokens import TokenHasher
 from service.adapters.webhooks.policy import DispatchPolicy
@@ -40,7 +40,7 @@ from service.usecases.timekeeper import Sweeper, Timekeeper
 from service.usecases.webhook_deliveries import WebhookDispatcher
 
 
-def open_stores(settings: Settings, signer: Signer | None, rekey: Rekey | None = None, *,
+def open_stores(settings: Settings, signer: Signer | None, keying: ServerKeying | None = None, *,
                 pool_size: int | None = None, read_replica: bool = True) -> Stores:
     """The configured event store (``DATABASE_URL``, else the embedded file in
     the data folder), signing with ``signer``."""
@@ -52,7 +52,7 @@ def open_stores(settings: Settings, signer: Signer | None, rekey: Rekey | None =
         timeouts=settings.db_timeouts(),
         read_url=settings.read_database_url if read_replica else None,
         signer=signer,
-        rekey=rekey,
+        keying=keying,
     )
 
 
@@ -87,6 +87,8 @@ class Service:
     stores: Stores
     cache: StateCache
     signing_keys: ServerKeys
+    #: what the server's secret makes: token hashes, sealed webhook secrets, delivery MACs
+    secrets: ServerSecrets
     games: Games
     #: every token check (:mod:`service.usecases.auth`)
     tokens: TokenCheck
@@ -120,8 +122,9 @@ def bootstrap(
     check_interval(settings.log_interval)
     check_origin(settings.log_origin)
     signing_keys = signing_keys or load_server_keys(settings)
-    hasher = TokenHasher(token_key(settings))
-    stores = stores or open_stores(settings, signing_keys.signer, hasher.rekey)
+    secrets = ServerSecrets.from_settings(settings)
+    hasher = secrets.tokens
+    stores = stores or open_stores(settings, signing_keys.signer, secrets)
     stores = pooled(stores)  # under gevent, SQLite's calls in native threads (service/adapters/pooled_store.py)
     cache = cache or open_cache(settings)
     games = wire_games(stores, cache, hasher, clock, signing_keys.key_set(), require_runner=True)
@@ -135,9 +138,10 @@ def bootstrap(
         tickets = RedisTickets(cache.redis_client)
     tokens = games.commands.tokens
     organisers = OrganiserService(stores.tournaments, stores.deliveries, settings.webhook_private_addresses,
-                                  settings.webhooks_per_organiser)
+                                  settings.webhooks_per_organiser, secrets.webhooks)
     return Service(
-        settings=settings, stores=stores, cache=cache, signing_keys=signing_keys, games=games, tokens=tokens,
+        settings=settings, stores=stores, cache=cache, signing_keys=signing_keys, secrets=secrets, games=games,
+        tokens=tokens,
         log=LogProofs(stores.log, stores.events), tickets=TicketOffice(tickets, tokens), organisers=organisers,
         batches=BatchService(stores.tournaments, stores.deadlines, organisers, games.commands,
                              settings.max_batch_tables),
@@ -149,7 +153,8 @@ def webhook_dispatcher(service: Service) -> WebhookDispatcher:
     """A webhook dispatcher on the service's store (not started)."""
     stores = service.stores
     return WebhookDispatcher(stores.deliveries, stores.tournaments, stores.log, stores.database,
-                             service.games.queries, DispatchPolicy.from_settings(service.settings))
+                             service.games.queries, service.secrets.webhooks,
+                             DispatchPolicy.from_settings(service.settings))
 
 
 def timeout_sweeper(service: Service) -> Sweeper:
