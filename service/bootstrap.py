@@ -35,6 +35,7 @@ from service.usecases.commands import GameCommands
 from service.usecases.creation import GameCreation
 from service.usecases.organisers import OrganiserService
 from service.usecases.queries import GameQueries
+from service.usecases.seat_tokens import VerifiedRotations
 from service.usecases.stream_tickets import TicketOffice
 from service.usecases.timekeeper import Sweeper, Timekeeper
 from service.usecases.webhook_deliveries import WebhookDispatcher
@@ -71,7 +72,8 @@ def wire_games(stores: Stores, cache: StateCache, hasher: TokenHasher, clock: Cl
     their timekeeper and the bot-turn index writer (``require_runner``: a bot
     seat no runner would play is refused)."""
     queries = GameQueries(stores.events, cache, reader=stores.reader, keys=key_set, quarantine=stores.quarantine)
-    tokens = TokenCheck(stores.events, stores.tournaments, hasher)
+    # a rotated seat hash acts only if its event verifies (service/usecases/seat_tokens.py)
+    tokens = TokenCheck(stores.events, stores.tournaments, hasher, VerifiedRotations(queries))
     creation = GameCreation(queries, tokens, BotTurns(stores.bot_turns, clock, require_runner=require_runner))
     commands = GameCommands(queries, tokens, creation)
     timekeeper = Timekeeper(queries, stores.deadlines, commands)

@@ -72,8 +72,10 @@ class QuarantineStore(ABC):
         tail) of the game into quarantine, forget the idempotency keys
         that wrote them, rewind the game's row to event ``from_seq - 1`` (whose
         hash is ``prev_hash``) with ``status``, append the signed
-        ``events_quarantined`` event after it, and reset the game's rows of the
-        deadline and bot-turn indexes (lookup aids the server writes again).
+        ``events_quarantined`` event after it, put back each seat's token hash
+        that a moved rotation replaced (``events.sql.token_history``), and reset
+        the game's rows of the deadline and bot-turn indexes (lookup aids the
+        server writes again).
         TailChanged if the log is not as described (nothing is written);
         permission errors from the database for a role that may not."""
 

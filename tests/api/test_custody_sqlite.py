@@ -1,9 +1,10 @@
-"""Issue 48, items 4-5, on the embedded store: the same attacks as
+"""Issue 48, items 3-5, on the embedded store: the same attacks as
 tests/contract/test_custody_attacks.py (there with PostgreSQL's app role),
-made by whoever writes the SQLite file without the server's secret.  An
-organiser row with a plain hash is refused and never keyed by a later start;
-a planted delivery is never POSTed to a real receiver; the file holds no
-webhook secret in the clear."""
+made by whoever writes the SQLite file without the server's secret or
+signing key.  A rotation signed with another key locks no seat out and the
+quarantine puts the hash back; an organiser row with a plain hash is refused
+and never keyed by a later start; a planted delivery is never POSTed to a
+real receiver; the file holds no webhook secret in the clear."""
 
 from __future__ import annotations
 
@@ -16,6 +17,10 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from cablecar.cli import main
+from events.factory import sqlite_stores
+from events.integrity.signing import Signer
+from events.records import AppendOptions, MetadataGuard, NewEvent, TokenChange
 from service.api.app import create_app
 from service.config import Settings
 from tests.api.conftest import auth
@@ -24,6 +29,41 @@ from tests.contract.test_custody_attacks import _Receiver
 
 def _app(tmp_path: Path) -> Flask:
     return create_app(Settings(data_dir=str(tmp_path), webhooks=False, webhook_private_addresses=True))
+
+
+def _hashes(tmp_path: Path, game_id: str) -> list[str]:
+    with sqlite3.connect(tmp_path / "cablecar.sqlite3") as conn:
+        [(text,)] = conn.execute("SELECT json_extract(metadata, '$.seat_token_hashes') FROM games WHERE game_id = ?",
+                                 (game_id,)).fetchall()
+    return list(json.loads(text))
+
+
+def test_a_forged_rotation_locks_no_seat_out_and_quarantine_puts_the_hash_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = _app(tmp_path)
+    try:
+        client = app.test_client()
+        game = client.post("/v1/games", json={"type": "ttr-sf", "players": [{"name": "A"}, {"name": "B"}]}).get_json()
+        gid, token = game["id"], game["seats"][0]["token"]
+        genuine = _hashes(tmp_path, gid)
+        forger = sqlite_stores(tmp_path / "cablecar.sqlite3", signer=Signer.generate())  # the file, not the key
+        try:
+            planted = f"k1:{game['version'] + 1}:" + hashlib.sha256(b"chosen").hexdigest()
+            forger.events.append(gid, game["version"], [NewEvent("seat_token_rotated", {"seat": 0})],
+                                 AppendOptions(guard=MetadataGuard(("seat_token_hashes", 0), genuine[0]),
+                                               token=TokenChange(0, planted)))
+        finally:
+            forger.close()
+        assert _hashes(tmp_path, gid)[0] == planted
+        assert client.get(f"/v1/games/{gid}", headers=auth(token)).get_json()["me"]["seat"] == 0
+        for name in ("DATABASE_URL", "CABLECAR_READ_DATABASE_URL", "REDIS_URL", "CABLECAR_SIGNING_KEY_FILE"):
+            monkeypatch.delenv(name, raising=False)
+        assert main(["quarantine", gid, "--data-dir", str(tmp_path)]) == 0
+        assert _hashes(tmp_path, gid) == genuine
+        assert client.get(f"/v1/games/{gid}/legal-actions", headers=auth(token)).status_code == 200
+    finally:
+        app.extensions["cablecar"].stores.close()
 
 
 def test_a_plain_organiser_hash_is_refused_and_never_keyed(tmp_path: Path) -> None:

@@ -1,7 +1,9 @@
-"""Issue 48, items 4-5, tried with the app role's own PostgreSQL login and
-nothing else (no server secret, no signing key): an organiser row holding the
-plain hash of a token of the attacker's choosing, a delivery row with a
-made-up body.  Afterwards the planted organiser token stays 401 after a
+"""Issue 48, items 3-5, tried with the app role's own PostgreSQL login and
+nothing else (no server secret, no signing key): a rotation signed with the
+attacker's key, an organiser row holding the plain hash of a token of the
+attacker's choosing, a delivery row with a made-up body.  Afterwards no
+token of the attacker's choosing acts, the seat's real token acts (before and
+after ``cablecar quarantine``), the planted organiser token stays 401 after a
 routine ``cablecar migrate``, the planted delivery is never POSTed to a real
 receiver (it is refused, and says so in the delivery log), and the app role
 reads no webhook secret in the clear."""
@@ -18,9 +20,12 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 
 from cablecar.cli import main
 from events.factory import postgres_stores
+from events.integrity.signing import Signer
+from events.records import AppendOptions, MetadataGuard, NewEvent, TokenChange
 from tests.contract.conftest import TEST_SIGNER
 from tests.contract.test_roles import Roles, _migrated, roles  # noqa: F401  (roles: the fixture)
 
@@ -52,12 +57,88 @@ def served(roles: Roles, tmp_path: Path) -> Iterator[tuple[Flask, Roles]]:  # no
     app.extensions["cablecar"].stores.close()
 
 
+def _acts_as_seat(client: FlaskClient, game_id: str, token: str) -> bool:
+    """Whether ``token`` is taken for a seat (a damaged game then answers 409 ``game_damaged``, not 401)."""
+    return client.get(f"/v1/games/{game_id}/legal-actions", headers=_bearer(token)).status_code not in (401, 403)
+
+
 def _owner(roles: Roles, sql: str, *params: Any) -> list[tuple[Any, ...]]:  # noqa: F811
     import psycopg
 
     with psycopg.connect(roles.owner_url) as conn:
         cur = conn.execute(sql.encode(), params or None)
         return [tuple(r) for r in cur.fetchall()] if cur.description else []
+
+
+def _seat_hashes(roles: Roles, game_id: str) -> list[str]:  # noqa: F811
+    [(hashes,)] = _owner(roles, "SELECT metadata -> 'seat_token_hashes' FROM games WHERE game_id = %s", game_id)
+    return list(hashes)
+
+
+def _quarantine(roles: Roles, game_id: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    from service.adapters.signing_keys import write_key_file
+
+    key_file = tmp_path / "signing-key.json"
+    write_key_file(key_file, TEST_SIGNER)
+    for name in ("DATABASE_URL", "CABLECAR_READ_DATABASE_URL", "REDIS_URL", "CABLECAR_RETIRED_KEYS_FILE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("CABLECAR_SIGNING_KEY_FILE", str(key_file))
+    assert main(["quarantine", game_id, "--database-url", roles.owner_url, "--reason", "forged rotations"]) == 0
+
+
+def test_a_rotation_signed_with_another_key_locks_no_seat_out_and_quarantine_puts_the_hash_back(
+    served: tuple[Flask, Roles], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import psycopg
+
+    app, owned = served
+    client = app.test_client()
+    made = client.post("/v1/games", json={"type": "ttr-sf", "players": [{"name": "Ada"}, {"name": "Bo"}]})
+    game = made.get_json()
+    gid = game["id"]
+    # a genuine rotation first: seat 0's token is now the one the host got (epoch = its event's seq)
+    rotated = client.post(f"/v1/games/{gid}/seats/0/token", headers=_bearer(game["host_token"]))
+    assert rotated.status_code == 200, rotated.get_json()
+    tokens = [rotated.get_json()["token"], game["seats"][1]["token"]]
+    genuine = _seat_hashes(owned, gid)
+    version = client.get(f"/v1/games/{gid}").get_json()["version"]
+
+    # the app role's login and a key of its own: a forged rotation of each seat, each planting a hash
+    forger = postgres_stores(owned.app_url, signer=Signer.generate())
+    try:
+        for n, seat in enumerate((0, 1)):
+            planted = f"k1:{version + n + 1}:" + hashlib.sha256(f"chosen {seat}".encode()).hexdigest()
+            forger.events.append(gid, version + n, [NewEvent("seat_token_rotated", {"seat": seat})],
+                                 AppendOptions(guard=MetadataGuard(("seat_token_hashes", seat), genuine[seat]),
+                                               token=TokenChange(seat, planted)))
+    finally:
+        forger.close()
+    assert _seat_hashes(owned, gid) != genuine  # the database took them: it cannot check a signature
+    with psycopg.connect(owned.app_url, autocommit=True) as conn:  # the hashes replaced are the owner's to write
+        for attack in ("UPDATE seat_token_rotations SET previous_hash = 'k1:0:' || repeat('0', 64)",
+                       "DELETE FROM seat_token_rotations",
+                       f"INSERT INTO seat_token_rotations VALUES ('{gid}', 0, 99, 'k1:0:' || repeat('0', 64))"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(attack.encode())
+
+    # a rotation takes effect only if its event verifies: the real tokens still act, nothing else does
+    for seat, token in enumerate(tokens):
+        assert _acts_as_seat(client, gid, token), seat
+        assert client.get(f"/v1/games/{gid}", headers=_bearer(token)).get_json()["me"]["seat"] == seat
+    assert not _acts_as_seat(client, gid, game["seats"][0]["token"])  # rotated away for real
+    audit = client.get(f"/v1/games/{gid}/audit").get_json()
+    assert audit["ok"] is False and audit["damaged_from"] == version + 1, audit
+
+    # the owner's quarantine moves the forged rotations aside and puts each seat's hash back
+    _quarantine(owned, gid, tmp_path, monkeypatch)
+    assert _seat_hashes(owned, gid) == genuine
+    for seat, token in enumerate(tokens):
+        assert client.get(f"/v1/games/{gid}/legal-actions", headers=_bearer(token)).status_code == 200, seat
+    view = client.get(f"/v1/games/{gid}").get_json()
+    seat = view["active_seats"][0]
+    move = client.get(f"/v1/games/{gid}/legal-actions", headers=_bearer(tokens[seat])).get_json()["actions"][0]
+    assert client.post(f"/v1/games/{gid}/actions", json=move, headers=_bearer(tokens[seat])).status_code == 201
+    assert not _acts_as_seat(client, gid, game["seats"][0]["token"])
 
 
 def test_a_planted_plain_organiser_hash_is_never_keyed_by_a_later_migrate(
