@@ -5,8 +5,8 @@ whoever knows it can make every worker trust a cached state, the stored
 token hashes (:mod:`service.adapters.tokens`), so whoever knows it can make a
 token hash that acts, and the sealed webhook secrets and the MACs of webhook
 deliveries (:mod:`service.adapters.webhooks.sealing`): it must never be
-guessable, and changing it revokes every token and unseals no webhook secret
-(register the webhooks again).  :class:`ServerSecrets` holds what it makes.  On PostgreSQL (``DATABASE_URL``), which is how production runs,
+guessable, and changing it revokes every token and leaves every stored
+webhook secret unreadable (register the webhooks again).  :class:`ServerSecrets` holds what it makes.  On PostgreSQL (``DATABASE_URL``), which is how production runs,
 ``CABLECAR_SECRET_KEY`` must be set, the same on every worker and host: the
 server refuses to start without it.  The embedded default (SQLite) runs on one
 host, so it generates a random key once into its data folder (``secret.key``,
