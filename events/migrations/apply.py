@@ -257,7 +257,8 @@ def migrate_sqlite(conn: sqlite3.Connection, keying: ServerKeying | None = None,
     """Apply the pending SQLite migrations on ``conn`` (autocommit mode), each
     with its conversion done once (:data:`ONCE`; MigrationError if there are
     rows to convert and ``keying`` is None); what is left unusable is said
-    through ``notice`` (default: this module's log).
+    through ``notice`` (default: this module's log), looked for when a
+    migration was applied (the store opens at every start: no scan then).
 
     Everything happens in one ``BEGIN IMMEDIATE`` transaction, so concurrent
     openers (threads or processes) apply each file exactly once."""
