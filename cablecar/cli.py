@@ -88,8 +88,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _migrate(args: argparse.Namespace) -> int:
     from events.factory import migrate
-    from service.adapters.secret_key import token_key
-    from service.adapters.tokens import TokenHasher
+    from service.adapters.secret_key import ServerSecrets
     from service.config import Settings
     from service.location import redact
 
@@ -99,11 +98,13 @@ def _migrate(args: argparse.Namespace) -> int:
         print("cablecar migrate: set DATABASE_URL (or --database-url) to a PostgreSQL URL; "
               "the embedded SQLite store migrates itself when opened", file=sys.stderr)
         return USAGE
-    # the server's secret keys the token hashes stored before they were keyed (events/migrations/tokenkeys.py)
-    rekey = TokenHasher(token_key(settings)).rekey if settings.secret_key.strip() else None
+    # the server's secret converts, once, what was stored before keyed token hashes, sealed webhook
+    # secrets and MAC'd deliveries (events/migrations/keying.py)
+    keying = ServerSecrets.from_settings(settings) if settings.secret_key.strip() else None
     where = f" (the SQLite file {Path(url[len('sqlite:///'):]).absolute()})" if url.startswith("sqlite:///") else ""
     print(f"cablecar: migrating {redact(url)}{where}")
-    applied = migrate(url, app_role=args.app_role, rekey=rekey)
+    applied = migrate(url, app_role=args.app_role, keying=keying,
+                      notice=lambda text: print(f"cablecar migrate: warning: {text}", file=sys.stderr))
     print("applied: " + (", ".join(applied) if applied else "nothing (schema up to date)"))
     if args.app_role:
         print(f"granted role {args.app_role} what the server needs (reads; writes to the log, the games and "

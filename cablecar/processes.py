@@ -14,6 +14,7 @@ from cablecar.options import data_dir_option
 
 if TYPE_CHECKING:
     from events import Stores
+    from service.adapters.secret_key import ServerSecrets
     from service.adapters.tokens import TokenHasher
     from service.config import Settings
     from service.usecases.queries import GameQueries
@@ -33,24 +34,28 @@ def _open_runtime(args: argparse.Namespace) -> tuple[Settings, Stores, GameQueri
         print(f"cablecar: note: {note}", file=sys.stderr)
     print(f"cablecar: {describe(settings)}", file=sys.stderr)
     signing_keys = load_server_keys(settings)
-    hasher = configured_hasher(settings)
-    # only the server's own secret may key old hashes
-    stores = open_stores(settings, signing_keys.signer, None if hasher is None else hasher.rekey, read_replica=False)
+    # only the server's own secret may convert what was stored before (events/migrations/keying.py)
+    stores = open_stores(settings, signing_keys.signer, configured_secrets(settings), read_replica=False)
     queries = GameQueries(stores.events, InProcessCache(settings.cache_entries), keys=signing_keys.key_set(),
                           quarantine=stores.quarantine)
     return settings, stores, queries
 
 
-def configured_hasher(settings: Settings) -> TokenHasher | None:
-    """The server's keyed token hashes (from the same secret as the server's), or None when no secret is
-    configured (a process that checks and makes no tokens can run without)."""
-    from service.adapters.secret_key import MissingSecretKey, token_key
-    from service.adapters.tokens import TokenHasher
+def configured_secrets(settings: Settings) -> ServerSecrets | None:
+    """What the server's secret makes (the same secret as the server's), or None when no secret is
+    configured (a process that checks and makes no tokens and sends no webhook can run without)."""
+    from service.adapters.secret_key import MissingSecretKey, ServerSecrets
 
     try:
-        return TokenHasher(token_key(settings))
+        return ServerSecrets.from_settings(settings)
     except MissingSecretKey:
         return None
+
+
+def configured_hasher(settings: Settings) -> TokenHasher | None:
+    """The server's keyed token hashes, or None when no secret is configured."""
+    found = configured_secrets(settings)
+    return None if found is None else found.tokens
 
 
 def _organiser_name(text: str) -> str:
@@ -82,6 +87,7 @@ def _webhooks_run(args: argparse.Namespace) -> int:
     import signal
     import threading
 
+    from service.adapters.secret_key import ServerSecrets
     from service.adapters.signing_keys import load_server_keys
     from service.adapters.webhooks.policy import DispatchPolicy
     from service.usecases.checkpoint_notes import CheckpointNotes, VerifiedLog
@@ -90,7 +96,14 @@ def _webhooks_run(args: argparse.Namespace) -> int:
     settings, stores, queries = _open_runtime(args)
     policy = DispatchPolicy.from_settings(settings)
     checkpoints = VerifiedLog(stores.log, CheckpointNotes(load_server_keys(settings).public_keys()))  # the server's only
-    dispatcher = WebhookDispatcher(stores.deliveries, stores.tournaments, checkpoints, stores.database, queries, policy)
+    try:
+        # the secrets are stored sealed and every delivery MAC'd: the server's secret opens and checks them
+        webhook_keys = ServerSecrets.from_settings(settings).webhooks
+    except BaseException:
+        stores.close()
+        raise
+    dispatcher = WebhookDispatcher(stores.deliveries, stores.tournaments, checkpoints, stores.database, queries, webhook_keys,
+                                   policy)
     try:
         if args.once:
             report = dispatcher.run_once()

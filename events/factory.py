@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from events.integrity.signing import Signer
-from events.migrations.apply import migrate_postgres, migrate_sqlite
-from events.migrations.tokenkeys import Rekey
+from events.migrations.apply import Notice, migrate_postgres, migrate_sqlite
+from events.migrations.keying import ServerKeying
 from events.postgres.timeouts import Timeouts
 from events.recorders.capabilities import DEFAULT_SQLITE_NAME, Stores
 from events.records import StoreUnavailable
@@ -34,7 +34,7 @@ def open_store(
     group_commit: int = 1,
     read_url: str | None = None,
     signer: Signer | None = None,
-    rekey: Rekey | None = None,
+    keying: ServerKeying | None = None,
     timeouts: Timeouts | None = None,
 ) -> Stores:
     """Open the event store named by ``url``.
@@ -57,8 +57,9 @@ def open_store(
     its defaults when None).
 
     ``signer`` signs every event the store writes (:mod:`events.integrity.signing`).
-    ``rekey`` keys the token hashes an embedded store holds from before they
-    were keyed (:mod:`events.migrations.tokenkeys`; PostgreSQL: ``cablecar migrate``).
+    ``keying`` (what the server's secret makes) converts what an embedded store
+    holds from before keyed token hashes, sealed webhook secrets and MAC'd
+    deliveries, once (:mod:`events.migrations.keying`; PostgreSQL: ``cablecar migrate``).
     Raises ``ValueError`` for any other scheme and StoreUnavailable if a
     SQLite file cannot be opened."""
     if read_url and not (url and url.startswith(_POSTGRES) and read_url.startswith(_POSTGRES)):
@@ -72,7 +73,7 @@ def open_store(
                              f"not {group_commit}")
         return postgres_stores(url, pool_size=pool_size, read_url=read_url or None, signer=signer,
                                timeouts=timeouts, group_commit=min(group_commit, pool_size))
-    return sqlite_stores(sqlite_path(url, data_dir), signer=signer, rekey=rekey)
+    return sqlite_stores(sqlite_path(url, data_dir), signer=signer, keying=keying)
 
 
 def sqlite_path(url: str | None, data_dir: str | Path | None) -> Path:
@@ -86,7 +87,7 @@ def sqlite_path(url: str | None, data_dir: str | Path | None) -> Path:
     return Path(data_dir) / DEFAULT_SQLITE_NAME
 
 
-def sqlite_stores(path: str | Path, *, signer: Signer | None = None, rekey: Rekey | None = None,
+def sqlite_stores(path: str | Path, *, signer: Signer | None = None, keying: ServerKeying | None = None,
                   **options: Any) -> Stores:
     """The embedded store's capabilities on the SQLite file at ``path`` (its
     folder created); ``options`` go to :class:`~events.sqlite.database.SqliteDatabase`
@@ -94,7 +95,7 @@ def sqlite_stores(path: str | Path, *, signer: Signer | None = None, rekey: Reke
     from events.sqlite.stores import sqlite_capabilities
 
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    return sqlite_capabilities(path, signer=signer, rekey=rekey, **options)
+    return sqlite_capabilities(path, signer=signer, keying=keying, **options)
 
 
 def postgres_stores(url: str, *, read_url: str | None = None, **options: Any) -> Stores:
@@ -106,7 +107,8 @@ def postgres_stores(url: str, *, read_url: str | None = None, **options: Any) ->
     return postgres_capabilities(url, read_url=read_url, **options)
 
 
-def migrate(url: str, app_role: str | None = None, rekey: Rekey | None = None) -> list[str]:
+def migrate(url: str, app_role: str | None = None, keying: ServerKeying | None = None,
+            notice: Notice | None = None) -> list[str]:
     """Bring the database at ``url`` up to date; return the names applied now.
 
     ``url`` is a ``postgresql://`` / ``postgres://`` URL or ``sqlite:///path``
@@ -116,11 +118,13 @@ def migrate(url: str, app_role: str | None = None, rekey: Rekey | None = None) -
     Raises StoreUnavailable if the database cannot be reached and
     MigrationError if its recorded migrations do not match the shipped files.
     ``app_role`` (PostgreSQL only): the role the server runs as, granted
-    what it needs (:mod:`events.migrations.roles`).  ``rekey`` keys the token
-    hashes stored before they were keyed (:mod:`events.migrations.tokenkeys`); without
-    it, a database holding such hashes is refused."""
+    what it needs (:mod:`events.migrations.roles`).  ``keying`` converts, once,
+    what was stored before keyed token hashes, sealed webhook secrets and
+    MAC'd deliveries (:mod:`events.migrations.keying`); without it, a database
+    holding such rows is refused.  ``notice`` is told the rows found in the
+    old form later (left unusable; default: the log)."""
     if url.startswith(("postgresql://", "postgres://")):
-        return migrate_postgres(url, app_role=app_role, rekey=rekey)
+        return migrate_postgres(url, app_role=app_role, keying=keying, notice=notice)
     if app_role is not None:
         raise ValueError("--app-role is for PostgreSQL: the embedded SQLite store has no roles")
     if url.startswith("sqlite:///"):
@@ -131,7 +135,7 @@ def migrate(url: str, app_role: str | None = None, rekey: Rekey | None = None) -
         except (sqlite3.Error, OSError) as e:
             raise StoreUnavailable(f"cannot open SQLite database {str(Path(path).absolute())!r}: {e}") from e
         try:
-            return migrate_sqlite(conn, rekey)
+            return migrate_sqlite(conn, keying, notice)
         finally:
             conn.close()
     raise ValueError(f"unsupported database URL {url!r}")

@@ -17,12 +17,12 @@ from events import Stores
 from events.encoding.timestamps import Clock, system_clock
 from events.integrity.keyset import KeySet
 from events.integrity.signing import Signer
-from events.migrations.tokenkeys import Rekey
+from events.migrations.keying import ServerKeying
 from events.recorders.counts import SharedPlaces
 from events.recorders.tickets import StreamTickets
 from service.adapters.cache import StateCache, open_cache
 from service.adapters.pooled_store import pooled
-from service.adapters.secret_key import require_secret_key, token_key
+from service.adapters.secret_key import ServerSecrets, require_secret_key
 from service.adapters.signing_keys import ServerKeys, load_server_keys
 from service.adapters.tokens import TokenHasher
 from service.adapters.webhooks.policy import DispatchPolicy
@@ -37,13 +37,14 @@ from service.usecases.creation import GameCreation
 from service.usecases.listing import GameListing
 from service.usecases.organisers import OrganiserService
 from service.usecases.queries import GameQueries
+from service.usecases.seat_tokens import VerifiedRotations
 from service.usecases.server_stream import ServerStream
 from service.usecases.stream_tickets import TicketOffice
 from service.usecases.timekeeper import Sweeper, Timekeeper
 from service.usecases.webhook_deliveries import WebhookDispatcher
 
 
-def open_stores(settings: Settings, signer: Signer | None, rekey: Rekey | None = None, *,
+def open_stores(settings: Settings, signer: Signer | None, keying: ServerKeying | None = None, *,
                 pool_size: int | None = None, read_replica: bool = True) -> Stores:
     """The configured event store (``DATABASE_URL``, else the embedded file in
     the data folder), signing with ``signer``."""
@@ -55,7 +56,7 @@ def open_stores(settings: Settings, signer: Signer | None, rekey: Rekey | None =
         timeouts=settings.db_timeouts(),
         read_url=settings.read_database_url if read_replica else None,
         signer=signer,
-        rekey=rekey,
+        keying=keying,
     )
 
 
@@ -75,7 +76,8 @@ def wire_games(stores: Stores, cache: StateCache, hasher: TokenHasher, clock: Cl
     seat no runner would play is refused)."""
     queries = GameQueries(stores.events, cache, reader=stores.reader, keys=key_set, quarantine=stores.quarantine,
                           log=stores.log)
-    tokens = TokenCheck(stores.events, stores.tournaments, hasher)
+    # a rotated seat hash acts only if its event verifies (service/usecases/seat_tokens.py)
+    tokens = TokenCheck(stores.events, stores.tournaments, hasher, VerifiedRotations(queries))
     creation = GameCreation(queries, tokens, BotTurns(stores.bot_turns, clock, require_runner=require_runner))
     commands = GameCommands(queries, tokens, creation)
     timekeeper = Timekeeper(queries, stores.deadlines, commands)
@@ -91,6 +93,8 @@ class Service:
     stores: Stores
     cache: StateCache
     signing_keys: ServerKeys
+    #: what the server's secret makes: token hashes, sealed webhook secrets, delivery MACs
+    secrets: ServerSecrets
     games: Games
     #: every token check (:mod:`service.usecases.auth`)
     tokens: TokenCheck
@@ -128,8 +132,9 @@ def bootstrap(
     check_interval(settings.log_interval)
     check_origin(settings.log_origin)
     signing_keys = signing_keys or load_server_keys(settings)
-    hasher = TokenHasher(token_key(settings))
-    stores = stores or open_stores(settings, signing_keys.signer, hasher.rekey)
+    secrets = ServerSecrets.from_settings(settings)
+    hasher = secrets.tokens
+    stores = stores or open_stores(settings, signing_keys.signer, secrets)
     stores = pooled(stores)  # under gevent, SQLite's calls in native threads (service/adapters/pooled_store.py)
     cache = cache or open_cache(settings)
     key_set = signing_keys.key_set()
@@ -144,10 +149,11 @@ def bootstrap(
         tickets = RedisTickets(cache.redis_client)
     tokens = games.commands.tokens
     organisers = OrganiserService(stores.tournaments, stores.deliveries, settings.webhook_private_addresses,
-                                  settings.webhooks_per_organiser)
+                                  settings.webhooks_per_organiser, secrets.webhooks)
     listing = GameListing(games.queries)
     return Service(
-        settings=settings, stores=stores, cache=cache, signing_keys=signing_keys, games=games, tokens=tokens,
+        settings=settings, stores=stores, cache=cache, signing_keys=signing_keys, secrets=secrets, games=games,
+        tokens=tokens,
         log=LogProofs(VerifiedLog(stores.log, CheckpointNotes(signing_keys.public_keys())), stores.events),
         server_stream=ServerStream(stores.events, stores.log, key_set),
         tickets=TicketOffice(tickets, tokens), organisers=organisers,
@@ -161,7 +167,8 @@ def webhook_dispatcher(service: Service) -> WebhookDispatcher:
     """A webhook dispatcher on the service's store (not started)."""
     stores = service.stores
     return WebhookDispatcher(stores.deliveries, stores.tournaments, service.log.log, stores.database,
-                             service.games.queries, DispatchPolicy.from_settings(service.settings))
+                             service.games.queries, service.secrets.webhooks,
+                             DispatchPolicy.from_settings(service.settings))
 
 
 def timeout_sweeper(service: Service) -> Sweeper:

@@ -105,7 +105,9 @@ class Settings:
     )
     secret_key: str = _declare(
         "CABLECAR_SECRET_KEY", "",
-        "signs the states shared through Redis; required with PostgreSQL, the same on every host, "
+        "signs the states shared through Redis, keys the stored token hashes, seals the stored webhook secrets "
+        "and MACs the webhook deliveries (changing it revokes every token and every registered webhook); "
+        "required with PostgreSQL, the same on every host, "
         "at least 32 bytes (make one: `python3 -c 'import secrets; print(secrets.token_hex(32))'`); "
         "unset on SQLite: a key generated once into `secret.key` in the data folder",
     )

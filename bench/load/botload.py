@@ -279,18 +279,18 @@ def runner_main(stats_path: str, think_ms: int) -> int:
     import events
     from bots.runner import BotRunner
     from service.adapters.cache import open_cache
-    from service.adapters.secret_key import token_key
+    from service.adapters.secret_key import ServerSecrets
     from service.adapters.signing_keys import load_server_keys
-    from service.adapters.tokens import TokenHasher
     from service.bootstrap import wire_games
     from service.config import Settings
     from service.usecases.bot_seats import bot_seats
 
     settings = Settings.from_env()
     signing_keys = load_server_keys(settings)
-    hasher = TokenHasher(token_key(settings))
+    server_secrets = ServerSecrets.from_settings(settings)
+    hasher = server_secrets.tokens
     stores = events.open_store(settings.database_url, settings.data_path(), pool_size=settings.db_pool_size,
-                               signer=signing_keys.signer, rekey=hasher.rekey)
+                               signer=signing_keys.signer, keying=server_secrets)
     queries, commands, _ = wire_games(stores, open_cache(settings), hasher, key_set=signing_keys.key_set())
     runner = BotRunner(queries, commands, stores.bot_turns, stores.deadlines, think_ms=think_ms, interval=0.02)
     cpu: dict[str, list[float]] = defaultdict(list)

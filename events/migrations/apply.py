@@ -25,6 +25,13 @@ Baselines
     to what the next ordinary migration makes equal), so every database ends
     up the same.  :func:`pending` is that plan.
 
+Conversions done once
+    A migration that makes rows need what only the server's secret makes
+    (keyed token hashes, sealed webhook secrets, MAC'd deliveries) converts
+    the rows stored before it in its own transaction (:data:`ONCE`), and
+    never again: what is found later in the old form is left unusable and
+    named (:func:`leftovers`, said through ``notice``).
+
 Roles
     ``migrate_postgres(url, app_role=NAME)`` then grants the role ``NAME``
     exactly what the server needs (:mod:`events.migrations.roles`); the server
@@ -35,14 +42,32 @@ Roles
 from __future__ import annotations
 
 import hashlib
+import logging
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
 from events.encoding.timestamps import format_timestamp, system_clock
-from events.migrations.tokenkeys import PlainTokenHashes, Rekey, key_plain_hashes
+from events.migrations.keying import NoServerSecret, ServerKeying
+from events.migrations.tokenkeys import key_plain_hashes, plain_hash_rows
+from events.migrations.webhookkeys import seal_webhooks, unsealed_rows
 from events.records import IntegrityError, StoreUnavailable
+
+#: What is done once, with the server's secret, in the transaction of the
+#: migration that introduced it (:mod:`events.migrations.keying`): per
+#: dialect, the migration's name and the conversion of the rows stored before
+#: (``(cursor, dialect, keying) -> rows changed``).
+ONCE: dict[str, dict[str, Callable[[Any, str, ServerKeying | None], int]]] = {
+    "postgres": {"0040_who_may_act.sql": key_plain_hashes, "0095_tokens_and_webhooks_custody.sql": seal_webhooks},
+    "sqlite": {"0020_keyed_token_hashes.sql": key_plain_hashes, "0070_tokens_and_webhooks_custody.sql": seal_webhooks},
+}
+
+#: Says what a migration left unusable (rows in the old form, written by a login without the server's secret).
+Notice = Callable[[str], None]
+
+log = logging.getLogger("cablecar.migrate")
 
 #: Advisory lock key (any constant bigint) serialising PostgreSQL migrations.
 MIGRATION_LOCK_KEY = 0x0CAB1E_CA4_0001
@@ -108,10 +133,13 @@ def _now_text() -> str:
 
 
 def migrate_postgres(
-    url: str, connect_timeout: float = 5.0, app_role: str | None = None, rekey: Rekey | None = None
+    url: str, connect_timeout: float = 5.0, app_role: str | None = None, keying: ServerKeying | None = None,
+    notice: Notice | None = None,
 ) -> list[str]:
-    """Apply the pending PostgreSQL migrations, then grant ``app_role`` (if
-    given) what the server needs (see :func:`migrate`)."""
+    """Apply the pending PostgreSQL migrations (each with its conversion
+    done once, :data:`ONCE`, by ``keying``), then grant ``app_role`` (if
+    given) what the server needs (see :func:`migrate`); what is left
+    unusable is said through ``notice`` (default: this module's log)."""
     import psycopg
 
     from events.migrations.roles import grant_app_role
@@ -131,24 +159,47 @@ def migrate_postgres(
                 for migration in pending(dict(rows), shipped):
                     with conn.transaction():
                         conn.execute(migration.sql.encode("utf-8"))
+                        _convert_once(conn, "postgres", migration.name, keying)
                         conn.execute(
                             "INSERT INTO schema_migrations (name, checksum, applied_at) VALUES (%s, %s, %s)",
                             (migration.name, migration.checksum, _now_text()),
                         )
                     applied.append(migration.name)
-                with conn.transaction():
-                    key_plain_hashes(conn, "postgres", rekey)
+                _tell(leftovers(conn, "postgres"), notice)
                 if app_role is not None:
                     grant_app_role(conn, app_role)
             finally:
                 conn.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK_KEY,))
-    except PlainTokenHashes as e:
+    except NoServerSecret as e:
         raise MigrationError(str(e)) from e
     except psycopg.OperationalError as e:
         raise StoreUnavailable(f"PostgreSQL failed during migration: {e}") from e
     except psycopg.Error as e:
         raise MigrationError(f"migration failed: {e}") from e
     return applied
+
+
+def _convert_once(cur: Any, dialect: str, name: str, keying: ServerKeying | None) -> None:
+    """The conversion ``name`` introduced (:data:`ONCE`), in its transaction."""
+    convert = ONCE[dialect].get(name)
+    if convert is not None:
+        convert(cur, dialect, keying)
+
+
+def leftovers(cur: Any, dialect: str) -> list[str]:
+    """The rows in a form a conversion of :data:`ONCE` would have changed,
+    found after it was done: written since by a login without the server's
+    secret, they are never converted; each is unusable as it is."""
+    tokens = [f"{row}: its token hash is not keyed, so it authenticates nobody" for row in plain_hash_rows(cur, dialect)]
+    return tokens + [f"{row}: its secret is not sealed, so nothing is sent to it" for row in unsealed_rows(cur, dialect)]
+
+
+def _tell(found: list[str], notice: Notice | None) -> None:
+    if not found:
+        return
+    text = (f"{len(found)} row(s) hold what only the server's secret makes in a form it never wrote (put there "
+            "by a database login, not by the server): left as they are, never converted: " + "; ".join(found))
+    (notice or log.warning)(text)
 
 
 class SchemaNotMigrated(StoreUnavailable):
@@ -201,10 +252,13 @@ def _only_comments(text: str) -> bool:
     return all(not line.strip() or line.strip().startswith("--") for line in text.splitlines())
 
 
-def migrate_sqlite(conn: sqlite3.Connection, rekey: Rekey | None = None) -> list[str]:
-    """Apply the pending SQLite migrations on ``conn`` (autocommit mode), then
-    key the token hashes stored before they were keyed (``rekey``, see
-    :mod:`events.migrations.tokenkeys`; MigrationError if some are and it is None).
+def migrate_sqlite(conn: sqlite3.Connection, keying: ServerKeying | None = None,
+                   notice: Notice | None = None) -> list[str]:
+    """Apply the pending SQLite migrations on ``conn`` (autocommit mode), each
+    with its conversion done once (:data:`ONCE`; MigrationError if there are
+    rows to convert and ``keying`` is None); what is left unusable is said
+    through ``notice`` (default: this module's log), looked for when a
+    migration was applied (the store opens at every start: no scan then).
 
     Everything happens in one ``BEGIN IMMEDIATE`` transaction, so concurrent
     openers (threads or processes) apply each file exactly once."""
@@ -222,15 +276,16 @@ def migrate_sqlite(conn: sqlite3.Connection, rekey: Rekey | None = None) -> list
                         cursor.execute(statement)
                     except sqlite3.Error as e:
                         raise MigrationError(f"migration {migration.name} failed: {e}") from e
+                try:
+                    _convert_once(cursor, "sqlite", migration.name, keying)
+                except NoServerSecret as e:
+                    raise MigrationError(str(e)) from e
                 cursor.execute(
                     "INSERT INTO schema_migrations (name, checksum, applied_at) VALUES (?, ?, ?)",
                     (migration.name, migration.checksum, _now_text()),
                 )
                 applied.append(migration.name)
-            try:
-                key_plain_hashes(cursor, "sqlite", rekey)
-            except PlainTokenHashes as e:
-                raise MigrationError(str(e)) from e
+            found = leftovers(cursor, "sqlite") if applied else []
             cursor.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
@@ -240,4 +295,5 @@ def migrate_sqlite(conn: sqlite3.Connection, rekey: Rekey | None = None) -> list
         raise StoreUnavailable(f"SQLite failed during migration: {e}") from e
     except sqlite3.Error as e:
         raise MigrationError(f"migration failed: {e}") from e
+    _tell(found, notice)
     return applied

@@ -7,7 +7,9 @@ game catalogue (``games``) and the idempotency keys only through the
 owner: it holds no INSERT, UPDATE, DELETE or TRUNCATE on them (nor on
 ``quarantined_events``, which only ``cablecar quarantine`` run as the owner
 writes: migration 0045; nor on the transparency log's tables, which only
-``cablecar_log_publish`` writes: migration 0085), owns nothing,
+``cablecar_log_publish`` writes: migration 0085; nor on ``seat_token_rotations``,
+the hashes the rotations replaced, which only the owner's rotation function
+writes: migration 0095), owns nothing,
 and may create nothing in the schema, so no setting, trigger or grant it can
 reach lets a row in.  The other tables get the few privileges the server's
 statements use (``events/sql/*.py``, ``events/postgres/*.py``); a table not
@@ -47,11 +49,12 @@ WRITES: dict[str, tuple[str, ...]] = {
     "log_foreign_rows": (),
     "stream_tickets": ("INSERT", "DELETE"),  # single-use: taken with DELETE ... RETURNING (migration 0060)
     "quarantined_events": (),  # read by /audit; moved into only by the owner (cablecar quarantine)
+    "seat_token_rotations": (),  # written only by cablecar_rotate_seat_token_timed (migration 0095)
 }
 
 #: the tables only the owner writes (through its functions; quarantined_events by `cablecar quarantine`)
 PROTECTED = ("events", "games", "idempotency_keys", "quarantined_events", "log_leaves", "log_nodes",
-             "log_checkpoints", "log_state", "log_foreign_rows")
+             "log_checkpoints", "log_state", "log_foreign_rows", "seat_token_rotations")
 
 
 class RoleError(IntegrityError):

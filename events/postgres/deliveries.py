@@ -35,5 +35,5 @@ class PostgresDeliveries(SqlDeliveryLog):
         with self._database.connections.connection() as conn:
             rows = conn.execute(CLAIM, (owner, until, now, now, now, per_webhook, per_organiser, limit, now)
                                 ).fetchall()
-        rows.sort(key=lambda row: (row[8], row[9]))
-        return tuple(ClaimedDelivery(*row[:8]) for row in rows)
+        rows.sort(key=lambda row: (row[10], row[11]))
+        return tuple(ClaimedDelivery(*row[:10]) for row in rows)

@@ -68,7 +68,7 @@ CLAIM = (
     "  SELECT c.delivery_no FROM webhook_deliveries c WHERE c.delivery_no IN (" + POSTGRES.sql(FAIR_CLAIM) + ")"
     "  AND c.state = 'pending' AND (c.lease_until IS NULL OR c.lease_until <= %s) FOR UPDATE OF c SKIP LOCKED)"
     " RETURNING d.delivery_id, d.webhook_id, d.game_id, d.event, d.body, w.url, w.secret, d.attempts,"
-    " d.next_attempt_at, d.delivery_no"
+    " d.occurrence, d.body_mac, d.next_attempt_at, d.delivery_no"
 )
 
 

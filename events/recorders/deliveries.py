@@ -39,7 +39,9 @@ class DispatchState:
 @dataclass(frozen=True)
 class NewDelivery:
     """A delivery to create: ``body`` is the exact JSON text that is sent
-    (and signed) on every attempt."""
+    (and signed) on every attempt; ``mac`` vouches for it and for where it
+    goes (made with a key the database never holds: a delivery without a
+    good one is refused, never sent)."""
 
     delivery_id: str
     webhook_id: str
@@ -51,6 +53,7 @@ class NewDelivery:
     #: than once (a seat going out); 0 for those it causes once; a
     #: checkpoint's tree size for a delivery without a game
     occurrence: int = 0
+    mac: str | None = None
 
     def __post_init__(self) -> None:
         if self.game_id is None and self.occurrence < 1:
@@ -99,7 +102,8 @@ class DeliveryPage:
 @dataclass(frozen=True)
 class ClaimedDelivery:
     """A due delivery leased to one dispatcher, with what sending it needs;
-    ``attempts`` counts the attempts made before this one."""
+    ``attempts`` counts the attempts made before this one; ``secret`` is the
+    webhook's secret as stored (sealed), ``mac`` the delivery's as stored."""
 
     delivery_id: str
     webhook_id: str
@@ -109,6 +113,8 @@ class ClaimedDelivery:
     url: str
     secret: str
     attempts: int
+    occurrence: int = 0
+    mac: str | None = None
 
 
 @dataclass(frozen=True)

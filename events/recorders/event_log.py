@@ -144,6 +144,12 @@ class EventStore(EventReader):
         """The game's metadata row; GameNotFound if unknown."""
 
     @abstractmethod
+    def seat_hash_before(self, game_id: str, seat: int, epoch: int) -> str | None:
+        """The token hash of ``seat`` that the rotation at ``epoch`` (its
+        event's seq) replaced, or None when none is kept (the server takes a
+        rotated hash only if its event verifies: :mod:`events.sql.token_history`)."""
+
+    @abstractmethod
     def wait_for_events(self, game_id: str, after_seq: int, timeout: float) -> bool:
         """Block up to ``timeout`` seconds until the game has an event with
         ``seq > after_seq``; True if it has.  Wake-ups come from the database

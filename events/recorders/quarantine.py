@@ -100,11 +100,12 @@ class QuarantineStore(ABC):
         that wrote them, rewind the game's row to event ``from_seq - 1`` (whose
         hash is ``prev_hash``) with ``status``, append the signed
         ``events_quarantined`` event after it (listing the range and the hashes
-        moved), and reset the game's rows of the deadline and bot-turn indexes
-        (lookup aids the server writes again).  TailChanged if the log is not
-        as described, LoggedEvent if a published checkpoint holds an event of
-        the tail (nothing is written either way); permission errors from the
-        database for a role that may not."""
+        moved), put back each seat's token hash that a moved rotation replaced
+        (``events.sql.token_history``), and reset the game's rows of the
+        deadline and bot-turn indexes (lookup aids the server writes again).
+        TailChanged if the log is not as described, LoggedEvent if a published
+        checkpoint holds an event of the tail (nothing is written either way);
+        permission errors from the database for a role that may not."""
 
     @abstractmethod
     def quarantined(self, game_id: str) -> list[QuarantinedRun]:

@@ -57,7 +57,8 @@ class WebhookRecord:
     organiser; ``from_position`` is the head of the global log when it was
     registered (only later events are delivered), ``from_tree_size`` the
     latest published checkpoint's tree size then (only later checkpoints are
-    delivered); ``secret`` signs bodies, so it is kept as is, not hashed."""
+    delivered); ``secret`` signs bodies, so it is kept, not hashed: sealed
+    by the server (``service.adapters.webhooks.sealing``), as stored."""
 
     webhook_id: str
     organiser_id: str

@@ -13,6 +13,7 @@ from events.sql.database import Cursor, SqlRecorder
 from events.sql.dialect import Dialect
 from events.sql.reads import SqlReads
 from events.sql.rows import EVENT_COLUMNS, GAME_COLUMNS, events_from_rows, game_from_row
+from events.sql.token_history import hash_before
 
 _REPLAY = (
     "SELECT " + ", ".join(f"e.{c.strip()}" for c in EVENT_COLUMNS.split(",")) + ", k.request_hash"
@@ -61,6 +62,11 @@ class SqlCatalogue(SqlReads, SqlRecorder, EventStore):
         (``replayed=True``, with its request_hash), or None if the key is unused."""
         with self._snapshot() as cur:
             return replay(cur, self.dialect, game_id, idempotency_key)
+
+    def seat_hash_before(self, game_id: str, seat: int, epoch: int) -> str | None:
+        """The hash the rotation of ``seat`` at ``epoch`` replaced (None: none kept)."""
+        with self._snapshot() as cur:
+            return hash_before(cur, self.dialect, game_id, seat, epoch)
 
     def version(self, game_id: str) -> int:
         """The seq of the game's last event (0 if none); GameNotFound if unknown."""

@@ -60,8 +60,8 @@ FAIR_CLAIM = (
 #: per (webhook, event, occurrence = tree size)
 _INSERT_DELIVERY = (
     "INSERT INTO webhook_deliveries (delivery_id, webhook_id, game_id, event, body, state,"
-    " attempts, created_at, next_attempt_at, occurrence)"
-    " VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)"
+    " attempts, created_at, next_attempt_at, occurrence, body_mac)"
+    " VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?)"
 )
 _OF_GAME = " ON CONFLICT (webhook_id, game_id, event, occurrence) DO NOTHING"
 _OF_CHECKPOINT = " ON CONFLICT (webhook_id, event, occurrence) WHERE game_id IS NULL DO NOTHING"
@@ -120,7 +120,7 @@ class SqlDeliveryLog(SqlRecorder, DeliveryLog):
             ):
                 return False
             for of_game, conflict in ((True, _OF_GAME), (False, _OF_CHECKPOINT)):
-                rows = [(x.delivery_id, x.webhook_id, x.game_id, x.event, x.body, stamp, stamp, x.occurrence)
+                rows = [(x.delivery_id, x.webhook_id, x.game_id, x.event, x.body, stamp, stamp, x.occurrence, x.mac)
                         for x in deliveries if (x.game_id is not None) == of_game]
                 if rows:
                     cur.executemany(d.sql(_INSERT_DELIVERY + conflict), rows)

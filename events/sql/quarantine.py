@@ -20,6 +20,7 @@ from events.recorders.quarantine import (
 from events.records import GameNotFound, NewEvent
 from events.sql.database import Cursor, SqlRecorder
 from events.sql.rows import event_params
+from events.sql.token_history import restore_seat_hashes
 
 #: the columns of an event kept in quarantine, in the order both tables name them
 _KEPT = ("game_id, seq, position, type, schema_version, {payload}, recorded_at, seat, idempotency_key, prev_hash,"
@@ -75,6 +76,7 @@ class SqlQuarantine(SqlRecorder, QuarantineStore):
                 d.sql("UPDATE games SET version = ?, last_hash = ?, status = ?, updated_at = ? WHERE game_id = ?"),
                 (event.seq, event.hash, status, d.time_param(now), game_id),
             )
+            restore_seat_hashes(cur, d, game_id, from_seq)  # the hashes the moved rotations replaced
             # the lookup aids fall back to the last good version: the server's next write of them wins
             for table, cleared in (("deadlines", ""), ("bot_turns", ", waiting_since = NULL, lease_owner = NULL,"
                                                                      " lease_until = NULL")):

@@ -34,7 +34,7 @@ from events.encoding.timestamps import Clock, format_timestamp, system_clock
 from events.integrity.sealing import SealedEvent
 from events.integrity.signing import Signer
 from events.migrations.apply import migrate_sqlite
-from events.migrations.tokenkeys import Rekey
+from events.migrations.keying import ServerKeying
 from events.records import GameExists, NewGame, StoredEvent
 from events.sql.database import SqlDatabase
 from events.sql.dialect import SQLITE
@@ -69,10 +69,10 @@ class SqliteDatabase(SqlDatabase):
         synchronous: str = "NORMAL",
         clock: Clock = system_clock,
         signer: Signer | None = None,
-        rekey: Rekey | None = None,
+        keying: ServerKeying | None = None,
     ) -> None:
         """Open (creating if needed) the database at ``path`` and apply its schema
-        (keying old token hashes with ``rekey``: :mod:`events.migrations.tokenkeys`).
+        (converting what was stored before with ``keying``: :mod:`events.migrations.keying`).
 
         ``signer`` signs every event written (:mod:`events.integrity.signing`; the
         service always passes one; without, events are stored unsigned).
@@ -87,7 +87,7 @@ class SqliteDatabase(SqlDatabase):
         self.clock = clock
         self.signer = signer
         with self.connections.using() as conn:
-            migrate_sqlite(conn, rekey)
+            migrate_sqlite(conn, keying)
 
     @property
     def path(self) -> str:

@@ -38,7 +38,8 @@ class SqliteDeliveries(SqlDeliveryLog):
         until = format_timestamp(now + timedelta(seconds=lease_seconds))
         with self._database.transaction() as cur:
             rows = cur.execute(
-                "SELECT d.delivery_id, d.webhook_id, d.game_id, d.event, d.body, w.url, w.secret, d.attempts"
+                "SELECT d.delivery_id, d.webhook_id, d.game_id, d.event, d.body, w.url, w.secret, d.attempts,"
+                " d.occurrence, d.body_mac"
                 " FROM webhook_deliveries d JOIN webhooks w ON w.webhook_id = d.webhook_id"
                 f" WHERE d.delivery_no IN ({FAIR_CLAIM}) ORDER BY d.next_attempt_at, d.delivery_no",
                 (stamp, stamp, stamp, per_webhook, per_organiser, limit),

@@ -25,8 +25,9 @@ from events.records import (
     TokenChange,
 )
 from events.sql.catalogue import SqlCatalogue, replay
-from events.sql.dialect import loads_object
+from events.sql.dialect import SQLITE, loads_object
 from events.sql.rows import check_append_args, metadata_json
+from events.sql.token_history import record_rotation
 from events.sqlite.database import _INSERT_EVENT, SqliteDatabase
 
 
@@ -124,7 +125,7 @@ class SqliteEventLog(SqlCatalogue):
                 (pending[-1].seq, prev_hash, now, status, game_id),
             )
             if token is not None:
-                _change_token(cur, game_id, token)
+                _change_token(cur, game_id, token, pending[-1].seq)
             if idempotency_key is not None:
                 cur.execute(
                     "INSERT INTO idempotency_keys (game_id, key, request_hash, first_seq, last_seq, created_at)"
@@ -146,13 +147,15 @@ class SqliteEventLog(SqlCatalogue):
             time.sleep(min(self._poll_interval, remaining))
 
 
-def _change_token(cur: Any, game_id: str, token: TokenChange) -> None:
-    """Set a seat's token hash (inside the append that records its rotation); a seat with no token to
-    rotate (a bot seat, a seat the game does not have) refuses the whole append."""
+def _change_token(cur: Any, game_id: str, token: TokenChange, epoch: int) -> None:
+    """Set a seat's token hash (inside the append that records its rotation, whose seq is ``epoch``),
+    keeping the one it replaces (:mod:`events.sql.token_history`); a seat with no token to rotate (a bot
+    seat, a seat the game does not have) refuses the whole append."""
     row = cur.execute("SELECT metadata FROM games WHERE game_id = ?", (game_id,)).fetchone()
     metadata = loads_object(row[0])
     hashes = metadata.get("seat_token_hashes")
     if not isinstance(hashes, list) or not token.seat < len(hashes) or not isinstance(hashes[token.seat], str):
         raise IntegrityError(f"game {game_id}: seat {token.seat} has no token to rotate")
+    record_rotation(cur, SQLITE, game_id, token.seat, epoch, hashes[token.seat])
     hashes[token.seat] = token.token_hash
     cur.execute("UPDATE games SET metadata = ? WHERE game_id = ?", (metadata_json(metadata), game_id))

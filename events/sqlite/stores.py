@@ -9,7 +9,7 @@ from pathlib import Path
 
 from events.encoding.timestamps import Clock, system_clock
 from events.integrity.signing import Signer
-from events.migrations.tokenkeys import Rekey
+from events.migrations.keying import ServerKeying
 from events.recorders.capabilities import Stores
 from events.sql.stores import sql_stores
 from events.sqlite.counts import SqliteCounts
@@ -26,12 +26,12 @@ def sqlite_capabilities(
     poll_interval: float = 0.02,
     clock: Clock = system_clock,
     signer: Signer | None = None,
-    rekey: Rekey | None = None,
+    keying: ServerKeying | None = None,
 ) -> Stores:
     """Open (creating if needed) the SQLite file at ``path``, apply its schema
     and hand out its capabilities (see :class:`~events.sqlite.database.SqliteDatabase`
     for the arguments; ``poll_interval``: how often a wait for events looks)."""
     database = SqliteDatabase(path, busy_timeout=busy_timeout, synchronous=synchronous, clock=clock,
-                              signer=signer, rekey=rekey)
+                              signer=signer, keying=keying)
     return sql_stores(database, "SqliteStore", SqliteEventLog(database, poll_interval), SqliteDeliveries(database),
                       counts=SqliteCounts(database.connections))

@@ -44,7 +44,9 @@ SWEEP_LAST = Gauge(
 )
 SETTLED = Counter("cablecar_timeouts_settled", "Games whose passed deadlines the sweeper settled.")
 WEBHOOK_ATTEMPTS = Counter(
-    "cablecar_webhook_attempts", "Webhook delivery attempts by outcome (delivered, retry, failed).", ["outcome"]
+    "cablecar_webhook_attempts",
+    "Webhook delivery attempts by outcome (delivered, pending: a retry, failed, refused: not the server's, not sent).",
+    ["outcome"],
 )
 WEBHOOK_BACKLOG = Gauge(
     "cablecar_webhook_backlog_events",

@@ -1,10 +1,12 @@
 """The server's secret key: required in production, generated once per install otherwise.
 
 It keys the MAC of the states shared through Redis (:mod:`service.adapters.cache`), so
-whoever knows it can make every worker trust a cached state, and the stored
+whoever knows it can make every worker trust a cached state, the stored
 token hashes (:mod:`service.adapters.tokens`), so whoever knows it can make a
-token hash that acts: it must never be guessable, and changing it revokes
-every token.  On PostgreSQL (``DATABASE_URL``), which is how production runs,
+token hash that acts, and the sealed webhook secrets and the MACs of webhook
+deliveries (:mod:`service.adapters.webhooks.sealing`): it must never be
+guessable, and changing it revokes every token and leaves every stored
+webhook secret unreadable (register the webhooks again).  :class:`ServerSecrets` holds what it makes.  On PostgreSQL (``DATABASE_URL``), which is how production runs,
 ``CABLECAR_SECRET_KEY`` must be set, the same on every worker and host: the
 server refuses to start without it.  The embedded default (SQLite) runs on one
 host, so it generates a random key once into its data folder (``secret.key``,
@@ -18,8 +20,11 @@ import hashlib
 import hmac
 import os
 import secrets
+from dataclasses import dataclass
 from pathlib import Path
 
+from service.adapters.tokens import TokenHasher
+from service.adapters.webhooks.sealing import WebhookKeys
 from service.config import Settings
 
 #: how to make a key, in every message asking for one
@@ -69,6 +74,35 @@ def token_key(settings: Settings) -> bytes:
     """The key of the stored token hashes (:class:`service.adapters.tokens.TokenHasher`), derived from
     the server's secret: the database never holds it, so its login alone cannot make a hash that acts."""
     return hmac.new(_secret(settings), b"cablecar-tokens/1", hashlib.sha256).digest()
+
+
+@dataclass(frozen=True)
+class ServerSecrets:
+    """What the server's secret makes: keyed token hashes (``tokens``), sealed
+    webhook secrets and delivery MACs (``webhooks``); also what a migration
+    converts the rows stored before with, once
+    (:class:`events.migrations.keying.ServerKeying`)."""
+
+    tokens: TokenHasher
+    webhooks: WebhookKeys
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> ServerSecrets:
+        """From the configured secret (:class:`MissingSecretKey` on PostgreSQL without one)."""
+        return cls(TokenHasher(token_key(settings)), WebhookKeys.from_secret(_secret(settings)))
+
+    def rekey(self, plain: str, scope: str, slot: str) -> str:
+        """The keyed hash of a token whose SHA-256 is ``plain`` (epoch 0)."""
+        return self.tokens.rekey(plain, scope, slot)
+
+    def seal_webhook_secret(self, webhook_id: str, secret: str) -> str:
+        """``secret`` sealed for the webhook ``webhook_id``."""
+        return self.webhooks.seal(webhook_id, secret)
+
+    def delivery_mac(self, delivery_id: str, webhook_id: str, game_id: str | None, event: str, occurrence: int,
+                     body: str) -> str:
+        """The MAC of a delivery of these fields."""
+        return self.webhooks.mac(delivery_id, webhook_id, game_id, event, occurrence, body)
 
 
 def _secret(settings: Settings) -> bytes:

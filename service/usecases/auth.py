@@ -5,6 +5,15 @@ token manages its game (it reads like a spectator and may rotate a lost seat
 token); an organiser token creates batches, registers webhooks and reads its
 own games like a spectator; no token is a spectator.  A token that is not
 genuine is 401; a genuine token used where its scope does not reach is 403.
+
+A seat's stored hash is in effect only if it was set with a rotation whose
+event verifies (issue 48): the database cannot check a signature, so a login
+alone can plant a hash with an event signed by any key.  A hash of epoch 0
+(set at the game's creation) is in effect as it is; one of a later epoch
+only if the game's event of that seq is the server's ``seat_token_rotated``
+of that seat (:class:`RotationLedger`), else the hash it replaced is, and so
+on back.  A planted hash therefore locks nobody out, and no old hash comes
+back by it.
 """
 
 from __future__ import annotations
@@ -30,15 +39,30 @@ class GameLookup(Protocol):
     def get_game(self, game_id: str) -> GameRecord: ...
 
 
+class RotationLedger(Protocol):
+    """Whether a seat's rotated hash is in effect (:class:`service.usecases.seat_tokens.VerifiedRotations`)."""
+
+    def holds(self, game_id: str, seat: int, epoch: int) -> bool:
+        """Whether the game's event ``epoch`` is the server's rotation of ``seat`` (it verifies)."""
+        ...
+
+    def before(self, game_id: str, seat: int, epoch: int) -> str | None:
+        """The hash the rotation of ``seat`` at ``epoch`` replaced, if kept."""
+        ...
+
+
 @dataclass(frozen=True)
 class TokenCheck:
     """What checking a token needs: the rows it reads (``games``, ``organisers``)
     and the server's keyed hashes (``hasher``: a hash written by anyone without
-    the server's secret matches no token, see :mod:`service.adapters.tokens`)."""
+    the server's secret matches no token, see :mod:`service.adapters.tokens`);
+    ``rotations`` decides whether a rotated seat hash is in effect (None:
+    every stored hash is taken as it is: nothing checks signatures)."""
 
     games: GameLookup
     organisers: OrganiserLookup
     hasher: tokens.TokenHasher
+    rotations: RotationLedger | None = None
 
 
 @dataclass(frozen=True)
@@ -63,13 +87,53 @@ def _seat_of(hasher: tokens.TokenHasher, record: GameRecord, token: str) -> int 
     return None
 
 
-def _token_valid_for(hasher: tokens.TokenHasher, record: GameRecord, token: str) -> tuple[int | None, bool] | None:
-    seat = _seat_of(hasher, record, token)
-    if seat is not None:
-        return seat, False
-    if hasher.matches(token, record.game_id, tokens.HOST, record.metadata.get("host_token_hash")):
-        return None, True
+def _in_effect(rotations: RotationLedger, game_id: str, seat: int, stored: object) -> bool:
+    """Whether ``seat``'s ``stored`` hash is in effect: set at creation, or by a rotation that verifies."""
+    epoch = tokens.epoch_of(stored)
+    return not epoch or rotations.holds(game_id, seat, epoch)
+
+
+def _replaced(rotations: RotationLedger, game_id: str, seat: int, stored: object) -> object:
+    """The hash in effect for ``seat`` when its ``stored`` one is not: the one its rotation replaced, and so
+    on back (None when none is kept)."""
+    epoch = tokens.epoch_of(stored)
+    while epoch:
+        stored = rotations.before(game_id, seat, epoch)
+        earlier = tokens.epoch_of(stored)
+        if earlier is None or earlier >= epoch:  # none kept (or not a hash the server made before it)
+            return None
+        if _in_effect(rotations, game_id, seat, stored):
+            return stored
+        epoch = earlier
     return None
+
+
+def _fallback_seat(check: TokenCheck, record: GameRecord, token: str) -> int | None:
+    """The seat whose stored hash is not in effect and whose hash in effect is ``token``'s (the module docs)."""
+    rotations = check.rotations
+    if rotations is None:
+        return None
+    for seat, stored in enumerate(record.metadata.get("seat_token_hashes", [])):
+        if tokens.epoch_of(stored) and not _in_effect(rotations, record.game_id, seat, stored):
+            effective = _replaced(rotations, record.game_id, seat, stored)
+            if check.hasher.matches(token, record.game_id, seat, effective):
+                return seat
+    return None
+
+
+def _token_valid_for(check: TokenCheck, record: GameRecord, token: str) -> tuple[int | None, bool] | None:
+    """``(seat, False)`` for a seat's token, ``(None, True)`` for the host's, None for anything else; a
+    seat's hash acts only if it is in effect (the module docs)."""
+    seat = _seat_of(check.hasher, record, token)
+    if seat is not None:
+        stored = record.metadata["seat_token_hashes"][seat]
+        if check.rotations is None or _in_effect(check.rotations, record.game_id, seat, stored):
+            return seat, False
+        return None
+    if check.hasher.matches(token, record.game_id, tokens.HOST, record.metadata.get("host_token_hash")):
+        return None, True
+    seat = _fallback_seat(check, record, token)
+    return None if seat is None else (seat, False)
 
 
 def seat_of_token(hasher: tokens.TokenHasher, record: GameRecord, header: str | None) -> int | None:
@@ -77,7 +141,9 @@ def seat_of_token(hasher: tokens.TokenHasher, record: GameRecord, header: str | 
     against ``record`` alone; None for anything else (no header, another
     kind of token, a token this row does not know).  For a row this process
     remembers: a None is no refusal, only a reason to ask
-    :func:`game_caller` with a fresh row."""
+    :func:`game_caller` with a fresh row.  Only the hash stored is matched:
+    a hash that matches was made by the server, and an append guarded by it
+    fails on a game whose rotation was forged (it is damaged)."""
     token = tokens.bearer(header)
     parsed = tokens.parse(token) if token else None
     if parsed is None or parsed.kind != "st" or parsed.scope != record.game_id:
@@ -104,7 +170,7 @@ def game_caller(check: TokenCheck, record: GameRecord, header: str | None) -> Ca
             return Caller(organiser=True)
         raise Forbidden("this game was not created with this organiser token")
     if parsed.scope == record.game_id and parsed.kind in ("st", "ht"):
-        found = _token_valid_for(check.hasher, record, parsed.raw)
+        found = _token_valid_for(check, record, parsed.raw)
         if found is not None:
             return Caller(seat=found[0], host=found[1])
         raise Unauthorized("this token is not valid for this game")
@@ -113,7 +179,7 @@ def game_caller(check: TokenCheck, record: GameRecord, header: str | None) -> Ca
             other = check.games.get_game(parsed.scope)
         except GameNotFound:
             other = None
-        if other is not None and _token_valid_for(check.hasher, other, parsed.raw) is not None:
+        if other is not None and _token_valid_for(check, other, parsed.raw) is not None:
             raise Forbidden("this token belongs to another game")
     raise Unauthorized("this token is not valid for this game")
 
@@ -157,7 +223,7 @@ def _genuine_game_token(check: TokenCheck, parsed: tokens.ParsedToken) -> bool:
         record = check.games.get_game(parsed.scope)
     except GameNotFound:
         return False
-    return _token_valid_for(check.hasher, record, parsed.raw) is not None
+    return _token_valid_for(check, record, parsed.raw) is not None
 
 
 def organiser_caller(check: TokenCheck, header: str | None) -> OrganiserRecord:

@@ -29,17 +29,20 @@ from events.recorders.deliveries import CHECKPOINTS_CURSOR, DeliveryLog, NewDeli
 from events.recorders.tournaments import TournamentStore, WebhookRecord
 from events.recorders.transparency_log import PublishedCheckpoint, TransparencyLog
 from service.adapters.webhooks.hmac import LOG_CHECKPOINT, checkpoint_body
+from service.adapters.webhooks.sealing import WebhookKeys
 from service.usecases.checkpoints import checkpoint_json
 
 
 class CheckpointDeliveries:
     """Turns published checkpoints into ``log.checkpoint`` deliveries (see the module docs)."""
 
-    def __init__(self, deliveries: DeliveryLog, tournaments: TournamentStore, log: TransparencyLog, page: int,
-                 clock: Clock = system_clock) -> None:
+    def __init__(self, deliveries: DeliveryLog, tournaments: TournamentStore, log: TransparencyLog,
+                 keys: WebhookKeys, page: int, clock: Clock = system_clock) -> None:
         self.deliveries = deliveries
         self.tournaments = tournaments
         self.log = log
+        #: the MAC each delivery carries (:mod:`service.adapters.webhooks.sealing`)
+        self.keys = keys
         self.page = page
         self._clock = clock
 
@@ -61,7 +64,7 @@ class CheckpointDeliveries:
         if not published:
             return 0, 0
         created_at = format_timestamp(now)
-        deliveries = [_delivery(hook, cp, created_at) for cp in published for hook in hooks
+        deliveries = [self.keys.vouched(_delivery(hook, cp, created_at)) for cp in published for hook in hooks
                       if cp.tree_size > hook.from_tree_size]
         recorded = self.deliveries.record_deliveries(state.cursor, published[-1].tree_size, deliveries, now,
                                                 state.webhooks, cursor=CHECKPOINTS_CURSOR)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from events.recorders.deliveries import DeliveryLog, DeliveryPage
 from events.recorders.tournaments import BatchRecord, OrganiserRecord, TournamentStore, WebhookRecord
@@ -17,6 +17,7 @@ from events.records import IntegrityError
 from service.adapters.idempotency import CreationKey, refuse_reuse
 from service.adapters.tokens import ORGANISER, TokenHasher, new_token
 from service.adapters.webhooks.hmac import LOG_CHECKPOINT, WEBHOOK_EVENTS
+from service.adapters.webhooks.sealing import WebhookKeys
 from service.adapters.webhooks.transport import url_refusal
 from service.config import declared
 from service.errors import Forbidden, InvalidRequest, LimitReached, NotFound
@@ -42,11 +43,13 @@ class OrganiserService:
     """What an organiser does besides creating batches."""
 
     def __init__(self, tournaments: TournamentStore, deliveries: DeliveryLog, private_addresses: bool = False,
-                 max_webhooks: int = 10) -> None:
+                 max_webhooks: int = 10, keys: WebhookKeys | None = None) -> None:
         self.tournaments = tournaments
         self.delivery_log = deliveries
         self.private_addresses = private_addresses
         self.max_webhooks = max_webhooks
+        #: what seals a webhook's secret before it is stored (None: this service registers no webhooks)
+        self.keys = keys
 
     def create(self, name: str, hasher: TokenHasher, key: CreationKey | None = None) -> CreatedOrganiser:
         """Create an organiser; its token (``ot_<id>_<secret>``, 256 random
@@ -87,9 +90,12 @@ class OrganiserService:
     ) -> WebhookRecord:
         """Register a webhook for the organiser's games (or one of its
         batches: then without ``log.checkpoint``, which is about every game
-        of the server); the answer holds the signing secret, shown only then.  With
+        of the server); the answer holds the signing secret, shown only then
+        (the store keeps it sealed, :mod:`service.adapters.webhooks.sealing`).  With
         an Idempotency-Key, the webhook it already registered is answered again
         (the same request: the same URL, events and batch)."""
+        if self.keys is None:
+            raise RuntimeError("this organiser service was built without the keys that seal webhook secrets")
         if key is not None and (before := self._registered_with(key, url, events, batch_id)) is not None:
             return before
         unknown = sorted(set(events) - set(WEBHOOK_EVENTS))
@@ -117,7 +123,9 @@ class OrganiserService:
         secret = SECRET_PREFIX + secrets.token_urlsafe(32)
         webhook_id = key.identifier("webhook") if key else secrets.token_hex(8)
         try:
-            return self.tournaments.create_webhook(webhook_id, organiser.organiser_id, url, ordered, secret, batch_id)
+            sealed = self.keys.seal(webhook_id, secret)
+            stored = self.tournaments.create_webhook(webhook_id, organiser.organiser_id, url, ordered, sealed, batch_id)
+            return replace(stored, secret=secret)
         except IntegrityError:
             # a concurrent request with the same key registered it first
             if key is None or (before := self._registered_with(key, url, events, batch_id)) is None:
@@ -134,7 +142,11 @@ class OrganiserService:
             return None
         if (hook.url, set(hook.events), hook.batch_id) != (url, set(events), batch_id):
             raise refuse_reuse()
-        return hook
+        secret = None if self.keys is None else self.keys.open(hook.webhook_id, hook.secret)
+        if secret is None:
+            raise InvalidRequest("the webhook this Idempotency-Key registered keeps a secret this server cannot "
+                                 "read (sealed under another secret key): register it with a new key")
+        return replace(hook, secret=secret)
 
     def webhooks(self, organiser: OrganiserRecord) -> tuple[WebhookRecord, ...]:
         """The organiser's active webhooks, oldest first."""

@@ -6,6 +6,12 @@ one is refused).  The rotation is an event of the game, ``seat_token_rotated``
 together with the seat's new hash: guarded by the old hash, so two rotations
 at the same time cannot undo each other, and keyed to the epoch the event
 opens, so no old hash can be put back (:mod:`service.adapters.tokens`).
+
+The database cannot check the event's signature, so a rotated hash is in
+effect only when that event verifies (:class:`VerifiedRotations`, asked by
+:mod:`service.usecases.auth`); otherwise the hash it replaced is, which the
+append kept (:mod:`events.sql.token_history`), and ``cablecar quarantine``
+puts it back when it moves the rotation aside.
 """
 
 from __future__ import annotations
@@ -16,11 +22,36 @@ from domain.custody import SeatTokenRotated
 from domain.errors import GameFinished
 from events.records import GuardFailed, MetadataGuard, StaleVersion, TokenChange
 from service.adapters.tokens import new_token
-from service.errors import InvalidConfig, KeptChanging, NotFound
+from service.errors import GameDamaged, InvalidConfig, KeptChanging, NotFound
 from service.usecases.commands import GameCommands
+from service.usecases.queries import GameQueries
 
 #: Attempts before giving up under heavy contention.
 MAX_TRIES = 5
+
+
+@dataclass
+class VerifiedRotations:
+    """A seat's rotated hash is in effect only when the game's event of its
+    epoch is the server's ``seat_token_rotated`` of that seat: read and
+    checked like every event served (hash, number, signature).  Asked only
+    for a seat that was rotated, so the seat tokens of a game nobody rotated
+    cost nothing more."""
+
+    queries: GameQueries
+
+    def holds(self, game_id: str, seat: int, epoch: int) -> bool:
+        """Whether the game's event ``epoch`` is the server's rotation of ``seat``."""
+        try:
+            events = self.queries.stored_events(game_id, epoch - 1, 1)
+        except GameDamaged:
+            return False
+        return (len(events) == 1 and events[0].seq == epoch and events[0].type == SeatTokenRotated.TYPE
+                and events[0].payload.get("seat") == seat)
+
+    def before(self, game_id: str, seat: int, epoch: int) -> str | None:
+        """The hash the rotation of ``seat`` at ``epoch`` replaced, if kept."""
+        return self.queries.event_log.seat_hash_before(game_id, seat, epoch)
 
 
 @dataclass(frozen=True)

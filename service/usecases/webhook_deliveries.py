@@ -22,7 +22,11 @@ processes and hosts at once:
 2. **deliver**: lease the due deliveries in the database
    (``store.claim_deliveries``), POST each signed body, and record the
    attempt: ``delivered`` on a 2xx answer, otherwise retried after an
-   exponential backoff, and ``failed`` after ``max_attempts``.  Claims are
+   exponential backoff, and ``failed`` after ``max_attempts``.  A delivery
+   the server did not make as it stands (its MAC does not verify: a row a
+   database login wrote or changed) or whose webhook's secret is not one the
+   server sealed is never sent: it is ``failed`` at once, its attempt saying
+   it was refused (:mod:`service.adapters.webhooks.sealing`).  Claims are
    fair: organisers take turns (the one with the fewest deliveries in flight
    first), a webhook holds at most ``policy.per_webhook`` deliveries in
    flight and an organiser at most ``policy.per_organiser``, so one
@@ -72,12 +76,16 @@ from service.adapters.webhooks.hmac import (
     delivery_headers,
 )
 from service.adapters.webhooks.policy import DispatchPolicy
-from service.adapters.webhooks.transport import Sender, http_send
+from service.adapters.webhooks.sealing import WebhookKeys
+from service.adapters.webhooks.transport import Sender, SendResult, http_send
 from service.usecases.checkpoint_deliveries import CheckpointDeliveries
 from service.usecases.queries import GameQueries
 
 #: the stored event types of a seat going out, and the standing each gives
 SEAT_OUT_EVENTS = {SeatResigned.TYPE: STANDING_RESIGNED, SeatTimedOut.TYPE: STANDING_TIMED_OUT}
+#: what a refused delivery's attempt says (never sent: nothing was asked of the receiver)
+REFUSED_FORGED = "refused: not sent, this delivery is not the server's as it stands (its MAC does not verify)"
+REFUSED_SECRET = "refused: not sent, the webhook's secret is not one this server sealed"
 
 log = logging.getLogger("cablecar.webhooks")
 
@@ -107,6 +115,7 @@ class WebhookDispatcher:
         log: TransparencyLog,
         database: Database,
         queries: GameQueries,
+        keys: WebhookKeys,
         policy: DispatchPolicy | None = None,
         sender: Sender | None = None,
         clock: Clock = system_clock,
@@ -115,10 +124,12 @@ class WebhookDispatcher:
         self.tournaments = tournaments
         self.database = database
         self.queries = queries
+        #: the MACs new deliveries carry and the sealed secrets they are signed with
+        self.keys = keys
         self.policy = policy or DispatchPolicy()
         self._send = sender or functools.partial(http_send, allow_private=self.policy.private_addresses)
         self._clock = clock
-        self.checkpoints = CheckpointDeliveries(deliveries, tournaments, log, self.policy.scan_batch, clock)
+        self.checkpoints = CheckpointDeliveries(deliveries, tournaments, log, keys, self.policy.scan_batch, clock)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -209,7 +220,7 @@ class WebhookDispatcher:
             seat_out = {"seat": event.payload.get("seat"), "standing": SEAT_OUT_EVENTS[event.type], "seq": event.seq}
         body = delivery_body(delivery_id, kind, created_at, record, result, seat_out)
         occurrence = event.seq if kind == GAME_SEAT_OUT else 0
-        return NewDelivery(delivery_id, hook.webhook_id, record.game_id, kind, body, occurrence)
+        return self.keys.vouched(NewDelivery(delivery_id, hook.webhook_id, record.game_id, kind, body, occurrence))
 
     def _result(self, record: GameRecord) -> JSON | None:
         try:
@@ -238,10 +249,15 @@ class WebhookDispatcher:
                                            policy.per_webhook, policy.per_organiser)
 
     def attempt(self, delivery: ClaimedDelivery, owner: str) -> AttemptOutcome:
-        """Send one leased delivery and record how it went."""
+        """Send one leased delivery and record how it went (a delivery the
+        server did not make, or without a secret it sealed: refused, not sent)."""
+        secret = self.keys.open(delivery.webhook_id, delivery.secret)
+        if secret is None or not self.keys.vouches(delivery):
+            return self._refuse(delivery, owner, REFUSED_SECRET if secret is None else REFUSED_FORGED)
         body = delivery.body.encode("utf-8")
         number = delivery.attempts + 1
-        sent = self._send(delivery.url, body, delivery_headers(delivery, body, number), self.policy.timeout_seconds)
+        sent = self._send(delivery.url, body, delivery_headers(delivery, secret, body, number),
+                          self.policy.timeout_seconds)
         outcome = self.policy.outcome(sent, number, self._clock())
         prometheus.WEBHOOK_ATTEMPTS.labels(outcome.state).inc()
         if not self.deliveries.record_attempt(delivery.delivery_id, owner, outcome):
@@ -255,6 +271,13 @@ class WebhookDispatcher:
                 sent.error or sent.status_code,
                 outcome.state,
             )
+        return outcome
+
+    def _refuse(self, delivery: ClaimedDelivery, owner: str, why: str) -> AttemptOutcome:
+        outcome = self.policy.outcome(SendResult(None, why, 0), self.policy.max_attempts, self._clock())
+        prometheus.WEBHOOK_ATTEMPTS.labels("refused").inc()
+        log.warning("delivery %s of webhook %s: %s", delivery.delivery_id, delivery.webhook_id, why)
+        self.deliveries.record_attempt(delivery.delivery_id, owner, outcome)
         return outcome
 
     # ------------------------------------------------------------------ loop

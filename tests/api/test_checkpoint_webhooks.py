@@ -32,12 +32,15 @@ from tests.api.test_webhooks import Receiver, deliveries, fast, organiser, verif
 receiver = test_webhooks.receiver  # the recording receiver fixture, shared
 
 Apps = Callable[[], Flask]
+#: the secret every host of one PostgreSQL database runs with
+SHARED_SECRET = "the hosts' shared secret, 32 bytes or more"
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def apps(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Apps]:
     """Makes servers on one database (processes or hosts), sharing their signing
-    key; each is closed (and its dispatcher stopped) at the end."""
+    key and their secret (CABLECAR_SECRET_KEY, the same on every host); each is
+    closed (and its dispatcher stopped) at the end."""
     made: list[Flask] = []
     url: str | None = None
     admin = ""
@@ -56,8 +59,8 @@ def apps(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Apps]:
             from service.adapters.signing_keys import ServerKeys
 
             keys = made[0].extensions["cablecar"].signing_keys if made else ServerKeys(Signer.generate())
-            app = create_app(fast(tmp_path / str(len(made))), stores=postgres_stores(url, signer=keys.signer),
-                             signing_keys=keys)
+            app = create_app(fast(tmp_path / str(len(made)), secret_key=SHARED_SECRET),
+                             stores=postgres_stores(url, signer=keys.signer), signing_keys=keys)
         app.testing = True
         made.append(app)
         return app
@@ -89,7 +92,8 @@ def publish(app: Flask) -> PublishedCheckpoint:
 def _dispatcher(rt: Runtime) -> WebhookDispatcher:
     """A webhook dispatcher on the server's store and game queries (not started)."""
     stores = rt.stores
-    return WebhookDispatcher(stores.deliveries, stores.tournaments, stores.log, stores.database, rt.queries)
+    return WebhookDispatcher(stores.deliveries, stores.tournaments, stores.log, stores.database, rt.queries,
+                             rt.service.secrets.webhooks)
 
 
 def checkpoints_received(receiver: Receiver) -> dict[int, list[dict[str, Any]]]:

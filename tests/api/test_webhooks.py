@@ -363,7 +363,7 @@ def test_nothing_is_lost_when_the_service_stops_before_delivering(tmp_path: Path
     rt = first.extensions["cablecar"]
     stores = rt.stores
     read, created = WebhookDispatcher(stores.deliveries, stores.tournaments, stores.log, stores.database, rt.queries,
-                                      DispatchPolicy()).scan()
+                                      rt.service.secrets.webhooks, DispatchPolicy()).scan()
     assert read > 0 and created == 1
     play_to_end(client, games[1])  # and this one finishes with no dispatcher at all
     rt.stores.close()
@@ -417,9 +417,9 @@ def test_dispatchers_on_postgresql_share_the_work(tmp_path: Path, receiver: Rece
         from events.integrity.signing import Signer
         from service.adapters.signing_keys import ServerKeys
 
-        keys = ServerKeys(Signer.generate())  # the two servers share their signing key, as hosts do
-        apps = [create_app(fast(tmp_path / str(i)), stores=postgres_stores(url, signer=keys.signer), signing_keys=keys)
-                for i in range(2)]
+        keys = ServerKeys(Signer.generate())  # the two servers share their signing key and secret, as hosts do
+        apps = [create_app(fast(tmp_path / str(i), secret_key="the hosts' shared secret, 32 bytes or more"),
+                           stores=postgres_stores(url, signer=keys.signer), signing_keys=keys) for i in range(2)]
         for app in apps:
             start_dispatcher(app)
         client = apps[1].test_client()
@@ -577,7 +577,7 @@ def test_retries_follow_the_backoff_schedule_exactly(tmp_path: Path) -> None:
         policy = DispatchPolicy(max_attempts=3, first_retry_seconds=10, max_retry_seconds=15)
         stores = rt.stores
         dispatcher = WebhookDispatcher(stores.deliveries, stores.tournaments, stores.log, stores.database, rt.queries,
-                                       policy, sender=refuse, clock=lambda: now[0])
+                                       rt.service.secrets.webhooks, policy, sender=refuse, clock=lambda: now[0])
         assert dispatcher.run_once() == PassReport(events_read=8, deliveries_created=1, attempts=1)
         schedule = []
         for step in (10, 15):
@@ -671,7 +671,7 @@ def test_a_name_resolving_to_a_private_address_gets_nothing(tmp_path: Path, rece
     rt = app.extensions["cablecar"]
     stores = rt.stores
     strict = WebhookDispatcher(stores.deliveries, stores.tournaments, stores.log, stores.database, rt.queries,
-                               DispatchPolicy(private_addresses=False))
+                               rt.service.secrets.webhooks, DispatchPolicy(private_addresses=False))
     strict.run_once()
     deliveries = client.get(f"/v1/webhooks/{hook['id']}/deliveries", headers=org).get_json()["deliveries"]
     assert deliveries and all(d["attempts"] == 1 for d in deliveries)

@@ -27,7 +27,8 @@ POSTGRES_FRESH = ["0010_baseline.sql", "0011_owner_writes.sql", "0012_signed_eve
                   "0030_one_clock.sql", "0040_who_may_act.sql",
                   "0045_quarantine.sql", "0050_transparency_log.sql", "0055_checkpoint_deliveries.sql",
                   "0060_stream_tickets.sql", "0065_bot_fairness.sql", "0070_tournament_refs.sql",
-                  "0075_leaner_append.sql", "0080_logged_events_stay.sql", "0085_log_written_by_the_owner.sql"]
+                  "0075_leaner_append.sql", "0080_logged_events_stay.sql", "0085_log_written_by_the_owner.sql",
+                  "0095_tokens_and_webhooks_custody.sql"]
 #: what a database made by the old files runs now
 POSTGRES_UPGRADE = [name for name in POSTGRES_FRESH if "baseline" not in name]
 POSTGRES = sorted(POSTGRES_OLD + POSTGRES_FRESH)
@@ -35,7 +36,8 @@ SQLITE = ["0001_init.sql", "0002_tournaments.sql", "0003_deadlines.sql", "0004_d
           "0005_shared_counts.sql", "0010_signatures.sql", "0015_bot_turns.sql",
           "0020_keyed_token_hashes.sql", "0025_quarantine.sql", "0030_transparency_log.sql",
           "0035_checkpoint_deliveries.sql", "0040_stream_tickets.sql", "0045_bot_fairness.sql",
-          "0050_tournament_refs.sql", "0055_logged_events_stay.sql", "0060_log_head.sql"]
+          "0050_tournament_refs.sql", "0055_logged_events_stay.sql", "0060_log_head.sql",
+          "0070_tokens_and_webhooks_custody.sql"]
 
 
 def run_concurrently(url: str, n: int = 4) -> list[list[str]]:

@@ -81,13 +81,14 @@ def checkpoint_body(delivery_id: str, created_at: str, checkpoint: JSON) -> str:
     return json.dumps(body, separators=(",", ":"), ensure_ascii=False)
 
 
-def delivery_headers(delivery: ClaimedDelivery, body: bytes, attempt: int) -> dict[str, str]:
-    """The headers of attempt number ``attempt`` (1, 2, ...) at ``delivery``."""
+def delivery_headers(delivery: ClaimedDelivery, secret: str, body: bytes, attempt: int) -> dict[str, str]:
+    """The headers of attempt number ``attempt`` (1, 2, ...) at ``delivery``,
+    signed with its webhook's ``secret`` (opened: the store holds it sealed)."""
     return {
         "Content-Type": "application/json",
         "User-Agent": USER_AGENT,
         "X-CableCar-Delivery": delivery.delivery_id,
         "X-CableCar-Event": delivery.event,
         "X-CableCar-Attempt": str(attempt),
-        "X-CableCar-Signature": sign(delivery.secret, body),
+        "X-CableCar-Signature": sign(secret, body),
     }
