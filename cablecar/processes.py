@@ -102,8 +102,8 @@ def _webhooks_run(args: argparse.Namespace) -> int:
     except BaseException:
         stores.close()
         raise
-    dispatcher = WebhookDispatcher(stores.deliveries, stores.tournaments, checkpoints, stores.database, queries, webhook_keys,
-                                   policy)
+    dispatcher = WebhookDispatcher(stores.deliveries, stores.tournaments, checkpoints, stores.database, queries,
+                                   webhook_keys, policy)
     try:
         if args.once:
             report = dispatcher.run_once()
