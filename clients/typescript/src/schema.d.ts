@@ -908,7 +908,15 @@ export interface paths {
          * @description Every event the server stores carries `signature` (Ed25519 over the ASCII bytes of the event's `hash`) and
          *     `key_id`. This lists the current key and every retired one (so records signed before a key rotation still
          *     verify). The keys come from the server's configuration, never from its database. Save this answer to check
-         *     exports offline: `cablecar verify --keys KEYS.json FILE`.
+         *     exports offline: `cablecar verify --keys KEYS.json FILE`. An event recorded before its key's `created_at`, or
+         *     after its `retired_at`, fails verification.
+         *
+         *     Each key's lifetime is also recorded as events of the server's own stream (game id `_server`, never listed
+         *     or served as a game): `key_added` `{"key_id", "public_key", "created_at"}` when a server first starts with
+         *     the key, `key_retired` `{"key_id", "public_key", "retired_at"}` when `cablecar keys rotate` retires it (a
+         *     rotation's new key is introduced by the old one's signature). Those events are leaves of the transparency
+         *     log like any event (their leaf salt is public: 32 zero bytes), so a checkpoint attests them; each key
+         *     names their seqs (`added_seq`, `retired_seq`) and the tree at its retirement (`retired_tree_size`).
          */
         get: operations["getSigningKeys"];
         put?: never;
@@ -984,11 +992,14 @@ export interface paths {
         /**
          * Liveness and the state of the event store and the cache
          * @description `200` with `status: ok` when everything works, `200` with `status: degraded` when the cache (Redis) is down
-         *     (the server keeps working from the event store), `503` with `status: unavailable` when the event store cannot
-         *     be reached, or (PostgreSQL) its schema has not been migrated: `store.detail` then names the command to run,
-         *     `cablecar migrate --database-url OWNER_URL --app-role APP_ROLE` (the server never migrates PostgreSQL
-         *     itself). `bots` counts the bot runners alive (their heartbeats in the store): with none, a new game with a
-         *     bot seat is refused (`503 bots_unavailable`) while the health stays `200`. Never rate limited.
+         *     (the server keeps working from the event store) or the transparency log is not being published (`log`: its
+         *     latest checkpoint is more than 60 s old while events wait to be logged), `503` with `status: unavailable`
+         *     when the event store cannot be reached, or (PostgreSQL) its schema has not been migrated: `store.detail`
+         *     then names the command to run, `cablecar migrate --database-url OWNER_URL --app-role APP_ROLE` (the server
+         *     never migrates PostgreSQL itself). `bots` counts the bot runners alive (their heartbeats in the store): with
+         *     none, a new game with a bot seat is refused (`503 bots_unavailable`) while the health stays `200`. `log`
+         *     gives the age of the latest checkpoint (`checkpoint_age_s`, the one `GET /v1/log/checkpoint` answers).
+         *     Never rate limited.
          */
         get: operations["getHealth"];
         put?: never;
@@ -1320,7 +1331,7 @@ export interface components {
         };
         Health: {
             /**
-             * @description `ok`, `degraded` (the cache is down) or `unavailable` (the event store is down). Open.
+             * @description `ok`, `degraded` (the cache is down, or the transparency log is not being published: `log.ok` false) or `unavailable` (the event store is down). Open.
              * @example ok
              * @example degraded
              * @example unavailable
@@ -1329,6 +1340,7 @@ export interface components {
             store: components["schemas"]["ComponentHealth"];
             cache: components["schemas"]["ComponentHealth"];
             bots: components["schemas"]["BotsHealth"];
+            log: components["schemas"]["LogHealth"];
             /** @description The server's version. */
             version: string;
         };
@@ -1336,6 +1348,15 @@ export interface components {
         BotsHealth: {
             runners: number;
             ok: boolean;
+        };
+        /** @description How current the transparency log is: the latest checkpoint a client is served (`GET /v1/log/checkpoint`), its tree size and age. `ok` is false when that checkpoint is more than 60 s old while events wait to be logged (a checkpoint is published at least every 10 s while events are appended): the server's status is then `degraded`. */
+        LogHealth: {
+            ok: boolean;
+            /** @description Seconds since the latest checkpoint was published (by the database's clock); null before the first. */
+            checkpoint_age_s: number | null;
+            /** @description The latest checkpoint's tree size (0 before the first). */
+            tree_size: number;
+            detail: string;
         };
         ComponentHealth: {
             /** @description The implementation in use (the store class, e.g. `SqliteStore`; the cache, `in-process` or `redis`). */
@@ -2563,9 +2584,21 @@ export interface components {
          * @description Only for a damaged game (its stored record fails its chain or signature check from this event on): the
          *     seq of the first bad event. What is shown is the game up to the event before it (`version`); every
          *     action or write answers `409 game_damaged` until an operator moves the bad events aside (`cablecar
-         *     quarantine`, recorded as an `events_quarantined` event). Absent for a sound game.
+         *     quarantine`, recorded as an `events_quarantined` event), which is possible only for events no published
+         *     checkpoint of the transparency log holds. Absent for a sound game.
          */
         DamagedFrom: number;
+        /** @description An `events_quarantined` event of a record, as its signed payload states it. */
+        RecordedQuarantine: {
+            /** @description The seq of the `events_quarantined` event (the place of the first event moved aside). */
+            seq: number;
+            from_seq: number;
+            to_seq: number;
+            count: number;
+            /** @description The hashes of the events moved aside, in order (null in a record from before issue 48). */
+            hashes: string[] | null;
+            recorded_at: string;
+        };
         /** @description Events an operator moved aside (`cablecar quarantine`); kept by the server, never deleted. */
         QuarantinedRun: {
             /** @description The seq of the first event moved aside (the `events_quarantined` event took its place). */
@@ -2577,7 +2610,10 @@ export interface components {
         };
         /**
          * @description The complete record of a finished game. For a damaged game (`damaged_from`), the record of what is good
-         *     of it, once that is finished.
+         *     of it, once that is finished; or, for a game that ended whose whole stored record the transparency log
+         *     holds (a logged event is never moved aside) and whose events the rules accept, that whole record as
+         *     stored, `damaged_from` naming the first event whose signature fails (`cablecar verify --checkpoint`
+         *     then says `DAMAGED ... and LOG-ATTESTED`, as `/audit` does).
          */
         Export: {
             /** @constant */
@@ -2731,6 +2767,19 @@ export interface components {
              * @description When the key stopped signing (`null` for the current key).
              */
             retired_at: string | null;
+            /**
+             * @description The seq of the key's `key_added` event in the server's own stream (game id `_server`), which records
+             *     every key's lifetime and is a leaf of the transparency log like any event (`null` until recorded).
+             */
+            added_seq: number | null;
+            /** @description The seq of the key's `key_retired` event in the server's own stream (`null` for a key not retired). */
+            retired_seq: number | null;
+            /**
+             * @description The size of the log's tree whose last leaf is the key's `key_retired` event (`null` until the log holds it):
+             *     checkpoints carry no time, so a checkpoint this key signs counts only for a tree no larger than this;
+             *     `cablecar verify --checkpoint` and `cablecar log` refuse a note it signs of a larger tree.
+             */
+            retired_tree_size: number | null;
         };
         /** @description A signed checkpoint of the transparency log. */
         LogCheckpoint: {
@@ -2798,12 +2847,32 @@ export interface components {
             /** @description The current key first, then every retired one (records signed before a rotation verify with them). */
             keys: components["schemas"]["SigningKey"][];
         };
-        /** @description The verdict of the offline verifier's checks run on the stored game. */
+        /**
+         * @description The verdict of the offline verifier's checks run on the stored game: `verdict` and `conclusion` are what
+         *     `cablecar verify` says of the same record (with `--keys`, and `--checkpoint` for a damaged one).
+         */
         Audit: {
             game_id: string;
             version: number;
             /** @description True when every check was made and passed (a check not made, `checked` false, makes it false). */
             ok: boolean;
+            /**
+             * @description One word for the record: `valid` (every check made and passed; a record with quarantines lists them in
+             *     `quarantines`), `not_verified` (a check not made, none failed), `not_valid`, `damaged_attested` (only
+             *     signatures fail, and the transparency log's latest checkpoint holds the record as stored, in the
+             *     `inclusion` check: a logged event is never moved aside), `superseded` (`cablecar verify --against`
+             *     only: a genuine record whose tail a later record's quarantine moved aside).
+             * @enum {string}
+             */
+            verdict: "valid" | "not_verified" | "not_valid" | "damaged_attested" | "superseded";
+            /** @description The verdict in words, as `cablecar verify` prints it (`game ID is VALID, with 1 QUARANTINE ...`). */
+            conclusion: string;
+            /**
+             * @description Only for a record with quarantines: each signed `events_quarantined` event of the record, as the
+             *     record states it (the seq range and the hashes moved aside; `hashes` null for one recorded before
+             *     issue 48), oldest first.
+             */
+            quarantines?: components["schemas"]["RecordedQuarantine"][];
             /**
              * @description The checks in the order they ran: `chain` (hash chain intact from genesis), `signatures` (every event
              *     signed by one of the server's keys, `GET /v1/keys`, and recorded no later than that key's `retired_at`;

@@ -6,6 +6,7 @@ from .action_body_field_schema import ActionBodyFieldSchema
 from .action_result import ActionResult
 from .audit import Audit
 from .audit_check import AuditCheck
+from .audit_verdict import AuditVerdict
 from .batch import Batch
 from .batch_created import BatchCreated
 from .batch_game import BatchGame
@@ -88,6 +89,7 @@ from .lay_tiles_type import LayTilesType
 from .legal_actions import LegalActions
 from .log_checkpoint import LogCheckpoint
 from .log_consistency import LogConsistency
+from .log_health import LogHealth
 from .log_inclusion import LogInclusion
 from .no_time_control import NoTimeControl
 from .open_api_document import OpenApiDocument
@@ -107,6 +109,7 @@ from .player_standing import PlayerStanding
 from .problem import Problem
 from .problem_outcome import ProblemOutcome
 from .quarantined_run import QuarantinedRun
+from .recorded_quarantine import RecordedQuarantine
 from .resign import Resign
 from .resign_type import ResignType
 from .ride import Ride
@@ -168,6 +171,7 @@ __all__ = (
     "ActionResult",
     "Audit",
     "AuditCheck",
+    "AuditVerdict",
     "Batch",
     "BatchCreated",
     "BatchesPage",
@@ -250,6 +254,7 @@ __all__ = (
     "LegalActions",
     "LogCheckpoint",
     "LogConsistency",
+    "LogHealth",
     "LogInclusion",
     "NoTimeControl",
     "OpenApiDocument",
@@ -269,6 +274,7 @@ __all__ = (
     "Problem",
     "ProblemOutcome",
     "QuarantinedRun",
+    "RecordedQuarantine",
     "Resign",
     "ResignType",
     "Ride",

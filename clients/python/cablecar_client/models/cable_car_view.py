@@ -83,7 +83,8 @@ class CableCarView:
                 this event on): the
                 seq of the first bad event. What is shown is the game up to the event before it (`version`); every
                 action or write answers `409 game_damaged` until an operator moves the bad events aside (`cablecar
-                quarantine`, recorded as an `events_quarantined` event). Absent for a sound game.
+                quarantine`, recorded as an `events_quarantined` event), which is possible only for events no published
+                checkpoint of the transparency log holds. Absent for a sound game.
      """
 
     type_: Literal['cable-car']

@@ -31,7 +31,10 @@ T = TypeVar("T", bound="Export")
 @_attrs_define
 class Export:
     """ The complete record of a finished game. For a damaged game (`damaged_from`), the record of what is good
-    of it, once that is finished.
+    of it, once that is finished; or, for a game that ended whose whole stored record the transparency log
+    holds (a logged event is never moved aside) and whose events the rules accept, that whole record as
+    stored, `damaged_from` naming the first event whose signature fails (`cablecar verify --checkpoint`
+    then says `DAMAGED ... and LOG-ATTESTED`, as `/audit` does).
 
         Attributes:
             format_ (Literal['cablecar-export/1']):
@@ -57,7 +60,8 @@ class Export:
                 this event on): the
                 seq of the first bad event. What is shown is the game up to the event before it (`version`); every
                 action or write answers `409 game_damaged` until an operator moves the bad events aside (`cablecar
-                quarantine`, recorded as an `events_quarantined` event). Absent for a sound game.
+                quarantine`, recorded as an `events_quarantined` event), which is possible only for events no published
+                checkpoint of the transparency log holds. Absent for a sound game.
      """
 
     format_: Literal['cablecar-export/1']

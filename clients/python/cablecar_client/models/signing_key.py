@@ -30,6 +30,15 @@ class SigningKey:
             public_key (str): The raw 32-byte Ed25519 public key, base64url without padding.
             created_at (datetime.datetime | None):
             retired_at (datetime.datetime | None): When the key stopped signing (`null` for the current key).
+            added_seq (int | None): The seq of the key's `key_added` event in the server's own stream (game id `_server`),
+                which records
+                every key's lifetime and is a leaf of the transparency log like any event (`null` until recorded).
+            retired_seq (int | None): The seq of the key's `key_retired` event in the server's own stream (`null` for a key
+                not retired).
+            retired_tree_size (int | None): The size of the log's tree whose last leaf is the key's `key_retired` event
+                (`null` until the log holds it):
+                checkpoints carry no time, so a checkpoint this key signs counts only for a tree no larger than this;
+                `cablecar verify --checkpoint` and `cablecar log` refuse a note it signs of a larger tree.
      """
 
     key_id: str
@@ -37,6 +46,9 @@ class SigningKey:
     public_key: str
     created_at: datetime.datetime | None
     retired_at: datetime.datetime | None
+    added_seq: int | None
+    retired_seq: int | None
+    retired_tree_size: int | None
 
 
 
@@ -61,6 +73,15 @@ class SigningKey:
         else:
             retired_at = self.retired_at
 
+        added_seq: int | None
+        added_seq = self.added_seq
+
+        retired_seq: int | None
+        retired_seq = self.retired_seq
+
+        retired_tree_size: int | None
+        retired_tree_size = self.retired_tree_size
+
 
         field_dict: dict[str, Any] = {}
 
@@ -70,6 +91,9 @@ class SigningKey:
             "public_key": public_key,
             "created_at": created_at,
             "retired_at": retired_at,
+            "added_seq": added_seq,
+            "retired_seq": retired_seq,
+            "retired_tree_size": retired_tree_size,
         })
 
         return field_dict
@@ -124,12 +148,39 @@ class SigningKey:
         retired_at = _parse_retired_at(d.pop("retired_at"))
 
 
+        def _parse_added_seq(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        added_seq = _parse_added_seq(d.pop("added_seq"))
+
+
+        def _parse_retired_seq(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        retired_seq = _parse_retired_seq(d.pop("retired_seq"))
+
+
+        def _parse_retired_tree_size(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        retired_tree_size = _parse_retired_tree_size(d.pop("retired_tree_size"))
+
+
         signing_key = cls(
             key_id=key_id,
             algorithm=algorithm,
             public_key=public_key,
             created_at=created_at,
             retired_at=retired_at,
+            added_seq=added_seq,
+            retired_seq=retired_seq,
+            retired_tree_size=retired_tree_size,
         )
 
         return signing_key

@@ -79,15 +79,21 @@ def sync_detailed(
 
      `200` with `status: ok` when everything works, `200` with `status: degraded` when the cache (Redis)
     is down
-    (the server keeps working from the event store), `503` with `status: unavailable` when the event
-    store cannot
-    be reached, or (PostgreSQL) its schema has not been migrated: `store.detail` then names the command
-    to run,
-    `cablecar migrate --database-url OWNER_URL --app-role APP_ROLE` (the server never migrates
-    PostgreSQL
-    itself). `bots` counts the bot runners alive (their heartbeats in the store): with none, a new game
-    with a
-    bot seat is refused (`503 bots_unavailable`) while the health stays `200`. Never rate limited.
+    (the server keeps working from the event store) or the transparency log is not being published
+    (`log`: its
+    latest checkpoint is more than 60 s old while events wait to be logged), `503` with `status:
+    unavailable`
+    when the event store cannot be reached, or (PostgreSQL) its schema has not been migrated:
+    `store.detail`
+    then names the command to run, `cablecar migrate --database-url OWNER_URL --app-role APP_ROLE` (the
+    server
+    never migrates PostgreSQL itself). `bots` counts the bot runners alive (their heartbeats in the
+    store): with
+    none, a new game with a bot seat is refused (`503 bots_unavailable`) while the health stays `200`.
+    `log`
+    gives the age of the latest checkpoint (`checkpoint_age_s`, the one `GET /v1/log/checkpoint`
+    answers).
+    Never rate limited.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -117,15 +123,21 @@ def sync(
 
      `200` with `status: ok` when everything works, `200` with `status: degraded` when the cache (Redis)
     is down
-    (the server keeps working from the event store), `503` with `status: unavailable` when the event
-    store cannot
-    be reached, or (PostgreSQL) its schema has not been migrated: `store.detail` then names the command
-    to run,
-    `cablecar migrate --database-url OWNER_URL --app-role APP_ROLE` (the server never migrates
-    PostgreSQL
-    itself). `bots` counts the bot runners alive (their heartbeats in the store): with none, a new game
-    with a
-    bot seat is refused (`503 bots_unavailable`) while the health stays `200`. Never rate limited.
+    (the server keeps working from the event store) or the transparency log is not being published
+    (`log`: its
+    latest checkpoint is more than 60 s old while events wait to be logged), `503` with `status:
+    unavailable`
+    when the event store cannot be reached, or (PostgreSQL) its schema has not been migrated:
+    `store.detail`
+    then names the command to run, `cablecar migrate --database-url OWNER_URL --app-role APP_ROLE` (the
+    server
+    never migrates PostgreSQL itself). `bots` counts the bot runners alive (their heartbeats in the
+    store): with
+    none, a new game with a bot seat is refused (`503 bots_unavailable`) while the health stays `200`.
+    `log`
+    gives the age of the latest checkpoint (`checkpoint_age_s`, the one `GET /v1/log/checkpoint`
+    answers).
+    Never rate limited.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -150,15 +162,21 @@ async def asyncio_detailed(
 
      `200` with `status: ok` when everything works, `200` with `status: degraded` when the cache (Redis)
     is down
-    (the server keeps working from the event store), `503` with `status: unavailable` when the event
-    store cannot
-    be reached, or (PostgreSQL) its schema has not been migrated: `store.detail` then names the command
-    to run,
-    `cablecar migrate --database-url OWNER_URL --app-role APP_ROLE` (the server never migrates
-    PostgreSQL
-    itself). `bots` counts the bot runners alive (their heartbeats in the store): with none, a new game
-    with a
-    bot seat is refused (`503 bots_unavailable`) while the health stays `200`. Never rate limited.
+    (the server keeps working from the event store) or the transparency log is not being published
+    (`log`: its
+    latest checkpoint is more than 60 s old while events wait to be logged), `503` with `status:
+    unavailable`
+    when the event store cannot be reached, or (PostgreSQL) its schema has not been migrated:
+    `store.detail`
+    then names the command to run, `cablecar migrate --database-url OWNER_URL --app-role APP_ROLE` (the
+    server
+    never migrates PostgreSQL itself). `bots` counts the bot runners alive (their heartbeats in the
+    store): with
+    none, a new game with a bot seat is refused (`503 bots_unavailable`) while the health stays `200`.
+    `log`
+    gives the age of the latest checkpoint (`checkpoint_age_s`, the one `GET /v1/log/checkpoint`
+    answers).
+    Never rate limited.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -188,15 +206,21 @@ async def asyncio(
 
      `200` with `status: ok` when everything works, `200` with `status: degraded` when the cache (Redis)
     is down
-    (the server keeps working from the event store), `503` with `status: unavailable` when the event
-    store cannot
-    be reached, or (PostgreSQL) its schema has not been migrated: `store.detail` then names the command
-    to run,
-    `cablecar migrate --database-url OWNER_URL --app-role APP_ROLE` (the server never migrates
-    PostgreSQL
-    itself). `bots` counts the bot runners alive (their heartbeats in the store): with none, a new game
-    with a
-    bot seat is refused (`503 bots_unavailable`) while the health stays `200`. Never rate limited.
+    (the server keeps working from the event store) or the transparency log is not being published
+    (`log`: its
+    latest checkpoint is more than 60 s old while events wait to be logged), `503` with `status:
+    unavailable`
+    when the event store cannot be reached, or (PostgreSQL) its schema has not been migrated:
+    `store.detail`
+    then names the command to run, `cablecar migrate --database-url OWNER_URL --app-role APP_ROLE` (the
+    server
+    never migrates PostgreSQL itself). `bots` counts the bot runners alive (their heartbeats in the
+    store): with
+    none, a new game with a bot seat is refused (`503 bots_unavailable`) while the health stays `200`.
+    `log`
+    gives the age of the latest checkpoint (`checkpoint_age_s`, the one `GET /v1/log/checkpoint`
+    answers).
+    Never rate limited.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -83,7 +83,21 @@ def sync_detailed(
     still
     verify). The keys come from the server's configuration, never from its database. Save this answer to
     check
-    exports offline: `cablecar verify --keys KEYS.json FILE`.
+    exports offline: `cablecar verify --keys KEYS.json FILE`. An event recorded before its key's
+    `created_at`, or
+    after its `retired_at`, fails verification.
+
+    Each key's lifetime is also recorded as events of the server's own stream (game id `_server`, never
+    listed
+    or served as a game): `key_added` `{"key_id", "public_key", "created_at"}` when a server first
+    starts with
+    the key, `key_retired` `{"key_id", "public_key", "retired_at"}` when `cablecar keys rotate` retires
+    it (a
+    rotation's new key is introduced by the old one's signature). Those events are leaves of the
+    transparency
+    log like any event (their leaf salt is public: 32 zero bytes), so a checkpoint attests them; each
+    key
+    names their seqs (`added_seq`, `retired_seq`) and the tree at its retirement (`retired_tree_size`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -117,7 +131,21 @@ def sync(
     still
     verify). The keys come from the server's configuration, never from its database. Save this answer to
     check
-    exports offline: `cablecar verify --keys KEYS.json FILE`.
+    exports offline: `cablecar verify --keys KEYS.json FILE`. An event recorded before its key's
+    `created_at`, or
+    after its `retired_at`, fails verification.
+
+    Each key's lifetime is also recorded as events of the server's own stream (game id `_server`, never
+    listed
+    or served as a game): `key_added` `{"key_id", "public_key", "created_at"}` when a server first
+    starts with
+    the key, `key_retired` `{"key_id", "public_key", "retired_at"}` when `cablecar keys rotate` retires
+    it (a
+    rotation's new key is introduced by the old one's signature). Those events are leaves of the
+    transparency
+    log like any event (their leaf salt is public: 32 zero bytes), so a checkpoint attests them; each
+    key
+    names their seqs (`added_seq`, `retired_seq`) and the tree at its retirement (`retired_tree_size`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -146,7 +174,21 @@ async def asyncio_detailed(
     still
     verify). The keys come from the server's configuration, never from its database. Save this answer to
     check
-    exports offline: `cablecar verify --keys KEYS.json FILE`.
+    exports offline: `cablecar verify --keys KEYS.json FILE`. An event recorded before its key's
+    `created_at`, or
+    after its `retired_at`, fails verification.
+
+    Each key's lifetime is also recorded as events of the server's own stream (game id `_server`, never
+    listed
+    or served as a game): `key_added` `{"key_id", "public_key", "created_at"}` when a server first
+    starts with
+    the key, `key_retired` `{"key_id", "public_key", "retired_at"}` when `cablecar keys rotate` retires
+    it (a
+    rotation's new key is introduced by the old one's signature). Those events are leaves of the
+    transparency
+    log like any event (their leaf salt is public: 32 zero bytes), so a checkpoint attests them; each
+    key
+    names their seqs (`added_seq`, `retired_seq`) and the tree at its retirement (`retired_tree_size`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -180,7 +222,21 @@ async def asyncio(
     still
     verify). The keys come from the server's configuration, never from its database. Save this answer to
     check
-    exports offline: `cablecar verify --keys KEYS.json FILE`.
+    exports offline: `cablecar verify --keys KEYS.json FILE`. An event recorded before its key's
+    `created_at`, or
+    after its `retired_at`, fails verification.
+
+    Each key's lifetime is also recorded as events of the server's own stream (game id `_server`, never
+    listed
+    or served as a game): `key_added` `{"key_id", "public_key", "created_at"}` when a server first
+    starts with
+    the key, `key_retired` `{"key_id", "public_key", "retired_at"}` when `cablecar keys rotate` retires
+    it (a
+    rotation's new key is introduced by the old one's signature). Those events are leaves of the
+    transparency
+    log like any event (their leaf salt is public: 32 zero bytes), so a checkpoint attests them; each
+    key
+    names their seqs (`added_seq`, `retired_seq`) and the tree at its retirement (`retired_tree_size`).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
