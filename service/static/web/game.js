@@ -77,6 +77,7 @@ export class GamePage {
     this.rechecks = null; // {version, count, at}: reads after a clock ran out
     this.confirming = null; // "resign" or "cancel" while asking for a confirmation
     this.lowWarned = null; // the version whose low-time warning was announced
+    this.dealing = false; // a replay shows a position inside the opening deal
   }
 
   /** Load the game and draw it; in live mode, start listening to its stream. */
@@ -97,7 +98,7 @@ export class GamePage {
     if (this.replay) {
       // a replay starts at the first event (Play steps through it); `at=` in the link opens another
       this.at = Math.min(this.startAt || 1, this.view.version);
-      this.shown = this.at === this.view.version ? this.view : null;
+      this.shown = this.at === this.view.version ? this.replayed(this.view, this.at) : null;
       this.render();
       if (!this.shown) await this.showAt(this.at);
       return;
@@ -506,13 +507,21 @@ export class GamePage {
     try {
       const view = await api.gameView(this.id, { token: this.token, at, signal: controller.signal });
       if (controller.signal.aborted || this.stopped) return;
-      this.shown = view;
+      this.shown = this.replayed(view, at);
       this.readSucceeded();
       this.renderer.reset();
       this.render();
     } catch (err) {
       if (err.name !== "AbortError") this.showReadProblem(err);
     }
+  }
+
+  /** The view after event `at` as the replay shows it: while the opening deal is still being
+   * recorded (the events the game was created with, up to the renderer's `dealtBy`), nobody is to act
+   * yet, whatever seats the half-dealt state would name. */
+  replayed(view, at) {
+    this.dealing = at < this.renderer.dealtBy(this.events);
+    return this.dealing ? { ...view, active_seats: [] } : view;
   }
 
   togglePlay() {
@@ -593,6 +602,7 @@ export class GamePage {
     if (waitsForStart(view)) return startsIn(view, api.serverNow());
     const names = view.players.map((p) => p.name);
     const active = view.active_seats.map((s) => names[s]);
+    if (this.replay && this.dealing) return "Setup: the cards are being dealt.";
     if (this.replay) return active.length ? `To act: ${active.join(", ")}` : "";
     if (this.mySeat !== null && !this.stillIn) {
       const gone = standingOf(view.players[this.mySeat]) === "timed_out" ? "ran out of time" : "resigned";
