@@ -2,8 +2,9 @@
 
 One reading of the documents for everything that runs their blocks: ``tests/api/test_readme.py`` (the
 curl walk-through against a live server), ``tests/api/test_readme_production.py`` (the Production
-section), ``tests/api/test_readme_clients.py`` (docs/clients.md's minimal bots) and
-``scripts/check-prism.sh`` (the walk-through again, through Prism's validating proxy). :func:`serve`
+section), ``tests/api/test_readme_clients.py`` (docs/clients.md's minimal bots),
+``scripts/check-prism.sh`` (the walk-through again, through Prism's validating proxy), and the whole pages of
+docs/ that ``tests/api/test_docs_pages.py`` and ``tests/api/test_readme_tournaments.py`` run. :func:`serve`
 starts the live server they run against and :func:`fresh_env` is the environment of a fresh machine's
 shell they run in (``env -i``: no locale, no activated virtualenv).
 
@@ -37,6 +38,11 @@ def shell_blocks(markdown: str, heading: str, language: str = "sh") -> list[str]
     for indent, body in re.findall(rf"^( *)```{re.escape(language)}\n(.*?)^\1```$", section, flags=re.M | re.S):
         blocks.append("".join(line[len(indent):] for line in body.splitlines(keepends=True)))
     return blocks
+
+
+def document_blocks(markdown: str, language: str = "sh") -> list[str]:
+    """Every ```sh block (or ``language``'s) of a whole document, in the order printed."""
+    return shell_blocks("\n## all\n" + markdown.split("\n", 1)[1].replace("\n## ", "\n### "), "## all", language)
 
 
 #: the PATH of a fresh Debian shell (root's or a user's): the system's commands, no virtualenv

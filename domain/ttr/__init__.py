@@ -15,10 +15,12 @@ Modules, by job (the same names as every game's):
 Rules versions (``docs/rules/versions.md``; state ``rules`` is N for
 ``ttr-sf/N``): ``ttr-sf/1`` re-checked a stuck three-ferry row only when a
 card was turned up; ``ttr-sf/2`` after every change to row, deck or discards;
-``ttr-sf/3``, the current one, has the rules of ``/2`` and records a turn's end
-in the move's last event (``ends_turn``, :mod:`domain.turnends`) instead of a
-``turn_ended`` of its own.  Games created under ``/1`` and ``/2`` are still
-decided as they were, so their records verify.
+``ttr-sf/3`` has the rules of ``/2`` and records a turn's end in the move's
+last event (``ends_turn``, :mod:`domain.turnends`) instead of a ``turn_ended``
+of its own; ``ttr-sf/4``, the current one, resets a three-ferry row for as
+long as a reset can still give a legal row (``/1`` to ``/3`` stopped after
+``len(deck) + len(discard)`` resets).  Games created under ``/1`` to ``/3``
+are still decided as they were, so their records verify.
 """
 
 from domain.ttr.game import GAME

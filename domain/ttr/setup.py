@@ -11,8 +11,9 @@ from domain.ttr.evolve import evolve, initial_state
 from domain.ttr.state import RULES_VERSIONS
 from domain.ttr.supply import restock
 
-#: ``ttr-sf/3``: the rules of ``ttr-sf/2`` (a face-up row with 3+ ferries is re-checked after
-#: every change to row, deck or discards); a turn's end is recorded in the move's last event
+#: ``ttr-sf/4``: the rules of ``ttr-sf/3`` (a face-up row with 3+ ferries is re-checked after
+#: every change to row, deck or discards; a turn's end is recorded in the move's last event), the
+#: row reset for as long as a reset can still give a legal row
 RULES_VERSION = RULES_VERSIONS[-1]
 #: older rules still decided as they were, so records made under them verify
 LEGACY_RULES_VERSIONS = RULES_VERSIONS[:-1]

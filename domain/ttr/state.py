@@ -29,9 +29,12 @@ PHASE_FINISHED = "finished"
 
 #: every rules version, oldest first; a game's generation (:attr:`TtrState.rules`)
 #: is its version's place here, counted from 1
-RULES_VERSIONS = ("ttr-sf/1", "ttr-sf/2", "ttr-sf/3")
+RULES_VERSIONS = ("ttr-sf/1", "ttr-sf/2", "ttr-sf/3", "ttr-sf/4")
 #: the first generation recording a turn's end in the move's last event
 TURN_END_IN_MOVE = 3
+#: the first generation resetting a three-ferry row for as long as a reset can still give a
+#: legal row (the rulebook's "no limit"; earlier ones stopped after len(deck) + len(discard) resets)
+RESETS_WHILE_THEY_CAN_HELP = 4
 
 #: why a game ended
 END_FINAL_ROUND = "final_round"

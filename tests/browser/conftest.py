@@ -128,11 +128,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 @contextmanager
-def serving(data: Path, **settings: str) -> Iterator[Server]:
-    """``cablecar serve`` on a free port with its data in ``data`` and more ``settings``
-    (environment variables)."""
+def serving(data: Path, port: int | None = None, **settings: str) -> Iterator[Server]:
+    """``cablecar serve`` on ``port`` (a free one by default) with its data in ``data`` and more
+    ``settings`` (environment variables); stopped on leaving (so that another may start there)."""
     log = data / "serve.log"
-    port = free_port()
+    port = port or free_port()
     env = {
         **os.environ,
         "CABLECAR_DATA_DIR": str(data),
@@ -145,7 +145,7 @@ def serving(data: Path, **settings: str) -> Iterator[Server]:
     }
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)
-    with log.open("wb") as out:
+    with log.open("ab") as out:
         process = subprocess.Popen(
             [
                 sys.executable,

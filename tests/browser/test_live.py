@@ -1,18 +1,19 @@
 """A game page stays live (issue 36): a seat's page opens its own stream with a
 single-use ticket; when the server refuses streams it reads the game every few
 seconds instead and says "catching up"; a game that is over shows no
-"connecting"."""
+"connecting"; a page that lost the server says so, and stops saying so once it is back."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.browser.conftest import Pages, Server, expect, serving
+from tests.browser.conftest import Pages, Server, expect, free_port, serving
 
 pytestmark = pytest.mark.browser
 
@@ -93,3 +94,33 @@ def test_a_game_that_is_over_shows_no_connecting(pages: Pages, server: Server) -
         text = page.locator("body").inner_text().lower()
         assert "connecting" not in text and "spinner" not in (page.content().lower())
     assert not [url for _, url, _ in pages.requests if "/events/stream" in url or "stream-tickets" in url]
+
+
+def test_a_spectator_page_clears_the_server_unreachable_problem_once_it_is_live_again(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Issue 55: the server went away and came back; the page, which never clicked anything, said "could not
+    be reached" while it was away and says nothing of it once it follows the game again."""
+    data, port = tmp_path / "data", free_port()
+    data.mkdir()
+    pages = Pages(browser, "")
+    try:
+        with serving(data, port=port) as first:
+            game = first.api.create("ttr-sf", ["Ada", "Bo"], seed="browser-server-away")
+            page = pages.open(first.base + f"#game={game['id']}")
+            expect(_state(page)).to_have_attribute("data-state", "live")
+            expect(page.locator(".problem")).to_be_hidden()
+        # stopped: the stream breaks, the reads that stand in for it fail
+        expect(_state(page)).to_have_attribute("data-state", "offline", timeout=15_000)
+        expect(page.locator(".problem")).to_be_visible()
+        expect(page.locator(".problem")).to_contain_text("could not be reached")
+        with serving(data, port=port) as again:
+            expect(_state(page)).to_have_attribute("data-state", "live", timeout=20_000)
+            expect(page.locator(".problem")).to_be_hidden()
+            again.api.act(game["id"], game["seats"][0]["token"], again.api.legal(game["id"], game["seats"][0]["token"])[0])
+            page.locator(".events .event", has_text="Ada kept").wait_for()
+            expect(page.locator(".problem")).to_be_hidden()
+    finally:
+        pages.close()
+    # while it was away Chromium logged each broken or refused connection; nothing else went wrong
+    assert [e for e in pages.errors if "net::ERR_CONNECTION_" not in e] == []

@@ -2,11 +2,14 @@
 run with the generated client on the path (what `pip install -e clients/python` gives) in a fresh
 machine's environment (``env -i``), the TypeScript ones compile beside clients/typescript/src and run
 with node, each against a live server. Only the base URL changes, and the stream examples, which
-follow a game the reader already has, get its ``game_id`` / ``gameId`` and seat token first."""
+follow a game the reader already has, get its ``game_id`` / ``gameId`` and seat token first. The shell blocks
+that install them (issue 55) run as written too: the Python client into a fresh virtual environment, and the
+TypeScript client compiled with the ``tsc`` that ``npm ci`` in tools/contract installs."""
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -80,3 +83,44 @@ def test_the_typescript_blocks_compile_and_run_as_written(live_server: str, tmp_
     done = _run(["node", "build/doc_stream.js"], tmp_path, tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[0] == "1 game_set_up" and done.stdout.rstrip().endswith("over: cancelled")
+
+
+# --- installing them (issue 55: two guesses on a fresh Debian machine) ----------------------------
+
+#: what pip says when no package index (nor local copy) is reachable: the one reason to skip
+NO_INDEX = re.compile(r"No matching distribution found|Could not find a version|NewConnectionError|Network is unreachable")
+
+
+def test_the_python_client_is_installed_into_a_virtual_environment_as_written(live_server: str, tmp_path: Path) -> None:
+    """Debian's pip refuses `pip install -e clients/python` outside a virtual environment: the page makes
+    one (the clone's `.venv`) first. Run in a copy of the clone's client, in a fresh machine's shell, then the
+    page's example runs with that environment's python alone (no PYTHONPATH)."""
+    install = next(b for b in _blocks("sh") if "pip install -e clients/python" in b)
+    lines = [line.split("#")[0].strip() for line in install.splitlines()]
+    assert lines.index(". .venv/bin/activate") < lines.index("pip install -e clients/python")
+    clone = tmp_path / "clone"
+    shutil.copytree(ROOT / "clients" / "python", clone / "clients" / "python",
+                    ignore=shutil.ignore_patterns(".pdm-build", "__pycache__", "*.egg-info"))
+    done = _run(["bash", "-e", "-o", "pipefail", "-c", install], clone, tmp_path)
+    if done.returncode != 0 and NO_INDEX.search(done.stdout + done.stderr):
+        pytest.skip("no package index is reachable from here: " + (done.stdout + done.stderr)[-300:])
+    assert done.returncode == 0, done.stdout + done.stderr
+    client = _blocks("python")[0]
+    (tmp_path / "client.py").write_text(client.replace(DOCUMENTED_URL, live_server), encoding="utf-8")
+    done = _run([str(clone / ".venv" / "bin" / "python"), str(tmp_path / "client.py")], tmp_path, tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_typescript_block_installs_tsc_before_using_it(live_server: str, tmp_path: Path) -> None:
+    """`tsc` is not on a fresh machine's PATH: the page installs the pinned tools with `npm ci` in
+    tools/contract first and runs tsc from there. With the tools installed, the rest runs as written."""
+    block = next(b for b in _blocks("sh") if "tsc" in b)
+    lines = [line.split("#")[0].strip() for line in block.splitlines() if line.strip()]
+    assert lines[0].startswith("(cd tools/contract && npm ci"), lines
+    assert lines[1] == f"{TSC.relative_to(ROOT)} -p clients/typescript", lines
+    if not TSC.exists() or shutil.which("node", path="/usr/bin:/bin") is None:
+        pytest.skip("the npm tools are not installed: run scripts/check-contract.sh (npm ci in tools/contract)")
+    script = "\n".join(block.splitlines()[1:]).replace(DOCUMENTED_URL, live_server)  # npm ci already ran
+    done = _run(["bash", "-e", "-o", "pipefail", "-c", script], ROOT, tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1])["audit"] is True

@@ -13,17 +13,20 @@ from domain.cablecar import GAME as CABLE_CAR
 from domain.core import Event, GameConfig, GameDefinition, replay
 from domain.errors import InvalidConfig
 from domain.ttr import GAME as TTR
+from domain.ttr.cards import count_ferries
+from domain.ttr.supply import reset_can_help
 from events.integrity.envelope import GENESIS_HASH, event_hash
 from events.integrity.seeds import seed_commitment
 from events.integrity.verify import verify_export
 
 
-def played(game: GameDefinition[Any], rules_version: str | None, seed: str) -> list[tuple[Event, int | None]]:
-    """A whole game of planners under ``rules_version``: each event with its acting seat."""
+def played(game: GameDefinition[Any], rules_version: str | None, seed: str,
+           bot: str = "planner") -> list[tuple[Event, int | None]]:
+    """A whole game of ``bot`` players under ``rules_version``: each event with its acting seat."""
     names = ("Ada", "Bo", "Cy")
     events: list[tuple[Event, int | None]] = [(e, None) for e in game.setup(GameConfig(names, seed, 0, rules_version=rules_version))]
     state = replay(game, [e for e, _ in events])
-    bots = [strategy("planner", game.type_id) for _ in names]
+    bots = [strategy(bot, game.type_id) for _ in names]
     rng = random.Random(seed)
     while not game.is_over(state):
         seat = game.active_seats(state)[0]
@@ -75,3 +78,26 @@ def test_a_current_record_verifies_and_unknown_versions_are_refused(game: GameDe
         game.setup(GameConfig(("Ada", "Bo"), "x", 0, rules_version="no-such-rules/9"))
     unknown = verify_export(export_of(game, events, "new-rules", "no-such-rules/9"))
     assert unknown.failed and "rules_version" in {c.name for c in unknown.checks if not c.ok}
+
+
+#: the events a run of three-ferry resets is made of
+RESETTING = {"face_up_reset", "face_up_refilled", "deck_rebuilt"}
+
+
+def test_a_ttr_sf_3_record_that_left_three_ferries_face_up_verifies_under_its_rules_only() -> None:
+    """``ttr-sf/3`` stopped resetting a three-ferry row after as many resets as there were cards in the
+    deck and the discard pile; in this game of random players (its seed found among 3,000) it left three
+    ferries face up once although another reset could have helped. The record verifies under ``/3``, and
+    the same record claiming ``ttr-sf/4`` (which resets on) is caught."""
+    events = played(TTR, "ttr-sf/3", "stuck-1960", bot="random")
+    state, stuck = None, 0
+    for (event, _), following in zip(events, [*events[1:], (None, None)], strict=True):
+        state = TTR.evolve(state, event)
+        after = following[0]
+        if (after is None or after.TYPE not in RESETTING) and count_ferries(state.face_up) >= 3 and reset_can_help(state):
+            stuck += 1
+    assert stuck, "the old cap left a row of three ferries a reset could have fixed"
+    verdict = verify_export(export_of(TTR, events, "stuck-1960", "ttr-sf/3"))
+    assert not verdict.failed, verdict.to_json()
+    relabelled = verify_export(export_of(TTR, events, "stuck-1960", "ttr-sf/4"))
+    assert relabelled.failed

@@ -3,13 +3,18 @@
 // pairs, with a preview), drawing from a rider's open hand, starting the ride
 // and rolling the die.
 
-import { h, plural, swap, titleCase } from "./dom.js";
+import { h, labelCells, plural, swap, titleCase } from "./dom.js";
 import { cableCarBoard, squareCell, squaresContext, tileIcon } from "./cablecar-board.js";
 import { TRAM_COLORS } from "./palette.js";
 import { squareKey } from "./choices.js";
 import { clockCell, showsClocks, standingBadge, standingClass, standingOf } from "./clocks.js";
 
 const DIE_WORDS = { H: "H — on to the next stop" };
+
+/** Whether a ride has reached its destination (its tram on the last space). */
+function arrived(ride) {
+  return ride.position >= ride.length;
+}
 
 function turned(rotation) {
   return rotation ? `turned ${rotation * 90}°` : "not turned";
@@ -20,6 +25,11 @@ export class CableCarTable {
     this.page = page;
     this.tiles = new Map(page.board.tiles.map((t) => [t.id, t]));
     this.reset();
+  }
+
+  /** The seq of the event that ends the opening deal: game_set_up holds it whole. */
+  dealtBy() {
+    return 1;
   }
 
   /** Forget the tiles being chosen (the game moved on). */
@@ -206,7 +216,7 @@ export class CableCarTable {
       const active = view.active_seats.includes(p.seat);
       const line = p.line ? this.line(p.line) : null;
       let state = "laying track";
-      if (p.ride) state = `riding: space ${p.ride.position} of ${p.ride.length}`;
+      if (p.ride) state = arrived(p.ride) ? `arrived at ${p.ride.to}` : `riding: space ${p.ride.position} of ${p.ride.length}`;
       if (standingOf(p) === "resigned") state = "resigned: out of the game";
       if (standingOf(p) === "timed_out") state = "timed out: out of the game";
       if (view.result && view.result.winners.includes(p.seat)) state = view.result.reason === "forfeit" ? "winner (last seat in)" : "arrived — winner";
@@ -236,12 +246,12 @@ export class CableCarTable {
       h(
         "div",
         { class: "table-scroll" },
-        h(
+        labelCells(h(
           "table",
           { class: "players-table" },
           h("thead", {}, h("tr", {}, ["Player", clocks ? "Time" : null, "Hand (open)", "Doing", "Line"].filter(Boolean).map((t) => h("th", { scope: "col" }, t)))),
           h("tbody", {}, rows),
-        ),
+        )),
       ),
     );
   }
@@ -264,7 +274,9 @@ export class CableCarTable {
             ` ${p.ride.from} → ${p.ride.to}`,
             h("br"),
             h("progress", { max: String(p.ride.length), value: String(p.ride.position), "aria-label": `${p.name}'s tram: space ${p.ride.position} of ${p.ride.length}` }),
-            h("span", { class: "hint" }, ` space ${p.ride.position} of ${p.ride.length}` + (p.last_roll ? ` · rolled ${DIE_WORDS[p.last_roll] || p.last_roll}` : "")),
+            h("span", { class: "hint" }, arrived(p.ride)
+              ? ` arrived at ${p.ride.to}: the ride is over` + (p.last_roll ? ` · last roll ${p.last_roll}` : "")
+              : ` space ${p.ride.position} of ${p.ride.length}` + (p.last_roll ? ` · rolled ${DIE_WORDS[p.last_roll] || p.last_roll}` : "")),
           ),
         );
       });

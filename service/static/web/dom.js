@@ -103,3 +103,15 @@ export function titleCase(id) {
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join(" ");
 }
+
+/** Name each body cell of `table` after its column's heading (`data-label`), so that a narrow screen
+ * can show each row as a block of named values (app.css) instead of cutting the table. */
+export function labelCells(table) {
+  const headings = [...table.querySelectorAll("thead th")].map((th) => th.textContent);
+  for (const row of table.querySelectorAll("tbody tr")) {
+    [...row.children].forEach((cell, i) => {
+      if (headings[i] && cell.tagName === "TD") cell.setAttribute("data-label", headings[i]);
+    });
+  }
+  return table;
+}

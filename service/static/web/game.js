@@ -53,6 +53,7 @@ export class GamePage {
     this.legal = null; // every legal action (Ticket to Ride), or null
     this.chooser = null; // the paged tile-pair chooser (cable cars), or null
     this.problem = null;
+    this.problemFromRead = false; // the problem is a read's (cleared by the next read that succeeds)
     this.busy = false;
     this.live = null; // the stream, or the reads standing in for it (live.js)
     this.streamState = "off";
@@ -76,6 +77,7 @@ export class GamePage {
     this.rechecks = null; // {version, count, at}: reads after a clock ran out
     this.confirming = null; // "resign" or "cancel" while asking for a confirmation
     this.lowWarned = null; // the version whose low-time warning was announced
+    this.dealing = false; // a replay shows a position inside the opening deal
   }
 
   /** Load the game and draw it; in live mode, start listening to its stream. */
@@ -96,7 +98,7 @@ export class GamePage {
     if (this.replay) {
       // a replay starts at the first event (Play steps through it); `at=` in the link opens another
       this.at = Math.min(this.startAt || 1, this.view.version);
-      this.shown = this.at === this.view.version ? this.view : null;
+      this.shown = this.at === this.view.version ? this.replayed(this.view, this.at) : null;
       this.render();
       if (!this.shown) await this.showAt(this.at);
       return;
@@ -220,17 +222,24 @@ export class GamePage {
     } catch (err) {
       this.lastRead = false;
       this.lastError = err;
-      this.showProblem(err);
+      this.showReadProblem(err);
       return;
     }
     this.lastRead = true;
     if (this.stopped) return;
+    const recovered = this.readSucceeded();
     if (isOver(view) && this.live) this.live.end();
     const moved = view.version !== this.view.version || view.status !== this.view.status;
     const last = this.events.length ? this.events[this.events.length - 1].seq : 0;
     const added = fresh.filter((e) => e.seq > last);
     this.events.push(...added);
-    if (!moved && !added.length) return;
+    if (!moved && !added.length) {
+      if (recovered) {
+        this.loadLegal(); // what failed to load while the server was away
+        this.render();
+      }
+      return;
+    }
     this.view = view;
     if (!this.replay) this.shown = view;
     if (moved) {
@@ -271,9 +280,10 @@ export class GamePage {
         all.push(...page.actions);
       }
       this.legal = all;
+      this.readSucceeded();
       this.render();
     } catch (err) {
-      if (err.name !== "AbortError") this.showProblem(err);
+      if (err.name !== "AbortError") this.showReadProblem(err);
     }
   }
 
@@ -337,7 +347,7 @@ export class GamePage {
         } else this.renderer.grow();
       }
     } catch (err) {
-      if (err.name !== "AbortError") this.showProblem(err);
+      if (err.name !== "AbortError") this.showReadProblem(err);
     } finally {
       this.pumping = false;
       if (this.chooser && this.chooser !== chooser) this.pump(); // a new turn began meanwhile
@@ -394,7 +404,7 @@ export class GamePage {
       } while (cursor);
     } catch (err) {
       if (err.code === "stale_cursor") this.scheduleRefresh();
-      else if (err.name !== "AbortError") this.showProblem(err);
+      else if (err.name !== "AbortError") this.showReadProblem(err);
       return;
     }
     chooser.addSquare(key, actions);
@@ -405,6 +415,7 @@ export class GamePage {
     if (this.busy) return;
     this.busy = true;
     this.problem = null;
+    this.problemFromRead = false;
     this.render();
     try {
       await api.sendAction(this.id, this.token, action, this.view.version);
@@ -436,6 +447,7 @@ export class GamePage {
   async manage(send) {
     this.busy = true;
     this.problem = null;
+    this.problemFromRead = false;
     this.render();
     try {
       await send();
@@ -458,10 +470,29 @@ export class GamePage {
     if (el) el.focus();
   }
 
+  /** What went wrong with an action: shown until the next action. */
   showProblem(err) {
     this.problem = err && err.detail ? err.detail : String(err);
+    this.problemFromRead = false;
     this.render();
     if (this.slots && this.problem) this.slots.problem.scrollIntoView({ block: "nearest" });
+  }
+
+  /** A read failed (the game, its events, the legal actions, a replay position): say why, until a
+   * read succeeds again. A spectator's page that never clicked anything must not keep saying that the
+   * server could not be reached once it follows the game again. */
+  showReadProblem(err) {
+    this.showProblem(err);
+    this.problemFromRead = true;
+  }
+
+  /** A read succeeded: a problem a read met is over (not an action's). Whether one was cleared; the
+   * caller draws the page again. */
+  readSucceeded() {
+    if (!this.problemFromRead) return false;
+    this.problem = null;
+    this.problemFromRead = false;
+    return true;
   }
 
   // ------------------------------------------------------------------ replay
@@ -476,12 +507,21 @@ export class GamePage {
     try {
       const view = await api.gameView(this.id, { token: this.token, at, signal: controller.signal });
       if (controller.signal.aborted || this.stopped) return;
-      this.shown = view;
+      this.shown = this.replayed(view, at);
+      this.readSucceeded();
       this.renderer.reset();
       this.render();
     } catch (err) {
-      if (err.name !== "AbortError") this.showProblem(err);
+      if (err.name !== "AbortError") this.showReadProblem(err);
     }
+  }
+
+  /** The view after event `at` as the replay shows it: while the opening deal is still being
+   * recorded (the events the game was created with, up to the renderer's `dealtBy`), nobody is to act
+   * yet, whatever seats the half-dealt state would name. */
+  replayed(view, at) {
+    this.dealing = at < this.renderer.dealtBy(this.events);
+    return this.dealing ? { ...view, active_seats: [] } : view;
   }
 
   togglePlay() {
@@ -562,6 +602,7 @@ export class GamePage {
     if (waitsForStart(view)) return startsIn(view, api.serverNow());
     const names = view.players.map((p) => p.name);
     const active = view.active_seats.map((s) => names[s]);
+    if (this.replay && this.dealing) return "Setup: the cards are being dealt.";
     if (this.replay) return active.length ? `To act: ${active.join(", ")}` : "";
     if (this.mySeat !== null && !this.stillIn) {
       const gone = standingOf(view.players[this.mySeat]) === "timed_out" ? "ran out of time" : "resigned";

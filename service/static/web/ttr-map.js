@@ -14,6 +14,12 @@ const NODE_R = 15;
 const SPACE_H = 15;
 const SPACE_GAP = 3;
 const DOUBLE_OFFSET = 10;
+// Location names are 12 units high (.loc-name). On a screen where that draws them smaller than
+// NAME_MIN_PX (a phone shows the whole map ~350 px wide: 4 px names), they are hidden, and the
+// location pointed at, focused, tapped or highlighted shows its name NAME_CALLOUT_PX high instead.
+const LABEL_FONT = 12;
+const NAME_MIN_PX = 7;
+const NAME_CALLOUT_PX = 14;
 
 function patterns() {
   const pat = (id, ...children) =>
@@ -279,6 +285,7 @@ export function ttrMap(board, view, ui) {
     const label = labels.get(loc.id);
     g.append(s("text", { class: "loc-name", x: label.x, y: label.y, "text-anchor": label.anchor },
       ...label.lines.map((line, i) => s("tspan", { x: label.x, dy: i ? LABEL_H : 0 }, line))));
+    g.append(s("text", { class: "loc-callout", x: 0, y: -(NODE_R + 8), "text-anchor": "middle" }, loc.name));
     const stack = stacks[loc.id];
     if (stack) {
       const badge = s("g", { class: stack.count ? "stack" : "stack empty", transform: `translate(${BADGE.dx} ${BADGE.dy})` });
@@ -301,9 +308,41 @@ export function ttrMap(board, view, ui) {
       g.setAttribute("data-key", `loc-${loc.id}`);
     } else {
       g.append(s("title", {}, loc.name + (stack ? ` — ${titleCase(stack.symbol)} ×${stack.count}` : "")));
+      g.addEventListener("click", () => nameOnTap(places, g));
     }
+    // the name shown over the others, not under the next locations' nodes
+    g.addEventListener("pointerenter", () => svg.classList.contains("names-small") && g !== places.lastChild && places.append(g));
     places.append(g);
   }
   svg.append(places);
+  fitNames(svg, width);
   return svg;
+}
+
+/** A tap on a location shows its name (while names are hidden), until another is tapped. */
+function nameOnTap(places, g) {
+  const was = g.classList.contains("named");
+  for (const other of places.querySelectorAll(".location.named")) other.classList.remove("named");
+  g.classList.toggle("named", !was);
+}
+
+let resized = null;
+
+/** Hide the names while they would be drawn under NAME_MIN_PX, and size the names shown instead
+ * (`--callout-size`, in the map's units) so that they are NAME_CALLOUT_PX high on the screen. */
+function fitNames(svg, width) {
+  const fit = (el) => {
+    const shown = el.getBoundingClientRect().width;
+    if (!shown) return;
+    const scale = shown / width;
+    el.classList.toggle("names-small", LABEL_FONT * scale < NAME_MIN_PX);
+    el.style.setProperty("--callout-size", `${(NAME_CALLOUT_PX / scale).toFixed(1)}px`);
+  };
+  resized ??= new ResizeObserver((entries) => {
+    for (const entry of entries) {
+      if (entry.target.isConnected) fit(entry.target);
+      else resized.unobserve(entry.target); // a map drawn again: the old one is gone
+    }
+  });
+  resized.observe(svg);
 }

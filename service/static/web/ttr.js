@@ -1,7 +1,7 @@
 // Ticket to Ride: San Francisco at the table: the map, the players, the seat's
 // cards and tickets, and the actions its legal-action list offers.
 
-import { h, plural, titleCase } from "./dom.js";
+import { h, labelCells, plural, titleCase } from "./dom.js";
 import { cardColor, souvenirShort } from "./palette.js";
 import { routeLabel, ttrMap } from "./ttr-map.js";
 import { clockCell, showsClocks, standingBadge, standingClass } from "./clocks.js";
@@ -69,6 +69,13 @@ export class TtrTable {
     this.reset();
   }
 
+  /** The seq of the event that ends the opening deal: the tickets dealt (before it the face-up row is
+   * still being turned up, and nobody acts). */
+  dealtBy(events) {
+    const dealt = events.find((e) => e.type === "tickets_dealt");
+    return dealt ? dealt.seq : 1;
+  }
+
   /** Forget choices in progress (the game moved on). */
   reset() {
     this.selectedRoute = null;
@@ -134,6 +141,7 @@ export class TtrTable {
       h("li", {}, h("span", { class: "swatch", "data-color": "gray" }, " "), " gray: any one colour"),
       h("li", {}, h("span", { class: "swatch", "data-color": "ferry" }, "~"), " ferry space: a ferry card"),
       h("li", {}, h("span", { class: "swatch seat seat-white" }, "2"), " claimed: the seat's cars and number"),
+      h("li", { class: "names-hint" }, "Tap or point at a location to see its name."),
     );
   }
 
@@ -181,12 +189,12 @@ export class TtrTable {
       h(
         "div",
         { class: "table-scroll" },
-        h(
+        labelCells(h(
           "table",
           { class: "players-table" },
           h("thead", {}, h("tr", {}, ["Player", clocks ? "Time" : null, "Route points", totals ? "Total" : null, "Cars", "Cards", "Tickets", "Souvenirs"].filter(Boolean).map((t) => h("th", { scope: "col" }, t)))),
           h("tbody", {}, rows),
-        ),
+        )),
       ),
       view.final_turns_left !== null && view.final_turns_left !== undefined && view.status === "last_round"
         ? h("p", { class: "hint" }, `Last round: ${plural(view.final_turns_left, "turn")} left.`)
@@ -198,6 +206,15 @@ export class TtrTable {
     const draws = !this.page.replay && this.page.canAct ? this.legalOf("draw_card") : [];
     const busy = this.page.busy;
     const faceUp = view.face_up.map((color, slot) => {
+      if (color === null || color === undefined) {
+        // no card in this slot (being dealt, or deck and discards both empty): an empty place, not a card
+        return h(
+          "div",
+          { class: "card-button empty-slot", "data-slot": slot, role: "img", "aria-label": `Face-up slot ${slot + 1}: empty` },
+          h("span", { class: "swatch", "data-color": "none" }),
+          h("span", {}, "empty"),
+        );
+      }
       const action = draws.find((a) => a.source === "face_up" && a.slot === slot);
       return h(
         "button",

@@ -64,8 +64,8 @@ def test_game_definition_metadata() -> None:
     assert GAME.type_id == "ttr-sf"
     assert GAME.title == "Ticket to Ride: San Francisco"
     assert (GAME.min_players, GAME.max_players) == (2, 4)
-    assert GAME.rules_version == "ttr-sf/3" and GAME.board_version == "san-francisco/1"
-    assert GAME.legacy_rules_versions == ("ttr-sf/1", "ttr-sf/2")
+    assert GAME.rules_version == "ttr-sf/4" and GAME.board_version == "san-francisco/1"
+    assert GAME.legacy_rules_versions == ("ttr-sf/1", "ttr-sf/2", "ttr-sf/3")
     assert GAME.event_types["route_claimed"].SCHEMA_VERSION == 3
     for name, cls in GAME.event_types.items():
         assert name == cls.TYPE

@@ -178,6 +178,14 @@ def test_golden_game_events_are_byte_identical() -> None:
     assert digest(first) == digest(second) == GOLDEN_DIGEST
 
 
+def test_the_golden_game_under_ttr_sf_3_is_the_game_recorded_then() -> None:
+    # no row of three ferries stuck in this game: only the version in game_set_up differs (ttr-sf/4)
+    v3, _ = play("ttr-sf/3")
+    current, _ = play()
+    assert digest(v3) == GOLDEN_DIGEST_V3
+    assert [e.to_payload() for e in v3[1:]] == [e.to_payload() for e in current[1:]]
+
+
 def test_the_golden_game_under_older_rules_is_the_game_recorded_then() -> None:
     # the ferry re-check changed nothing in this game: only the version in game_set_up differs
     v1, _ = play("ttr-sf/1")
@@ -199,7 +207,9 @@ def test_the_golden_game_records_its_turn_ends_in_the_moves_under_the_current_ru
 
 
 #: digest of the 73 events of the golden game (setup included)
-GOLDEN_DIGEST = "5e51c329e10dca8719d9d0be2b16e6784ffaca877bb19155178121b1c7683775"
+GOLDEN_DIGEST = "2253bd9d486acac0625313c51b330a392fc7f75e37376456b51ff9bdcf6ad056"
+#: the same game as recorded under ``ttr-sf/3`` (the same events but for the version)
+GOLDEN_DIGEST_V3 = "5e51c329e10dca8719d9d0be2b16e6784ffaca877bb19155178121b1c7683775"
 #: the same game as recorded under ``ttr-sf/2`` (114 events) and ``ttr-sf/1``
 GOLDEN_DIGEST_V2 = "2fbbf4a8f67b45b7344ee00103309cb0c70c3043cc8fa1eeb854eb4f870106af"
 GOLDEN_DIGEST_V1 = "2963269f6a9c9a06b9366150d26d3aea64b19bf131917f2d044463a45459db0a"
