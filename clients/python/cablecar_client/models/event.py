@@ -35,8 +35,8 @@ class Event:
     `game_set_up`, `tiles_laid`, `tiles_drawn` (an automatic draw), `tile_drawn` (a chosen `draw_tile`:
     `{seat, source, rider, tile}`), `turn_passed`, `turn_ended`, `ride_started`, `die_rolled`, `game_ended`.
 
-    Each game records the rules version it was created under (`rules_version`: `ttr-sf/3`, `cable-car/4`); a
-    game created under an earlier version (`ttr-sf/1`, `ttr-sf/2`, `cable-car/1` to `cable-car/3`) is still
+    Each game records the rules version it was created under (`rules_version`: `ttr-sf/4`, `cable-car/4`); a
+    game created under an earlier version (`ttr-sf/1` to `ttr-sf/3`, `cable-car/1` to `cable-car/3`) is still
     decided and verified under the rules it was played by.
 
     **A turn's end.** Since `ttr-sf/3` and `cable-car/3` the event a move ends with says when the move ended the
