@@ -15,7 +15,7 @@ import uuid
 from typing import Any
 
 from bots.arena import play
-from bots.client import Client, create_game, play_game, play_seat, url_problem
+from bots.client import Client, create_game, play_game, play_seat, reach, url_problem
 from bots.report import Progress, Tally, final_scores
 from bots.strategies import DEFAULT_THINK_MS, UnknownStrategy, parse_strategies, strategy
 
@@ -36,6 +36,8 @@ def _play_cmd(args: argparse.Namespace) -> int:
     except UnknownStrategy as e:
         print(f"cablecar bot play: {e}", file=sys.stderr)
         return 2
+    if not args.local:
+        reach(args.url)  # a dead server said at once, not after each request's retries
     client = Client(args.url)
     rng = random.Random(args.seed)
     tally = Tally()
@@ -72,6 +74,7 @@ def _play_cmd(args: argparse.Namespace) -> int:
 def _seat_cmd(args: argparse.Namespace) -> int:
     if _bad_url("seat", args):
         return 2
+    reach(args.url)
     client = Client(args.url)
     game = client.request("GET", f"/v1/games/{args.game}", token=args.token)
     try:

@@ -33,6 +33,7 @@ import hashlib
 import http.client
 import json
 import random
+import socket
 import time
 import urllib.error
 import urllib.parse
@@ -72,6 +73,33 @@ def url_problem(url: str) -> str | None:
     if port == 0:
         return f"{url!r} has port 0: a port is 1-65535"
     return None
+
+
+#: seconds a first contact keeps trying a server that refuses connections (one still starting)
+FIRST_CONTACT = 2.0
+
+
+def reach(base_url: str, patience: float = FIRST_CONTACT) -> None:
+    """Make sure a server answers at ``base_url`` before playing: ``GET /v1/health``,
+    where any answer will do, tried for ``patience`` seconds (a server still
+    starting); else the ``urllib.error.URLError`` saying why (refused, no such
+    host, timed out).  A request of :class:`Client` retries connection errors
+    for ``PATIENCE`` seconds, which carries a game through a server restarting;
+    a server never reached is a wrong URL or a server not started, better said at once."""
+    give_up = time.monotonic() + patience
+    request = urllib.request.Request(base_url.rstrip("/") + "/v1/health", headers={"Accept": "application/json"})
+    while True:
+        try:
+            with urllib.request.urlopen(request, timeout=max(0.5, give_up - time.monotonic())):
+                return
+        except urllib.error.HTTPError:
+            return  # an answer: a server is there
+        except urllib.error.URLError as e:  # not connected (urllib wraps what fails before the request is sent)
+            if time.monotonic() >= give_up or isinstance(e.reason, socket.gaierror):  # (no such host: at once)
+                raise
+            time.sleep(0.1)
+        except (TimeoutError, ConnectionError, http.client.HTTPException):
+            return  # connected, answering slowly or oddly: the requests' own retries take it from here
 
 
 #: seconds of 429/503 answers and connection errors a request is retried through before it gives up

@@ -23,7 +23,7 @@ import urllib.error
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from bots.cli import add_parser as add_bot
 from bots.client import ApiProblem
@@ -78,6 +78,29 @@ class Parser(argparse.ArgumentParser):
             "--debug", action="store_true", default=argparse.SUPPRESS,
             help="on failure, show the full traceback instead of one line",
         )
+        self._given: list[str] = []
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        self._given = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
+    def error(self, message: str) -> NoReturn:
+        """argparse's error, but an option nobody knows is named first: argparse
+        sets unknown options aside and would only say that COMMAND is missing
+        (``cablecar --frobnicate``)."""
+        if message.startswith("the following arguments are required"):
+            unknown = [a for a in self._given if a.startswith("-") and a != "-" and not self._knows(a)]
+            if unknown:
+                name = unknown[0].split("=", 1)[0]
+                self.exit(USAGE, f"{self.prog}: error: unknown option {name} (see `{self.prog} --help`)\n")
+        super().error(message)
+
+    def _knows(self, option: str) -> bool:
+        name = option.split("=", 1)[0]
+        return any(known == name or (name.startswith("--") and known.startswith(name))  # (abbreviated)
+                   for known in self._option_string_actions)
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -42,6 +42,12 @@ def _keys_generate(args: argparse.Namespace) -> int:
         print("cablecar keys generate: give --key-file PATH (or set CABLECAR_SIGNING_KEY_FILE)", file=sys.stderr)
         return USAGE
     path = key_path(settings)
+    if not path.parent.is_dir():
+        # (a mistyped folder would otherwise be made silently, the key then sought elsewhere)
+        what = "is not a folder" if path.parent.exists() else "does not exist"
+        print(f"cablecar keys generate: the folder {path.parent} {what}: make it first "
+              f"(mkdir -p {path.parent}), or give another --key-file", file=sys.stderr)
+        return USAGE
     made = write_key_file(path, Signer.generate(format_timestamp(system_clock())))
     signer = read_key_file(path)
     print(f"{'made' if made else 'kept the existing'} signing key {signer.key_id} in {path}")

@@ -1,22 +1,27 @@
 """``cablecar serve``: gunicorn with production's configuration, on one address.
 
-Before gunicorn starts, the address is tried, so that a taken port is one
-clear line and an immediate exit, rather than a "serving on" line followed by
-gunicorn's five attempts to bind.
+Before gunicorn starts, the address is tried, the embedded store's folder
+looked at and PostgreSQL connected to once (within ``CABLECAR_DB_CONNECT_TIMEOUT``),
+so that a taken port, a data folder that is a file or a database that does
+not answer is one clear line and an immediate exit, with nothing written,
+rather than a "serving on" line followed by gunicorn's five attempts to bind,
+workers failing with tracebacks, or retries logged for ever.
 """
 
 from __future__ import annotations
 
 import argparse
 import errno
+import os
 import socket
 import subprocess
 import sys
 from typing import Any
 
+from events.records import StoreUnavailable
 from service.adapters.secret_key import MissingSecretKey, require_secret_key
 from service.config import Settings
-from service.location import describe, new_store_notes, with_data_dir
+from service.location import describe, new_store_notes, redact, sqlite_file, with_data_dir
 from service.serving.workers import THREADED
 
 
@@ -50,6 +55,65 @@ def check_address(host: str, port: int) -> None:
             raise CannotListen(f"cannot listen on {host}:{port}: {e.strerror}") from e
 
 
+class CannotKeepData(OSError):
+    """The folder the embedded store would be kept in cannot be (a file, not
+    writable): one line from the CLI, before anything is written."""
+
+
+def check_data_folder(settings: Settings, given_as: str) -> None:
+    """Raise :class:`CannotKeepData` unless the embedded store's folder of
+    ``settings`` (none on PostgreSQL) is a folder this user may write in, or can
+    be made: it, or the nearest of its parents that exists, is a folder.
+    ``given_as`` names where the folder came from (``--data-dir``, ...)."""
+    path = sqlite_file(settings)
+    if path is None:
+        return
+    folder = path.parent
+    existing = folder
+    try:
+        while not existing.exists() and existing != existing.parent:
+            existing = existing.parent
+        is_folder = existing.is_dir()
+    except OSError as e:  # a parent this user may not enter
+        raise CannotKeepData(f"{given_as} {folder}: {e.strerror or e}: name a folder the server may write in") from e
+    if not is_folder:
+        where = "is a file" if existing == folder else f"is inside {existing}, which is a file"
+        raise CannotKeepData(f"{given_as} {folder} {where}, not a folder: name the folder the server keeps "
+                             "its data in (made if missing)")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        what = folder if existing == folder else f"{folder} (in {existing})"
+        raise CannotKeepData(f"{given_as} {what}: not writable by this user: name a folder the server may "
+                             "write in")
+
+
+def check_database(settings: Settings) -> None:
+    """Raise StoreUnavailable, naming the server (its URL without password),
+    unless the PostgreSQL of ``settings`` (if any) accepts a connection within
+    the connect timeout (``CABLECAR_DB_CONNECT_TIMEOUT``, per host)."""
+    url = settings.database_url or ""
+    if not url.startswith(("postgresql://", "postgres://")):
+        return
+    import psycopg
+
+    from events.postgres.failfast import PRIMARY, conninfo
+
+    try:
+        with psycopg.connect(url, **conninfo(url, settings.db_timeouts(), PRIMARY)) as conn:
+            conn.execute("SELECT 1")
+    except psycopg.Error as e:
+        reason = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        raise StoreUnavailable(f"PostgreSQL at {redact(url)}: {reason} (see DATABASE_URL)") from e
+
+
+def _data_dir_named(args: argparse.Namespace, settings: Settings) -> str:
+    """Where the data folder of ``cablecar serve`` was given, for messages."""
+    if args.data_dir is not None:
+        return "--data-dir"
+    if settings.database_url:
+        return "the folder of DATABASE_URL's SQLite file,"
+    return "CABLECAR_DATA_DIR" if settings.data_dir.strip() else "the data folder"
+
+
 def raise_open_files(wanted: int) -> int:
     """Raise this process's soft limit of open files (inherited by the workers)
     towards ``wanted``, never past the hard limit; the soft limit then.  Many
@@ -73,10 +137,6 @@ def raise_open_files(wanted: int) -> int:
 
 def serve(args: argparse.Namespace) -> int:
     """Run gunicorn in this process until it is stopped (Ctrl-C)."""
-    from gunicorn.app.base import BaseApplication
-
-    import service.serving.gunicorn_conf as conf
-
     settings = with_data_dir(Settings.from_env(), args.data_dir)
     try:
         require_secret_key(settings)
@@ -84,6 +144,13 @@ def serve(args: argparse.Namespace) -> int:
         print(f"cablecar serve: {e}", file=sys.stderr)
         return 2
     check_address(args.host, args.port)
+    check_data_folder(settings, _data_dir_named(args, settings))
+    check_database(settings)
+
+    from gunicorn.app.base import BaseApplication
+
+    # (loads the signing key, making the embedded default's: after the checks, so a refused start writes nothing)
+    import service.serving.gunicorn_conf as conf
     workers = args.workers if args.workers is not None else settings.workers
     threads = args.threads if args.threads is not None else settings.threads
     # every connection of a worker a descriptor, plus the store's and the log's

@@ -23,9 +23,16 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
     fi
 fi
 TOOLS=tools/contract
-if [ ! -d "$TOOLS/node_modules" ] || [ "$TOOLS/package-lock.json" -nt "$TOOLS/node_modules/.package-lock.json" ]; then
-    echo "== npm ci (tools/contract)"
-    (cd "$TOOLS" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+npm_needed() { [ ! -d "$TOOLS/node_modules" ] || [ "$TOOLS/package-lock.json" -nt "$TOOLS/node_modules/.package-lock.json" ]; }
+if npm_needed; then
+    # (two test runs in one checkout at once: one installs, the other waits for it)
+    exec {npm_lock}<"$TOOLS/package-lock.json"
+    flock "$npm_lock"
+    if npm_needed; then
+        echo "== npm ci (tools/contract)"
+        (cd "$TOOLS" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    fi
+    exec {npm_lock}<&-
 fi
 BIN="$TOOLS/node_modules/.bin"
 

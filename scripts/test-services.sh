@@ -5,6 +5,9 @@
 #   scripts/test-services.sh status         # print the export lines if both are up, else exit 1
 #   scripts/test-services.sh down           # stop both and delete their data
 #
+#   eval "$(scripts/test-services.sh run-up N)"   # a test run's own: N pairs, each in a directory of its own
+#   scripts/test-services.sh run-down             # stop those N pairs (and remove the run's directory)
+#
 # stdout carries only the `export` lines; the servers' data and every log go
 # under the state directory ($CABLECAR_TEST_SERVICES_DIR, default
 # /tmp/cablecar-test-services).  PostgreSQL's initdb/pg_ctl refuse to run as
@@ -12,7 +15,22 @@
 # if it cannot reach the state directory, as under /root); as any other user they
 # run directly.  A missing redis-server (or PostgreSQL) is installed with apt-get
 # when running as root, said on standard error; otherwise the error names it.
+#
+# `run-up N` is what scripts/test.sh uses: the first pair exported as
+# CABLECAR_TEST_DATABASE_URL / CABLECAR_TEST_REDIS_URL, the others (one per
+# further pytest worker) as ..._GW1 to ..._GW<N-1>, and the directory as
+# CABLECAR_TEST_SERVICES_DIR, which `run-down` reads.  Without
+# CABLECAR_TEST_SERVICES_DIR the run gets a new directory (mktemp), so that two
+# test runs on one machine never share, reuse or stop each other's servers; with
+# it, the pairs live in that directory and in <it>-gw1, <it>-gw2, ...
 set -euo pipefail
+
+# Under a bare PATH (`env -i PATH=/usr/bin:/bin`, a user's shell turned root) runuser and
+# useradd, which live in sbin, would not be found.
+for sbin in /usr/local/sbin /usr/sbin /sbin; do
+    case ":$PATH:" in *":$sbin:"*) ;; *) if [ -d "$sbin" ]; then PATH="$PATH:$sbin"; fi ;; esac
+done
+export PATH
 
 STATE_DIR="${CABLECAR_TEST_SERVICES_DIR:-/tmp/cablecar-test-services}"
 STATE_FILE="$STATE_DIR/state.env"
@@ -80,8 +98,10 @@ as_pg() {
     fi
 }
 
+# Our server is up: its postmaster (named in its own data folder) runs, and the port answers.
 pg_alive() {
-    [ -n "${PG_PORT:-}" ] && [ -n "${PG_DIR:-}" ] && [ -d "$PG_DIR/data" ] \
+    [ -n "${PG_PORT:-}" ] && [ -n "${PG_DIR:-}" ] && [ -f "$PG_DIR/data/postmaster.pid" ] \
+        && kill -0 "$(head -n 1 "$PG_DIR/data/postmaster.pid")" 2>/dev/null \
         && "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT" -d postgres -U "$PG_USER" >/dev/null 2>&1
 }
 
@@ -114,8 +134,19 @@ synchronous_commit = off
 full_page_writes = off
 EOF
     fi
-    as_pg "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/postgres.log" -w -t 60 start >>"$LOG" 2>&1 9>&- \
-        || die "pg_ctl start failed, see $PG_DIR/postgres.log"
+    # The free port may be taken before the server binds it (another run starting its servers, a
+    # client's connection): then another one, a few times.
+    local attempt
+    for attempt in 1 2 3; do
+        if as_pg "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/postgres.log" -w -t 60 start >>"$LOG" 2>&1 9>&-; then
+            break
+        fi
+        grep -q "could not bind\|could not create any TCP/IP sockets" "$PG_DIR/postgres.log" 2>/dev/null && [ "$attempt" -lt 3 ] \
+            || die "pg_ctl start failed, see $PG_DIR/postgres.log"
+        PG_PORT="$(free_port)"
+        log "PostgreSQL's port was taken: trying port $PG_PORT"
+        echo "port = $PG_PORT" | as_pg tee -a "$PG_DIR/data/postgresql.conf" >/dev/null
+    done
     if ! "$PG_BIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U "$PG_USER" -d postgres -tAc \
         "SELECT 1 FROM pg_database WHERE datname = '$PG_DB'" 2>>"$LOG" | grep -q 1; then
         "$PG_BIN/createdb" -h 127.0.0.1 -p "$PG_PORT" -U "$PG_USER" "$PG_DB" >>"$LOG" 2>&1 \
@@ -137,9 +168,11 @@ pg_stop() {
 
 # --- Redis ------------------------------------------------------------------
 
+# Our Redis is up: the one answering on the port keeps its data in our folder (not another run's
+# server that took the port meanwhile).
 redis_alive() {
-    [ -n "${REDIS_PORT:-}" ] && command -v redis-cli >/dev/null 2>&1 \
-        && [ "$(redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping 2>/dev/null)" = "PONG" ]
+    [ -n "${REDIS_PORT:-}" ] && [ -n "${REDIS_DIR:-}" ] && [ -d "$REDIS_DIR" ] && command -v redis-cli >/dev/null 2>&1 \
+        && [ "$(redis-cli -h 127.0.0.1 -p "$REDIS_PORT" config get dir 2>/dev/null | sed -n 2p)" = "$(cd "$REDIS_DIR" && pwd -P)" ]
 }
 
 redis_start() {
@@ -147,23 +180,34 @@ redis_start() {
     REDIS_DIR="${REDIS_DIR:-$STATE_DIR/redis}"
     REDIS_PORT="${REDIS_PORT:-$(free_port)}"
     mkdir -p "$REDIS_DIR"
-    redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --daemonize yes \
-        --dir "$REDIS_DIR" --logfile "$REDIS_DIR/redis.log" --pidfile "$REDIS_DIR/redis.pid" \
-        --save "" --appendonly no >>"$LOG" 2>&1 9>&- || die "redis-server failed to start"
-    local _
-    for _ in $(seq 1 100); do
+    local attempt _
+    for attempt in 1 2 3; do
+        redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --daemonize yes \
+            --dir "$REDIS_DIR" --logfile "$REDIS_DIR/redis.log" --pidfile "$REDIS_DIR/redis.pid" \
+            --save "" --appendonly no >>"$LOG" 2>&1 9>&- || die "redis-server failed to start"
+        for _ in $(seq 1 100); do
+            redis_alive && break
+            grep -q "Address already in use" "$REDIS_DIR/redis.log" 2>/dev/null && break
+            sleep 0.1
+        done
         redis_alive && break
-        sleep 0.1
+        grep -q "Address already in use" "$REDIS_DIR/redis.log" 2>/dev/null && [ "$attempt" -lt 3 ] \
+            || die "redis-server did not answer on port $REDIS_PORT"
+        : >"$REDIS_DIR/redis.log"
+        REDIS_PORT="$(free_port)"
+        log "Redis's port was taken: trying port $REDIS_PORT"
     done
-    redis_alive || die "redis-server did not answer on port $REDIS_PORT"
     log "Redis up on 127.0.0.1:$REDIS_PORT"
 }
 
 redis_stop() {
     if [ -n "${REDIS_PORT:-}" ]; then
-        redis-cli -h 127.0.0.1 -p "$REDIS_PORT" shutdown nosave >>"$LOG" 2>&1 || true
-        if [ -n "${REDIS_DIR:-}" ] && [ -f "$REDIS_DIR/redis.pid" ]; then
-            kill "$(cat "$REDIS_DIR/redis.pid")" >>"$LOG" 2>&1 || true
+        # only our own server: the port may be another run's by now
+        if redis_alive; then redis-cli -h 127.0.0.1 -p "$REDIS_PORT" shutdown nosave >>"$LOG" 2>&1 || true; fi
+        local pid
+        pid="$(cat "${REDIS_DIR:-/nonexistent}/redis.pid" 2>/dev/null || true)"
+        if [ -n "$pid" ] && [ "$(ps -o comm= -p "$pid" 2>/dev/null)" = redis-server ]; then
+            kill "$pid" >>"$LOG" 2>&1 || true
         fi
         rm -rf "${REDIS_DIR:-/nonexistent}"
         log "Redis on port $REDIS_PORT stopped"
@@ -194,7 +238,57 @@ print_exports() {
     echo "export CABLECAR_TEST_REDIS_URL=redis://127.0.0.1:$REDIS_PORT/0"
 }
 
+# --- a test run's own servers (scripts/test.sh) --------------------------------
+
+SELF="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}")"
+#: in a directory run-up made, so that run-down removes it whole
+RUN_MARK=.cablecar-test-run
+
+run_up() {
+    local pairs="${1:-}" base made i dir suffix lines
+    case "$pairs" in
+        "" | *[!0-9]* | 0*) echo "usage: $0 run-up N (N >= 1: pairs of servers, one per pytest worker)" >&2; exit 2 ;;
+    esac
+    if [ -n "${CABLECAR_TEST_SERVICES_DIR:-}" ]; then
+        base="$CABLECAR_TEST_SERVICES_DIR"
+    else
+        made="$(mktemp -d "${TMPDIR:-/tmp}/cablecar-test-run-XXXXXX")"
+        chmod 755 "$made"  # (as root, the postgres user keeps its data folders in it)
+        : >"$made/$RUN_MARK"
+        base="$made/services"
+    fi
+    printf 'export CABLECAR_TEST_SERVICES_DIR=%q\n' "$base"
+    for ((i = 0; i < pairs; i++)); do
+        dir="$base" suffix=""
+        if [ "$i" -gt 0 ]; then dir="$base-gw$i" suffix="_GW$i"; fi
+        if ! lines="$(CABLECAR_TEST_SERVICES_DIR="$dir" bash "$SELF" up)"; then
+            CABLECAR_TEST_SERVICES_DIR="$base" run_down
+            exit 1
+        fi
+        printf '%s\n' "$lines" | sed "s/=/$suffix=/"
+    done
+}
+
+run_down() {
+    local base="${CABLECAR_TEST_SERVICES_DIR:-}" dir
+    if [ -z "$base" ]; then
+        echo "$0 run-down: CABLECAR_TEST_SERVICES_DIR is not set (run-up exports it)" >&2
+        exit 2
+    fi
+    local failed=0
+    for dir in "$base" "$base"-gw[0-9]*; do
+        if [ -d "$dir" ]; then CABLECAR_TEST_SERVICES_DIR="$dir" bash "$SELF" down || failed=1; fi
+    done
+    dir="$(dirname "$base")"
+    if [ "$failed" = 0 ] && [ -f "$dir/$RUN_MARK" ]; then rm -rf "$dir"; fi
+    return "$failed"
+}
+
 main() {
+    case "${1:-}" in
+        run-up) run_up "${2:-}"; return ;;
+        run-down) run_down; return ;;
+    esac
     mkdir -p "$STATE_DIR"
     chmod 755 "$STATE_DIR"
     # One invocation at a time: several test runs may call `up` together.  The
@@ -218,7 +312,7 @@ main() {
             rm -f "$STATE_FILE"
             ;;
         *)
-            echo "usage: $0 up|status|down" >&2
+            echo "usage: $0 up|status|down|run-up N|run-down" >&2
             exit 2
             ;;
     esac

@@ -22,7 +22,10 @@ apt_install() {
 }
 
 ensure_venv() {
-    local extras="$1" py="${PYTHON:-python3}" spec=. stamp=".venv/.cablecar-installed${1:+-$1}" want
+    local extras="$1" py="${PYTHON:-python3}" spec=. stamp=".venv/.cablecar-installed${1:+-$1}" want lock
+    # Two runs in one checkout at once (scripts/test.sh twice): one makes .venv, the other waits for it.
+    exec {lock}<"${BASH_SOURCE[0]}"
+    flock "$lock"
     command -v "$py" >/dev/null 2>&1 || apt_install python3 "Cable Car, which runs on Python >= 3.11"
     "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
         || fail "Cable Car needs Python >= 3.11; $py is $("$py" -V 2>&1) (set PYTHON to another interpreter)"
@@ -53,4 +56,5 @@ ensure_venv() {
         rm -f "$log"
         echo "$want" >"$stamp"
     fi
+    exec {lock}<&-
 }

@@ -46,7 +46,10 @@ once, so that it exits within seconds instead of after ``CABLECAR_SSE_MAX_SECOND
 """
 
 import functools
+import os
 import re
+import shutil
+import tempfile
 import threading
 import time
 import traceback
@@ -55,6 +58,7 @@ from typing import Any
 from urllib.parse import unquote_plus
 
 from flask import Flask
+from gunicorn import config as gunicorn_config
 from gunicorn.glogging import Logger
 
 from service.adapters.secret_key import MissingSecretKey, require_secret_key
@@ -280,6 +284,39 @@ def worker_exit(server: Any, worker: Any) -> None:
         app.extensions["cablecar"].stores.close()
 
 
+def on_starting(server: Any) -> None:
+    """Give this server a control socket of its own (before gunicorn opens it)."""
+    own_control_socket(server)
+
+
+#: gunicorn's default control socket path (25.1+), one for every server of a user
+_SHARED_CONTROL_SOCKET = getattr(getattr(gunicorn_config, "ControlSocket", None), "default", None)
+#: the name of the private folder's socket, and the arbiter's attribute remembering the folder
+CONTROL_SOCKET_NAME, _CONTROL_FOLDER = "gunicorn.ctl", "cablecar_control_folder"
+
+
+def own_control_socket(server: Any) -> str | None:
+    """Put the control socket (``gunicornc``'s) of the server ``server`` runs in a
+    new folder of its own, readable by this user only, and return its path.
+
+    gunicorn's default is one path for every server of a user
+    (``$HOME/.gunicorn/gunicorn.ctl``): each server started (or restarting a
+    worker) took it over, and the first one stopped deleted it under the others.
+    The folder (``mkdtemp``: mode 0700, a new name) is in the temporary folder
+    (``$TMPDIR``, else ``/tmp``); :func:`on_exit` removes it.  A socket chosen by hand (``--control-socket``,
+    ``--no-control-socket``) is left as it is (None)."""
+    cfg = server.cfg
+    if "control_socket" not in cfg.settings or cfg.control_socket_disable:
+        return None
+    if cfg.control_socket != _SHARED_CONTROL_SOCKET:
+        return None
+    folder = tempfile.mkdtemp(prefix="cablecar-gunicorn-")
+    setattr(server, _CONTROL_FOLDER, folder)
+    path = os.path.join(folder, CONTROL_SOCKET_NAME)
+    cfg.set("control_socket", path)
+    return path
+
+
 def when_ready(server: Any) -> None:
     """Serve every worker's metrics on ``CABLECAR_METRICS_ADDRESS``, if set (from the master)."""
     if _settings.metrics_address:
@@ -292,5 +329,8 @@ def child_exit(server: Any, worker: Any) -> None:
 
 
 def on_exit(server: Any) -> None:
-    """Remove the metrics folder this server made."""
+    """Remove the metrics folder and the control socket's folder this server made."""
     metrics_listener.remove_folder()
+    folder = getattr(server, _CONTROL_FOLDER, None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)

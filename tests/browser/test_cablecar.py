@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Pages, Server, expect
+from tests.browser.conftest import WAIT_MS, Pages, Server, expect
 from tests.browser.ride_plan import plan_ride
 from tests.browser.test_lobby import assert_fits, create_in_lobby
 
@@ -22,6 +22,22 @@ pytestmark = pytest.mark.browser
 LAID = ".cc-board .tile:not(.preview)"
 #: A square with listed tile choices (not one that later pages may fill).
 CHOICE = ".cc-board .square.selectable:not(.maybe)"
+
+
+#: A square the page has not asked about yet (``?square=R,C``): later pages may still fill it.
+MAYBE = ".cc-board .square.maybe"
+
+
+def wait_until_every_square_is_asked(page: Any) -> None:
+    """Wait until the page has asked about every square (none is ``.maybe`` any more), for as long as
+    it keeps getting answers: it asks a few squares at a time, one request each, so a loaded machine
+    takes longer, not for ever.  Fails when no square is answered within WAIT_MS."""
+    while (left := page.locator(MAYBE).count()) > 0:
+        try:
+            page.wait_for_function("([sel, n]) => document.querySelectorAll(sel).length < n",
+                                   arg=[MAYBE, left], polling=100, timeout=WAIT_MS)
+        except Exception as e:  # playwright's TimeoutError
+            raise AssertionError(f"{left} squares still not asked about, none answered in {WAIT_MS} ms") from e
 
 
 def choose_square_and_tile(page: Any, step: str) -> dict[str, str]:
@@ -103,7 +119,7 @@ def test_the_whole_board_is_highlighted_from_the_start_and_a_far_square_opens_at
     assert {"12,12", "12,1"} & legal, "the opening has choices on the last row"
     page = pages.open(f"#game={game['id']}&token={token}")
     page.locator(CHOICE).first.wait_for()
-    expect(page.locator(".cc-board .square.maybe")).to_have_count(0)  # every square asked
+    wait_until_every_square_is_asked(page)
     highlighted = {e.get_attribute("data-square") for e in page.locator(CHOICE).all()}
     assert highlighted == legal
     assert "Load more" in page.locator(".progress-row").inner_text(), "the pages themselves reached far less"

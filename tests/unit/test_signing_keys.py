@@ -72,6 +72,7 @@ def test_postgres_needs_a_configured_key_file(tmp_path: Path) -> None:
 
 def test_keys_generate_show_and_rotate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     key = tmp_path / "etc" / "signing-key.json"
+    key.parent.mkdir()  # (a folder that does not exist is refused: tests/unit/test_cli_wrong_input.py)
     assert main(["keys", "generate", "--key-file", str(key)]) == 0
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
     made = json.loads(key.read_text())["key_id"]
@@ -100,6 +101,7 @@ def test_a_public_key_names_itself() -> None:
 
 def test_a_rotation_retires_the_key_after_its_grace_and_refuses_a_bad_one(tmp_path: Path) -> None:
     key = tmp_path / "etc" / "signing-key.json"
+    key.parent.mkdir()
     assert main(["keys", "generate", "--key-file", str(key)]) == 0
     before = key.read_bytes()
     assert main(["keys", "rotate", "--key-file", str(key), "--grace", "-1"]) == 1
