@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from domain.core import JSON
+from events.recorders.tournaments import BatchRecord
 from service.usecases.batches import CreatedBatch
 from service.usecases.bot_seats import bot_seats
 from service.usecases.creation import CreatedGame
@@ -61,6 +62,11 @@ def created_batch(created: CreatedBatch) -> dict[str, JSON]:
         }
         for index, game in enumerate(created.games)
     ]
+    return {**batch_fields(batch), "games": games}
+
+
+def batch_fields(batch: BatchRecord) -> dict[str, JSON]:
+    """What every answer about a batch says of it first (its creation's, its own)."""
     return {
         "id": batch.batch_id,
         "name": batch.name,
@@ -68,5 +74,4 @@ def created_batch(created: CreatedBatch) -> dict[str, JSON]:
         "created_at": batch.created_at,
         "ref": batch.ref,
         "starts_at": batch.starts_at,
-        "games": games,
     }

@@ -30,7 +30,7 @@ from service.usecases.auth import organiser_caller
 from service.usecases.batch_results import TableResult, results_csv
 from service.usecases.batches import ENDED, BatchService, table_specs
 from service.usecases.bot_seats import bot_seats
-from service.usecases.created import created_batch
+from service.usecases.created import batch_fields, created_batch
 from service.usecases.listing import Listed
 from service.usecases.presentation import player_refs
 
@@ -66,18 +66,7 @@ def list_batches() -> dict[str, Any]:
     organiser = organiser_caller(runtime().tokens, authorization())
     q = BatchesQuerySchema().load(request.args.to_dict())
     page = _service().batches(organiser, q["limit"], q["cursor"], q["ref_prefix"])
-    batches = [
-        {
-            "id": b.batch_id,
-            "name": b.name,
-            "type": b.game_type,
-            "tables": b.tables,
-            "created_at": b.created_at,
-            "ref": b.ref,
-            "starts_at": b.starts_at,
-        }
-        for b in page.batches
-    ]
+    batches = [{**batch_fields(b), "tables": b.tables} for b in page.batches]
     return BatchesPageSchema().dump({"batches": batches, "next_cursor": page.next_cursor})
 
 
@@ -106,12 +95,7 @@ def _batch_body(batch: BatchRecord, tables: tuple[tuple[GameRecord, Listed], ...
     """The batch and its games, each with the status its view gives (and ``damaged_from`` for a damaged one)."""
     counts = Counter(listed.status for _, listed in tables)
     body = {
-        "id": batch.batch_id,
-        "name": batch.name,
-        "type": batch.game_type,
-        "created_at": batch.created_at,
-        "ref": batch.ref,
-        "starts_at": batch.starts_at,
+        **batch_fields(batch),
         "finished": all(listed.status in ENDED for _, listed in tables),
         # a scheduled round counts its waiting tables too; any other batch answers as it always did
         "status_counts": {status: counts.get(status, 0)
